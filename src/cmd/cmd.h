@@ -1,0 +1,28 @@
+/*
+ * Subcommands: one file each, one const struct cmd in it, one line in the
+ * registry (registry.c). main() only dispatches. A command returns the
+ * process exit status and is the only place (with main.c) that prints.
+ */
+#ifndef DBIO_CMD_CMD_H
+#define DBIO_CMD_CMD_H
+
+struct cmd {
+	const char *name;
+	const char *summary; /* one line for `dbio --help` */
+	int (*main)(int argc, char **argv); /* argv[0] is the command's name */
+};
+
+extern const struct cmd *const cmd_registry[];
+extern const unsigned cmd_count;
+
+/* The command named name, or NULL. */
+const struct cmd *cmd_find(const char *name);
+
+/* Print "dbio: " + message to stderr (one line). */
+void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Top-level usage and version text, shared by main.c and `dbio help`. */
+void cmd_print_usage(void);
+void cmd_print_version(void);
+
+#endif

@@ -1,0 +1,35 @@
+/* The subcommand registry; see cmd.h. One line per command. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+extern const struct cmd cmd_run;
+extern const struct cmd cmd_help;
+
+const struct cmd *const cmd_registry[] = {
+	&cmd_run,
+	&cmd_help,
+};
+
+const unsigned cmd_count = sizeof(cmd_registry) / sizeof(cmd_registry[0]);
+
+const struct cmd *cmd_find(const char *name)
+{
+	for (unsigned i = 0; i < cmd_count; i++)
+		if (!strcmp(cmd_registry[i]->name, name))
+			return cmd_registry[i];
+	return NULL;
+}
+
+void cmd_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("dbio: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

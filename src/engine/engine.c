@@ -1,0 +1,52 @@
+/* The engine registry; see engine.h. One line per engine. */
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+extern const struct engine_ops engine_psync;
+extern const struct engine_ops engine_sync;
+
+const struct engine_ops *const engine_registry[] = {
+	&engine_psync,
+	&engine_sync,
+};
+
+const size_t engine_count = sizeof(engine_registry) / sizeof(engine_registry[0]);
+
+const struct engine_ops *engine_find(const char *name)
+{
+	for (size_t i = 0; i < engine_count; i++)
+		if (!strcmp(engine_registry[i]->name, name))
+			return engine_registry[i];
+	return NULL;
+}
+
+void engine_list(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < engine_count && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", engine_registry[i]->name);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+int engine_registry_check(const char **bad)
+{
+	for (size_t i = 0; i < engine_count; i++) {
+		const struct engine_ops *ops = engine_registry[i];
+		bool queued = ops->caps & ENGINE_CAP_QUEUE;
+
+		if (!ops->name || !ops->summary || !ops->setup || !ops->teardown || !ops->sync ||
+		    (!queued && !ops->io) || engine_find(ops->name) != ops) {
+			*bad = ops->name ? ops->name : "(unnamed)";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}

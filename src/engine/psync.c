@@ -1,0 +1,61 @@
+/* psync: one pread or pwrite per operation, the engine fio calls psync. */
+#include <errno.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "util/syscalls.h"
+
+static int psync_setup(struct engine *e, const struct engine_conf *conf)
+{
+	(void)conf;
+	e->priv = NULL;
+	return 0;
+}
+
+static void psync_teardown(struct engine *e)
+{
+	(void)e;
+}
+
+static int psync_io(struct engine *e, struct io_req *req)
+{
+	char *buf = req->buf;
+	uint64_t done = 0;
+
+	(void)e;
+	while (done < req->len) {
+		ssize_t n = req->op == OP_READ
+				    ? dbio_sys->pread(req->fd, buf + done, req->len - done, (off_t)(req->off + done))
+				    : dbio_sys->pwrite(req->fd, buf + done, req->len - done, (off_t)(req->off + done));
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			req->res = (int64_t)done;
+			return -errno;
+		}
+		if (n == 0) {
+			req->res = (int64_t)done;
+			return -ENODATA;
+		}
+		done += (uint64_t)n;
+	}
+	req->res = (int64_t)done;
+	return 0;
+}
+
+static int psync_sync(struct engine *e, int fd, enum op_type op)
+{
+	(void)e;
+	if ((op == OP_FDATASYNC ? dbio_sys->fdatasync(fd) : dbio_sys->fsync(fd)) < 0)
+		return -errno;
+	return 0;
+}
+
+const struct engine_ops engine_psync = {
+	.name = "psync",
+	.summary = "pread(2)/pwrite(2), one synchronous call per operation",
+	.setup = psync_setup,
+	.teardown = psync_teardown,
+	.io = psync_io,
+	.sync = psync_sync,
+};

@@ -1,0 +1,168 @@
+/* Job defaults, validation and the jobset container; see job.h. */
+#include "job/job.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "job/option.h"
+#include "util/units.h"
+
+void job_defaults(struct job *job, const char *name)
+{
+	struct dbio_err err = {0};
+
+	memset(job, 0, sizeof(*job));
+	for (size_t i = 0; i < option_count; i++)
+		option_set(job, option_table[i].name, option_table[i].def, NULL, &err);
+	/* The table's defaults are parsed like user input; a bad one is a bug
+	 * that the option unit test catches. */
+	job->set_mask = 0;
+	memset(job->origin, 0, sizeof(job->origin));
+	snprintf(job->name, sizeof(job->name), "%s", name);
+}
+
+bool job_is_set(const struct job *job, const char *key)
+{
+	return job->set_mask & (1ull << option_index(option_find(key)));
+}
+
+/* "<where key was given>: key '<key>': <message> (job '<name>')". */
+static int job_fail(const struct job *job, const char *key, struct dbio_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int job_fail(const struct job *job, const char *key, struct dbio_err *err, const char *fmt, ...)
+{
+	const struct option_def *def = option_find(key);
+	const struct job_origin *origin = &job->section;
+	char where[4200], what[600];
+	va_list ap;
+
+	if (job_is_set(job, key))
+		origin = &job->origin[option_index(def)];
+	option_where(origin, where, sizeof(where));
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': %s (job '%s')", where, key, what, job->name);
+}
+
+bool job_reads(const struct job *job)
+{
+	return job->rw != RW_WRITE && job->rw != RW_RANDWRITE;
+}
+
+bool job_writes(const struct job *job)
+{
+	return job->rw != RW_READ && job->rw != RW_RANDREAD;
+}
+
+bool job_is_random(const struct job *job)
+{
+	return job->rw == RW_RANDREAD || job->rw == RW_RANDWRITE || job->rw == RW_RANDRW;
+}
+
+int job_validate(struct job *job, struct dbio_err *err)
+{
+	char a[32], b[32];
+
+	if (!job->name[0])
+		snprintf(job->name, sizeof(job->name), "job");
+	if (strchr(job->name, '/'))
+		return job_fail(job, "name", err, "bad value '%s': expected a name without '/'", job->name);
+	if (!engine_find(job->ioengine)) {
+		char list[256];
+
+		engine_list(list, sizeof(list));
+		return job_fail(job, "ioengine", err, "bad value '%s': expected one of %s", job->ioengine,
+				list);
+	}
+	if (job->time_based && job->runtime_ns == 0)
+		return job_fail(job, "time_based", err, "needs a runtime, e.g. runtime=30s");
+	if (!job->directory[0])
+		return job_fail(job, "directory", err, "empty: expected one or more directories separated by ':'");
+	for (const char *p = job->directory; *p; p++)
+		if (*p == ':' && (p == job->directory || p[1] == ':' || p[1] == '\0'))
+			return job_fail(job, "directory", err,
+					"bad value '%s': an empty directory between ':' separators",
+					job->directory);
+
+	if (job->size == 0 && job->filesize == 0)
+		return job_fail(job, "size", err, "missing: give size= (bytes of I/O) or filesize= (bytes per file)");
+	if (job->filesize == 0)
+		job->filesize = job->size / job->nrfiles;
+	if (job->size == 0)
+		job->size = job->filesize * job->nrfiles;
+	if (job->filesize < job->bs)
+		return job_fail(job, job_is_set(job, "filesize") ? "filesize" : "size", err,
+				"each file would hold %s, less than one block (bs=%s); make size at least bs * nrfiles",
+				units_fmt_bytes(a, sizeof(a), job->filesize), units_fmt_bytes(b, sizeof(b), job->bs));
+	if (job->filesize / job->bs > UINT64_MAX / job->nrfiles)
+		return job_fail(job, "nrfiles", err, "too many blocks in all");
+	uint64_t space = job->filesize / job->bs * job->bs * job->nrfiles;
+
+	if (job->size > space)
+		return job_fail(job, "size", err, "%s is more than the files hold (%s = nrfiles * filesize in whole blocks)",
+				units_fmt_bytes(a, sizeof(a), job->size), units_fmt_bytes(b, sizeof(b), space));
+	if (job->size < job->bs)
+		return job_fail(job, "size", err, "%s is less than one block (bs=%s)",
+				units_fmt_bytes(a, sizeof(a), job->size), units_fmt_bytes(b, sizeof(b), job->bs));
+	if (job->share_files && job->size / job->bs < job->numjobs)
+		return job_fail(job, "numjobs", err, "%llu threads share %llu blocks: each needs at least one",
+				(unsigned long long)job->numjobs, (unsigned long long)(job->size / job->bs));
+	if (job->direct && job->bs % 512)
+		return job_fail(job, "bs", err,
+				"%llu is not a multiple of 512, which direct=1 needs (the device's logical block size)",
+				(unsigned long long)job->bs);
+	if (job->direct && job->filesize % 512)
+		return job_fail(job, "filesize", err, "%llu is not a multiple of 512, which direct=1 needs",
+				(unsigned long long)job->filesize);
+	return 0;
+}
+
+int jobset_add(struct jobset *set, const struct job *job)
+{
+	struct job *jobs = realloc(set->jobs, (set->njobs + 1) * sizeof(*jobs));
+
+	if (!jobs)
+		return -ENOMEM;
+	set->jobs = jobs;
+	set->jobs[set->njobs++] = *job;
+	return 0;
+}
+
+void jobset_release(struct jobset *set)
+{
+	for (size_t i = 0; i < set->nfiles; i++)
+		free(set->files[i]);
+	free(set->files);
+	free(set->jobs);
+	memset(set, 0, sizeof(*set));
+}
+
+int job_split_dirs(const char *spec, char ***out)
+{
+	char *copy = strdup(spec), *save = NULL;
+	char **dirs = NULL;
+	int n = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		char **grown = realloc(dirs, (size_t)(n + 1) * sizeof(*dirs));
+
+		if (!grown || !(grown[n] = strdup(tok))) {
+			free(grown ? grown : dirs);
+			free(copy);
+			return -ENOMEM;
+		}
+		dirs = grown;
+		n++;
+	}
+	free(copy);
+	*out = dirs;
+	return n;
+}

@@ -1,0 +1,109 @@
+/*
+ * The job model: one struct job per job of a job file or command line, every
+ * field filled from the option table (option.h), so the parser, --help and
+ * the docs agree by construction. A jobset is what `dbio run` executes: jobs
+ * in order, consecutive jobs that share a `group` run together.
+ */
+#ifndef DBIO_JOB_JOB_H
+#define DBIO_JOB_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_READWRITE };
+enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
+enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP };
+enum prefill_mode { PREFILL_AUTO, PREFILL_ON, PREFILL_OFF };
+
+#define JOB_MAX_PCTS 16
+#define JOB_MAX_OPTS 64
+
+/* Where an option's value came from, for messages: "jobs/a.fio:12" or
+ * "command line". */
+struct job_origin {
+	const char *file; /* NULL: command line; else owned by the jobset */
+	int line;
+};
+
+struct job {
+	char name[128];
+	char directory[4096]; /* one or more directories separated by ':' */
+	char ioengine[32];
+	char group[128];
+	int rw;               /* enum rw_mode */
+	uint64_t rwmixread;   /* percent of reads in mixed modes */
+	uint64_t bs;          /* bytes */
+	uint64_t size;        /* bytes of I/O per pass, per thread unless share_files */
+	uint64_t filesize;    /* bytes per file */
+	uint64_t nrfiles;
+	uint64_t numjobs;
+	bool direct;
+	int sync;             /* enum sync_mode */
+	uint64_t fsync;       /* fsync the file after every N writes; 0 = never */
+	uint64_t fdatasync;   /* fdatasync the file after every N writes */
+	bool end_fsync;
+	uint64_t runtime_ns;  /* 0 = no limit */
+	bool time_based;
+	uint64_t ramp_ns;
+	uint64_t loops;
+	bool invalidate;
+	uint64_t randseed;
+	bool randrepeat;
+	bool norandommap;
+	int fallocate;        /* enum falloc_mode */
+	int prefill;          /* enum prefill_mode */
+	bool share_files;
+	double percentiles[JOB_MAX_PCTS];
+	size_t npercentiles;
+
+	/* Bookkeeping, not options. */
+	uint64_t set_mask;                    /* bit i: option i was given */
+	struct job_origin origin[JOB_MAX_OPTS]; /* where option i was given */
+	struct job_origin section;            /* the job's [section] line */
+};
+
+struct jobset {
+	struct job *jobs;
+	size_t njobs;
+	char **files; /* job file names the origins point into */
+	size_t nfiles;
+};
+
+/* A job holding every option's default, named name. */
+void job_defaults(struct job *job, const char *name);
+
+/* Resolve derived values (filesize from size and nrfiles, ...) and check the
+ * job is runnable; on failure DBIO_EINPUT with a message naming where the
+ * offending key was given. Writes nothing anywhere. */
+int job_validate(struct job *job, struct dbio_err *err);
+
+/* True when key was given (in a file or on the command line). */
+bool job_is_set(const struct job *job, const char *key);
+
+/* True when the job issues reads / writes. */
+bool job_reads(const struct job *job);
+bool job_writes(const struct job *job);
+bool job_is_random(const struct job *job);
+
+/* The directories of a directory option, split at ':'. Returns their count
+ * (names malloc'd into *out, the array too) or -ENOMEM. */
+int job_split_dirs(const char *spec, char ***out);
+
+/* Append a copy of job; 0 or -ENOMEM. */
+int jobset_add(struct jobset *set, const struct job *job);
+
+/* Free what the jobset holds; it can be reused after jobset_release. */
+void jobset_release(struct jobset *set);
+
+/* Parse an INI job file into set ([global] sections apply to the jobs after
+ * them, as in fio); 0 or DBIO_EINPUT with "<file>:<line>: ..." in err. */
+int jobfile_parse(struct jobset *set, const char *path, struct dbio_err *err);
+
+/* The same from a string; name stands for the file name in messages. */
+int jobfile_parse_string(struct jobset *set, const char *text, const char *name,
+			 struct dbio_err *err);
+
+#endif

@@ -1,0 +1,395 @@
+/*
+ * The option table and the value parsers behind it; see option.h. Adding a
+ * job key is one row here plus the field in struct job.
+ */
+#include "job/option.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/units.h"
+
+#define F(field) offsetof(struct job, field)
+#define S(field) sizeof(((struct job *)0)->field)
+#define NS_PER_S 1000000000ull
+
+static const struct opt_enum rw_values[] = {
+	{"read", RW_READ, "sequential reads"},
+	{"write", RW_WRITE, "sequential writes"},
+	{"randread", RW_RANDREAD, "random reads"},
+	{"randwrite", RW_RANDWRITE, "random writes"},
+	{"randrw", RW_RANDRW, "random reads and writes, mixed by rwmixread"},
+	{"readwrite", RW_READWRITE, "sequential reads and writes, mixed by rwmixread"},
+	{"rw", RW_READWRITE, NULL},
+	{NULL, 0, NULL},
+};
+
+static const struct opt_enum sync_values[] = {
+	{"none", SYNC_NONE, "no O_SYNC or O_DSYNC"},
+	{"sync", SYNC_SYNC, "open files with O_SYNC"},
+	{"dsync", SYNC_DSYNC, "open files with O_DSYNC"},
+	{"0", SYNC_NONE, NULL},
+	{"1", SYNC_SYNC, NULL},
+	{NULL, 0, NULL},
+};
+
+static const struct opt_enum fallocate_values[] = {
+	{"native", FALLOC_NATIVE, "fallocate(2); fails where the filesystem lacks it"},
+	{"posix", FALLOC_POSIX, "posix_fallocate(3), which writes zeroes where needed"},
+	{"keep", FALLOC_KEEP, "fallocate(2) with FALLOC_FL_KEEP_SIZE"},
+	{"none", FALLOC_NONE, "no preallocation: the file is extended with ftruncate (sparse)"},
+	{"0", FALLOC_NONE, NULL},
+	{"1", FALLOC_POSIX, NULL},
+	{NULL, 0, NULL},
+};
+
+static const struct opt_enum prefill_values[] = {
+	{"auto", PREFILL_AUTO, "write the files fully when the job reads, else not"},
+	{"1", PREFILL_ON, "always write the files fully before the measured phase"},
+	{"0", PREFILL_OFF, "never; reads of unwritten ranges read holes or preallocated zeroes"},
+	{NULL, 0, NULL},
+};
+
+/* clang-format off */
+const struct option_def option_table[] = {
+	{ .name = "name", .type = OPT_STR, .offset = F(name), .size = S(name), .def = "",
+	  .help = "Name of the job, used in reports and file names. Defaults to the job file's section name, or 'job' on the command line." },
+	{ .name = "directory", .type = OPT_STR, .offset = F(directory), .size = S(directory), .def = "./dbio-scratch",
+	  .help = "Directory for the job's files. Several directories separated by ':' spread the files over them round-robin, as one job over several disks. The directory must exist, except the default ./dbio-scratch, which dbio creates and removes." },
+	{ .name = "rw", .type = OPT_ENUM, .offset = F(rw), .def = "read", .values = rw_values,
+	  .help = "I/O pattern." },
+	{ .name = "rwmixread", .type = OPT_UINT, .offset = F(rwmixread), .def = "50", .min = 0, .max = 100,
+	  .help = "Percentage of reads in the mixed patterns randrw and readwrite; each operation is a read with this probability." },
+	{ .name = "bs", .type = OPT_SIZE, .offset = F(bs), .def = "4k", .min = 1, .max = 1ull << 30,
+	  .help = "Block size: bytes per read or write." },
+	{ .name = "size", .type = OPT_SIZE, .offset = F(size), .def = "0", .min = 0, .max = UINT64_MAX,
+	  .help = "Bytes of I/O in one pass, per thread (or for all threads together with share_files=1). The files are this big together unless filesize says otherwise. One of size and filesize is required." },
+	{ .name = "filesize", .type = OPT_SIZE, .offset = F(filesize), .def = "0", .min = 0, .max = UINT64_MAX,
+	  .help = "Size of each file. Defaults to size / nrfiles." },
+	{ .name = "nrfiles", .type = OPT_UINT, .offset = F(nrfiles), .def = "1", .min = 1, .max = 1000000,
+	  .help = "Number of files per thread (or in all with share_files=1). Offsets run over the files as one space: block b is in file b / (filesize / bs)." },
+	{ .name = "numjobs", .type = OPT_UINT, .offset = F(numjobs), .def = "1", .min = 1, .max = 4096,
+	  .help = "Number of threads running the job together. As in fio, each thread has its own files and does the whole size, unless share_files=1." },
+	{ .name = "ioengine", .type = OPT_STR, .offset = F(ioengine), .size = S(ioengine), .def = "psync",
+	  .help = "How the I/O is issued: psync (pread/pwrite) or sync (lseek + read/write). `dbio --version` lists the engines this build has." },
+	{ .name = "direct", .type = OPT_BOOL, .offset = F(direct), .def = "0",
+	  .help = "Open files with O_DIRECT, bypassing the page cache. bs must be a multiple of the device's logical block size." },
+	{ .name = "sync", .type = OPT_ENUM, .offset = F(sync), .def = "none", .values = sync_values,
+	  .help = "Synchronous writes through the open flags O_SYNC or O_DSYNC." },
+	{ .name = "fsync", .type = OPT_UINT, .offset = F(fsync), .def = "0", .min = 0, .max = UINT64_MAX,
+	  .help = "Call fsync on the file just written after every N writes of a thread; 0 never." },
+	{ .name = "fdatasync", .type = OPT_UINT, .offset = F(fdatasync), .def = "0", .min = 0, .max = UINT64_MAX,
+	  .help = "Call fdatasync on the file just written after every N writes of a thread; 0 never." },
+	{ .name = "end_fsync", .type = OPT_BOOL, .offset = F(end_fsync), .def = "0",
+	  .help = "fsync every file a thread wrote when the thread's I/O is done; counted and timed as fsync operations." },
+	{ .name = "runtime", .type = OPT_TIME, .offset = F(runtime_ns), .def = "0", .max = UINT64_MAX, .bare_unit_ns = NS_PER_S,
+	  .help = "Stop the measured phase after this long (bare number: seconds); 0 means no limit. Without time_based a job also stops when its size is done." },
+	{ .name = "time_based", .type = OPT_BOOL, .offset = F(time_based), .def = "0",
+	  .help = "Run for the whole runtime, starting the files over when a pass is done. Needs runtime." },
+	{ .name = "ramp_time", .type = OPT_TIME, .offset = F(ramp_ns), .def = "0", .max = UINT64_MAX, .bare_unit_ns = NS_PER_S,
+	  .help = "Run this long before measuring (bare number: seconds); the I/O of the ramp is not counted." },
+	{ .name = "loops", .type = OPT_UINT, .offset = F(loops), .def = "1", .min = 1, .max = UINT64_MAX,
+	  .help = "Number of passes over size when not time_based." },
+	{ .name = "invalidate", .type = OPT_BOOL, .offset = F(invalidate), .def = "1",
+	  .help = "Drop the job's files from the page cache (POSIX_FADV_DONTNEED) before the measured phase, as fio does by default." },
+	{ .name = "randseed", .type = OPT_UINT, .offset = F(randseed), .def = "24301", .min = 0, .max = UINT64_MAX,
+	  .help = "Seed of the random offsets and read/write choices; thread i uses randseed + i." },
+	{ .name = "randrepeat", .type = OPT_BOOL, .offset = F(randrepeat), .def = "1",
+	  .help = "Use randseed, so that runs repeat the same offsets. 0 seeds from the clock." },
+	{ .name = "norandommap", .type = OPT_BOOL, .offset = F(norandommap), .def = "0",
+	  .help = "Pick random blocks independently (some twice, some never). By default a pass visits every block exactly once in random order." },
+	{ .name = "fallocate", .type = OPT_ENUM, .offset = F(fallocate), .def = "native", .values = fallocate_values,
+	  .help = "How files are preallocated when dbio creates them." },
+	{ .name = "prefill", .type = OPT_ENUM, .offset = F(prefill), .def = "auto", .values = prefill_values, .dbio_own = 1,
+	  .help = "Whether dbio writes the files fully before the measured phase (the layout); the writes are not measured." },
+	{ .name = "share_files", .type = OPT_BOOL, .offset = F(share_files), .def = "0", .dbio_own = 1,
+	  .help = "All threads share one set of nrfiles files whose total is size, as sysbench fileio does; each thread does 1/numjobs of the I/O, on its own slice of the blocks. 0: each thread has its own files, as in fio." },
+	{ .name = "group", .type = OPT_STR, .offset = F(group), .size = S(group), .def = "", .dbio_own = 1,
+	  .help = "Consecutive jobs with the same non-empty group run at the same time; otherwise jobs run one after another (fio runs them together unless stonewall is set)." },
+	{ .name = "percentile_list", .type = OPT_PCT_LIST, .offset = F(percentiles), .def = "",
+	  .help = "Extra latency percentiles to report, separated by ':', e.g. 99.5:99.99. p50, p90, p95, p99 and p99.9 are always reported." },
+};
+/* clang-format on */
+
+const size_t option_count = sizeof(option_table) / sizeof(option_table[0]);
+
+_Static_assert(sizeof(option_table) / sizeof(option_table[0]) <= JOB_MAX_OPTS,
+	       "set_mask and origin[] hold JOB_MAX_OPTS options");
+
+const struct option_def *option_find(const char *name)
+{
+	for (size_t i = 0; i < option_count; i++)
+		if (!strcmp(option_table[i].name, name))
+			return &option_table[i];
+	return NULL;
+}
+
+size_t option_index(const struct option_def *def)
+{
+	return (size_t)(def - option_table);
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t row[64];
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t best = diag + cost;
+
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			if (up + 1 < best)
+				best = up + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *option_suggest(const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = 3, len = strlen(name);
+
+	for (size_t i = 0; i < option_count; i++) {
+		const char *cand = option_table[i].name;
+		size_t d = edit_distance(name, cand);
+
+		if (len >= 3 && !strncmp(cand, name, len))
+			d = 1;
+		if (d < best_d) {
+			best_d = d;
+			best = cand;
+		}
+	}
+	return best;
+}
+
+const char *option_where(const struct job_origin *origin, char *buf, size_t len)
+{
+	if (!origin || !origin->file)
+		snprintf(buf, len, "command line");
+	else
+		snprintf(buf, len, "%s:%d", origin->file, origin->line);
+	return buf;
+}
+
+void option_accepted(const struct option_def *def, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+	size_t used = 0;
+
+	switch (def->type) {
+	case OPT_STR:
+		snprintf(buf, len, "text of at most %zu bytes", def->size - 1);
+		break;
+	case OPT_BOOL:
+		snprintf(buf, len, "0 or 1 (a bare key means 1)");
+		break;
+	case OPT_UINT:
+		if (def->max == UINT64_MAX)
+			snprintf(buf, len, "a whole number from %llu", (unsigned long long)def->min);
+		else
+			snprintf(buf, len, "a whole number from %llu to %llu",
+				 (unsigned long long)def->min, (unsigned long long)def->max);
+		break;
+	case OPT_SIZE:
+		units_fmt_bytes(lo, sizeof(lo), def->min);
+		units_fmt_bytes(hi, sizeof(hi), def->max);
+		if (def->max == UINT64_MAX)
+			snprintf(buf, len, "a size in bytes with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k");
+		else
+			snprintf(buf, len, "a size from %s to %s with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k",
+				 lo, hi);
+		break;
+	case OPT_TIME:
+		snprintf(buf, len, "a duration with a suffix ns, us, ms, s, m or h (a bare number is in %s), e.g. 30s",
+			 def->bare_unit_ns == NS_PER_S ? "seconds" : "nanoseconds");
+		break;
+	case OPT_ENUM:
+		buf[0] = '\0';
+		for (const struct opt_enum *e = def->values; e->name; e++) {
+			if (!e->help)
+				continue;
+			int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "one of ", e->name);
+			if (n < 0 || (size_t)n >= len - used)
+				break;
+			used += (size_t)n;
+		}
+		break;
+	case OPT_PCT_LIST:
+		snprintf(buf, len, "up to %d percentiles between 0 and 100 separated by ':', e.g. 99.5:99.99",
+			 JOB_MAX_PCTS);
+		break;
+	}
+}
+
+static int bad_value(const struct option_def *def, const char *value, const struct job_origin *origin,
+		     const char *why, struct dbio_err *err)
+{
+	char where[4200], accepted[512];
+
+	option_where(origin, where, sizeof(where));
+	option_accepted(def, accepted, sizeof(accepted));
+	return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': bad value '%s'%s%s: expected %s", where,
+			    def->name, value, why ? ": " : "", why ? why : "", accepted);
+}
+
+static int parse_pct_list(const char *value, double *out, size_t *n)
+{
+	char copy[512], *save = NULL;
+
+	if (strlen(value) >= sizeof(copy))
+		return -EINVAL;
+	strcpy(copy, value);
+	*n = 0;
+	for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		char *end;
+		double p = strtod(tok, &end);
+
+		if (*end || end == tok || !(p > 0 && p <= 100) || *n == JOB_MAX_PCTS)
+			return -EINVAL;
+		out[(*n)++] = p;
+	}
+	return 0;
+}
+
+int option_set(struct job *job, const char *key, const char *value,
+	       const struct job_origin *origin, struct dbio_err *err)
+{
+	const struct option_def *def = option_find(key);
+	char where[4200];
+	char *field;
+	uint64_t v = 0;
+	int rc = 0;
+
+	option_where(origin, where, sizeof(where));
+	if (!def) {
+		const char *hint = option_suggest(key);
+
+		if (hint)
+			return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': unknown (did you mean '%s'?)",
+					    where, key, hint);
+		return dbio_err_set(err, DBIO_EINPUT,
+				    "%s: key '%s': unknown (`dbio help options` lists the keys)", where, key);
+	}
+	field = (char *)job + def->offset;
+	if (!value) {
+		if (def->type != OPT_BOOL) {
+			char accepted[512];
+
+			option_accepted(def, accepted, sizeof(accepted));
+			return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': needs a value: expected %s",
+					    where, key, accepted);
+		}
+		value = "1";
+	}
+
+	switch (def->type) {
+	case OPT_STR:
+		if (strlen(value) >= def->size)
+			return bad_value(def, value, origin, "too long", err);
+		strcpy(field, value);
+		break;
+	case OPT_BOOL:
+		if (!strcmp(value, "1") || !strcasecmp(value, "true") || !strcasecmp(value, "yes"))
+			*(bool *)field = true;
+		else if (!strcmp(value, "0") || !strcasecmp(value, "false") || !strcasecmp(value, "no"))
+			*(bool *)field = false;
+		else
+			return bad_value(def, value, origin, NULL, err);
+		break;
+	case OPT_UINT:
+	case OPT_SIZE:
+	case OPT_TIME:
+		if (def->type == OPT_UINT)
+			rc = units_parse_u64(value, &v);
+		else if (def->type == OPT_SIZE)
+			rc = units_parse_size(value, &v);
+		else
+			rc = units_parse_time(value, def->bare_unit_ns, &v);
+		if (rc == -ERANGE)
+			return bad_value(def, value, origin, "too large", err);
+		if (rc)
+			return bad_value(def, value, origin, NULL, err);
+		if (v < def->min || (def->max && v > def->max))
+			return bad_value(def, value, origin, "out of range", err);
+		*(uint64_t *)field = v;
+		break;
+	case OPT_ENUM: {
+		const struct opt_enum *e = def->values;
+
+		while (e->name && strcmp(e->name, value))
+			e++;
+		if (!e->name)
+			return bad_value(def, value, origin, NULL, err);
+		*(int *)field = e->value;
+		break;
+	}
+	case OPT_PCT_LIST:
+		if (parse_pct_list(value, job->percentiles, &job->npercentiles))
+			return bad_value(def, value, origin, NULL, err);
+		break;
+	}
+
+	size_t i = option_index(def);
+
+	job->set_mask |= 1ull << i;
+	job->origin[i] = origin ? *origin : (struct job_origin){0};
+	return 0;
+}
+
+void option_format(const struct job *job, const struct option_def *def, char *buf, size_t len)
+{
+	const char *field = (const char *)job + def->offset;
+
+	switch (def->type) {
+	case OPT_STR:
+		snprintf(buf, len, "%s", field);
+		break;
+	case OPT_BOOL:
+		snprintf(buf, len, "%d", *(const bool *)field ? 1 : 0);
+		break;
+	case OPT_UINT:
+	case OPT_SIZE:
+	case OPT_TIME:
+		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
+		break;
+	case OPT_ENUM:
+		for (const struct opt_enum *e = def->values; e->name; e++)
+			if (e->value == *(const int *)field && e->help) {
+				snprintf(buf, len, "%s", e->name);
+				return;
+			}
+		snprintf(buf, len, "?");
+		break;
+	case OPT_PCT_LIST: {
+		size_t used = 0;
+
+		buf[0] = '\0';
+		for (size_t i = 0; i < job->npercentiles && used < len; i++) {
+			int n = snprintf(buf + used, len - used, "%s%g", i ? ":" : "", job->percentiles[i]);
+			if (n < 0)
+				break;
+			used += (size_t)n;
+		}
+		break;
+	}
+	}
+}

@@ -1,0 +1,25 @@
+/* dbio: a storage benchmark for database workloads. Dispatch only. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+int main(int argc, char **argv)
+{
+	const struct cmd *cmd;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		cmd_print_usage();
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		cmd_print_version();
+		return 0;
+	}
+	cmd = cmd_find(argv[1]);
+	if (!cmd) {
+		cmd_error("'%s': unknown command (`dbio --help` lists the commands)", argv[1]);
+		return 2;
+	}
+	return cmd->main(argc - 1, argv + 1);
+}

@@ -1,0 +1,178 @@
+/* The text report; see text.h. Every figure carries its unit. */
+#include "out/text.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "util/units.h"
+
+static double num(const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	return json_is_number(v) ? json_number_value(v) : 0.0;
+}
+
+static const char *str(const json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : "";
+}
+
+static void brief_options(FILE *fp, const json_t *opts)
+{
+	char bs[32], size[32];
+
+	fprintf(fp, "rw=%s bs=%s size=%s nrfiles=%.0f numjobs=%.0f ioengine=%s", str(opts, "rw"),
+		units_fmt_bytes(bs, sizeof(bs), (uint64_t)num(opts, "bs")),
+		units_fmt_bytes(size, sizeof(size), (uint64_t)num(opts, "size")), num(opts, "nrfiles"),
+		num(opts, "numjobs"), str(opts, "ioengine"));
+	if (json_is_true(json_object_get(opts, "direct")))
+		fprintf(fp, " direct=1");
+	if (strcmp(str(opts, "sync"), "none"))
+		fprintf(fp, " sync=%s", str(opts, "sync"));
+	if (num(opts, "fsync") > 0)
+		fprintf(fp, " fsync=%.0f", num(opts, "fsync"));
+	if (num(opts, "fdatasync") > 0)
+		fprintf(fp, " fdatasync=%.0f", num(opts, "fdatasync"));
+	if (json_is_true(json_object_get(opts, "share_files")))
+		fprintf(fp, " share_files=1");
+}
+
+static void op_table(FILE *fp, const json_t *ops)
+{
+	static const char *const cols[] = {"min", "mean", "p50", "p95", "p99", "p99_9", "max"};
+	const char *name;
+	json_t *op;
+
+	fprintf(fp, "    %-9s %12s %12s %10s %9s %9s %9s %9s %9s %9s %9s\n", "op", "count", "ops/s", "MiB/s",
+		"lat min", "mean", "p50", "p95", "p99", "p99.9", "max");
+	json_object_foreach((json_t *)ops, name, op) {
+		const json_t *lat = json_object_get(op, "lat_ns");
+
+		if (num(op, "count") == 0)
+			continue;
+		fprintf(fp, "    %-9s %12.0f %12.1f %10.2f", name, num(op, "count"), num(op, "iops"),
+			num(op, "bw_bytes") / 1048576.0);
+		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+			char buf[32];
+
+			fprintf(fp, " %9s", units_fmt_ns(buf, sizeof(buf), num(lat, cols[i])));
+		}
+		fputc('\n', fp);
+		const json_t *extra = json_object_get(lat, "percentiles");
+		const char *pct;
+		json_t *v;
+
+		json_object_foreach((json_t *)extra, pct, v) {
+			char buf[32];
+
+			fprintf(fp, "    %-9s p%s = %s\n", "", pct,
+				units_fmt_ns(buf, sizeof(buf), json_number_value(v)));
+		}
+	}
+}
+
+static void usage_lines(FILE *fp, const json_t *ru)
+{
+	fprintf(fp, "    cpu: user %.2f s, sys %.2f s, %.1f %% of one core\n", num(ru, "user_s"), num(ru, "sys_s"),
+		num(ru, "cpu_pct"));
+	fprintf(fp, "    faults: %.0f major, %.0f minor; context switches: %.0f voluntary, %.0f involuntary\n",
+		num(ru, "majflt"), num(ru, "minflt"), num(ru, "nvcsw"), num(ru, "nivcsw"));
+	fprintf(fp, "    block I/O: %.0f in, %.0f out (512-byte blocks)\n", num(ru, "inblock"), num(ru, "oublock"));
+}
+
+static void where_line(FILE *fp, const json_t *target)
+{
+	char bsz[32];
+
+	if (!json_object_get(target, "fs_type")) {
+		fprintf(fp, "%s", str(target, "directory"));
+		return;
+	}
+	fprintf(fp, "%s: %s on %s (device %s), mounted at %s, block size %s", str(target, "directory"),
+		str(target, "fs_type"), str(target, "source"), str(target, "device"), str(target, "mount_point"),
+		units_fmt_bytes(bsz, sizeof(bsz), (uint64_t)num(target, "fs_block_size_bytes")));
+}
+
+void text_report(FILE *fp, const json_t *result)
+{
+	const json_t *jobs = json_object_get(result, "jobs");
+	size_t i;
+	json_t *job;
+
+	json_array_foreach(jobs, i, job) {
+		const json_t *runs = json_object_get(job, "runs");
+		size_t r;
+		json_t *run;
+
+		fprintf(fp, "job %s: ", str(job, "name"));
+		brief_options(fp, json_object_get(job, "options"));
+		fputc('\n', fp);
+		json_array_foreach(runs, r, run) {
+			char el[32];
+			double threads = num(run, "threads");
+
+			fprintf(fp, "  run %zu: elapsed %s, %.0f thread%s%s\n", r + 1,
+				units_fmt_ns(el, sizeof(el), num(run, "elapsed_ns")), threads, threads == 1 ? "" : "s",
+				json_is_true(json_object_get(run, "partial")) ? ", PARTIAL (stopped early)" : "");
+			op_table(fp, json_object_get(run, "ops"));
+			usage_lines(fp, json_object_get(run, "rusage"));
+		}
+		fputc('\n', fp);
+	}
+}
+
+void text_summary(FILE *fp, const json_t *result)
+{
+	const json_t *jobs = json_object_get(result, "jobs");
+	const json_t *seen_targets[64];
+	size_t nseen = 0;
+	size_t i;
+	json_t *job;
+
+	fprintf(fp, "%-20s %-9s %12s %10s %10s %10s %8s\n", "job", "op", "ops/s", "MiB/s", "lat mean", "lat p99",
+		"cpu");
+	json_array_foreach(jobs, i, job) {
+		const json_t *runs = json_object_get(job, "runs");
+		const json_t *run = json_array_get(runs, json_array_size(runs) - 1);
+		const json_t *ops = json_object_get(run, "ops");
+		const char *name;
+		json_t *op;
+		bool first = true;
+
+		json_object_foreach((json_t *)ops, name, op) {
+			char mean[32], p99[32];
+
+			if (num(op, "count") == 0)
+				continue;
+			fprintf(fp, "%-20s %-9s %12.1f %10.2f %10s %10s", first ? str(job, "name") : "", name,
+				num(op, "iops"), num(op, "bw_bytes") / 1048576.0,
+				units_fmt_ns(mean, sizeof(mean), num(json_object_get(op, "lat_ns"), "mean")),
+				units_fmt_ns(p99, sizeof(p99), num(json_object_get(op, "lat_ns"), "p99")));
+			if (first)
+				fprintf(fp, " %7.1f%%", num(json_object_get(run, "rusage"), "cpu_pct"));
+			fputc('\n', fp);
+			first = false;
+		}
+		const json_t *targets = json_object_get(job, "targets");
+		size_t t;
+		json_t *target;
+
+		json_array_foreach(targets, t, target) {
+			bool dup = false;
+
+			for (size_t k = 0; k < nseen; k++)
+				dup |= !strcmp(str(seen_targets[k], "directory"), str(target, "directory")) &&
+				       !strcmp(str(seen_targets[k], "device"), str(target, "device"));
+			if (!dup && nseen < 64)
+				seen_targets[nseen++] = target;
+		}
+	}
+	for (size_t k = 0; k < nseen; k++) {
+		fprintf(fp, "%s", k ? "         " : "ran in:  ");
+		where_line(fp, seen_targets[k]);
+		fputc('\n', fp);
+	}
+}

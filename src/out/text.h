@@ -1,0 +1,19 @@
+/*
+ * The text report: a view of a result tree (result/), never of live state.
+ */
+#ifndef DBIO_OUT_TEXT_H
+#define DBIO_OUT_TEXT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Per job and run: options in brief, elapsed, a table per op type with
+ * ops/s, MiB/s and latency min/mean/p50/p95/p99/p99.9/max, then CPU,
+ * faults, context switches and block I/O. */
+void text_report(FILE *fp, const json_t *result);
+
+/* One table for the whole result: a row per job and op type, then where
+ * the jobs ran. */
+void text_summary(FILE *fp, const json_t *result);
+
+#endif

@@ -1,0 +1,295 @@
+/* Building, writing and reading result trees; see result.h. */
+#include "result/result.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "job/option.h"
+#include "sys/fsinfo.h"
+#include "util/clock.h"
+
+#ifndef DBIO_VERSION
+#define DBIO_VERSION "0.0.0"
+#endif
+
+static const double std_pcts[] = {50, 90, 95, 99, 99.9};
+static const char *const std_pct_names[] = {"p50", "p90", "p95", "p99", "p99_9"};
+
+static json_t *iso_time(uint64_t wall_ns)
+{
+	char buf[64];
+	time_t t = (time_t)(wall_ns / 1000000000u);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03uZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (unsigned)(wall_ns / 1000000u % 1000u));
+	return json_string(buf);
+}
+
+static json_t *system_json(void)
+{
+	struct hostinfo h;
+
+	if (hostinfo_read(&h))
+		return json_object();
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:I}", "hostname", h.hostname, "kernel_release",
+			 h.kernel_release, "kernel_version", h.kernel_version, "machine", h.machine,
+			 "cpus_online", (json_int_t)h.cpus_online, "mem_total_bytes",
+			 (json_int_t)h.mem_total_bytes);
+}
+
+json_t *result_new(int argc, char **argv)
+{
+	json_t *argv_json = json_array();
+	char *line = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&line, &len);
+
+	if (!argv_json || !mem) {
+		json_decref(argv_json);
+		if (mem)
+			fclose(mem);
+		free(line);
+		return NULL;
+	}
+	for (int i = 0; i < argc; i++) {
+		json_array_append_new(argv_json, json_string(argv[i]));
+		fprintf(mem, "%s%s", i ? " " : "", argv[i]);
+	}
+	fclose(mem);
+	json_t *r = json_pack("{s:i, s:{s:s, s:s}, s:s, s:o, s:o, s:b, s:o, s:[]}", "schema_version",
+			      RESULT_SCHEMA_VERSION, "tool", "name", "dbio", "version", DBIO_VERSION,
+			      "command_line", line ? line : "", "argv", argv_json, "started_at",
+			      iso_time(clock_wall_ns()), "partial", 0, "system", system_json(), "jobs");
+	free(line);
+	return r;
+}
+
+static json_t *option_value(const struct job *job, const struct option_def *def)
+{
+	const char *field = (const char *)job + def->offset;
+	char buf[4200];
+
+	switch (def->type) {
+	case OPT_BOOL:
+		return json_boolean(*(const bool *)field);
+	case OPT_UINT:
+	case OPT_SIZE:
+	case OPT_TIME:
+		return json_integer((json_int_t) * (const uint64_t *)field);
+	case OPT_PCT_LIST: {
+		json_t *a = json_array();
+
+		for (size_t i = 0; i < job->npercentiles; i++)
+			json_array_append_new(a, json_real(job->percentiles[i]));
+		return a;
+	}
+	case OPT_STR:
+	case OPT_ENUM:
+		break;
+	}
+	option_format(job, def, buf, sizeof(buf));
+	return json_string(buf);
+}
+
+static json_t *targets_json(const struct job *job)
+{
+	json_t *a = json_array();
+	char **dirs = NULL;
+	int n = job_split_dirs(job->directory, &dirs);
+
+	for (int i = 0; i < n; i++) {
+		struct fsinfo fs;
+
+		if (fsinfo_read(dirs[i], "/proc/self/mountinfo", &fs) == 0)
+			json_array_append_new(
+				a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I}", "directory", dirs[i],
+					     "fs_type", fs.fs_type, "mount_point", fs.mount_point,
+					     "mount_options", fs.mount_options, "source", fs.source, "device",
+					     fs.device, "fs_block_size_bytes", (json_int_t)fs.block_size,
+					     "fs_total_bytes", (json_int_t)fs.total_bytes, "fs_free_bytes",
+					     (json_int_t)fs.free_bytes));
+		else
+			json_array_append_new(a, json_pack("{s:s}", "directory", dirs[i]));
+		free(dirs[i]);
+	}
+	free(dirs);
+	return a;
+}
+
+static json_t *hist_json(const struct hist *h)
+{
+	json_t *buckets = json_array();
+
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		if (h->buckets[i])
+			json_array_append_new(buckets, json_pack("[I, I]", (json_int_t)i, (json_int_t)h->buckets[i]));
+	return json_pack("{s:s, s:i, s:s, s:o}", "scheme", "log-linear", "sub_bucket_bits", HIST_SUB_BITS, "unit",
+			 "ns", "buckets", buckets);
+}
+
+static json_t *op_json(const struct op_stats *s, const struct job *job, uint64_t elapsed_ns)
+{
+	const struct hist *h = &s->lat_ns;
+	double secs = (double)elapsed_ns / 1e9;
+	json_t *lat = json_pack("{s:I, s:f, s:I, s:f}", "min", (json_int_t)(h->count ? h->min : 0), "mean",
+				hist_mean(h), "max", (json_int_t)h->max, "stddev", hist_stddev(h));
+	json_t *extra = json_object();
+
+	for (size_t i = 0; i < sizeof(std_pcts) / sizeof(std_pcts[0]); i++)
+		json_object_set_new(lat, std_pct_names[i], json_integer((json_int_t)hist_percentile(h, std_pcts[i])));
+	for (size_t i = 0; i < job->npercentiles; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%g", job->percentiles[i]);
+		json_object_set_new(extra, key, json_integer((json_int_t)hist_percentile(h, job->percentiles[i])));
+	}
+	json_object_set_new(lat, "percentiles", extra);
+	return json_pack("{s:I, s:I, s:f, s:f, s:o, s:o}", "count", (json_int_t)h->count, "bytes",
+			 (json_int_t)s->bytes, "iops", secs > 0 ? (double)h->count / secs : 0.0, "bw_bytes",
+			 secs > 0 ? (double)s->bytes / secs : 0.0, "lat_ns", lat, "lat_hist", hist_json(h));
+}
+
+int result_add_run(json_t *result, size_t index, const struct job *job, const struct run_stats *st)
+{
+	json_t *jobs = json_object_get(result, "jobs");
+	json_t *entry = json_array_get(jobs, index);
+
+	if (!entry) {
+		json_t *opts = json_object();
+
+		for (size_t i = 0; i < option_count; i++)
+			json_object_set_new(opts, option_table[i].name, option_value(job, &option_table[i]));
+		entry = json_pack("{s:s, s:o, s:o, s:[]}", "name", job->name, "options", opts, "targets",
+				  targets_json(job), "runs");
+		if (!entry || json_array_append_new(jobs, entry))
+			return -ENOMEM;
+	}
+	json_t *ops = json_object();
+	const struct usage *u = &st->usage;
+	double secs = (double)st->elapsed_ns / 1e9;
+
+	for (int t = 0; t < OP_NTYPES; t++)
+		json_object_set_new(ops, op_type_name(t), op_json(&st->ops[t], job, st->elapsed_ns));
+	json_t *rusage = json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I}", "user_s", u->user_s, "sys_s",
+				   u->sys_s, "cpu_pct", secs > 0 ? (u->user_s + u->sys_s) / secs * 100.0 : 0.0,
+				   "majflt", (json_int_t)u->majflt, "minflt", (json_int_t)u->minflt, "nvcsw",
+				   (json_int_t)u->nvcsw, "nivcsw", (json_int_t)u->nivcsw, "inblock",
+				   (json_int_t)u->inblock, "oublock", (json_int_t)u->oublock);
+	json_t *run = json_pack("{s:o, s:I, s:b, s:i, s:o, s:o}", "started_at", iso_time(st->started_wall_ns),
+				"elapsed_ns", (json_int_t)st->elapsed_ns, "partial", st->partial, "threads",
+				(int)st->threads, "ops", ops, "rusage", rusage);
+
+	if (!run || json_array_append_new(json_object_get(entry, "runs"), run))
+		return -ENOMEM;
+	return 0;
+}
+
+void result_finish(json_t *result, bool partial, const char *error)
+{
+	json_object_set_new(result, "finished_at", iso_time(clock_wall_ns()));
+	json_object_set_new(result, "partial", json_boolean(partial));
+	if (error)
+		json_object_set_new(result, "error", json_string(error));
+}
+
+char *result_dump(const json_t *result)
+{
+	return json_dumps(result, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+}
+
+int result_write(const json_t *result, const char *path, struct dbio_err *err)
+{
+	char *text = result_dump(result);
+	char *dcopy = strdup(path);
+	char *tmp = NULL;
+	int fd = -1, rc = 0;
+
+	if (!text || !dcopy || asprintf(&tmp, "%s/.%s.tmp.%d", dirname(dcopy), "dbio-result", getpid()) < 0) {
+		rc = dbio_err_set(err, -ENOMEM, "%s: out of memory", path);
+		tmp = NULL;
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = dbio_err_set(err, -errno, "%s: cannot write result: %s", path, strerror(errno));
+		goto out;
+	}
+	size_t len = strlen(text);
+
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = dbio_err_set(err, n < 0 ? -errno : -EIO, "%s: cannot write result: %s", path,
+					  strerror(n < 0 ? errno : EIO));
+			goto out_unlink;
+		}
+		off += (size_t)n;
+	}
+	if (write(fd, "\n", 1) != 1 || fsync(fd)) {
+		rc = dbio_err_set(err, -errno, "%s: cannot write result: %s", path, strerror(errno));
+		goto out_unlink;
+	}
+	if (close(fd)) {
+		fd = -1;
+		rc = dbio_err_set(err, -errno, "%s: cannot write result: %s", path, strerror(errno));
+		goto out_unlink;
+	}
+	fd = -1;
+	if (rename(tmp, path)) {
+		rc = dbio_err_set(err, -errno, "%s: cannot write result: %s", path, strerror(errno));
+		goto out_unlink;
+	}
+	goto out;
+out_unlink:
+	unlink(tmp);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(tmp);
+	free(dcopy);
+	free(text);
+	return rc;
+}
+
+int result_hist_load(const json_t *op, struct hist *h)
+{
+	const json_t *hj = json_object_get(op, "lat_hist");
+	const json_t *lat = json_object_get(op, "lat_ns");
+	const json_t *buckets = json_object_get(hj, "buckets");
+	size_t i;
+	json_t *b;
+
+	hist_init(h);
+	if (!json_is_array(buckets) || json_integer_value(json_object_get(hj, "sub_bucket_bits")) != HIST_SUB_BITS)
+		return DBIO_EFORMAT;
+	json_array_foreach(buckets, i, b) {
+		json_int_t idx = json_integer_value(json_array_get(b, 0));
+		json_int_t count = json_integer_value(json_array_get(b, 1));
+
+		if (idx < 0 || idx >= HIST_NBUCKETS || count < 0)
+			return DBIO_EFORMAT;
+		h->buckets[idx] += (uint64_t)count;
+		h->count += (uint64_t)count;
+	}
+	if (h->count) {
+		double mean = json_real_value(json_object_get(lat, "mean"));
+		double sd = json_real_value(json_object_get(lat, "stddev"));
+
+		h->min = (uint64_t)json_integer_value(json_object_get(lat, "min"));
+		h->max = (uint64_t)json_integer_value(json_object_get(lat, "max"));
+		h->sum = (uint64_t)(mean * (double)h->count + 0.5);
+		h->sumsq = (sd * sd + mean * mean) * (double)h->count;
+	}
+	return 0;
+}

@@ -1,0 +1,41 @@
+/*
+ * The result: everything a run measured, as one JSON tree (jansson). The
+ * same tree is written to result files and read back by every view, so
+ * reports never look at live state. Its shape is versioned by
+ * schema_version and documented in docs/result.schema.json.
+ */
+#ifndef DBIO_RESULT_RESULT_H
+#define DBIO_RESULT_RESULT_H
+
+#include <jansson.h>
+
+#include "job/job.h"
+#include "run/run.h"
+#include "util/err.h"
+
+#define RESULT_SCHEMA_VERSION 1
+
+/* A new result with tool, command line (argv), start time and the host
+ * description; NULL when out of memory. */
+json_t *result_new(int argc, char **argv);
+
+/* Append one run of job (creating the job's entry on first use, matched by
+ * position index) with what stats measured. percentiles[] of the job are
+ * reported beside the standard ones. 0 or -ENOMEM. */
+int result_add_run(json_t *result, size_t index, const struct job *job, const struct run_stats *stats);
+
+/* Record the end: finished_at, partial, and the error text if any. */
+void result_finish(json_t *result, bool partial, const char *error);
+
+/* Write the result to path atomically (temporary file in the same
+ * directory, fsync, rename). 0 or -errno with detail in err. */
+int result_write(const json_t *result, const char *path, struct dbio_err *err);
+
+/* JSON text of the result, indented; caller frees. */
+char *result_dump(const json_t *result);
+
+/* The histogram of an op entry (ops.<type>) back as a struct hist, for
+ * merging and recomputing percentiles. 0 or DBIO_EFORMAT. */
+int result_hist_load(const json_t *op, struct hist *h);
+
+#endif

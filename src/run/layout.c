@@ -1,0 +1,241 @@
+/*
+ * File layout: the target directories and the files inside them. Only this
+ * file creates and removes files, and only names it made itself.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run/run_int.h"
+#include "util/rng.h"
+#include "util/syscalls.h"
+#include "util/units.h"
+
+#define LAYOUT_CHUNK (1u << 20)
+
+static char *fmt_alloc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *fmt_alloc(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+int layout_init(struct layout *l, const struct job *job, bool keep, struct dbio_err *err)
+{
+	char **names = NULL;
+	int n = job_split_dirs(job->directory, &names);
+
+	memset(l, 0, sizeof(*l));
+	l->job = job;
+	l->keep = keep;
+	if (n < 0)
+		return dbio_err_set(err, n, "%s: out of memory", job->name);
+	l->dirs = calloc((size_t)n, sizeof(*l->dirs));
+	if (!l->dirs) {
+		for (int i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+		return dbio_err_set(err, -ENOMEM, "%s: out of memory", job->name);
+	}
+	l->ndirs = (size_t)n;
+	for (int i = 0; i < n; i++) {
+		l->dirs[i].path = names[i];
+		l->dirs[i].fd = -1;
+	}
+	free(names);
+
+	for (size_t i = 0; i < l->ndirs; i++) {
+		struct layout_dir *d = &l->dirs[i];
+
+		if (!strcmp(d->path, RUN_SCRATCH_DEFAULT) && mkdir(d->path, 0755) == 0)
+			d->created = true;
+		d->fd = open(d->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (d->fd < 0)
+			return dbio_err_set(err, errno == ENOENT || errno == ENOTDIR ? DBIO_EINPUT : -errno,
+					    "%s: cannot open directory: %s", d->path, strerror(errno));
+	}
+
+	const uint64_t threads = job->share_files ? 1 : job->numjobs;
+
+	l->files = calloc(threads * job->nrfiles, sizeof(*l->files));
+	if (!l->files)
+		return dbio_err_set(err, -ENOMEM, "%s: out of memory for %llu files", job->name,
+				    (unsigned long long)(threads * job->nrfiles));
+	for (uint64_t t = 0; t < threads; t++) {
+		for (uint64_t f = 0; f < job->nrfiles; f++) {
+			struct layout_file *lf = &l->files[l->nfiles];
+			size_t global = l->nfiles;
+
+			lf->dir = global % l->ndirs;
+			if (job->share_files)
+				lf->name = fmt_alloc("dbio.%s.shared.%llu", job->name, (unsigned long long)f);
+			else
+				lf->name = fmt_alloc("dbio.%s.%llu.%llu", job->name, (unsigned long long)t,
+						     (unsigned long long)f);
+			lf->path = lf->name ? fmt_alloc("%s/%s", l->dirs[lf->dir].path, lf->name) : NULL;
+			l->nfiles++;
+			if (!lf->path)
+				return dbio_err_set(err, -ENOMEM, "%s: out of memory", job->name);
+		}
+	}
+	return 0;
+}
+
+static int preallocate(const struct layout *l, int fd)
+{
+	const off_t size = (off_t)l->job->filesize;
+	int rc;
+
+	switch (l->job->fallocate) {
+	case FALLOC_NATIVE:
+		if (dbio_sys->fallocate(fd, 0, 0, size) == 0)
+			return 0;
+		if (errno != EOPNOTSUPP)
+			return -errno;
+		break; /* as fio: fall back to a plain size change */
+	case FALLOC_POSIX:
+		rc = dbio_sys->posix_fallocate(fd, 0, size);
+		return -rc;
+	case FALLOC_KEEP:
+		if (dbio_sys->fallocate(fd, 1 /* FALLOC_FL_KEEP_SIZE */, 0, size) == 0)
+			return 0;
+		return errno == EOPNOTSUPP ? 0 : -errno;
+	case FALLOC_NONE:
+		break;
+	}
+	return dbio_sys->ftruncate(fd, size) == 0 ? 0 : -errno;
+}
+
+static int fill(const struct layout *l, int fd, char *buf)
+{
+	for (uint64_t off = 0; off < l->job->filesize;) {
+		uint64_t n = l->job->filesize - off < LAYOUT_CHUNK ? l->job->filesize - off : LAYOUT_CHUNK;
+		ssize_t w;
+
+		if (atomic_load(&run_stop_signal))
+			return DBIO_ESTOPPED;
+		w = dbio_sys->pwrite(fd, buf, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -EIO;
+		off += (uint64_t)w;
+	}
+	return dbio_sys->fsync(fd) == 0 ? 0 : -errno;
+}
+
+static bool needs_fill(const struct job *job)
+{
+	if (job->prefill == PREFILL_AUTO)
+		return job_reads(job);
+	return job->prefill == PREFILL_ON;
+}
+
+int layout_create(struct layout *l, struct dbio_err *err)
+{
+	const bool fill_files = needs_fill(l->job);
+	char *buf = NULL;
+	int rc = 0;
+
+	if (fill_files) {
+		struct rng r;
+
+		buf = malloc(LAYOUT_CHUNK);
+		if (!buf)
+			return dbio_err_set(err, -ENOMEM, "%s: out of memory", l->job->name);
+		rng_seed(&r, l->job->randseed ^ 0x1a7011ull);
+		for (size_t i = 0; i + 8 <= LAYOUT_CHUNK; i += 8) {
+			uint64_t x = rng_next(&r);
+			memcpy(buf + i, &x, 8);
+		}
+	}
+	for (size_t i = 0; i < l->nfiles && !rc; i++) {
+		struct layout_file *f = &l->files[i];
+		int fd;
+
+		if (atomic_load(&run_stop_signal)) {
+			rc = DBIO_ESTOPPED;
+			break;
+		}
+		fd = dbio_sys->openat(l->dirs[f->dir].fd, f->name,
+				      O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			if (errno == EEXIST)
+				rc = dbio_err_set(err, DBIO_EUNSAFE,
+						  "%s: already exists: left by an earlier run? remove it and run again",
+						  f->path);
+			else
+				rc = dbio_err_set(err, -errno, "%s: cannot create: %s", f->path, strerror(errno));
+			break;
+		}
+		f->created = true;
+		rc = preallocate(l, fd);
+		if (rc) {
+			char sz[32];
+
+			dbio_err_set(err, rc, "%s: cannot preallocate %s: %s", f->path,
+				     units_fmt_bytes(sz, sizeof(sz), l->job->filesize), strerror(-rc));
+		} else if (fill_files && (rc = fill(l, fd, buf)) != 0 && rc != DBIO_ESTOPPED) {
+			dbio_err_set(err, rc, "%s: cannot lay out file: %s", f->path, strerror(-rc));
+		}
+		dbio_sys->close(fd);
+	}
+	free(buf);
+	return rc;
+}
+
+int layout_invalidate(struct layout *l, struct dbio_err *err)
+{
+	for (size_t i = 0; i < l->nfiles; i++) {
+		struct layout_file *f = &l->files[i];
+		int fd = dbio_sys->openat(l->dirs[f->dir].fd, f->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		int rc;
+
+		if (fd < 0)
+			return dbio_err_set(err, -errno, "%s: cannot open: %s", f->path, strerror(errno));
+		rc = dbio_sys->posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		dbio_sys->close(fd);
+		if (rc)
+			return dbio_err_set(err, -rc, "%s: cannot drop cached pages: %s", f->path, strerror(rc));
+	}
+	return 0;
+}
+
+void layout_release(struct layout *l)
+{
+	for (size_t i = 0; i < l->nfiles; i++) {
+		struct layout_file *f = &l->files[i];
+
+		if (f->created && !l->keep)
+			dbio_sys->unlinkat(l->dirs[f->dir].fd, f->name, 0);
+		free(f->name);
+		free(f->path);
+	}
+	free(l->files);
+	for (size_t i = 0; i < l->ndirs; i++) {
+		struct layout_dir *d = &l->dirs[i];
+
+		if (d->fd >= 0)
+			close(d->fd);
+		if (d->created && !l->keep)
+			rmdir(d->path); /* only if empty: never more than what dbio made */
+		free(d->path);
+	}
+	free(l->dirs);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,58 @@
+/*
+ * The runner: turns validated jobs into threads doing I/O on files it lays
+ * out, and collects what they measured. It guards the user's data: files are
+ * created only inside the target directories, with O_EXCL and O_NOFOLLOW,
+ * named dbio.<job>.<thread>.<file>, and removed at the end; a directory that
+ * holds anything not named dbio.* is refused unless forced.
+ */
+#ifndef DBIO_RUN_RUN_H
+#define DBIO_RUN_RUN_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "job/job.h"
+#include "stats/opstats.h"
+#include "stats/usage.h"
+#include "util/err.h"
+
+#define RUN_SCRATCH_DEFAULT "./dbio-scratch"
+
+struct run_opts {
+	bool keep;  /* leave the files in place */
+	bool force; /* accept directories that hold foreign files */
+};
+
+/* What one run of one job measured. */
+struct run_stats {
+	struct op_stats ops[OP_NTYPES];
+	struct usage usage;     /* summed over the job's threads, measured phase only */
+	uint64_t elapsed_ns;    /* first thread's start to last thread's end */
+	uint64_t started_wall_ns;
+	unsigned threads;
+	bool partial;           /* stopped early: signal or error */
+};
+
+/* Set by the SIGINT/SIGTERM handler to the signal number. */
+extern atomic_int run_stop_signal;
+
+/* Install the SIGINT/SIGTERM handlers that set run_stop_signal. */
+void run_signals_install(void);
+
+/* Check, without writing anything, that every job's directories exist (or
+ * are the default scratch directory) and hold only dbio's files (unless
+ * opts->force). DBIO_EINPUT or DBIO_EUNSAFE with the reason in err. */
+int run_check_targets(const struct jobset *set, const struct run_opts *opts, struct dbio_err *err);
+
+/* Run jobs[0..n) together: lay out their files, start all their threads at
+ * once, wait, collect into stats[0..n), remove the files. Returns 0, the
+ * first error (-errno, detail in err), or DBIO_ESTOPPED after a signal; the
+ * stats are filled as far as the jobs got, with partial set. */
+int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, struct run_stats *stats,
+	      struct dbio_err *err);
+
+/* Empty stats: zero counters, empty histograms. */
+void run_stats_init(struct run_stats *stats);
+
+#endif

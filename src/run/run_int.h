@@ -1,0 +1,51 @@
+/* Private to run/: the file layout used by the runner. */
+#ifndef DBIO_RUN_RUN_INT_H
+#define DBIO_RUN_RUN_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "job/job.h"
+#include "run/run.h"
+#include "util/err.h"
+
+struct layout_dir {
+	char *path;
+	int fd;
+	bool created; /* dbio made it, so dbio removes it */
+};
+
+struct layout_file {
+	size_t dir;   /* index into layout.dirs */
+	char *name;
+	char *path;   /* dir path + name, for messages */
+	bool created;
+};
+
+struct layout {
+	const struct job *job;
+	struct layout_dir *dirs;
+	size_t ndirs;
+	struct layout_file *files; /* numjobs * nrfiles, or nrfiles when shared */
+	size_t nfiles;
+	bool keep;
+};
+
+/* Split job->directory, open (or, for the default scratch directory, make)
+ * every directory and name every file. Writes nothing but the default
+ * directory. */
+int layout_init(struct layout *l, const struct job *job, bool keep, struct dbio_err *err);
+
+/* Create, preallocate and (if the job needs it) fill every file. Stops with
+ * DBIO_ESTOPPED when run_stop_signal is raised. */
+int layout_create(struct layout *l, struct dbio_err *err);
+
+/* Drop the files' pages from the page cache (POSIX_FADV_DONTNEED). */
+int layout_invalidate(struct layout *l, struct dbio_err *err);
+
+/* Remove the files dbio created (unless keep) and the directories it made,
+ * then free everything. Safe after a failed layout_init. */
+void layout_release(struct layout *l);
+
+#endif

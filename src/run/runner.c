@@ -1,0 +1,299 @@
+/*
+ * The runner: lays out a group's files, starts every thread of every job in
+ * the group at one gate, waits, merges the threads' statistics per job and
+ * removes the files. Signals only raise run_stop_signal; workers poll it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "job/option.h"
+#include "run/run_int.h"
+#include "util/clock.h"
+#include "workload/workload.h"
+
+atomic_int run_stop_signal;
+
+static void on_signal(int sig)
+{
+	atomic_store(&run_stop_signal, sig);
+}
+
+void run_signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+void run_stats_init(struct run_stats *stats)
+{
+	memset(stats, 0, sizeof(*stats));
+	for (int t = 0; t < OP_NTYPES; t++)
+		op_stats_init(&stats->ops[t]);
+}
+
+static int check_dir(const struct job *job, const char *path, const struct run_opts *opts,
+		     struct dbio_err *err)
+{
+	char where[4200], prefix[160];
+	const char *foreign = NULL, *leftover = NULL;
+	struct stat st;
+	DIR *d;
+	int rc = 0;
+
+	option_where(job_is_set(job, "directory") ? &job->origin[option_index(option_find("directory"))]
+						  : &job->section,
+		     where, sizeof(where));
+	if (stat(path, &st)) {
+		if (errno == ENOENT && !strcmp(path, RUN_SCRATCH_DEFAULT))
+			return 0;
+		return dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s: %s (job '%s')", where, path,
+				    strerror(errno), job->name);
+	}
+	if (!S_ISDIR(st.st_mode))
+		return dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s: not a directory (job '%s')",
+				    where, path, job->name);
+	if (!(d = opendir(path)))
+		return dbio_err_set(err, -errno, "%s: cannot read directory: %s", path, strerror(errno));
+	snprintf(prefix, sizeof(prefix), "dbio.%s.", job->name);
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (strncmp(e->d_name, "dbio.", 5)) {
+			if (!foreign && !(foreign = strdup(e->d_name)))
+				foreign = "?";
+		} else if (!strncmp(e->d_name, prefix, strlen(prefix)) && !leftover) {
+			if (!(leftover = strdup(e->d_name)))
+				leftover = "?";
+		}
+	}
+	closedir(d);
+	if (foreign && !opts->force)
+		rc = dbio_err_set(err, DBIO_EUNSAFE,
+				  "%s: holds files that are not dbio's (such as '%s'): refusing to work there; choose an empty directory or pass --force",
+				  path, foreign);
+	else if (leftover)
+		rc = dbio_err_set(err, DBIO_EUNSAFE,
+				  "%s/%s: already exists: left by an earlier run? remove it and run again", path,
+				  leftover);
+	if (foreign && strcmp(foreign, "?"))
+		free((char *)foreign);
+	if (leftover && strcmp(leftover, "?"))
+		free((char *)leftover);
+	return rc;
+}
+
+int run_check_targets(const struct jobset *set, const struct run_opts *opts, struct dbio_err *err)
+{
+	for (size_t j = 0; j < set->njobs; j++) {
+		char **dirs = NULL;
+		int n = job_split_dirs(set->jobs[j].directory, &dirs);
+		int rc = n < 0 ? dbio_err_set(err, n, "out of memory") : 0;
+
+		for (int i = 0; i < n; i++) {
+			if (!rc)
+				rc = check_dir(&set->jobs[j], dirs[i], opts, err);
+			free(dirs[i]);
+		}
+		free(dirs);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The start gate: every worker prepares, then waits until all have. */
+struct gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned ready;
+	bool open;
+	atomic_int failed;
+};
+
+struct slot {
+	struct worker w;
+	struct gate *gate;
+	const struct workload_ops *wl;
+	int rc;
+};
+
+static void *worker_main(void *arg)
+{
+	struct slot *s = arg;
+	int rc = s->wl->prepare(&s->w);
+
+	if (rc)
+		atomic_store(&s->gate->failed, 1);
+	pthread_mutex_lock(&s->gate->lock);
+	s->gate->ready++;
+	pthread_cond_broadcast(&s->gate->cond);
+	while (!s->gate->open)
+		pthread_cond_wait(&s->gate->cond, &s->gate->lock);
+	pthread_mutex_unlock(&s->gate->lock);
+	if (!rc && !atomic_load(&s->gate->failed))
+		rc = s->wl->run(&s->w);
+	s->wl->cleanup(&s->w);
+	s->rc = rc;
+	return NULL;
+}
+
+/* Hand thread t of job its files and its slice of the blocks. */
+static void assign(struct worker *w, const struct job *job, struct layout *l, struct wfile *files,
+		   unsigned t)
+{
+	const uint64_t bpf = job->filesize / job->bs;
+	const uint64_t pass_ops = job->size / job->bs;
+	uint64_t first_file, last_file;
+
+	w->job = job;
+	w->index = t;
+	w->blocks_per_file = bpf;
+	if (job->share_files) {
+		uint64_t total = bpf * job->nrfiles;
+		uint64_t lo = total * t / job->numjobs, hi = total * (t + 1) / job->numjobs;
+
+		first_file = lo / bpf;
+		last_file = (hi - 1) / bpf;
+		w->slice_first = lo - first_file * bpf;
+		w->slice_len = hi - lo;
+		w->ops_per_pass = pass_ops * (t + 1) / job->numjobs - pass_ops * t / job->numjobs;
+		if (w->ops_per_pass > w->slice_len)
+			w->ops_per_pass = w->slice_len;
+	} else {
+		first_file = (uint64_t)t * job->nrfiles;
+		last_file = first_file + job->nrfiles - 1;
+		w->slice_first = 0;
+		w->slice_len = bpf * job->nrfiles;
+		w->ops_per_pass = pass_ops;
+	}
+	w->files = files;
+	w->nfiles = (size_t)(last_file - first_file + 1);
+	for (size_t i = 0; i < w->nfiles; i++) {
+		struct layout_file *lf = &l->files[first_file + i];
+
+		files[i] = (struct wfile){
+			.dirfd = l->dirs[lf->dir].fd, .name = lf->name, .path = lf->path, .fd = -1};
+	}
+}
+
+int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, struct run_stats *stats,
+	      struct dbio_err *err)
+{
+	struct layout *layouts = calloc(n, sizeof(*layouts));
+	atomic_int *job_stop = calloc(n, sizeof(*job_stop));
+	struct gate gate = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+	struct slot *slots = NULL;
+	struct wfile *wfiles = NULL;
+	pthread_t *threads = NULL;
+	size_t nworkers = 0, nfiles = 0, started = 0, laid = 0;
+	int rc = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		run_stats_init(&stats[j]);
+		stats[j].threads = (unsigned)jobs[j].numjobs;
+		nworkers += jobs[j].numjobs;
+		/* A shared slice can straddle a file boundary: one extra each. */
+		nfiles += (jobs[j].nrfiles + 1) * jobs[j].numjobs;
+	}
+	slots = calloc(nworkers, sizeof(*slots));
+	threads = calloc(nworkers, sizeof(*threads));
+	wfiles = calloc(nfiles, sizeof(*wfiles));
+	if (!layouts || !job_stop || !slots || !threads || !wfiles) {
+		rc = dbio_err_set(err, -ENOMEM, "out of memory for %zu threads", nworkers);
+		goto out_free;
+	}
+
+	for (laid = 0; laid < n && !rc; laid++) {
+		rc = layout_init(&layouts[laid], &jobs[laid], opts->keep, err);
+		if (!rc)
+			rc = layout_create(&layouts[laid], err);
+		if (!rc && jobs[laid].invalidate)
+			rc = layout_invalidate(&layouts[laid], err);
+	}
+	if (rc)
+		goto out_layout;
+
+	size_t s = 0, fi = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		for (unsigned t = 0; t < jobs[j].numjobs; t++, s++) {
+			assign(&slots[s].w, &jobs[j], &layouts[j], &wfiles[fi], t);
+			fi += slots[s].w.nfiles;
+			slots[s].w.stop = &run_stop_signal;
+			slots[s].w.job_stop = &job_stop[j];
+			slots[s].gate = &gate;
+			slots[s].wl = &workload_fileio;
+		}
+	}
+	for (size_t j = 0; j < n; j++)
+		stats[j].started_wall_ns = clock_wall_ns();
+
+	for (started = 0; started < nworkers; started++) {
+		int prc = pthread_create(&threads[started], NULL, worker_main, &slots[started]);
+
+		if (prc) {
+			atomic_store(&gate.failed, 1);
+			rc = dbio_err_set(err, -prc, "cannot start thread %zu of %zu: %s", started + 1,
+					  nworkers, strerror(prc));
+			break;
+		}
+	}
+	pthread_mutex_lock(&gate.lock);
+	while (gate.ready < started)
+		pthread_cond_wait(&gate.cond, &gate.lock);
+	gate.open = true;
+	pthread_cond_broadcast(&gate.cond);
+	pthread_mutex_unlock(&gate.lock);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+
+	s = 0;
+	for (size_t j = 0; j < n; j++) {
+		uint64_t first = UINT64_MAX, last = 0;
+
+		for (unsigned t = 0; t < jobs[j].numjobs; t++, s++) {
+			struct worker *w = &slots[s].w;
+
+			if (s >= started)
+				continue;
+			if (slots[s].rc)
+				rc = dbio_err_set(err, slots[s].rc, "%s", w->err.msg);
+			for (int op = 0; op < OP_NTYPES; op++)
+				op_stats_merge(&stats[j].ops[op], &w->stats[op]);
+			usage_add(&stats[j].usage, &w->usage);
+			if (w->start_ns && w->start_ns < first)
+				first = w->start_ns;
+			if (w->end_ns > last)
+				last = w->end_ns;
+		}
+		stats[j].elapsed_ns = last > first ? last - first : 0;
+	}
+
+out_layout:
+	if (atomic_load(&run_stop_signal) && (!rc || rc == DBIO_ESTOPPED))
+		rc = dbio_err_set(err, DBIO_ESTOPPED, "interrupted by %s",
+				  atomic_load(&run_stop_signal) == SIGINT ? "SIGINT" : "SIGTERM");
+	if (rc)
+		for (size_t j = 0; j < n; j++)
+			stats[j].partial = true;
+	while (laid-- > 0)
+		layout_release(&layouts[laid]);
+out_free:
+	free(wfiles);
+	free(threads);
+	free(slots);
+	free(job_stop);
+	free(layouts);
+	return rc;
+}

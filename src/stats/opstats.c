@@ -1,0 +1,25 @@
+/* Per-operation-type counters; see opstats.h. */
+#include "stats/opstats.h"
+
+const char *op_type_name(enum op_type t)
+{
+	static const char *const names[OP_NTYPES] = {
+		[OP_READ] = "read",
+		[OP_WRITE] = "write",
+		[OP_FSYNC] = "fsync",
+		[OP_FDATASYNC] = "fdatasync",
+	};
+	return (unsigned)t < OP_NTYPES ? names[t] : "?";
+}
+
+void op_stats_init(struct op_stats *s)
+{
+	s->bytes = 0;
+	hist_init(&s->lat_ns);
+}
+
+void op_stats_merge(struct op_stats *dst, const struct op_stats *src)
+{
+	dst->bytes += src->bytes;
+	hist_merge(&dst->lat_ns, &src->lat_ns);
+}

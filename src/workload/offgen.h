@@ -1,0 +1,58 @@
+/*
+ * Offset generators: which block of a worker's slice the next operation
+ * touches. Sequential walks the slice in order; random with a map visits
+ * every block of a pass exactly once in a seeded random order, without
+ * memory (a Feistel permutation with cycle-walking); random without a map
+ * draws each block independently.
+ */
+#ifndef DBIO_WORKLOAD_OFFGEN_H
+#define DBIO_WORKLOAD_OFFGEN_H
+
+#include <stdint.h>
+
+#include "util/rng.h"
+
+enum offgen_mode { OFFGEN_SEQ, OFFGEN_RANDMAP, OFFGEN_UNIFORM };
+
+struct offgen {
+	enum offgen_mode mode;
+	uint64_t nblocks;  /* size of the slice */
+	uint64_t pos;      /* operations handed out in this pass */
+	uint64_t pass;
+	uint64_t seed;
+	unsigned half_bits;
+	uint64_t half_mask;
+	uint64_t keys[4];
+	struct rng rng;
+};
+
+/* A generator over blocks [0, nblocks); nblocks >= 1. */
+void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, uint64_t seed);
+
+/* Start the next pass: sequential starts over at 0, the random map draws a
+ * new permutation. */
+void offgen_new_pass(struct offgen *g);
+
+/* The permutation of the current pass applied to i (i < nblocks). */
+uint64_t offgen_permute(const struct offgen *g, uint64_t i);
+
+/* The next block. A pass is nblocks calls; calls beyond it wrap into the
+ * same order (callers start a new pass when they want a new one). */
+static inline uint64_t offgen_next(struct offgen *g)
+{
+	uint64_t i = g->pos++;
+
+	if (i >= g->nblocks)
+		i %= g->nblocks;
+	switch (g->mode) {
+	case OFFGEN_SEQ:
+		return i;
+	case OFFGEN_RANDMAP:
+		return offgen_permute(g, i);
+	case OFFGEN_UNIFORM:
+		break;
+	}
+	return rng_below(&g->rng, g->nblocks);
+}
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * Workloads: what a worker thread does. The runner (run/) creates the
+ * threads, lays out the files and hands each thread a struct worker; the
+ * workload drives an engine over it and counts into the worker's own stats.
+ * One file per workload, one const struct workload_ops, one registry line.
+ *
+ * Hook contracts:
+ *   prepare(w)  In the worker's thread before the start barrier: open files,
+ *               allocate buffers, set up the engine. 0 or -errno; detail in
+ *               w->err. Everything the run needs is allocated here.
+ *   run(w)      The measured loop. Returns 0 or -errno (detail in w->err).
+ *               Fills w->stats, w->usage, w->start_ns and w->end_ns. Never
+ *               allocates, locks or prints. Stops early when *w->stop or
+ *               *w->job_stop becomes non-zero.
+ *   cleanup(w)  Undo prepare; called once even when prepare failed.
+ */
+#ifndef DBIO_WORKLOAD_WORKLOAD_H
+#define DBIO_WORKLOAD_WORKLOAD_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "job/job.h"
+#include "stats/opstats.h"
+#include "stats/usage.h"
+#include "util/err.h"
+#include "workload/offgen.h"
+
+struct wfile {
+	int dirfd;        /* owned by the runner */
+	const char *name; /* inside dirfd; owned by the runner */
+	const char *path; /* for messages; owned by the runner */
+	int fd;           /* opened by prepare */
+};
+
+struct worker {
+	/* Set by the runner. */
+	const struct job *job;
+	unsigned index;            /* 0 .. numjobs-1 */
+	struct wfile *files;       /* the files of this worker's slice */
+	size_t nfiles;
+	uint64_t first_block;      /* global block number of files[0]'s first block */
+	uint64_t blocks_per_file;  /* filesize / bs */
+	uint64_t slice_first;      /* this worker's blocks: [slice_first, +slice_len) */
+	uint64_t slice_len;
+	uint64_t ops_per_pass;
+	const atomic_int *stop;    /* set on SIGINT / SIGTERM */
+	atomic_int *job_stop;      /* set by any worker of the job that fails */
+
+	/* Filled by the workload. */
+	struct engine eng;
+	void *buf;
+	struct offgen gen;
+	struct rng rng;
+	struct op_stats stats[OP_NTYPES];
+	struct usage usage;        /* of the measured phase */
+	uint64_t start_ns;         /* start of the measured phase (after ramp) */
+	uint64_t end_ns;
+	struct dbio_err err;
+};
+
+struct workload_ops {
+	const char *name;
+	int (*prepare)(struct worker *w);
+	int (*run)(struct worker *w);
+	void (*cleanup)(struct worker *w);
+};
+
+extern const struct workload_ops workload_fileio;
+
+#endif
