@@ -8,7 +8,7 @@
 
 struct cmd {
 	const char *name;
-	const char *summary; /* one line for `dbio --help` */
+	const char *summary;		    /* one line for `dbio --help` */
 	int (*main)(int argc, char **argv); /* argv[0] is the command's name */
 };
 

@@ -40,8 +40,7 @@ void cmd_print_version(void)
 		printf("  %-8s %s\n", engine_registry[i]->name, engine_registry[i]->summary);
 	printf("latency histogram: log-linear, %u sub-buckets per power of two, percentiles within 1/%u "
 	       "(%.2f %%), %zu KiB per histogram\n",
-	       HIST_SUB_COUNT, 2 * HIST_SUB_COUNT, 100.0 / (2 * HIST_SUB_COUNT),
-	       sizeof(struct hist) / 1024);
+	       HIST_SUB_COUNT, 2 * HIST_SUB_COUNT, 100.0 / (2 * HIST_SUB_COUNT), sizeof(struct hist) / 1024);
 }
 
 static void print_default(const struct option_def *def, char *buf, size_t len)
@@ -86,8 +85,8 @@ static void options_markdown(void)
 
 		print_default(def, dflt, sizeof(dflt));
 		option_accepted(def, acc, sizeof(acc));
-		printf("## `%s`%s\n\n%s\n\n- default: `%s`\n- accepts: %s\n", def->name, def->dbio_own ? " (dbio)" : "",
-		       def->help, dflt[0] ? dflt : "(empty)", acc);
+		printf("## `%s`%s\n\n%s\n\n- default: `%s`\n- accepts: %s\n", def->name,
+		       def->dbio_own ? " (dbio)" : "", def->help, dflt[0] ? dflt : "(empty)", acc);
 		if (def->type == OPT_ENUM)
 			for (const struct opt_enum *e = def->values; e->name; e++)
 				if (e->help)
@@ -142,7 +141,8 @@ static int help_main(int argc, char **argv)
 		else if (!strcmp(fmt, "--man"))
 			options_man();
 		else {
-			cmd_error("help options: '%s': unknown format: expected --text, --markdown or --man", fmt);
+			cmd_error("help options: '%s': unknown format: expected --text, --markdown or --man",
+				  fmt);
 			return 2;
 		}
 		return 0;
@@ -153,7 +153,7 @@ static int help_main(int argc, char **argv)
 		cmd_error("help: '%s': unknown topic: expected a command name or 'options'", argv[1]);
 		return 2;
 	}
-	char *sub[] = {argv[1], "--help", NULL};
+	char *sub[] = { argv[1], "--help", NULL };
 
 	return cmd->main(2, sub);
 }

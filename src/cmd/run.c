@@ -96,7 +96,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			} else if (!strcmp(val, "json") || !strcmp(val, "text")) {
 				a->json = !strcmp(val, "json");
 			} else {
-				cmd_error("command line: --format: bad value '%s': expected text or json", val);
+				cmd_error("command line: --format: bad value '%s': expected text or json",
+					  val);
 				return 2;
 			}
 			continue;
@@ -107,7 +108,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 
 		snprintf(name, sizeof(name), "%.*s", (int)(n - 2), arg + 2);
 		def = option_find(name);
-		if (def && def->type != OPT_BOOL && arg[n] != '=' && i + 1 < argc && strncmp(argv[i + 1], "--", 2)) {
+		if (def && def->type != OPT_BOOL && arg[n] != '=' && i + 1 < argc &&
+		    strncmp(argv[i + 1], "--", 2)) {
 			if (asprintf(&a->keys[a->nkeys++], "%s=%s", arg, argv[++i]) < 0)
 				return 1;
 		} else if (!(a->keys[a->nkeys++] = strdup(arg))) {
@@ -169,15 +171,16 @@ static int build_jobset(const struct run_args *a, struct jobset *set, bool *suit
 	}
 	/* Jobs that run together must not share file names. */
 	for (size_t j = 1; j < set->njobs && !rc; j++)
-		for (size_t k = j; k-- > 0 && set->jobs[k].group[0] &&
-				   !strcmp(set->jobs[k].group, set->jobs[j].group);)
+		for (size_t k = j;
+		     k-- > 0 && set->jobs[k].group[0] && !strcmp(set->jobs[k].group, set->jobs[j].group);)
 			if (!strcmp(set->jobs[k].name, set->jobs[j].name)) {
 				char where[4200];
 
 				option_where(&set->jobs[j].section, where, sizeof(where));
-				rc = dbio_err_set(err, DBIO_EINPUT,
-						  "%s: job '%s': runs in group '%s' beside a job of the same name: give it another name",
-						  where, set->jobs[j].name, set->jobs[j].group);
+				rc = dbio_err_set(
+					err, DBIO_EINPUT,
+					"%s: job '%s': runs in group '%s' beside a job of the same name: give it another name",
+					where, set->jobs[j].name, set->jobs[j].group);
 				break;
 			}
 	return rc;
@@ -194,16 +197,17 @@ static int check_output(const char *path, struct dbio_err *err)
 	if (slash)
 		*slash = '\0';
 	if (access(slash ? (copy[0] ? copy : "/") : ".", W_OK))
-		rc = dbio_err_set(err, DBIO_EINPUT, "--output %s: cannot write there: %s", path, strerror(errno));
+		rc = dbio_err_set(err, DBIO_EINPUT, "--output %s: cannot write there: %s", path,
+				  strerror(errno));
 	free(copy);
 	return rc;
 }
 
 static int run_main(int argc, char **argv)
 {
-	struct run_args args = {0};
-	struct jobset set = {0};
-	struct dbio_err err = {0};
+	struct run_args args = { 0 };
+	struct jobset set = { 0 };
+	struct dbio_err err = { 0 };
 	struct run_stats *stats = NULL;
 	json_t *result = NULL;
 	bool suite = false;
@@ -236,11 +240,12 @@ static int run_main(int argc, char **argv)
 	for (size_t j = 0; j < set.njobs && !rc;) {
 		size_t n = 1;
 
-		while (set.jobs[j].group[0] && j + n < set.njobs && !strcmp(set.jobs[j + n].group, set.jobs[j].group))
+		while (set.jobs[j].group[0] && j + n < set.njobs &&
+		       !strcmp(set.jobs[j + n].group, set.jobs[j].group))
 			n++;
 		if (!args.json)
-			fprintf(stderr, "dbio: running %s%s (%zu of %zu)\n", set.jobs[j].name, n > 1 ? " and its group" : "",
-				j + 1, set.njobs);
+			fprintf(stderr, "dbio: running %s%s (%zu of %zu)\n", set.jobs[j].name,
+				n > 1 ? " and its group" : "", j + 1, set.njobs);
 		rc = run_group(&set.jobs[j], n, &args.opts, &stats[j], &err);
 		for (size_t k = 0; k < n; k++)
 			if (result_add_run(result, j + k, &set.jobs[j + k], &stats[j + k]))
@@ -262,7 +267,7 @@ static int run_main(int argc, char **argv)
 	}
 	fflush(stdout);
 	if (args.output) {
-		struct dbio_err werr = {0};
+		struct dbio_err werr = { 0 };
 
 		if (result_write(result, args.output, &werr)) {
 			cmd_error("%s", werr.msg);

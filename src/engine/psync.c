@@ -24,9 +24,10 @@ static int psync_io(struct engine *e, struct io_req *req)
 
 	(void)e;
 	while (done < req->len) {
-		ssize_t n = req->op == OP_READ
-				    ? dbio_sys->pread(req->fd, buf + done, req->len - done, (off_t)(req->off + done))
-				    : dbio_sys->pwrite(req->fd, buf + done, req->len - done, (off_t)(req->off + done));
+		ssize_t n = req->op == OP_READ ? dbio_sys->pread(req->fd, buf + done, req->len - done,
+								 (off_t)(req->off + done))
+					       : dbio_sys->pwrite(req->fd, buf + done, req->len - done,
+								  (off_t)(req->off + done));
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;

@@ -13,7 +13,7 @@
 
 void job_defaults(struct job *job, const char *name)
 {
-	struct dbio_err err = {0};
+	struct dbio_err err = { 0 };
 
 	memset(job, 0, sizeof(*job));
 	for (size_t i = 0; i < option_count; i++)
@@ -83,7 +83,8 @@ int job_validate(struct job *job, struct dbio_err *err)
 	if (job->time_based && job->runtime_ns == 0)
 		return job_fail(job, "time_based", err, "needs a runtime, e.g. runtime=30s");
 	if (!job->directory[0])
-		return job_fail(job, "directory", err, "empty: expected one or more directories separated by ':'");
+		return job_fail(job, "directory", err,
+				"empty: expected one or more directories separated by ':'");
 	for (const char *p = job->directory; *p; p++)
 		if (*p == ':' && (p == job->directory || p[1] == ':' || p[1] == '\0'))
 			return job_fail(job, "directory", err,
@@ -91,32 +92,39 @@ int job_validate(struct job *job, struct dbio_err *err)
 					job->directory);
 
 	if (job->size == 0 && job->filesize == 0)
-		return job_fail(job, "size", err, "missing: give size= (bytes of I/O) or filesize= (bytes per file)");
+		return job_fail(job, "size", err,
+				"missing: give size= (bytes of I/O) or filesize= (bytes per file)");
 	if (job->filesize == 0)
 		job->filesize = job->size / job->nrfiles;
 	if (job->size == 0)
 		job->size = job->filesize * job->nrfiles;
 	if (job->filesize < job->bs)
-		return job_fail(job, job_is_set(job, "filesize") ? "filesize" : "size", err,
-				"each file would hold %s, less than one block (bs=%s); make size at least bs * nrfiles",
-				units_fmt_bytes(a, sizeof(a), job->filesize), units_fmt_bytes(b, sizeof(b), job->bs));
+		return job_fail(
+			job, job_is_set(job, "filesize") ? "filesize" : "size", err,
+			"each file would hold %s, less than one block (bs=%s); make size at least bs * nrfiles",
+			units_fmt_bytes(a, sizeof(a), job->filesize), units_fmt_bytes(b, sizeof(b), job->bs));
 	if (job->filesize / job->bs > UINT64_MAX / job->nrfiles)
 		return job_fail(job, "nrfiles", err, "too many blocks in all");
 	uint64_t space = job->filesize / job->bs * job->bs * job->nrfiles;
 
 	if (job->size > space)
-		return job_fail(job, "size", err, "%s is more than the files hold (%s = nrfiles * filesize in whole blocks)",
-				units_fmt_bytes(a, sizeof(a), job->size), units_fmt_bytes(b, sizeof(b), space));
+		return job_fail(job, "size", err,
+				"%s is more than the files hold (%s = nrfiles * filesize in whole blocks)",
+				units_fmt_bytes(a, sizeof(a), job->size),
+				units_fmt_bytes(b, sizeof(b), space));
 	if (job->size < job->bs)
 		return job_fail(job, "size", err, "%s is less than one block (bs=%s)",
-				units_fmt_bytes(a, sizeof(a), job->size), units_fmt_bytes(b, sizeof(b), job->bs));
+				units_fmt_bytes(a, sizeof(a), job->size),
+				units_fmt_bytes(b, sizeof(b), job->bs));
 	if (job->share_files && job->size / job->bs < job->numjobs)
-		return job_fail(job, "numjobs", err, "%llu threads share %llu blocks: each needs at least one",
+		return job_fail(job, "numjobs", err,
+				"%llu threads share %llu blocks: each needs at least one",
 				(unsigned long long)job->numjobs, (unsigned long long)(job->size / job->bs));
 	if (job->direct && job->bs % 512)
-		return job_fail(job, "bs", err,
-				"%llu is not a multiple of 512, which direct=1 needs (the device's logical block size)",
-				(unsigned long long)job->bs);
+		return job_fail(
+			job, "bs", err,
+			"%llu is not a multiple of 512, which direct=1 needs (the device's logical block size)",
+			(unsigned long long)job->bs);
 	if (job->direct && job->filesize % 512)
 		return job_fail(job, "filesize", err, "%llu is not a multiple of 512, which direct=1 needs",
 				(unsigned long long)job->filesize);

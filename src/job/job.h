@@ -33,19 +33,19 @@ struct job {
 	char directory[4096]; /* one or more directories separated by ':' */
 	char ioengine[32];
 	char group[128];
-	int rw;               /* enum rw_mode */
-	uint64_t rwmixread;   /* percent of reads in mixed modes */
-	uint64_t bs;          /* bytes */
-	uint64_t size;        /* bytes of I/O per pass, per thread unless share_files */
-	uint64_t filesize;    /* bytes per file */
+	int rw;		    /* enum rw_mode */
+	uint64_t rwmixread; /* percent of reads in mixed modes */
+	uint64_t bs;	    /* bytes */
+	uint64_t size;	    /* bytes of I/O per pass, per thread unless share_files */
+	uint64_t filesize;  /* bytes per file */
 	uint64_t nrfiles;
 	uint64_t numjobs;
 	bool direct;
-	int sync;             /* enum sync_mode */
-	uint64_t fsync;       /* fsync the file after every N writes; 0 = never */
-	uint64_t fdatasync;   /* fdatasync the file after every N writes */
+	int sync;	    /* enum sync_mode */
+	uint64_t fsync;	    /* fsync the file after every N writes; 0 = never */
+	uint64_t fdatasync; /* fdatasync the file after every N writes */
 	bool end_fsync;
-	uint64_t runtime_ns;  /* 0 = no limit */
+	uint64_t runtime_ns; /* 0 = no limit */
 	bool time_based;
 	uint64_t ramp_ns;
 	uint64_t loops;
@@ -53,16 +53,16 @@ struct job {
 	uint64_t randseed;
 	bool randrepeat;
 	bool norandommap;
-	int fallocate;        /* enum falloc_mode */
-	int prefill;          /* enum prefill_mode */
+	int fallocate; /* enum falloc_mode */
+	int prefill;   /* enum prefill_mode */
 	bool share_files;
 	double percentiles[JOB_MAX_PCTS];
 	size_t npercentiles;
 
 	/* Bookkeeping, not options. */
-	uint64_t set_mask;                    /* bit i: option i was given */
+	uint64_t set_mask;			/* bit i: option i was given */
 	struct job_origin origin[JOB_MAX_OPTS]; /* where option i was given */
-	struct job_origin section;            /* the job's [section] line */
+	struct job_origin section;		/* the job's [section] line */
 };
 
 struct jobset {
@@ -103,7 +103,6 @@ void jobset_release(struct jobset *set);
 int jobfile_parse(struct jobset *set, const char *path, struct dbio_err *err);
 
 /* The same from a string; name stands for the file name in messages. */
-int jobfile_parse_string(struct jobset *set, const char *text, const char *name,
-			 struct dbio_err *err);
+int jobfile_parse_string(struct jobset *set, const char *text, const char *name, struct dbio_err *err);
 
 #endif

@@ -16,16 +16,16 @@
 
 struct parse_state {
 	struct jobset *set;
-	const char *file;  /* owned by set->files */
-	int line;          /* number of the line inih is handling */
+	const char *file; /* owned by set->files */
+	int line;	  /* number of the line inih is handling */
 	bool at_line_start;
 	bool in_global;
 	bool in_section;
-	size_t first_job;  /* jobs before this index came from other files */
+	size_t first_job; /* jobs before this index came from other files */
 	struct job global;
 	struct dbio_err *err;
-	FILE *fp;          /* reading a file, or ... */
-	const char *text;  /* ... a string */
+	FILE *fp;	  /* reading a file, or ... */
+	const char *text; /* ... a string */
 };
 
 static void begin_section(struct parse_state *st, const char *line)
@@ -57,7 +57,7 @@ static void begin_section(struct parse_state *st, const char *line)
 	struct job job = st->global;
 
 	snprintf(job.name, sizeof(job.name), "%s", name);
-	job.section = (struct job_origin){.file = st->file, .line = st->line};
+	job.section = (struct job_origin){ .file = st->file, .line = st->line };
 	if (jobset_add(st->set, &job))
 		dbio_err_set(st->err, -ENOMEM, "%s: out of memory", st->file);
 }
@@ -100,7 +100,7 @@ static char *read_line(char *buf, int len, void *stream)
 static int on_key(void *user, const char *section, const char *key, const char *value)
 {
 	struct parse_state *st = user;
-	struct job_origin origin = {.file = st->file, .line = st->line};
+	struct job_origin origin = { .file = st->file, .line = st->line };
 
 	(void)section;
 	if (st->err->code)
@@ -116,8 +116,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
 	return option_set(&st->set->jobs[st->set->njobs - 1], key, value, &origin, st->err) == 0;
 }
 
-static int parse(struct jobset *set, const char *name, FILE *fp, const char *text,
-		 struct dbio_err *err)
+static int parse(struct jobset *set, const char *name, FILE *fp, const char *text, struct dbio_err *err)
 {
 	struct parse_state st = {
 		.set = set,
@@ -138,24 +137,26 @@ static int parse(struct jobset *set, const char *name, FILE *fp, const char *tex
 	st.file = set->files[set->nfiles++];
 	job_defaults(&st.global, "job");
 
-	ini_allow_no_value = true;  /* bare boolean keys: "time_based" */
+	ini_allow_no_value = true; /* bare boolean keys: "time_based" */
 	ini_allow_multiline = false;
 	ini_stop_on_first_error = true;
-	ini_use_stack = false;      /* lines of any length (long directory lists) */
+	ini_use_stack = false; /* lines of any length (long directory lists) */
 	ini_allow_realloc = true;
 	rc = ini_parse_stream(read_line, &st, on_key, &st);
 	if (err->code)
 		return err->code;
 	if (rc > 0)
-		return dbio_err_set(err, DBIO_EINPUT,
-				    "%s:%d: malformed line: expected '[section]', 'key=value' or a bare 'key'",
-				    st.file, rc);
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"%s:%d: malformed line: expected '[section]', 'key=value' or a bare 'key'", st.file,
+			rc);
 	if (rc == -2)
 		return dbio_err_set(err, -ENOMEM, "%s: out of memory", name);
 	if (rc < 0)
 		return dbio_err_set(err, -EIO, "%s: cannot read", name);
 	if (set->njobs == st.first_job)
-		return dbio_err_set(err, DBIO_EINPUT, "%s: no job: expected at least one [section] other than [global]",
+		return dbio_err_set(err, DBIO_EINPUT,
+				    "%s: no job: expected at least one [section] other than [global]",
 				    st.file);
 	return 0;
 }
@@ -166,8 +167,8 @@ int jobfile_parse(struct jobset *set, const char *path, struct dbio_err *err)
 	int rc;
 
 	if (!fp)
-		return dbio_err_set(err, errno == ENOENT ? DBIO_EINPUT : -errno, "%s: cannot open job file: %s",
-				    path, strerror(errno));
+		return dbio_err_set(err, errno == ENOENT ? DBIO_EINPUT : -errno,
+				    "%s: cannot open job file: %s", path, strerror(errno));
 	rc = parse(set, path, fp, NULL, err);
 	if (!rc && ferror(fp))
 		rc = dbio_err_set(err, -EIO, "%s: read error", path);
@@ -175,8 +176,7 @@ int jobfile_parse(struct jobset *set, const char *path, struct dbio_err *err)
 	return rc;
 }
 
-int jobfile_parse_string(struct jobset *set, const char *text, const char *name,
-			 struct dbio_err *err)
+int jobfile_parse_string(struct jobset *set, const char *text, const char *name, struct dbio_err *err)
 {
 	return parse(set, name, NULL, text, err);
 }

@@ -18,40 +18,40 @@
 #define NS_PER_S 1000000000ull
 
 static const struct opt_enum rw_values[] = {
-	{"read", RW_READ, "sequential reads"},
-	{"write", RW_WRITE, "sequential writes"},
-	{"randread", RW_RANDREAD, "random reads"},
-	{"randwrite", RW_RANDWRITE, "random writes"},
-	{"randrw", RW_RANDRW, "random reads and writes, mixed by rwmixread"},
-	{"readwrite", RW_READWRITE, "sequential reads and writes, mixed by rwmixread"},
-	{"rw", RW_READWRITE, NULL},
-	{NULL, 0, NULL},
+	{ "read", RW_READ, "sequential reads" },
+	{ "write", RW_WRITE, "sequential writes" },
+	{ "randread", RW_RANDREAD, "random reads" },
+	{ "randwrite", RW_RANDWRITE, "random writes" },
+	{ "randrw", RW_RANDRW, "random reads and writes, mixed by rwmixread" },
+	{ "readwrite", RW_READWRITE, "sequential reads and writes, mixed by rwmixread" },
+	{ "rw", RW_READWRITE, NULL },
+	{ NULL, 0, NULL },
 };
 
 static const struct opt_enum sync_values[] = {
-	{"none", SYNC_NONE, "no O_SYNC or O_DSYNC"},
-	{"sync", SYNC_SYNC, "open files with O_SYNC"},
-	{"dsync", SYNC_DSYNC, "open files with O_DSYNC"},
-	{"0", SYNC_NONE, NULL},
-	{"1", SYNC_SYNC, NULL},
-	{NULL, 0, NULL},
+	{ "none", SYNC_NONE, "no O_SYNC or O_DSYNC" },
+	{ "sync", SYNC_SYNC, "open files with O_SYNC" },
+	{ "dsync", SYNC_DSYNC, "open files with O_DSYNC" },
+	{ "0", SYNC_NONE, NULL },
+	{ "1", SYNC_SYNC, NULL },
+	{ NULL, 0, NULL },
 };
 
 static const struct opt_enum fallocate_values[] = {
-	{"native", FALLOC_NATIVE, "fallocate(2); fails where the filesystem lacks it"},
-	{"posix", FALLOC_POSIX, "posix_fallocate(3), which writes zeroes where needed"},
-	{"keep", FALLOC_KEEP, "fallocate(2) with FALLOC_FL_KEEP_SIZE"},
-	{"none", FALLOC_NONE, "no preallocation: the file is extended with ftruncate (sparse)"},
-	{"0", FALLOC_NONE, NULL},
-	{"1", FALLOC_POSIX, NULL},
-	{NULL, 0, NULL},
+	{ "native", FALLOC_NATIVE, "fallocate(2); fails where the filesystem lacks it" },
+	{ "posix", FALLOC_POSIX, "posix_fallocate(3), which writes zeroes where needed" },
+	{ "keep", FALLOC_KEEP, "fallocate(2) with FALLOC_FL_KEEP_SIZE" },
+	{ "none", FALLOC_NONE, "no preallocation: the file is extended with ftruncate (sparse)" },
+	{ "0", FALLOC_NONE, NULL },
+	{ "1", FALLOC_POSIX, NULL },
+	{ NULL, 0, NULL },
 };
 
 static const struct opt_enum prefill_values[] = {
-	{"auto", PREFILL_AUTO, "write the files fully when the job reads, else not"},
-	{"1", PREFILL_ON, "always write the files fully before the measured phase"},
-	{"0", PREFILL_OFF, "never; reads of unwritten ranges read holes or preallocated zeroes"},
-	{NULL, 0, NULL},
+	{ "auto", PREFILL_AUTO, "write the files fully when the job reads, else not" },
+	{ "1", PREFILL_ON, "always write the files fully before the measured phase" },
+	{ "0", PREFILL_OFF, "never; reads of unwritten ranges read holes or preallocated zeroes" },
+	{ NULL, 0, NULL },
 };
 
 /* clang-format off */
@@ -206,20 +206,25 @@ void option_accepted(const struct option_def *def, char *buf, size_t len)
 		if (def->max == UINT64_MAX)
 			snprintf(buf, len, "a whole number from %llu", (unsigned long long)def->min);
 		else
-			snprintf(buf, len, "a whole number from %llu to %llu",
-				 (unsigned long long)def->min, (unsigned long long)def->max);
+			snprintf(buf, len, "a whole number from %llu to %llu", (unsigned long long)def->min,
+				 (unsigned long long)def->max);
 		break;
 	case OPT_SIZE:
 		units_fmt_bytes(lo, sizeof(lo), def->min);
 		units_fmt_bytes(hi, sizeof(hi), def->max);
 		if (def->max == UINT64_MAX)
-			snprintf(buf, len, "a size in bytes with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k");
+			snprintf(
+				buf, len,
+				"a size in bytes with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k");
 		else
-			snprintf(buf, len, "a size from %s to %s with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k",
-				 lo, hi);
+			snprintf(
+				buf, len,
+				"a size from %s to %s with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k",
+				lo, hi);
 		break;
 	case OPT_TIME:
-		snprintf(buf, len, "a duration with a suffix ns, us, ms, s, m or h (a bare number is in %s), e.g. 30s",
+		snprintf(buf, len,
+			 "a duration with a suffix ns, us, ms, s, m or h (a bare number is in %s), e.g. 30s",
 			 def->bare_unit_ns == NS_PER_S ? "seconds" : "nanoseconds");
 		break;
 	case OPT_ENUM:
@@ -270,8 +275,8 @@ static int parse_pct_list(const char *value, double *out, size_t *n)
 	return 0;
 }
 
-int option_set(struct job *job, const char *key, const char *value,
-	       const struct job_origin *origin, struct dbio_err *err)
+int option_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
+	       struct dbio_err *err)
 {
 	const struct option_def *def = option_find(key);
 	char where[4200];
@@ -351,7 +356,7 @@ int option_set(struct job *job, const char *key, const char *value,
 	size_t i = option_index(def);
 
 	job->set_mask |= 1ull << i;
-	job->origin[i] = origin ? *origin : (struct job_origin){0};
+	job->origin[i] = origin ? *origin : (struct job_origin){ 0 };
 	return 0;
 }
 

@@ -32,14 +32,14 @@ struct opt_enum {
 struct option_def {
 	const char *name;
 	enum opt_type type;
-	size_t offset;               /* of the field in struct job */
-	size_t size;                 /* OPT_STR: the field's size */
-	const char *def;             /* default, parsed like user input ("" = empty) */
+	size_t offset;		       /* of the field in struct job */
+	size_t size;		       /* OPT_STR: the field's size */
+	const char *def;	       /* default, parsed like user input ("" = empty) */
 	const struct opt_enum *values; /* OPT_ENUM, terminated by a NULL name */
-	uint64_t min, max;           /* OPT_UINT, OPT_SIZE, OPT_TIME bounds */
-	uint64_t bare_unit_ns;       /* OPT_TIME: unit of a bare number */
-	const char *help;            /* one paragraph, plain text */
-	int dbio_own;                /* 1: not a fio key */
+	uint64_t min, max;	       /* OPT_UINT, OPT_SIZE, OPT_TIME bounds */
+	uint64_t bare_unit_ns;	       /* OPT_TIME: unit of a bare number */
+	const char *help;	       /* one paragraph, plain text */
+	int dbio_own;		       /* 1: not a fio key */
 };
 
 extern const struct option_def option_table[];
@@ -58,8 +58,8 @@ const char *option_suggest(const char *name);
 /* Set key=value on job (value NULL for a bare key). On a bad key or value:
  * DBIO_EINPUT with "<where>: key '<key>': <what>: <what is accepted>". where
  * is "file:line" or "command line". */
-int option_set(struct job *job, const char *key, const char *value,
-	       const struct job_origin *origin, struct dbio_err *err);
+int option_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
+	       struct dbio_err *err);
 
 /* "file:line" or "command line" for origin, into buf. */
 const char *option_where(const struct job_origin *origin, char *buf, size_t len);

@@ -42,13 +42,14 @@ static void brief_options(FILE *fp, const json_t *opts)
 
 static void op_table(FILE *fp, const json_t *ops)
 {
-	static const char *const cols[] = {"min", "mean", "p50", "p95", "p99", "p99_9", "max"};
+	static const char *const cols[] = { "min", "mean", "p50", "p95", "p99", "p99_9", "max" };
 	const char *name;
 	json_t *op;
 
 	fprintf(fp, "    %-9s %12s %12s %10s %9s %9s %9s %9s %9s %9s %9s\n", "op", "count", "ops/s", "MiB/s",
 		"lat min", "mean", "p50", "p95", "p99", "p99.9", "max");
-	json_object_foreach((json_t *)ops, name, op) {
+	json_object_foreach((json_t *)ops, name, op)
+	{
 		const json_t *lat = json_object_get(op, "lat_ns");
 
 		if (num(op, "count") == 0)
@@ -65,7 +66,8 @@ static void op_table(FILE *fp, const json_t *ops)
 		const char *pct;
 		json_t *v;
 
-		json_object_foreach((json_t *)extra, pct, v) {
+		json_object_foreach((json_t *)extra, pct, v)
+		{
 			char buf[32];
 
 			fprintf(fp, "    %-9s p%s = %s\n", "", pct,
@@ -76,11 +78,13 @@ static void op_table(FILE *fp, const json_t *ops)
 
 static void usage_lines(FILE *fp, const json_t *ru)
 {
-	fprintf(fp, "    cpu: user %.2f s, sys %.2f s, %.1f %% of one core\n", num(ru, "user_s"), num(ru, "sys_s"),
-		num(ru, "cpu_pct"));
-	fprintf(fp, "    faults: %.0f major, %.0f minor; context switches: %.0f voluntary, %.0f involuntary\n",
+	fprintf(fp, "    cpu: user %.2f s, sys %.2f s, %.1f %% of one core\n", num(ru, "user_s"),
+		num(ru, "sys_s"), num(ru, "cpu_pct"));
+	fprintf(fp,
+		"    faults: %.0f major, %.0f minor; context switches: %.0f voluntary, %.0f involuntary\n",
 		num(ru, "majflt"), num(ru, "minflt"), num(ru, "nvcsw"), num(ru, "nivcsw"));
-	fprintf(fp, "    block I/O: %.0f in, %.0f out (512-byte blocks)\n", num(ru, "inblock"), num(ru, "oublock"));
+	fprintf(fp, "    block I/O: %.0f in, %.0f out (512-byte blocks)\n", num(ru, "inblock"),
+		num(ru, "oublock"));
 }
 
 static void where_line(FILE *fp, const json_t *target)
@@ -92,7 +96,8 @@ static void where_line(FILE *fp, const json_t *target)
 		return;
 	}
 	fprintf(fp, "%s: %s on %s (device %s), mounted at %s, block size %s", str(target, "directory"),
-		str(target, "fs_type"), str(target, "source"), str(target, "device"), str(target, "mount_point"),
+		str(target, "fs_type"), str(target, "source"), str(target, "device"),
+		str(target, "mount_point"),
 		units_fmt_bytes(bsz, sizeof(bsz), (uint64_t)num(target, "fs_block_size_bytes")));
 }
 
@@ -102,7 +107,8 @@ void text_report(FILE *fp, const json_t *result)
 	size_t i;
 	json_t *job;
 
-	json_array_foreach(jobs, i, job) {
+	json_array_foreach(jobs, i, job)
+	{
 		const json_t *runs = json_object_get(job, "runs");
 		size_t r;
 		json_t *run;
@@ -110,13 +116,16 @@ void text_report(FILE *fp, const json_t *result)
 		fprintf(fp, "job %s: ", str(job, "name"));
 		brief_options(fp, json_object_get(job, "options"));
 		fputc('\n', fp);
-		json_array_foreach(runs, r, run) {
+		json_array_foreach(runs, r, run)
+		{
 			char el[32];
 			double threads = num(run, "threads");
 
 			fprintf(fp, "  run %zu: elapsed %s, %.0f thread%s%s\n", r + 1,
-				units_fmt_ns(el, sizeof(el), num(run, "elapsed_ns")), threads, threads == 1 ? "" : "s",
-				json_is_true(json_object_get(run, "partial")) ? ", PARTIAL (stopped early)" : "");
+				units_fmt_ns(el, sizeof(el), num(run, "elapsed_ns")), threads,
+				threads == 1 ? "" : "s",
+				json_is_true(json_object_get(run, "partial")) ? ", PARTIAL (stopped early)"
+									      : "");
 			op_table(fp, json_object_get(run, "ops"));
 			usage_lines(fp, json_object_get(run, "rusage"));
 		}
@@ -132,9 +141,10 @@ void text_summary(FILE *fp, const json_t *result)
 	size_t i;
 	json_t *job;
 
-	fprintf(fp, "%-20s %-9s %12s %10s %10s %10s %8s\n", "job", "op", "ops/s", "MiB/s", "lat mean", "lat p99",
-		"cpu");
-	json_array_foreach(jobs, i, job) {
+	fprintf(fp, "%-20s %-9s %12s %10s %10s %10s %8s\n", "job", "op", "ops/s", "MiB/s", "lat mean",
+		"lat p99", "cpu");
+	json_array_foreach(jobs, i, job)
+	{
 		const json_t *runs = json_object_get(job, "runs");
 		const json_t *run = json_array_get(runs, json_array_size(runs) - 1);
 		const json_t *ops = json_object_get(run, "ops");
@@ -142,7 +152,8 @@ void text_summary(FILE *fp, const json_t *result)
 		json_t *op;
 		bool first = true;
 
-		json_object_foreach((json_t *)ops, name, op) {
+		json_object_foreach((json_t *)ops, name, op)
+		{
 			char mean[32], p99[32];
 
 			if (num(op, "count") == 0)
@@ -160,7 +171,8 @@ void text_summary(FILE *fp, const json_t *result)
 		size_t t;
 		json_t *target;
 
-		json_array_foreach(targets, t, target) {
+		json_array_foreach(targets, t, target)
+		{
 			bool dup = false;
 
 			for (size_t k = 0; k < nseen; k++)

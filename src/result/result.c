@@ -18,8 +18,8 @@
 #define DBIO_VERSION "0.0.0"
 #endif
 
-static const double std_pcts[] = {50, 90, 95, 99, 99.9};
-static const char *const std_pct_names[] = {"p50", "p90", "p95", "p99", "p99_9"};
+static const double std_pcts[] = { 50, 90, 95, 99, 99.9 };
+static const char *const std_pct_names[] = { "p50", "p90", "p95", "p99", "p99_9" };
 
 static json_t *iso_time(uint64_t wall_ns)
 {
@@ -110,8 +110,8 @@ static json_t *targets_json(const struct job *job)
 
 		if (fsinfo_read(dirs[i], "/proc/self/mountinfo", &fs) == 0)
 			json_array_append_new(
-				a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I}", "directory", dirs[i],
-					     "fs_type", fs.fs_type, "mount_point", fs.mount_point,
+				a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I}", "directory",
+					     dirs[i], "fs_type", fs.fs_type, "mount_point", fs.mount_point,
 					     "mount_options", fs.mount_options, "source", fs.source, "device",
 					     fs.device, "fs_block_size_bytes", (json_int_t)fs.block_size,
 					     "fs_total_bytes", (json_int_t)fs.total_bytes, "fs_free_bytes",
@@ -130,9 +130,10 @@ static json_t *hist_json(const struct hist *h)
 
 	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
 		if (h->buckets[i])
-			json_array_append_new(buckets, json_pack("[I, I]", (json_int_t)i, (json_int_t)h->buckets[i]));
-	return json_pack("{s:s, s:i, s:s, s:o}", "scheme", "log-linear", "sub_bucket_bits", HIST_SUB_BITS, "unit",
-			 "ns", "buckets", buckets);
+			json_array_append_new(buckets,
+					      json_pack("[I, I]", (json_int_t)i, (json_int_t)h->buckets[i]));
+	return json_pack("{s:s, s:i, s:s, s:o}", "scheme", "log-linear", "sub_bucket_bits", HIST_SUB_BITS,
+			 "unit", "ns", "buckets", buckets);
 }
 
 static json_t *op_json(const struct op_stats *s, const struct job *job, uint64_t elapsed_ns)
@@ -144,12 +145,14 @@ static json_t *op_json(const struct op_stats *s, const struct job *job, uint64_t
 	json_t *extra = json_object();
 
 	for (size_t i = 0; i < sizeof(std_pcts) / sizeof(std_pcts[0]); i++)
-		json_object_set_new(lat, std_pct_names[i], json_integer((json_int_t)hist_percentile(h, std_pcts[i])));
+		json_object_set_new(lat, std_pct_names[i],
+				    json_integer((json_int_t)hist_percentile(h, std_pcts[i])));
 	for (size_t i = 0; i < job->npercentiles; i++) {
 		char key[32];
 
 		snprintf(key, sizeof(key), "%g", job->percentiles[i]);
-		json_object_set_new(extra, key, json_integer((json_int_t)hist_percentile(h, job->percentiles[i])));
+		json_object_set_new(extra, key,
+				    json_integer((json_int_t)hist_percentile(h, job->percentiles[i])));
 	}
 	json_object_set_new(lat, "percentiles", extra);
 	return json_pack("{s:I, s:I, s:f, s:f, s:o, s:o}", "count", (json_int_t)h->count, "bytes",
@@ -178,11 +181,12 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 
 	for (int t = 0; t < OP_NTYPES; t++)
 		json_object_set_new(ops, op_type_name(t), op_json(&st->ops[t], job, st->elapsed_ns));
-	json_t *rusage = json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I}", "user_s", u->user_s, "sys_s",
-				   u->sys_s, "cpu_pct", secs > 0 ? (u->user_s + u->sys_s) / secs * 100.0 : 0.0,
-				   "majflt", (json_int_t)u->majflt, "minflt", (json_int_t)u->minflt, "nvcsw",
-				   (json_int_t)u->nvcsw, "nivcsw", (json_int_t)u->nivcsw, "inblock",
-				   (json_int_t)u->inblock, "oublock", (json_int_t)u->oublock);
+	json_t *rusage =
+		json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I}", "user_s", u->user_s, "sys_s",
+			  u->sys_s, "cpu_pct", secs > 0 ? (u->user_s + u->sys_s) / secs * 100.0 : 0.0,
+			  "majflt", (json_int_t)u->majflt, "minflt", (json_int_t)u->minflt, "nvcsw",
+			  (json_int_t)u->nvcsw, "nivcsw", (json_int_t)u->nivcsw, "inblock",
+			  (json_int_t)u->inblock, "oublock", (json_int_t)u->oublock);
 	json_t *run = json_pack("{s:o, s:I, s:b, s:i, s:o, s:o}", "started_at", iso_time(st->started_wall_ns),
 				"elapsed_ns", (json_int_t)st->elapsed_ns, "partial", st->partial, "threads",
 				(int)st->threads, "ops", ops, "rusage", rusage);
@@ -271,9 +275,11 @@ int result_hist_load(const json_t *op, struct hist *h)
 	json_t *b;
 
 	hist_init(h);
-	if (!json_is_array(buckets) || json_integer_value(json_object_get(hj, "sub_bucket_bits")) != HIST_SUB_BITS)
+	if (!json_is_array(buckets) ||
+	    json_integer_value(json_object_get(hj, "sub_bucket_bits")) != HIST_SUB_BITS)
 		return DBIO_EFORMAT;
-	json_array_foreach(buckets, i, b) {
+	json_array_foreach(buckets, i, b)
+	{
 		json_int_t idx = json_integer_value(json_array_get(b, 0));
 		json_int_t count = json_integer_value(json_array_get(b, 1));
 

@@ -176,11 +176,13 @@ int layout_create(struct layout *l, struct dbio_err *err)
 				      O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			if (errno == EEXIST)
-				rc = dbio_err_set(err, DBIO_EUNSAFE,
-						  "%s: already exists: left by an earlier run? remove it and run again",
-						  f->path);
+				rc = dbio_err_set(
+					err, DBIO_EUNSAFE,
+					"%s: already exists: left by an earlier run? remove it and run again",
+					f->path);
 			else
-				rc = dbio_err_set(err, -errno, "%s: cannot create: %s", f->path, strerror(errno));
+				rc = dbio_err_set(err, -errno, "%s: cannot create: %s", f->path,
+						  strerror(errno));
 			break;
 		}
 		f->created = true;
@@ -211,7 +213,8 @@ int layout_invalidate(struct layout *l, struct dbio_err *err)
 		rc = dbio_sys->posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		dbio_sys->close(fd);
 		if (rc)
-			return dbio_err_set(err, -rc, "%s: cannot drop cached pages: %s", f->path, strerror(rc));
+			return dbio_err_set(err, -rc, "%s: cannot drop cached pages: %s", f->path,
+					    strerror(rc));
 	}
 	return 0;
 }

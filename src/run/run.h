@@ -27,11 +27,11 @@ struct run_opts {
 /* What one run of one job measured. */
 struct run_stats {
 	struct op_stats ops[OP_NTYPES];
-	struct usage usage;     /* summed over the job's threads, measured phase only */
-	uint64_t elapsed_ns;    /* first thread's start to last thread's end */
+	struct usage usage;  /* summed over the job's threads, measured phase only */
+	uint64_t elapsed_ns; /* first thread's start to last thread's end */
 	uint64_t started_wall_ns;
 	unsigned threads;
-	bool partial;           /* stopped early: signal or error */
+	bool partial; /* stopped early: signal or error */
 };
 
 /* Set by the SIGINT/SIGTERM handler to the signal number. */

@@ -17,9 +17,9 @@ struct layout_dir {
 };
 
 struct layout_file {
-	size_t dir;   /* index into layout.dirs */
+	size_t dir; /* index into layout.dirs */
 	char *name;
-	char *path;   /* dir path + name, for messages */
+	char *path; /* dir path + name, for messages */
 	bool created;
 };
 

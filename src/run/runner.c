@@ -79,13 +79,14 @@ static int check_dir(const struct job *job, const char *path, const struct run_o
 	}
 	closedir(d);
 	if (foreign && !opts->force)
-		rc = dbio_err_set(err, DBIO_EUNSAFE,
-				  "%s: holds files that are not dbio's (such as '%s'): refusing to work there; choose an empty directory or pass --force",
-				  path, foreign);
+		rc = dbio_err_set(
+			err, DBIO_EUNSAFE,
+			"%s: holds files that are not dbio's (such as '%s'): refusing to work there; choose an empty directory or pass --force",
+			path, foreign);
 	else if (leftover)
 		rc = dbio_err_set(err, DBIO_EUNSAFE,
-				  "%s/%s: already exists: left by an earlier run? remove it and run again", path,
-				  leftover);
+				  "%s/%s: already exists: left by an earlier run? remove it and run again",
+				  path, leftover);
 	if (foreign && strcmp(foreign, "?"))
 		free((char *)foreign);
 	if (leftover && strcmp(leftover, "?"))
@@ -149,8 +150,7 @@ static void *worker_main(void *arg)
 }
 
 /* Hand thread t of job its files and its slice of the blocks. */
-static void assign(struct worker *w, const struct job *job, struct layout *l, struct wfile *files,
-		   unsigned t)
+static void assign(struct worker *w, const struct job *job, struct layout *l, struct wfile *files, unsigned t)
 {
 	const uint64_t bpf = job->filesize / job->bs;
 	const uint64_t pass_ops = job->size / job->bs;
@@ -183,7 +183,8 @@ static void assign(struct worker *w, const struct job *job, struct layout *l, st
 		struct layout_file *lf = &l->files[first_file + i];
 
 		files[i] = (struct wfile){
-			.dirfd = l->dirs[lf->dir].fd, .name = lf->name, .path = lf->path, .fd = -1};
+			.dirfd = l->dirs[lf->dir].fd, .name = lf->name, .path = lf->path, .fd = -1
+		};
 	}
 }
 
@@ -192,7 +193,7 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 {
 	struct layout *layouts = calloc(n, sizeof(*layouts));
 	atomic_int *job_stop = calloc(n, sizeof(*job_stop));
-	struct gate gate = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+	struct gate gate = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
 	struct slot *slots = NULL;
 	struct wfile *wfiles = NULL;
 	pthread_t *threads = NULL;

@@ -16,7 +16,7 @@ uint64_t hist_bucket_low(unsigned idx)
 		return idx;
 	unsigned group = idx / HIST_SUB_COUNT; /* m - 6 */
 	uint64_t sub = idx % HIST_SUB_COUNT;
-	unsigned shift = group - 1;           /* m - 7 */
+	unsigned shift = group - 1; /* m - 7 */
 
 	return (HIST_SUB_COUNT + sub) << shift;
 }

@@ -19,15 +19,15 @@
 
 #include <stdint.h>
 
-#define HIST_SUB_BITS 7
+#define HIST_SUB_BITS  7
 #define HIST_SUB_COUNT (1u << HIST_SUB_BITS)
-#define HIST_NBUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_SUB_COUNT)
+#define HIST_NBUCKETS  ((64 - HIST_SUB_BITS + 1) * HIST_SUB_COUNT)
 
 struct hist {
 	uint64_t count;
-	uint64_t sum;   /* saturates at UINT64_MAX (584 years of ns) */
-	double sumsq;   /* for the standard deviation */
-	uint64_t min;   /* UINT64_MAX while empty */
+	uint64_t sum; /* saturates at UINT64_MAX (584 years of ns) */
+	double sumsq; /* for the standard deviation */
+	uint64_t min; /* UINT64_MAX while empty */
 	uint64_t max;
 	uint64_t buckets[HIST_NBUCKETS];
 };

@@ -12,11 +12,11 @@ struct fsinfo {
 	char fs_type[64];
 	char mount_point[4096];
 	char mount_options[1024];
-	char source[1024];       /* "/dev/vda", "tmpfs", ... as mountinfo names it */
-	char device[64];         /* "major:minor" of st_dev */
-	uint64_t block_size;     /* statfs f_bsize, bytes */
+	char source[1024];   /* "/dev/vda", "tmpfs", ... as mountinfo names it */
+	char device[64];     /* "major:minor" of st_dev */
+	uint64_t block_size; /* statfs f_bsize, bytes */
 	uint64_t total_bytes;
-	uint64_t free_bytes;     /* available to unprivileged users */
+	uint64_t free_bytes; /* available to unprivileged users */
 };
 
 /* Describe the filesystem holding path; 0 or -errno. mountinfo_path is

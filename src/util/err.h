@@ -12,21 +12,20 @@
 
 enum {
 	DBIO_EBASE = 10000,
-	DBIO_EINPUT = -(DBIO_EBASE + 1),  /* bad job, option or command line: exit 2 */
-	DBIO_EUNSAFE = -(DBIO_EBASE + 2), /* refused to touch data dbio did not create */
+	DBIO_EINPUT = -(DBIO_EBASE + 1),   /* bad job, option or command line: exit 2 */
+	DBIO_EUNSAFE = -(DBIO_EBASE + 2),  /* refused to touch data dbio did not create */
 	DBIO_ESTOPPED = -(DBIO_EBASE + 3), /* stopped by a signal */
-	DBIO_EFORMAT = -(DBIO_EBASE + 4), /* a file dbio reads is malformed */
+	DBIO_EFORMAT = -(DBIO_EBASE + 4),  /* a file dbio reads is malformed */
 };
 
 struct dbio_err {
-	int code;       /* 0 while no error has been recorded */
+	int code;	/* 0 while no error has been recorded */
 	char msg[1024]; /* "<subject>: <what failed>: <reason>", no "dbio: " prefix */
 };
 
 /* Record an error unless one is already recorded; returns code (or the
  * earlier code) so callers can write `return dbio_err_set(...)`. */
-int dbio_err_set(struct dbio_err *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int dbio_err_set(struct dbio_err *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Text for a code: strerror() for -errno, dbio's own text otherwise. */
 const char *dbio_strerror(int code);

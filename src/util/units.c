@@ -58,9 +58,9 @@ int units_parse_size(const char *s, uint64_t *bytes)
 		const char *suffix;
 		int shift;
 	} units[] = {
-		{"", 0},    {"b", 0},   {"k", 10},   {"kb", 10},  {"kib", 10}, {"m", 20},
-		{"mb", 20}, {"mib", 20}, {"g", 30},  {"gb", 30},  {"gib", 30}, {"t", 40},
-		{"tb", 40}, {"tib", 40}, {"p", 50},  {"pb", 50},  {"pib", 50},
+		{ "", 0 },    { "b", 0 },    { "k", 10 }, { "kb", 10 }, { "kib", 10 }, { "m", 20 },
+		{ "mb", 20 }, { "mib", 20 }, { "g", 30 }, { "gb", 30 }, { "gib", 30 }, { "t", 40 },
+		{ "tb", 40 }, { "tib", 40 }, { "p", 50 }, { "pb", 50 }, { "pib", 50 },
 	};
 	const char *suffix;
 	uint64_t n;
@@ -80,10 +80,17 @@ int units_parse_time(const char *s, uint64_t bare_unit_ns, uint64_t *ns)
 		const char *suffix;
 		uint64_t ns;
 	} units[] = {
-		{"ns", 1},           {"us", 1000},          {"usec", 1000},
-		{"ms", 1000000},     {"msec", 1000000},     {"s", 1000000000ull},
-		{"sec", 1000000000ull}, {"m", 60000000000ull}, {"min", 60000000000ull},
-		{"h", 3600000000000ull}, {"d", 86400000000000ull},
+		{ "ns", 1 },
+		{ "us", 1000 },
+		{ "usec", 1000 },
+		{ "ms", 1000000 },
+		{ "msec", 1000000 },
+		{ "s", 1000000000ull },
+		{ "sec", 1000000000ull },
+		{ "m", 60000000000ull },
+		{ "min", 60000000000ull },
+		{ "h", 3600000000000ull },
+		{ "d", 86400000000000ull },
 	};
 	const char *suffix;
 	uint64_t n;
@@ -101,7 +108,7 @@ int units_parse_time(const char *s, uint64_t bare_unit_ns, uint64_t *ns)
 
 char *units_fmt_bytes(char *buf, size_t len, uint64_t bytes)
 {
-	static const char *names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	static const char *names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	double v = (double)bytes;
 	int i = 0;
 
@@ -121,7 +128,7 @@ char *units_fmt_ns(char *buf, size_t len, double ns)
 	static const struct {
 		double div;
 		const char *name;
-	} units[] = {{1, "ns"}, {1e3, "us"}, {1e6, "ms"}, {1e9, "s"}};
+	} units[] = { { 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" } };
 	int i = 0;
 
 	while (i < 3 && ns >= units[i + 1].div)

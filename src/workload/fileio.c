@@ -31,7 +31,7 @@ static int open_flags(const struct job *job)
 static int fileio_prepare(struct worker *w)
 {
 	const struct job *job = w->job;
-	const struct engine_conf conf = {.iodepth = 1, .direct = job->direct};
+	const struct engine_conf conf = { .iodepth = 1, .direct = job->direct };
 	enum offgen_mode mode = OFFGEN_SEQ;
 	int rc;
 
@@ -42,9 +42,10 @@ static int fileio_prepare(struct worker *w)
 		if (w->files[i].fd < 0) {
 			rc = -errno;
 			if (rc == -EINVAL && job->direct)
-				return dbio_err_set(&w->err, DBIO_EINPUT,
-						    "%s: cannot open with direct=1: the filesystem does not support O_DIRECT",
-						    w->files[i].path);
+				return dbio_err_set(
+					&w->err, DBIO_EINPUT,
+					"%s: cannot open with direct=1: the filesystem does not support O_DIRECT",
+					w->files[i].path);
 			return dbio_err_set(&w->err, rc, "%s: cannot open: %s", w->files[i].path,
 					    strerror(-rc));
 		}
@@ -68,8 +69,7 @@ static int fileio_prepare(struct worker *w)
 	w->eng.ops = engine_find(job->ioengine);
 	rc = w->eng.ops->setup(&w->eng, &conf);
 	if (rc)
-		return dbio_err_set(&w->err, rc, "engine %s: setup failed: %s", job->ioengine,
-				    strerror(-rc));
+		return dbio_err_set(&w->err, rc, "engine %s: setup failed: %s", job->ioengine, strerror(-rc));
 	if (job_is_random(job))
 		mode = job->norandommap ? OFFGEN_UNIFORM : OFFGEN_RANDMAP;
 	offgen_init(&w->gen, mode, w->slice_len, seed);
@@ -83,8 +83,8 @@ static int io_failed(struct worker *w, const struct io_req *req, size_t file, in
 {
 	atomic_store(w->job_stop, 1);
 	if (req->op == OP_READ || req->op == OP_WRITE)
-		return dbio_err_set(&w->err, rc, "%s: %s of %llu bytes at offset %llu: %s", w->files[file].path,
-				    op_type_name(req->op), (unsigned long long)req->len,
+		return dbio_err_set(&w->err, rc, "%s: %s of %llu bytes at offset %llu: %s",
+				    w->files[file].path, op_type_name(req->op), (unsigned long long)req->len,
 				    (unsigned long long)req->off, strerror(-rc));
 	return dbio_err_set(&w->err, rc, "%s: %s: %s", w->files[file].path, op_type_name(req->op),
 			    strerror(-rc));
@@ -102,9 +102,9 @@ static int fileio_run(struct worker *w)
 	const uint64_t ramp_end = now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
 	bool measuring = job->ramp_ns == 0;
-	struct io_req req = {.buf = w->buf, .len = job->bs};
+	struct io_req req = { .buf = w->buf, .len = job->bs };
 	uint64_t done = 0, writes = 0;
-	struct usage u0 = {0}, u1;
+	struct usage u0 = { 0 }, u1;
 	size_t file = 0;
 	int rc = 0;
 

@@ -16,8 +16,8 @@ enum offgen_mode { OFFGEN_SEQ, OFFGEN_RANDMAP, OFFGEN_UNIFORM };
 
 struct offgen {
 	enum offgen_mode mode;
-	uint64_t nblocks;  /* size of the slice */
-	uint64_t pos;      /* operations handed out in this pass */
+	uint64_t nblocks; /* size of the slice */
+	uint64_t pos;	  /* operations handed out in this pass */
 	uint64_t pass;
 	uint64_t seed;
 	unsigned half_bits;

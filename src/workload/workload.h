@@ -28,25 +28,25 @@
 #include "workload/offgen.h"
 
 struct wfile {
-	int dirfd;        /* owned by the runner */
+	int dirfd;	  /* owned by the runner */
 	const char *name; /* inside dirfd; owned by the runner */
 	const char *path; /* for messages; owned by the runner */
-	int fd;           /* opened by prepare */
+	int fd;		  /* opened by prepare */
 };
 
 struct worker {
 	/* Set by the runner. */
 	const struct job *job;
-	unsigned index;            /* 0 .. numjobs-1 */
-	struct wfile *files;       /* the files of this worker's slice */
+	unsigned index;	     /* 0 .. numjobs-1 */
+	struct wfile *files; /* the files of this worker's slice */
 	size_t nfiles;
-	uint64_t first_block;      /* global block number of files[0]'s first block */
-	uint64_t blocks_per_file;  /* filesize / bs */
-	uint64_t slice_first;      /* this worker's blocks: [slice_first, +slice_len) */
+	uint64_t first_block;	  /* global block number of files[0]'s first block */
+	uint64_t blocks_per_file; /* filesize / bs */
+	uint64_t slice_first;	  /* this worker's blocks: [slice_first, +slice_len) */
 	uint64_t slice_len;
 	uint64_t ops_per_pass;
-	const atomic_int *stop;    /* set on SIGINT / SIGTERM */
-	atomic_int *job_stop;      /* set by any worker of the job that fails */
+	const atomic_int *stop; /* set on SIGINT / SIGTERM */
+	atomic_int *job_stop;	/* set by any worker of the job that fails */
 
 	/* Filled by the workload. */
 	struct engine eng;
@@ -54,8 +54,8 @@ struct worker {
 	struct offgen gen;
 	struct rng rng;
 	struct op_stats stats[OP_NTYPES];
-	struct usage usage;        /* of the measured phase */
-	uint64_t start_ns;         /* start of the measured phase (after ramp) */
+	struct usage usage; /* of the measured phase */
+	uint64_t start_ns;  /* start of the measured phase (after ramp) */
 	uint64_t end_ns;
 	struct dbio_err err;
 };
