@@ -48,8 +48,7 @@ static void op_table(FILE *fp, const json_t *ops)
 
 	fprintf(fp, "    %-9s %12s %12s %10s %9s %9s %9s %9s %9s %9s %9s\n", "op", "count", "ops/s", "MiB/s",
 		"lat min", "mean", "p50", "p95", "p99", "p99.9", "max");
-	json_object_foreach((json_t *)ops, name, op)
-	{
+	json_object_foreach ((json_t *)ops, name, op) {
 		const json_t *lat = json_object_get(op, "lat_ns");
 
 		if (num(op, "count") == 0)
@@ -66,8 +65,7 @@ static void op_table(FILE *fp, const json_t *ops)
 		const char *pct;
 		json_t *v;
 
-		json_object_foreach((json_t *)extra, pct, v)
-		{
+		json_object_foreach ((json_t *)extra, pct, v) {
 			char buf[32];
 
 			fprintf(fp, "    %-9s p%s = %s\n", "", pct,
@@ -107,8 +105,7 @@ void text_report(FILE *fp, const json_t *result)
 	size_t i;
 	json_t *job;
 
-	json_array_foreach(jobs, i, job)
-	{
+	json_array_foreach (jobs, i, job) {
 		const json_t *runs = json_object_get(job, "runs");
 		size_t r;
 		json_t *run;
@@ -116,8 +113,7 @@ void text_report(FILE *fp, const json_t *result)
 		fprintf(fp, "job %s: ", str(job, "name"));
 		brief_options(fp, json_object_get(job, "options"));
 		fputc('\n', fp);
-		json_array_foreach(runs, r, run)
-		{
+		json_array_foreach (runs, r, run) {
 			char el[32];
 			double threads = num(run, "threads");
 
@@ -141,10 +137,17 @@ void text_summary(FILE *fp, const json_t *result)
 	size_t i;
 	json_t *job;
 
-	fprintf(fp, "%-20s %-9s %12s %10s %10s %10s %8s\n", "job", "op", "ops/s", "MiB/s", "lat mean",
+	int width = 3;
+
+	json_array_foreach (jobs, i, job) {
+		int len = (int)strlen(str(job, "name"));
+
+		if (len > width)
+			width = len;
+	}
+	fprintf(fp, "%-*s  %-9s %12s %10s %10s %10s %8s\n", width, "job", "op", "ops/s", "MiB/s", "lat mean",
 		"lat p99", "cpu");
-	json_array_foreach(jobs, i, job)
-	{
+	json_array_foreach (jobs, i, job) {
 		const json_t *runs = json_object_get(job, "runs");
 		const json_t *run = json_array_get(runs, json_array_size(runs) - 1);
 		const json_t *ops = json_object_get(run, "ops");
@@ -152,14 +155,14 @@ void text_summary(FILE *fp, const json_t *result)
 		json_t *op;
 		bool first = true;
 
-		json_object_foreach((json_t *)ops, name, op)
-		{
+		json_object_foreach ((json_t *)ops, name, op) {
 			char mean[32], p99[32];
 
 			if (num(op, "count") == 0)
 				continue;
-			fprintf(fp, "%-20s %-9s %12.1f %10.2f %10s %10s", first ? str(job, "name") : "", name,
-				num(op, "iops"), num(op, "bw_bytes") / 1048576.0,
+			fprintf(fp, "%-*s  %-9s %12.1f %10.2f %10s %10s", width,
+				first ? str(job, "name") : "", name, num(op, "iops"),
+				num(op, "bw_bytes") / 1048576.0,
 				units_fmt_ns(mean, sizeof(mean), num(json_object_get(op, "lat_ns"), "mean")),
 				units_fmt_ns(p99, sizeof(p99), num(json_object_get(op, "lat_ns"), "p99")));
 			if (first)
@@ -171,8 +174,7 @@ void text_summary(FILE *fp, const json_t *result)
 		size_t t;
 		json_t *target;
 
-		json_array_foreach(targets, t, target)
-		{
+		json_array_foreach (targets, t, target) {
 			bool dup = false;
 
 			for (size_t k = 0; k < nseen; k++)

@@ -108,7 +108,15 @@ static json_t *targets_json(const struct job *job)
 	for (int i = 0; i < n; i++) {
 		struct fsinfo fs;
 
-		if (fsinfo_read(dirs[i], "/proc/self/mountinfo", &fs) == 0)
+		/* A directory dbio will create (the default scratch directory)
+		 * lives on its parent's filesystem. */
+		int rc = fsinfo_read(dirs[i], "/proc/self/mountinfo", &fs);
+		char *parent = NULL;
+
+		if (rc == -ENOENT && (parent = strdup(dirs[i])))
+			rc = fsinfo_read(dirname(parent), "/proc/self/mountinfo", &fs);
+		free(parent);
+		if (rc == 0)
 			json_array_append_new(
 				a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I}", "directory",
 					     dirs[i], "fs_type", fs.fs_type, "mount_point", fs.mount_point,
@@ -278,8 +286,7 @@ int result_hist_load(const json_t *op, struct hist *h)
 	if (!json_is_array(buckets) ||
 	    json_integer_value(json_object_get(hj, "sub_bucket_bits")) != HIST_SUB_BITS)
 		return DBIO_EFORMAT;
-	json_array_foreach(buckets, i, b)
-	{
+	json_array_foreach (buckets, i, b) {
 		json_int_t idx = json_integer_value(json_array_get(b, 0));
 		json_int_t count = json_integer_value(json_array_get(b, 1));
 
