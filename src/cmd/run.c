@@ -246,10 +246,22 @@ static int run_main(int argc, char **argv)
 		if (!args.json)
 			fprintf(stderr, "dbio: running %s%s (%zu of %zu)\n", set.jobs[j].name,
 				n > 1 ? " and its group" : "", j + 1, set.njobs);
-		rc = run_group(&set.jobs[j], n, &args.opts, &stats[j], &err);
+		uint64_t repeat = 1;
+
 		for (size_t k = 0; k < n; k++)
-			if (result_add_run(result, j + k, &set.jobs[j + k], &stats[j + k]))
-				rc = dbio_err_set(&err, -ENOMEM, "out of memory for the result");
+			if (set.jobs[j + k].repeat > repeat)
+				repeat = set.jobs[j + k].repeat;
+		for (uint64_t r = 0; r < repeat && !rc; r++) {
+			if (!args.json && repeat > 1)
+				fprintf(stderr, "dbio:   run %llu of %llu\n", (unsigned long long)r + 1,
+					(unsigned long long)repeat);
+			rc = run_group(&set.jobs[j], n, &args.opts, &stats[j], &err);
+			for (size_t k = 0; k < n; k++)
+				if (result_add_run(result, j + k, &set.jobs[j + k], &stats[j + k]))
+					rc = dbio_err_set(&err, -ENOMEM, "out of memory for the result");
+		}
+		for (size_t k = 0; k < n; k++)
+			result_summarize(result, j + k);
 		j += n;
 	}
 	result_finish(result, rc != 0, rc ? err.msg : NULL);

@@ -91,6 +91,11 @@ int job_validate(struct job *job, struct dbio_err *err)
 					"bad value '%s': an empty directory between ':' separators",
 					job->directory);
 
+	if (job_is_set(job, "cache"))
+		job->invalidate = job->cache != CACHE_KEEP;
+	else
+		job->cache = job->invalidate ? CACHE_FADVISE : CACHE_KEEP;
+
 	if (job->size == 0 && job->filesize == 0)
 		return job_fail(job, "size", err,
 				"missing: give size= (bytes of I/O) or filesize= (bytes per file)");

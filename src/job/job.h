@@ -17,6 +17,7 @@ enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_READW
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP };
 enum prefill_mode { PREFILL_AUTO, PREFILL_ON, PREFILL_OFF };
+enum cache_mode { CACHE_FADVISE, CACHE_DROP, CACHE_KEEP };
 
 #define JOB_MAX_PCTS 16
 #define JOB_MAX_OPTS 64
@@ -56,6 +57,8 @@ struct job {
 	int fallocate; /* enum falloc_mode */
 	int prefill;   /* enum prefill_mode */
 	bool share_files;
+	uint64_t repeat;      /* runs of the job */
+	int cache;            /* enum cache_mode, before each run */
 	double percentiles[JOB_MAX_PCTS];
 	size_t npercentiles;
 

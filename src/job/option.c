@@ -54,6 +54,13 @@ static const struct opt_enum prefill_values[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_enum cache_values[] = {
+	{ "fadvise", CACHE_FADVISE, "drop the job's files from the page cache (POSIX_FADV_DONTNEED)" },
+	{ "drop", CACHE_DROP, "sync, then drop the whole page cache (/proc/sys/vm/drop_caches; root)" },
+	{ "keep", CACHE_KEEP, "leave the page cache as the layout left it (warm)" },
+	{ NULL, 0, NULL },
+};
+
 /* clang-format off */
 const struct option_def option_table[] = {
 	{ .name = "name", .type = OPT_STR, .offset = F(name), .size = S(name), .def = "",
@@ -95,7 +102,7 @@ const struct option_def option_table[] = {
 	{ .name = "loops", .type = OPT_UINT, .offset = F(loops), .def = "1", .min = 1, .max = UINT64_MAX,
 	  .help = "Number of passes over size when not time_based." },
 	{ .name = "invalidate", .type = OPT_BOOL, .offset = F(invalidate), .def = "1",
-	  .help = "Drop the job's files from the page cache (POSIX_FADV_DONTNEED) before the measured phase, as fio does by default." },
+	  .help = "Drop the job's files from the page cache (POSIX_FADV_DONTNEED) before the measured phase, as fio does by default; cache= overrides it." },
 	{ .name = "randseed", .type = OPT_UINT, .offset = F(randseed), .def = "24301", .min = 0, .max = UINT64_MAX,
 	  .help = "Seed of the random offsets and read/write choices; thread i uses randseed + i." },
 	{ .name = "randrepeat", .type = OPT_BOOL, .offset = F(randrepeat), .def = "1",
@@ -108,6 +115,10 @@ const struct option_def option_table[] = {
 	  .help = "Whether dbio writes the files fully before the measured phase (the layout); the writes are not measured." },
 	{ .name = "share_files", .type = OPT_BOOL, .offset = F(share_files), .def = "0", .dbio_own = 1,
 	  .help = "All threads share one set of nrfiles files whose total is size, as sysbench fileio does; each thread does 1/numjobs of the I/O, on its own slice of the blocks. 0: each thread has its own files, as in fio." },
+	{ .name = "repeat", .type = OPT_UINT, .offset = F(repeat), .def = "1", .min = 1, .max = 10000, .dbio_own = 1,
+	  .help = "Run the job this many times, laying out fresh files and handling the cache before each run; the report gives mean, standard deviation, min, max, 95 % confidence interval and coefficient of variation of every figure." },
+	{ .name = "cache", .type = OPT_ENUM, .offset = F(cache), .def = "fadvise", .values = cache_values, .dbio_own = 1,
+	  .help = "What happens to the page cache before each run, after the layout. Without cache=, fio's invalidate decides: invalidate=1 is fadvise, invalidate=0 is keep." },
 	{ .name = "group", .type = OPT_STR, .offset = F(group), .size = S(group), .def = "", .dbio_own = 1,
 	  .help = "Consecutive jobs with the same non-empty group run at the same time; otherwise jobs run one after another (fio runs them together unless stonewall is set)." },
 	{ .name = "percentile_list", .type = OPT_PCT_LIST, .offset = F(percentiles), .def = "",

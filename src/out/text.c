@@ -99,6 +99,48 @@ static void where_line(FILE *fp, const json_t *target)
 		units_fmt_bytes(bsz, sizeof(bsz), (uint64_t)num(target, "fs_block_size_bytes")));
 }
 
+/* "12.3 ± 0.4" in the unit fmt prints, and the CV flag. */
+static void mean_ci(FILE *fp, const json_t *sm, double scale, bool as_ns)
+{
+	char m[32], ci[32];
+	double mean = num(sm, "mean") * scale, half = num(sm, "ci95") * scale;
+
+	if (as_ns)
+		fprintf(fp, " %10s ± %-9s", units_fmt_ns(m, sizeof(m), mean),
+			units_fmt_ns(ci, sizeof(ci), half));
+	else
+		fprintf(fp, " %10.1f ± %-9.1f", mean, half);
+}
+
+static void summary_block(FILE *fp, const json_t *sm)
+{
+	const json_t *ops = json_object_get(sm, "ops");
+	const char *name;
+	json_t *op;
+
+	fprintf(fp, "  summary of %.0f complete runs: mean ± 95 %% confidence interval (Student's t)\n",
+		num(sm, "runs"));
+	fprintf(fp, "    %-9s", "op");
+	fprintf(fp, " %10s %11s %10s %11s %10s %11s %10s %11s %s\n", "ops/s", "", "MiB/s", "", "lat mean", "",
+		"lat p99", "", "CV of ops/s");
+	json_object_foreach ((json_t *)ops, name, op) {
+		double cv = num(json_object_get(op, "iops"), "cv") * 100;
+
+		fprintf(fp, "    %-9s", name);
+		mean_ci(fp, json_object_get(op, "iops"), 1, false);
+		mean_ci(fp, json_object_get(op, "bw_bytes"), 1 / 1048576.0, false);
+		mean_ci(fp, json_object_get(op, "lat_mean_ns"), 1, true);
+		mean_ci(fp, json_object_get(op, "lat_p99_ns"), 1, true);
+		fprintf(fp, " %6.1f %%%s\n", cv, cv > 10 ? "  HIGH VARIATION (CV > 10 %)" : "");
+	}
+	char el[32], ci[32];
+
+	fprintf(fp, "    elapsed %s ± %s, cpu %.1f %% ± %.1f\n",
+		units_fmt_ns(el, sizeof(el), num(json_object_get(sm, "elapsed_ns"), "mean")),
+		units_fmt_ns(ci, sizeof(ci), num(json_object_get(sm, "elapsed_ns"), "ci95")),
+		num(json_object_get(sm, "cpu_pct"), "mean"), num(json_object_get(sm, "cpu_pct"), "ci95"));
+}
+
 void text_report(FILE *fp, const json_t *result)
 {
 	const json_t *jobs = json_object_get(result, "jobs");
@@ -125,6 +167,8 @@ void text_report(FILE *fp, const json_t *result)
 			op_table(fp, json_object_get(run, "ops"));
 			usage_lines(fp, json_object_get(run, "rusage"));
 		}
+		if (json_array_size(runs) > 1 && json_object_get(job, "summary"))
+			summary_block(fp, json_object_get(job, "summary"));
 		fputc('\n', fp);
 	}
 }

@@ -24,6 +24,12 @@ json_t *result_new(int argc, char **argv);
  * reported beside the standard ones. 0 or -ENOMEM. */
 int result_add_run(json_t *result, size_t index, const struct job *job, const struct run_stats *stats);
 
+/* Add (or replace) jobs[index].summary: across the job's runs, for the
+ * elapsed time, every op type's iops, bw_bytes and latency mean, p50, p99,
+ * p99_9 and max, and the CPU figures: n, mean, stddev, min, max, ci95, cv.
+ * Partial runs are left out. */
+void result_summarize(json_t *result, size_t index);
+
 /* Record the end: finished_at, partial, and the error text if any. */
 void result_finish(json_t *result, bool partial, const char *error);
 

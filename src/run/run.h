@@ -37,6 +37,12 @@ struct run_stats {
 /* Set by the SIGINT/SIGTERM handler to the signal number. */
 extern atomic_int run_stop_signal;
 
+#define RUN_DROP_CACHES "/proc/sys/vm/drop_caches"
+
+/* sync(2), then drop the page cache, dentries and inodes (root only). 0 or
+ * -errno with the reason in err. */
+int run_drop_caches(struct dbio_err *err);
+
 /* Install the SIGINT/SIGTERM handlers that set run_stop_signal. */
 void run_signals_install(void);
 

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "job/option.h"
 #include "run/run_int.h"
@@ -95,8 +97,36 @@ static int check_dir(const struct job *job, const char *path, const struct run_o
 	return rc;
 }
 
+int run_drop_caches(struct dbio_err *err)
+{
+	int fd;
+
+	sync();
+	fd = open(RUN_DROP_CACHES, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "3", 1) != 1) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return dbio_err_set(err, -e, "cache=drop: cannot write %s: %s", RUN_DROP_CACHES, strerror(e));
+	}
+	close(fd);
+	return 0;
+}
+
 int run_check_targets(const struct jobset *set, const struct run_opts *opts, struct dbio_err *err)
 {
+	for (size_t j = 0; j < set->njobs; j++) {
+		if (set->jobs[j].cache == CACHE_DROP && access(RUN_DROP_CACHES, W_OK)) {
+			char where[4200];
+			const struct job *job = &set->jobs[j];
+
+			option_where(&job->origin[option_index(option_find("cache"))], where, sizeof(where));
+			return dbio_err_set(err, DBIO_EINPUT,
+					    "%s: key 'cache': drop needs write access to %s (run as root), or use cache=fadvise (job '%s')",
+					    where, RUN_DROP_CACHES, job->name);
+		}
+	}
 	for (size_t j = 0; j < set->njobs; j++) {
 		char **dirs = NULL;
 		int n = job_split_dirs(set->jobs[j].directory, &dirs);
@@ -199,6 +229,7 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	struct wfile *wfiles = NULL;
 	pthread_t *threads = NULL;
 	size_t nworkers = 0, nfiles = 0, started = 0, laid = 0;
+	bool drop = false;
 	int rc = 0;
 
 	for (size_t j = 0; j < n; j++) {
@@ -220,9 +251,13 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 		rc = layout_init(&layouts[laid], &jobs[laid], opts->keep, err);
 		if (!rc)
 			rc = layout_create(&layouts[laid], err);
-		if (!rc && jobs[laid].invalidate)
+		if (!rc && jobs[laid].cache == CACHE_FADVISE)
 			rc = layout_invalidate(&layouts[laid], err);
+		if (jobs[laid].cache == CACHE_DROP)
+			drop = true;
 	}
+	if (!rc && drop)
+		rc = run_drop_caches(err);
 	if (rc)
 		goto out_layout;
 
