@@ -13,9 +13,11 @@
 
 #include "cmd/cmd.h"
 #include "job/option.h"
+#include "out/csv.h"
 #include "out/text.h"
 #include "result/result.h"
 #include "run/run.h"
+#include "util/atomic.h"
 
 extern const char cmd_run_default_suite[]; /* jobs/default.fio, built in */
 
@@ -25,6 +27,7 @@ struct run_args {
 	char **keys; /* "--key[=value]" arguments, in order */
 	size_t nkeys;
 	const char *output;
+	const char *series_csv;
 	bool json;
 	struct run_opts opts;
 };
@@ -38,6 +41,7 @@ static void run_usage(void)
 	       "job and override the job files; `dbio help options` lists them.\n\n"
 	       "  --output FILE    write the result as JSON to FILE (atomically)\n"
 	       "  --format FORMAT  text (default) or json on standard output\n"
+	       "  --series-csv FILE  write the time series (log_interval=) as CSV to FILE\n"
 	       "  --keep           leave the files dbio created in place\n"
 	       "  --force          work in a directory that holds files that are not dbio's\n"
 	       "                   (dbio still only creates and removes its own)\n\n"
@@ -85,13 +89,16 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		}
 		for (n = 0; arg[n] && arg[n] != '='; n++)
 			;
-		if ((n == 8 && !strncmp(arg, "--output", 8)) || (n == 8 && !strncmp(arg, "--format", 8))) {
+		if ((n == 8 && !strncmp(arg, "--output", 8)) || (n == 8 && !strncmp(arg, "--format", 8)) ||
+		    (n == 12 && !strncmp(arg, "--series-csv", 12))) {
 			val = arg[n] == '=' ? arg + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
 			if (!val || !*val) {
-				cmd_error("command line: %.8s: needs a value", arg);
+				cmd_error("command line: %.*s: needs a value", (int)n, arg);
 				return 2;
 			}
-			if (arg[2] == 'o') {
+			if (arg[2] == 's') {
+				a->series_csv = val;
+			} else if (arg[2] == 'o') {
 				a->output = val;
 			} else if (!strcmp(val, "json") || !strcmp(val, "text")) {
 				a->json = !strcmp(val, "json");
@@ -221,6 +228,8 @@ static int run_main(int argc, char **argv)
 	rc = build_jobset(&args, &set, &suite, &err);
 	if (!rc && args.output)
 		rc = check_output(args.output, &err);
+	if (!rc && args.series_csv)
+		rc = check_output(args.series_csv, &err);
 	if (!rc)
 		rc = run_check_targets(&set, &args.opts, &err);
 	if (rc) {
@@ -256,9 +265,11 @@ static int run_main(int argc, char **argv)
 				fprintf(stderr, "dbio:   run %llu of %llu\n", (unsigned long long)r + 1,
 					(unsigned long long)repeat);
 			rc = run_group(&set.jobs[j], n, &args.opts, &stats[j], &err);
-			for (size_t k = 0; k < n; k++)
+			for (size_t k = 0; k < n; k++) {
 				if (result_add_run(result, j + k, &set.jobs[j + k], &stats[j + k]))
 					rc = dbio_err_set(&err, -ENOMEM, "out of memory for the result");
+				run_stats_release(&stats[j + k]);
+			}
 		}
 		for (size_t k = 0; k < n; k++)
 			result_summarize(result, j + k);
@@ -287,6 +298,27 @@ static int run_main(int argc, char **argv)
 				rc = werr.code;
 		} else if (rc && !args.json) {
 			fprintf(stderr, "dbio: partial result written to %s\n", args.output);
+		}
+	}
+	if (args.series_csv) {
+		struct dbio_err werr = { 0 };
+		char *csv = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&csv, &len);
+
+		if (mem) {
+			csv_series(mem, result);
+			fclose(mem);
+		}
+		if (!mem || !csv)
+			dbio_err_set(&werr, -ENOMEM, "%s: cannot write: out of memory", args.series_csv);
+		else
+			atomic_write(args.series_csv, csv, len, &werr);
+		free(csv);
+		if (werr.code) {
+			cmd_error("%s", werr.msg);
+			if (!rc)
+				rc = werr.code;
 		}
 	}
 	if (rc && err.code)

@@ -29,6 +29,12 @@ struct job_origin {
 	int line;
 };
 
+/* log_interval: a time grid or a count grid (one of the two is non-zero). */
+struct job_interval {
+	uint64_t ns;
+	uint64_t ops;
+};
+
 struct job {
 	char name[128];
 	char directory[4096]; /* one or more directories separated by ':' */
@@ -59,6 +65,7 @@ struct job {
 	bool share_files;
 	uint64_t repeat;      /* runs of the job */
 	int cache;            /* enum cache_mode, before each run */
+	struct job_interval log_interval;
 	double percentiles[JOB_MAX_PCTS];
 	size_t npercentiles;
 

@@ -119,6 +119,8 @@ const struct option_def option_table[] = {
 	  .help = "Run the job this many times, laying out fresh files and handling the cache before each run; the report gives mean, standard deviation, min, max, 95 % confidence interval and coefficient of variation of every figure." },
 	{ .name = "cache", .type = OPT_ENUM, .offset = F(cache), .def = "fadvise", .values = cache_values, .dbio_own = 1,
 	  .help = "What happens to the page cache before each run, after the layout. Without cache=, fio's invalidate decides: invalidate=1 is fadvise, invalidate=0 is keep." },
+	{ .name = "log_interval", .type = OPT_INTERVAL, .offset = F(log_interval), .def = "0", .dbio_own = 1, .bare_unit_ns = NS_PER_S,
+	  .help = "Record a time series: per interval and op type, the operations, bytes, mean and max latency. A duration (1s, 100ms) makes a fixed time grid from the start of the measured phase; a count (1000ops) closes an interval after that many reads and writes of a thread, as in 'time for each 1,000 records'. The report names the worst and second-worst interval. 0: no series." },
 	{ .name = "group", .type = OPT_STR, .offset = F(group), .size = S(group), .def = "", .dbio_own = 1,
 	  .help = "Consecutive jobs with the same non-empty group run at the same time; otherwise jobs run one after another (fio runs them together unless stonewall is set)." },
 	{ .name = "percentile_list", .type = OPT_PCT_LIST, .offset = F(percentiles), .def = "",
@@ -249,6 +251,9 @@ void option_accepted(const struct option_def *def, char *buf, size_t len)
 			used += (size_t)n;
 		}
 		break;
+	case OPT_INTERVAL:
+		snprintf(buf, len, "0, a duration of at least 1ms (1s, 250ms; a bare number is in seconds) or a count of operations such as 1000ops");
+		break;
 	case OPT_PCT_LIST:
 		snprintf(buf, len, "up to %d percentiles between 0 and 100 separated by ':', e.g. 99.5:99.99",
 			 JOB_MAX_PCTS);
@@ -358,6 +363,29 @@ int option_set(struct job *job, const char *key, const char *value, const struct
 		*(int *)field = e->value;
 		break;
 	}
+	case OPT_INTERVAL: {
+		struct job_interval *iv = (struct job_interval *)field;
+		size_t len = strlen(value);
+
+		if (len > 3 && !strcmp(value + len - 3, "ops")) {
+			char digits[32];
+
+			if (len - 3 >= sizeof(digits))
+				return bad_value(def, value, origin, "too large", err);
+			snprintf(digits, sizeof(digits), "%.*s", (int)(len - 3), value);
+			if (units_parse_u64(digits, &v) || v == 0)
+				return bad_value(def, value, origin, NULL, err);
+			*iv = (struct job_interval){ .ops = v };
+		} else {
+			rc = units_parse_time(value, def->bare_unit_ns, &v);
+			if (rc)
+				return bad_value(def, value, origin, rc == -ERANGE ? "too large" : NULL, err);
+			if (v && v < 1000000)
+				return bad_value(def, value, origin, "shorter than 1ms", err);
+			*iv = (struct job_interval){ .ns = v };
+		}
+		break;
+	}
 	case OPT_PCT_LIST:
 		if (parse_pct_list(value, job->percentiles, &job->npercentiles))
 			return bad_value(def, value, origin, NULL, err);
@@ -395,6 +423,17 @@ void option_format(const struct job *job, const struct option_def *def, char *bu
 			}
 		snprintf(buf, len, "?");
 		break;
+	case OPT_INTERVAL: {
+		const struct job_interval *iv = (const struct job_interval *)field;
+
+		if (iv->ops)
+			snprintf(buf, len, "%lluops", (unsigned long long)iv->ops);
+		else if (iv->ns)
+			snprintf(buf, len, "%lluns", (unsigned long long)iv->ns);
+		else
+			snprintf(buf, len, "0");
+		break;
+	}
 	case OPT_PCT_LIST: {
 		size_t used = 0;
 

@@ -21,6 +21,7 @@ enum opt_type {
 	OPT_TIME,     /* duration with ns/us/ms/s/m/h suffix; bare in bare_unit_ns */
 	OPT_ENUM,     /* one of values[] */
 	OPT_PCT_LIST, /* colon-separated percentiles, e.g. 99.5:99.99 */
+	OPT_INTERVAL, /* struct job_interval: a duration, or a count with 'ops' (1000ops) */
 };
 
 struct opt_enum {

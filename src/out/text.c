@@ -141,6 +141,47 @@ static void summary_block(FILE *fp, const json_t *sm)
 		num(json_object_get(sm, "cpu_pct"), "mean"), num(json_object_get(sm, "cpu_pct"), "ci95"));
 }
 
+static void series_lines(FILE *fp, const json_t *series)
+{
+	static const char *const rank[] = { "worst", "second-worst" };
+	const json_t *worst = json_object_get(series, "worst");
+	bool time_grid = !strcmp(str(series, "grid"), "time");
+	size_t i;
+	json_t *w;
+
+	if (!series)
+		return;
+	if (time_grid) {
+		char iv[32];
+
+		fprintf(fp, "    series: %zu intervals of %s%s\n",
+			json_array_size(json_object_get(series, "points")),
+			units_fmt_ns(iv, sizeof(iv), num(series, "interval_ns")),
+			json_is_true(json_object_get(series, "truncated")) ? " (TRUNCATED: out of memory)"
+									   : "");
+	} else {
+		fprintf(fp, "    series: %zu intervals of %.0f reads and writes per thread%s\n",
+			json_array_size(json_object_get(series, "points")), num(series, "interval_ops"),
+			json_is_true(json_object_get(series, "truncated")) ? " (TRUNCATED: out of memory)"
+									   : "");
+	}
+	json_array_foreach (worst, i, w) {
+		char end[32], dur[32];
+
+		units_fmt_ns(end, sizeof(end), num(w, "end_ns"));
+		units_fmt_ns(dur, sizeof(dur), num(w, "duration_ns"));
+		if (time_grid)
+			fprintf(fp,
+				"    %s interval: #%.0f, ending %s into the run: %.0f reads and writes (%.1f ops/s)\n",
+				rank[i], num(w, "index") + 1, end, num(w, "count"),
+				num(w, "count") / (num(w, "duration_ns") / 1e9));
+		else
+			fprintf(fp,
+				"    %s interval: #%.0f of thread %.0f, ending %s into the run: %.0f operations took %s\n",
+				rank[i], num(w, "index") + 1, num(w, "thread"), end, num(w, "count"), dur);
+	}
+}
+
 void text_report(FILE *fp, const json_t *result)
 {
 	const json_t *jobs = json_object_get(result, "jobs");
@@ -166,6 +207,7 @@ void text_report(FILE *fp, const json_t *result)
 									      : "");
 			op_table(fp, json_object_get(run, "ops"));
 			usage_lines(fp, json_object_get(run, "rusage"));
+			series_lines(fp, json_object_get(run, "series"));
 		}
 		if (json_array_size(runs) > 1 && json_object_get(job, "summary"))
 			summary_block(fp, json_object_get(job, "summary"));

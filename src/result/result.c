@@ -13,6 +13,7 @@
 #include "job/option.h"
 #include "stats/summary.h"
 #include "sys/fsinfo.h"
+#include "util/atomic.h"
 #include "util/clock.h"
 
 #ifndef DBIO_VERSION
@@ -92,6 +93,7 @@ static json_t *option_value(const struct job *job, const struct option_def *def)
 			json_array_append_new(a, json_real(job->percentiles[i]));
 		return a;
 	}
+	case OPT_INTERVAL:
 	case OPT_STR:
 	case OPT_ENUM:
 		break;
@@ -169,6 +171,97 @@ static json_t *op_json(const struct op_stats *s, const struct job *job, uint64_t
 			 secs > 0 ? (double)s->bytes / secs : 0.0, "lat_ns", lat, "lat_hist", hist_json(h));
 }
 
+static uint64_t rw_count(const struct series_point *p)
+{
+	return p->op[OP_READ].count + p->op[OP_WRITE].count;
+}
+
+/* Is a worse than b? Time grid: fewer reads and writes in a whole
+ * interval. Count grid: a whole interval that took longer. */
+static bool worse(const struct series *s, const struct series_point *a, const struct series_point *b)
+{
+	if (s->interval_ns)
+		return rw_count(a) < rw_count(b);
+	return a->duration_ns > b->duration_ns;
+}
+
+static bool whole(const struct series *s, const struct series_point *p)
+{
+	return s->interval_ns ? p->duration_ns == s->interval_ns : rw_count(p) == s->interval_ops;
+}
+
+static json_t *point_json(const struct series_point *p, int thread)
+{
+	json_t *ops = json_object();
+	json_t *pt;
+
+	for (int t = 0; t < OP_NTYPES; t++) {
+		const struct series_op *o = &p->op[t];
+
+		if (!o->count)
+			continue;
+		json_object_set_new(ops, op_type_name(t),
+				    json_pack("{s:I, s:I, s:f, s:I}", "count", (json_int_t)o->count, "bytes",
+					      (json_int_t)o->bytes, "lat_mean_ns",
+					      (double)o->lat_sum_ns / (double)o->count, "lat_max_ns",
+					      (json_int_t)o->lat_max_ns));
+	}
+	pt = json_pack("{s:I, s:I, s:o}", "end_ns", (json_int_t)p->end_ns, "duration_ns",
+		       (json_int_t)p->duration_ns, "ops", ops);
+	if (thread >= 0)
+		json_object_set_new(pt, "thread", json_integer(thread));
+	return pt;
+}
+
+static json_t *series_json(const struct run_stats *st)
+{
+	const struct series *first = &st->series[0];
+	const struct series_point *worst[2] = { NULL, NULL };
+	int worst_thread[2] = { -1, -1 };
+	size_t worst_index[2] = { 0, 0 };
+	json_t *points = json_array(), *w = json_array();
+	bool truncated = false;
+
+	for (size_t k = 0; k < st->nseries; k++) {
+		const struct series *s = &st->series[k];
+		int thread = first->interval_ns ? -1 : (int)k;
+
+		truncated |= s->truncated;
+		for (size_t i = 0; i < s->npoints; i++) {
+			const struct series_point *p = &s->points[i];
+
+			json_array_append_new(points, point_json(p, thread));
+			if (!whole(s, p))
+				continue;
+			if (!worst[0] || worse(s, p, worst[0])) {
+				worst[1] = worst[0], worst_thread[1] = worst_thread[0],
+				worst_index[1] = worst_index[0];
+				worst[0] = p, worst_thread[0] = thread, worst_index[0] = i;
+			} else if (!worst[1] || worse(s, p, worst[1])) {
+				worst[1] = p, worst_thread[1] = thread, worst_index[1] = i;
+			}
+		}
+	}
+	for (int k = 0; k < 2 && worst[k]; k++) {
+		json_t *e =
+			json_pack("{s:I, s:I, s:I, s:I}", "index", (json_int_t)worst_index[k], "end_ns",
+				  (json_int_t)worst[k]->end_ns, "duration_ns",
+				  (json_int_t)worst[k]->duration_ns, "count", (json_int_t)rw_count(worst[k]));
+
+		if (worst_thread[k] >= 0)
+			json_object_set_new(e, "thread", json_integer(worst_thread[k]));
+		json_array_append_new(w, e);
+	}
+	json_t *out = json_pack("{s:s, s:b, s:o, s:o}", "grid", first->interval_ns ? "time" : "ops",
+				"truncated", truncated, "points", points, "worst", w);
+
+	if (first->interval_ns)
+		json_object_set_new(out, "interval_ns", json_integer((json_int_t)first->interval_ns));
+	else
+		json_object_set_new(out, "interval_ops", json_integer((json_int_t)first->interval_ops));
+	return out;
+}
+
 int result_add_run(json_t *result, size_t index, const struct job *job, const struct run_stats *st)
 {
 	json_t *jobs = json_object_get(result, "jobs");
@@ -200,6 +293,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 				"elapsed_ns", (json_int_t)st->elapsed_ns, "partial", st->partial, "threads",
 				(int)st->threads, "ops", ops, "rusage", rusage);
 
+	if (run && st->nseries)
+		json_object_set_new(run, "series", series_json(st));
 	if (!run || json_array_append_new(json_object_get(entry, "runs"), run))
 		return -ENOMEM;
 	return 0;
@@ -315,57 +410,15 @@ char *result_dump(const json_t *result)
 
 int result_write(const json_t *result, const char *path, struct dbio_err *err)
 {
-	char *text = result_dump(result);
-	char *dcopy = strdup(path);
-	char *tmp = NULL;
-	int fd = -1, rc = 0;
+	char *text = result_dump(result), *line = NULL;
+	int rc;
 
-	if (!text || !dcopy || asprintf(&tmp, "%s/.%s.tmp.%d", dirname(dcopy), "dbio-result", getpid()) < 0) {
-		rc = dbio_err_set(err, -ENOMEM, "%s: out of memory", path);
-		tmp = NULL;
-		goto out;
+	if (!text || asprintf(&line, "%s\n", text) < 0) {
+		free(text);
+		return dbio_err_set(err, -ENOMEM, "%s: cannot write: out of memory", path);
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = dbio_err_set(err, -errno, "%s: cannot write result: %s", path, strerror(errno));
-		goto out;
-	}
-	size_t len = strlen(text);
-
-	for (size_t off = 0; off < len;) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = dbio_err_set(err, n < 0 ? -errno : -EIO, "%s: cannot write result: %s", path,
-					  strerror(n < 0 ? errno : EIO));
-			goto out_unlink;
-		}
-		off += (size_t)n;
-	}
-	if (write(fd, "\n", 1) != 1 || fsync(fd)) {
-		rc = dbio_err_set(err, -errno, "%s: cannot write result: %s", path, strerror(errno));
-		goto out_unlink;
-	}
-	if (close(fd)) {
-		fd = -1;
-		rc = dbio_err_set(err, -errno, "%s: cannot write result: %s", path, strerror(errno));
-		goto out_unlink;
-	}
-	fd = -1;
-	if (rename(tmp, path)) {
-		rc = dbio_err_set(err, -errno, "%s: cannot write result: %s", path, strerror(errno));
-		goto out_unlink;
-	}
-	goto out;
-out_unlink:
-	unlink(tmp);
-out:
-	if (fd >= 0)
-		close(fd);
-	free(tmp);
-	free(dcopy);
+	rc = atomic_write(path, line, strlen(line), err);
+	free(line);
 	free(text);
 	return rc;
 }

@@ -14,6 +14,7 @@
 
 #include "job/job.h"
 #include "stats/opstats.h"
+#include "stats/series.h"
 #include "stats/usage.h"
 #include "util/err.h"
 
@@ -32,6 +33,8 @@ struct run_stats {
 	uint64_t started_wall_ns;
 	unsigned threads;
 	bool partial; /* stopped early: signal or error */
+	struct series *series; /* log_interval: one merged series (time grid) or one per thread (count grid) */
+	size_t nseries;
 };
 
 /* Set by the SIGINT/SIGTERM handler to the signal number. */
@@ -58,7 +61,10 @@ int run_check_targets(const struct jobset *set, const struct run_opts *opts, str
 int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, struct run_stats *stats,
 	      struct dbio_err *err);
 
-/* Empty stats: zero counters, empty histograms. */
+/* Empty stats: zero counters, empty histograms, no series. */
 void run_stats_init(struct run_stats *stats);
+
+/* Free the series stats holds; stats can be reused after run_stats_init. */
+void run_stats_release(struct run_stats *stats);
 
 #endif

@@ -38,6 +38,15 @@ void run_signals_install(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+void run_stats_release(struct run_stats *stats)
+{
+	for (size_t i = 0; i < stats->nseries; i++)
+		series_release(&stats->series[i]);
+	free(stats->series);
+	stats->series = NULL;
+	stats->nseries = 0;
+}
+
 void run_stats_init(struct run_stats *stats)
 {
 	memset(stats, 0, sizeof(*stats));
@@ -122,9 +131,10 @@ int run_check_targets(const struct jobset *set, const struct run_opts *opts, str
 			const struct job *job = &set->jobs[j];
 
 			option_where(&job->origin[option_index(option_find("cache"))], where, sizeof(where));
-			return dbio_err_set(err, DBIO_EINPUT,
-					    "%s: key 'cache': drop needs write access to %s (run as root), or use cache=fadvise (job '%s')",
-					    where, RUN_DROP_CACHES, job->name);
+			return dbio_err_set(
+				err, DBIO_EINPUT,
+				"%s: key 'cache': drop needs write access to %s (run as root), or use cache=fadvise (job '%s')",
+				where, RUN_DROP_CACHES, job->name);
 		}
 	}
 	for (size_t j = 0; j < set->njobs; j++) {
@@ -150,6 +160,7 @@ struct gate {
 	pthread_cond_t cond;
 	unsigned ready;
 	bool open;
+	uint64_t open_ns;
 	atomic_int failed;
 };
 
@@ -172,6 +183,7 @@ static void *worker_main(void *arg)
 	pthread_cond_broadcast(&s->gate->cond);
 	while (!s->gate->open)
 		pthread_cond_wait(&s->gate->cond, &s->gate->lock);
+	s->w.origin_ns = s->gate->open_ns;
 	pthread_mutex_unlock(&s->gate->lock);
 	if (!rc && !atomic_load(&s->gate->failed))
 		rc = s->wl->run(&s->w);
@@ -217,6 +229,49 @@ static void assign(struct worker *w, const struct job *job, struct layout *l, st
 			.dirfd = l->dirs[lf->dir].fd, .name = lf->name, .path = lf->path, .fd = -1
 		};
 	}
+}
+
+/* Points to reserve so that a series normally never grows while running. */
+static size_t series_hint(const struct job *job, const struct worker *w)
+{
+	uint64_t n = 64;
+
+	if (job->log_interval.ns && job->runtime_ns)
+		n = (job->ramp_ns + job->runtime_ns) / job->log_interval.ns + 2;
+	else if (job->log_interval.ops && !job->time_based)
+		n = w->ops_per_pass * job->loops / job->log_interval.ops + 2;
+	return n > (1u << 20) ? 1u << 20 : (size_t)n;
+}
+
+/* Hand the threads' series to the job's stats: merged on a time grid (the
+ * threads share the origin), one per thread on a count grid. started: how
+ * many of the nthreads threads ran. */
+static int collect_series(struct run_stats *st, struct slot *slots, size_t nthreads, size_t started)
+{
+	struct series *first = &slots[0].w.series;
+
+	if (!series_on(first))
+		return 0;
+	if (first->interval_ns) {
+		st->series = calloc(1, sizeof(*st->series));
+		if (!st->series || series_init(st->series, first->interval_ns, 0, first->npoints + 1))
+			return -ENOMEM;
+		st->nseries = 1;
+		st->series->origin_ns = first->origin_ns;
+		for (size_t t = 0; t < started; t++)
+			if (series_merge(st->series, &slots[t].w.series))
+				return -ENOMEM;
+		return 0;
+	}
+	st->series = calloc(nthreads, sizeof(*st->series));
+	if (!st->series)
+		return -ENOMEM;
+	for (size_t t = 0; t < nthreads; t++) {
+		st->series[t] = slots[t].w.series; /* ownership moves */
+		memset(&slots[t].w.series, 0, sizeof(slots[t].w.series));
+	}
+	st->nseries = nthreads;
+	return 0;
 }
 
 int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, struct run_stats *stats,
@@ -271,8 +326,13 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 			slots[s].w.job_stop = &job_stop[j];
 			slots[s].gate = &gate;
 			slots[s].wl = &workload_fileio;
+			if (!rc && series_init(&slots[s].w.series, jobs[j].log_interval.ns,
+					       jobs[j].log_interval.ops, series_hint(&jobs[j], &slots[s].w)))
+				rc = dbio_err_set(err, -ENOMEM, "out of memory for the time series");
 		}
 	}
+	if (rc)
+		goto out_layout;
 	for (size_t j = 0; j < n; j++)
 		stats[j].started_wall_ns = clock_wall_ns();
 
@@ -290,6 +350,7 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	while (gate.ready < started)
 		pthread_cond_wait(&gate.cond, &gate.lock);
 	gate.open = true;
+	gate.open_ns = clock_now_ns();
 	pthread_cond_broadcast(&gate.cond);
 	pthread_mutex_unlock(&gate.lock);
 	for (size_t i = 0; i < started; i++)
@@ -315,6 +376,13 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 				last = w->end_ns;
 		}
 		stats[j].elapsed_ns = last > first ? last - first : 0;
+		size_t base = s - jobs[j].numjobs;
+		size_t ran = started <= base			? 0
+			     : started - base < jobs[j].numjobs ? started - base
+								: jobs[j].numjobs;
+
+		if (collect_series(&stats[j], &slots[base], jobs[j].numjobs, ran))
+			rc = dbio_err_set(err, -ENOMEM, "out of memory for the time series");
 	}
 
 out_layout:
@@ -327,6 +395,8 @@ out_layout:
 	while (laid-- > 0)
 		layout_release(&layouts[laid]);
 out_free:
+	for (size_t i = 0; slots && i < nworkers; i++)
+		series_release(&slots[i].w.series);
 	free(wfiles);
 	free(threads);
 	free(slots);

@@ -98,6 +98,7 @@ static int fileio_run(struct worker *w)
 	const bool mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE;
 	const enum op_type fixed_op = job_reads(job) ? OP_READ : OP_WRITE;
 	const uint64_t fsync_every = job->fsync, fdatasync_every = job->fdatasync;
+	const bool series = series_on(&w->series);
 	uint64_t now = clock_now_ns();
 	const uint64_t ramp_end = now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
@@ -111,6 +112,7 @@ static int fileio_run(struct worker *w)
 	if (measuring) {
 		w->start_ns = now;
 		usage_thread(&u0);
+		series_start(&w->series, w->series.interval_ns ? w->origin_ns : now);
 	}
 	while (done < total) {
 		if (atomic_load_explicit(w->stop, memory_order_relaxed) ||
@@ -120,6 +122,7 @@ static int fileio_run(struct worker *w)
 			measuring = true;
 			w->start_ns = now;
 			usage_thread(&u0);
+			series_start(&w->series, w->series.interval_ns ? w->origin_ns + job->ramp_ns : now);
 		}
 		if (w->gen.pos == w->ops_per_pass)
 			offgen_new_pass(&w->gen);
@@ -134,8 +137,11 @@ static int fileio_run(struct worker *w)
 
 		if (rc)
 			break;
-		if (measuring)
+		if (measuring) {
 			op_stats_add(&w->stats[req.op], req.len, t - now);
+			if (series)
+				series_add(&w->series, req.op, req.len, t - now, t);
+		}
 		now = t;
 		done++;
 		if (req.op != OP_WRITE)
@@ -146,8 +152,11 @@ static int fileio_run(struct worker *w)
 			if ((rc = w->eng.ops->sync(&w->eng, req.fd, OP_FSYNC)))
 				break;
 			t = clock_now_ns();
-			if (measuring)
+			if (measuring) {
 				op_stats_add(&w->stats[OP_FSYNC], 0, t - now);
+				if (series)
+					series_add(&w->series, OP_FSYNC, 0, t - now, t);
+			}
 			now = t;
 		}
 		if (fdatasync_every && writes % fdatasync_every == 0) {
@@ -155,8 +164,11 @@ static int fileio_run(struct worker *w)
 			if ((rc = w->eng.ops->sync(&w->eng, req.fd, OP_FDATASYNC)))
 				break;
 			t = clock_now_ns();
-			if (measuring)
+			if (measuring) {
 				op_stats_add(&w->stats[OP_FDATASYNC], 0, t - now);
+				if (series)
+					series_add(&w->series, OP_FDATASYNC, 0, t - now, t);
+			}
 			now = t;
 		}
 	}
@@ -171,14 +183,19 @@ static int fileio_run(struct worker *w)
 			}
 			uint64_t t = clock_now_ns();
 
-			if (measuring)
+			if (measuring) {
 				op_stats_add(&w->stats[OP_FSYNC], 0, t - now);
+				if (series)
+					series_add(&w->series, OP_FSYNC, 0, t - now, t);
+			}
 			now = t;
 		}
 	}
 	if (!measuring) {
 		w->start_ns = now;
 		usage_thread(&u0);
+	} else if (series) {
+		series_finish(&w->series, now);
 	}
 	w->end_ns = now;
 	usage_thread(&u1);

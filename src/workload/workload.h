@@ -23,6 +23,7 @@
 #include "engine/engine.h"
 #include "job/job.h"
 #include "stats/opstats.h"
+#include "stats/series.h"
 #include "stats/usage.h"
 #include "util/err.h"
 #include "workload/offgen.h"
@@ -40,11 +41,12 @@ struct worker {
 	unsigned index;	     /* 0 .. numjobs-1 */
 	struct wfile *files; /* the files of this worker's slice */
 	size_t nfiles;
-	uint64_t first_block;	  /* global block number of files[0]'s first block */
 	uint64_t blocks_per_file; /* filesize / bs */
 	uint64_t slice_first;	  /* this worker's blocks: [slice_first, +slice_len) */
 	uint64_t slice_len;
 	uint64_t ops_per_pass;
+	struct series series;	/* initialised (maybe off) and released by the runner */
+	uint64_t origin_ns;	/* set when the gate opens: all threads start then */
 	const atomic_int *stop; /* set on SIGINT / SIGTERM */
 	atomic_int *job_stop;	/* set by any worker of the job that fails */
 

@@ -1,0 +1,16 @@
+/*
+ * CSV views of a result tree, for spreadsheets and plotting tools.
+ */
+#ifndef DBIO_OUT_CSV_H
+#define DBIO_OUT_CSV_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Every series point of every run, one row per point and op type:
+ * job,run,thread,interval,end_s,duration_s,op,count,bytes,lat_mean_ns,lat_max_ns
+ * (thread is empty on a time grid, where threads are merged). Returns the
+ * number of rows. */
+size_t csv_series(FILE *fp, const json_t *result);
+
+#endif
