@@ -66,6 +66,7 @@ struct job {
 	uint64_t repeat;      /* runs of the job */
 	int cache;            /* enum cache_mode, before each run */
 	struct job_interval log_interval;
+	uint64_t mem_limit;   /* bytes; 0 = no limit */
 	double percentiles[JOB_MAX_PCTS];
 	size_t npercentiles;
 

@@ -196,6 +196,11 @@ void text_report(FILE *fp, const json_t *result)
 		fprintf(fp, "job %s: ", str(job, "name"));
 		brief_options(fp, json_object_get(job, "options"));
 		fputc('\n', fp);
+		size_t k;
+		json_t *warning;
+
+		json_array_foreach (json_object_get(job, "warnings"), k, warning)
+			fprintf(fp, "  warning: %s\n", json_string_value(warning));
 		json_array_foreach (runs, r, run) {
 			char el[32];
 			double threads = num(run, "threads");
@@ -207,6 +212,11 @@ void text_report(FILE *fp, const json_t *result)
 									      : "");
 			op_table(fp, json_object_get(run, "ops"));
 			usage_lines(fp, json_object_get(run, "rusage"));
+			if (json_object_get(run, "memory"))
+				fprintf(fp,
+					"    memory cgroup: limit %.0f MiB, peak %.1f MiB (page cache included)\n",
+					num(json_object_get(run, "memory"), "limit_bytes") / 1048576.0,
+					num(json_object_get(run, "memory"), "peak_bytes") / 1048576.0);
 			series_lines(fp, json_object_get(run, "series"));
 		}
 		if (json_array_size(runs) > 1 && json_object_get(job, "summary"))

@@ -15,6 +15,7 @@
 #include "sys/fsinfo.h"
 #include "util/atomic.h"
 #include "util/clock.h"
+#include "util/units.h"
 
 #ifndef DBIO_VERSION
 #define DBIO_VERSION "0.0.0"
@@ -132,6 +133,34 @@ static json_t *targets_json(const struct job *job)
 		free(dirs[i]);
 	}
 	free(dirs);
+	return a;
+}
+
+/* What the reader must know to trust the figures. */
+static json_t *warnings_json(const struct job *job)
+{
+	json_t *a = json_array();
+	struct hostinfo h;
+
+	if (!job->direct && hostinfo_read(&h) == 0) {
+		uint64_t data = job->filesize * job->nrfiles * (job->share_files ? 1 : job->numjobs);
+		uint64_t mem = job->mem_limit ? job->mem_limit : h.mem_total_bytes;
+		char d[32], m[32], need[32];
+
+		if (data < 2 * mem) {
+			char *text = NULL;
+
+			units_fmt_bytes(d, sizeof(d), data);
+			units_fmt_bytes(m, sizeof(m), mem);
+			units_fmt_bytes(need, sizeof(need), 2 * mem);
+			if (asprintf(
+				    &text,
+				    "page cache: the job's %s of files is less than twice the %s of memory it may use (%s), so buffered I/O measures the page cache as much as the storage; use direct=1, at least %s of files, or mem_limit=",
+				    d, job->mem_limit ? "limit" : "RAM", m, need) >= 0)
+				json_array_append_new(a, json_string(text));
+			free(text);
+		}
+	}
 	return a;
 }
 
@@ -272,8 +301,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 
 		for (size_t i = 0; i < option_count; i++)
 			json_object_set_new(opts, option_table[i].name, option_value(job, &option_table[i]));
-		entry = json_pack("{s:s, s:o, s:o, s:[]}", "name", job->name, "options", opts, "targets",
-				  targets_json(job), "runs");
+		entry = json_pack("{s:s, s:o, s:o, s:o, s:[]}", "name", job->name, "options", opts, "targets",
+				  targets_json(job), "warnings", warnings_json(job), "runs");
 		if (!entry || json_array_append_new(jobs, entry))
 			return -ENOMEM;
 	}
@@ -293,6 +322,10 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 				"elapsed_ns", (json_int_t)st->elapsed_ns, "partial", st->partial, "threads",
 				(int)st->threads, "ops", ops, "rusage", rusage);
 
+	if (run && st->mem_limit_bytes)
+		json_object_set_new(run, "memory",
+				    json_pack("{s:I, s:I}", "limit_bytes", (json_int_t)st->mem_limit_bytes,
+					      "peak_bytes", (json_int_t)st->mem_peak_bytes));
 	if (run && st->nseries)
 		json_object_set_new(run, "series", series_json(st));
 	if (!run || json_array_append_new(json_object_get(entry, "runs"), run))

@@ -35,6 +35,8 @@ struct run_stats {
 	bool partial; /* stopped early: signal or error */
 	struct series *series; /* log_interval: one merged series (time grid) or one per thread (count grid) */
 	size_t nseries;
+	uint64_t mem_limit_bytes; /* the cgroup limit in force, 0 for none */
+	uint64_t mem_peak_bytes;  /* the cgroup's peak use, page cache included */
 };
 
 /* Set by the SIGINT/SIGTERM handler to the signal number. */

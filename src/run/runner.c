@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "job/option.h"
+#include "run/memlimit.h"
 #include "run/run_int.h"
 #include "util/clock.h"
 #include "workload/workload.h"
@@ -126,6 +127,11 @@ int run_drop_caches(struct dbio_err *err)
 int run_check_targets(const struct jobset *set, const struct run_opts *opts, struct dbio_err *err)
 {
 	for (size_t j = 0; j < set->njobs; j++) {
+		struct memlimit probe;
+		int rc;
+
+		if (set->jobs[j].mem_limit && (rc = memlimit_check(&probe, err)))
+			return rc;
 		if (set->jobs[j].cache == CACHE_DROP && access(RUN_DROP_CACHES, W_OK)) {
 			char where[4200];
 			const struct job *job = &set->jobs[j];
@@ -284,6 +290,7 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	struct wfile *wfiles = NULL;
 	pthread_t *threads = NULL;
 	size_t nworkers = 0, nfiles = 0, started = 0, laid = 0;
+	struct memlimit mem = { 0 };
 	bool drop = false;
 	int rc = 0;
 
@@ -302,6 +309,13 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 		goto out_free;
 	}
 
+	uint64_t limit = 0;
+
+	for (size_t j = 0; j < n; j++)
+		if (jobs[j].mem_limit && (!limit || jobs[j].mem_limit < limit))
+			limit = jobs[j].mem_limit;
+	if (limit && (rc = memlimit_enter(&mem, limit, err)))
+		goto out_layout;
 	for (laid = 0; laid < n && !rc; laid++) {
 		rc = layout_init(&layouts[laid], &jobs[laid], opts->keep, err);
 		if (!rc)
@@ -392,8 +406,18 @@ out_layout:
 	if (rc)
 		for (size_t j = 0; j < n; j++)
 			stats[j].partial = true;
+	if (mem.entered) {
+		uint64_t peak = 0;
+
+		memlimit_peak(&mem, &peak);
+		for (size_t j = 0; j < n; j++) {
+			stats[j].mem_limit_bytes = mem.limit_bytes;
+			stats[j].mem_peak_bytes = peak;
+		}
+	}
 	while (laid-- > 0)
 		layout_release(&layouts[laid]);
+	memlimit_leave(&mem);
 out_free:
 	for (size_t i = 0; slots && i < nworkers; i++)
 		series_release(&slots[i].w.series);

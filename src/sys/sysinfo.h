@@ -76,11 +76,14 @@ json_t *sysinfo_block_device(const struct sys_paths *p, unsigned major, unsigned
 
 /*
  * The filesystem and storage stack holding dir: a new object
- *   { directory, fs_type, mount_point, mount_options, source, device,
- *     fs_block_size_bytes, fs_total_bytes, fs_free_bytes, block_device }
+ *   { directory, fs_type, mount_point, mount_options, super_options,
+ *     source, device, fs_block_size_bytes, fs_total_bytes, fs_free_bytes,
+ *     block_device }
  * `directory` is dir as given; when it does not exist yet its nearest
  * existing ancestor is described and named in `described_path`. device is
- * "major:minor" of st_dev. block_device is sysinfo_block_device() of that
+ * "major:minor" of st_dev. mount_options are the mount's own (the fourth
+ * mountinfo field: "rw,relatime"), super_options the filesystem's (after
+ * the source: "rw,discard,data=ordered"). block_device is sysinfo_block_device() of that
  * device, or, for filesystems whose st_dev is anonymous (major 0, e.g.
  * btrfs), of the mount source when that is a block device node; it is left
  * out for virtual filesystems (tmpfs, overlay, proc ...). fs_free_bytes is
