@@ -155,8 +155,8 @@ static json_t *warnings_json(const struct job *job)
 			units_fmt_bytes(need, sizeof(need), 2 * mem);
 			if (asprintf(
 				    &text,
-				    "page cache: the job's %s of files is less than twice the %s of memory it may use (%s), so buffered I/O measures the page cache as much as the storage; use direct=1, at least %s of files, or mem_limit=",
-				    d, job->mem_limit ? "limit" : "RAM", m, need) >= 0)
+				    "page cache: the job's %s of files is less than twice the memory it may use (%s: %s), so buffered I/O measures the page cache as much as the storage; use direct=1, at least %s of files, or mem_limit=",
+				    d, job->mem_limit ? "mem_limit" : "RAM", m, need) >= 0)
 				json_array_append_new(a, json_string(text));
 			free(text);
 		}
