@@ -7,9 +7,11 @@
 
 extern const struct cmd cmd_run;
 extern const struct cmd cmd_help;
+extern const struct cmd cmd_sysinfo;
 
 const struct cmd *const cmd_registry[] = {
 	&cmd_run,
+	&cmd_sysinfo,
 	&cmd_help,
 };
 

@@ -28,6 +28,7 @@ struct run_args {
 	size_t nkeys;
 	const char *output;
 	const char *series_csv;
+	int progress; /* -1: when stderr is a terminal */
 	bool json;
 	struct run_opts opts;
 };
@@ -35,13 +36,15 @@ struct run_args {
 static void run_usage(void)
 {
 	printf("usage: dbio run [JOBFILE...] [--KEY=VALUE...] [--output FILE] [--format text|json]\n"
-	       "                [--keep] [--force]\n\n"
+	       "                [--series-csv FILE] [--progress=line|none] [--keep] [--force]\n\n"
 	       "Without a job file or job keys, runs the default suite (about one minute) in\n"
 	       "./dbio-scratch or --directory. Job keys given on the command line apply to every\n"
 	       "job and override the job files; `dbio help options` lists them.\n\n"
 	       "  --output FILE    write the result as JSON to FILE (atomically)\n"
 	       "  --format FORMAT  text (default) or json on standard output\n"
 	       "  --series-csv FILE  write the time series (log_interval=) as CSV to FILE\n"
+	       "  --progress=line|none  an updating status line on stderr (default: line when\n"
+	       "                   stderr is a terminal)\n"
 	       "  --keep           leave the files dbio created in place\n"
 	       "  --force          work in a directory that holds files that are not dbio's\n"
 	       "                   (dbio still only creates and removes its own)\n\n"
@@ -77,6 +80,15 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 
 		if (strncmp(arg, "--", 2) || arg[2] == '\0') {
 			a->files[a->nfiles++] = arg;
+			continue;
+		}
+		if (!strncmp(arg, "--progress=", 11)) {
+			if (strcmp(arg + 11, "none") && strcmp(arg + 11, "line")) {
+				cmd_error("command line: --progress: bad value '%s': expected none or line",
+					  arg + 11);
+				return 2;
+			}
+			a->progress = !strcmp(arg + 11, "line") ? 1 : 0;
 			continue;
 		}
 		if (!strcmp(arg, "--keep") || !strcmp(arg, "--force")) {
@@ -220,7 +232,9 @@ static int run_main(int argc, char **argv)
 	bool suite = false;
 	int rc, status;
 
+	args.progress = -1;
 	status = parse_args(argc, argv, &args);
+	args.opts.progress = args.progress < 0 ? isatty(STDERR_FILENO) : args.progress;
 	if (status) {
 		status = status < 0 ? 0 : status;
 		goto out_args;

@@ -87,16 +87,21 @@ static void usage_lines(FILE *fp, const json_t *ru)
 
 static void where_line(FILE *fp, const json_t *target)
 {
+	const json_t *bdev = json_object_get(target, "block_device");
 	char bsz[32];
 
 	if (!json_object_get(target, "fs_type")) {
 		fprintf(fp, "%s", str(target, "directory"));
 		return;
 	}
-	fprintf(fp, "%s: %s on %s (device %s), mounted at %s, block size %s", str(target, "directory"),
+	fprintf(fp, "%s: %s on %s (device %s), mounted at %s (%s), block size %s", str(target, "directory"),
 		str(target, "fs_type"), str(target, "source"), str(target, "device"),
-		str(target, "mount_point"),
+		str(target, "mount_point"), str(target, "mount_options"),
 		units_fmt_bytes(bsz, sizeof(bsz), (uint64_t)num(target, "fs_block_size_bytes")));
+	if (bdev)
+		fprintf(fp, "; disk %s, scheduler %s, %s", str(bdev, "name"),
+			json_object_get(bdev, "scheduler") ? str(bdev, "scheduler") : "?",
+			json_is_true(json_object_get(bdev, "rotational")) ? "rotational" : "non-rotational");
 }
 
 /* "12.3 ± 0.4" in the unit fmt prints, and the CV flag. */

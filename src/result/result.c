@@ -13,6 +13,7 @@
 #include "job/option.h"
 #include "stats/summary.h"
 #include "sys/fsinfo.h"
+#include "sys/sysinfo.h"
 #include "util/atomic.h"
 #include "util/clock.h"
 #include "util/units.h"
@@ -34,18 +35,6 @@ static json_t *iso_time(uint64_t wall_ns)
 	snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03uZ", tm.tm_year + 1900, tm.tm_mon + 1,
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (unsigned)(wall_ns / 1000000u % 1000u));
 	return json_string(buf);
-}
-
-static json_t *system_json(void)
-{
-	struct hostinfo h;
-
-	if (hostinfo_read(&h))
-		return json_object();
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:I}", "hostname", h.hostname, "kernel_release",
-			 h.kernel_release, "kernel_version", h.kernel_version, "machine", h.machine,
-			 "cpus_online", (json_int_t)h.cpus_online, "mem_total_bytes",
-			 (json_int_t)h.mem_total_bytes);
 }
 
 json_t *result_new(int argc, char **argv)
@@ -70,7 +59,7 @@ json_t *result_new(int argc, char **argv)
 	json_t *r = json_pack("{s:i, s:{s:s, s:s}, s:s, s:o, s:o, s:b, s:o, s:[]}", "schema_version",
 			      RESULT_SCHEMA_VERSION, "tool", "name", "dbio", "version", DBIO_VERSION,
 			      "command_line", line ? line : "", "argv", argv_json, "started_at",
-			      iso_time(clock_wall_ns()), "partial", 0, "system", system_json(), "jobs");
+			      iso_time(clock_wall_ns()), "partial", 0, "system", sysinfo_host(NULL), "jobs");
 	free(line);
 	return r;
 }
@@ -110,26 +99,10 @@ static json_t *targets_json(const struct job *job)
 	int n = job_split_dirs(job->directory, &dirs);
 
 	for (int i = 0; i < n; i++) {
-		struct fsinfo fs;
+		json_t *t = sysinfo_target(NULL, dirs[i]);
 
-		/* A directory dbio will create (the default scratch directory)
-		 * lives on its parent's filesystem. */
-		int rc = fsinfo_read(dirs[i], "/proc/self/mountinfo", &fs);
-		char *parent = NULL;
-
-		if (rc == -ENOENT && (parent = strdup(dirs[i])))
-			rc = fsinfo_read(dirname(parent), "/proc/self/mountinfo", &fs);
-		free(parent);
-		if (rc == 0)
-			json_array_append_new(
-				a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I}", "directory",
-					     dirs[i], "fs_type", fs.fs_type, "mount_point", fs.mount_point,
-					     "mount_options", fs.mount_options, "source", fs.source, "device",
-					     fs.device, "fs_block_size_bytes", (json_int_t)fs.block_size,
-					     "fs_total_bytes", (json_int_t)fs.total_bytes, "fs_free_bytes",
-					     (json_int_t)fs.free_bytes));
-		else
-			json_array_append_new(a, json_pack("{s:s}", "directory", dirs[i]));
+		if (t)
+			json_array_append_new(a, t);
 		free(dirs[i]);
 	}
 	free(dirs);
@@ -291,6 +264,51 @@ static json_t *series_json(const struct run_stats *st)
 	return out;
 }
 
+/* The change of the disk counters from a to b over dt_ns. */
+static json_t *disk_delta(const struct diskstat *a, const struct diskstat *b, uint64_t dt_ns, unsigned major,
+			  unsigned minor)
+{
+	char dev[32];
+	double ms = (double)dt_ns / 1e6;
+
+	snprintf(dev, sizeof(dev), "%u:%u", major, minor);
+	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}", "device", dev, "read_ios",
+			 (json_int_t)(b->reads - a->reads), "read_merges",
+			 (json_int_t)(b->reads_merged - a->reads_merged), "read_bytes",
+			 (json_int_t)((b->sectors_read - a->sectors_read) * 512), "write_ios",
+			 (json_int_t)(b->writes - a->writes), "write_merges",
+			 (json_int_t)(b->writes_merged - a->writes_merged), "write_bytes",
+			 (json_int_t)((b->sectors_written - a->sectors_written) * 512), "util_pct",
+			 ms > 0 ? (double)(b->ms_io - a->ms_io) / ms * 100 : 0.0, "avg_queue",
+			 ms > 0 ? (double)(b->ms_weighted - a->ms_weighted) / ms : 0.0);
+}
+
+static json_t *counters_delta(const struct sampler *s, const struct sample *a, const struct sample *b)
+{
+	json_t *disks = json_array();
+
+	for (unsigned k = 0; k < s->ndev; k++)
+		json_array_append_new(disks, disk_delta(&a->disk[k], &b->disk[k], b->t_ns - a->t_ns,
+							s->major[k], s->minor[k]));
+	return json_pack("{s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I}", "t_ns", (json_int_t)b->t_ns,
+			 "duration_ns", (json_int_t)(b->t_ns - a->t_ns), "disk", disks, "pgpgin_kb",
+			 (json_int_t)(b->vm.pgpgin - a->vm.pgpgin), "pgpgout_kb",
+			 (json_int_t)(b->vm.pgpgout - a->vm.pgpgout), "pgmajfault",
+			 (json_int_t)(b->vm.pgmajfault - a->vm.pgmajfault), "dirty_bytes",
+			 (json_int_t)b->mem.dirty_bytes, "writeback_bytes",
+			 (json_int_t)b->mem.writeback_bytes, "cached_bytes", (json_int_t)b->mem.cached_bytes);
+}
+
+static json_t *counters_json(const struct sampler *s)
+{
+	json_t *samples = json_array();
+
+	for (size_t i = 1; i < s->nsamples; i++)
+		json_array_append_new(samples, counters_delta(s, &s->samples[i - 1], &s->samples[i]));
+	return json_pack("{s:I, s:o, s:o}", "interval_ns", (json_int_t)s->interval_ns, "samples", samples,
+			 "total", counters_delta(s, &s->samples[0], &s->samples[s->nsamples - 1]));
+}
+
 int result_add_run(json_t *result, size_t index, const struct job *job, const struct run_stats *st)
 {
 	json_t *jobs = json_object_get(result, "jobs");
@@ -326,6 +344,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 		json_object_set_new(run, "memory",
 				    json_pack("{s:I, s:I}", "limit_bytes", (json_int_t)st->mem_limit_bytes,
 					      "peak_bytes", (json_int_t)st->mem_peak_bytes));
+	if (run && st->counters.nsamples >= 2)
+		json_object_set_new(run, "counters", counters_json(&st->counters));
 	if (run && st->nseries)
 		json_object_set_new(run, "series", series_json(st));
 	if (!run || json_array_append_new(json_object_get(entry, "runs"), run))

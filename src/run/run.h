@@ -15,6 +15,7 @@
 #include "job/job.h"
 #include "stats/opstats.h"
 #include "stats/series.h"
+#include "run/sampler.h"
 #include "stats/usage.h"
 #include "util/err.h"
 
@@ -23,6 +24,7 @@
 struct run_opts {
 	bool keep;  /* leave the files in place */
 	bool force; /* accept directories that hold foreign files */
+	bool progress; /* one updating status line on stderr */
 };
 
 /* What one run of one job measured. */
@@ -37,6 +39,7 @@ struct run_stats {
 	size_t nseries;
 	uint64_t mem_limit_bytes; /* the cgroup limit in force, 0 for none */
 	uint64_t mem_peak_bytes;  /* the cgroup's peak use, page cache included */
+	struct sampler counters;  /* system counters sampled while the group ran */
 };
 
 /* Set by the SIGINT/SIGTERM handler to the signal number. */

@@ -41,6 +41,7 @@ void run_signals_install(void)
 
 void run_stats_release(struct run_stats *stats)
 {
+	sampler_release(&stats->counters);
 	for (size_t i = 0; i < stats->nseries; i++)
 		series_release(&stats->series[i]);
 	free(stats->series);
@@ -167,6 +168,7 @@ struct gate {
 	unsigned ready;
 	bool open;
 	uint64_t open_ns;
+	unsigned finished;
 	atomic_int failed;
 };
 
@@ -195,7 +197,80 @@ static void *worker_main(void *arg)
 		rc = s->wl->run(&s->w);
 	s->wl->cleanup(&s->w);
 	s->rc = rc;
+	pthread_mutex_lock(&s->gate->lock);
+	s->gate->finished++;
+	pthread_cond_broadcast(&s->gate->cond);
+	pthread_mutex_unlock(&s->gate->lock);
 	return NULL;
+}
+
+/* One status line: the first job's name, time, ETA, rate over the last
+ * second. */
+static void progress_line(const struct job *jobs, const struct slot *slots, size_t started,
+			  uint64_t elapsed_ns, uint64_t *last_ops, uint64_t *last_ns)
+{
+	uint64_t ops = 0, total = 0;
+	double rate, secs = (double)elapsed_ns / 1e9;
+
+	for (size_t i = 0; i < started; i++) {
+		const struct job *job = slots[i].w.job;
+
+		ops += atomic_load_explicit(&((struct slot *)&slots[i])->w.progress_ops,
+					    memory_order_relaxed);
+		if (!job->time_based)
+			total += slots[i].w.ops_per_pass * job->loops;
+	}
+	rate = elapsed_ns > *last_ns ? (double)(ops - *last_ops) / ((double)(elapsed_ns - *last_ns) / 1e9)
+				     : 0;
+	fprintf(stderr, "\r\033[K%s: %.0f s", jobs[0].name, secs);
+	if (jobs[0].runtime_ns) {
+		double limit = (double)(jobs[0].runtime_ns + jobs[0].ramp_ns) / 1e9;
+
+		fprintf(stderr, " of %.0f s, ETA %.0f s", limit, limit > secs ? limit - secs : 0);
+	} else if (total && ops) {
+		fprintf(stderr, ", %.0f %% done, ETA %.0f s", 100.0 * (double)ops / (double)total,
+			secs * (double)(total - ops) / (double)ops);
+	}
+	fprintf(stderr, ", %.0f ops/s, %.1f MiB/s", rate, rate * (double)jobs[0].bs / 1048576.0);
+	*last_ops = ops;
+	*last_ns = elapsed_ns;
+}
+
+/* Between the gate and the last thread's end, the main thread samples the
+ * system counters at the sampler's interval and refreshes the progress
+ * line every second. Called and returns with gate->lock held. */
+static void watch(struct gate *gate, struct sampler *sampler, const struct job *jobs,
+		  const struct slot *slots, size_t started, bool progress)
+{
+	uint64_t next_sample = gate->open_ns + sampler->interval_ns,
+		 next_line = gate->open_ns + 1000000000ull;
+	uint64_t last_ops = 0, last_ns = 0;
+	bool printed = false;
+
+	while (gate->finished < started) {
+		uint64_t wake = progress && next_line < next_sample ? next_line : next_sample;
+		struct timespec ts = { .tv_sec = (time_t)(wake / 1000000000u),
+				       .tv_nsec = (long)(wake % 1000000000u) };
+
+		pthread_cond_timedwait(&gate->cond, &gate->lock, &ts);
+		uint64_t now = clock_now_ns();
+
+		if (gate->finished >= started)
+			break;
+		if (now >= next_sample) {
+			sampler_take(sampler, now);
+			while (next_sample <= now)
+				next_sample += sampler->interval_ns;
+		}
+		if (progress && now >= next_line) {
+			progress_line(jobs, slots, started, now - gate->open_ns, &last_ops, &last_ns);
+			printed = true;
+			while (next_line <= now)
+				next_line += 1000000000ull;
+		}
+	}
+	if (printed)
+		fprintf(stderr, "\r\033[K");
 }
 
 /* Hand thread t of job its files and its slice of the blocks. */
@@ -285,7 +360,9 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 {
 	struct layout *layouts = calloc(n, sizeof(*layouts));
 	atomic_int *job_stop = calloc(n, sizeof(*job_stop));
-	struct gate gate = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+	struct gate gate = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct sampler sampler;
+	pthread_condattr_t cattr;
 	struct slot *slots = NULL;
 	struct wfile *wfiles = NULL;
 	pthread_t *threads = NULL;
@@ -294,6 +371,11 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	bool drop = false;
 	int rc = 0;
 
+	pthread_condattr_init(&cattr);
+	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+	pthread_cond_init(&gate.cond, &cattr);
+	pthread_condattr_destroy(&cattr);
+	sampler_init(&sampler, jobs, n);
 	for (size_t j = 0; j < n; j++) {
 		run_stats_init(&stats[j]);
 		stats[j].threads = (unsigned)jobs[j].numjobs;
@@ -365,8 +447,12 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 		pthread_cond_wait(&gate.cond, &gate.lock);
 	gate.open = true;
 	gate.open_ns = clock_now_ns();
+	sampler.origin_ns = gate.open_ns;
+	sampler_take(&sampler, gate.open_ns);
 	pthread_cond_broadcast(&gate.cond);
+	watch(&gate, &sampler, jobs, slots, started, opts->progress);
 	pthread_mutex_unlock(&gate.lock);
+	sampler_take(&sampler, clock_now_ns());
 	for (size_t i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 
@@ -390,6 +476,8 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 				last = w->end_ns;
 		}
 		stats[j].elapsed_ns = last > first ? last - first : 0;
+		if (sampler_copy(&stats[j].counters, &sampler))
+			rc = dbio_err_set(err, -ENOMEM, "out of memory for the system counters");
 		size_t base = s - jobs[j].numjobs;
 		size_t ran = started <= base			? 0
 			     : started - base < jobs[j].numjobs ? started - base
@@ -421,6 +509,8 @@ out_layout:
 out_free:
 	for (size_t i = 0; slots && i < nworkers; i++)
 		series_release(&slots[i].w.series);
+	sampler_release(&sampler);
+	pthread_cond_destroy(&gate.cond);
 	free(wfiles);
 	free(threads);
 	free(slots);

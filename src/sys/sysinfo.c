@@ -35,7 +35,7 @@ static const char *const vm_keys[] = {
 	"swappiness",
 };
 
-static json_t *describe_fs(const struct sys_paths *p, const char *path, int depth);
+static int describe_fs(const struct sys_paths *p, const char *path, int depth, json_t *o);
 
 /* Format a path; -ENAMETOOLONG rather than a truncated path. */
 static int __attribute__((format(printf, 3, 4))) pathf(char *buf, size_t len, const char *fmt, ...)
@@ -322,10 +322,11 @@ static void describe_loop(const struct sys_paths *p, const char *disk, json_t *o
 	if (!pathf(path, sizeof(path), "%s/loop/dio", disk))
 		put_bool(loop, "direct_io", path);
 	if (!gone) {
-		json_t *backing = describe_fs(p, file, depth + 1);
+		json_t *backing = json_object();
 
-		if (backing)
-			json_object_set_new(loop, "backing", backing);
+		if (backing && !describe_fs(p, file, depth + 1, backing))
+			json_object_set(loop, "backing", backing);
+		json_decref(backing);
 	}
 	json_object_set_new(o, "loop", loop);
 }
@@ -456,19 +457,17 @@ static void put_super_options(const struct sys_paths *p, json_t *o, const struct
 		json_object_set_new(o, "super_options", json_string(best));
 }
 
-/* The filesystem holding path (which exists) and its device stack; NULL
- * when it cannot be described. */
-static json_t *describe_fs(const struct sys_paths *p, const char *path, int depth)
+/* Add the filesystem holding path and its device stack to o; 0, or -errno
+ * (-ENOENT also when mountinfo has no line for it) with o untouched. */
+static int describe_fs(const struct sys_paths *p, const char *path, int depth, json_t *o)
 {
 	struct fsinfo fs;
 	unsigned major, minor;
 	struct stat st;
-	json_t *o;
+	int rc = fsinfo_read(path, p->mountinfo, &fs);
 
-	if (fsinfo_read(path, p->mountinfo, &fs))
-		return NULL;
-	if (!(o = json_object()))
-		return NULL;
+	if (rc)
+		return rc;
 	json_object_set_new(o, "fs_type", json_string(fs.fs_type));
 	json_object_set_new(o, "mount_point", json_string(fs.mount_point));
 	json_object_set_new(o, "mount_options", json_string(fs.mount_options));
@@ -479,7 +478,7 @@ static json_t *describe_fs(const struct sys_paths *p, const char *path, int dept
 	json_object_set_new(o, "fs_total_bytes", json_integer((json_int_t)fs.total_bytes));
 	json_object_set_new(o, "fs_free_bytes", json_integer((json_int_t)fs.free_bytes));
 	if (sscanf(fs.device, "%u:%u", &major, &minor) != 2)
-		return o;
+		return 0;
 	/* btrfs and the like report an anonymous st_dev; their source names
 	 * the block device. */
 	if (major == 0 && fs.source[0] == '/' && !stat(fs.source, &st) && S_ISBLK(st.st_mode)) {
@@ -492,13 +491,13 @@ static json_t *describe_fs(const struct sys_paths *p, const char *path, int dept
 		if (bdev)
 			json_object_set_new(o, "block_device", bdev);
 	}
-	return o;
+	return 0;
 }
 
 json_t *sysinfo_target(const struct sys_paths *p, const char *dir)
 {
 	char *path = strdup(dir);
-	json_t *o = json_object(), *fs;
+	json_t *o = json_object();
 	struct stat st;
 	int rc = 0;
 
@@ -524,12 +523,10 @@ json_t *sysinfo_target(const struct sys_paths *p, const char *dir)
 	}
 	if (rc == 0 && strcmp(path, dir))
 		json_object_set_new(o, "described_path", json_string(path));
-	if (rc == 0 && (fs = describe_fs(p, path, 0))) {
-		json_object_update(o, fs);
-		json_decref(fs);
-	} else {
-		json_object_set_new(o, "error", json_string(strerror(rc ? -rc : ENOENT)));
-	}
+	if (rc == 0)
+		rc = describe_fs(p, path, 0, o);
+	if (rc)
+		json_object_set_new(o, "error", json_string(strerror(-rc)));
 	free(path);
 	return o;
 }

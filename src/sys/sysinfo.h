@@ -88,7 +88,9 @@ json_t *sysinfo_block_device(const struct sys_paths *p, unsigned major, unsigned
  * btrfs), of the mount source when that is a block device node; it is left
  * out for virtual filesystems (tmpfs, overlay, proc ...). fs_free_bytes is
  * what an unprivileged user may still allocate (f_bavail). When nothing can
- * be described the object holds `directory` and `error` (strerror text).
+ * be described the object holds `directory` (and `described_path`) and
+ * `error` (strerror text; "No such file or directory" also when mountinfo
+ * has no line for the filesystem).
  * p NULL means sysinfo_default_paths. Returns NULL only when out of memory.
  */
 json_t *sysinfo_target(const struct sys_paths *p, const char *dir);

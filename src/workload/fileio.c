@@ -144,6 +144,7 @@ static int fileio_run(struct worker *w)
 		}
 		now = t;
 		done++;
+		atomic_store_explicit(&w->progress_ops, done, memory_order_relaxed);
 		if (req.op != OP_WRITE)
 			continue;
 		writes++;

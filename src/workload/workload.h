@@ -49,6 +49,7 @@ struct worker {
 	uint64_t origin_ns;	/* set when the gate opens: all threads start then */
 	const atomic_int *stop; /* set on SIGINT / SIGTERM */
 	atomic_int *job_stop;	/* set by any worker of the job that fails */
+	atomic_uint_fast64_t progress_ops; /* reads and writes so far, for the progress line */
 
 	/* Filled by the workload. */
 	struct engine eng;
