@@ -42,8 +42,10 @@ static int sync_io(struct engine *e, struct io_req *req)
 
 	if (st->last_fd != req->fd || st->pos != req->off) {
 		st->last_fd = -1;
-		if (dbio_sys->lseek(req->fd, (off_t)req->off, SEEK_SET) < 0)
+		if (dbio_sys->lseek(req->fd, (off_t)req->off, SEEK_SET) < 0) {
+			req->res = 0;
 			return -errno;
+		}
 	}
 	while (done < req->len) {
 		ssize_t n = req->op == OP_READ ? dbio_sys->read(req->fd, buf + done, req->len - done)

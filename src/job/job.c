@@ -99,8 +99,12 @@ int job_validate(struct job *job, struct dbio_err *err)
 	if (job->size == 0 && job->filesize == 0)
 		return job_fail(job, "size", err,
 				"missing: give size= (bytes of I/O) or filesize= (bytes per file)");
-	if (job->filesize == 0)
-		job->filesize = job->size / job->nrfiles;
+	if (job->filesize == 0) {
+		/* Round up to whole blocks, so the files hold all of size. */
+		uint64_t per_file = job->size / job->nrfiles + (job->size % job->nrfiles != 0);
+
+		job->filesize = (per_file + job->bs - 1) / job->bs * job->bs;
+	}
 	if (job->size == 0)
 		job->size = job->filesize * job->nrfiles;
 	if (job->filesize < job->bs)

@@ -142,6 +142,7 @@ static int parse(struct jobset *set, const char *name, FILE *fp, const char *tex
 	ini_stop_on_first_error = true;
 	ini_use_stack = false; /* lines of any length (long directory lists) */
 	ini_allow_realloc = true;
+	ini_max_line = 1 << 16;
 	rc = ini_parse_stream(read_line, &st, on_key, &st);
 	if (err->code)
 		return err->code;

@@ -73,10 +73,10 @@ const struct option_def option_table[] = {
 	  .help = "Percentage of reads in the mixed patterns randrw and readwrite; each operation is a read with this probability." },
 	{ .name = "bs", .type = OPT_SIZE, .offset = F(bs), .def = "4k", .min = 1, .max = 1ull << 30,
 	  .help = "Block size: bytes per read or write." },
-	{ .name = "size", .type = OPT_SIZE, .offset = F(size), .def = "0", .min = 0, .max = UINT64_MAX,
+	{ .name = "size", .type = OPT_SIZE, .offset = F(size), .def = "0", .min = 0, .max = OPT_MAX,
 	  .help = "Bytes of I/O in one pass, per thread (or for all threads together with share_files=1). The files are this big together unless filesize says otherwise. One of size and filesize is required." },
-	{ .name = "filesize", .type = OPT_SIZE, .offset = F(filesize), .def = "0", .min = 0, .max = UINT64_MAX,
-	  .help = "Size of each file. Defaults to size / nrfiles." },
+	{ .name = "filesize", .type = OPT_SIZE, .offset = F(filesize), .def = "0", .min = 0, .max = OPT_MAX,
+	  .help = "Size of each file. Defaults to size / nrfiles, rounded up to whole blocks." },
 	{ .name = "nrfiles", .type = OPT_UINT, .offset = F(nrfiles), .def = "1", .min = 1, .max = 1000000,
 	  .help = "Number of files per thread (or in all with share_files=1). Offsets run over the files as one space: block b is in file b / (filesize / bs)." },
 	{ .name = "numjobs", .type = OPT_UINT, .offset = F(numjobs), .def = "1", .min = 1, .max = 4096,
@@ -87,23 +87,23 @@ const struct option_def option_table[] = {
 	  .help = "Open files with O_DIRECT, bypassing the page cache. bs must be a multiple of the device's logical block size." },
 	{ .name = "sync", .type = OPT_ENUM, .offset = F(sync), .def = "none", .values = sync_values,
 	  .help = "Synchronous writes through the open flags O_SYNC or O_DSYNC." },
-	{ .name = "fsync", .type = OPT_UINT, .offset = F(fsync), .def = "0", .min = 0, .max = UINT64_MAX,
+	{ .name = "fsync", .type = OPT_UINT, .offset = F(fsync), .def = "0", .min = 0, .max = OPT_MAX,
 	  .help = "Call fsync on the file just written after every N writes of a thread; 0 never." },
-	{ .name = "fdatasync", .type = OPT_UINT, .offset = F(fdatasync), .def = "0", .min = 0, .max = UINT64_MAX,
+	{ .name = "fdatasync", .type = OPT_UINT, .offset = F(fdatasync), .def = "0", .min = 0, .max = OPT_MAX,
 	  .help = "Call fdatasync on the file just written after every N writes of a thread; 0 never." },
 	{ .name = "end_fsync", .type = OPT_BOOL, .offset = F(end_fsync), .def = "0",
 	  .help = "fsync every file a thread wrote when the thread's I/O is done; counted and timed as fsync operations." },
-	{ .name = "runtime", .type = OPT_TIME, .offset = F(runtime_ns), .def = "0", .max = UINT64_MAX, .bare_unit_ns = NS_PER_S,
+	{ .name = "runtime", .type = OPT_TIME, .offset = F(runtime_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
 	  .help = "Stop the measured phase after this long (bare number: seconds); 0 means no limit. Without time_based a job also stops when its size is done." },
 	{ .name = "time_based", .type = OPT_BOOL, .offset = F(time_based), .def = "0",
 	  .help = "Run for the whole runtime, starting the files over when a pass is done. Needs runtime." },
-	{ .name = "ramp_time", .type = OPT_TIME, .offset = F(ramp_ns), .def = "0", .max = UINT64_MAX, .bare_unit_ns = NS_PER_S,
+	{ .name = "ramp_time", .type = OPT_TIME, .offset = F(ramp_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
 	  .help = "Run this long before measuring (bare number: seconds); the I/O of the ramp is not counted." },
-	{ .name = "loops", .type = OPT_UINT, .offset = F(loops), .def = "1", .min = 1, .max = UINT64_MAX,
+	{ .name = "loops", .type = OPT_UINT, .offset = F(loops), .def = "1", .min = 1, .max = OPT_MAX,
 	  .help = "Number of passes over size when not time_based." },
 	{ .name = "invalidate", .type = OPT_BOOL, .offset = F(invalidate), .def = "1",
 	  .help = "Drop the job's files from the page cache (POSIX_FADV_DONTNEED) before the measured phase, as fio does by default; cache= overrides it." },
-	{ .name = "randseed", .type = OPT_UINT, .offset = F(randseed), .def = "24301", .min = 0, .max = UINT64_MAX,
+	{ .name = "randseed", .type = OPT_UINT, .offset = F(randseed), .def = "24301", .min = 0, .max = OPT_MAX,
 	  .help = "Seed of the random offsets and read/write choices; thread i uses randseed + i." },
 	{ .name = "randrepeat", .type = OPT_BOOL, .offset = F(randrepeat), .def = "1",
 	  .help = "Use randseed, so that runs repeat the same offsets. 0 seeds from the clock." },
@@ -121,7 +121,7 @@ const struct option_def option_table[] = {
 	  .help = "What happens to the page cache before each run, after the layout. Without cache=, fio's invalidate decides: invalidate=1 is fadvise, invalidate=0 is keep." },
 	{ .name = "log_interval", .type = OPT_INTERVAL, .offset = F(log_interval), .def = "0", .dbio_own = 1, .bare_unit_ns = NS_PER_S,
 	  .help = "Record a time series: per interval and op type, the operations, bytes, mean and max latency. A duration (1s, 100ms) makes a fixed time grid from the start of the measured phase; a count (1000ops) closes an interval after that many reads and writes of a thread, as in 'time for each 1,000 records'. The report names the worst and second-worst interval. 0: no series." },
-	{ .name = "mem_limit", .type = OPT_SIZE, .offset = F(mem_limit), .def = "0", .min = 0, .max = UINT64_MAX, .dbio_own = 1,
+	{ .name = "mem_limit", .type = OPT_SIZE, .offset = F(mem_limit), .def = "0", .min = 0, .max = OPT_MAX, .dbio_own = 1,
 	  .help = "Run the job in a memory cgroup limited to this many bytes, page cache included (cgroup v1 memory.limit_in_bytes or v2 memory.max; root), so that data bigger than the limit cannot be cached. The result records the limit and the cgroup's peak use. Jobs of a group share the smallest limit among them. 0: no limit." },
 	{ .name = "group", .type = OPT_STR, .offset = F(group), .size = S(group), .def = "", .dbio_own = 1,
 	  .help = "Consecutive jobs with the same non-empty group run at the same time; otherwise jobs run one after another (fio runs them together unless stonewall is set)." },
@@ -218,7 +218,7 @@ void option_accepted(const struct option_def *def, char *buf, size_t len)
 		snprintf(buf, len, "0 or 1 (a bare key means 1)");
 		break;
 	case OPT_UINT:
-		if (def->max == UINT64_MAX)
+		if (def->max == OPT_MAX)
 			snprintf(buf, len, "a whole number from %llu", (unsigned long long)def->min);
 		else
 			snprintf(buf, len, "a whole number from %llu to %llu", (unsigned long long)def->min,
@@ -227,7 +227,7 @@ void option_accepted(const struct option_def *def, char *buf, size_t len)
 	case OPT_SIZE:
 		units_fmt_bytes(lo, sizeof(lo), def->min);
 		units_fmt_bytes(hi, sizeof(hi), def->max);
-		if (def->max == UINT64_MAX)
+		if (def->max == OPT_MAX)
 			snprintf(
 				buf, len,
 				"a size in bytes with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k");

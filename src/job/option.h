@@ -13,6 +13,10 @@
 #include "job/job.h"
 #include "util/err.h"
 
+/* The largest value a number option takes: results record options as JSON
+ * integers, which are signed 64-bit. */
+#define OPT_MAX ((uint64_t)INT64_MAX)
+
 enum opt_type {
 	OPT_STR,      /* char[] field; any text up to its size */
 	OPT_BOOL,     /* 0/1, also bare ("time_based") */

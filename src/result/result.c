@@ -504,7 +504,7 @@ int result_hist_load(const json_t *op, struct hist *h)
 		h->min = (uint64_t)json_integer_value(json_object_get(lat, "min"));
 		h->max = (uint64_t)json_integer_value(json_object_get(lat, "max"));
 		h->sum = (uint64_t)(mean * (double)h->count + 0.5);
-		h->sumsq = (sd * sd + mean * mean) * (double)h->count;
+		hist_set_moments(h, mean, sd);
 	}
 	return 0;
 }

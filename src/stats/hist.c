@@ -32,9 +32,15 @@ void hist_merge(struct hist *dst, const struct hist *src)
 {
 	if (!src->count)
 		return;
+	if (!dst->count)
+		dst->shift = src->shift;
+	/* Re-centre src's sums on dst's shift: x + k for every x of src. */
+	double k = (double)src->shift - (double)dst->shift, n = (double)src->count;
+
+	dst->dsumsq += src->dsumsq + 2 * k * src->dsum + n * k * k;
+	dst->dsum += src->dsum + n * k;
 	dst->count += src->count;
 	dst->sum = (dst->sum + src->sum < dst->sum) ? UINT64_MAX : dst->sum + src->sum;
-	dst->sumsq += src->sumsq;
 	if (src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
@@ -80,8 +86,19 @@ double hist_stddev(const struct hist *h)
 {
 	if (h->count < 2)
 		return 0.0;
-	double mean = hist_mean(h);
-	double var = h->sumsq / (double)h->count - mean * mean;
+	double n = (double)h->count, m = h->dsum / n;
+	double var = h->dsumsq / n - m * m;
 
 	return var > 0 ? sqrt(var) : 0.0;
+}
+
+void hist_set_moments(struct hist *h, double mean, double stddev)
+{
+	double n = (double)h->count;
+
+	h->shift = mean > 0 ? (uint64_t)(mean + 0.5) : 0;
+	double m = mean - (double)h->shift;
+
+	h->dsum = n * m;
+	h->dsumsq = n * (stddev * stddev + m * m);
 }

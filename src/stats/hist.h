@@ -26,7 +26,12 @@
 struct hist {
 	uint64_t count;
 	uint64_t sum; /* saturates at UINT64_MAX (584 years of ns) */
-	double sumsq; /* for the standard deviation */
+	/* For the standard deviation, sums of (v - shift) and of its square,
+	 * with shift = the first value: no cancellation when the spread is
+	 * small against the values (1 s ± 100 ns). */
+	uint64_t shift;
+	double dsum;
+	double dsumsq;
 	uint64_t min; /* UINT64_MAX while empty */
 	uint64_t max;
 	uint64_t buckets[HIST_NBUCKETS];
@@ -48,9 +53,14 @@ static inline unsigned hist_index(uint64_t v)
 /* Record one value; constant time, no allocation. */
 static inline void hist_add(struct hist *h, uint64_t v)
 {
+	if (!h->count)
+		h->shift = v;
+	double d = (double)v - (double)h->shift;
+
 	h->count++;
 	h->sum = (h->sum + v < h->sum) ? UINT64_MAX : h->sum + v;
-	h->sumsq += (double)v * (double)v;
+	h->dsum += d;
+	h->dsumsq += d * d;
 	if (v < h->min)
 		h->min = v;
 	if (v > h->max)
@@ -73,5 +83,9 @@ double hist_mean(const struct hist *h);
 
 /* Population standard deviation; 0 for fewer than two values. */
 double hist_stddev(const struct hist *h);
+
+/* Set the standard-deviation sums from a known mean and (population)
+ * standard deviation of h->count values, as read back from a result. */
+void hist_set_moments(struct hist *h, double mean, double stddev);
 
 #endif

@@ -61,13 +61,13 @@ int fsinfo_read(const char *path, const char *mountinfo_path, struct fsinfo *inf
 	while (getline(&line, &cap, fp) > 0) {
 		char devno[64], mnt[4096], opts[1024];
 		char *dash = strstr(line, " - ");
-		char type[64], source[1024];
+		char type[64], source[1024], super[1024] = "";
 
 		if (!dash || sscanf(line, "%*s %*s %63s %*s %4095s %1023s", devno, mnt, opts) != 3)
 			continue;
 		if (strcmp(devno, info->device))
 			continue;
-		if (sscanf(dash + 3, "%63s %1023s", type, source) != 2)
+		if (sscanf(dash + 3, "%63s %1023s %1023s", type, source, super) < 2)
 			continue;
 		unescape(mnt);
 		unescape(source);
@@ -84,6 +84,7 @@ int fsinfo_read(const char *path, const char *mountinfo_path, struct fsinfo *inf
 		copy(info->mount_options, sizeof(info->mount_options), opts);
 		copy(info->fs_type, sizeof(info->fs_type), type);
 		copy(info->source, sizeof(info->source), source);
+		copy(info->super_options, sizeof(info->super_options), super);
 		found = 1;
 	}
 	free(line);

@@ -411,52 +411,6 @@ json_t *sysinfo_block_device(const struct sys_paths *p, unsigned major, unsigned
 	return block_device_at(p ? p : &sysinfo_default_paths, major, minor, 0);
 }
 
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static void unescape(char *s)
-{
-	char *out = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] && s[3]) {
-			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*out++ = *s;
-		}
-	}
-	*out = '\0';
-}
-
-/* The superblock options (after the source in mountinfo: "rw,discard,...",
- * "rw,data=ordered") of the mount fsinfo_read() chose; they say more about
- * how the filesystem behaves than the per-mount options. The last matching
- * line wins, as the mount on top is the one seen. */
-static void put_super_options(const struct sys_paths *p, json_t *o, const struct fsinfo *fs)
-{
-	char *line = NULL, best[1024] = "";
-	size_t cap = 0;
-	FILE *fp = fopen(p->mountinfo, "re");
-
-	if (!fp)
-		return;
-	/* id parent major:minor root mount-point options [optional...] - type source super-options */
-	while (getline(&line, &cap, fp) > 0) {
-		char devno[64], mnt[4096], super[1024];
-		char *dash = strstr(line, " - ");
-
-		if (!dash || sscanf(line, "%*s %*s %63s %*s %4095s", devno, mnt) != 2 ||
-		    sscanf(dash + 3, "%*s %*s %1023s", super) != 1)
-			continue;
-		unescape(mnt);
-		if (!strcmp(devno, fs->device) && !strcmp(mnt, fs->mount_point))
-			snprintf(best, sizeof(best), "%s", super);
-	}
-	free(line);
-	fclose(fp);
-	if (*best)
-		json_object_set_new(o, "super_options", json_string(best));
-}
-
 /* Add the filesystem holding path and its device stack to o; 0, or -errno
  * (-ENOENT also when mountinfo has no line for it) with o untouched. */
 static int describe_fs(const struct sys_paths *p, const char *path, int depth, json_t *o)
@@ -471,7 +425,8 @@ static int describe_fs(const struct sys_paths *p, const char *path, int depth, j
 	json_object_set_new(o, "fs_type", json_string(fs.fs_type));
 	json_object_set_new(o, "mount_point", json_string(fs.mount_point));
 	json_object_set_new(o, "mount_options", json_string(fs.mount_options));
-	put_super_options(p, o, &fs);
+	if (fs.super_options[0])
+		json_object_set_new(o, "super_options", json_string(fs.super_options));
 	json_object_set_new(o, "source", json_string(fs.source));
 	json_object_set_new(o, "device", json_string(fs.device));
 	json_object_set_new(o, "fs_block_size_bytes", json_integer((json_int_t)fs.block_size));

@@ -37,12 +37,17 @@ int atomic_write(const char *path, const char *data, size_t len, struct dbio_err
 		}
 		off += (size_t)n;
 	}
-	if (fsync(fd) || close(fd)) {
-		fd = -1;
+	if (fsync(fd)) {
 		rc = dbio_err_set(err, -errno, "%s: cannot write: %s", path, strerror(errno));
 		goto out_unlink;
 	}
+	int crc = close(fd);
+
 	fd = -1;
+	if (crc) {
+		rc = dbio_err_set(err, -errno, "%s: cannot write: %s", path, strerror(errno));
+		goto out_unlink;
+	}
 	if (rename(tmp, path)) {
 		rc = dbio_err_set(err, -errno, "%s: cannot write: %s", path, strerror(errno));
 		goto out_unlink;

@@ -2,6 +2,7 @@
 #include "util/units.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -106,13 +107,37 @@ int units_parse_time(const char *s, uint64_t bare_unit_ns, uint64_t *ns)
 	return -EINVAL;
 }
 
+/* v rounded to the digits it will be printed with: 3 significant digits
+ * (2 decimals below 10, 1 below 100, none above). */
+static double round3(double v)
+{
+	if (v < 10)
+		return round(v * 100) / 100;
+	if (v < 100)
+		return round(v * 10) / 10;
+	return round(v);
+}
+
+static void fmt3(char *buf, size_t len, double v, const char *unit)
+{
+	double r = round3(v);
+
+	if (r >= 100)
+		snprintf(buf, len, "%.0f %s", r, unit);
+	else if (r >= 10)
+		snprintf(buf, len, "%.1f %s", r, unit);
+	else
+		snprintf(buf, len, "%.2f %s", r, unit);
+}
+
 char *units_fmt_bytes(char *buf, size_t len, uint64_t bytes)
 {
 	static const char *names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	double v = (double)bytes;
 	int i = 0;
 
-	while (v >= 1024 && i < 6) {
+	/* Move up a unit also when rounding would print 1024. */
+	while (i < 6 && (v >= 1024 || (i > 0 && round(v * 100) / 100 >= 1024))) {
 		v /= 1024;
 		i++;
 	}
@@ -131,15 +156,13 @@ char *units_fmt_ns(char *buf, size_t len, double ns)
 	} units[] = { { 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" } };
 	int i = 0;
 
-	while (i < 3 && ns >= units[i + 1].div)
+	/* The largest unit whose value, once rounded for printing, is >= 1;
+	 * 999.6 ns prints as 1.00 us, not 1000 ns. */
+	while (i < 3 && round3(ns / units[i].div) >= 1000)
 		i++;
-	double v = ns / units[i].div;
-
-	if (i == 0 || v >= 100)
-		snprintf(buf, len, "%.0f %s", v, units[i].name);
-	else if (v >= 10)
-		snprintf(buf, len, "%.1f %s", v, units[i].name);
+	if (i == 0)
+		snprintf(buf, len, "%.0f %s", ns, units[0].name);
 	else
-		snprintf(buf, len, "%.2f %s", v, units[i].name);
+		fmt3(buf, len, ns / units[i].div, units[i].name);
 	return buf;
 }

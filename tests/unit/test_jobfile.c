@@ -1,0 +1,409 @@
+/*
+ * Unit tests for fio-style job files (jobfile_parse_string and jobfile_parse
+ * in src/job/job.h): [global] sections apply to later jobs only and
+ * accumulate, jobs take their section's name, empty sections are jobs, bare
+ * keys, comments, recorded origins, exact error messages with file name and
+ * line number, and long lines kept intact.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "job/job.h"
+#include "job/option.h"
+
+#define NS_PER_S 1000000000ull
+
+/* Parse text as "x.fio"; must succeed with njobs jobs. */
+static void parse_ok(struct jobset *set, const char *text, size_t njobs)
+{
+	struct dbio_err err = { 0 };
+
+	if (jobfile_parse_string(set, text, "x.fio", &err))
+		fail_msg("parse failed: %s", err.msg);
+	assert_int_equal(err.code, 0);
+	assert_int_equal(set->njobs, njobs);
+}
+
+/* Parsing text as "x.fio" must fail with code and exactly msg. */
+static void parse_fails(const char *text, int code, const char *msg)
+{
+	struct jobset set = { 0 };
+	struct dbio_err err = { 0 };
+
+	assert_int_equal(jobfile_parse_string(&set, text, "x.fio", &err), code);
+	assert_int_equal(err.code, code);
+	assert_string_equal(err.msg, msg);
+	jobset_release(&set);
+}
+
+static size_t idx(const char *key)
+{
+	return option_index(option_find(key));
+}
+
+static void test_jobfile_global_applies_to_later_jobs_only(void **state)
+{
+	struct jobset set = { 0 };
+
+	(void)state;
+	parse_ok(&set,
+		 "[a]\n"
+		 "bs=8k\n"
+		 "[global]\n"
+		 "bs=16k\n"
+		 "rw=randread\n"
+		 "[b]\n"
+		 "[c]\n"
+		 "bs=1m\n",
+		 3);
+	assert_string_equal(set.jobs[0].name, "a");
+	assert_int_equal(set.jobs[0].bs, 8192);
+	assert_int_equal(set.jobs[0].rw, RW_READ);
+	assert_string_equal(set.jobs[1].name, "b");
+	assert_int_equal(set.jobs[1].bs, 16384);
+	assert_int_equal(set.jobs[1].rw, RW_RANDREAD);
+	assert_string_equal(set.jobs[2].name, "c");
+	assert_int_equal(set.jobs[2].bs, 1048576);
+	assert_int_equal(set.jobs[2].rw, RW_RANDREAD);
+	/* A global key counts as given, with the global line as origin. */
+	assert_true(job_is_set(&set.jobs[1], "bs"));
+	assert_int_equal(set.jobs[1].origin[idx("bs")].line, 4);
+	assert_false(job_is_set(&set.jobs[0], "rw"));
+	jobset_release(&set);
+}
+
+static void test_jobfile_multiple_global_sections_accumulate(void **state)
+{
+	struct jobset set = { 0 };
+
+	(void)state;
+	parse_ok(&set,
+		 "[global]\n"
+		 "rw=write\n"
+		 "size=1m\n"
+		 "[a]\n"
+		 "[global]\n"
+		 "bs=64k\n"
+		 "size=2m\n"
+		 "[b]\n",
+		 2);
+	assert_int_equal(set.jobs[0].rw, RW_WRITE);
+	assert_int_equal(set.jobs[0].bs, 4096);
+	assert_int_equal(set.jobs[0].size, 1048576);
+	assert_int_equal(set.jobs[1].rw, RW_WRITE);
+	assert_int_equal(set.jobs[1].bs, 65536);
+	assert_int_equal(set.jobs[1].size, 2097152);
+	jobset_release(&set);
+}
+
+static void test_jobfile_job_name_from_section(void **state)
+{
+	struct jobset set = { 0 };
+
+	(void)state;
+	parse_ok(&set,
+		 "[seq-read]\n"
+		 "[  rand write 4k  ]\n"
+		 "[renamed]\n"
+		 "name=other\n",
+		 3);
+	assert_string_equal(set.jobs[0].name, "seq-read");
+	assert_string_equal(set.jobs[1].name, "rand write 4k");
+	assert_string_equal(set.jobs[2].name, "other");
+	assert_string_equal(set.jobs[0].section.file, "x.fio");
+	assert_int_equal(set.jobs[0].section.line, 1);
+	assert_int_equal(set.jobs[1].section.line, 2);
+	assert_int_equal(set.jobs[2].section.line, 3);
+	jobset_release(&set);
+}
+
+static void test_jobfile_empty_sections_are_jobs(void **state)
+{
+	struct jobset set = { 0 };
+	struct job def;
+
+	(void)state;
+	job_defaults(&def, "x");
+	parse_ok(&set, "[a]\n[b]\n\n[c]", 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(set.jobs[i].set_mask, 0);
+		assert_int_equal(set.jobs[i].bs, def.bs);
+		assert_string_equal(set.jobs[i].directory, def.directory);
+	}
+	assert_string_equal(set.jobs[2].name, "c");
+	assert_int_equal(set.jobs[2].section.line, 4);
+	jobset_release(&set);
+}
+
+static void test_jobfile_bare_keys(void **state)
+{
+	struct jobset set = { 0 };
+
+	(void)state;
+	parse_ok(&set,
+		 "[a]\n"
+		 "time_based\n"
+		 "runtime=10\n"
+		 "  direct  \n"
+		 "end_fsync=0\n",
+		 1);
+	assert_true(set.jobs[0].time_based);
+	assert_true(set.jobs[0].direct);
+	assert_false(set.jobs[0].end_fsync);
+	assert_int_equal(set.jobs[0].runtime_ns, 10 * NS_PER_S);
+	assert_true(job_is_set(&set.jobs[0], "time_based"));
+	assert_int_equal(set.jobs[0].origin[idx("direct")].line, 4);
+	jobset_release(&set);
+}
+
+static void test_jobfile_comments_and_blank_lines(void **state)
+{
+	struct jobset set = { 0 };
+
+	(void)state;
+	parse_ok(&set,
+		 "# a comment\n"
+		 "; another\n"
+		 "\n"
+		 "[a]\n"
+		 "# bs=1m\n"
+		 "; bs=2m\n"
+		 "   \n"
+		 "bs=8k ; inline\n"
+		 "rw = randwrite\n",
+		 1);
+	assert_int_equal(set.jobs[0].bs, 8192);
+	assert_int_equal(set.jobs[0].rw, RW_RANDWRITE);
+	assert_int_equal(set.jobs[0].section.line, 4);
+	assert_int_equal(set.jobs[0].origin[idx("bs")].line, 8);
+	assert_int_equal(set.jobs[0].origin[idx("rw")].line, 9);
+	assert_string_equal(set.jobs[0].origin[idx("rw")].file, "x.fio");
+	jobset_release(&set);
+}
+
+static void test_jobfile_crlf_line_ends(void **state)
+{
+	struct jobset set = { 0 };
+
+	(void)state;
+	parse_ok(&set, "[a]\r\nbs=8k\r\ntime_based\r\n[b]\r\n", 2);
+	assert_string_equal(set.jobs[0].name, "a");
+	assert_int_equal(set.jobs[0].bs, 8192);
+	assert_true(set.jobs[0].time_based);
+	assert_string_equal(set.jobs[1].name, "b");
+	assert_int_equal(set.jobs[1].section.line, 4);
+	jobset_release(&set);
+}
+
+static void test_jobfile_unknown_key_line(void **state)
+{
+	(void)state;
+	parse_fails("[a]\nbs=4k\n\n# x\nbsz=8k\n", DBIO_EINPUT,
+		    "x.fio:5: key 'bsz': unknown (did you mean 'bs'?)");
+	parse_fails("[global]\niodepth=32\n[a]\n", DBIO_EINPUT,
+		    "x.fio:2: key 'iodepth': unknown (`dbio help options` lists the keys)");
+}
+
+static void test_jobfile_bad_value_line(void **state)
+{
+	(void)state;
+	parse_fails("[a]\nbs=4x\n", DBIO_EINPUT,
+		    "x.fio:2: key 'bs': bad value '4x': expected a size from 1 B to 1 GiB with an "
+		    "optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k");
+	parse_fails("[global]\n\nrw=sequential\n[a]\n", DBIO_EINPUT,
+		    "x.fio:3: key 'rw': bad value 'sequential': expected one of read, write, "
+		    "randread, randwrite, randrw, readwrite");
+	parse_fails("[a]\n[b]\nrwmixread=101\n", DBIO_EINPUT,
+		    "x.fio:3: key 'rwmixread': bad value '101': out of range: expected a whole number "
+		    "from 0 to 100");
+	parse_fails("[a]\nbs\n", DBIO_EINPUT,
+		    "x.fio:2: key 'bs': needs a value: expected a size from 1 B to 1 GiB with an "
+		    "optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k");
+}
+
+static void test_jobfile_key_outside_section(void **state)
+{
+	(void)state;
+	parse_fails("bs=4k\n[a]\n", DBIO_EINPUT,
+		    "x.fio:1: key 'bs': outside a section: put it under [global] or a [job] section");
+	parse_fails("# header\n\ntime_based\n[a]\n", DBIO_EINPUT,
+		    "x.fio:3: key 'time_based': outside a section: put it under [global] or a [job] "
+		    "section");
+}
+
+static void test_jobfile_malformed_line(void **state)
+{
+	(void)state;
+	parse_fails("[a]\nbs=4k\n[b\nbs=8k\n", DBIO_EINPUT,
+		    "x.fio:3: malformed line: expected '[section]', 'key=value' or a bare 'key'");
+	parse_fails("[a\n", DBIO_EINPUT,
+		    "x.fio:1: malformed line: expected '[section]', 'key=value' or a bare 'key'");
+}
+
+static void test_jobfile_no_job(void **state)
+{
+	(void)state;
+	parse_fails("[global]\nbs=4k\n", DBIO_EINPUT,
+		    "x.fio: no job: expected at least one [section] other than [global]");
+	parse_fails("", DBIO_EINPUT, "x.fio: no job: expected at least one [section] other than [global]");
+	parse_fails("# only a comment\n", DBIO_EINPUT,
+		    "x.fio: no job: expected at least one [section] other than [global]");
+}
+
+static void test_jobfile_section_name_too_long(void **state)
+{
+	char text[300];
+
+	(void)state;
+	memset(text, 'n', sizeof(text));
+	text[0] = '[';
+	snprintf(text + 129, sizeof(text) - 129, "]\n");
+	parse_fails(text, DBIO_EINPUT, "x.fio:1: section name too long (at most 127 bytes)");
+	/* 127 bytes fit. */
+	struct jobset set = { 0 };
+
+	snprintf(text + 128, sizeof(text) - 128, "]\n");
+	parse_ok(&set, text, 1);
+	assert_int_equal(strlen(set.jobs[0].name), 127);
+	jobset_release(&set);
+}
+
+static void test_jobfile_two_files_in_one_set(void **state)
+{
+	struct jobset set = { 0 };
+	struct dbio_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(jobfile_parse_string(&set, "[global]\nbs=8k\n[a]\n", "one.fio", &err), 0);
+	assert_int_equal(jobfile_parse_string(&set, "[b]\nrw=write\n", "two.fio", &err), 0);
+	assert_int_equal(set.njobs, 2);
+	assert_int_equal(set.nfiles, 2);
+	assert_string_equal(set.jobs[0].section.file, "one.fio");
+	assert_string_equal(set.jobs[1].section.file, "two.fio");
+	/* [global] of one file does not reach into the next. */
+	assert_int_equal(set.jobs[0].bs, 8192);
+	assert_int_equal(set.jobs[1].bs, 4096);
+	assert_string_equal(set.jobs[1].origin[idx("rw")].file, "two.fio");
+	/* A third file with only [global] has no job of its own. */
+	assert_int_equal(jobfile_parse_string(&set, "[global]\n", "three.fio", &err), DBIO_EINPUT);
+	assert_string_equal(err.msg,
+			    "three.fio: no job: expected at least one [section] other than [global]");
+	jobset_release(&set);
+	assert_int_equal(set.njobs, 0);
+	assert_null(set.jobs);
+}
+
+static void test_jobfile_long_directory_line(void **state)
+{
+	static const char next_line[] = "x.fio:4: key 'bsz': unknown (did you mean 'bs'?)";
+	static const size_t lens[] = { 300, 1000, 4000 };
+	char dir[4001], text[4200];
+	struct jobset set = { 0 };
+	struct dbio_err err = { 0 };
+	int bad = 0;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		for (size_t i = 0; i < lens[k]; i++)
+			dir[i] = i % 50 == 0 ? ':' : (char)('a' + i % 26);
+		dir[0] = '/';
+		dir[lens[k]] = '\0';
+		/* The line after the long one is numbered right... */
+		snprintf(text, sizeof(text), "[a]\ndirectory=%s\nbs=8k\nbsz=1\n", dir);
+		memset(&err, 0, sizeof(err));
+		if (jobfile_parse_string(&set, text, "x.fio", &err) != DBIO_EINPUT ||
+		    strcmp(err.msg, next_line)) {
+			print_error("directory of %zu bytes: '%s', expected '%s'\n", lens[k], err.msg,
+				    next_line);
+			bad++;
+		}
+		jobset_release(&set);
+		/* ... and the directory arrives whole. */
+		snprintf(text, sizeof(text), "[a]\ndirectory=%s\nbs=8k\n", dir);
+		memset(&err, 0, sizeof(err));
+		if (jobfile_parse_string(&set, text, "x.fio", &err)) {
+			print_error("directory of %zu bytes: %s\n", lens[k], err.msg);
+			bad++;
+		} else if (set.njobs != 1 || strcmp(set.jobs[0].directory, dir) || set.jobs[0].bs != 8192) {
+			print_error("directory of %zu bytes: %zu jobs, directory of %zu bytes, bs %llu\n",
+				    lens[k], set.njobs, strlen(set.jobs[0].directory),
+				    (unsigned long long)set.jobs[0].bs);
+			bad++;
+		}
+		jobset_release(&set);
+	}
+	assert_int_equal(bad, 0);
+}
+
+static void test_jobfile_parse_file(void **state)
+{
+	char path[] = "/tmp/dbio-test-jobfile.XXXXXX";
+	struct jobset set = { 0 };
+	struct dbio_err err = { 0 };
+	int fd = mkstemp(path);
+	FILE *fp;
+
+	(void)state;
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	assert_non_null(fp);
+	fputs("[global]\nsize=1m\n\n[r]\nrw=randread\n[w]\nrw=write\nbsz=1\n", fp);
+	fclose(fp);
+	assert_int_equal(jobfile_parse(&set, path, &err), DBIO_EINPUT);
+	char want[128];
+
+	snprintf(want, sizeof(want), "%s:8: key 'bsz': unknown (did you mean 'bs'?)", path);
+	assert_string_equal(err.msg, want);
+	jobset_release(&set);
+
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("[global]\nsize=1m\n\n[r]\nrw=randread\n[w]\nrw=write\n", fp);
+	fclose(fp);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(jobfile_parse(&set, path, &err), 0);
+	assert_int_equal(set.njobs, 2);
+	assert_int_equal(set.jobs[1].rw, RW_WRITE);
+	assert_int_equal(set.jobs[1].size, 1048576);
+	assert_string_equal(set.jobs[1].section.file, path);
+	assert_int_equal(set.jobs[1].section.line, 6);
+	jobset_release(&set);
+	assert_int_equal(unlink(path), 0);
+
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(jobfile_parse(&set, path, &err), DBIO_EINPUT);
+	snprintf(want, sizeof(want), "%s: cannot open job file: No such file or directory", path);
+	assert_string_equal(err.msg, want);
+	jobset_release(&set);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jobfile_global_applies_to_later_jobs_only),
+		cmocka_unit_test(test_jobfile_multiple_global_sections_accumulate),
+		cmocka_unit_test(test_jobfile_job_name_from_section),
+		cmocka_unit_test(test_jobfile_empty_sections_are_jobs),
+		cmocka_unit_test(test_jobfile_bare_keys),
+		cmocka_unit_test(test_jobfile_comments_and_blank_lines),
+		cmocka_unit_test(test_jobfile_crlf_line_ends),
+		cmocka_unit_test(test_jobfile_unknown_key_line),
+		cmocka_unit_test(test_jobfile_bad_value_line),
+		cmocka_unit_test(test_jobfile_key_outside_section),
+		cmocka_unit_test(test_jobfile_malformed_line),
+		cmocka_unit_test(test_jobfile_no_job),
+		cmocka_unit_test(test_jobfile_section_name_too_long),
+		cmocka_unit_test(test_jobfile_two_files_in_one_set),
+		cmocka_unit_test(test_jobfile_long_directory_line),
+		cmocka_unit_test(test_jobfile_parse_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
