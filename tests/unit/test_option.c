@@ -437,19 +437,22 @@ static void test_option_validate_time_based_needs_runtime(void **state)
 static void test_option_validate_filesize_below_bs(void **state)
 {
 	struct job job;
+	struct dbio_err err = { 0 };
 
 	(void)state;
 	job_sized(&job, "2k");
-	validate_fails(&job, "command line: key 'size': each file would hold 2 KiB, less than one "
-			     "block (bs=4 KiB); make size at least bs * nrfiles (job 'job')");
+	validate_fails(&job, "command line: key 'size': 2 KiB is less than one block (bs=4 KiB) (job 'job')");
 	job_sized(&job, "64k");
 	set_ok(&job, "filesize", "1k");
 	validate_fails(&job, "command line: key 'filesize': each file would hold 1 KiB, less than "
 			     "one block (bs=4 KiB); make size at least bs * nrfiles (job 'job')");
+	/* A derived filesize is rounded up to whole blocks: 16k over 8 files
+	 * gives 8 files of one 4 KiB block, of which size uses 4. */
 	job_sized(&job, "16k");
 	set_ok(&job, "nrfiles", "8");
-	validate_fails(&job, "command line: key 'size': each file would hold 2 KiB, less than one "
-			     "block (bs=4 KiB); make size at least bs * nrfiles (job 'job')");
+	assert_int_equal(job_validate(&job, &err), 0);
+	assert_int_equal(job.filesize, 4096);
+	assert_int_equal(job.size, 16384);
 }
 
 static void test_option_validate_size_above_files(void **state)
