@@ -130,7 +130,8 @@ int job_validate(struct job *job, struct dbio_err *err)
 				"%llu threads share %llu blocks: each needs at least one",
 				(unsigned long long)job->numjobs, (unsigned long long)(job->size / job->bs));
 	if (job->mem_limit && job->mem_limit < (4u << 20))
-		return job_fail(job, "mem_limit", err, "%s is too small to run anything: give at least 4m, or 0 for no limit",
+		return job_fail(job, "mem_limit", err,
+				"%s is too small to run anything: give at least 4m, or 0 for no limit",
 				units_fmt_bytes(a, sizeof(a), job->mem_limit));
 	if (job->direct && job->bs % 512)
 		return job_fail(

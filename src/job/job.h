@@ -63,10 +63,10 @@ struct job {
 	int fallocate; /* enum falloc_mode */
 	int prefill;   /* enum prefill_mode */
 	bool share_files;
-	uint64_t repeat;      /* runs of the job */
-	int cache;            /* enum cache_mode, before each run */
+	uint64_t repeat; /* runs of the job */
+	int cache;	 /* enum cache_mode, before each run */
 	struct job_interval log_interval;
-	uint64_t mem_limit;   /* bytes; 0 = no limit */
+	uint64_t mem_limit; /* bytes; 0 = no limit */
 	double percentiles[JOB_MAX_PCTS];
 	size_t npercentiles;
 

@@ -254,7 +254,9 @@ void option_accepted(const struct option_def *def, char *buf, size_t len)
 		}
 		break;
 	case OPT_INTERVAL:
-		snprintf(buf, len, "0, a duration of at least 1ms (1s, 250ms; a bare number is in seconds) or a count of operations such as 1000ops");
+		snprintf(
+			buf, len,
+			"0, a duration of at least 1ms (1s, 250ms; a bare number is in seconds) or a count of operations such as 1000ops");
 		break;
 	case OPT_PCT_LIST:
 		snprintf(buf, len, "up to %d percentiles between 0 and 100 separated by ':', e.g. 99.5:99.99",

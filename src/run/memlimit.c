@@ -79,7 +79,8 @@ int memlimit_check(struct memlimit *m, struct dbio_err *err)
 
 	memset(m, 0, sizeof(*m));
 	if (!fp)
-		return dbio_err_set(err, DBIO_EINPUT, "mem_limit: cannot read /proc/self/cgroup: %s", strerror(errno));
+		return dbio_err_set(err, DBIO_EINPUT, "mem_limit: cannot read /proc/self/cgroup: %s",
+				    strerror(errno));
 	while (getline(&line, &cap, fp) > 0) {
 		char *a = strchr(line, ':'), *b = a ? strchr(a + 1, ':') : NULL;
 
@@ -102,12 +103,14 @@ int memlimit_check(struct memlimit *m, struct dbio_err *err)
 		m->version = 2;
 		snprintf(m->home, sizeof(m->home), "%s%s", mnt, strcmp(v2, "/") ? v2 : "");
 	} else {
-		return dbio_err_set(err, DBIO_EINPUT,
-				    "mem_limit: no memory cgroup controller is mounted (cgroup v1 memory or cgroup2)");
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"mem_limit: no memory cgroup controller is mounted (cgroup v1 memory or cgroup2)");
 	}
 	if (access(m->home, W_OK))
-		return dbio_err_set(err, DBIO_EINPUT, "mem_limit: cannot create a cgroup in %s: %s (run as root)",
-				    m->home, strerror(errno));
+		return dbio_err_set(err, DBIO_EINPUT,
+				    "mem_limit: cannot create a cgroup in %s: %s (run as root)", m->home,
+				    strerror(errno));
 	return 0;
 }
 
@@ -120,7 +123,8 @@ int memlimit_enter(struct memlimit *m, uint64_t limit_bytes, struct dbio_err *er
 		return rc;
 	snprintf(m->path, sizeof(m->path), "%s/dbio-%d", m->home, (int)getpid());
 	if (mkdir(m->path, 0755) && errno != EEXIST)
-		return dbio_err_set(err, -errno, "mem_limit: cannot create cgroup %s: %s", m->path, strerror(errno));
+		return dbio_err_set(err, -errno, "mem_limit: cannot create cgroup %s: %s", m->path,
+				    strerror(errno));
 	if (m->version == 2)
 		write_file(m->home, "cgroup.subtree_control", "+memory");
 	snprintf(value, sizeof(value), "%llu", (unsigned long long)limit_bytes);

@@ -14,9 +14,9 @@
 #include "util/err.h"
 
 struct memlimit {
-	int version;       /* 1 or 2 */
-	char home[4096];   /* the cgroup dbio came from */
-	char path[4096];   /* the child it created */
+	int version;	 /* 1 or 2 */
+	char home[4096]; /* the cgroup dbio came from */
+	char path[4096]; /* the child it created */
 	bool entered;
 	uint64_t limit_bytes;
 };

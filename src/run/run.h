@@ -22,8 +22,8 @@
 #define RUN_SCRATCH_DEFAULT "./dbio-scratch"
 
 struct run_opts {
-	bool keep;  /* leave the files in place */
-	bool force; /* accept directories that hold foreign files */
+	bool keep;     /* leave the files in place */
+	bool force;    /* accept directories that hold foreign files */
 	bool progress; /* one updating status line on stderr */
 };
 
@@ -35,7 +35,8 @@ struct run_stats {
 	uint64_t started_wall_ns;
 	unsigned threads;
 	bool partial; /* stopped early: signal or error */
-	struct series *series; /* log_interval: one merged series (time grid) or one per thread (count grid) */
+	struct series
+		*series; /* log_interval: one merged series (time grid) or one per thread (count grid) */
 	size_t nseries;
 	uint64_t mem_limit_bytes; /* the cgroup limit in force, 0 for none */
 	uint64_t mem_peak_bytes;  /* the cgroup's peak use, page cache included */

@@ -23,7 +23,8 @@ void sampler_init(struct sampler *s, const struct job *jobs, size_t n)
 
 			if (stat(dirs[i], &st) == 0 && major(st.st_dev) != 0) {
 				for (unsigned k = 0; k < s->ndev; k++)
-					seen |= s->major[k] == major(st.st_dev) && s->minor[k] == minor(st.st_dev);
+					seen |= s->major[k] == major(st.st_dev) &&
+						s->minor[k] == minor(st.st_dev);
 				if (!seen && s->ndev < SAMPLER_MAX_DEVICES) {
 					s->major[s->ndev] = major(st.st_dev);
 					s->minor[s->ndev++] = minor(st.st_dev);

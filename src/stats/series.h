@@ -32,13 +32,13 @@ struct series {
 	uint64_t interval_ns;  /* time grid, or 0 */
 	uint64_t interval_ops; /* count grid, or 0 */
 	uint64_t origin_ns;
-	uint64_t next_ns;      /* time grid: end of the current interval */
-	uint64_t start_ns;     /* count grid: start of the current interval */
-	uint64_t ops_in;       /* count grid: reads and writes in the current interval */
+	uint64_t next_ns;  /* time grid: end of the current interval */
+	uint64_t start_ns; /* count grid: start of the current interval */
+	uint64_t ops_in;   /* count grid: reads and writes in the current interval */
 	struct series_point cur;
 	struct series_point *points;
 	size_t npoints, cap;
-	bool truncated;        /* out of memory: later points were dropped */
+	bool truncated; /* out of memory: later points were dropped */
 };
 
 /* An empty series on a time grid (interval_ns) or a count grid
@@ -60,7 +60,8 @@ void series_start(struct series *s, uint64_t origin_ns);
 void series_close(struct series *s, uint64_t end_abs_ns, uint64_t duration_ns);
 
 /* Record one operation that completed at now_ns. */
-static inline void series_add(struct series *s, enum op_type t, uint64_t bytes, uint64_t lat_ns, uint64_t now_ns)
+static inline void series_add(struct series *s, enum op_type t, uint64_t bytes, uint64_t lat_ns,
+			      uint64_t now_ns)
 {
 	if (s->interval_ns) {
 		while (now_ns >= s->next_ns)

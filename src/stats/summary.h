@@ -15,8 +15,8 @@ struct summary {
 	double stddev; /* sample (n - 1); 0 for n < 2 */
 	double min;
 	double max;
-	double ci95;   /* half-width: the mean is mean ± ci95 with 95 % confidence; 0 for n < 2 */
-	double cv;     /* stddev / mean; 0 when mean is 0 */
+	double ci95; /* half-width: the mean is mean ± ci95 with 95 % confidence; 0 for n < 2 */
+	double cv;   /* stddev / mean; 0 when mean is 0 */
 };
 
 /* Summarise x[0..n); n may be 0 (all fields 0). */

@@ -13,9 +13,9 @@ struct fsinfo {
 	char mount_point[4096];
 	char mount_options[1024];
 	char super_options[1024]; /* the filesystem's own options, after the source in mountinfo */
-	char source[1024];   /* "/dev/vda", "tmpfs", ... as mountinfo names it */
-	char device[64];     /* "major:minor" of st_dev */
-	uint64_t block_size; /* statfs f_bsize, bytes */
+	char source[1024];	  /* "/dev/vda", "tmpfs", ... as mountinfo names it */
+	char device[64];	  /* "major:minor" of st_dev */
+	uint64_t block_size;	  /* statfs f_bsize, bytes */
 	uint64_t total_bytes;
 	uint64_t free_bytes; /* available to unprivileged users */
 };

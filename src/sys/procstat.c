@@ -19,8 +19,9 @@ int procstat_disk(const char *path, unsigned major, unsigned minor, struct disks
 		unsigned ma, mi;
 		unsigned long long f[11];
 
-		if (sscanf(line, "%u %u %*s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &ma, &mi, &f[0],
-			   &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10]) != 13)
+		if (sscanf(line, "%u %u %*s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &ma, &mi,
+			   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9],
+			   &f[10]) != 13)
 			continue;
 		if (ma != major || mi != minor)
 			continue;
