@@ -56,6 +56,20 @@ void run_stats_init(struct run_stats *stats)
 		op_stats_init(&stats->ops[t]);
 }
 
+/* "<thread>.<file>" or "shared.<file>": what follows dbio.<job>. in the
+ * names layout gives a job's files (so job 'a' does not claim 'a.b''s). */
+static bool is_file_suffix(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (!n && !strncmp(s, "shared", 6))
+		n = 6;
+	if (!n || s[n] != '.')
+		return false;
+	s += n + 1;
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
 static int check_dir(const struct job *job, const char *path, const struct run_opts *opts,
 		     struct dbio_err *err)
 {
@@ -86,7 +100,8 @@ static int check_dir(const struct job *job, const char *path, const struct run_o
 		if (strncmp(e->d_name, "dbio.", 5)) {
 			if (!foreign && !(foreign = strdup(e->d_name)))
 				foreign = "?";
-		} else if (!strncmp(e->d_name, prefix, strlen(prefix)) && !leftover) {
+		} else if (!strncmp(e->d_name, prefix, strlen(prefix)) && is_file_suffix(e->d_name + strlen(prefix)) &&
+			   !leftover) {
 			if (!(leftover = strdup(e->d_name)))
 				leftover = "?";
 		}

@@ -1,0 +1,65 @@
+/*
+ * Private to cmd/: what `dbio run` and `dbio sweep` share — their command
+ * line, building a jobset from job files and --key=value options, running
+ * a jobset's groups with their repeats into a result, and writing the
+ * outputs.
+ */
+#ifndef DBIO_CMD_CMD_INT_H
+#define DBIO_CMD_CMD_INT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "job/job.h"
+#include "run/run.h"
+#include "util/err.h"
+
+enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
+
+struct run_args {
+	const char **files;
+	size_t nfiles;
+	char **keys; /* "--key[=value]" job keys, in order */
+	size_t nkeys;
+	char **vary; /* sweep: "key=list" */
+	size_t nvary;
+	const char *output;
+	const char *series_csv;
+	const char *resume;
+	const char *metrics;
+	int progress; /* -1: when stderr is a terminal */
+	enum out_format format;
+	struct run_opts opts;
+};
+
+/* Parse argv[1..argc) of run or sweep (sweep: allow --vary, --resume and
+ * --metric). Returns 0, -1 after printing usage for --help (usage is
+ * called), or an exit status (2) after printing the error. */
+int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), struct run_args *a);
+
+void jobrun_args_release(struct run_args *a);
+
+/* The jobset of the job files, the default suite or the command-line job,
+ * with the --key=value options applied to every job, then extra[] (key=value
+ * strings, for a sweep point), and every job validated. *suite tells
+ * whether the default suite was chosen. */
+int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, struct jobset *set, bool *suite,
+		 struct dbio_err *err);
+
+/* Check output paths can be written and the targets are safe; writes nothing. */
+int jobrun_check(const struct run_args *a, const struct jobset *set, struct dbio_err *err);
+
+/* Run every group of set with its repeats, appending jobs[base + j] to
+ * result and summarising each. Returns 0 or the first error. */
+int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *result, size_t base,
+		struct dbio_err *err);
+
+/* Write --output and --series-csv; the first failure is recorded in err
+ * and printed. Returns 0 or that failure. */
+int jobrun_write_outputs(const struct run_args *a, const json_t *result, bool partial);
+
+/* The exit status after rc: 128 + signal when interrupted. */
+int jobrun_status(int rc);
+
+#endif

@@ -1,0 +1,325 @@
+/*
+ * What `dbio run` and `dbio sweep` share; see cmd_int.h. Validation of the
+ * whole jobset comes before anything is written.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/cmd_int.h"
+#include "job/option.h"
+#include "out/csv.h"
+#include "result/result.h"
+#include "util/atomic.h"
+
+extern const char cmd_run_default_suite[]; /* jobs/default.fio, built in */
+
+/* Split "--key=value" into key and value (NULL when bare). */
+static void split_key(char *arg, char **key, char **value)
+{
+	char *eq = strchr(arg + 2, '=');
+
+	*key = arg + 2;
+	*value = NULL;
+	if (eq) {
+		*eq = '\0';
+		*value = eq + 1;
+	}
+}
+
+/* Flags that take a value, as --flag=value or --flag value. */
+static const char *const value_flags[] = { "--output", "--format", "--series-csv",
+					   "--vary",   "--resume", "--metric" };
+
+int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), struct run_args *a)
+{
+	a->progress = -1;
+	a->files = calloc((size_t)argc, sizeof(*a->files));
+	a->keys = calloc((size_t)argc, sizeof(*a->keys));
+	a->vary = calloc((size_t)argc, sizeof(*a->vary));
+	if (!a->files || !a->keys || !a->vary) {
+		cmd_error("%s: out of memory", argv[0]);
+		return 1;
+	}
+	for (int i = 1; i < argc; i++) {
+		char *arg = argv[i];
+		const char *flag = NULL, *val;
+		size_t n;
+
+		if (strncmp(arg, "--", 2) || arg[2] == '\0') {
+			a->files[a->nfiles++] = arg;
+			continue;
+		}
+		if (!strcmp(arg, "--help")) {
+			usage();
+			return -1;
+		}
+		if (!strcmp(arg, "--keep") || !strcmp(arg, "--force")) {
+			*(arg[2] == 'k' ? &a->opts.keep : &a->opts.force) = true;
+			continue;
+		}
+		if (!strncmp(arg, "--progress=", 11)) {
+			if (strcmp(arg + 11, "none") && strcmp(arg + 11, "line")) {
+				cmd_error("command line: --progress: bad value '%s': expected none or line",
+					  arg + 11);
+				return 2;
+			}
+			a->progress = !strcmp(arg + 11, "line");
+			continue;
+		}
+		for (n = 0; arg[n] && arg[n] != '='; n++)
+			;
+		for (size_t f = 0; f < sizeof(value_flags) / sizeof(value_flags[0]); f++)
+			if (strlen(value_flags[f]) == n && !strncmp(arg, value_flags[f], n))
+				flag = value_flags[f];
+		if (flag) {
+			val = arg[n] == '=' ? arg + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!val || !*val) {
+				cmd_error("command line: %s: needs a value", flag);
+				return 2;
+			}
+			if (!sweep && (!strcmp(flag, "--vary") || !strcmp(flag, "--resume") ||
+				       !strcmp(flag, "--metric"))) {
+				cmd_error("command line: %s: only for `dbio sweep`", flag);
+				return 2;
+			}
+			if (!strcmp(flag, "--output"))
+				a->output = val;
+			else if (!strcmp(flag, "--series-csv"))
+				a->series_csv = val;
+			else if (!strcmp(flag, "--resume"))
+				a->resume = val;
+			else if (!strcmp(flag, "--metric"))
+				a->metrics = val;
+			else if (!strcmp(flag, "--vary"))
+				a->vary[a->nvary++] = (char *)val;
+			else if (!strcmp(val, "text") || !strcmp(val, "json") ||
+				 (sweep && !strcmp(val, "csv")))
+				a->format = !strcmp(val, "json")  ? FORMAT_JSON
+					    : !strcmp(val, "csv") ? FORMAT_CSV
+								  : FORMAT_TEXT;
+			else {
+				cmd_error("command line: --format: bad value '%s': expected text%s or json",
+					  val, sweep ? ", csv" : "");
+				return 2;
+			}
+			continue;
+		}
+		/* A job key: --key=value, --key value (non-boolean), or a bare --bool. */
+		const struct option_def *def;
+		char name[128];
+
+		snprintf(name, sizeof(name), "%.*s", (int)(n - 2), arg + 2);
+		def = option_find(name);
+		if (def && def->type != OPT_BOOL && arg[n] != '=' && i + 1 < argc &&
+		    strncmp(argv[i + 1], "--", 2)) {
+			if (asprintf(&a->keys[a->nkeys++], "%s=%s", arg, argv[++i]) < 0)
+				return 1;
+		} else if (!(a->keys[a->nkeys++] = strdup(arg))) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void jobrun_args_release(struct run_args *a)
+{
+	for (size_t i = 0; i < a->nkeys; i++)
+		free(a->keys[i]);
+	free(a->keys);
+	free(a->files);
+	free(a->vary);
+}
+
+/* Apply "--key[=value]" (dashes optional) strings to job. */
+static int apply_keys(struct job *job, char *const *keys, size_t n, struct dbio_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *arg = keys[i];
+		char *copy, *key, *value;
+		int rc;
+
+		if (!strncmp(arg, "--", 2))
+			arg += 2;
+		if (asprintf(&copy, "--%s", arg) < 0)
+			return dbio_err_set(err, -ENOMEM, "out of memory");
+		split_key(copy, &key, &value);
+		rc = option_set(job, key, value, NULL, err);
+		free(copy);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Only --directory among the job keys: the default suite in that directory. */
+static bool wants_suite(const struct run_args *a)
+{
+	if (a->nfiles)
+		return false;
+	for (size_t i = 0; i < a->nkeys; i++)
+		if (strncmp(a->keys[i], "--directory=", 12))
+			return false;
+	return true;
+}
+
+int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, struct jobset *set, bool *suite,
+		 struct dbio_err *err)
+{
+	struct job probe;
+	int rc = 0;
+
+	/* Check the command-line keys once, even when no job uses them. */
+	job_defaults(&probe, "job");
+	if ((rc = apply_keys(&probe, a->keys, a->nkeys, err)) ||
+	    (rc = apply_keys(&probe, extra, nextra, err)))
+		return rc;
+	*suite = wants_suite(a);
+	if (*suite)
+		rc = jobfile_parse_string(set, cmd_run_default_suite, "(default suite)", err);
+	for (size_t i = 0; i < a->nfiles && !rc; i++)
+		rc = jobfile_parse(set, a->files[i], err);
+	if (!rc && !*suite && !a->nfiles)
+		rc = jobset_add(set, &probe) ? dbio_err_set(err, -ENOMEM, "out of memory") : 0;
+	for (size_t j = 0; j < set->njobs && !rc; j++) {
+		if (a->nfiles || *suite)
+			rc = apply_keys(&set->jobs[j], a->keys, a->nkeys, err);
+		if (!rc && (a->nfiles || *suite))
+			rc = apply_keys(&set->jobs[j], extra, nextra, err);
+		if (!rc)
+			rc = job_validate(&set->jobs[j], err);
+	}
+	/* Jobs that run together must not share file names. */
+	for (size_t j = 1; j < set->njobs && !rc; j++)
+		for (size_t k = j;
+		     k-- > 0 && set->jobs[k].group[0] && !strcmp(set->jobs[k].group, set->jobs[j].group);)
+			if (!strcmp(set->jobs[k].name, set->jobs[j].name)) {
+				char where[4200];
+
+				option_where(&set->jobs[j].section, where, sizeof(where));
+				rc = dbio_err_set(
+					err, DBIO_EINPUT,
+					"%s: job '%s': runs in group '%s' beside a job of the same name: give it another name",
+					where, set->jobs[j].name, set->jobs[j].group);
+				break;
+			}
+	return rc;
+}
+
+static int check_writable(const char *flag, const char *path, struct dbio_err *err)
+{
+	char *copy = strdup(path), *slash;
+	struct stat st;
+	int rc = 0;
+
+	if (!copy)
+		return dbio_err_set(err, -ENOMEM, "out of memory");
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		free(copy);
+		return dbio_err_set(err, DBIO_EINPUT, "%s %s: is a directory: expected a file name", flag, path);
+	}
+	slash = strrchr(copy, '/');
+	if (slash)
+		*slash = '\0';
+	if (access(slash ? (copy[0] ? copy : "/") : ".", W_OK))
+		rc = dbio_err_set(err, DBIO_EINPUT, "%s %s: cannot write there: %s", flag, path,
+				  strerror(errno));
+	free(copy);
+	return rc;
+}
+
+int jobrun_check(const struct run_args *a, const struct jobset *set, struct dbio_err *err)
+{
+	int rc = 0;
+
+	if (a->output)
+		rc = check_writable("--output", a->output, err);
+	if (!rc && a->series_csv)
+		rc = check_writable("--series-csv", a->series_csv, err);
+	if (!rc)
+		rc = run_check_targets(set, &a->opts, err);
+	return rc;
+}
+
+int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *result, size_t base,
+		struct dbio_err *err)
+{
+	struct run_stats *stats = calloc(set->njobs ? set->njobs : 1, sizeof(*stats));
+	bool quiet = a->format != FORMAT_TEXT;
+	int rc = 0;
+
+	if (!stats)
+		return dbio_err_set(err, -ENOMEM, "out of memory");
+	for (size_t j = 0; j < set->njobs && !rc;) {
+		uint64_t repeat = 1;
+		size_t n = 1;
+
+		while (set->jobs[j].group[0] && j + n < set->njobs &&
+		       !strcmp(set->jobs[j + n].group, set->jobs[j].group))
+			n++;
+		for (size_t k = 0; k < n; k++)
+			if (set->jobs[j + k].repeat > repeat)
+				repeat = set->jobs[j + k].repeat;
+		if (!quiet)
+			fprintf(stderr, "dbio: running %s%s (%zu of %zu)\n", set->jobs[j].name,
+				n > 1 ? " and its group" : "", j + 1, set->njobs);
+		for (uint64_t r = 0; r < repeat && !rc; r++) {
+			if (!quiet && repeat > 1)
+				fprintf(stderr, "dbio:   run %llu of %llu\n", (unsigned long long)r + 1,
+					(unsigned long long)repeat);
+			rc = run_group(&set->jobs[j], n, &a->opts, &stats[j], err);
+			for (size_t k = 0; k < n; k++) {
+				if (result_add_run(result, base + j + k, &set->jobs[j + k], &stats[j + k]))
+					rc = dbio_err_set(err, -ENOMEM, "out of memory for the result");
+				run_stats_release(&stats[j + k]);
+			}
+		}
+		for (size_t k = 0; k < n; k++)
+			result_summarize(result, base + j + k);
+		j += n;
+	}
+	free(stats);
+	return rc;
+}
+
+int jobrun_write_outputs(const struct run_args *a, const json_t *result, bool partial)
+{
+	struct dbio_err err = { 0 };
+
+	if (a->output) {
+		if (!result_write(result, a->output, &err) && partial && a->format == FORMAT_TEXT)
+			fprintf(stderr, "dbio: partial result written to %s\n", a->output);
+	}
+	if (a->series_csv && !err.code) {
+		char *csv = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&csv, &len);
+
+		if (mem) {
+			csv_series(mem, result);
+			fclose(mem);
+		}
+		if (!mem || !csv)
+			dbio_err_set(&err, -ENOMEM, "%s: cannot write: out of memory", a->series_csv);
+		else
+			atomic_write(a->series_csv, csv, len, &err);
+		free(csv);
+	}
+	if (err.code)
+		cmd_error("%s", err.msg);
+	return err.code;
+}
+
+int jobrun_status(int rc)
+{
+	int sig = atomic_load(&run_stop_signal);
+
+	if (sig)
+		return 128 + sig;
+	return dbio_exit_status(rc);
+}
