@@ -149,6 +149,10 @@ static int help_main(int argc, char **argv)
 	}
 	const struct cmd *cmd = cmd_find(argv[1]);
 
+	if (!strcmp(argv[1], "help")) {
+		cmd_print_usage();
+		return 0;
+	}
 	if (!cmd) {
 		cmd_error("help: '%s': unknown topic: expected a command name or 'options'", argv[1]);
 		return 2;

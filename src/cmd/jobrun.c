@@ -221,7 +221,8 @@ static int check_writable(const char *flag, const char *path, struct dbio_err *e
 		return dbio_err_set(err, -ENOMEM, "out of memory");
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		free(copy);
-		return dbio_err_set(err, DBIO_EINPUT, "%s %s: is a directory: expected a file name", flag, path);
+		return dbio_err_set(err, DBIO_EINPUT, "%s %s: is a directory: expected a file name", flag,
+				    path);
 	}
 	slash = strrchr(copy, '/');
 	if (slash)

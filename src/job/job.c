@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/engine.h"
 #include "job/option.h"
@@ -91,6 +92,14 @@ int job_validate(struct job *job, struct dbio_err *err)
 					"bad value '%s': an empty directory between ':' separators",
 					job->directory);
 
+	if (!job->randrepeat && !job_is_set(job, "randseed")) {
+		/* A fresh seed per run of dbio, recorded in the result's
+		 * options so the run can still be repeated. */
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		job->randseed = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) & INT64_MAX;
+	}
 	if (job_is_set(job, "cache"))
 		job->invalidate = job->cache != CACHE_KEEP;
 	else

@@ -92,13 +92,13 @@ const struct option_def option_table[] = {
 	{ .name = "fdatasync", .type = OPT_UINT, .offset = F(fdatasync), .def = "0", .min = 0, .max = OPT_MAX,
 	  .help = "Call fdatasync on the file just written after every N writes of a thread; 0 never." },
 	{ .name = "end_fsync", .type = OPT_BOOL, .offset = F(end_fsync), .def = "0",
-	  .help = "fsync every file a thread wrote when the thread's I/O is done; counted and timed as fsync operations." },
+	  .help = "When a thread's I/O is done and it wrote anything, fsync every file of the thread; counted and timed as fsync operations, inside the measured time." },
 	{ .name = "runtime", .type = OPT_TIME, .offset = F(runtime_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
 	  .help = "Stop the measured phase after this long (bare number: seconds); 0 means no limit. Without time_based a job also stops when its size is done." },
 	{ .name = "time_based", .type = OPT_BOOL, .offset = F(time_based), .def = "0",
 	  .help = "Run for the whole runtime, starting the files over when a pass is done. Needs runtime." },
 	{ .name = "ramp_time", .type = OPT_TIME, .offset = F(ramp_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
-	  .help = "Run this long before measuring (bare number: seconds); the I/O of the ramp is not counted." },
+	  .help = "Run this long before measuring (bare number: seconds); the I/O of the ramp is not counted, and a job bound by size does its whole size after the ramp." },
 	{ .name = "loops", .type = OPT_UINT, .offset = F(loops), .def = "1", .min = 1, .max = OPT_MAX,
 	  .help = "Number of passes over size when not time_based." },
 	{ .name = "invalidate", .type = OPT_BOOL, .offset = F(invalidate), .def = "1",
@@ -106,7 +106,7 @@ const struct option_def option_table[] = {
 	{ .name = "randseed", .type = OPT_UINT, .offset = F(randseed), .def = "24301", .min = 0, .max = OPT_MAX,
 	  .help = "Seed of the random offsets and read/write choices; thread i uses randseed + i." },
 	{ .name = "randrepeat", .type = OPT_BOOL, .offset = F(randrepeat), .def = "1",
-	  .help = "Use randseed, so that runs repeat the same offsets. 0 seeds from the clock." },
+	  .help = "Use randseed, so that runs repeat the same offsets. 0 seeds from the clock (unless randseed is given); the seed used is recorded in the result." },
 	{ .name = "norandommap", .type = OPT_BOOL, .offset = F(norandommap), .def = "0",
 	  .help = "Pick random blocks independently (some twice, some never). By default a pass visits every block exactly once in random order." },
 	{ .name = "fallocate", .type = OPT_ENUM, .offset = F(fallocate), .def = "native", .values = fallocate_values,
@@ -259,8 +259,10 @@ void option_accepted(const struct option_def *def, char *buf, size_t len)
 			"0, a duration of at least 1ms (1s, 250ms; a bare number is in seconds) or a count of operations such as 1000ops");
 		break;
 	case OPT_PCT_LIST:
-		snprintf(buf, len, "up to %d percentiles between 0 and 100 separated by ':', e.g. 99.5:99.99",
-			 JOB_MAX_PCTS);
+		snprintf(
+			buf, len,
+			"up to %d different percentiles above 0 and at most 100 separated by ':', e.g. 99.5:99.99",
+			JOB_MAX_PCTS);
 		break;
 	}
 }
@@ -290,6 +292,9 @@ static int parse_pct_list(const char *value, double *out, size_t *n)
 
 		if (*end || end == tok || !(p > 0 && p <= 100) || *n == JOB_MAX_PCTS)
 			return -EINVAL;
+		for (size_t i = 0; i < *n; i++)
+			if (out[i] == p)
+				return -EINVAL; /* twice the same */
 		out[(*n)++] = p;
 	}
 	return 0;

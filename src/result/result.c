@@ -163,7 +163,7 @@ static json_t *op_json(const struct op_stats *s, const struct job *job, uint64_t
 	for (size_t i = 0; i < job->npercentiles; i++) {
 		char key[32];
 
-		snprintf(key, sizeof(key), "%g", job->percentiles[i]);
+		snprintf(key, sizeof(key), "%.15g", job->percentiles[i]);
 		json_object_set_new(extra, key,
 				    json_integer((json_int_t)hist_percentile(h, job->percentiles[i])));
 	}
@@ -399,6 +399,7 @@ void result_summarize(json_t *result, size_t index)
 		{ "bw_bytes", "bw_bytes" },
 		{ "lat_ns.mean", "lat_mean_ns" },
 		{ "lat_ns.p50", "lat_p50_ns" },
+		{ "lat_ns.p95", "lat_p95_ns" },
 		{ "lat_ns.p99", "lat_p99_ns" },
 		{ "lat_ns.p99_9", "lat_p99_9_ns" },
 		{ "lat_ns.max", "lat_max_ns" },

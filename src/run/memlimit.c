@@ -122,7 +122,7 @@ int memlimit_enter(struct memlimit *m, uint64_t limit_bytes, struct dbio_err *er
 	if (!m->version && (rc = memlimit_check(m, err)))
 		return rc;
 	snprintf(m->path, sizeof(m->path), "%s/dbio-%d", m->home, (int)getpid());
-	if (mkdir(m->path, 0755) && errno != EEXIST)
+	if (mkdir(m->path, 0755)) /* EEXIST too: never take over a cgroup dbio did not make */
 		return dbio_err_set(err, -errno, "mem_limit: cannot create cgroup %s: %s", m->path,
 				    strerror(errno));
 	if (m->version == 2)

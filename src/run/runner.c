@@ -100,8 +100,8 @@ static int check_dir(const struct job *job, const char *path, const struct run_o
 		if (strncmp(e->d_name, "dbio.", 5)) {
 			if (!foreign && !(foreign = strdup(e->d_name)))
 				foreign = "?";
-		} else if (!strncmp(e->d_name, prefix, strlen(prefix)) && is_file_suffix(e->d_name + strlen(prefix)) &&
-			   !leftover) {
+		} else if (!strncmp(e->d_name, prefix, strlen(prefix)) &&
+			   is_file_suffix(e->d_name + strlen(prefix)) && !leftover) {
 			if (!(leftover = strdup(e->d_name)))
 				leftover = "?";
 		}

@@ -1,6 +1,6 @@
 /*
  * Latency histogram: log-linear buckets over the whole uint64 range in fixed
- * memory (HIST_NBUCKETS counters, 59 KiB), mergeable by adding buckets, with
+ * memory (HIST_NBUCKETS counters, 58 KiB), mergeable by adding buckets, with
  * exact count, sum, sum of squares, min and max kept beside the buckets.
  *
  * Scheme ("log-linear", sub_bucket_bits = HIST_SUB_BITS = 7): values below

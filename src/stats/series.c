@@ -66,11 +66,13 @@ void series_finish(struct series *s, uint64_t now_ns)
 
 	if (!series_on(s))
 		return;
+	if (s->interval_ns)
+		while (now_ns >= s->next_ns)
+			series_close(s, s->next_ns, s->interval_ns);
+	/* What is left after the whole intervals closed: the partial one. */
 	for (int t = 0; t < OP_NTYPES; t++)
 		any |= s->cur.op[t].count > 0;
 	if (s->interval_ns) {
-		while (now_ns >= s->next_ns)
-			series_close(s, s->next_ns, s->interval_ns);
 		if (any)
 			series_close(s, now_ns, now_ns - (s->next_ns - s->interval_ns));
 	} else if (any) {

@@ -119,7 +119,11 @@ static int fileio_run(struct worker *w)
 		    atomic_load_explicit(w->job_stop, memory_order_relaxed) || now >= deadline)
 			break;
 		if (!measuring && now >= ramp_end) {
+			/* The ramp's I/O does not count: a size-bound job
+			 * measures its whole size after the ramp. */
 			measuring = true;
+			done = writes = 0;
+			w->gen.pos = 0;
 			w->start_ns = now;
 			usage_thread(&u0);
 			series_start(&w->series, w->series.interval_ns ? w->origin_ns + job->ramp_ns : now);

@@ -299,14 +299,17 @@ static void test_option_set_bad_value_messages(void **state)
 		  "long: expected text of at most 31 bytes");
 	set_fails("percentile_list", "0:99",
 		  "command line: key 'percentile_list': bad value '0:99': expected up to 16 "
-		  "percentiles between 0 and 100 separated by ':', e.g. 99.5:99.99");
+		  "different percentiles above 0 and at most 100 separated by ':', e.g. 99.5:99.99");
 	set_fails("percentile_list", "100.1",
 		  "command line: key 'percentile_list': bad value '100.1': expected up to 16 "
-		  "percentiles between 0 and 100 separated by ':', e.g. 99.5:99.99");
+		  "different percentiles above 0 and at most 100 separated by ':', e.g. 99.5:99.99");
 	set_fails("percentile_list", "1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17",
 		  "command line: key 'percentile_list': bad value "
-		  "'1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17': expected up to 16 percentiles between "
-		  "0 and 100 separated by ':', e.g. 99.5:99.99");
+		  "'1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17': expected up to 16 different percentiles "
+		  "above 0 and at most 100 separated by ':', e.g. 99.5:99.99");
+	set_fails("percentile_list", "99:99",
+		  "command line: key 'percentile_list': bad value '99:99': expected up to 16 "
+		  "different percentiles above 0 and at most 100 separated by ':', e.g. 99.5:99.99");
 }
 
 static void test_option_set_bare_non_bool_needs_value(void **state)

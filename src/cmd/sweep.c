@@ -1,0 +1,407 @@
+/*
+ * dbio sweep: run a job at every point of a grid of option values
+ * (--vary numjobs=1,2,4 --vary size=1g..16g*2), each point with its
+ * repeats, into one result that is rewritten atomically after every point,
+ * so an interrupted sweep keeps what it finished and `--resume FILE` goes
+ * on from the first unfinished point. Text output is one table, a row per
+ * point.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/cmd_int.h"
+#include "job/option.h"
+#include "out/table.h"
+#include "result/result.h"
+#include "util/units.h"
+
+#define SWEEP_MAX_VALUES 1000
+
+struct axis {
+	char key[64];
+	char **values;
+	size_t nvalues;
+};
+
+static void sweep_usage(void)
+{
+	printf("usage: dbio sweep [JOBFILE...] [--KEY=VALUE...] --vary KEY=VALUES [--vary ...]\n"
+	       "                  [--output FILE] [--metric LIST] [--format text|json|csv]\n"
+	       "       dbio sweep --resume FILE\n\n"
+	       "Runs the job (or the jobs of the job files) once per point of the grid the --vary\n"
+	       "options make, the first --vary changing slowest. VALUES is a list (1,2,4,8) or a\n"
+	       "range: A..B*F multiplies by F from A up to B (1g..16g*2 = 1g,2g,4g,8g,16g), A..B+S\n"
+	       "adds S. Each point honours repeat=. With --output the result file is rewritten\n"
+	       "after every point; `dbio sweep --resume FILE` finishes an interrupted sweep\n"
+	       "without redoing the points it holds.\n\n"
+	       "  --metric LIST    columns of the table, from iops, bw, lat_mean, p50, p95, p99,\n"
+	       "                   p99_9, max, cpu (default iops,bw,p99)\n"
+	       "  --format FORMAT  text (default), json or csv on standard output\n"
+	       "Other options as for `dbio run`.\n");
+}
+
+static void axis_release(struct axis *ax)
+{
+	for (size_t i = 0; i < ax->nvalues; i++)
+		free(ax->values[i]);
+	free(ax->values);
+}
+
+static int axis_push(struct axis *ax, const char *v)
+{
+	char **grown;
+
+	if (ax->nvalues == SWEEP_MAX_VALUES)
+		return -E2BIG;
+	grown = realloc(ax->values, (ax->nvalues + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	ax->values = grown;
+	if (!(ax->values[ax->nvalues] = strdup(v)))
+		return -ENOMEM;
+	ax->nvalues++;
+	return 0;
+}
+
+/* A number of the option's kind: bytes for sizes, ns for durations. */
+static int parse_number(const struct option_def *def, const char *s, uint64_t *v)
+{
+	if (def->type == OPT_SIZE)
+		return units_parse_size(s, v);
+	if (def->type == OPT_TIME)
+		return units_parse_time(s, def->bare_unit_ns, v);
+	return units_parse_u64(s, v);
+}
+
+/* Print v the way a user writes it: 4g, 512m, 30s, 8. */
+static void format_number(const struct option_def *def, uint64_t v, char *buf, size_t len)
+{
+	static const char sizes[] = "ptgmk";
+	static const int shifts[] = { 50, 40, 30, 20, 10 };
+
+	if (def->type == OPT_SIZE && v)
+		for (int i = 0; i < 5; i++)
+			if (v % (1ull << shifts[i]) == 0) {
+				snprintf(buf, len, "%llu%c", (unsigned long long)(v >> shifts[i]), sizes[i]);
+				return;
+			}
+	if (def->type == OPT_TIME)
+		snprintf(buf, len, "%lluns", (unsigned long long)v);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+static int parse_axis(const char *spec, struct axis *ax, struct dbio_err *err)
+{
+	const char *eq = strchr(spec, '=');
+	const struct option_def *def;
+	char list[4096];
+	int rc = 0;
+
+	memset(ax, 0, sizeof(*ax));
+	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof(ax->key) || !eq[1])
+		return dbio_err_set(err, DBIO_EINPUT,
+				    "--vary %s: expected KEY=VALUES, e.g. numjobs=1,2,4 or size=1g..16g*2",
+				    spec);
+	snprintf(ax->key, sizeof(ax->key), "%.*s", (int)(eq - spec), spec);
+	if (!(def = option_find(ax->key))) {
+		const char *hint = option_suggest(ax->key);
+
+		return dbio_err_set(err, DBIO_EINPUT, "--vary %s: key '%s': unknown%s%s%s", spec, ax->key,
+				    hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+	}
+	snprintf(list, sizeof(list), "%s", eq + 1);
+	const char *dots = strstr(list, "..");
+
+	if (dots) {
+		char a[64], b[64], op;
+		uint64_t lo, hi, step;
+		const char *rest = dots + 2;
+		size_t blen = strcspn(rest, "*+");
+
+		if (def->type != OPT_UINT && def->type != OPT_SIZE && def->type != OPT_TIME)
+			return dbio_err_set(err, DBIO_EINPUT,
+					    "--vary %s: a range needs a numeric key, '%s' is not", spec,
+					    ax->key);
+		snprintf(a, sizeof(a), "%.*s", (int)(dots - list), list);
+		snprintf(b, sizeof(b), "%.*s", (int)blen, rest);
+		op = rest[blen];
+		if (!op || parse_number(def, a, &lo) || parse_number(def, b, &hi) ||
+		    units_parse_u64(rest + blen + 1, &step) || step == 0 || (op == '*' && step < 2) ||
+		    lo > hi || (op == '*' && lo == 0))
+			return dbio_err_set(
+				err, DBIO_EINPUT,
+				"--vary %s: bad range: expected A..B*F (F >= 2, A > 0) or A..B+S (S >= 1) with A <= B, e.g. 1g..16g*2",
+				spec);
+		for (uint64_t v = lo; v <= hi && !rc;) {
+			char buf[64];
+
+			format_number(def, v, buf, sizeof(buf));
+			rc = axis_push(ax, buf);
+			if (op == '*' ? v > hi / step : v > hi - step)
+				break;
+			v = op == '*' ? v * step : v + step;
+		}
+	} else {
+		char *save = NULL;
+
+		for (char *tok = strtok_r(list, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+			rc = axis_push(ax, tok);
+	}
+	if (rc == -E2BIG)
+		return dbio_err_set(err, DBIO_EINPUT, "--vary %s: more than %d values", spec,
+				    SWEEP_MAX_VALUES);
+	if (rc)
+		return dbio_err_set(err, rc, "out of memory");
+	if (!ax->nvalues)
+		return dbio_err_set(err, DBIO_EINPUT, "--vary %s: no values", spec);
+	return 0;
+}
+
+/* The key=value strings of point p (mixed radix over the axes, first axis
+ * slowest), into extra[naxes]. */
+static void point_keys(const struct axis *axes, size_t naxes, size_t p, char **extra)
+{
+	for (size_t i = naxes; i-- > 0;) {
+		size_t v = p % axes[i].nvalues;
+
+		p /= axes[i].nvalues;
+		free(extra[i]);
+		if (asprintf(&extra[i], "%s=%s", axes[i].key, axes[i].values[v]) < 0)
+			extra[i] = NULL;
+	}
+}
+
+static json_t *sweep_json(const struct axis *axes, size_t naxes, size_t npoints, size_t jobs_per_point)
+{
+	json_t *vary = json_array();
+
+	for (size_t i = 0; i < naxes; i++) {
+		json_t *values = json_array();
+
+		for (size_t v = 0; v < axes[i].nvalues; v++)
+			json_array_append_new(values, json_string(axes[i].values[v]));
+		json_array_append_new(vary, json_pack("{s:s, s:o}", "key", axes[i].key, "values", values));
+	}
+	return json_pack("{s:o, s:I, s:I, s:I}", "vary", vary, "points", (json_int_t)npoints,
+			 "jobs_per_point", (json_int_t)jobs_per_point, "completed", (json_int_t)0);
+}
+
+/* Load a sweep result to resume: its argv, and the finished points. */
+static int load_resume(const char *path, json_t **result, int *argc, char ***argv, struct dbio_err *err)
+{
+	json_error_t jerr;
+	json_t *r = json_load_file(path, 0, &jerr), *args;
+	size_t i;
+	json_t *a;
+
+	if (!r)
+		return dbio_err_set(err, DBIO_EINPUT, "--resume %s: cannot read: %s (line %d)", path,
+				    jerr.text, jerr.line);
+	if (!json_is_integer(json_object_get(r, "schema_version")) || !json_object_get(r, "sweep") ||
+	    !json_is_array(args = json_object_get(r, "argv"))) {
+		json_decref(r);
+		return dbio_err_set(err, DBIO_EINPUT, "--resume %s: not a result of `dbio sweep`", path);
+	}
+	if (json_integer_value(json_object_get(r, "schema_version")) > RESULT_SCHEMA_VERSION) {
+		json_decref(r);
+		return dbio_err_set(err, DBIO_EINPUT,
+				    "--resume %s: schema_version %lld is newer than this dbio's (%d)", path,
+				    (long long)json_integer_value(json_object_get(r, "schema_version")),
+				    RESULT_SCHEMA_VERSION);
+	}
+	*argc = (int)json_array_size(args) - 1; /* argv[0] is "dbio" */
+	*argv = calloc(json_array_size(args) + 1, sizeof(**argv));
+	if (!*argv || *argc < 1) {
+		json_decref(r);
+		return dbio_err_set(err, DBIO_EINPUT, "--resume %s: no command line recorded", path);
+	}
+	json_array_foreach (args, i, a) {
+		if (i > 0)
+			(*argv)[i - 1] = (char *)json_string_value(a);
+	}
+	*result = r;
+	return 0;
+}
+
+static int sweep_main(int argc, char **argv)
+{
+	struct run_args args = { 0 };
+	struct dbio_err err = { 0 };
+	struct axis *axes = NULL;
+	struct jobset *sets = NULL;
+	char **extra = NULL, **resume_argv = NULL;
+	json_t *result = NULL, *resumed = NULL;
+	size_t naxes = 0, npoints = 1, done = 0;
+	bool suite;
+	int rc = 0, status;
+
+	status = jobrun_parse_args(argc, argv, true, sweep_usage, &args);
+	if (status) {
+		status = status < 0 ? 0 : status;
+		goto out;
+	}
+	if (args.resume) {
+		const char *path = args.resume;
+		int rargc = 0;
+
+		if (args.nfiles || args.nkeys || args.nvary || args.output || args.series_csv) {
+			cmd_error(
+				"sweep --resume: takes only the result file (and --format, --progress): the jobs and --vary come from it");
+			status = 2;
+			goto out;
+		}
+		if ((rc = load_resume(path, &resumed, &rargc, &resume_argv, &err)))
+			goto fail;
+		jobrun_args_release(&args);
+		memset(&args, 0, sizeof(args));
+		status = jobrun_parse_args(rargc, resume_argv, true, sweep_usage, &args);
+		if (status)
+			goto out;
+		args.output = path;
+		done = (size_t)json_integer_value(
+			json_object_get(json_object_get(resumed, "sweep"), "completed"));
+	}
+	args.opts.progress = args.progress < 0 ? isatty(STDERR_FILENO) : args.progress;
+	if (args.metrics && table_check_metrics(args.metrics)) {
+		cmd_error("command line: --metric %s: item %d is not a metric: expected a list of %s",
+			  args.metrics, table_check_metrics(args.metrics), table_metric_names);
+		status = 2;
+		goto out;
+	}
+	if (!args.nvary) {
+		cmd_error("sweep: no --vary: give at least one, e.g. --vary numjobs=1,2,4");
+		status = 2;
+		goto out;
+	}
+	axes = calloc(args.nvary, sizeof(*axes));
+	extra = calloc(args.nvary, sizeof(*extra));
+	if (!axes || !extra) {
+		rc = dbio_err_set(&err, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (naxes = 0; naxes < args.nvary; naxes++) {
+		if ((rc = parse_axis(args.vary[naxes], &axes[naxes], &err))) {
+			naxes++;
+			goto fail;
+		}
+		npoints *= axes[naxes].nvalues;
+		if (npoints > 100000) {
+			rc = dbio_err_set(&err, DBIO_EINPUT, "--vary: the grid has more than 100000 points");
+			naxes++;
+			goto fail;
+		}
+	}
+	/* Every point is built and validated before anything runs. */
+	sets = calloc(npoints, sizeof(*sets));
+	if (!sets) {
+		rc = dbio_err_set(&err, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (size_t p = 0; p < npoints && !rc; p++) {
+		point_keys(axes, naxes, p, extra);
+		rc = jobrun_build(&args, extra, naxes, &sets[p], &suite, &err);
+		if (!rc)
+			rc = jobrun_check(&args, &sets[p], &err);
+	}
+	if (rc)
+		goto fail;
+
+	if (resumed) {
+		/* Drop the job entries of the point that was running when the
+		 * sweep stopped; keep the finished ones. */
+		json_t *jobs = json_object_get(resumed, "jobs");
+
+		while (json_array_size(jobs) > done * sets[0].njobs)
+			json_array_remove(jobs, json_array_size(jobs) - 1);
+		result = resumed;
+		resumed = NULL;
+		if (done < npoints && args.format == FORMAT_TEXT)
+			fprintf(stderr, "dbio: resuming at point %zu of %zu\n", done + 1, npoints);
+	} else {
+		result = result_new(argc + 1, argv - 1);
+		if (!result ||
+		    json_object_set_new(result, "sweep", sweep_json(axes, naxes, npoints, sets[0].njobs))) {
+			rc = dbio_err_set(&err, -ENOMEM, "out of memory");
+			goto fail;
+		}
+	}
+	run_signals_install();
+	for (size_t p = done; p < npoints && !rc; p++) {
+		size_t base = json_array_size(json_object_get(result, "jobs"));
+
+		point_keys(axes, naxes, p, extra);
+		if (args.format == FORMAT_TEXT) {
+			fprintf(stderr, "dbio: point %zu of %zu:", p + 1, npoints);
+			for (size_t i = 0; i < naxes; i++)
+				fprintf(stderr, " %s", extra[i]);
+			fputc('\n', stderr);
+		}
+		rc = jobrun_jobs(&sets[p], &args, result, base, &err);
+		for (size_t j = 0; j < sets[p].njobs; j++) {
+			json_t *entry = json_array_get(json_object_get(result, "jobs"), base + j);
+			json_t *point = json_object();
+
+			for (size_t i = 0; i < naxes; i++)
+				json_object_set_new(point, axes[i].key,
+						    json_string(strchr(extra[i], '=') + 1));
+			json_object_set_new(entry, "point", point);
+			json_object_set_new(entry, "point_index", json_integer((json_int_t)p));
+		}
+		if (!rc)
+			json_object_set_new(json_object_get(result, "sweep"), "completed",
+					    json_integer((json_int_t)p + 1));
+		result_finish(result, rc != 0, rc ? err.msg : NULL);
+		if (args.output && jobrun_write_outputs(&args, result, false) && !rc)
+			rc = -EIO;
+	}
+	if (!rc)
+		result_finish(result, false, NULL);
+
+	if (args.format == FORMAT_JSON) {
+		char *text = result_dump(result);
+
+		if (text)
+			puts(text);
+		free(text);
+	} else {
+		table_points(stdout, result, args.metrics ? args.metrics : "iops,bw,p99",
+			     args.format == FORMAT_CSV);
+	}
+	fflush(stdout);
+	if (rc && err.code)
+		cmd_error("%s", err.msg);
+	if (rc && args.output)
+		fprintf(stderr, "dbio: the finished points are in %s; `dbio sweep --resume %s` goes on\n",
+			args.output, args.output);
+	status = jobrun_status(rc);
+	goto out;
+fail:
+	cmd_error("%s", err.msg);
+	status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
+out:
+	for (size_t p = 0; sets && p < npoints; p++)
+		jobset_release(&sets[p]);
+	free(sets);
+	for (size_t i = 0; i < naxes; i++) {
+		axis_release(&axes[i]);
+		free(extra[i]);
+	}
+	free(axes);
+	free(extra);
+	json_decref(result);
+	json_decref(resumed);
+	free(resume_argv);
+	jobrun_args_release(&args);
+	return status;
+}
+
+const struct cmd cmd_sweep = {
+	.name = "sweep",
+	.summary = "run a job at every point of a grid of option values, resumable",
+	.main = sweep_main,
+};

@@ -1,0 +1,214 @@
+#!/usr/bin/env bats
+# Bad input: exit status 2, one exact line on stderr, nothing on stdout, and
+# nothing written anywhere: the target directory stays empty, no --output
+# file, no ./dbio-scratch.
+
+load helpers
+
+# refused MESSAGE ARG...: `dbio ARG...` exits 2 with exactly MESSAGE on
+# stderr and writes nothing.
+refused() {
+	local want=$1 before
+	shift
+	before=$(ls -A "$scratch")
+	run -2 --separate-stderr "$DBIO" "$@"
+	[ "$stderr" = "$want" ] || {
+		printf 'stderr:   %s\nexpected: %s\n' "$stderr" "$want" >&2
+		return 1
+	}
+	[ -z "$output" ]
+	is_empty_dir "$target"
+	[ ! -e "$result" ]
+	[ ! -e dbio-scratch ]
+	[ "$(ls -A "$scratch")" = "$before" ]
+}
+
+# bad_job NAME: jobs/NAME.fio is refused with the line in jobs/NAME.expected.
+bad_job() {
+	[ -f "$JOBS/$1.expected" ]
+	cp "$JOBS/$1.fio" .
+	refused "$(cat "$JOBS/$1.expected")" run "$1.fio" --directory="$target" --output "$result"
+}
+
+@test "command line: unknown key, with the key meant" {
+	refused "dbio: command line: key 'bsz': unknown (did you mean 'bs'?)" \
+		run --directory="$target" --output "$result" --bsz=4k --size=1m
+}
+
+@test "command line: bad size" {
+	refused "dbio: command line: key 'size': bad value '1x': expected a size in bytes with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k" \
+		run --directory="$target" --output "$result" --size=1x
+}
+
+@test "command line: bad rw lists the accepted values" {
+	refused "dbio: command line: key 'rw': bad value 'foo': expected one of read, write, randread, randwrite, randrw, readwrite" \
+		run --directory="$target" --output "$result" --size=1m --rw=foo
+}
+
+@test "command line: rwmixread=101 is out of range" {
+	refused "dbio: command line: key 'rwmixread': bad value '101': out of range: expected a whole number from 0 to 100" \
+		run --directory="$target" --output "$result" --size=1m --rw=randrw --rwmixread=101
+}
+
+@test "command line: time_based without runtime" {
+	refused "dbio: command line: key 'time_based': needs a runtime, e.g. runtime=30s (job 'job')" \
+		run --directory="$target" --output "$result" --size=1m --time_based
+}
+
+@test "command line: no size" {
+	refused "dbio: command line: key 'size': missing: give size= (bytes of I/O) or filesize= (bytes per file) (job 'job')" \
+		run --directory="$target" --output "$result" --rw=write
+}
+
+@test "command line: direct=1 with bs=1000" {
+	refused "dbio: command line: key 'bs': 1000 is not a multiple of 512, which direct=1 needs (the device's logical block size) (job 'job')" \
+		run --directory="$target" --output "$result" --direct=1 --bs=1000 --size=1000k
+}
+
+@test "command line: unknown ioengine lists the engines" {
+	refused "dbio: command line: key 'ioengine': bad value 'libaio-nope': expected one of psync, sync (job 'job')" \
+		run --directory="$target" --output "$result" --size=1m --ioengine=libaio-nope
+}
+
+@test "command line: a bad duration" {
+	refused "dbio: command line: key 'runtime': bad value '5x': expected a duration with a suffix ns, us, ms, s, m or h (a bare number is in seconds), e.g. 30s" \
+		run --directory="$target" --output "$result" --size=1m --runtime=5x
+}
+
+@test "command line: a bad key is refused even beside a good job file" {
+	printf '[a]\nsize=1m\n' >good.fio
+	refused "dbio: command line: key 'bsz': unknown (did you mean 'bs'?)" \
+		run good.fio --directory="$target" --output "$result" --bsz=4k
+}
+
+@test "command line: a directory that does not exist" {
+	refused "dbio: command line: key 'directory': $scratch/nope: No such file or directory (job 'job')" \
+		run --directory="$scratch/nope" --output "$result" --size=1m
+}
+
+@test "command line: a directory that is a file" {
+	: >"$scratch/plain"
+	refused "dbio: command line: key 'directory': $scratch/plain: not a directory (job 'job')" \
+		run --directory="$scratch/plain" --output "$result" --size=1m
+}
+
+@test "command line: an empty directory between ':'" {
+	refused "dbio: command line: key 'directory': bad value '$target::$target': an empty directory between ':' separators (job 'job')" \
+		run --directory="$target::$target" --output "$result" --size=1m
+}
+
+@test "--output in a directory that does not exist" {
+	refused "dbio: --output $scratch/nope/r.json: cannot write there: No such file or directory" \
+		run --directory="$target" --output "$scratch/nope/r.json" --size=1m
+}
+
+# BUG: dbio runs the whole job, then fails (exit 1) to write the result, which
+# is lost: "dbio: <dir>: cannot write: Is a directory".
+@test "--output naming a directory is refused before running" {
+	mkdir "$scratch/out"
+	run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$scratch/out" --rw=write --size=1m
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == "dbio: "*"$scratch/out"*"directory"* ]]
+	is_empty_dir "$scratch/out"
+	is_empty_dir "$target"
+}
+
+@test "--output without a value" {
+	refused "dbio: command line: --output: needs a value" run --directory="$target" --size=1m --output
+}
+
+@test "--format=xml" {
+	refused "dbio: command line: --format: bad value 'xml': expected text or json" \
+		run --directory="$target" --output "$result" --size=1m --format=xml
+}
+
+@test "a job file that does not exist" {
+	refused "dbio: nonexistent.fio: cannot open job file: No such file or directory" \
+		run nonexistent.fio --directory="$target" --output "$result"
+}
+
+@test "unknown command" {
+	refused "dbio: 'frob': unknown command (\`dbio --help\` lists the commands)" frob
+}
+
+@test "dbio without a command prints the usage and exits 2" {
+	run -2 --separate-stderr "$DBIO"
+	[ "${lines[0]}" = "usage: dbio <command> [arguments]" ]
+	is_empty_dir "$target"
+}
+
+@test "job file: unknown key, at its file:line" {
+	bad_job unknown-key
+}
+
+@test "job file: bad value, at its file:line" {
+	bad_job bad-value
+}
+
+@test "job file: bad size" {
+	bad_job bad-size
+}
+
+@test "job file: value out of range" {
+	bad_job out-of-range
+}
+
+@test "job file: key outside a section" {
+	bad_job key-outside-section
+}
+
+@test "job file: malformed section header" {
+	bad_job malformed-section
+}
+
+@test "job file: only [global], no job" {
+	bad_job only-global
+}
+
+@test "job file: empty" {
+	bad_job empty
+}
+
+@test "job file: a job without size, at its section" {
+	bad_job missing-size
+}
+
+@test "job file: time_based without runtime" {
+	bad_job time-based-without-runtime
+}
+
+@test "job file: unknown ioengine" {
+	bad_job unknown-ioengine
+}
+
+@test "job file: direct=1 with bs=1000" {
+	bad_job direct-bad-bs
+}
+
+@test "job file: two jobs of one name in one group" {
+	bad_job group-same-name
+}
+
+@test "job file: a job name with '/'" {
+	bad_job slash-in-name
+}
+
+@test "job file: a line that is not key=value" {
+	bad_job junk-line
+}
+
+@test "every bad job file has its expected message, and every message its file" {
+	local f missing=
+	for f in "$JOBS"/*.fio; do
+		[ -f "${f%.fio}.expected" ] || missing="$missing ${f##*/}"
+		grep -q "bad_job $(basename "$f" .fio)\$" "$BATS_TEST_FILENAME" || missing="$missing untested:${f##*/}"
+	done
+	for f in "$JOBS"/*.expected; do
+		[ -f "${f%.expected}.fio" ] || missing="$missing ${f##*/}"
+		[ "$(wc -l <"$f")" -eq 1 ] || missing="$missing not-one-line:${f##*/}"
+	done
+	[ -z "$missing" ] || {
+		echo "unpaired:$missing" >&2
+		return 1
+	}
+}

@@ -1,0 +1,312 @@
+#!/usr/bin/env bats
+# dbio run: what a run does, read back as exact figures from the result JSON.
+
+load helpers
+
+# check_mode RW READS WRITES [KEY=VALUE...]: rw=RW over 16 MiB in 4 KiB blocks
+# makes READS reads and WRITES writes; READS or WRITES "mixed" means some of
+# each, 4096 together.
+check_mode() {
+	local rw=$1 reads=$2 writes=$3
+	shift 3
+	dbio_ok --directory="$target" --rw="$rw" --size=16m --bs=4k "$@"
+	run jpy "$result" 'run["ops"]["read"]["count"] + run["ops"]["write"]["count"]' \
+		'run["ops"]["read"]["bytes"] + run["ops"]["write"]["bytes"]' \
+		'run["ops"]["read"]["bytes"] == 4096 * run["ops"]["read"]["count"]' \
+		'run["ops"]["write"]["bytes"] == 4096 * run["ops"]["write"]["count"]' \
+		'run["ops"]["fsync"]["count"] + run["ops"]["fdatasync"]["count"]'
+	[ "$status" -eq 0 ]
+	[ "${lines[*]}" = "4096 16777216 true true 0" ]
+	if [ "$reads" = mixed ]; then
+		run jpy "$result" 'run["ops"]["read"]["count"] > 0 and run["ops"]["write"]["count"] > 0'
+		[ "$output" = true ]
+	else
+		json_is "$result" "$R0.ops.read.count=$reads" "$R0.ops.write.count=$writes" \
+			"$R0.partial=false" partial=false
+	fi
+	is_empty_dir "$target"
+}
+
+@test "rw=read: 4096 reads of 4 KiB over 16 MiB, no writes" {
+	check_mode read 4096 0
+}
+
+@test "rw=write: 4096 writes of 4 KiB over 16 MiB, no reads" {
+	check_mode write 0 4096
+}
+
+@test "rw=randread: 4096 reads, no writes" {
+	check_mode randread 4096 0
+}
+
+@test "rw=randwrite: 4096 writes, no reads" {
+	check_mode randwrite 0 4096
+}
+
+@test "rw=randrw: 4096 reads and writes together" {
+	check_mode randrw mixed mixed
+}
+
+@test "rw=readwrite: 4096 reads and writes together" {
+	check_mode readwrite mixed mixed
+}
+
+@test "rw=randrw with rwmixread=100 only reads" {
+	check_mode randrw 4096 0 --rwmixread=100
+}
+
+@test "rw=readwrite with rwmixread=0 only writes" {
+	check_mode readwrite 0 4096 --rwmixread=0
+}
+
+@test "fsync=4: one fsync per 4 writes, 1024 for 4096 writes" {
+	fast_target
+	dbio_ok --directory="$target" --rw=write --size=16m --bs=4k --fsync=4
+	json_is "$result" "$R0.ops.write.count=4096" "$R0.ops.fsync.count=1024" \
+		"$R0.ops.fdatasync.count=0" "$R0.ops.fsync.bytes=0" jobs.0.options.fsync=4
+}
+
+@test "fdatasync=8: 512 fdatasyncs for 4096 writes" {
+	fast_target
+	dbio_ok --directory="$target" --rw=write --size=16m --bs=4k --fdatasync=8
+	json_is "$result" "$R0.ops.write.count=4096" "$R0.ops.fdatasync.count=512" \
+		"$R0.ops.fsync.count=0"
+}
+
+@test "end_fsync adds one fsync per file per thread" {
+	fast_target
+	dbio_ok --directory="$target" --rw=write --size=16m --bs=4k --end_fsync --nrfiles=4 --numjobs=2
+	json_is "$result" "$R0.ops.write.count=8192" "$R0.ops.fsync.count=8" "$R0.threads=2"
+	dbio_ok --directory="$target" --rw=randwrite --size=16m --bs=4k --end_fsync=1 --fsync=4
+	json_is "$result" "$R0.ops.write.count=4096" "$R0.ops.fsync.count=1025"
+}
+
+@test "end_fsync on a job that only reads makes no fsync" {
+	dbio_ok --directory="$target" --rw=read --size=1m --bs=4k --end_fsync
+	json_is "$result" "$R0.ops.read.count=256" "$R0.ops.fsync.count=0"
+}
+
+@test "numjobs=4: four threads, each doing the whole size" {
+	dbio_ok --directory="$target" --rw=randwrite --size=16m --bs=4k --numjobs=4
+	json_is "$result" "$R0.threads=4" "$R0.ops.write.count=16384" "$R0.ops.write.bytes=67108864" \
+		"$R0.ops.read.count=0" jobs.0.options.numjobs=4
+	dbio_ok --directory="$target" --rw=randwrite --size=16m --bs=4k --numjobs=1
+	json_is "$result" "$R0.threads=1" "$R0.ops.write.count=4096" "$R0.ops.write.bytes=16777216"
+}
+
+@test "loops=3: three passes, three times the operations" {
+	dbio_ok --directory="$target" --rw=randread --size=16m --bs=4k --loops=3
+	json_is "$result" "$R0.ops.read.count=12288" "$R0.ops.read.bytes=50331648"
+}
+
+@test "share_files=1: four threads share one set of files and one size" {
+	dbio_ok --directory="$target" --rw=randwrite --size=16m --bs=4k --numjobs=4 --share_files=1 \
+		--nrfiles=2 --keep
+	json_is "$result" "$R0.threads=4" "$R0.ops.write.count=4096" "$R0.ops.write.bytes=16777216"
+	run ls "$target"
+	[ "${lines[*]}" = "dbio.job.shared.0 dbio.job.shared.1" ]
+	[ "$(stat -c %s "$target/dbio.job.shared.0")" -eq 8388608 ]
+	rm "$target"/dbio.job.shared.*
+}
+
+@test "share_files=1 with size not divisible by numjobs still does size in all" {
+	dbio_ok --directory="$target" --rw=write --size=16m --bs=4k --numjobs=3 --share_files=1
+	json_is "$result" "$R0.threads=3" "$R0.ops.write.count=4096"
+}
+
+@test "nrfiles=4 over two directories: two files in each, named dbio.*" {
+	mkdir "$scratch/a" "$scratch/b"
+	dbio_ok --directory="$scratch/a:$scratch/b" --rw=write --size=16m --bs=4k --nrfiles=4 --keep
+	json_is "$result" "$R0.ops.write.count=4096" jobs.0.targets.0.directory="$scratch/a" \
+		jobs.0.targets.1.directory="$scratch/b"
+	run ls "$scratch/a"
+	[ "${lines[*]}" = "dbio.job.0.0 dbio.job.0.2" ]
+	run ls "$scratch/b"
+	[ "${lines[*]}" = "dbio.job.0.1 dbio.job.0.3" ]
+	[ "$(stat -c %s "$scratch/b/dbio.job.0.3")" -eq 4194304 ]
+	rm "$scratch"/a/dbio.job.* "$scratch"/b/dbio.job.*
+	is_empty_dir "$scratch/a"
+	is_empty_dir "$scratch/b"
+}
+
+@test "time_based runtime=1s runs for one second, however small the size" {
+	dbio_ok --directory="$target" --rw=randread --size=1m --bs=4k --time_based --runtime=1s
+	run jpy "$result" 'run["elapsed_ns"]' 'run["ops"]["read"]["count"] > 256'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" -ge 1000000000 ]
+	[ "${lines[0]}" -le 1500000000 ]
+	[ "${lines[1]}" = true ]
+	json_is "$result" partial=false "$R0.partial=false"
+}
+
+@test "ramp_time is run before the measured phase and not counted" {
+	dbio_ok --directory="$target" --rw=randread --size=1m --bs=4k --time_based --ramp_time=300ms \
+		--runtime=500ms
+	run jpy "$result" 'run["elapsed_ns"]'
+	[ "$output" -ge 450000000 ] # the first measured op starts a little after the ramp
+	[ "$output" -le 750000000 ]
+	json_is "$result" jobs.0.options.ramp_time=300000000 jobs.0.options.runtime=500000000
+}
+
+@test "random writes visit every block exactly once per pass (no hole is left)" {
+	dbio_ok --directory="$target" --rw=randwrite --size=4m --bs=4k --fallocate=none --prefill=0 --keep
+	[ "$(du -B1 "$target/dbio.job.0.0" | cut -f1)" -eq 4194304 ]
+	rm "$target/dbio.job.0.0"
+	dbio_ok --directory="$target" --rw=randwrite --size=4m --bs=4k --fallocate=none --prefill=0 --keep \
+		--share_files --numjobs=3
+	json_is "$result" "$R0.ops.write.count=1024"
+	[ "$(du -B1 "$target/dbio.job.shared.0" | cut -f1)" -eq 4194304 ]
+	rm "$target/dbio.job.shared.0"
+}
+
+@test "runtime without time_based stops when the size is done" {
+	dbio_ok --directory="$target" --rw=read --size=1m --bs=4k --runtime=30s
+	json_is "$result" "$R0.ops.read.count=256"
+	run jpy "$result" 'run["elapsed_ns"] < 10**9'
+	[ "$output" = true ]
+}
+
+@test "a job file: [global] applies to every job, jobs run in file order" {
+	cat >jobs.fio <<'EOF'
+; a comment
+[global]
+rw=randread
+size=16m
+bs=4k
+
+[zeta]
+# keeps the global bs
+[alpha]
+bs=8k
+rw=write
+EOF
+	dbio_ok jobs.fio --directory="$target"
+	json_is "$result" jobs.0.name=zeta jobs.1.name=alpha jobs.0.options.bs=4096 \
+		jobs.1.options.bs=8192 jobs.0.runs.0.ops.read.count=4096 jobs.0.runs.0.ops.write.count=0 \
+		jobs.1.runs.0.ops.write.count=2048 jobs.1.runs.0.ops.read.count=0
+	[ "${stderr_lines[0]}" = "dbio: running zeta (1 of 2)" ]
+	[ "${stderr_lines[1]}" = "dbio: running alpha (2 of 2)" ]
+	run jpy "$result" 'ts(r["jobs"][1]["runs"][0]["started_at"]) >= ts(r["jobs"][0]["runs"][0]["started_at"])'
+	[ "$output" = true ]
+	is_empty_dir "$target"
+}
+
+@test "jobs with the same group run at the same time, others one after another" {
+	cat >groups.fio <<'EOF'
+[global]
+rw=randread
+size=1m
+time_based
+runtime=500ms
+
+[a]
+group=g
+[b]
+group=g
+[c]
+EOF
+	dbio_ok groups.fio --directory="$target"
+	json_is "$result" jobs.0.name=a jobs.1.name=b jobs.2.name=c
+	[ "${stderr_lines[0]}" = "dbio: running a and its group (1 of 3)" ]
+	[ "${stderr_lines[1]}" = "dbio: running c (3 of 3)" ]
+	# a and b start together and each runs its 500 ms; c starts after them.
+	run jpy "$result" \
+		'abs(ts(r["jobs"][1]["runs"][0]["started_at"]) - ts(r["jobs"][0]["runs"][0]["started_at"])) < 0.2' \
+		'min(j["runs"][0]["elapsed_ns"] for j in r["jobs"]) >= 500000000' \
+		'ts(r["jobs"][2]["runs"][0]["started_at"]) - ts(r["jobs"][0]["runs"][0]["started_at"]) >= 0.5' \
+		'ts(r["finished_at"]) - ts(r["started_at"]) < 1.4'
+	[ "${lines[*]}" = "true true true true" ]
+}
+
+@test "command-line keys override the job file" {
+	printf '[j]\nrw=read\nbs=4k\nsize=16m\n' >j.fio
+	dbio_ok j.fio --directory="$target" --bs=8k
+	json_is "$result" jobs.0.options.bs=8192 "$R0.ops.read.count=2048" "$R0.ops.read.bytes=16777216"
+	# "--key value" is the same as "--key=value"
+	dbio_ok j.fio --directory "$target" --bs 16k
+	json_is "$result" jobs.0.options.bs=16384 "$R0.ops.read.count=1024"
+}
+
+@test "--format=json prints the result, schema_version 1, on stdout only" {
+	run --separate-stderr "$DBIO" run --directory="$target" --rw=write --size=1m --format=json
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	printf '%s\n' "$output" >stdout.json
+	json_is stdout.json schema_version=1 tool.name=dbio jobs.0.name=job "$R0.ops.write.count=256"
+	run --separate-stderr "$DBIO" run --directory="$target" --rw=write --size=1m --format json
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >stdout.json
+	json_is stdout.json schema_version=1
+}
+
+@test "--format=json with --output writes the same result to both" {
+	run --separate-stderr "$DBIO" run --directory="$target" --rw=write --size=1m --format=json \
+		--output "$result"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat "$result")" ]
+}
+
+# has_line REGEX: a line of $output matches the extended REGEX whole.
+has_line() {
+	grep -Eqx -- "$1" <<<"$output" || {
+		printf 'no line matches: %s\noutput:\n%s\n' "$1" "$output" >&2
+		return 1
+	}
+}
+
+@test "text output: the op table with its units and the cpu and faults lines" {
+	dbio_ok --directory="$target" --rw=randrw --size=1m --bs=4k
+	[[ "${lines[0]}" == "job job: rw=randrw bs=4 KiB size=1 MiB nrfiles=1 numjobs=1 ioengine=psync"* ]]
+	has_line '  run 1: elapsed [0-9.]+ [mun]?s, 1 thread'
+	has_line ' +op +count +ops/s +MiB/s +lat min +mean +p50 +p95 +p99 +p99\.9 +max'
+	has_line ' +read +[0-9]+ +[0-9.]+ +[0-9.]+( +[0-9.]+ [mun]?s){7}'
+	has_line ' +write +[0-9]+ +[0-9.]+ +[0-9.]+( +[0-9.]+ [mun]?s){7}'
+	has_line '    cpu: user [0-9.]+ s, sys [0-9.]+ s, [0-9.]+ % of one core'
+	has_line '    faults: [0-9]+ major, [0-9]+ minor; context switches: [0-9]+ voluntary, [0-9]+ involuntary'
+	has_line '    block I/O: [0-9]+ in, [0-9]+ out \(512-byte blocks\)'
+	[ "${stderr_lines[*]}" = "dbio: running job (1 of 1)" ]
+}
+
+@test "percentile_list=99.5:99.99 adds those percentiles to lat_ns" {
+	dbio_ok --directory="$target" --rw=randread --size=1m --bs=4k --percentile_list=99.5:99.99
+	run jpy "$result" 'sorted(run["ops"]["read"]["lat_ns"]["percentiles"])' \
+		'run["ops"]["read"]["lat_ns"]["percentiles"]["99.5"] <= run["ops"]["read"]["lat_ns"]["percentiles"]["99.99"] <= run["ops"]["read"]["lat_ns"]["max"]' \
+		'r["jobs"][0]["options"]["percentile_list"]'
+	[ "${lines[0]}" = '["99.5", "99.99"]' ]
+	[ "${lines[1]}" = true ]
+	[ "${lines[2]}" = '[99.5, 99.99]' ]
+}
+
+@test "the result JSON has every key of the format" {
+	dbio_ok --directory="$target" --rw=randread --size=1m --bs=4k
+	json_has "$result" schema_version tool.version command_line argv started_at finished_at \
+		partial system jobs.0.name jobs.0.options jobs.0.targets.0.directory \
+		"$R0.started_at" "$R0.elapsed_ns" "$R0.partial" "$R0.threads"
+	local ru=$R0.rusage rd=$R0.ops.read
+	json_has "$result" "$ru.user_s" "$ru.sys_s" "$ru.cpu_pct" "$ru.majflt" "$ru.minflt" "$ru.nvcsw" "$ru.nivcsw" \
+		"$ru.inblock" "$ru.oublock"
+	json_has "$result" "$rd.count" "$rd.bytes" "$rd.iops" "$rd.bw_bytes" "$rd.lat_ns.min" "$rd.lat_ns.mean" \
+		"$rd.lat_ns.max" "$rd.lat_ns.stddev" "$rd.lat_ns.p50" "$rd.lat_ns.p90" "$rd.lat_ns.p95" "$rd.lat_ns.p99" \
+		"$rd.lat_ns.p99_9" "$rd.lat_ns.percentiles" "$rd.lat_hist.buckets" \
+		"$R0.ops.write.count" "$R0.ops.fsync.count" "$R0.ops.fdatasync.count"
+	json_is "$result" schema_version=1 tool.name=dbio tool.version="$("$DBIO" --version | sed -n '1s/^dbio //p')" \
+		partial=false jobs.0.name=job jobs.0.options.bs=4096 jobs.0.options.size=1048576 \
+		jobs.0.options.rw=randread jobs.0.options.direct=false "$R0.ops.read.count=256" \
+		"$R0.ops.read.bytes=1048576" "$R0.partial=false" "$R0.threads=1"
+	run jpy "$result" 'r["command_line"].endswith(" run --output " + r["argv"][3] + " --directory=" + r["jobs"][0]["targets"][0]["directory"] + " --rw=randread --size=1m --bs=4k")' \
+		'sum(b[1] for b in run["ops"]["read"]["lat_hist"]["buckets"]) == run["ops"]["read"]["count"]' \
+		'run["ops"]["read"]["lat_ns"]["min"] <= run["ops"]["read"]["lat_ns"]["p50"] <= run["ops"]["read"]["lat_ns"]["p90"] <= run["ops"]["read"]["lat_ns"]["p95"] <= run["ops"]["read"]["lat_ns"]["p99"] <= run["ops"]["read"]["lat_ns"]["p99_9"] <= run["ops"]["read"]["lat_ns"]["max"]' \
+		'all(isinstance(run["rusage"][k], int) for k in ("majflt", "minflt", "nvcsw", "nivcsw", "inblock", "oublock"))' \
+		'abs(run["ops"]["read"]["iops"] - run["ops"]["read"]["count"] / (run["elapsed_ns"] / 1e9)) < 1e-3 * run["ops"]["read"]["iops"]' \
+		'"error" not in r'
+	[ "${lines[*]}" = "true true true true true true" ]
+}
+
+@test "a write job's histogram holds every write, and an unused op has none" {
+	dbio_ok --directory="$target" --rw=write --size=1m --bs=4k --fdatasync=2
+	run jpy "$result" \
+		'sum(b[1] for b in run["ops"]["write"]["lat_hist"]["buckets"])' \
+		'sum(b[1] for b in run["ops"]["fdatasync"]["lat_hist"]["buckets"])' \
+		'run["ops"]["read"]["lat_hist"]["buckets"]'
+	[ "${lines[*]}" = "256 128 []" ]
+}
