@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
+#include "workload/workload.h"
 #include "job/option.h"
 #include "util/units.h"
 
@@ -31,11 +32,7 @@ bool job_is_set(const struct job *job, const char *key)
 	return job->set_mask & (1ull << option_index(option_find(key)));
 }
 
-/* "<where key was given>: key '<key>': <message> (job '<name>')". */
-static int job_fail(const struct job *job, const char *key, struct dbio_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int job_fail(const struct job *job, const char *key, struct dbio_err *err, const char *fmt, ...)
+int job_fail(const struct job *job, const char *key, struct dbio_err *err, const char *fmt, ...)
 {
 	const struct option_def *def = option_find(key);
 	const struct job_origin *origin = &job->section;
@@ -68,7 +65,7 @@ bool job_is_random(const struct job *job)
 
 int job_validate(struct job *job, struct dbio_err *err)
 {
-	char a[32], b[32];
+	char a[32];
 
 	if (!job->name[0])
 		snprintf(job->name, sizeof(job->name), "job");
@@ -105,6 +102,28 @@ int job_validate(struct job *job, struct dbio_err *err)
 	else
 		job->cache = job->invalidate ? CACHE_FADVISE : CACHE_KEEP;
 
+	if (job->mem_limit && job->mem_limit < (4u << 20))
+		return job_fail(job, "mem_limit", err,
+				"%s is too small to run anything: give at least 4m, or 0 for no limit",
+				units_fmt_bytes(a, sizeof(a), job->mem_limit));
+	const struct workload_ops *wl = workload_find(job->workload);
+
+	if (!wl) {
+		char list[256];
+
+		workload_list(list, sizeof(list));
+		return job_fail(job, "workload", err, "bad value '%s': expected one of %s", job->workload,
+				list);
+	}
+	if (wl->validate)
+		return wl->validate(job, err);
+	return job_validate_files(job, err);
+}
+
+int job_validate_files(struct job *job, struct dbio_err *err)
+{
+	char a[32], b[32];
+
 	if (job->size == 0 && job->filesize == 0)
 		return job_fail(job, "size", err,
 				"missing: give size= (bytes of I/O) or filesize= (bytes per file)");
@@ -138,10 +157,6 @@ int job_validate(struct job *job, struct dbio_err *err)
 		return job_fail(job, "numjobs", err,
 				"%llu threads share %llu blocks: each needs at least one",
 				(unsigned long long)job->numjobs, (unsigned long long)(job->size / job->bs));
-	if (job->mem_limit && job->mem_limit < (4u << 20))
-		return job_fail(job, "mem_limit", err,
-				"%s is too small to run anything: give at least 4m, or 0 for no limit",
-				units_fmt_bytes(a, sizeof(a), job->mem_limit));
 	if (job->direct && job->bs % 512)
 		return job_fail(
 			job, "bs", err,

@@ -18,6 +18,13 @@ enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP };
 enum prefill_mode { PREFILL_AUTO, PREFILL_ON, PREFILL_OFF };
 enum cache_mode { CACHE_FADVISE, CACHE_DROP, CACHE_KEEP };
+enum key_order { KEY_SEQ, KEY_RANDOM };
+
+/* A size range "100-400" (bytes); lo == hi for a single size. */
+struct job_range {
+	uint64_t lo;
+	uint64_t hi;
+};
 
 #define JOB_MAX_PCTS 16
 #define JOB_MAX_OPTS 64
@@ -69,6 +76,15 @@ struct job {
 	uint64_t mem_limit; /* bytes; 0 = no limit */
 	double percentiles[JOB_MAX_PCTS];
 	size_t npercentiles;
+	char workload[32];    /* "fileio", "kv", ...: the workload registry's names */
+	char kv_engine[16];   /* kv: gdbm, lmdb or sqlite */
+	uint64_t records;     /* kv: records to insert, per thread */
+	uint64_t batch;       /* kv: records per batch (transaction, sync) */
+	struct job_range value_size;
+	int key_order;        /* enum key_order */
+	bool sync_each_batch; /* kv: make each batch durable */
+	uint64_t lookups;     /* kv: random gets after the inserts */
+	uint64_t updates;     /* kv: random overwrites after the lookups */
 
 	/* Bookkeeping, not options. */
 	uint64_t set_mask;			/* bit i: option i was given */
@@ -90,6 +106,15 @@ void job_defaults(struct job *job, const char *name);
  * job is runnable; on failure DBIO_EINPUT with a message naming where the
  * offending key was given. Writes nothing anywhere. */
 int job_validate(struct job *job, struct dbio_err *err);
+
+/* The file checks of fileio (sizes, blocks, direct alignment), for the
+ * workloads that lay out files. */
+int job_validate_files(struct job *job, struct dbio_err *err);
+
+/* Record "<where key was given>: key '<key>': <message> (job '<name>')" as
+ * DBIO_EINPUT in err; for validators. */
+int job_fail(const struct job *job, const char *key, struct dbio_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* True when key was given (in a file or on the command line). */
 bool job_is_set(const struct job *job, const char *key);

@@ -61,6 +61,12 @@ static const struct opt_enum cache_values[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_enum key_order_values[] = {
+	{ "seq", KEY_SEQ, "keys in ascending order" },
+	{ "random", KEY_RANDOM, "every key once, in a seeded random order" },
+	{ NULL, 0, NULL },
+};
+
 /* clang-format off */
 const struct option_def option_table[] = {
 	{ .name = "name", .type = OPT_STR, .offset = F(name), .size = S(name), .def = "",
@@ -123,6 +129,24 @@ const struct option_def option_table[] = {
 	  .help = "Record a time series: per interval and op type, the operations, bytes, mean and max latency. A duration (1s, 100ms) makes a fixed time grid from the start of the measured phase; a count (1000ops) closes an interval after that many reads and writes of a thread, as in 'time for each 1,000 records'. The report names the worst and second-worst interval. 0: no series." },
 	{ .name = "mem_limit", .type = OPT_SIZE, .offset = F(mem_limit), .def = "0", .min = 0, .max = OPT_MAX, .dbio_own = 1,
 	  .help = "Run the job in a memory cgroup limited to this many bytes, page cache included (cgroup v1 memory.limit_in_bytes or v2 memory.max; root), so that data bigger than the limit cannot be cached. The result records the limit and the cgroup's peak use. Jobs of a group share the smallest limit among them. 0: no limit." },
+	{ .name = "workload", .type = OPT_STR, .offset = F(workload), .size = S(workload), .def = "fileio", .dbio_own = 1,
+	  .help = "What each thread does: fileio (reads and writes of files, the keys above) or kv (inserts, lookups and updates in a real embedded database, the kv keys below)." },
+	{ .name = "kv_engine", .type = OPT_STR, .offset = F(kv_engine), .size = S(kv_engine), .def = "sqlite", .dbio_own = 1,
+	  .help = "workload=kv: the database: gdbm (gdbm_store, gdbm_sync per batch), lmdb (one write transaction per batch; MDB_NOSYNC without sync_each_batch) or sqlite (one transaction per batch; synchronous=FULL with sync_each_batch, else OFF). The database lives in the job's directory as dbio.<job>.<thread>.<engine> and is removed afterwards." },
+	{ .name = "records", .type = OPT_UINT, .offset = F(records), .def = "100000", .min = 1, .max = 1000000000, .dbio_own = 1,
+	  .help = "workload=kv: records each thread inserts." },
+	{ .name = "batch", .type = OPT_UINT, .offset = F(batch), .def = "1000", .min = 1, .max = 100000000, .dbio_own = 1,
+	  .help = "workload=kv: records per batch; a batch is one transaction (lmdb, sqlite) and ends with a sync when sync_each_batch=1. The time series has one point per batch unless log_interval says otherwise." },
+	{ .name = "value_size", .type = OPT_RANGE, .offset = F(value_size), .def = "100-400", .dbio_own = 1,
+	  .help = "workload=kv: bytes per value, one size or a range lo-hi drawn uniformly (from randseed, so runs repeat)." },
+	{ .name = "key_order", .type = OPT_ENUM, .offset = F(key_order), .def = "seq", .values = key_order_values, .dbio_own = 1,
+	  .help = "workload=kv: the order of the inserted keys (16-byte decimal record numbers)." },
+	{ .name = "sync_each_batch", .type = OPT_BOOL, .offset = F(sync_each_batch), .def = "1", .dbio_own = 1,
+	  .help = "workload=kv: make every batch durable before the next (gdbm_sync, a synced lmdb commit, sqlite synchronous=FULL); 0 leaves it to the kernel's writeback." },
+	{ .name = "lookups", .type = OPT_UINT, .offset = F(lookups), .def = "0", .min = 0, .max = 1000000000, .dbio_own = 1,
+	  .help = "workload=kv: random gets of inserted keys after the inserts, in batches of batch." },
+	{ .name = "updates", .type = OPT_UINT, .offset = F(updates), .def = "0", .min = 0, .max = 1000000000, .dbio_own = 1,
+	  .help = "workload=kv: random overwrites of inserted keys after the lookups, in batches of batch, synced like the inserts." },
 	{ .name = "group", .type = OPT_STR, .offset = F(group), .size = S(group), .def = "", .dbio_own = 1,
 	  .help = "Consecutive jobs with the same non-empty group run at the same time; otherwise jobs run one after another (fio runs them together unless stonewall is set)." },
 	{ .name = "percentile_list", .type = OPT_PCT_LIST, .offset = F(percentiles), .def = "",
@@ -253,6 +277,11 @@ void option_accepted(const struct option_def *def, char *buf, size_t len)
 			used += (size_t)n;
 		}
 		break;
+	case OPT_RANGE:
+		snprintf(
+			buf, len,
+			"a size or a range lo-hi of sizes with optional k or m suffixes, e.g. 100-400 or 4k");
+		break;
 	case OPT_INTERVAL:
 		snprintf(
 			buf, len,
@@ -372,6 +401,24 @@ int option_set(struct job *job, const char *key, const char *value, const struct
 		*(int *)field = e->value;
 		break;
 	}
+	case OPT_RANGE: {
+		struct job_range *r = (struct job_range *)field;
+		const char *dash = strchr(value, '-');
+		char lo[64];
+		uint64_t hi;
+
+		if (dash && (size_t)(dash - value) >= sizeof(lo))
+			return bad_value(def, value, origin, "too long", err);
+		snprintf(lo, sizeof(lo), "%.*s", dash ? (int)(dash - value) : (int)strlen(value), value);
+		if (units_parse_size(lo, &v) || (dash ? units_parse_size(dash + 1, &hi) : (hi = v, 0)))
+			return bad_value(def, value, origin, NULL, err);
+		if (v == 0 || hi > (64u << 20))
+			return bad_value(def, value, origin, "sizes must be from 1 byte to 64 MiB", err);
+		if (v > hi)
+			return bad_value(def, value, origin, "the range is inverted (lo > hi)", err);
+		*r = (struct job_range){ .lo = v, .hi = hi };
+		break;
+	}
 	case OPT_INTERVAL: {
 		struct job_interval *iv = (struct job_interval *)field;
 		size_t len = strlen(value);
@@ -432,6 +479,15 @@ void option_format(const struct job *job, const struct option_def *def, char *bu
 			}
 		snprintf(buf, len, "?");
 		break;
+	case OPT_RANGE: {
+		const struct job_range *r = (const struct job_range *)field;
+
+		if (r->lo == r->hi)
+			snprintf(buf, len, "%llu", (unsigned long long)r->lo);
+		else
+			snprintf(buf, len, "%llu-%llu", (unsigned long long)r->lo, (unsigned long long)r->hi);
+		break;
+	}
 	case OPT_INTERVAL: {
 		const struct job_interval *iv = (const struct job_interval *)field;
 

@@ -26,6 +26,7 @@ enum opt_type {
 	OPT_ENUM,     /* one of values[] */
 	OPT_PCT_LIST, /* colon-separated percentiles, e.g. 99.5:99.99 */
 	OPT_INTERVAL, /* struct job_interval: a duration, or a count with 'ops' (1000ops) */
+	OPT_RANGE,    /* struct job_range: a size or "lo-hi" sizes */
 };
 
 struct opt_enum {

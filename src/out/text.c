@@ -146,6 +146,30 @@ static void summary_block(FILE *fp, const json_t *sm)
 		num(json_object_get(sm, "cpu_pct"), "mean"), num(json_object_get(sm, "cpu_pct"), "ci95"));
 }
 
+static void phase_lines(FILE *fp, const json_t *run)
+{
+	const json_t *db = json_object_get(run, "database");
+	size_t i;
+	json_t *ph;
+
+	json_array_foreach (json_object_get(run, "phases"), i, ph) {
+		const json_t *ru = json_object_get(ph, "rusage");
+		char el[32];
+
+		fprintf(fp,
+			"    phase %-7s %s elapsed, user %.2f s, sys %.2f s, %.1f %% cpu, %.0f major / %.0f minor faults, %.0f voluntary switches\n",
+			str(ph, "name"), units_fmt_ns(el, sizeof(el), num(ph, "elapsed_ns")),
+			num(ru, "user_s"), num(ru, "sys_s"), num(ru, "cpu_pct"), num(ru, "majflt"),
+			num(ru, "minflt"), num(ru, "nvcsw"));
+	}
+	if (db) {
+		char sz[32];
+
+		fprintf(fp, "    database: %s, %s on disk at the end\n", str(db, "engine"),
+			units_fmt_bytes(sz, sizeof(sz), (uint64_t)num(db, "disk_bytes")));
+	}
+}
+
 static void series_lines(FILE *fp, const json_t *series)
 {
 	static const char *const rank[] = { "worst", "second-worst" };
@@ -165,8 +189,16 @@ static void series_lines(FILE *fp, const json_t *series)
 			json_is_true(json_object_get(series, "truncated")) ? " (TRUNCATED: out of memory)"
 									   : "");
 	} else {
-		fprintf(fp, "    series: %zu intervals of %.0f reads and writes per thread%s\n",
-			json_array_size(json_object_get(series, "points")), num(series, "interval_ops"),
+		bool batches = !strcmp(str(series, "grid"), "batch");
+		char per[64];
+
+		if (batches)
+			snprintf(per, sizeof(per), "batches");
+		else
+			snprintf(per, sizeof(per), "intervals of %.0f data operations",
+				 num(series, "interval_ops"));
+		fprintf(fp, "    series: %zu %s per thread%s\n",
+			json_array_size(json_object_get(series, "points")), per,
 			json_is_true(json_object_get(series, "truncated")) ? " (TRUNCATED: out of memory)"
 									   : "");
 	}
@@ -177,12 +209,12 @@ static void series_lines(FILE *fp, const json_t *series)
 		units_fmt_ns(dur, sizeof(dur), num(w, "duration_ns"));
 		if (time_grid)
 			fprintf(fp,
-				"    %s interval: #%.0f, ending %s into the run: %.0f reads and writes (%.1f ops/s)\n",
+				"    %s interval: #%.0f, ending %s into the run: %.0f data operations (%.1f ops/s)\n",
 				rank[i], num(w, "index") + 1, end, num(w, "count"),
 				num(w, "count") / (num(w, "duration_ns") / 1e9));
 		else
 			fprintf(fp,
-				"    %s interval: #%.0f of thread %.0f, ending %s into the run: %.0f operations took %s\n",
+				"    %s interval: #%.0f of thread %.0f, ending %s into the run: %.0f data operations took %s\n",
 				rank[i], num(w, "index") + 1, num(w, "thread"), end, num(w, "count"), dur);
 	}
 }
@@ -222,6 +254,7 @@ void text_report(FILE *fp, const json_t *result)
 					"    memory cgroup: limit %.0f MiB, peak %.1f MiB (page cache included)\n",
 					num(json_object_get(run, "memory"), "limit_bytes") / 1048576.0,
 					num(json_object_get(run, "memory"), "peak_bytes") / 1048576.0);
+			phase_lines(fp, run);
 			series_lines(fp, json_object_get(run, "series"));
 		}
 		if (json_array_size(runs) > 1 && json_object_get(job, "summary"))

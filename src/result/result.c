@@ -17,6 +17,7 @@
 #include "util/atomic.h"
 #include "util/clock.h"
 #include "util/units.h"
+#include "workload/workload.h"
 
 #ifndef DBIO_VERSION
 #define DBIO_VERSION "0.0.0"
@@ -84,6 +85,7 @@ static json_t *option_value(const struct job *job, const struct option_def *def)
 		return a;
 	}
 	case OPT_INTERVAL:
+	case OPT_RANGE:
 	case OPT_STR:
 	case OPT_ENUM:
 		break;
@@ -173,13 +175,19 @@ static json_t *op_json(const struct op_stats *s, const struct job *job, uint64_t
 			 secs > 0 ? (double)s->bytes / secs : 0.0, "lat_ns", lat, "lat_hist", hist_json(h));
 }
 
+/* The data operations of a point (reads, writes, inserts, lookups, updates). */
 static uint64_t rw_count(const struct series_point *p)
 {
-	return p->op[OP_READ].count + p->op[OP_WRITE].count;
+	uint64_t n = 0;
+
+	for (int t = 0; t < OP_NTYPES; t++)
+		if (op_is_data(t))
+			n += p->op[t].count;
+	return n;
 }
 
-/* Is a worse than b? Time grid: fewer reads and writes in a whole
- * interval. Count grid: a whole interval that took longer. */
+/* Is a worse than b? Time grid: fewer data operations in a whole
+ * interval. Count and batch grids: an interval that took longer. */
 static bool worse(const struct series *s, const struct series_point *a, const struct series_point *b)
 {
 	if (s->interval_ns)
@@ -189,6 +197,8 @@ static bool worse(const struct series *s, const struct series_point *a, const st
 
 static bool whole(const struct series *s, const struct series_point *p)
 {
+	if (s->manual)
+		return true; /* every batch is whole */
 	return s->interval_ns ? p->duration_ns == s->interval_ns : rw_count(p) == s->interval_ops;
 }
 
@@ -254,12 +264,15 @@ static json_t *series_json(const struct run_stats *st)
 			json_object_set_new(e, "thread", json_integer(worst_thread[k]));
 		json_array_append_new(w, e);
 	}
-	json_t *out = json_pack("{s:s, s:b, s:o, s:o}", "grid", first->interval_ns ? "time" : "ops",
+	json_t *out = json_pack("{s:s, s:b, s:o, s:o}", "grid",
+				first->interval_ns ? "time"
+				: first->manual	   ? "batch"
+						   : "ops",
 				"truncated", truncated, "points", points, "worst", w);
 
 	if (first->interval_ns)
 		json_object_set_new(out, "interval_ns", json_integer((json_int_t)first->interval_ns));
-	else
+	else if (!first->manual)
 		json_object_set_new(out, "interval_ops", json_integer((json_int_t)first->interval_ops));
 	return out;
 }
@@ -309,6 +322,17 @@ static json_t *counters_json(const struct sampler *s)
 			 "total", counters_delta(s, &s->samples[0], &s->samples[s->nsamples - 1]));
 }
 
+static json_t *usage_json(const struct usage *u, uint64_t elapsed_ns)
+{
+	double secs = (double)elapsed_ns / 1e9;
+
+	return json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I}", "user_s", u->user_s, "sys_s",
+			 u->sys_s, "cpu_pct", secs > 0 ? (u->user_s + u->sys_s) / secs * 100.0 : 0.0,
+			 "majflt", (json_int_t)u->majflt, "minflt", (json_int_t)u->minflt, "nvcsw",
+			 (json_int_t)u->nvcsw, "nivcsw", (json_int_t)u->nivcsw, "inblock",
+			 (json_int_t)u->inblock, "oublock", (json_int_t)u->oublock);
+}
+
 int result_add_run(json_t *result, size_t index, const struct job *job, const struct run_stats *st)
 {
 	json_t *jobs = json_object_get(result, "jobs");
@@ -325,17 +349,10 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 			return -ENOMEM;
 	}
 	json_t *ops = json_object();
-	const struct usage *u = &st->usage;
-	double secs = (double)st->elapsed_ns / 1e9;
-
 	for (int t = 0; t < OP_NTYPES; t++)
-		json_object_set_new(ops, op_type_name(t), op_json(&st->ops[t], job, st->elapsed_ns));
-	json_t *rusage =
-		json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I}", "user_s", u->user_s, "sys_s",
-			  u->sys_s, "cpu_pct", secs > 0 ? (u->user_s + u->sys_s) / secs * 100.0 : 0.0,
-			  "majflt", (json_int_t)u->majflt, "minflt", (json_int_t)u->minflt, "nvcsw",
-			  (json_int_t)u->nvcsw, "nivcsw", (json_int_t)u->nivcsw, "inblock",
-			  (json_int_t)u->inblock, "oublock", (json_int_t)u->oublock);
+		if (op_always_reported(t) || st->ops[t].lat_ns.count)
+			json_object_set_new(ops, op_type_name(t), op_json(&st->ops[t], job, st->elapsed_ns));
+	json_t *rusage = usage_json(&st->usage, st->elapsed_ns);
 	json_t *run = json_pack("{s:o, s:I, s:b, s:i, s:o, s:o}", "started_at", iso_time(st->started_wall_ns),
 				"elapsed_ns", (json_int_t)st->elapsed_ns, "partial", st->partial, "threads",
 				(int)st->threads, "ops", ops, "rusage", rusage);
@@ -344,6 +361,21 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 		json_object_set_new(run, "memory",
 				    json_pack("{s:I, s:I}", "limit_bytes", (json_int_t)st->mem_limit_bytes,
 					      "peak_bytes", (json_int_t)st->mem_peak_bytes));
+	if (run && st->nphases) {
+		json_t *phases = json_array();
+
+		for (unsigned i = 0; i < st->nphases; i++)
+			json_array_append_new(
+				phases,
+				json_pack("{s:s, s:I, s:o}", "name", st->phases[i].name, "elapsed_ns",
+					  (json_int_t)st->phases[i].elapsed_ns, "rusage",
+					  usage_json(&st->phases[i].usage, st->phases[i].elapsed_ns)));
+		json_object_set_new(run, "phases", phases);
+	}
+	if (run && !(workload_find(job->workload)->caps & WORKLOAD_CAP_FILES))
+		json_object_set_new(run, "database",
+				    json_pack("{s:s, s:I}", "engine", job->kv_engine, "disk_bytes",
+					      (json_int_t)st->disk_bytes));
 	if (run && st->counters.nsamples >= 2)
 		json_object_set_new(run, "counters", counters_json(&st->counters));
 	if (run && st->nseries)

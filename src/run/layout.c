@@ -33,7 +33,7 @@ static char *fmt_alloc(const char *fmt, ...)
 	return s;
 }
 
-int layout_init(struct layout *l, const struct job *job, bool keep, struct dbio_err *err)
+int layout_init(struct layout *l, const struct job *job, bool files, bool keep, struct dbio_err *err)
 {
 	char **names = NULL;
 	int n = job_split_dirs(job->directory, &names);
@@ -68,6 +68,8 @@ int layout_init(struct layout *l, const struct job *job, bool keep, struct dbio_
 					    "%s: cannot open directory: %s", d->path, strerror(errno));
 	}
 
+	if (!files)
+		return 0;
 	const uint64_t threads = job->share_files ? 1 : job->numjobs;
 
 	l->files = calloc(threads * job->nrfiles, sizeof(*l->files));
@@ -217,6 +219,37 @@ int layout_invalidate(struct layout *l, struct dbio_err *err)
 					    strerror(rc));
 	}
 	return 0;
+}
+
+void layout_remove_thread_files(struct layout *l)
+{
+	if (l->keep)
+		return;
+	for (size_t i = 0; i < l->ndirs; i++) {
+		int fd = dup(l->dirs[i].fd);
+		DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+		struct dirent *e;
+
+		if (!d) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		while ((e = readdir(d))) {
+			char prefix[192];
+
+			for (uint64_t t = i; t < l->job->numjobs; t += l->ndirs) {
+				snprintf(prefix, sizeof(prefix), "dbio.%s.%llu.", l->job->name,
+					 (unsigned long long)t);
+				if (!strncmp(e->d_name, prefix, strlen(prefix)) &&
+				    e->d_name[strlen(prefix)]) {
+					dbio_sys->unlinkat(l->dirs[i].fd, e->d_name, 0);
+					break;
+				}
+			}
+		}
+		closedir(d);
+	}
 }
 
 void layout_release(struct layout *l)

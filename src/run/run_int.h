@@ -33,9 +33,15 @@ struct layout {
 };
 
 /* Split job->directory, open (or, for the default scratch directory, make)
- * every directory and name every file. Writes nothing but the default
- * directory. */
-int layout_init(struct layout *l, const struct job *job, bool keep, struct dbio_err *err);
+ * every directory and, when files, name every file. Writes nothing but the
+ * default directory. */
+int layout_init(struct layout *l, const struct job *job, bool files, bool keep, struct dbio_err *err);
+
+/* For workloads that make their own files: remove (unless keep) every file
+ * named dbio.<job>.<thread>.<anything> in thread's directory (thread t
+ * works in directory t % ndirs). run_check_targets made sure none existed
+ * before the run. */
+void layout_remove_thread_files(struct layout *l);
 
 /* Create, preallocate and (if the job needs it) fill every file. Stops with
  * DBIO_ESTOPPED when run_stop_signal is raised. */

@@ -56,8 +56,8 @@ void run_stats_init(struct run_stats *stats)
 		op_stats_init(&stats->ops[t]);
 }
 
-/* "<thread>.<file>" or "shared.<file>": what follows dbio.<job>. in the
- * names layout gives a job's files (so job 'a' does not claim 'a.b''s). */
+/* "<thread>.<rest>" or "shared.<rest>": what follows dbio.<job>. in the
+ * names of a job's files (so job 'a' does not claim job 'a.b''s). */
 static bool is_file_suffix(const char *s)
 {
 	size_t n = strspn(s, "0123456789");
@@ -66,8 +66,7 @@ static bool is_file_suffix(const char *s)
 		n = 6;
 	if (!n || s[n] != '.')
 		return false;
-	s += n + 1;
-	return *s && strspn(s, "0123456789") == strlen(s);
+	return s[n + 1] != '\0';
 }
 
 static int check_dir(const struct job *job, const char *path, const struct run_opts *opts,
@@ -297,6 +296,13 @@ static void assign(struct worker *w, const struct job *job, struct layout *l, st
 
 	w->job = job;
 	w->index = t;
+	w->dirfd = l->dirs[t % l->ndirs].fd;
+	w->dir_path = l->dirs[t % l->ndirs].path;
+	snprintf(w->prefix, sizeof(w->prefix), "dbio.%s.%u.", job->name, t);
+	if (!(workload_find(job->workload)->caps & WORKLOAD_CAP_FILES)) {
+		w->ops_per_pass = job->records;
+		return;
+	}
 	w->blocks_per_file = bpf;
 	if (job->share_files) {
 		uint64_t total = bpf * job->nrfiles;
@@ -337,6 +343,39 @@ static size_t series_hint(const struct job *job, const struct worker *w)
 	else if (job->log_interval.ops && !job->time_based)
 		n = w->ops_per_pass * job->loops / job->log_interval.ops + 2;
 	return n > (1u << 20) ? 1u << 20 : (size_t)n;
+}
+
+/* Per-phase figures (databases: insert, lookup, update): elapsed from the
+ * earliest start to the latest end of a phase, rusage summed. */
+static void collect_phases(struct run_stats *st, const struct worker *w, bool first)
+{
+	for (unsigned i = 0; i < w->nphases && i < 4; i++) {
+		const struct phase *p = &w->phases[i];
+		struct run_phase *r = &st->phases[i];
+
+		if (first || i >= st->nphases) {
+			r->name = p->name;
+			r->usage = p->usage;
+			r->start_ns = p->start_ns;
+			r->end_ns = p->end_ns;
+		} else {
+			usage_add(&r->usage, &p->usage);
+			r->start_ns = p->start_ns < r->start_ns ? p->start_ns : r->start_ns;
+			r->end_ns = p->end_ns > r->end_ns ? p->end_ns : r->end_ns;
+		}
+		r->elapsed_ns = r->end_ns - r->start_ns;
+	}
+	if (w->nphases > st->nphases)
+		st->nphases = w->nphases;
+}
+
+/* log_interval's grid, or for workloads without files (databases) one
+ * point per batch when no log_interval is given. */
+static int init_series(const struct job *job, const struct workload_ops *wl, struct worker *w)
+{
+	if (!(wl->caps & WORKLOAD_CAP_FILES) && !job->log_interval.ns && !job->log_interval.ops)
+		return series_init_manual(&w->series, job->records / (job->batch ? job->batch : 1) + 8);
+	return series_init(&w->series, job->log_interval.ns, job->log_interval.ops, series_hint(job, w));
 }
 
 /* Hand the threads' series to the job's stats: merged on a time grid (the
@@ -414,10 +453,12 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	if (limit && (rc = memlimit_enter(&mem, limit, err)))
 		goto out_layout;
 	for (laid = 0; laid < n && !rc; laid++) {
-		rc = layout_init(&layouts[laid], &jobs[laid], opts->keep, err);
-		if (!rc)
+		const bool files = workload_find(jobs[laid].workload)->caps & WORKLOAD_CAP_FILES;
+
+		rc = layout_init(&layouts[laid], &jobs[laid], files, opts->keep, err);
+		if (!rc && files)
 			rc = layout_create(&layouts[laid], err);
-		if (!rc && jobs[laid].cache == CACHE_FADVISE)
+		if (!rc && files && jobs[laid].cache == CACHE_FADVISE)
 			rc = layout_invalidate(&layouts[laid], err);
 		if (jobs[laid].cache == CACHE_DROP)
 			drop = true;
@@ -436,9 +477,8 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 			slots[s].w.stop = &run_stop_signal;
 			slots[s].w.job_stop = &job_stop[j];
 			slots[s].gate = &gate;
-			slots[s].wl = &workload_fileio;
-			if (!rc && series_init(&slots[s].w.series, jobs[j].log_interval.ns,
-					       jobs[j].log_interval.ops, series_hint(&jobs[j], &slots[s].w)))
+			slots[s].wl = workload_find(jobs[j].workload);
+			if (!rc && init_series(&jobs[j], slots[s].wl, &slots[s].w))
 				rc = dbio_err_set(err, -ENOMEM, "out of memory for the time series");
 		}
 	}
@@ -485,6 +525,8 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 			for (int op = 0; op < OP_NTYPES; op++)
 				op_stats_merge(&stats[j].ops[op], &w->stats[op]);
 			usage_add(&stats[j].usage, &w->usage);
+			stats[j].disk_bytes += w->disk_bytes;
+			collect_phases(&stats[j], w, t == 0);
 			if (w->start_ns && w->start_ns < first)
 				first = w->start_ns;
 			if (w->end_ns > last)
@@ -518,8 +560,11 @@ out_layout:
 			stats[j].mem_peak_bytes = peak;
 		}
 	}
-	while (laid-- > 0)
+	while (laid-- > 0) {
+		if (!(workload_find(jobs[laid].workload)->caps & WORKLOAD_CAP_FILES))
+			layout_remove_thread_files(&layouts[laid]);
 		layout_release(&layouts[laid]);
+	}
 	memlimit_leave(&mem);
 out_free:
 	for (size_t i = 0; slots && i < nworkers; i++)

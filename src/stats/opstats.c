@@ -8,6 +8,11 @@ const char *op_type_name(enum op_type t)
 		[OP_WRITE] = "write",
 		[OP_FSYNC] = "fsync",
 		[OP_FDATASYNC] = "fdatasync",
+		[OP_INSERT] = "insert",
+		[OP_LOOKUP] = "lookup",
+		[OP_UPDATE] = "update",
+		[OP_COMMIT] = "commit",
+		[OP_BATCH] = "batch",
 	};
 	return (unsigned)t < OP_NTYPES ? names[t] : "?";
 }

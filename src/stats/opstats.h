@@ -8,7 +8,32 @@
 
 #include "stats/hist.h"
 
-enum op_type { OP_READ, OP_WRITE, OP_FSYNC, OP_FDATASYNC, OP_NTYPES };
+/* The first four are always in a result; the others when they happened.
+ * New types are appended. */
+enum op_type {
+	OP_READ,
+	OP_WRITE,
+	OP_FSYNC,
+	OP_FDATASYNC,
+	OP_INSERT, /* a database put of a new key */
+	OP_LOOKUP, /* a database get */
+	OP_UPDATE, /* a database put over an existing key */
+	OP_COMMIT, /* a database's commit or sync at the end of a batch */
+	OP_BATCH,  /* a whole batch: its operations and its commit */
+	OP_NTYPES
+};
+
+/* Operations that move data (counted by a series' count grid). */
+static inline int op_is_data(enum op_type t)
+{
+	return t == OP_READ || t == OP_WRITE || t == OP_INSERT || t == OP_LOOKUP || t == OP_UPDATE;
+}
+
+/* Always present in a result's ops, even with a count of 0. */
+static inline int op_always_reported(enum op_type t)
+{
+	return t <= OP_FDATASYNC;
+}
 
 struct op_stats {
 	uint64_t bytes;

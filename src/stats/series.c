@@ -17,6 +17,15 @@ int series_init(struct series *s, uint64_t interval_ns, uint64_t interval_ops, s
 	return s->points ? 0 : -ENOMEM;
 }
 
+int series_init_manual(struct series *s, size_t cap_hint)
+{
+	memset(s, 0, sizeof(*s));
+	s->manual = true;
+	s->cap = cap_hint ? cap_hint : 64;
+	s->points = calloc(s->cap, sizeof(*s->points));
+	return s->points ? 0 : -ENOMEM;
+}
+
 void series_release(struct series *s)
 {
 	free(s->points);

@@ -31,6 +31,7 @@ struct series_point {
 struct series {
 	uint64_t interval_ns;  /* time grid, or 0 */
 	uint64_t interval_ops; /* count grid, or 0 */
+	bool manual;           /* batch grid: the workload closes intervals (series_close) */
 	uint64_t origin_ns;
 	uint64_t next_ns;  /* time grid: end of the current interval */
 	uint64_t start_ns; /* count grid: start of the current interval */
@@ -46,11 +47,15 @@ struct series {
  * Reserves cap_hint points. 0 or -ENOMEM. */
 int series_init(struct series *s, uint64_t interval_ns, uint64_t interval_ops, size_t cap_hint);
 
+/* An empty series whose intervals the workload closes itself with
+ * series_close (a batch grid: one point per database batch). */
+int series_init_manual(struct series *s, size_t cap_hint);
+
 void series_release(struct series *s);
 
 static inline bool series_on(const struct series *s)
 {
-	return s->interval_ns || s->interval_ops;
+	return s->interval_ns || s->interval_ops || s->manual;
 }
 
 /* Begin at origin_ns (absolute, CLOCK_MONOTONIC). */
@@ -74,7 +79,7 @@ static inline void series_add(struct series *s, enum op_type t, uint64_t bytes, 
 	o->lat_sum_ns += lat_ns;
 	if (lat_ns > o->lat_max_ns)
 		o->lat_max_ns = lat_ns;
-	if (s->interval_ops && (t == OP_READ || t == OP_WRITE) && ++s->ops_in == s->interval_ops)
+	if (s->interval_ops && op_is_data(t) && ++s->ops_in == s->interval_ops)
 		series_close(s, now_ns, now_ns - s->start_ns);
 }
 

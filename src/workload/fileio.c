@@ -224,4 +224,5 @@ const struct workload_ops workload_fileio = {
 	.prepare = fileio_prepare,
 	.run = fileio_run,
 	.cleanup = fileio_cleanup,
+	.caps = WORKLOAD_CAP_FILES,
 };

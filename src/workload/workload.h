@@ -13,6 +13,14 @@
  *               allocates, locks or prints. Stops early when *w->stop or
  *               *w->job_stop becomes non-zero.
  *   cleanup(w)  Undo prepare; called once even when prepare failed.
+ *   validate(job, err)  Check and complete the job's options for this
+ *               workload before anything is written; 0 or DBIO_EINPUT via
+ *               job_fail. NULL: the fileio checks (job_validate_files).
+ *
+ * caps: WORKLOAD_CAP_FILES when the runner lays out the job's files
+ * (size, nrfiles, ...). Otherwise each thread gets its directory and a
+ * name prefix (dbio.<job>.<thread>.) for the files it makes itself; the
+ * runner removes every file with that prefix afterwards.
  */
 #ifndef DBIO_WORKLOAD_WORKLOAD_H
 #define DBIO_WORKLOAD_WORKLOAD_H
@@ -51,6 +59,10 @@ struct worker {
 	atomic_int *job_stop;		   /* set by any worker of the job that fails */
 	atomic_uint_fast64_t progress_ops; /* reads and writes so far, for the progress line */
 
+	int dirfd;		/* without WORKLOAD_CAP_FILES: the thread's directory ... */
+	const char *dir_path;	/* ... its path, for messages ... */
+	char prefix[192];	/* ... and "dbio.<job>.<thread>." for its files */
+
 	/* Filled by the workload. */
 	struct engine eng;
 	void *buf;
@@ -61,6 +73,17 @@ struct worker {
 	uint64_t start_ns;  /* start of the measured phase (after ramp) */
 	uint64_t end_ns;
 	struct dbio_err err;
+	uint64_t disk_bytes; /* bytes the workload's files occupy at the end (st_blocks) */
+	struct phase {
+		const char *name; /* static */
+		uint64_t start_ns, end_ns;
+		struct usage usage;
+	} phases[4];
+	unsigned nphases;
+};
+
+enum workload_caps {
+	WORKLOAD_CAP_FILES = 1u << 0,
 };
 
 struct workload_ops {
@@ -68,8 +91,18 @@ struct workload_ops {
 	int (*prepare)(struct worker *w);
 	int (*run)(struct worker *w);
 	void (*cleanup)(struct worker *w);
+	unsigned caps;
+	int (*validate)(struct job *job, struct dbio_err *err);
 };
 
-extern const struct workload_ops workload_fileio;
+/* The registry (registry.c), in the order help lists it. */
+extern const struct workload_ops *const workload_registry[];
+extern const size_t workload_count;
+
+/* The workload named name, or NULL. */
+const struct workload_ops *workload_find(const char *name);
+
+/* "fileio, kv" into buf. */
+void workload_list(char *buf, size_t len);
 
 #endif

@@ -1,0 +1,98 @@
+/* kv backend: GNU dbm. A batch is a run of gdbm_store calls; sync is gdbm_sync. */
+#include <errno.h>
+#include <gdbm.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload/workload_int.h"
+
+struct kv_db {
+	GDBM_FILE f;
+	char msg[256];
+};
+
+static int fail(struct kv_db *db, const char *what)
+{
+	snprintf(db->msg, sizeof(db->msg), "%s: %s", what, gdbm_strerror(gdbm_errno));
+	return -EIO;
+}
+
+static int g_open(struct kv_db **out, const char *path, const struct job *job, struct dbio_err *err)
+{
+	struct kv_db *db = calloc(1, sizeof(*db));
+
+	(void)job;
+	if (!db)
+		return dbio_err_set(err, -ENOMEM, "%s: out of memory", path);
+	db->f = gdbm_open(path, 0, GDBM_NEWDB | GDBM_NOLOCK, 0644, NULL);
+	if (!db->f) {
+		dbio_err_set(err, -EIO, "%s: gdbm_open: %s", path, gdbm_strerror(gdbm_errno));
+		free(db);
+		return -EIO;
+	}
+	*out = db;
+	return 0;
+}
+
+static int g_begin(struct kv_db *db, bool write)
+{
+	(void)db;
+	(void)write;
+	return 0;
+}
+
+static int g_put(struct kv_db *db, const void *k, size_t kl, const void *v, size_t vl, bool update)
+{
+	datum key = { .dptr = (char *)k, .dsize = (int)kl }, val = { .dptr = (char *)v, .dsize = (int)vl };
+
+	if (gdbm_store(db->f, key, val, update ? GDBM_REPLACE : GDBM_INSERT))
+		return fail(db, "gdbm_store");
+	return 0;
+}
+
+static int g_get(struct kv_db *db, const void *k, size_t kl, size_t *vl)
+{
+	datum key = { .dptr = (char *)k, .dsize = (int)kl };
+	datum val = gdbm_fetch(db->f, key);
+
+	if (!val.dptr) {
+		snprintf(db->msg, sizeof(db->msg), "gdbm_fetch: key not found");
+		return -ENOENT;
+	}
+	*vl = (size_t)val.dsize;
+	free(val.dptr); /* gdbm hands out a malloc'd copy */
+	return 0;
+}
+
+static int g_commit(struct kv_db *db, bool sync)
+{
+	if (sync && gdbm_sync(db->f))
+		return fail(db, "gdbm_sync");
+	return 0;
+}
+
+static void g_close(struct kv_db *db)
+{
+	if (!db)
+		return;
+	if (db->f)
+		gdbm_close(db->f);
+	free(db);
+}
+
+static const char *g_errmsg(struct kv_db *db)
+{
+	return db ? db->msg : "";
+}
+
+const struct kv_backend kv_gdbm = {
+	.name = "gdbm",
+	.package = "libgdbm-dev",
+	.open = g_open,
+	.begin = g_begin,
+	.put = g_put,
+	.get = g_get,
+	.commit = g_commit,
+	.close = g_close,
+	.errmsg = g_errmsg,
+};

@@ -1,0 +1,45 @@
+/*
+ * Private to workload/: the key-value backends behind workload=kv. One file
+ * per database, one const struct kv_backend, one line in kv.c's table.
+ *
+ * Contracts (every hook returns 0 or a negative code; the detail of a
+ * failure is in errmsg's text):
+ *   open(&db, path, job, err)  create and open a new database at path (an
+ *                     empty file dbio just made with O_EXCL); may allocate.
+ *   begin(db, write)  start a batch: a write or a read-only transaction
+ *                     where the engine has them.
+ *   put(db, k, kl, v, vl, update)  store; update=false for a new key
+ *                     (the engine may refuse a duplicate), true to overwrite.
+ *   get(db, k, kl, &vl)  fetch; -ENOENT when absent; *vl is the value's size.
+ *   commit(db, sync)  end the batch; durable before returning when sync.
+ *   close(db)         flush and free; db may be NULL.
+ *   errmsg(db)        the engine's text for the last failure.
+ */
+#ifndef DBIO_WORKLOAD_WORKLOAD_INT_H
+#define DBIO_WORKLOAD_WORKLOAD_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "job/job.h"
+#include "util/err.h"
+
+struct kv_db;
+
+struct kv_backend {
+	const char *name;
+	const char *package; /* the Debian package that provides it, for messages */
+	int (*open)(struct kv_db **db, const char *path, const struct job *job, struct dbio_err *err);
+	int (*begin)(struct kv_db *db, bool write);
+	int (*put)(struct kv_db *db, const void *k, size_t kl, const void *v, size_t vl, bool update);
+	int (*get)(struct kv_db *db, const void *k, size_t kl, size_t *vl);
+	int (*commit)(struct kv_db *db, bool sync);
+	void (*close)(struct kv_db *db);
+	const char *(*errmsg)(struct kv_db *db);
+};
+
+extern const struct kv_backend kv_gdbm;
+extern const struct kv_backend kv_lmdb;
+extern const struct kv_backend kv_sqlite;
+
+#endif
