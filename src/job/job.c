@@ -211,3 +211,12 @@ int job_split_dirs(const char *spec, char ***out)
 	*out = dirs;
 	return n;
 }
+
+uint64_t job_work_items(const struct job *job)
+{
+	if (!strcmp(job->workload, "kv"))
+		return job->records;
+	if (!strcmp(job->workload, "import"))
+		return job->rows;
+	return 0;
+}

@@ -19,6 +19,15 @@ enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP };
 enum prefill_mode { PREFILL_AUTO, PREFILL_ON, PREFILL_OFF };
 enum cache_mode { CACHE_FADVISE, CACHE_DROP, CACHE_KEEP };
 enum key_order { KEY_SEQ, KEY_RANDOM };
+enum journal_mode {
+	JOURNAL_DELETE,
+	JOURNAL_TRUNCATE,
+	JOURNAL_PERSIST,
+	JOURNAL_MEMORY,
+	JOURNAL_WAL,
+	JOURNAL_OFF
+};
+enum synchronous { SYNCHRONOUS_OFF, SYNCHRONOUS_NORMAL, SYNCHRONOUS_FULL, SYNCHRONOUS_EXTRA };
 
 /* A size range "100-400" (bytes); lo == hi for a single size. */
 struct job_range {
@@ -76,15 +85,20 @@ struct job {
 	uint64_t mem_limit; /* bytes; 0 = no limit */
 	double percentiles[JOB_MAX_PCTS];
 	size_t npercentiles;
-	char workload[32];    /* "fileio", "kv", ...: the workload registry's names */
-	char kv_engine[16];   /* kv: gdbm, lmdb or sqlite */
-	uint64_t records;     /* kv: records to insert, per thread */
-	uint64_t batch;       /* kv: records per batch (transaction, sync) */
+	char workload[32];  /* "fileio", "kv", ...: the workload registry's names */
+	char kv_engine[16]; /* kv: gdbm, lmdb or sqlite */
+	uint64_t records;   /* kv: records to insert, per thread */
+	uint64_t batch;	    /* kv: records per batch (transaction, sync) */
 	struct job_range value_size;
-	int key_order;        /* enum key_order */
+	int key_order;	      /* enum key_order */
 	bool sync_each_batch; /* kv: make each batch durable */
 	uint64_t lookups;     /* kv: random gets after the inserts */
 	uint64_t updates;     /* kv: random overwrites after the lookups */
+	uint64_t rows;	      /* import: rows to load, per thread */
+	uint64_t indexes;     /* import: indexes on the table */
+	uint64_t page_size;   /* import: SQLite page size, bytes */
+	int journal_mode;     /* import: enum journal_mode */
+	int synchronous;      /* import: enum synchronous */
 
 	/* Bookkeeping, not options. */
 	uint64_t set_mask;			/* bit i: option i was given */
@@ -115,6 +129,14 @@ int job_validate_files(struct job *job, struct dbio_err *err);
  * DBIO_EINPUT in err; for validators. */
 int job_fail(const struct job *job, const char *key, struct dbio_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* SQLite's names for journal_mode and synchronous ("wal", "full"). */
+const char *job_journal_mode_name(int mode);
+const char *job_synchronous_name(int mode);
+
+/* The units of work of a database workload (records, rows), for progress
+ * and series sizing; 0 for fileio. */
+uint64_t job_work_items(const struct job *job);
 
 /* True when key was given (in a file or on the command line). */
 bool job_is_set(const struct job *job, const char *key);

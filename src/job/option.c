@@ -67,6 +67,40 @@ static const struct opt_enum key_order_values[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_enum journal_values[] = {
+	{ "delete", JOURNAL_DELETE, "rollback journal, deleted at each commit" },
+	{ "truncate", JOURNAL_TRUNCATE, "rollback journal, truncated at each commit" },
+	{ "persist", JOURNAL_PERSIST, "rollback journal, its header zeroed at each commit" },
+	{ "memory", JOURNAL_MEMORY, "rollback journal in memory" },
+	{ "wal", JOURNAL_WAL, "write-ahead log" },
+	{ "off", JOURNAL_OFF, "no journal" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_enum synchronous_values[] = {
+	{ "off", SYNCHRONOUS_OFF, "no syncs: the kernel writes back when it likes" },
+	{ "normal", SYNCHRONOUS_NORMAL, "syncs at the critical moments (fewer with WAL)" },
+	{ "full", SYNCHRONOUS_FULL, "syncs so that every commit is durable" },
+	{ "extra", SYNCHRONOUS_EXTRA, "full, and the journal's directory too" },
+	{ NULL, 0, NULL },
+};
+
+const char *job_journal_mode_name(int mode)
+{
+	for (const struct opt_enum *e = journal_values; e->name; e++)
+		if (e->value == mode)
+			return e->name;
+	return "delete";
+}
+
+const char *job_synchronous_name(int mode)
+{
+	for (const struct opt_enum *e = synchronous_values; e->name; e++)
+		if (e->value == mode)
+			return e->name;
+	return "full";
+}
+
 /* clang-format off */
 const struct option_def option_table[] = {
 	{ .name = "name", .type = OPT_STR, .offset = F(name), .size = S(name), .def = "",
@@ -130,13 +164,13 @@ const struct option_def option_table[] = {
 	{ .name = "mem_limit", .type = OPT_SIZE, .offset = F(mem_limit), .def = "0", .min = 0, .max = OPT_MAX, .dbio_own = 1,
 	  .help = "Run the job in a memory cgroup limited to this many bytes, page cache included (cgroup v1 memory.limit_in_bytes or v2 memory.max; root), so that data bigger than the limit cannot be cached. The result records the limit and the cgroup's peak use. Jobs of a group share the smallest limit among them. 0: no limit." },
 	{ .name = "workload", .type = OPT_STR, .offset = F(workload), .size = S(workload), .def = "fileio", .dbio_own = 1,
-	  .help = "What each thread does: fileio (reads and writes of files, the keys above) or kv (inserts, lookups and updates in a real embedded database, the kv keys below)." },
+	  .help = "What each thread does: fileio (reads and writes of files, the keys above), kv (inserts, lookups and updates in a real embedded database: the kv keys) or import (a SQLite bulk load with an index rebuild: rows, indexes, batch, value_size for the payload column, page_size, journal_mode, synchronous). See docs/workloads.md." },
 	{ .name = "kv_engine", .type = OPT_STR, .offset = F(kv_engine), .size = S(kv_engine), .def = "sqlite", .dbio_own = 1,
 	  .help = "workload=kv: the database: gdbm (gdbm_store, gdbm_sync per batch), lmdb (one write transaction per batch; MDB_NOSYNC without sync_each_batch) or sqlite (one transaction per batch; synchronous=FULL with sync_each_batch, else OFF). The database lives in the job's directory as dbio.<job>.<thread>.<engine> and is removed afterwards." },
 	{ .name = "records", .type = OPT_UINT, .offset = F(records), .def = "100000", .min = 1, .max = 1000000000, .dbio_own = 1,
 	  .help = "workload=kv: records each thread inserts." },
 	{ .name = "batch", .type = OPT_UINT, .offset = F(batch), .def = "1000", .min = 1, .max = 100000000, .dbio_own = 1,
-	  .help = "workload=kv: records per batch; a batch is one transaction (lmdb, sqlite) and ends with a sync when sync_each_batch=1. The time series has one point per batch unless log_interval says otherwise." },
+	  .help = "workload=kv and import: records or rows per batch; a batch is one transaction (lmdb, sqlite) and ends with a sync when sync_each_batch=1 (kv). The time series has one point per batch unless log_interval says otherwise." },
 	{ .name = "value_size", .type = OPT_RANGE, .offset = F(value_size), .def = "100-400", .dbio_own = 1,
 	  .help = "workload=kv: bytes per value, one size or a range lo-hi drawn uniformly (from randseed, so runs repeat)." },
 	{ .name = "key_order", .type = OPT_ENUM, .offset = F(key_order), .def = "seq", .values = key_order_values, .dbio_own = 1,
@@ -147,6 +181,16 @@ const struct option_def option_table[] = {
 	  .help = "workload=kv: random gets of inserted keys after the inserts, in batches of batch." },
 	{ .name = "updates", .type = OPT_UINT, .offset = F(updates), .def = "0", .min = 0, .max = 1000000000, .dbio_own = 1,
 	  .help = "workload=kv: random overwrites of inserted keys after the lookups, in batches of batch, synced like the inserts." },
+	{ .name = "rows", .type = OPT_UINT, .offset = F(rows), .def = "100000", .min = 1, .max = 1000000000, .dbio_own = 1,
+	  .help = "workload=import: rows each thread loads into its table." },
+	{ .name = "indexes", .type = OPT_UINT, .offset = F(indexes), .def = "3", .min = 0, .max = 6, .dbio_own = 1,
+	  .help = "workload=import: indexes on the table (on customer, created, amount, status, name, (customer, created), in that order); kept during the load, then dropped and built again in the index phase." },
+	{ .name = "page_size", .type = OPT_SIZE, .offset = F(page_size), .def = "4096", .min = 512, .max = 65536, .dbio_own = 1,
+	  .help = "workload=import: SQLite's page size in bytes, a power of two (S0's block-size question at the engine level)." },
+	{ .name = "journal_mode", .type = OPT_ENUM, .offset = F(journal_mode), .def = "delete", .values = journal_values, .dbio_own = 1,
+	  .help = "workload=import: SQLite's journal_mode." },
+	{ .name = "synchronous", .type = OPT_ENUM, .offset = F(synchronous), .def = "full", .values = synchronous_values, .dbio_own = 1,
+	  .help = "workload=import: SQLite's synchronous setting." },
 	{ .name = "group", .type = OPT_STR, .offset = F(group), .size = S(group), .def = "", .dbio_own = 1,
 	  .help = "Consecutive jobs with the same non-empty group run at the same time; otherwise jobs run one after another (fio runs them together unless stonewall is set)." },
 	{ .name = "percentile_list", .type = OPT_PCT_LIST, .offset = F(percentiles), .def = "",

@@ -157,10 +157,10 @@ static void phase_lines(FILE *fp, const json_t *run)
 		char el[32];
 
 		fprintf(fp,
-			"    phase %-7s %s elapsed, user %.2f s, sys %.2f s, %.1f %% cpu, %.0f major / %.0f minor faults, %.0f voluntary switches\n",
-			str(ph, "name"), units_fmt_ns(el, sizeof(el), num(ph, "elapsed_ns")),
-			num(ru, "user_s"), num(ru, "sys_s"), num(ru, "cpu_pct"), num(ru, "majflt"),
-			num(ru, "minflt"), num(ru, "nvcsw"));
+			"    phase %-7s %.0f ops in %s (%.1f ops/s), user %.2f s, sys %.2f s, %.1f %% cpu, %.0f major / %.0f minor faults, %.0f voluntary switches\n",
+			str(ph, "name"), num(ph, "ops"), units_fmt_ns(el, sizeof(el), num(ph, "elapsed_ns")),
+			num(ph, "ops_per_s"), num(ru, "user_s"), num(ru, "sys_s"), num(ru, "cpu_pct"),
+			num(ru, "majflt"), num(ru, "minflt"), num(ru, "nvcsw"));
 	}
 	if (db) {
 		char sz[32];

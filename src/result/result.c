@@ -367,14 +367,19 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 		for (unsigned i = 0; i < st->nphases; i++)
 			json_array_append_new(
 				phases,
-				json_pack("{s:s, s:I, s:o}", "name", st->phases[i].name, "elapsed_ns",
-					  (json_int_t)st->phases[i].elapsed_ns, "rusage",
+				json_pack("{s:s, s:I, s:I, s:f, s:o}", "name", st->phases[i].name,
+					  "elapsed_ns", (json_int_t)st->phases[i].elapsed_ns, "ops",
+					  (json_int_t)st->phases[i].ops, "ops_per_s",
+					  st->phases[i].elapsed_ns ? (double)st->phases[i].ops * 1e9 /
+									     (double)st->phases[i].elapsed_ns
+								   : 0.0,
+					  "rusage",
 					  usage_json(&st->phases[i].usage, st->phases[i].elapsed_ns)));
 		json_object_set_new(run, "phases", phases);
 	}
-	if (run && !(workload_find(job->workload)->caps & WORKLOAD_CAP_FILES))
+	if (run && st->db_engine)
 		json_object_set_new(run, "database",
-				    json_pack("{s:s, s:I}", "engine", job->kv_engine, "disk_bytes",
+				    json_pack("{s:s, s:I}", "engine", st->db_engine, "disk_bytes",
 					      (json_int_t)st->disk_bytes));
 	if (run && st->counters.nsamples >= 2)
 		json_object_set_new(run, "counters", counters_json(&st->counters));

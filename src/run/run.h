@@ -41,11 +41,13 @@ struct run_stats {
 	uint64_t mem_limit_bytes; /* the cgroup limit in force, 0 for none */
 	uint64_t mem_peak_bytes;  /* the cgroup's peak use, page cache included */
 	struct sampler counters;  /* system counters sampled while the group ran */
+	const char *db_engine; /* the database the workload drove, or NULL */
 	uint64_t disk_bytes; /* what the workload's own files occupy at the end (databases) */
 	struct run_phase {
 		const char *name;
 		uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC: earliest start, latest end */
 		uint64_t elapsed_ns;	   /* end_ns - start_ns */
+		uint64_t ops;		   /* the phase's operations, summed over threads */
 		struct usage usage;  /* summed over the threads */
 	} phases[4];
 	unsigned nphases;

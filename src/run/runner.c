@@ -300,7 +300,7 @@ static void assign(struct worker *w, const struct job *job, struct layout *l, st
 	w->dir_path = l->dirs[t % l->ndirs].path;
 	snprintf(w->prefix, sizeof(w->prefix), "dbio.%s.%u.", job->name, t);
 	if (!(workload_find(job->workload)->caps & WORKLOAD_CAP_FILES)) {
-		w->ops_per_pass = job->records;
+		w->ops_per_pass = job_work_items(job);
 		return;
 	}
 	w->blocks_per_file = bpf;
@@ -356,10 +356,12 @@ static void collect_phases(struct run_stats *st, const struct worker *w, bool fi
 		if (first || i >= st->nphases) {
 			r->name = p->name;
 			r->usage = p->usage;
+			r->ops = p->ops;
 			r->start_ns = p->start_ns;
 			r->end_ns = p->end_ns;
 		} else {
 			usage_add(&r->usage, &p->usage);
+			r->ops += p->ops;
 			r->start_ns = p->start_ns < r->start_ns ? p->start_ns : r->start_ns;
 			r->end_ns = p->end_ns > r->end_ns ? p->end_ns : r->end_ns;
 		}
@@ -374,7 +376,8 @@ static void collect_phases(struct run_stats *st, const struct worker *w, bool fi
 static int init_series(const struct job *job, const struct workload_ops *wl, struct worker *w)
 {
 	if (!(wl->caps & WORKLOAD_CAP_FILES) && !job->log_interval.ns && !job->log_interval.ops)
-		return series_init_manual(&w->series, job->records / (job->batch ? job->batch : 1) + 8);
+		return series_init_manual(&w->series,
+					  job_work_items(job) / (job->batch ? job->batch : 1) + 8);
 	return series_init(&w->series, job->log_interval.ns, job->log_interval.ops, series_hint(job, w));
 }
 
@@ -526,6 +529,8 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 				op_stats_merge(&stats[j].ops[op], &w->stats[op]);
 			usage_add(&stats[j].usage, &w->usage);
 			stats[j].disk_bytes += w->disk_bytes;
+			if (w->db_engine)
+				stats[j].db_engine = w->db_engine;
 			collect_phases(&stats[j], w, t == 0);
 			if (w->start_ns && w->start_ns < first)
 				first = w->start_ns;

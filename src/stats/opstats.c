@@ -13,6 +13,7 @@ const char *op_type_name(enum op_type t)
 		[OP_UPDATE] = "update",
 		[OP_COMMIT] = "commit",
 		[OP_BATCH] = "batch",
+		[OP_INDEX] = "index",
 	};
 	return (unsigned)t < OP_NTYPES ? names[t] : "?";
 }

@@ -20,6 +20,7 @@ enum op_type {
 	OP_UPDATE, /* a database put over an existing key */
 	OP_COMMIT, /* a database's commit or sync at the end of a batch */
 	OP_BATCH,  /* a whole batch: its operations and its commit */
+	OP_INDEX,  /* building one index (CREATE INDEX) */
 	OP_NTYPES
 };
 

@@ -68,6 +68,7 @@ static int kv_prepare(struct worker *w)
 	if (!st)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
 	st->be = backend_find(job->kv_engine);
+	w->db_engine = st->be->name;
 	snprintf(st->path, sizeof(st->path), "%s/%s%s", w->dir_path, w->prefix, st->be->name);
 	/* dbio makes the file (never over an existing one); the engine then
 	 * formats it. */
@@ -101,19 +102,6 @@ static void make_key(char *key, uint64_t n)
 	memcpy(key, tmp, KV_KEY_BYTES);
 }
 
-static bool stopped(const struct worker *w)
-{
-	return atomic_load_explicit(w->stop, memory_order_relaxed) ||
-	       atomic_load_explicit(w->job_stop, memory_order_relaxed);
-}
-
-static void record(struct worker *w, enum op_type t, uint64_t bytes, uint64_t lat, uint64_t now)
-{
-	op_stats_add(&w->stats[t], bytes, lat);
-	if (series_on(&w->series))
-		series_add(&w->series, t, bytes, lat, now);
-}
-
 static int be_fail(struct worker *w, struct kv_state *st, const char *phase, int rc)
 {
 	atomic_store(w->job_stop, 1);
@@ -135,7 +123,7 @@ static int phase(struct worker *w, struct kv_state *st, enum op_type t, uint64_t
 	ph->name = op_type_name(t);
 	ph->start_ns = *now;
 	usage_thread(&u0);
-	for (uint64_t done = 0; done < n && !rc && !stopped(w);) {
+	for (uint64_t done = 0; done < n && !rc && !workload_stopped(w);) {
 		uint64_t in_batch = n - done < job->batch ? n - done : job->batch, bytes = 0;
 		const uint64_t batch_start = *now;
 
@@ -157,7 +145,7 @@ static int phase(struct worker *w, struct kv_state *st, enum op_type t, uint64_t
 
 			if (rc)
 				break;
-			record(w, t, KV_KEY_BYTES + vl, end - *now, end);
+			workload_record(w, t, KV_KEY_BYTES + vl, end - *now, end);
 			bytes += KV_KEY_BYTES + vl;
 			*now = end;
 		}
@@ -165,8 +153,8 @@ static int phase(struct worker *w, struct kv_state *st, enum op_type t, uint64_t
 			break;
 		uint64_t end = clock_now_ns();
 
-		record(w, OP_COMMIT, 0, end - *now, end);
-		record(w, OP_BATCH, bytes, end - batch_start, end);
+		workload_record(w, OP_COMMIT, 0, end - *now, end);
+		workload_record(w, OP_BATCH, bytes, end - batch_start, end);
 		if (w->series.manual)
 			series_close(&w->series, end, end - batch_start);
 		*now = end;
@@ -175,28 +163,9 @@ static int phase(struct worker *w, struct kv_state *st, enum op_type t, uint64_t
 	}
 	usage_thread(&u1);
 	ph->end_ns = *now;
+	ph->ops = w->stats[t].lat_ns.count;
 	ph->usage = usage_sub(&u1, &u0);
 	return rc ? be_fail(w, st, ph->name, rc) : 0;
-}
-
-/* Bytes the thread's files occupy (st_blocks), from its prefix. */
-static uint64_t disk_bytes(const struct worker *w)
-{
-	DIR *d = opendir(w->dir_path);
-	uint64_t sum = 0;
-	struct dirent *e;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		struct stat sb;
-
-		if (!strncmp(e->d_name, w->prefix, strlen(w->prefix)) &&
-		    !fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW))
-			sum += (uint64_t)sb.st_blocks * 512;
-	}
-	closedir(d);
-	return sum;
 }
 
 static int kv_run(struct worker *w)
@@ -222,7 +191,7 @@ static int kv_run(struct worker *w)
 	w->usage = usage_sub(&u1, &u0);
 	st->be->close(st->db); /* the database as the engine leaves it, for its size */
 	st->db = NULL;
-	w->disk_bytes = disk_bytes(w);
+	w->disk_bytes = workload_disk_bytes(w);
 	return rc;
 }
 

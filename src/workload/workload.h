@@ -59,9 +59,9 @@ struct worker {
 	atomic_int *job_stop;		   /* set by any worker of the job that fails */
 	atomic_uint_fast64_t progress_ops; /* reads and writes so far, for the progress line */
 
-	int dirfd;		/* without WORKLOAD_CAP_FILES: the thread's directory ... */
-	const char *dir_path;	/* ... its path, for messages ... */
-	char prefix[192];	/* ... and "dbio.<job>.<thread>." for its files */
+	int dirfd;	      /* without WORKLOAD_CAP_FILES: the thread's directory ... */
+	const char *dir_path; /* ... its path, for messages ... */
+	char prefix[192];     /* ... and "dbio.<job>.<thread>." for its files */
 
 	/* Filled by the workload. */
 	struct engine eng;
@@ -73,10 +73,12 @@ struct worker {
 	uint64_t start_ns;  /* start of the measured phase (after ramp) */
 	uint64_t end_ns;
 	struct dbio_err err;
-	uint64_t disk_bytes; /* bytes the workload's files occupy at the end (st_blocks) */
+	uint64_t disk_bytes;   /* bytes the workload's files occupy at the end (st_blocks) */
+	const char *db_engine; /* static: the database a workload drove ("sqlite"), or NULL */
 	struct phase {
 		const char *name; /* static */
 		uint64_t start_ns, end_ns;
+		uint64_t ops; /* the phase's own operations (inserts, rows, indexes) */
 		struct usage usage;
 	} phases[4];
 	unsigned nphases;

@@ -1,5 +1,6 @@
 /*
- * Private to workload/: the key-value backends behind workload=kv. One file
+ * Private to workload/: helpers the workloads share, and the key-value
+ * backends behind workload=kv. One file
  * per database, one const struct kv_backend, one line in kv.c's table.
  *
  * Contracts (every hook returns 0 or a negative code; the detail of a
@@ -22,6 +23,7 @@
 #include <stddef.h>
 
 #include "job/job.h"
+#include "workload/workload.h"
 #include "util/err.h"
 
 struct kv_db;
@@ -37,6 +39,24 @@ struct kv_backend {
 	void (*close)(struct kv_db *db);
 	const char *(*errmsg)(struct kv_db *db);
 };
+
+/* Bytes the thread's files (its dbio.<job>.<thread>. prefix) occupy. */
+uint64_t workload_disk_bytes(const struct worker *w);
+
+/* Should the thread stop (signal, or another thread of the job failed)? */
+static inline bool workload_stopped(const struct worker *w)
+{
+	return atomic_load_explicit(w->stop, memory_order_relaxed) ||
+	       atomic_load_explicit(w->job_stop, memory_order_relaxed);
+}
+
+static inline void workload_record(struct worker *w, enum op_type t, uint64_t bytes, uint64_t lat,
+				   uint64_t now)
+{
+	op_stats_add(&w->stats[t], bytes, lat);
+	if (series_on(&w->series))
+		series_add(&w->series, t, bytes, lat, now);
+}
 
 extern const struct kv_backend kv_gdbm;
 extern const struct kv_backend kv_lmdb;

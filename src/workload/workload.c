@@ -1,15 +1,21 @@
-/* The workload registry; see workload.h. One line per workload. */
+/* The workload registry (one line per workload) and helpers the workloads share. */
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "workload/workload.h"
+#include "workload/workload_int.h"
 
 extern const struct workload_ops workload_fileio;
 extern const struct workload_ops workload_kv;
+extern const struct workload_ops workload_import;
 
 const struct workload_ops *const workload_registry[] = {
 	&workload_fileio,
 	&workload_kv,
+	&workload_import,
 };
 
 const size_t workload_count = sizeof(workload_registry) / sizeof(workload_registry[0]);
@@ -34,4 +40,24 @@ void workload_list(char *buf, size_t len)
 			break;
 		used += (size_t)n;
 	}
+}
+
+/* Bytes the thread's files occupy (st_blocks), from its prefix. */
+uint64_t workload_disk_bytes(const struct worker *w)
+{
+	DIR *d = opendir(w->dir_path);
+	uint64_t sum = 0;
+	struct dirent *e;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		struct stat sb;
+
+		if (!strncmp(e->d_name, w->prefix, strlen(w->prefix)) &&
+		    !fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW))
+			sum += (uint64_t)sb.st_blocks * 512;
+	}
+	closedir(d);
+	return sum;
 }
