@@ -146,6 +146,24 @@ assert o["required"] == list(o["properties"]), "options.required differs from op
 	[ "$(value "$BATS_TEST_TMPDIR/r.json" 'len(d["jobs"][2]["runs"]), d["jobs"][2]["summary"]["runs"], d["jobs"][2]["runs"][0]["series"]["grid"]')" = "(2, 2, 'time')" ]
 }
 
+@test "docs: kv, import and sweep results validate" {
+	need_jsonschema
+	for engine in gdbm lmdb sqlite; do
+		run "$DBIO" run --workload=kv --kv_engine=$engine --records=3000 --batch=500 --lookups=500 \
+			--updates=500 --directory="$DIR" --output="$BATS_TEST_TMPDIR/kv-$engine.json"
+		[ "$status" -eq 0 ]
+	done
+	run "$DBIO" run --workload=import --rows=3000 --indexes=6 --page_size=1024 --journal_mode=wal \
+		--directory="$DIR" --output="$BATS_TEST_TMPDIR/import.json"
+	[ "$status" -eq 0 ]
+	run "$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --repeat=2 --directory="$DIR" \
+		--output="$BATS_TEST_TMPDIR/sweep.json"
+	[ "$status" -eq 0 ]
+	run validate "$BATS_TEST_TMPDIR"/kv-*.json "$BATS_TEST_TMPDIR/import.json" "$BATS_TEST_TMPDIR/sweep.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 @test "docs: a partial result after SIGINT validates and says so" {
 	need_jsonschema
 	"$DBIO" run --rw=randread --size=4m --runtime=60s --time_based --directory="$DIR" \
