@@ -24,6 +24,24 @@ static void brief_options(FILE *fp, const json_t *opts)
 {
 	char bs[32], size[32];
 
+	if (!strcmp(str(opts, "workload"), "kv")) {
+		fprintf(fp,
+			"workload=kv kv_engine=%s records=%.0f batch=%.0f value_size=%s key_order=%s sync_each_batch=%d numjobs=%.0f",
+			str(opts, "kv_engine"), num(opts, "records"), num(opts, "batch"),
+			str(opts, "value_size"), str(opts, "key_order"),
+			json_is_true(json_object_get(opts, "sync_each_batch")), num(opts, "numjobs"));
+		if (num(opts, "lookups") > 0 || num(opts, "updates") > 0)
+			fprintf(fp, " lookups=%.0f updates=%.0f", num(opts, "lookups"), num(opts, "updates"));
+		return;
+	}
+	if (!strcmp(str(opts, "workload"), "import")) {
+		fprintf(fp,
+			"workload=import rows=%.0f indexes=%.0f batch=%.0f page_size=%.0f journal_mode=%s synchronous=%s numjobs=%.0f",
+			num(opts, "rows"), num(opts, "indexes"), num(opts, "batch"), num(opts, "page_size"),
+			str(opts, "journal_mode"), str(opts, "synchronous"), num(opts, "numjobs"));
+		return;
+	}
+
 	fprintf(fp, "rw=%s bs=%s size=%s nrfiles=%.0f numjobs=%.0f ioengine=%s", str(opts, "rw"),
 		units_fmt_bytes(bs, sizeof(bs), (uint64_t)num(opts, "bs")),
 		units_fmt_bytes(size, sizeof(size), (uint64_t)num(opts, "size")), num(opts, "nrfiles"),

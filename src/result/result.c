@@ -117,6 +117,8 @@ static json_t *warnings_json(const struct job *job)
 	json_t *a = json_array();
 	struct hostinfo h;
 
+	if (!(workload_find(job->workload)->caps & WORKLOAD_CAP_FILES))
+		return a; /* databases: their size is reported, not predicted */
 	if (!job->direct && hostinfo_read(&h) == 0) {
 		uint64_t data = job->filesize * job->nrfiles * (job->share_files ? 1 : job->numjobs);
 		uint64_t mem = job->mem_limit ? job->mem_limit : h.mem_total_bytes;

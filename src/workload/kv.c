@@ -42,6 +42,7 @@ struct kv_state {
 	char path[4096];
 	struct offgen keys; /* the insert order */
 	char *value;	    /* value_size.hi bytes */
+	uint64_t writes; /* puts so far */
 };
 
 static int kv_validate(struct job *job, struct dbio_err *err)
@@ -138,7 +139,11 @@ static int phase(struct worker *w, struct kv_state *st, enum op_type t, uint64_t
 			if (t == OP_LOOKUP) {
 				rc = st->be->get(st->db, key, KV_KEY_BYTES, &vl);
 			} else {
-				memcpy(st->value, &rec, sizeof(rec) < vl ? sizeof(rec) : vl);
+				/* The record number and a per-operation counter lead the value,
+				 * so an update always changes the stored bytes. */
+				uint64_t stamp[2] = { rec, ++st->writes };
+
+				memcpy(st->value, stamp, sizeof(stamp) < vl ? sizeof(stamp) : vl);
 				rc = st->be->put(st->db, key, KV_KEY_BYTES, st->value, vl, t == OP_UPDATE);
 			}
 			uint64_t end = clock_now_ns();

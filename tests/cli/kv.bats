@@ -1,0 +1,355 @@
+#!/usr/bin/env bats
+# dbio run --workload=kv: inserts, lookups and updates on gdbm, LMDB and
+# SQLite (scenario S2), read back from the result JSON, from the databases
+# themselves (kept with --keep and opened with each engine's own tools), and
+# from the durability calls strace sees.
+
+load helpers
+
+ENGINES=(gdbm lmdb sqlite)
+KV_COUNT="$BATS_TEST_DIRNAME/kv_count.py"
+
+# kv_ok ENGINE ARG...: a kv run on ENGINE in $target that must succeed.
+kv_ok() {
+	local engine=$1
+	shift
+	dbio_ok --workload=kv --kv_engine="$engine" --directory="$target" "$@"
+}
+
+# need_reader ENGINE: skips the test, saying why, when kv_count.py cannot
+# open ENGINE's databases here.
+need_reader() {
+	case $1 in
+	gdbm)
+		"$PYTHON" -c 'import dbm.gnu' 2>/dev/null ||
+			skip "python3's dbm.gnu is missing (Debian python3-gdbm; scripts/install-deps)"
+		;;
+	lmdb)
+		if ! command -v mdb_stat >/dev/null || ! command -v mdb_dump >/dev/null; then
+			skip "mdb_stat/mdb_dump are missing (Debian lmdb-utils; scripts/install-deps)"
+		fi
+		;;
+	esac
+}
+
+# kv_count ENGINE FILE: kv_count.py's line for FILE (see that script).
+kv_count() {
+	"$PYTHON" "$KV_COUNT" "$1" "$2"
+}
+
+# need_strace: skips the test, saying why, unless strace can trace dbio here.
+need_strace() {
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here (ptrace refused)"
+}
+
+# syncs ENGINE ARG...: runs a kv job under strace and prints how many
+# fsync/fdatasync calls name a file in $target plus how many msync calls
+# (gdbm's gdbm_sync; dbio itself never msyncs) the run made. The fsync of
+# the result file, outside $target, is not counted.
+syncs() {
+	local engine=$1 trace="$scratch/strace.out"
+	shift
+	rm -f "$trace"
+	strace -f -y -o "$trace" -e trace=fsync,fdatasync,msync \
+		"$DBIO" run --output "$result" --workload=kv --kv_engine="$engine" \
+		--directory="$target" "$@" >/dev/null 2>"$scratch/strace.err" || {
+		echo "dbio under strace failed ($engine $*):" >&2
+		cat "$scratch/strace.err" >&2
+		return 1
+	}
+	grep -E "(fsync|fdatasync)\([0-9]+<$target/dbio\.|msync\(" "$trace" | grep -vc 'resumed>' || true
+}
+
+@test "kv --keep: each thread's database holds exactly records records (gdbm, lmdb, sqlite)" {
+	fast_target # counts, not timings: spare the disk
+	for e in "${ENGINES[@]}"; do need_reader "$e"; done
+	for e in "${ENGINES[@]}"; do
+		kv_ok "$e" --records=700 --batch=100 --numjobs=2 --keep
+		json_is "$result" "$R0.threads=2" "$R0.ops.insert.count=1400" "$R0.database.engine=$e"
+		local total=0
+		for t in 0 1; do
+			[ -f "$target/dbio.job.$t.$e" ]
+			run kv_count "$e" "$target/dbio.job.$t.$e"
+			[ "$status" -eq 0 ]
+			# 700 records, 700 distinct keys 0..699, values of 100..400 bytes
+			read -r n distinct lo hi bytes vmin vmax order <<<"$output"
+			[ "$n $distinct $lo $hi" = "700 700 0 699" ] || {
+				echo "$e thread $t: got '$output'" >&2
+				false
+			}
+			[ "$vmin" -ge 100 ] && [ "$vmax" -le 400 ]
+			[ "$e" != sqlite ] || [ "$order" = asc ]
+			total=$((total + bytes))
+		done
+		# what the databases hold is what the JSON says was inserted
+		json_is "$result" "$R0.ops.insert.bytes=$total"
+		# everything left is the threads' files, dbio.<job>.<thread>.*
+		rm -f "$target"/dbio.job.0.* "$target"/dbio.job.1.*
+		is_empty_dir "$target"
+	done
+}
+
+@test "kv key_order=random inserts every record once, in a shuffled order (gdbm, lmdb, sqlite)" {
+	fast_target # counts, not timings: spare the disk
+	for e in "${ENGINES[@]}"; do need_reader "$e"; done
+	for e in "${ENGINES[@]}"; do
+		kv_ok "$e" --records=700 --batch=64 --key_order=random --keep
+		json_is "$result" "$R0.ops.insert.count=700" "jobs.0.options.key_order=random"
+		run kv_count "$e" "$target/dbio.job.0.$e"
+		[ "$status" -eq 0 ]
+		read -r n distinct lo hi _ _ _ order <<<"$output"
+		[ "$n $distinct $lo $hi" = "700 700 0 699" ] || {
+			echo "$e: got '$output'" >&2
+			false
+		}
+		# SQLite's rowids keep the insert order: not ascending
+		[ "$e" != sqlite ] || [ "$order" = shuffled ]
+		rm -f "$target"/dbio.job.0.*
+		is_empty_dir "$target"
+	done
+}
+
+@test "kv: inserts, commits and batches counted exactly; batch over records is one batch" {
+	fast_target # counts, not timings: spare the disk
+	for e in "${ENGINES[@]}"; do
+		# 1050 records in batches of 100: 11 batches, the last of 50
+		kv_ok "$e" --records=1050 --batch=100
+		json_is "$result" "$R0.ops.insert.count=1050" "$R0.ops.batch.count=11" \
+			"$R0.ops.commit.count=11" "$R0.ops.read.count=0" "$R0.ops.write.count=0" \
+			"$R0.partial=false"
+		run jpy "$result" '[p["name"] for p in run["phases"]]' \
+			'[run["ops"].get(t, {"count": 0})["count"] for t in ("lookup", "update")]' \
+			'all(p["elapsed_ns"] > 0 for p in run["phases"])' \
+			'run["ops"]["batch"]["bytes"] == run["ops"]["insert"]["bytes"]'
+		[ "${lines[*]}" = '["insert"] [0, 0] true true' ] || {
+			echo "$e: ${lines[*]}" >&2
+			false
+		}
+		is_empty_dir "$target"
+
+		kv_ok "$e" --records=300 --batch=1000
+		json_is "$result" "$R0.ops.insert.count=300" "$R0.ops.batch.count=1" "$R0.ops.commit.count=1"
+		is_empty_dir "$target"
+	done
+}
+
+@test "kv lookups and updates: exact counts, their batches, phases in order" {
+	fast_target # counts, not timings: spare the disk
+	for e in "${ENGINES[@]}"; do
+		# batches: 11 insert + 3 lookup (250) + 4 update (330) = 18
+		kv_ok "$e" --records=1050 --batch=100 --lookups=250 --updates=330
+		json_is "$result" "$R0.ops.insert.count=1050" "$R0.ops.lookup.count=250" \
+			"$R0.ops.update.count=330" "$R0.ops.batch.count=18" "$R0.ops.commit.count=18" \
+			"$R0.series.grid=batch"
+		run jpy "$result" '[p["name"] for p in run["phases"]]' \
+			'[p["elapsed_ns"] > 0 for p in run["phases"]]' \
+			'len(run["series"]["points"])' \
+			'[sorted(o for o in p["ops"] if o not in ("commit", "batch")) for p in run["series"]["points"]] == [["insert"]] * 11 + [["lookup"]] * 3 + [["update"]] * 4' \
+			'run["ops"]["batch"]["bytes"] == run["ops"]["insert"]["bytes"] + run["ops"]["lookup"]["bytes"] + run["ops"]["update"]["bytes"]'
+		[ "$status" -eq 0 ]
+		[ "${lines[*]}" = '["insert", "lookup", "update"] [true, true, true] 18 true true' ] || {
+			echo "$e: ${lines[*]}" >&2
+			false
+		}
+		is_empty_dir "$target"
+	done
+}
+
+@test "kv series: one point per batch on the batch grid; worst are the two longest" {
+	fast_target # counts, not timings: spare the disk
+	for e in "${ENGINES[@]}"; do
+		kv_ok "$e" --records=1050 --batch=100
+		json_is "$result" "$R0.series.grid=batch"
+		run jpy "$result" 'len(run["series"]["points"])' \
+			'[p["ops"]["insert"]["count"] for p in run["series"]["points"]]' \
+			'all(p["ops"]["batch"]["count"] == 1 and p["ops"]["commit"]["count"] == 1 for p in run["series"]["points"])' \
+			'all(p["duration_ns"] == p["ops"]["batch"]["lat_max_ns"] for p in run["series"]["points"])' \
+			'len(run["series"]["worst"])' \
+			'[w["duration_ns"] for w in run["series"]["worst"]] == sorted((p["duration_ns"] for p in run["series"]["points"]), reverse=True)[:2]' \
+			'all(run["series"]["points"][w["index"]]["duration_ns"] == w["duration_ns"] and run["series"]["points"][w["index"]]["end_ns"] == w["end_ns"] for w in run["series"]["worst"])' \
+			'all(w["count"] == run["series"]["points"][w["index"]]["ops"]["insert"]["count"] for w in run["series"]["worst"])'
+		[ "$status" -eq 0 ]
+		[ "${lines[*]}" = '11 [100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 50] true true 2 true true true' ] || {
+			echo "$e: ${lines[*]}" >&2
+			false
+		}
+		is_empty_dir "$target"
+	done
+}
+
+@test "kv value_size: a range keeps each insert between 16+lo and 16+hi bytes; one size is exact" {
+	fast_target # counts, not timings: spare the disk
+	for e in "${ENGINES[@]}"; do
+		kv_ok "$e" --records=1000 --batch=250 --value_size=100-400
+		run jpy "$result" 'run["ops"]["insert"]["count"]' \
+			'116 * 1000 <= run["ops"]["insert"]["bytes"] <= 416 * 1000' \
+			'116 <= run["ops"]["insert"]["bytes"] / run["ops"]["insert"]["count"] <= 416'
+		[ "${lines[*]}" = "1000 true true" ]
+
+		kv_ok "$e" --records=1000 --batch=250 --value_size=64 --updates=100 --lookups=100
+		json_is "$result" "$R0.ops.insert.bytes=80000" "$R0.ops.update.bytes=8000" \
+			"$R0.ops.lookup.bytes=8000" "$R0.ops.batch.bytes=96000" "jobs.0.options.value_size=64"
+		is_empty_dir "$target"
+	done
+}
+
+@test "kv value_size=64 --keep: every stored value is 64 bytes" {
+	fast_target # counts, not timings: spare the disk
+	for e in "${ENGINES[@]}"; do need_reader "$e"; done
+	for e in "${ENGINES[@]}"; do
+		kv_ok "$e" --records=500 --batch=100 --value_size=64 --keep
+		run kv_count "$e" "$target/dbio.job.0.$e"
+		[ "$status" -eq 0 ]
+		read -r n distinct _ _ bytes vmin vmax _ <<<"$output"
+		[ "$n $distinct $bytes $vmin $vmax" = "500 500 40000 64 64" ] || {
+			echo "$e: got '$output'" >&2
+			false
+		}
+		rm -f "$target"/dbio.job.0.*
+		is_empty_dir "$target"
+	done
+}
+
+@test "kv database: engine is kv_engine and disk_bytes > 0" {
+	for e in "${ENGINES[@]}"; do
+		kv_ok "$e" --records=500 --batch=100
+		json_is "$result" "$R0.database.engine=$e" "jobs.0.options.kv_engine=$e" "jobs.0.options.workload=kv"
+		run jpy "$result" 'run["database"]["disk_bytes"] > 0' 'run["database"]["disk_bytes"] % 512'
+		[ "${lines[*]}" = "true 0" ]
+	done
+}
+
+@test "kv without --keep leaves the directory empty: no database, journal, lock or wal" {
+	for e in "${ENGINES[@]}"; do
+		for s in 1 0; do
+			kv_ok "$e" --records=500 --batch=100 --lookups=50 --updates=50 --numjobs=2 \
+				--sync_each_batch=$s
+			is_empty_dir "$target"
+		done
+	done
+}
+
+@test "kv refuses a database left by an earlier --keep run and leaves it alone" {
+	fast_target # counts, not timings: spare the disk
+	for e in "${ENGINES[@]}"; do
+		kv_ok "$e" --records=100 --keep
+		local before
+		before=$(cksum "$target/dbio.job.0.$e")
+		run --separate-stderr "$DBIO" run --output "$result.2" --workload=kv --kv_engine="$e" \
+			--records=100 --directory="$target"
+		[ "$status" -eq 2 ]
+		# the message names the first of the thread's files it finds
+		[[ "$stderr" == *"$target/dbio.job.0.$e"*": already exists: left by an earlier run? remove it and run again"* ]] || {
+			echo "$e: stderr: $stderr" >&2
+			false
+		}
+		[ ! -e "$result.2" ]
+		[ "$(cksum "$target/dbio.job.0.$e")" = "$before" ]
+		rm -f "$target"/dbio.job.0.*
+		is_empty_dir "$target"
+	done
+}
+
+@test "kv sync_each_batch=1 syncs every batch; =0 leaves it to writeback (strace)" {
+	need_strace
+	fast_target
+	for e in "${ENGINES[@]}"; do
+		# 1000 records in batches of 100: 10 batches
+		on=$(syncs "$e" --records=1000 --batch=100 --sync_each_batch=1)
+		off=$(syncs "$e" --records=1000 --batch=100 --sync_each_batch=0)
+		echo "$e: sync on $on, off $off durability calls" >&2
+		[ "$on" -ge 10 ]
+		if [ "$e" = sqlite ]; then
+			[ "$off" -eq 0 ] # synchronous=OFF
+		else
+			[ "$off" -le 2 ] # at most at creation and close (gdbm)
+		fi
+		is_empty_dir "$target"
+	done
+}
+
+# Updates must reach the disk like the inserts ("synced like the inserts",
+# dbio help options). They do not on SQLite with a fixed value_size: an
+# update writes a value byte for byte equal to the one inserted (the record
+# number and the same fill), SQLite sees an unchanged row and writes nothing,
+# and the update batches commit without a single sync.
+@test "kv updates with sync_each_batch=1 add a sync per update batch (value_size=64)" {
+	need_strace
+	fast_target
+	for e in "${ENGINES[@]}"; do
+		base=$(syncs "$e" --records=1000 --batch=100 --value_size=64)
+		upd=$(syncs "$e" --records=1000 --batch=100 --value_size=64 --updates=300)
+		json_is "$result" "$R0.ops.update.count=300"
+		echo "$e: $base durability calls without updates, $upd with 3 update batches" >&2
+		[ $((upd - base)) -ge 3 ] || {
+			echo "$e: the 3 update batches made $((upd - base)) durability calls, expected at least 3" >&2
+			false
+		}
+	done
+}
+
+# bad_value ARG... -- MESSAGE: a kv run with ARG exits 2, writes no result and
+# no file, and says MESSAGE on stderr (a glob: a * stands for any text).
+bad_value() {
+	local args=() msg
+	while [ "$1" != -- ]; do
+		args+=("$1")
+		shift
+	done
+	msg=$2
+	run --separate-stderr "$DBIO" run --output "$result" --directory="$target" --records=100 "${args[@]}"
+	[ "$status" -eq 2 ] || {
+		echo "${args[*]}: exit $status, expected 2; stderr: $stderr" >&2
+		return 1
+	}
+	# shellcheck disable=SC2053 # $msg is a pattern
+	[[ "$stderr" == $msg ]] || {
+		echo "${args[*]}: stderr '$stderr'" >&2
+		echo "expected '$msg'" >&2
+		return 1
+	}
+	[ ! -e "$result" ]
+	is_empty_dir "$target"
+}
+
+@test "kv bad values exit 2 naming the key" {
+	bad_value --workload=kv --kv_engine=foo -- \
+		"dbio: command line: key 'kv_engine': bad value 'foo': expected one of gdbm, lmdb, sqlite (job 'job')"
+	bad_value --workload=kv --batch=0 -- \
+		"dbio: command line: key 'batch': bad value '0': out of range: expected a whole number from 1 to 100000000"
+	bad_value --workload=kv --records=0 -- \
+		"dbio: command line: key 'records': bad value '0': out of range: expected a whole number from 1 to 1000000000"
+	bad_value --workload=kv --value_size=400-100 -- \
+		"dbio: command line: key 'value_size': bad value '400-100': the range is inverted (lo > hi): expected a size or a range lo-hi of sizes with optional k or m suffixes, e.g. 100-400 or 4k"
+	bad_value --workload=kv --value_size=0 -- \
+		"dbio: command line: key 'value_size': bad value '0': sizes must be from 1 byte to 64 MiB: expected a size or a range lo-hi of sizes with optional k or m suffixes, e.g. 100-400 or 4k"
+	bad_value --workload=kv --time_based --runtime=1 -- \
+		"dbio: command line: key 'time_based': not for workload=kv: a kv job runs its records, lookups and updates (job 'job')"
+	bad_value --workload=nosuch -- \
+		"dbio: command line: key 'workload': bad value 'nosuch': expected one of fileio, kv* (job 'job')" # more workloads may follow kv
+	bad_value --workload=kv --key_order=sideways -- \
+		"dbio: command line: key 'key_order': bad value 'sideways': expected one of seq, random"
+	bad_value --workload=kv --sync_each_batch=2 -- \
+		"dbio: command line: key 'sync_each_batch': bad value '2': expected 0 or 1 (a bare key means 1)"
+}
+
+# A kv job has no files of its own size: the page-cache warning written for
+# fileio ("the job's 0 B of files ... use direct=1, at least N GiB of files")
+# and the job line's fileio keys (rw=read bs=4 KiB size=0 B ioengine=psync)
+# describe a job that does not exist.
+@test "kv job: the summary and warnings describe the kv job, not fileio keys it does not use" {
+	kv_ok sqlite --records=100
+	run jpy "$result" '[w for w in r["jobs"][0]["warnings"] if "0 B of files" in w]'
+	[ "$output" = "[]" ] || {
+		echo "warnings: $output" >&2
+		false
+	}
+	run --separate-stderr "$DBIO" run --output "$result.2" --workload=kv --kv_engine=sqlite --records=100 --directory="$target"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *sqlite* ]] || {
+		echo "job line: ${lines[0]}" >&2
+		false
+	}
+	[[ "${lines[0]}" != *"ioengine="* ]]
+}
