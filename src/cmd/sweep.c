@@ -39,7 +39,8 @@ static void sweep_usage(void)
 	       "after every point; `dbio sweep --resume FILE` finishes an interrupted sweep\n"
 	       "without redoing the points it holds.\n\n"
 	       "  --metric LIST    columns of the table, from iops, bw, lat_mean, p50, p95, p99,\n"
-	       "                   p99_9, max, cpu (default iops,bw,p99)\n"
+	       "                   p99_9, max, cpu, elapsed, user, sys, worst, worst2 (the worst\n"
+	       "                   and second-worst series interval) (default iops,bw,p99)\n"
 	       "  --format FORMAT  text (default), json or csv on standard output\n"
 	       "Other options as for `dbio run`.\n");
 }

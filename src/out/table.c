@@ -1,6 +1,8 @@
 /* Tables of result points; see table.h. */
 #include "out/table.h"
 
+#include <stdlib.h>
+
 #include <string.h>
 
 #include "util/units.h"
@@ -25,9 +27,15 @@ static const struct metric metrics[] = {
 	{ "p99_9", "lat p99.9", "lat_ns.p99_9", "lat_p99_9_ns", false, true, 1 },
 	{ "max", "lat max", "lat_ns.max", "lat_max_ns", false, true, 1 },
 	{ "cpu", "cpu %", "rusage.cpu_pct", "cpu_pct", true, false, 1 },
+	{ "elapsed", "elapsed", "elapsed_ns", "elapsed_ns", true, true, 1 },
+	{ "user", "user s", "rusage.user_s", "user_s", true, false, 1 },
+	{ "sys", "sys s", "rusage.sys_s", "sys_s", true, false, 1 },
+	{ "worst", "worst interval", "series.worst.0.duration_ns", NULL, true, true, 1 },
+	{ "worst2", "2nd-worst interval", "series.worst.1.duration_ns", NULL, true, true, 1 },
 };
 
-const char table_metric_names[] = "iops, bw, lat_mean, p50, p95, p99, p99_9, max, cpu";
+const char table_metric_names[] =
+	"iops, bw, lat_mean, p50, p95, p99, p99_9, max, cpu, elapsed, user, sys, worst, worst2";
 
 static const struct metric *find_metric(const char *name, size_t len)
 {
@@ -60,7 +68,7 @@ static const json_t *path_get(const json_t *v, const char *path)
 		size_t len = strcspn(path, ".");
 
 		snprintf(key, sizeof(key), "%.*s", (int)len, path);
-		v = json_object_get(v, key);
+		v = json_is_array(v) ? json_array_get(v, strtoul(key, NULL, 10)) : json_object_get(v, key);
 		path += len + (path[len] == '.');
 	}
 	return v;
@@ -79,6 +87,23 @@ static void figure(const json_t *job, const char *op, const struct metric *m, do
 	const json_t *sum = json_object_get(job, "summary");
 
 	*ci = 0;
+	if (json_array_size(runs) > 1 && !m->sum_key) {
+		/* Not summarised (the worst intervals): the mean over the runs. */
+		size_t i, n = 0;
+		json_t *r;
+
+		*value = 0;
+		json_array_foreach (runs, i, r) {
+			const json_t *v = path_get(r, m->run_path);
+
+			if (json_is_number(v) && !json_is_true(json_object_get(r, "partial"))) {
+				*value += json_number_value(v) * m->scale;
+				n++;
+			}
+		}
+		*value = n ? *value / (double)n : 0;
+		return;
+	}
 	if (json_array_size(runs) > 1 && sum) {
 		const json_t *s = m->per_run
 					  ? json_object_get(sum, m->sum_key)
@@ -185,7 +210,7 @@ void table_points(FILE *fp, const json_t *result, const char *list, bool csv)
 				if (cols[c]->ns)
 					units_fmt_ns(a, sizeof(a), value);
 				else
-					snprintf(a, sizeof(a), "%.1f", value);
+					snprintf(a, sizeof(a), value < 100 ? "%.2f" : "%.1f", value);
 				if (ci > 0) {
 					if (cols[c]->ns)
 						units_fmt_ns(b, sizeof(b), ci);
