@@ -179,9 +179,10 @@ int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, st
 	if ((rc = apply_keys(&probe, a->keys, a->nkeys, err)) ||
 	    (rc = apply_keys(&probe, extra, nextra, err)))
 		return rc;
-	*suite = wants_suite(a);
+	*suite = a->builtin || wants_suite(a);
 	if (*suite)
-		rc = jobfile_parse_string(set, cmd_run_default_suite, "(default suite)", err);
+		rc = jobfile_parse_string(set, a->builtin ? a->builtin : cmd_run_default_suite,
+					  a->builtin ? a->builtin_name : "(default suite)", err);
 	for (size_t i = 0; i < a->nfiles && !rc; i++)
 		rc = jobfile_parse(set, a->files[i], err);
 	if (!rc && !*suite && !a->nfiles)

@@ -8,11 +8,13 @@
 extern const struct cmd cmd_run;
 extern const struct cmd cmd_help;
 extern const struct cmd cmd_sweep;
+extern const struct cmd cmd_sync;
 extern const struct cmd cmd_sysinfo;
 
 const struct cmd *const cmd_registry[] = {
 	&cmd_run,
 	&cmd_sweep,
+	&cmd_sync,
 	&cmd_sysinfo,
 	&cmd_help,
 };
