@@ -19,6 +19,7 @@ enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP };
 enum prefill_mode { PREFILL_AUTO, PREFILL_ON, PREFILL_OFF };
 enum cache_mode { CACHE_FADVISE, CACHE_DROP, CACHE_KEEP };
 enum key_order { KEY_SEQ, KEY_RANDOM };
+enum probe_kind { PROBE_NONE, PROBE_WRITE, PROBE_READ };
 enum journal_mode {
 	JOURNAL_DELETE,
 	JOURNAL_TRUNCATE,
@@ -99,6 +100,9 @@ struct job {
 	uint64_t page_size;   /* import: SQLite page size, bytes */
 	int journal_mode;     /* import: enum journal_mode */
 	int synchronous;      /* import: enum synchronous */
+	int probe;	      /* enum probe_kind */
+	uint64_t probe_interval_ns;
+	uint64_t probe_stall_ns;
 
 	/* Bookkeeping, not options. */
 	uint64_t set_mask;			/* bit i: option i was given */

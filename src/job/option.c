@@ -101,6 +101,15 @@ const char *job_synchronous_name(int mode)
 	return "full";
 }
 
+static const struct opt_enum probe_values[] = {
+	{ "none", PROBE_NONE, "no probe" },
+	{ "write", PROBE_WRITE,
+	  "a 4 KiB write + fdatasync of a small file, as an editor saving or a log line" },
+	{ "read", PROBE_READ,
+	  "a 4 KiB read of a small file dropped from the page cache first, as a program starting" },
+	{ NULL, 0, NULL },
+};
+
 /* clang-format off */
 const struct option_def option_table[] = {
 	{ .name = "name", .type = OPT_STR, .offset = F(name), .size = S(name), .def = "",
@@ -191,6 +200,12 @@ const struct option_def option_table[] = {
 	  .help = "workload=import: SQLite's journal_mode." },
 	{ .name = "synchronous", .type = OPT_ENUM, .offset = F(synchronous), .def = "full", .values = synchronous_values, .dbio_own = 1,
 	  .help = "workload=import: SQLite's synchronous setting." },
+	{ .name = "probe", .type = OPT_ENUM, .offset = F(probe), .def = "none", .values = probe_values, .dbio_own = 1,
+	  .help = "A light foreground task every probe_interval while the job runs, in a thread of its own on a file dbio.<job>.probe in the job's first directory; the result gives its latency percentiles and every stall longer than probe_stall with its time into the run." },
+	{ .name = "probe_interval", .type = OPT_TIME, .offset = F(probe_interval_ns), .def = "100ms", .min = 1000000, .max = OPT_MAX, .bare_unit_ns = 1000000, .dbio_own = 1,
+	  .help = "Time between two probes (bare number: milliseconds), at least 1 ms." },
+	{ .name = "probe_stall", .type = OPT_TIME, .offset = F(probe_stall_ns), .def = "100ms", .min = 1, .max = OPT_MAX, .bare_unit_ns = 1000000, .dbio_own = 1,
+	  .help = "A probe that takes this long or longer is a stall (bare number: milliseconds)." },
 	{ .name = "group", .type = OPT_STR, .offset = F(group), .size = S(group), .def = "", .dbio_own = 1,
 	  .help = "Consecutive jobs with the same non-empty group run at the same time; otherwise jobs run one after another (fio runs them together unless stonewall is set)." },
 	{ .name = "percentile_list", .type = OPT_PCT_LIST, .offset = F(percentiles), .def = "",
@@ -308,7 +323,9 @@ void option_accepted(const struct option_def *def, char *buf, size_t len)
 	case OPT_TIME:
 		snprintf(buf, len,
 			 "a duration with a suffix ns, us, ms, s, m or h (a bare number is in %s), e.g. 30s",
-			 def->bare_unit_ns == NS_PER_S ? "seconds" : "nanoseconds");
+			 def->bare_unit_ns == NS_PER_S	? "seconds"
+			 : def->bare_unit_ns == 1000000 ? "milliseconds"
+							: "nanoseconds");
 		break;
 	case OPT_ENUM:
 		buf[0] = '\0';

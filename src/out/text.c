@@ -188,6 +188,38 @@ static void phase_lines(FILE *fp, const json_t *run)
 	}
 }
 
+static void probe_lines(FILE *fp, const json_t *probe)
+{
+	const json_t *lat = json_object_get(probe, "lat_ns");
+	const json_t *stalls = json_object_get(probe, "stalls");
+	char iv[32], a[32], b[32], c[32], st[32];
+	size_t i;
+	json_t *s;
+
+	if (!probe)
+		return;
+	fprintf(fp,
+		"    probe: a 4 KiB %s every %s: %.0f probes, p50 %s, p99 %s, max %s; %zu stall%s of %s or more\n",
+		!strcmp(str(probe, "kind"), "write") ? "write + fdatasync" : "uncached read",
+		units_fmt_ns(iv, sizeof(iv), num(probe, "interval_ns")), num(probe, "count"),
+		units_fmt_ns(a, sizeof(a), num(lat, "p50")), units_fmt_ns(b, sizeof(b), num(lat, "p99")),
+		units_fmt_ns(c, sizeof(c), num(lat, "max")),
+		json_array_size(stalls) + (size_t)num(probe, "stalls_dropped"),
+		json_array_size(stalls) == 1 ? "" : "s",
+		units_fmt_ns(st, sizeof(st), num(probe, "stall_ns")));
+	json_array_foreach (stalls, i, s) {
+		if (i == 10) {
+			fprintf(fp, "      ... %zu more in the result\n", json_array_size(stalls) - 10);
+			break;
+		}
+		fprintf(fp, "      stall at %s into the run: %s\n",
+			units_fmt_ns(a, sizeof(a), num(s, "t_ns")),
+			units_fmt_ns(b, sizeof(b), num(s, "lat_ns")));
+	}
+	if (json_object_get(probe, "error"))
+		fprintf(fp, "      the probe failed: %s\n", str(probe, "error"));
+}
+
 static void series_lines(FILE *fp, const json_t *series)
 {
 	static const char *const rank[] = { "worst", "second-worst" };
@@ -273,6 +305,7 @@ void text_report(FILE *fp, const json_t *result)
 					num(json_object_get(run, "memory"), "limit_bytes") / 1048576.0,
 					num(json_object_get(run, "memory"), "peak_bytes") / 1048576.0);
 			phase_lines(fp, run);
+			probe_lines(fp, json_object_get(run, "probe"));
 			series_lines(fp, json_object_get(run, "series"));
 		}
 		if (json_array_size(runs) > 1 && json_object_get(job, "summary"))

@@ -324,6 +324,30 @@ static json_t *counters_json(const struct sampler *s)
 			 "total", counters_delta(s, &s->samples[0], &s->samples[s->nsamples - 1]));
 }
 
+static json_t *probe_json(const struct job *job, const struct run_probe *p)
+{
+	const struct hist *h = p->lat;
+	json_t *stalls = json_array();
+	json_t *lat = json_pack("{s:I, s:f, s:I}", "min", (json_int_t)(h->count ? h->min : 0), "mean",
+				hist_mean(h), "max", (json_int_t)h->max);
+
+	for (size_t i = 0; i < sizeof(std_pcts) / sizeof(std_pcts[0]); i++)
+		json_object_set_new(lat, std_pct_names[i],
+				    json_integer((json_int_t)hist_percentile(h, std_pcts[i])));
+	for (size_t i = 0; i < p->nstalls; i++)
+		json_array_append_new(stalls, json_pack("{s:I, s:I}", "t_ns", (json_int_t)p->stalls[i].t_ns,
+							"lat_ns", (json_int_t)p->stalls[i].lat_ns));
+	json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:I}", "kind",
+			      p->kind == PROBE_WRITE ? "write" : "read", "interval_ns",
+			      (json_int_t)job->probe_interval_ns, "stall_ns", (json_int_t)job->probe_stall_ns,
+			      "count", (json_int_t)h->count, "lat_ns", lat, "stalls", stalls,
+			      "stalls_dropped", (json_int_t)p->stalls_dropped);
+
+	if (p->error)
+		json_object_set_new(o, "error", json_string(strerror(-p->error)));
+	return o;
+}
+
 static json_t *usage_json(const struct usage *u, uint64_t elapsed_ns)
 {
 	double secs = (double)elapsed_ns / 1e9;
@@ -383,6 +407,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 		json_object_set_new(run, "database",
 				    json_pack("{s:s, s:I}", "engine", st->db_engine, "disk_bytes",
 					      (json_int_t)st->disk_bytes));
+	if (run && st->probe.kind != PROBE_NONE && st->probe.lat)
+		json_object_set_new(run, "probe", probe_json(job, &st->probe));
 	if (run && st->counters.nsamples >= 2)
 		json_object_set_new(run, "counters", counters_json(&st->counters));
 	if (run && st->nseries)

@@ -15,6 +15,7 @@
 #include "job/job.h"
 #include "stats/opstats.h"
 #include "stats/series.h"
+#include "run/probe.h"
 #include "run/sampler.h"
 #include "stats/usage.h"
 #include "util/err.h"
@@ -41,16 +42,24 @@ struct run_stats {
 	uint64_t mem_limit_bytes; /* the cgroup limit in force, 0 for none */
 	uint64_t mem_peak_bytes;  /* the cgroup's peak use, page cache included */
 	struct sampler counters;  /* system counters sampled while the group ran */
-	const char *db_engine; /* the database the workload drove, or NULL */
-	uint64_t disk_bytes; /* what the workload's own files occupy at the end (databases) */
+	const char *db_engine;	  /* the database the workload drove, or NULL */
+	uint64_t disk_bytes;	  /* what the workload's own files occupy at the end (databases) */
 	struct run_phase {
 		const char *name;
 		uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC: earliest start, latest end */
 		uint64_t elapsed_ns;	   /* end_ns - start_ns */
 		uint64_t ops;		   /* the phase's operations, summed over threads */
-		struct usage usage;  /* summed over the threads */
+		struct usage usage;	   /* summed over the threads */
 	} phases[4];
 	unsigned nphases;
+	struct run_probe {
+		int kind;		    /* enum probe_kind; PROBE_NONE: no probe ran */
+		struct hist *lat;	    /* every probe's latency (owned) */
+		struct probe_stall *stalls; /* owned */
+		size_t nstalls;
+		uint64_t stalls_dropped;
+		int error; /* -errno of the first failed probe */
+	} probe;
 };
 
 /* Set by the SIGINT/SIGTERM handler to the signal number. */

@@ -41,6 +41,9 @@ void run_signals_install(void)
 
 void run_stats_release(struct run_stats *stats)
 {
+	free(stats->probe.lat);
+	free(stats->probe.stalls);
+	memset(&stats->probe, 0, sizeof(stats->probe));
 	sampler_release(&stats->counters);
 	for (size_t i = 0; i < stats->nseries; i++)
 		series_release(&stats->series[i]);
@@ -62,6 +65,8 @@ static bool is_file_suffix(const char *s)
 {
 	size_t n = strspn(s, "0123456789");
 
+	if (!n && !strcmp(s, "probe"))
+		return true;
 	if (!n && !strncmp(s, "shared", 6))
 		n = 6;
 	if (!n || s[n] != '.')
@@ -345,6 +350,22 @@ static size_t series_hint(const struct job *job, const struct worker *w)
 	return n > (1u << 20) ? 1u << 20 : (size_t)n;
 }
 
+/* Copy what a probe measured into the job's stats. */
+static int collect_probe(struct run_probe *rp, const struct probe *p)
+{
+	rp->kind = p->job->probe;
+	rp->lat = malloc(sizeof(*rp->lat));
+	rp->stalls = malloc((p->nstalls ? p->nstalls : 1) * sizeof(*rp->stalls));
+	if (!rp->lat || !rp->stalls)
+		return -ENOMEM;
+	*rp->lat = p->lat;
+	memcpy(rp->stalls, p->stalls, p->nstalls * sizeof(*rp->stalls));
+	rp->nstalls = p->nstalls;
+	rp->stalls_dropped = p->stalls_dropped;
+	rp->error = p->error;
+	return 0;
+}
+
 /* Per-phase figures (databases: insert, lookup, update): elapsed from the
  * earliest start to the latest end of a phase, rusage summed. */
 static void collect_phases(struct run_stats *st, const struct worker *w, bool first)
@@ -425,6 +446,7 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	pthread_t *threads = NULL;
 	size_t nworkers = 0, nfiles = 0, started = 0, laid = 0;
 	struct memlimit mem = { 0 };
+	struct probe *probes = calloc(n, sizeof(*probes));
 	bool drop = false;
 	int rc = 0;
 
@@ -443,7 +465,9 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	slots = calloc(nworkers, sizeof(*slots));
 	threads = calloc(nworkers, sizeof(*threads));
 	wfiles = calloc(nfiles, sizeof(*wfiles));
-	if (!layouts || !job_stop || !slots || !threads || !wfiles) {
+	for (size_t j = 0; probes && j < n; j++)
+		probes[j].fd = -1;
+	if (!layouts || !job_stop || !slots || !threads || !wfiles || !probes) {
 		rc = dbio_err_set(err, -ENOMEM, "out of memory for %zu threads", nworkers);
 		goto out_free;
 	}
@@ -466,6 +490,10 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 		if (jobs[laid].cache == CACHE_DROP)
 			drop = true;
 	}
+	for (size_t j = 0; j < n && !rc; j++)
+		if (jobs[j].probe != PROBE_NONE)
+			rc = probe_init(&probes[j], &jobs[j], layouts[j].dirs[0].fd, layouts[j].dirs[0].path,
+					err);
 	if (!rc && drop)
 		rc = run_drop_caches(err);
 	if (rc)
@@ -508,8 +536,13 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	sampler.origin_ns = gate.open_ns;
 	sampler_take(&sampler, gate.open_ns);
 	pthread_cond_broadcast(&gate.cond);
+	for (size_t j = 0; j < n; j++)
+		if (jobs[j].probe != PROBE_NONE && !rc)
+			rc = probe_start(&probes[j], gate.open_ns, err);
 	watch(&gate, &sampler, jobs, slots, started, opts->progress);
 	pthread_mutex_unlock(&gate.lock);
+	for (size_t j = 0; j < n; j++)
+		probe_stop(&probes[j]);
 	sampler_take(&sampler, clock_now_ns());
 	for (size_t i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
@@ -538,6 +571,8 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 				last = w->end_ns;
 		}
 		stats[j].elapsed_ns = last > first ? last - first : 0;
+		if (probes[j].stalls && collect_probe(&stats[j].probe, &probes[j]))
+			rc = dbio_err_set(err, -ENOMEM, "out of memory for the probe");
 		if (sampler_copy(&stats[j].counters, &sampler))
 			rc = dbio_err_set(err, -ENOMEM, "out of memory for the system counters");
 		size_t base = s - jobs[j].numjobs;
@@ -565,6 +600,8 @@ out_layout:
 			stats[j].mem_peak_bytes = peak;
 		}
 	}
+	for (size_t j = 0; probes && j < n; j++)
+		probe_release(&probes[j]);
 	while (laid-- > 0) {
 		if (!(workload_find(jobs[laid].workload)->caps & WORKLOAD_CAP_FILES))
 			layout_remove_thread_files(&layouts[laid]);
@@ -580,6 +617,7 @@ out_free:
 	free(threads);
 	free(slots);
 	free(job_stop);
+	free(probes);
 	free(layouts);
 	return rc;
 }

@@ -1,0 +1,97 @@
+#!/usr/bin/env bats
+# The stall probe: it runs every probe_interval during the measured phase,
+# records every probe at or above probe_stall with its time into the run, and
+# leaves no file behind. Also workload=import's phases and counts.
+
+setup() {
+	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	DBIO=${DBIO:-$ROOT/dbio}
+	DIR=$(mktemp -d /var/tmp/dbio-probe.XXXXXX)
+}
+
+teardown() {
+	rm -rf "$DIR"
+}
+
+value() {
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+@test "probe=write every 100 ms over a 1 s run: 10 or 11 probes, each a stall at probe_stall=1ns" {
+	run "$DBIO" run --rw=randwrite --size=16m --runtime=1s --time_based --probe=write --probe_stall=1ns \
+		--directory="$DIR" --output="$BATS_TEST_TMPDIR/p.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	R=$BATS_TEST_TMPDIR/p.json
+	n=$(value "$R" 'd["jobs"][0]["runs"][0]["probe"]["count"]')
+	[ "$n" -ge 10 ] && [ "$n" -le 11 ]
+	[ "$(value "$R" 'len(d["jobs"][0]["runs"][0]["probe"]["stalls"])')" -eq "$n" ]
+	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["probe"]["kind"]')" = write ]
+	# Stalls are in time order, 100 ms apart, within the run.
+	value "$R" 'all(b["t_ns"] - a["t_ns"] >= 99000000 for a, b in zip(d["jobs"][0]["runs"][0]["probe"]["stalls"], d["jobs"][0]["runs"][0]["probe"]["stalls"][1:]))' | grep -q True
+	value "$R" 'all(s["t_ns"] < 1100000000 and s["lat_ns"] > 0 for s in d["jobs"][0]["runs"][0]["probe"]["stalls"])' | grep -q True
+	[[ "$output" == *"probe: a 4 KiB write + fdatasync every 100 ms: $n probes"* ]]
+	[ -z "$(ls -A "$DIR")" ]
+}
+
+@test "probe=read with the default 100 ms stall: counted, no file left; a leftover probe file is refused" {
+	run "$DBIO" run --rw=randread --size=16m --runtime=500ms --time_based --probe=read --probe_interval=50ms \
+		--directory="$DIR" --output="$BATS_TEST_TMPDIR/p.json"
+	[ "$status" -eq 0 ]
+	n=$(value "$BATS_TEST_TMPDIR/p.json" 'd["jobs"][0]["runs"][0]["probe"]["count"]')
+	[ "$n" -ge 9 ] && [ "$n" -le 11 ]
+	[ "$(value "$BATS_TEST_TMPDIR/p.json" 'd["jobs"][0]["runs"][0]["probe"]["stall_ns"]')" -eq 100000000 ]
+	[ -z "$(ls -A "$DIR")" ]
+	touch "$DIR/dbio.job.probe"
+	run "$DBIO" run --rw=randread --size=1m --probe=read --directory="$DIR"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"dbio.job.probe: already exists: left by an earlier run?"* ]]
+	[ -f "$DIR/dbio.job.probe" ]
+}
+
+@test "probe: bad values name the key" {
+	run "$DBIO" run --size=1m --probe=sometimes --directory="$DIR"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"key 'probe': bad value 'sometimes': expected one of none, write, read"* ]]
+	run "$DBIO" run --size=1m --probe=write --probe_interval=10us --directory="$DIR"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"key 'probe_interval': bad value '10us': out of range"* ]]
+	[ -z "$(ls -A "$DIR")" ]
+}
+
+@test "import: phases schema, load, index; rows, commits and indexes counted exactly; nothing left" {
+	run "$DBIO" run --workload=import --rows=2500 --batch=1000 --indexes=4 --page_size=1024 \
+		--directory="$DIR" --output="$BATS_TEST_TMPDIR/i.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	R=$BATS_TEST_TMPDIR/i.json
+	[ "$(value "$R" '[p["name"] for p in d["jobs"][0]["runs"][0]["phases"]]')" = "['schema', 'load', 'index']" ]
+	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["ops"]["insert"]["count"]')" -eq 2500 ]
+	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["ops"]["commit"]["count"]')" -eq 3 ]
+	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["ops"]["index"]["count"]')" -eq 4 ]
+	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["phases"][1]["ops"]')" -eq 2500 ]
+	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["database"]["engine"]')" = sqlite ]
+	[ -z "$(ls -A "$DIR")" ]
+}
+
+@test "import --keep: the table holds rows rows, the indexes exist, the page size is page_size" {
+	run "$DBIO" run --workload=import --rows=1234 --indexes=6 --page_size=2048 --keep --directory="$DIR"
+	[ "$status" -eq 0 ]
+	db=$DIR/dbio.job.0.import.sqlite
+	[ -f "$db" ]
+	run python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print(c.execute("select count(*) from records").fetchone()[0], c.execute("select count(*) from sqlite_master where type = \"index\" and name like \"records_%\"").fetchone()[0], c.execute("pragma page_size").fetchone()[0])' "$db"
+	[ "$output" = "1234 6 2048" ]
+}
+
+@test "import: bad values name the key" {
+	run "$DBIO" run --workload=import --indexes=7 --directory="$DIR"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"key 'indexes': bad value '7': out of range"* ]]
+	run "$DBIO" run --workload=import --page_size=3000 --directory="$DIR"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"key 'page_size': 3000: expected a power of two from 512 to 65536"* ]]
+	run "$DBIO" run --workload=import --journal_mode=yes --directory="$DIR"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"key 'journal_mode': bad value 'yes': expected one of delete, truncate, persist, memory, wal, off"* ]]
+	[ -z "$(ls -A "$DIR")" ]
+}
