@@ -7,6 +7,7 @@
 
 extern const struct cmd cmd_run;
 extern const struct cmd cmd_help;
+extern const struct cmd cmd_compare;
 extern const struct cmd cmd_sweep;
 extern const struct cmd cmd_sync;
 extern const struct cmd cmd_sysinfo;
@@ -14,6 +15,7 @@ extern const struct cmd cmd_sysinfo;
 const struct cmd *const cmd_registry[] = {
 	&cmd_run,
 	&cmd_sweep,
+	&cmd_compare,
 	&cmd_sync,
 	&cmd_sysinfo,
 	&cmd_help,

@@ -1,0 +1,251 @@
+/*
+ * dbio compare A.json B.json [C.json ...]: read result files, align their
+ * jobs and sweep points, and print side by side each file's figures, the
+ * change against the first file in percent and whether it is larger than
+ * the noise (Welch's t-test over the runs), with the environment fields
+ * that differ. The comparison itself is out/compare.c; this file reads the
+ * files, parses the command line, prints warnings and errors, and decides
+ * the exit status (--fail-above for CI pipelines).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "out/compare.h"
+
+enum compare_format { COMPARE_TEXT, COMPARE_CSV, COMPARE_JSON };
+
+struct compare_args {
+	const char *files[COMPARE_MAX_FILES];
+	size_t nfiles;
+	const char *metrics;
+	const char *fail_above; /* as given, for messages */
+	double fail_above_pct;	/* < 0: not given */
+	double alpha;
+	enum compare_format format;
+};
+
+static void compare_usage(void)
+{
+	printf("usage: dbio compare A.json B.json [C.json ...] [--metric LIST] [--alpha P]\n"
+	       "                    [--fail-above PCT] [--format text|csv|json]\n\n"
+	       "Compares result files of `dbio run` or `dbio sweep` (--output): jobs and sweep\n"
+	       "points are matched by name and point parameters. For each job (or point), op\n"
+	       "type and metric it prints every file's value (mean ± 95 %% confidence interval\n"
+	       "when the job has repeats) and, for each file after the first, the change\n"
+	       "against the first in percent with Welch's t-test over the complete runs:\n"
+	       "\"significant\" when p < alpha, \"within noise\" otherwise, \"n/a (no repeats)\"\n"
+	       "when a side has fewer than 2 runs. A regression is a significant change for\n"
+	       "the worse (lower iops or bw, higher latency). Also lists the environment\n"
+	       "fields that differ: kernel, host, vm settings, filesystems, devices, options.\n\n"
+	       "  --metric LIST     rows, from iops (ops/s), bw (MiB/s), lat_mean, p50, p95, p99,\n"
+	       "                    p99_9, max (latencies, ns), cpu (%%); default iops,bw,p99\n"
+	       "  --alpha P         significance level, 0 < P < 1 (default 0.05)\n"
+	       "  --fail-above PCT  exit 1 when a significant regression is larger than PCT %%\n"
+	       "  --format FORMAT   text (default), csv or json on standard output\n\n"
+	       "Exit status: 0 compared, 1 a regression above --fail-above, 2 bad input.\n");
+}
+
+/* A number >= 0 (with max: < max, and > 0); -1 when s is not one. */
+static double parse_number(const char *s, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0 || (max > 0 && (v <= 0 || v >= max)))
+		return -1;
+	return v;
+}
+
+/* 0, -1 after --help, or 2 after printing the error. */
+static int parse_args(int argc, char **argv, struct compare_args *a)
+{
+	static const char *const flags[] = { "--metric", "--alpha", "--fail-above", "--format" };
+
+	*a = (struct compare_args){ .fail_above_pct = -1, .alpha = 0.05 };
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *flag = NULL, *val;
+		size_t n = strcspn(arg, "=");
+
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			compare_usage();
+			return -1;
+		}
+		if (strncmp(arg, "--", 2) || !arg[2]) {
+			if (a->nfiles == COMPARE_MAX_FILES) {
+				cmd_error("compare: more than %d result files", COMPARE_MAX_FILES);
+				return 2;
+			}
+			a->files[a->nfiles++] = arg;
+			continue;
+		}
+		for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++)
+			if (strlen(flags[f]) == n && !strncmp(arg, flags[f], n))
+				flag = flags[f];
+		if (!flag) {
+			cmd_error(
+				"compare: '%.*s': unknown option: expected --metric, --alpha, --fail-above or --format (`dbio compare --help`)",
+				(int)n, arg);
+			return 2;
+		}
+		val = arg[n] == '=' ? arg + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
+		if (!val || !*val) {
+			cmd_error("compare: %s: needs a value", flag);
+			return 2;
+		}
+		if (!strcmp(flag, "--metric")) {
+			a->metrics = val;
+		} else if (!strcmp(flag, "--alpha")) {
+			if ((a->alpha = parse_number(val, 1)) < 0) {
+				cmd_error(
+					"compare: --alpha %s: expected a significance level between 0 and 1, e.g. 0.05",
+					val);
+				return 2;
+			}
+		} else if (!strcmp(flag, "--fail-above")) {
+			a->fail_above = val;
+			if ((a->fail_above_pct = parse_number(val, 0)) < 0) {
+				cmd_error(
+					"compare: --fail-above %s: expected a percentage >= 0, e.g. 5 or 2.5",
+					val);
+				return 2;
+			}
+		} else if (!strcmp(val, "text") || !strcmp(val, "csv") || !strcmp(val, "json")) {
+			a->format = val[0] == 't' ? COMPARE_TEXT : val[0] == 'c' ? COMPARE_CSV : COMPARE_JSON;
+		} else {
+			cmd_error("compare: --format %s: expected text, csv or json", val);
+			return 2;
+		}
+	}
+	if (a->nfiles < 2) {
+		cmd_error(
+			"compare: expected at least two result files, got %zu: dbio compare A.json B.json [C.json ...]",
+			a->nfiles);
+		return 2;
+	}
+	return 0;
+}
+
+/* Read and check one result file; 0 or 2 after printing the error. */
+static int load(const char *path, json_t **result)
+{
+	struct dbio_err err = { 0 };
+	json_error_t jerr;
+	FILE *fp = fopen(path, "r");
+
+	*result = NULL;
+	if (!fp) {
+		cmd_error("compare: %s: cannot read: %s", path, strerror(errno));
+		return 2;
+	}
+	*result = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
+	if (!*result && ferror(fp)) {
+		cmd_error("compare: %s: cannot read: %s", path, strerror(errno ? errno : EIO));
+		fclose(fp);
+		return 2;
+	}
+	fclose(fp);
+	if (!*result) {
+		cmd_error("compare: %s: not JSON: %s (line %d)", path, jerr.text, jerr.line);
+		return 2;
+	}
+	if (compare_check_result(*result, path, &err)) {
+		cmd_error("%s", err.msg);
+		return 2;
+	}
+	return 0;
+}
+
+/* Print each significant regression larger than the --fail-above limit;
+ * returns how many. */
+static size_t report_failures(const struct comparison *c, const struct compare_args *a)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t f = 1; f < c->nfiles; f++) {
+			const struct compare_row *r = &c->rows[i];
+			const struct compare_change *ch = &r->changes[f];
+			char label[512], text[128];
+
+			if (!ch->regression || (ch->has_pct && fabs(ch->change_pct) <= a->fail_above_pct))
+				continue;
+			compare_row_label(r, label, sizeof(label));
+			compare_change_text(r, f, text, sizeof(text));
+			cmd_error(
+				"compare: regression beyond --fail-above %s %%: %s %s %s: %s against %s: %s",
+				a->fail_above, label, r->op, r->metric->name, c->names[f], c->names[0], text);
+			n++;
+		}
+	return n;
+}
+
+static int compare_main(int argc, char **argv)
+{
+	const struct compare_metric *metrics[COMPARE_MAX_METRICS];
+	json_t *results[COMPARE_MAX_FILES] = { 0 };
+	struct comparison c = { 0 };
+	struct dbio_err err = { 0 };
+	struct compare_args a;
+	int nmetrics, rc, status;
+
+	status = parse_args(argc, argv, &a);
+	if (status)
+		return status < 0 ? 0 : status;
+	nmetrics = compare_parse_metrics(a.metrics ? a.metrics : compare_default_metrics, metrics,
+					 COMPARE_MAX_METRICS, &err);
+	if (nmetrics < 0) {
+		cmd_error("%s", err.msg);
+		return 2;
+	}
+	for (size_t f = 0; f < a.nfiles; f++)
+		if ((status = load(a.files[f], &results[f])))
+			goto out;
+	rc = compare_build(&c, (const json_t *const *)results, a.files, a.nfiles, metrics, (size_t)nmetrics,
+			   a.alpha, &err);
+	if (rc) { /* the error lists what each file has: no warnings */
+		cmd_error("%s", err.msg);
+		status = dbio_exit_status(rc);
+		goto out_compare;
+	}
+	for (size_t i = 0; i < c.nwarnings; i++)
+		cmd_error("%s", c.warnings[i]);
+	if (a.format == COMPARE_JSON) {
+		json_t *doc = compare_json(&c);
+		char *text =
+			doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+			    : NULL;
+
+		if (text)
+			puts(text);
+		else
+			cmd_error("compare: out of memory");
+		status = text ? 0 : 1;
+		free(text);
+		json_decref(doc);
+	} else if (a.format == COMPARE_CSV) {
+		compare_print_csv(stdout, &c);
+	} else {
+		compare_print_text(stdout, &c);
+	}
+	fflush(stdout);
+	if (!status && a.fail_above_pct >= 0 && report_failures(&c, &a))
+		status = 1;
+out_compare:
+	compare_release(&c);
+out:
+	for (size_t f = 0; f < a.nfiles; f++)
+		json_decref(results[f]);
+	return status;
+}
+
+const struct cmd cmd_compare = {
+	.name = "compare",
+	.summary = "compare result files side by side: change in percent, and whether it is noise",
+	.main = compare_main,
+};

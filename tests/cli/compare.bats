@@ -1,0 +1,219 @@
+#!/usr/bin/env bats
+# dbio compare: side-by-side results, change in percent and Welch's t-test,
+# --fail-above, sweep points, environment differences, and every input
+# error with its exact message and exit status 2.
+#
+# The files in results/ are synthetic, with known per-run figures. They are
+# minimal: they hold what compare reads (schema_version, tool.name, system,
+# jobs[].name/point/options/targets/runs[].partial/ops/rusage) and do NOT
+# validate against docs/result.schema.json.
+#   base.json       read iops 1000, 1100, 1200, 1300, 1400 (and a partial run
+#                   of 5 ops/s that must be left out); p99 100..140 us
+#   faster.json     iops 1200..1600: +16.7 %, t = -2, df = 8, p = 0.0805
+#   slower.json     iops 600..640: -48.3 %, p = 0.0011; p99 200..240 us: +83.3 %
+#   single.json     one run of 1300 ops/s: no repeats
+#   newkernel.json  base's runs on kernel 6.18.0 with 1 KiB filesystem blocks
+#   sweep-a/b.json  numjobs=1,2 / numjobs=2,1,4 (other order, one more point)
+#   twice-a/b.json  two jobs named "job" each
+#   two-jobs.json   base's job and a job "extra"
+
+load helpers
+
+RESULTS="$BATS_TEST_DIRNAME/results"
+
+# compare ARG...: run `dbio compare` in results/ with stdout and stderr apart.
+compare() {
+	cd "$RESULTS" || return 1
+	run --separate-stderr "$DBIO" compare "$@"
+}
+
+# has_line TEXT: $output has a line exactly TEXT.
+has_line() {
+	grep -qxF -- "$1" <<<"$output" || {
+		echo "no line: $1"
+		echo "in: $output"
+		return 1
+	}
+}
+
+@test "compare: a real result against itself: every change 0.0 %, within noise, exit 0" {
+	dbio_ok --rw=randread --size=1m --repeat=2 --directory="$target"
+	run --separate-stderr "$DBIO" compare "$result" "$result" --metric iops,bw,lat_mean,p99,max,cpu
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ -z "$stderr" ]
+	has_line "environment: identical"
+	rows=$(grep -c "^job  \(read\|all\) " <<<"$output")
+	[ "$rows" -eq 6 ] || { echo "$output"; false; }
+	[ "$(grep -c '  0\.0 %, p=1\.0000, within noise$' <<<"$output")" -eq 6 ] || { echo "$output"; false; }
+	has_line "6 of 6 changes tested (both sides with repeats): 0 significant, 0 regressions"
+}
+
+@test "compare: known per-run iops give the exact change and p-value" {
+	compare base.json faster.json
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	has_line "A: base.json"
+	has_line "B: faster.json"
+	has_line "job  op    metric  A                     B                     B vs A"
+	has_line "job  read  iops    1200.0 ± 196.3 ops/s  1400.0 ± 196.3 ops/s  +16.7 %, p=0.0805, within noise"
+	has_line "job  read  bw         4.69 ± 0.77 MiB/s     5.47 ± 0.77 MiB/s  +16.7 %, p=0.0805, within noise"
+	has_line "job  read  p99         120 us ± 19.6 us      120 us ± 19.6 us  0.0 %, p=1.0000, within noise"
+	# The write op did nothing: no row.
+	! grep -q ' write ' <<<"$output"
+}
+
+@test "compare: --alpha 0.1 makes p = 0.0805 significant" {
+	compare base.json faster.json --metric iops --alpha=0.1
+	[ "$status" -eq 0 ]
+	has_line "job  read  iops    1200.0 ± 196.3 ops/s  1400.0 ± 196.3 ops/s  +16.7 %, p=0.0805, significant, improvement"
+	has_line "1 of 1 changes tested (both sides with repeats): 1 significant, 0 regressions"
+}
+
+@test "compare: a significant drop in iops and rise in latency are regressions" {
+	compare base.json slower.json --metric iops,p99
+	[ "$status" -eq 0 ]
+	has_line "job  read  iops    1200.0 ± 196.3 ops/s  620.0 ± 19.6 ops/s  -48.3 %, p=0.0011, significant, regression"
+	has_line "job  read  p99         120 us ± 19.6 us    220 us ± 19.6 us  +83.3 %, p<0.0001, significant, regression"
+}
+
+@test "compare: without repeats the change has no test: n/a (no repeats)" {
+	compare base.json single.json --metric iops --fail-above 1
+	[ "$status" -eq 0 ]
+	has_line "job  read  iops    1200.0 ± 196.3 ops/s  1300.0 ops/s  +8.3 %, n/a (no repeats)"
+}
+
+@test "compare: --fail-above exits 1 on a significant regression above it and says which" {
+	compare base.json slower.json --metric iops,p99 --fail-above 40
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "dbio: compare: regression beyond --fail-above 40 %: 'job' read iops: slower.json against base.json: -48.3 %, p=0.0011, significant, regression
+dbio: compare: regression beyond --fail-above 40 %: 'job' read p99: slower.json against base.json: +83.3 %, p<0.0001, significant, regression" ]
+	# The table is printed all the same.
+	grep -q '^job  read  iops ' <<<"$output"
+
+	compare base.json slower.json --metric iops,p99 --fail-above=50
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "dbio: compare: regression beyond --fail-above 50 %: 'job' read p99: slower.json against base.json: +83.3 %, p<0.0001, significant, regression" ]
+}
+
+@test "compare: --fail-above exits 0 when every regression is below it, or not significant" {
+	compare base.json slower.json --metric iops,p99 --fail-above 90
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	# faster is better; itself is no change.
+	compare base.json faster.json base.json --fail-above 0
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+}
+
+@test "compare: sweep files are matched by point, not position; a point in one file only is left out" {
+	compare sweep-a.json sweep-b.json --metric iops
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "dbio: compare: job 'job' numjobs=4 is in sweep-b.json but not in sweep-a.json: left out" ]
+	has_line "numjobs  job  op    metric  A                   B                   B vs A"
+	has_line "1        job  read  iops    110.0 ± 24.8 ops/s  110.0 ± 24.8 ops/s  0.0 %, p=1.0000, within noise"
+	has_line "2        job  read  iops    210.0 ± 24.8 ops/s  410.0 ± 24.8 ops/s  +95.2 %, p<0.0001, significant, improvement"
+}
+
+@test "compare: jobs of the same name are matched by position among them" {
+	compare twice-a.json twice-b.json --metric iops --format csv
+	[ "$status" -eq 0 ]
+	[ "$output" = "job,op,metric,unit,a_value,a_ci95,a_runs,b_value,b_ci95,b_runs,b_change_pct,b_p_value,b_significant,b_regression
+job,read,iops,ops/s,110,24.84137712,3,110,24.84137712,3,0.0000,1,false,false
+job #2,read,iops,ops/s,210,24.84137712,3,410,24.84137712,3,95.2381,1.64831e-05,true,false" ]
+}
+
+@test "compare: a job in one file only is left out with a warning; the common ones are compared" {
+	compare two-jobs.json base.json --metric iops
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "dbio: compare: job 'extra' is in two-jobs.json but not in base.json: left out" ]
+	has_line "job  read  iops    1200.0 ± 196.3 ops/s  1200.0 ± 196.3 ops/s  0.0 %, p=1.0000, within noise"
+	! grep -q extra <<<"$output"
+}
+
+@test "compare: environment differences are listed: kernel release and filesystem block size" {
+	compare base.json newkernel.json --metric iops
+	[ "$status" -eq 0 ]
+	has_line "environment: 2 fields differ"
+	has_line "  system.kernel_release: A 6.1.0, B 6.18.0"
+	has_line "  targets[0].fs_block_size_bytes (job 'job'): A 4096, B 1024"
+	compare base.json newkernel.json --format=json
+	[ "$status" -eq 0 ]
+	echo "$output" >"$scratch/c.json"
+	[ "$(jpy "$scratch/c.json" 'r["environment"]')" = '{"identical": false, "differences": [{"field": "system.kernel_release", "jobs": null, "values": ["6.1.0", "6.18.0"]}, {"field": "targets[0].fs_block_size_bytes", "jobs": "'"'job'"'", "values": [4096, 1024]}]}' ]
+}
+
+@test "compare: --format json: files, rows with values, change_pct, p_value, significant, regression" {
+	compare base.json faster.json slower.json --format json --metric iops
+	[ "$status" -eq 0 ]
+	echo "$output" >"$scratch/c.json"
+	run jpy "$scratch/c.json" 'r["alpha"]' '[f["path"] for f in r["files"]]' 'len(r["rows"])' \
+		'[r["rows"][0][k] for k in ("job", "point", "op", "metric", "unit")]' \
+		'[(v["file"], v["runs"], v["mean"]) for v in r["rows"][0]["values"]]' \
+		'[(c["file"], round(c["change_pct"], 4), round(c["p_value"], 4), c["significant"], c["regression"], c["verdict"]) for c in r["rows"][0]["changes"]]' \
+		'(r["tested"], r["significant"], r["regressions"])'
+	[ "$status" -eq 0 ]
+	[ "$output" = '0.05
+["base.json", "faster.json", "slower.json"]
+1
+["job", null, "read", "iops", "ops/s"]
+[["A", 5, 1200.0], ["B", 5, 1400.0], ["C", 5, 620.0]]
+[["B", 16.6667, 0.0805, false, false, "within noise"], ["C", -48.3333, 0.0011, true, true, "significant, regression"]]
+[2, 1, 1]' ] || { echo "$output"; false; }
+}
+
+@test "compare: --format csv: one header row and a row per job, op and metric" {
+	compare base.json single.json --format csv --metric iops,cpu
+	[ "$status" -eq 0 ]
+	[ "$output" = "job,op,metric,unit,a_value,a_ci95,a_runs,b_value,b_ci95,b_runs,b_change_pct,b_p_value,b_significant,b_regression
+job,read,iops,ops/s,1200,196.3243161,5,1300,0,1,8.3333,,,
+job,all,cpu,%,50,0,5,50,0,1,0.0000,,," ]
+}
+
+@test "compare: --help prints the usage; compare is in dbio --help" {
+	run "$DBIO" compare --help
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "usage: dbio compare A.json B.json [C.json ...] [--metric LIST] [--alpha P]" ]]
+	run "$DBIO" --help
+	grep -q '^  compare ' <<<"$output"
+}
+
+# Errors: exit 2 and the exact message, nothing on stdout.
+compare_fails() { # compare_fails MESSAGE ARG...
+	local want=$1
+	shift
+	compare "$@"
+	[ "$status" -eq 2 ] || { echo "exit $status, stderr: $stderr"; return 1; }
+	[ "$stderr" = "$want" ] || { echo "expected: $want"; echo "got:      $stderr"; return 1; }
+	[ -z "$output" ]
+}
+
+@test "compare: errors: fewer than two files" {
+	compare_fails "dbio: compare: expected at least two result files, got 1: dbio compare A.json B.json [C.json ...]" base.json
+	compare_fails "dbio: compare: expected at least two result files, got 0: dbio compare A.json B.json [C.json ...]"
+}
+
+@test "compare: errors: a missing file, a directory, not JSON" {
+	compare_fails "dbio: compare: missing.json: cannot read: No such file or directory" base.json missing.json
+	compare_fails "dbio: compare: .: cannot read: Is a directory" . base.json
+	compare_fails "dbio: compare: not-json.json: not JSON: '[' or '{' expected near 'jobs' (line 1)" base.json not-json.json
+}
+
+@test "compare: errors: not a dbio result, or a newer schema_version" {
+	compare_fails "dbio: compare: not-dbio.json: not a dbio result: tool.name is 'fio', not 'dbio'" base.json not-dbio.json
+	compare_fails "dbio: compare: no-version.json: not a dbio result: no schema_version" no-version.json base.json
+	compare_fails "dbio: compare: newer.json: schema_version 2 is newer than this dbio's (1): compare it with a newer dbio" base.json newer.json
+}
+
+@test "compare: errors: no job in common lists what each file has" {
+	compare_fails "dbio: compare: no job in common: base.json has 'job'; sweep-a.json has 'job' numjobs=1, 'job' numjobs=2" base.json sweep-a.json
+}
+
+@test "compare: errors: bad --metric, --alpha, --fail-above, --format, unknown option" {
+	compare_fails "dbio: compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, cpu" base.json faster.json --metric iops,p98
+	compare_fails "dbio: compare: --alpha 1: expected a significance level between 0 and 1, e.g. 0.05" base.json faster.json --alpha 1
+	compare_fails "dbio: compare: --alpha 0: expected a significance level between 0 and 1, e.g. 0.05" base.json faster.json --alpha=0
+	compare_fails "dbio: compare: --fail-above 5%: expected a percentage >= 0, e.g. 5 or 2.5" base.json faster.json --fail-above 5%
+	compare_fails "dbio: compare: --fail-above -1: expected a percentage >= 0, e.g. 5 or 2.5" base.json faster.json --fail-above -1
+	compare_fails "dbio: compare: --fail-above: needs a value" base.json faster.json --fail-above
+	compare_fails "dbio: compare: --format xml: expected text, csv or json" base.json faster.json --format xml
+	compare_fails "dbio: compare: '--metrics': unknown option: expected --metric, --alpha, --fail-above or --format (\`dbio compare --help\`)" base.json faster.json --metrics=iops
+}

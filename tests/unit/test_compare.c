@@ -1,0 +1,419 @@
+/*
+ * Unit tests for the comparison of result files (src/out/compare.h): the
+ * change and Welch's test against hand-computed figures, metric parsing,
+ * the checks on a file, alignment of jobs and sweep points, environment
+ * differences, and the text, CSV and JSON views. The result trees are
+ * minimal: only what compare reads.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "out/compare.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void assert_near(double got, double want, double tol)
+{
+	if (fabs(got - want) > tol)
+		fail_msg("got %.9g, expected %.9g (within %g)", got, want, tol);
+}
+
+/* A run with read iops (and p99 latency in ns). */
+static json_t *run(double iops, double p99, bool partial)
+{
+	return json_pack("{s:b, s:{s:{s:I, s:I, s:f, s:f, s:{s:f}}}, s:{s:f}}", "partial", partial, "ops",
+			 "read", "count", (json_int_t)iops, "bytes", (json_int_t)iops * 4096, "iops", iops,
+			 "bw_bytes", iops * 4096, "lat_ns", "p99", p99, "rusage", "cpu_pct", 50.0);
+}
+
+/* A job named name with runs of the given iops (p99 = 1e6 / iops ms). */
+static json_t *job(const char *name, const char *point, const double *iops, size_t n)
+{
+	json_t *j = json_pack("{s:s, s:{s:s, s:b, s:i}, s:[{s:s, s:i}], s:[]}", "name", name, "options",
+			      "name", name, "randrepeat", true, "randseed", 1, "targets", "fs_type", "ext4",
+			      "fs_block_size_bytes", 4096, "runs");
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(json_object_get(j, "runs"), run(iops[i], 1e9 / iops[i], false));
+	if (point)
+		json_object_set_new(j, "point", json_pack("{s:s}", "numjobs", point));
+	return j;
+}
+
+static json_t *result(const char *kernel)
+{
+	return json_pack("{s:i, s:{s:s}, s:{s:s, s:s}, s:[]}", "schema_version", 1, "tool", "name", "dbio",
+			 "system", "hostname", "db1", "kernel_release", kernel, "jobs");
+}
+
+static void add_job(json_t *r, json_t *j)
+{
+	json_array_append_new(json_object_get(r, "jobs"), j);
+}
+
+static const struct compare_metric *metric(const char *name)
+{
+	const struct compare_metric *m[1];
+	struct dbio_err err = { 0 };
+
+	assert_int_equal(compare_parse_metrics(name, m, 1, &err), 1);
+	return m[0];
+}
+
+/* a = {10..14}, b = {12..16}: means 12 and 14, both s^2 = 2.5, so
+ * s^2/n = 0.5 each, t = -2 / sqrt(1) = -2, df = 1 / (2 * 0.25 / 4) = 8,
+ * p = 2 P(T8 <= -2) = 0.0805; change = 2 / 12 = +16.67 %. */
+static void test_compare_welch_hand_computed(void **state)
+{
+	const double a[] = { 10, 11, 12, 13, 14 }, b[] = { 12, 13, 14, 15, 16 };
+	struct summary sa, sb;
+	struct compare_change c;
+
+	summary_of(a, N(a), &sa);
+	summary_of(b, N(b), &sb);
+	compare_change_of(&sa, &sb, COMPARE_WORSE_LOWER, 0.05, &c);
+	assert_true(c.has_pct);
+	assert_near(c.change_pct, 100.0 / 6, 1e-9);
+	assert_true(c.tested);
+	assert_near(c.p_value, 0.0805162, 1e-6);
+	assert_false(c.significant);
+	assert_false(c.regression);
+
+	/* At alpha 0.1 it is significant: an improvement for iops, a
+	 * regression for a latency. */
+	compare_change_of(&sa, &sb, COMPARE_WORSE_LOWER, 0.1, &c);
+	assert_true(c.significant);
+	assert_false(c.regression);
+	compare_change_of(&sa, &sb, COMPARE_WORSE_HIGHER, 0.1, &c);
+	assert_true(c.significant);
+	assert_true(c.regression);
+	compare_change_of(&sa, &sb, COMPARE_WORSE_NONE, 0.1, &c);
+	assert_true(c.significant);
+	assert_false(c.regression);
+	/* The other way round: -14.29 %, the same p. */
+	compare_change_of(&sb, &sa, COMPARE_WORSE_LOWER, 0.1, &c);
+	assert_near(c.change_pct, -100.0 / 7, 1e-9);
+	assert_near(c.p_value, 0.0805162, 1e-6);
+	assert_true(c.regression);
+}
+
+static void test_compare_change_without_repeats(void **state)
+{
+	const double a[] = { 10, 11, 12, 13, 14 }, one[] = { 15 };
+	struct summary sa, s1;
+	struct compare_change c;
+
+	summary_of(a, N(a), &sa);
+	summary_of(one, N(one), &s1);
+	compare_change_of(&sa, &s1, COMPARE_WORSE_LOWER, 0.05, &c);
+	assert_true(c.has_pct);
+	assert_near(c.change_pct, 25.0, 1e-9);
+	assert_false(c.tested);
+	assert_false(c.significant);
+	assert_false(c.regression);
+}
+
+static void test_compare_change_zero_base(void **state)
+{
+	const double zero[] = { 0, 0 }, some[] = { 1, 2 };
+	struct summary z, s;
+	struct compare_change c;
+
+	summary_of(zero, N(zero), &z);
+	summary_of(some, N(some), &s);
+	compare_change_of(&z, &s, COMPARE_WORSE_HIGHER, 0.05, &c);
+	assert_false(c.has_pct);
+	compare_change_of(&z, &z, COMPARE_WORSE_HIGHER, 0.05, &c);
+	assert_true(c.has_pct);
+	assert_near(c.change_pct, 0, 0);
+	assert_near(c.p_value, 1.0, 0);
+	assert_false(c.significant);
+}
+
+static void test_compare_parse_metrics(void **state)
+{
+	const struct compare_metric *m[COMPARE_MAX_METRICS];
+	struct dbio_err err = { 0 };
+
+	assert_int_equal(compare_parse_metrics(compare_default_metrics, m, N(m), &err), 3);
+	assert_string_equal(m[0]->name, "iops");
+	assert_string_equal(m[0]->unit, "ops/s");
+	assert_string_equal(m[1]->unit, "MiB/s");
+	assert_string_equal(m[2]->name, "p99");
+	assert_string_equal(m[2]->unit, "ns");
+	assert_int_equal(m[2]->worse, COMPARE_WORSE_HIGHER);
+	assert_int_equal(compare_parse_metrics("cpu,p99_9,max,lat_mean,p50,p95", m, N(m), &err), 6);
+	assert_string_equal(m[0]->unit, "%");
+	assert_int_equal(m[0]->worse, COMPARE_WORSE_NONE);
+	assert_int_equal(compare_parse_metrics("iops,p98", m, N(m), &err), DBIO_EINPUT);
+	assert_string_equal(
+		err.msg,
+		"compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, cpu");
+	err = (struct dbio_err){ 0 };
+	assert_int_equal(compare_parse_metrics("iops,", m, N(m), &err), DBIO_EINPUT);
+	assert_non_null(strstr(err.msg, "'' is not a metric"));
+}
+
+static void test_compare_check_result(void **state)
+{
+	struct dbio_err err = { 0 };
+	json_t *r = result("6.1");
+
+	assert_int_equal(compare_check_result(r, "r.json", &err), 0);
+	json_object_set_new(r, "schema_version", json_integer(2));
+	assert_int_equal(compare_check_result(r, "r.json", &err), DBIO_EINPUT);
+	assert_string_equal(
+		err.msg,
+		"compare: r.json: schema_version 2 is newer than this dbio's (1): compare it with a newer dbio");
+	err = (struct dbio_err){ 0 };
+	json_object_set_new(r, "tool", json_pack("{s:s}", "name", "fio"));
+	assert_int_equal(compare_check_result(r, "r.json", &err), DBIO_EINPUT);
+	assert_string_equal(err.msg, "compare: r.json: not a dbio result: tool.name is 'fio', not 'dbio'");
+	err = (struct dbio_err){ 0 };
+	json_object_del(r, "schema_version");
+	assert_int_equal(compare_check_result(r, "r.json", &err), DBIO_EINPUT);
+	assert_string_equal(err.msg, "compare: r.json: not a dbio result: no schema_version");
+	json_decref(r);
+}
+
+/* Sweep points are matched by their parameters, not by position; a point
+ * only one file has is left out with a warning. */
+static void test_compare_aligns_points(void **state)
+{
+	const double one[] = { 100, 110, 120 }, two[] = { 200, 210, 220 }, twob[] = { 400, 410, 420 };
+	const struct compare_metric *ms[] = { metric("iops") };
+	const char *names[] = { "a.json", "b.json" };
+	json_t *a = result("6.1"), *b = result("6.1");
+	const json_t *rs[] = { a, b };
+	struct dbio_err err = { 0 };
+	struct comparison c;
+	char label[128];
+
+	add_job(a, job("job", "1", one, 3));
+	add_job(a, job("job", "2", two, 3));
+	add_job(b, job("job", "4", one, 3));
+	add_job(b, job("job", "2", twob, 3));
+	add_job(b, job("job", "1", one, 3));
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, &err), 0);
+	assert_int_equal(c.nrows, 2);
+	assert_string_equal(json_string_value(json_object_get(c.rows[0].point, "numjobs")), "1");
+	assert_near(c.rows[0].values[0].mean, 110, 1e-9);
+	assert_near(c.rows[0].values[1].mean, 110, 1e-9);
+	assert_near(c.rows[0].changes[1].change_pct, 0, 0);
+	assert_near(c.rows[0].changes[1].p_value, 1, 0);
+	assert_string_equal(compare_verdict(&c.rows[0], 1), "within noise");
+	assert_string_equal(json_string_value(json_object_get(c.rows[1].point, "numjobs")), "2");
+	assert_near(c.rows[1].values[1].mean, 410, 1e-9);
+	assert_near(c.rows[1].changes[1].change_pct, 200.0 / 210 * 100, 1e-9);
+	assert_string_equal(compare_verdict(&c.rows[1], 1), "significant, improvement");
+	compare_row_label(&c.rows[1], label, sizeof(label));
+	assert_string_equal(label, "'job' numjobs=2");
+	assert_int_equal(c.nwarnings, 1);
+	assert_string_equal(c.warnings[0],
+			    "compare: job 'job' numjobs=4 is in b.json but not in a.json: left out");
+	assert_int_equal(c.ndiffs, 0);
+	compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Two jobs of the same name: the first with the first, the second with
+ * the second. */
+static void test_compare_aligns_equal_names_by_position(void **state)
+{
+	const double x[] = { 100, 110, 120 }, y[] = { 200, 210, 220 }, z[] = { 300, 310, 320 };
+	const struct compare_metric *ms[] = { metric("iops") };
+	const char *names[] = { "a.json", "b.json" };
+	json_t *a = result("6.1"), *b = result("6.1");
+	const json_t *rs[] = { a, b };
+	struct dbio_err err = { 0 };
+	struct comparison c;
+	char label[128];
+
+	add_job(a, job("job", NULL, x, 3));
+	add_job(a, job("job", NULL, y, 3));
+	add_job(b, job("job", NULL, x, 3));
+	add_job(b, job("job", NULL, z, 3));
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, &err), 0);
+	assert_int_equal(c.nrows, 2);
+	assert_int_equal(c.rows[0].occurrence, 1);
+	assert_near(c.rows[0].changes[1].change_pct, 0, 0);
+	assert_int_equal(c.rows[1].occurrence, 2);
+	assert_near(c.rows[1].values[0].mean, 210, 1e-9);
+	assert_near(c.rows[1].values[1].mean, 310, 1e-9);
+	compare_row_label(&c.rows[1], label, sizeof(label));
+	assert_string_equal(label, "'job' #2");
+	compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void test_compare_no_job_in_common(void **state)
+{
+	const double x[] = { 100 };
+	const struct compare_metric *ms[] = { metric("iops") };
+	const char *names[] = { "a.json", "b.json" };
+	json_t *a = result("6.1"), *b = result("6.1");
+	const json_t *rs[] = { a, b };
+	struct dbio_err err = { 0 };
+	struct comparison c;
+
+	add_job(a, job("load", NULL, x, 1));
+	add_job(a, job("scan", NULL, x, 1));
+	add_job(b, job("job", "1", x, 1));
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, &err), DBIO_EINPUT);
+	assert_string_equal(
+		err.msg, "compare: no job in common: a.json has 'load', 'scan'; b.json has 'job' numjobs=1");
+	compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Partial runs are left out of the values; without repeats there is no
+ * test. */
+static void test_compare_skips_partial_runs(void **state)
+{
+	const double x[] = { 100, 110, 120 };
+	const struct compare_metric *ms[] = { metric("iops"), metric("p99") };
+	const char *names[] = { "a.json", "b.json" };
+	json_t *a = result("6.1"), *b = result("6.1"), *j = job("job", NULL, x, 1);
+	const json_t *rs[] = { a, b };
+	struct dbio_err err = { 0 };
+	struct comparison c;
+	char text[128];
+
+	add_job(a, job("job", NULL, x, 3));
+	json_array_append_new(json_object_get(j, "runs"), run(1, 1e9, true));
+	add_job(b, j);
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 2, 0.05, &err), 0);
+	assert_int_equal(c.nrows, 2);
+	assert_int_equal(c.rows[0].values[1].n, 1);
+	assert_near(c.rows[0].values[1].mean, 100, 0);
+	assert_false(c.rows[0].changes[1].tested);
+	compare_change_text(&c.rows[0], 1, text, sizeof(text));
+	assert_string_equal(text, "-9.1 %, n/a (no repeats)");
+	assert_string_equal(c.rows[1].metric->name, "p99");
+	assert_near(c.rows[1].values[1].mean, 1e7, 1e-3);
+	compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Kernel release and filesystem block size differ; randseed differs only
+ * when randrepeat seeds from the clock, so it is not listed then. */
+static void test_compare_environment_differences(void **state)
+{
+	const double x[] = { 100, 110, 120 };
+	const struct compare_metric *ms[] = { metric("iops") };
+	const char *names[] = { "a.json", "b.json" };
+	json_t *a = result("6.1.0"), *b = result("6.18.0"), *jb = job("job", NULL, x, 3),
+	       *ja = job("job", NULL, x, 3);
+	const json_t *rs[] = { a, b };
+	struct dbio_err err = { 0 };
+	struct comparison c;
+
+	json_object_set_new(json_array_get(json_object_get(jb, "targets"), 0), "fs_block_size_bytes",
+			    json_integer(1024));
+	json_object_set_new(json_object_get(jb, "options"), "randseed", json_integer(77));
+	json_object_set_new(json_object_get(jb, "options"), "randrepeat", json_false());
+	json_object_set_new(json_object_get(ja, "options"), "randrepeat", json_false());
+	add_job(a, ja);
+	add_job(b, jb);
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, &err), 0);
+	assert_int_equal(c.ndiffs, 2);
+	assert_string_equal(c.diffs[0].field, "system.kernel_release");
+	assert_null(c.diffs[0].jobs);
+	assert_string_equal(json_string_value(json_array_get(c.diffs[0].values, 1)), "6.18.0");
+	assert_string_equal(c.diffs[1].field, "targets[0].fs_block_size_bytes");
+	assert_string_equal(c.diffs[1].jobs, "'job'");
+	assert_int_equal(json_integer_value(json_array_get(c.diffs[1].values, 0)), 4096);
+	assert_int_equal(json_integer_value(json_array_get(c.diffs[1].values, 1)), 1024);
+	compare_release(&c);
+
+	/* With randrepeat on, a different seed is a different job. */
+	json_object_set_new(json_object_get(ja, "options"), "randrepeat", json_true());
+	json_object_set_new(json_object_get(jb, "options"), "randrepeat", json_true());
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, &err), 0);
+	assert_int_equal(c.ndiffs, 3);
+	assert_string_equal(c.diffs[2].field, "options.randseed");
+	compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* The views, on base {10..14} iops against {12..16}. */
+static void test_compare_views(void **state)
+{
+	const double x[] = { 10, 11, 12, 13, 14 }, y[] = { 12, 13, 14, 15, 16 };
+	const struct compare_metric *ms[] = { metric("iops") };
+	const char *names[] = { "a.json", "b.json" };
+	json_t *a = result("6.1"), *b = result("6.1"), *doc, *change;
+	const json_t *rs[] = { a, b };
+	struct dbio_err err = { 0 };
+	struct comparison c;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	add_job(a, job("job", NULL, x, 5));
+	add_job(b, job("job", NULL, y, 5));
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, &err), 0);
+
+	fp = open_memstream(&text, &len);
+	compare_print_text(fp, &c);
+	fclose(fp);
+	assert_non_null(strstr(text, "environment: identical\n"));
+	assert_non_null(strstr(
+		text,
+		"job  op    metric  A                 B                 B vs A\n"
+		"job  read  iops    12.0 ± 2.0 ops/s  14.0 ± 2.0 ops/s  +16.7 %, p=0.0805, within noise\n"));
+	free(text);
+
+	fp = open_memstream(&text, &len);
+	compare_print_csv(fp, &c);
+	fclose(fp);
+	assert_string_equal(
+		text,
+		"job,op,metric,unit,a_value,a_ci95,a_runs,b_value,b_ci95,b_runs,b_change_pct,b_p_value,b_significant,b_regression\n"
+		"job,read,iops,ops/s,12,1.963243161,5,14,1.963243161,5,16.6667,0.0805162,false,false\n");
+	free(text);
+
+	doc = compare_json(&c);
+	change = json_array_get(json_object_get(json_array_get(json_object_get(doc, "rows"), 0), "changes"),
+				0);
+	assert_near(json_real_value(json_object_get(change, "change_pct")), 100.0 / 6, 1e-9);
+	assert_near(json_real_value(json_object_get(change, "p_value")), 0.0805162, 1e-6);
+	assert_true(json_is_false(json_object_get(change, "significant")));
+	assert_string_equal(json_string_value(json_object_get(change, "verdict")), "within noise");
+	assert_true(json_is_true(json_object_get(json_object_get(doc, "environment"), "identical")));
+	json_decref(doc);
+	compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_compare_welch_hand_computed),
+		cmocka_unit_test(test_compare_change_without_repeats),
+		cmocka_unit_test(test_compare_change_zero_base),
+		cmocka_unit_test(test_compare_parse_metrics),
+		cmocka_unit_test(test_compare_check_result),
+		cmocka_unit_test(test_compare_aligns_points),
+		cmocka_unit_test(test_compare_aligns_equal_names_by_position),
+		cmocka_unit_test(test_compare_no_job_in_common),
+		cmocka_unit_test(test_compare_skips_partial_runs),
+		cmocka_unit_test(test_compare_environment_differences),
+		cmocka_unit_test(test_compare_views),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
