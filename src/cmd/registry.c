@@ -7,6 +7,8 @@
 
 extern const struct cmd cmd_run;
 extern const struct cmd cmd_help;
+extern const struct cmd cmd_plot;
+extern const struct cmd cmd_report;
 extern const struct cmd cmd_compare;
 extern const struct cmd cmd_sweep;
 extern const struct cmd cmd_sync;
@@ -18,6 +20,8 @@ const struct cmd *const cmd_registry[] = {
 	&cmd_compare,
 	&cmd_sync,
 	&cmd_sysinfo,
+	&cmd_plot,
+	&cmd_report,
 	&cmd_help,
 };
 

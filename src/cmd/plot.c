@@ -1,0 +1,179 @@
+/*
+ * dbio plot RESULT.json... --out DIR: draw the plots of result files with
+ * gnuplot (out/plot.c) into DIR — per-interval series, latency by
+ * percentile, sweep curves and, for several files, comparison bars — and
+ * keep each plot's data file and gnuplot script beside its image.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "out/plot.h"
+
+static void plot_usage(void)
+{
+	printf("usage: dbio plot RESULT.json [MORE.json...] --out DIR [--format svg|png]\n"
+	       "                [--metric NAME]\n\n"
+	       "Draws the plots of dbio result files with gnuplot into DIR (created if missing):\n"
+	       "  series-j<N>-<job>    per job with log_interval=: ops/s per interval (time grid)\n"
+	       "                       or the time each N-op interval took (count grid), over\n"
+	       "                       the max latency per interval; worst intervals marked\n"
+	       "  latency              latency by percentile per job and op type (log axes)\n"
+	       "  sweep-<metric>       for sweeps: the metric against the varied value (the last\n"
+	       "                       --vary), mean with 95 %% CI error bars, a curve per op\n"
+	       "                       type and result file\n"
+	       "  compare-<metric>     for several files: a bar per file, per job and op type\n"
+	       "With several files the series and latency plots are named -f<N>- by file.\n"
+	       "Beside each image are its data (.dat) and gnuplot script (.gp).\n\n"
+	       "  --out DIR        where to write the plots (required)\n"
+	       "  --format FORMAT  svg (default) or png\n"
+	       "  --metric NAME    what sweep curves and comparison bars show (default iops):\n"
+	       "                   %s\n\n"
+	       "Needs gnuplot (Debian: apt-get install gnuplot-nox). Prints the images it wrote.\n"
+	       "Exit status: 0 done, 1 gnuplot missing or failed, 2 bad input (a result file, an\n"
+	       "option, or a DIR that cannot be made or written; nothing is drawn).\n",
+	       plot_metric_names);
+}
+
+/* --key VALUE or --key=VALUE at argv[*i]; NULL when argv[*i] is not --key. */
+static const char *opt_value(int argc, char **argv, int *i, const char *key, bool *missing)
+{
+	size_t len = strlen(key);
+
+	if (strncmp(argv[*i], key, len))
+		return NULL;
+	if (argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (argv[*i][len])
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int plot_main(int argc, char **argv)
+{
+	const char *out = NULL, *format = "svg", *metric = "iops";
+	struct plot_input *in = NULL;
+	struct plot_set set = { 0 };
+	struct dbio_err err = { 0 };
+	const struct plot_metric *m;
+	enum plot_format fmt;
+	size_t n = 0;
+	int status = 2, rc;
+	struct stat st;
+
+	in = calloc((size_t)argc, sizeof(*in));
+	if (!in) {
+		cmd_error("plot: out of memory");
+		return 1;
+	}
+	for (int i = 1; i < argc; i++) {
+		bool missing = false;
+		const char *v;
+
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			plot_usage();
+			status = 0;
+			goto out;
+		}
+		if ((v = opt_value(argc, argv, &i, "--out", &missing)))
+			out = v;
+		else if ((v = opt_value(argc, argv, &i, "--format", &missing)))
+			format = v;
+		else if ((v = opt_value(argc, argv, &i, "--metric", &missing)))
+			metric = v;
+		else if (missing) {
+			cmd_error("plot: %s: needs a value", argv[i]);
+			goto out;
+		} else if (!strncmp(argv[i], "--", 2)) {
+			cmd_error("plot: '%s': unknown option: expected --out, --format, --metric or --help",
+				  argv[i]);
+			goto out;
+		} else {
+			in[n++].label = argv[i];
+		}
+	}
+	if (!n) {
+		cmd_error("plot: no result file: usage: dbio plot RESULT.json [MORE.json...] --out DIR");
+		goto out;
+	}
+	if (!out || !*out) {
+		cmd_error("plot: --out DIR is required: the directory to write the plots to");
+		goto out;
+	}
+	if (!strcmp(format, "svg")) {
+		fmt = PLOT_SVG;
+	} else if (!strcmp(format, "png")) {
+		fmt = PLOT_PNG;
+	} else {
+		cmd_error("plot: --format '%s': unknown: expected svg or png", format);
+		goto out;
+	}
+	if (!(m = plot_metric_find(metric))) {
+		cmd_error("plot: --metric '%s': unknown: expected one of %s", metric, plot_metric_names);
+		goto out;
+	}
+	for (size_t f = 0; f < n; f++) {
+		json_t *r;
+
+		if ((rc = plot_load_result(in[f].label, &r, &err))) {
+			cmd_error("plot: %s", err.msg);
+			goto out;
+		}
+		in[f].result = r;
+	}
+	if (!plot_have_gnuplot()) {
+		cmd_error("plot: %s", plot_no_gnuplot);
+		status = 1;
+		goto out;
+	}
+	if (mkdir(out, 0777) && errno != EEXIST) {
+		cmd_error("plot: --out %s: cannot create: %s", out, strerror(errno));
+		goto out;
+	}
+	if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
+		cmd_error("plot: --out %s: not a directory", out);
+		goto out;
+	}
+	if (access(out, W_OK)) {
+		cmd_error("plot: --out %s: cannot write there: %s", out, strerror(errno));
+		goto out;
+	}
+	status = 1;
+	if ((rc = plot_prepare(in, n, m, fmt, out, &set, &err))) {
+		cmd_error("plot: %s", err.msg);
+		goto out_set;
+	}
+	if (!set.count) {
+		cmd_error("plot: nothing to plot: the results hold no jobs with operations");
+		goto out_set;
+	}
+	for (size_t p = 0; p < set.count; p++) {
+		if ((rc = plot_render(out, &set.plots[p], &err))) {
+			cmd_error("plot: %s", err.msg);
+			goto out_set;
+		}
+		printf("%s/%s\n", out, set.plots[p].image);
+	}
+	status = 0;
+out_set:
+	plot_set_release(&set);
+out:
+	for (size_t f = 0; f < n; f++)
+		json_decref((json_t *)in[f].result);
+	free(in);
+	return status;
+}
+
+const struct cmd cmd_plot = {
+	.name = "plot",
+	.summary = "draw result files with gnuplot: series, latency percentiles, sweeps, comparisons",
+	.main = plot_main,
+};

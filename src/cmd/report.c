@@ -1,0 +1,274 @@
+/*
+ * dbio report RESULT.json... --html FILE: one self-contained HTML page of
+ * result files (out/html.c), with the plots of `dbio plot` drawn as SVG by
+ * gnuplot in a temporary directory and embedded. Without gnuplot the page
+ * has the tables only and says why. The page is written atomically.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "out/html.h"
+#include "out/plot.h"
+#include "util/atomic.h"
+
+static void report_usage(void)
+{
+	printf("usage: dbio report RESULT.json [MORE.json...] --html FILE [--metric NAME]\n\n"
+	       "Writes one self-contained HTML page (no scripts, no external files; readable on\n"
+	       "a phone, printable) of dbio result files: the environment (host, kernel, memory,\n"
+	       "writeback settings, filesystems and disks), per job the op tables (ops/s, MiB/s,\n"
+	       "latency percentiles), CPU, faults and context switches, the repeats' mean and\n"
+	       "95 %% confidence interval with a flag for high variation, the per-interval\n"
+	       "series, sweep tables, and with several files a side-by-side table with the\n"
+	       "change against the first. The plots of `dbio plot` are embedded as SVG; without\n"
+	       "gnuplot (Debian: gnuplot-nox) the page has the tables only and says so.\n\n"
+	       "  --html FILE      the page to write (atomically; required)\n"
+	       "  --metric NAME    what sweep curves and comparison bars show (default iops):\n"
+	       "                   %s\n\n"
+	       "Exit status: 0 written, 1 could not write, 2 bad input.\n",
+	       plot_metric_names);
+}
+
+/* --key VALUE or --key=VALUE at argv[*i]; NULL when argv[*i] is not --key. */
+static const char *opt_value(int argc, char **argv, int *i, const char *key, bool *missing)
+{
+	size_t len = strlen(key);
+
+	if (strncmp(argv[*i], key, len))
+		return NULL;
+	if (argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (argv[*i][len])
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* The whole of dir/name, or NULL. */
+static char *read_file(const char *dir, const char *name)
+{
+	char path[4096 + 160];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp, *mem;
+	char chunk[8192];
+	size_t got;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "r");
+	if (!fp)
+		return NULL;
+	mem = open_memstream(&buf, &len);
+	if (!mem) {
+		fclose(fp);
+		return NULL;
+	}
+	while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		fwrite(chunk, 1, got, mem);
+	if (ferror(fp) | fclose(mem)) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(fp);
+	return buf;
+}
+
+/* Remove the files of the temporary directory, then it. */
+static void remove_tmpdir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (d) {
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				unlinkat(dirfd(d), e->d_name, 0);
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+/* Draw the plots as SVG in a temporary directory and read them back into
+ * svgs[] (NULL where a plot could not be drawn). Returns a note for the
+ * page when plots are missing, else NULL. */
+static const char *draw(const struct plot_input *in, size_t n, const struct plot_metric *m,
+			struct plot_set *set, char ***svgs, char *note, size_t notelen)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096];
+	struct dbio_err err = { 0 };
+
+	*svgs = NULL;
+	if (!plot_have_gnuplot()) {
+		snprintf(note, notelen, "Plots omitted: %s.", plot_no_gnuplot);
+		cmd_error("report: %s: the page has the tables only", plot_no_gnuplot);
+		return note;
+	}
+	snprintf(dir, sizeof(dir), "%s/dbio-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		snprintf(note, notelen, "Plots omitted: cannot make a temporary directory: %s.",
+			 strerror(errno));
+		cmd_error("report: %s: cannot make a temporary directory: %s", dir, strerror(errno));
+		return note;
+	}
+	if (plot_prepare(in, n, m, PLOT_SVG, dir, set, &err)) {
+		snprintf(note, notelen, "Plots omitted: %s.", err.msg);
+		cmd_error("report: %s", err.msg);
+		goto out;
+	}
+	*svgs = calloc(set->count + 1, sizeof(**svgs));
+	if (!*svgs) {
+		snprintf(note, notelen, "Plots omitted: out of memory.");
+		goto out;
+	}
+	for (size_t i = 0; i < set->count; i++) {
+		struct dbio_err perr = { 0 };
+
+		if (plot_render(dir, &set->plots[i], &perr)) {
+			if (!err.code) {
+				dbio_err_set(&err, perr.code, "%s", perr.msg);
+				cmd_error("report: %s", perr.msg);
+			}
+			continue;
+		}
+		(*svgs)[i] = read_file(dir, set->plots[i].image);
+	}
+	if (err.code)
+		snprintf(note, notelen, "Some plots could not be drawn: %s.", err.msg);
+out:
+	remove_tmpdir(dir);
+	return err.code || !*svgs ? note : NULL;
+}
+
+static int report_main(int argc, char **argv)
+{
+	const char *html = NULL, *metric = "iops", *note;
+	struct plot_input *in = NULL;
+	struct plot_set set = { 0 };
+	struct dbio_err err = { 0 };
+	const struct plot_metric *m;
+	char **svgs = NULL, *page = NULL, notebuf[1200];
+	size_t n = 0, pagelen = 0;
+	int status = 2;
+	FILE *fp;
+
+	in = calloc((size_t)argc, sizeof(*in));
+	if (!in) {
+		cmd_error("report: out of memory");
+		return 1;
+	}
+	for (int i = 1; i < argc; i++) {
+		bool missing = false;
+		const char *v;
+
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			report_usage();
+			status = 0;
+			goto out;
+		}
+		if ((v = opt_value(argc, argv, &i, "--html", &missing)))
+			html = v;
+		else if ((v = opt_value(argc, argv, &i, "--metric", &missing)))
+			metric = v;
+		else if (missing) {
+			cmd_error("report: %s: needs a value", argv[i]);
+			goto out;
+		} else if (!strncmp(argv[i], "--", 2)) {
+			cmd_error("report: '%s': unknown option: expected --html, --metric or --help",
+				  argv[i]);
+			goto out;
+		} else {
+			in[n++].label = argv[i];
+		}
+	}
+	if (!n) {
+		cmd_error(
+			"report: no result file: usage: dbio report RESULT.json [MORE.json...] --html FILE");
+		goto out;
+	}
+	if (!html || !*html) {
+		cmd_error("report: --html FILE is required: the page to write");
+		goto out;
+	}
+	if (!(m = plot_metric_find(metric))) {
+		cmd_error("report: --metric '%s': unknown: expected one of %s", metric, plot_metric_names);
+		goto out;
+	}
+	for (size_t f = 0; f < n; f++) {
+		json_t *r;
+
+		if (plot_load_result(in[f].label, &r, &err)) {
+			cmd_error("report: %s", err.msg);
+			goto out;
+		}
+		in[f].result = r;
+	}
+	/* Refuse an output that cannot be written before drawing anything. */
+	struct stat st;
+	char *copy = strdup(html);
+
+	if (!copy) {
+		cmd_error("report: out of memory");
+		status = 1;
+		goto out;
+	}
+	const char *parent = dirname(copy);
+	int bad = !stat(html, &st) && S_ISDIR(st.st_mode) ? EISDIR : access(parent, W_OK) ? errno : 0;
+
+	free(copy);
+	if (bad) {
+		cmd_error("report: --html %s: cannot write there: %s", html, strerror(bad));
+		goto out;
+	}
+	status = 1;
+	note = draw(in, n, m, &set, &svgs, notebuf, sizeof(notebuf));
+	fp = open_memstream(&page, &pagelen);
+	if (!fp) {
+		cmd_error("report: out of memory");
+		goto out_svgs;
+	}
+	html_report_write(fp, &(struct html_report){ .in = in,
+						     .n = n,
+						     .metric = m,
+						     .plots = svgs ? &set : NULL,
+						     .svgs = (const char *const *)svgs,
+						     .note = note });
+	if (fclose(fp)) {
+		cmd_error("report: out of memory");
+		goto out_page;
+	}
+	if (atomic_write(html, page, pagelen, &err)) {
+		cmd_error("report: %s", err.msg);
+		goto out_page;
+	}
+	status = 0;
+out_page:
+	free(page);
+out_svgs:
+	for (size_t i = 0; svgs && i < set.count; i++)
+		free(svgs[i]);
+	free(svgs);
+	plot_set_release(&set);
+out:
+	for (size_t f = 0; f < n; f++)
+		json_decref((json_t *)in[f].result);
+	free(in);
+	return status;
+}
+
+const struct cmd cmd_report = {
+	.name = "report",
+	.summary = "one self-contained HTML page of result files, with tables and plots",
+	.main = report_main,
+};

@@ -1,0 +1,105 @@
+/*
+ * Plots of result values, drawn by gnuplot: a view of result trees like
+ * the text report, never of live state. plot_prepare() turns the results
+ * into data files and gnuplot scripts in a directory (nothing is run);
+ * plot_render() runs gnuplot on one script (fork and execvp, no shell).
+ * `dbio plot` keeps the files in its --out directory; `dbio report` draws
+ * SVG into a temporary directory and embeds it in the page.
+ *
+ * The plots:
+ *   PLOT_SERIES   per job: the per-interval series of its runs (log_interval)
+ *                 — ops/s per interval on a time grid, the time each N-op
+ *                 interval took on a count grid — over max latency per
+ *                 interval, with the worst intervals marked;
+ *   PLOT_LATENCY  per result: latency against percentile (log axes) per job
+ *                 and op type, from lat_hist merged over the runs;
+ *   PLOT_SWEEP    once for all results that are sweeps: the metric against
+ *                 the varied value (the last --vary), mean with 95 % CI
+ *                 error bars, a curve per op type and result;
+ *   PLOT_COMPARE  with several results: bars of the metric per job and op
+ *                 type, one bar (with its 95 % CI) per result.
+ */
+#ifndef DBIO_OUT_PLOT_H
+#define DBIO_OUT_PLOT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/err.h"
+
+enum plot_format { PLOT_SVG, PLOT_PNG };
+
+enum plot_kind { PLOT_SERIES, PLOT_LATENCY, PLOT_SWEEP, PLOT_COMPARE };
+
+/* A figure of an op type that sweeps and comparisons show. */
+struct plot_metric {
+	const char *name;     /* as --metric takes it */
+	const char *label;    /* axis label, without the unit */
+	const char *run_path; /* in a run's ops.<op>, dotted */
+	const char *sum_key;  /* in a job's summary.ops.<op> */
+	const char *unit;     /* NULL for a latency (its unit is chosen per plot) */
+	double scale;	      /* from the result's unit to unit */
+};
+
+/* The names plot_metric_find() knows, for messages. */
+extern const char plot_metric_names[];
+
+/* The metric called name, or NULL. */
+const struct plot_metric *plot_metric_find(const char *name);
+
+/* The figure of metric m for op type op of a job entry: the mean and 95 %
+ * CI half-width of its summary when it has more than one run, else its
+ * last run's value and 0. false when the job has no such figure (the op
+ * type did nothing). */
+bool plot_figure(const json_t *job, const char *op, const struct plot_metric *m, double *mean, double *ci95);
+
+/* "name" or "name numjobs=4 bs=4k" for a job entry of a sweep: how plots
+ * and tables call a job. Returns buf. */
+char *plot_job_label(const json_t *result, const json_t *job, char *buf, size_t len);
+
+struct plot_input {
+	const char *label;    /* the result's name in titles and legends: its path */
+	const json_t *result; /* owned by the caller */
+};
+
+struct plot {
+	enum plot_kind kind;
+	size_t file;	 /* PLOT_SERIES, PLOT_LATENCY: index of the input */
+	size_t job;	 /* PLOT_SERIES: index in the input's jobs[] */
+	char stem[128];	 /* dir/stem.dat, dir/stem.gp and dir/stem.svg or .png */
+	char image[144]; /* stem.svg or stem.png */
+	char title[512]; /* plain text (UTF-8 from the result: escape before markup) */
+};
+
+struct plot_set {
+	struct plot *plots;
+	size_t count;
+};
+
+/* Write the data file and gnuplot script of every plot the n inputs make
+ * into dir, an existing directory; the sweep curves and comparison bars
+ * show metric m. Fills set (plot_set_release frees it; empty when the
+ * results have nothing to plot). 0 or -errno with detail in err. */
+int plot_prepare(const struct plot_input *in, size_t n, const struct plot_metric *m, enum plot_format fmt,
+		 const char *dir, struct plot_set *set, struct dbio_err *err);
+
+void plot_set_release(struct plot_set *set);
+
+/* Whether an executable gnuplot is on PATH. */
+bool plot_have_gnuplot(void);
+
+/* The message for a missing gnuplot, naming the package to install. */
+extern const char plot_no_gnuplot[];
+
+/* Run gnuplot on dir/<stem>.gp, in dir, with standard input from
+ * /dev/null, to draw dir/<image>. 0, or -ENOENT when gnuplot is missing,
+ * or DBIO_EFORMAT when gnuplot failed, with its last line of errors in err. */
+int plot_render(const char *dir, const struct plot *p, struct dbio_err *err);
+
+/* Read a result file: JSON with a schema_version this dbio knows and a
+ * jobs array. *out is the new tree (json_decref). 0, or DBIO_EINPUT with
+ * "<path>: <what is wrong>" in err. */
+int plot_load_result(const char *path, json_t **out, struct dbio_err *err);
+
+#endif

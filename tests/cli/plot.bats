@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# dbio plot: gnuplot draws valid SVG for a run with a time series, a run
+# with a count series, a sweep and several files; PNG on request; bad input
+# exits 2 naming what is wrong and draws nothing; without gnuplot it says
+# which package to install and exits 1.
+
+load helpers
+
+need_gnuplot() {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed (Debian: apt-get install gnuplot-nox)"
+}
+
+# valid_svg FILE...: each parses as XML and its root element is <svg>.
+valid_svg() {
+	"$PYTHON" - "$@" <<'PY'
+import sys, xml.dom.minidom
+for f in sys.argv[1:]:
+    root = xml.dom.minidom.parse(f).documentElement
+    if root.tagName != "svg":
+        sys.exit(f"{f}: root element is <{root.tagName}>, not <svg>")
+PY
+}
+
+@test "plot: a run with a time series: series and latency plots, valid SVG, data and script kept" {
+	need_gnuplot
+	dbio_ok --rw=randwrite --size=2m --runtime=1s --time_based --log_interval=100ms --repeat=2 \
+		--directory="$target"
+	run --separate-stderr "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 0 ] || {
+		echo "$stderr" >&2
+		return 1
+	}
+	[ "$output" = "$(printf 'plots/series-j1-job.svg\nplots/latency.svg')" ]
+	valid_svg plots/series-j1-job.svg plots/latency.svg
+	[ -s plots/series-j1-job.dat ] && [ -s plots/series-j1-job.gp ]
+	# Axes say their units; the worst intervals are marked.
+	grep -q 'ops/s' plots/series-j1-job.svg
+	grep -q 'time into the run (s)' plots/series-j1-job.svg
+	grep -q 'max latency in the interval (' plots/series-j1-job.svg
+	grep -q '2nd worst' plots/series-j1-job.svg
+	grep -q 'latency (' plots/latency.svg
+}
+
+@test "plot: a count series (per 100 operations) shows the time each interval took" {
+	need_gnuplot
+	dbio_ok --rw=write --size=1m --log_interval=100ops --directory="$target"
+	run "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 0 ]
+	valid_svg plots/series-j1-job.svg
+	grep -q 'time the interval took (' plots/series-j1-job.svg
+	grep -q 'interval of 100 reads and writes' plots/series-j1-job.svg
+}
+
+@test "plot: a sweep gives curves with error bars against the varied value" {
+	need_gnuplot
+	run "$DBIO" sweep --rw=randread --size=1m --repeat=2 --vary numjobs=1,2 --directory="$target" \
+		--output "$result" --format json
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'plots/latency.svg\nplots/sweep-iops.svg')" ]
+	valid_svg plots/sweep-iops.svg plots/latency.svg
+	grep -q 'numjobs (count)' plots/sweep-iops.svg
+	grep -q 'throughput (ops/s)' plots/sweep-iops.svg
+	# Two points, each with mean and CI.
+	[ "$(grep -c . plots/sweep-iops.dat)" -eq 2 ]
+	run "$DBIO" plot "$result" --out plots2 --metric p99
+	[ "$status" -eq 0 ]
+	valid_svg plots2/sweep-p99.svg
+	grep -q 'p99 latency (' plots2/sweep-p99.svg
+}
+
+@test "plot: several files get comparison bars and per-file names; png on request" {
+	need_gnuplot
+	dbio_ok --rw=read --size=1m --directory="$target"
+	cp "$result" a.json
+	dbio_ok --rw=write --size=1m --directory="$target"
+	run --separate-stderr "$DBIO" plot a.json "$result" --out plots
+	[ "$status" -eq 0 ]
+	valid_svg plots/latency-f1.svg plots/latency-f2.svg plots/compare-iops.svg
+	grep -q 'a.json' plots/compare-iops.svg
+	run "$DBIO" plot a.json --out png --format png
+	[ "$status" -eq 0 ]
+	[ "$(head -c 8 png/latency.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+}
+
+@test "plot: a job name with quotes and markup stays text in the SVG" {
+	need_gnuplot
+	dbio_ok --rw=write --size=1m --log_interval=100ops --directory="$target" --name="it's <b>&\"x\""
+	run "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 0 ]
+	valid_svg plots/*.svg
+	grep -q "job it's &lt;b>&amp;\"x\"" plots/series-j1-*.svg
+}
+
+@test "plot: bad input exits 2 and says what is wrong" {
+	dbio_ok --rw=read --size=1m --directory="$target"
+	run -2 --separate-stderr "$DBIO" plot missing.json --out plots
+	[ "$stderr" = "dbio: plot: missing.json: cannot read: No such file or directory" ]
+	echo '{"schema_version": 1, "jobs": [' >bad.json
+	run -2 --separate-stderr "$DBIO" plot "$result" bad.json --out plots
+	[[ "$stderr" == "dbio: plot: bad.json: not a result: line "* ]]
+	echo '{"a": 1}' >other.json
+	run -2 --separate-stderr "$DBIO" plot other.json --out plots
+	[ "$stderr" = "dbio: plot: other.json: not a dbio result: no schema_version or jobs" ]
+	run -2 --separate-stderr "$DBIO" plot "$result"
+	[ "$stderr" = "dbio: plot: --out DIR is required: the directory to write the plots to" ]
+	run -2 --separate-stderr "$DBIO" plot --out plots
+	[[ "$stderr" == "dbio: plot: no result file: usage: "* ]]
+	run -2 --separate-stderr "$DBIO" plot "$result" --out plots --format jpg
+	[ "$stderr" = "dbio: plot: --format 'jpg': unknown: expected svg or png" ]
+	run -2 --separate-stderr "$DBIO" plot "$result" --out plots --metric speed
+	[[ "$stderr" == "dbio: plot: --metric 'speed': unknown: expected one of iops, "* ]]
+	run -2 --separate-stderr "$DBIO" plot "$result" --out plots --colour
+	[[ "$stderr" == "dbio: plot: '--colour': unknown option: "* ]]
+	[ ! -e plots ]
+}
+
+@test "plot: an output directory that cannot be made is refused" {
+	need_gnuplot
+	dbio_ok --rw=read --size=1m --directory="$target"
+	touch file
+	run -2 --separate-stderr "$DBIO" plot "$result" --out file/plots
+	[ "$stderr" = "dbio: plot: --out file/plots: cannot create: Not a directory" ]
+	run -2 --separate-stderr "$DBIO" plot "$result" --out file
+	[ "$stderr" = "dbio: plot: --out file: not a directory" ]
+}
+
+@test "plot: without gnuplot it names the package and exits 1" {
+	dbio_ok --rw=read --size=1m --directory="$target"
+	run -1 --separate-stderr env PATH=/nonexistent "$DBIO" plot "$result" --out plots
+	[ "$stderr" = "dbio: plot: gnuplot not found: install Debian's gnuplot-nox" ]
+	[ ! -e plots ]
+}

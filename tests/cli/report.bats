@@ -1,0 +1,201 @@
+#!/usr/bin/env bats
+# dbio report: one self-contained HTML page; every string from a result is
+# escaped (a job named <script>alert(1)</script> stays text); the page
+# renders in headless Chromium; without gnuplot the page is still written,
+# with the tables and a note; bad input exits 2 and writes nothing.
+
+load helpers
+
+# A result whose job is named <script>alert(1)</script>. A job name cannot
+# hold '/', so the name of a real result is edited: a result file can come
+# from anywhere, and the report must not trust it.
+hostile_result() {
+	dbio_ok --rw=randwrite --size=2m --runtime=1s --time_based --log_interval=200ms --repeat=2 \
+		--directory="$target" --name='<script>alert(1)'
+	"$PYTHON" - "$result" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for job in r["jobs"]:
+    job["name"] = job["options"]["name"] = "<script>alert(1)</script>"
+    job["warnings"].append("<img src=x onerror=alert(2)> & \"quotes\" 'too'")
+r["system"]["hostname"] = "host<i>'\"&"
+json.dump(r, open(sys.argv[1], "w"))
+PY
+}
+
+# no_raw_markup FILE: the page holds the escaped forms and none raw.
+no_raw_markup() {
+	grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' "$1"
+	grep -qF '&lt;img src=x onerror=alert(2)&gt; &amp; &quot;quotes&quot; &#39;too&#39;' "$1"
+	grep -qF 'host&lt;i&gt;&#39;&quot;&amp;' "$1"
+	! grep -qi '<script' "$1"
+	! grep -qi '<img' "$1"
+	! grep -q '<i>' "$1"
+}
+
+@test "report: a job named <script>alert(1)</script> is escaped everywhere, SVG included" {
+	hostile_result
+	run --separate-stderr "$DBIO" report "$result" --html report.html
+	[ "$status" -eq 0 ] || {
+		echo "$stderr" >&2
+		return 1
+	}
+	[ -z "$output" ]
+	no_raw_markup report.html
+	if command -v gnuplot >/dev/null; then
+		# The series plot's title names the job too, inside the SVG.
+		grep -c '<svg' report.html | grep -qx 2
+		grep -qF 'job &lt;script&gt;alert(1)&lt;/script&gt;: ops/s and max latency' report.html
+	fi
+}
+
+@test "report: self-contained, responsive, printable, with the tables of the result" {
+	hostile_result
+	run "$DBIO" report "$result" --html report.html
+	[ "$status" -eq 0 ]
+	grep -q '<meta name="viewport" content="width=device-width, initial-scale=1">' report.html
+	grep -q '@media print' report.html
+	grep -q 'overflow-x:auto' report.html
+	# Nothing loaded from elsewhere: no script, link, image, iframe, url() to a file, @import.
+	! grep -Eqi '<(script|link|img|iframe|object|embed)[ >]' report.html
+	! grep -Eqi '@import|src=|url\((https?:|file:|//)' report.html
+	for want in 'Environment' 'kernel_release' 'mount_options' 'Repeats' 'CV of ops/s' \
+		'ops/s' 'MiB/s' 'p99.9' 'major faults' 'Per-interval series' 'worst #'; do
+		grep -qF "$want" report.html || {
+			echo "missing: $want" >&2
+			return 1
+		}
+	done
+	# The page parses as HTML with balanced tables.
+	"$PYTHON" - report.html <<'PY'
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    depth = 0
+    def handle_starttag(self, tag, attrs):
+        if tag == "table": self.depth += 1
+    def handle_endtag(self, tag):
+        if tag == "table": self.depth -= 1
+p = P()
+p.feed(open(sys.argv[1], encoding="utf-8").read())
+sys.exit(p.depth)
+PY
+}
+
+@test "report: a sweep and a second file give sweep and side-by-side tables" {
+	run "$DBIO" sweep --rw=randread --size=1m --repeat=2 --vary numjobs=1,2 --directory="$target" \
+		--output s.json --format json
+	[ "$status" -eq 0 ]
+	run "$DBIO" sweep --rw=randread --size=1m --repeat=2 --vary numjobs=1,2 --directory="$target" \
+		--output t.json --format json
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$DBIO" report s.json t.json --html both.html
+	[ "$status" -eq 0 ]
+	grep -q '<h2 class="first" id="compare">Side by side</h2>' both.html
+	grep -q '<h3>Sweep</h3>' both.html
+	[ "$(grep -c 'job numjobs=2</td><td class="l">read' both.html)" -ge 1 ]
+	# A change in percent against the first file for every figure of t.json.
+	[ "$(grep -Ec '<td class="(better|worse|noise)">[-+][0-9.]+ %</td>' both.html)" -eq 8 ]
+	if command -v gnuplot >/dev/null; then
+		grep -q 'throughput (mean, 95 % CI) by numjobs' both.html
+		grep -q 'one bar per result' both.html
+	fi
+}
+
+@test "report: renders in headless Chromium to a page that is not blank" {
+	command -v chromium >/dev/null || skip "chromium is not installed (Debian: apt-get install chromium)"
+	hostile_result
+	run "$DBIO" report "$result" --html report.html
+	[ "$status" -eq 0 ]
+	profile=$(mktemp -d)
+	run timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$profile" --screenshot="$scratch/page.png" --window-size=1200,2000 \
+		"file://$scratch/report.html"
+	rm -rf "$profile"
+	[ -s page.png ] || {
+		echo "chromium wrote no screenshot: $output" >&2
+		return 1
+	}
+	# Decode the PNG (8-bit RGB or RGBA, as Chromium writes) and count colours.
+	run "$PYTHON" - page.png <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat, ihdr = 8, b"", None
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR": ihdr = struct.unpack(">IIBBBBB", body)
+    if kind == b"IDAT": idat += body
+    pos += 12 + n
+w, h, depth, ctype = ihdr[:4]
+assert depth == 8 and ctype in (2, 6), f"unexpected PNG type {depth}/{ctype}"
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+prev, colours, i = bytearray(stride), set(), 0
+for y in range(h):
+    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    if y % 4 == 0:
+        colours.update(bytes(line[x:x + 3]) for x in range(0, stride, bpp * 2))
+    prev = line
+print(len(colours))
+PY
+	[ "$status" -eq 0 ] || {
+		echo "$output" >&2
+		return 1
+	}
+	echo "distinct colours: $output"
+	[ "$output" -gt 16 ]
+}
+
+@test "report: without gnuplot the page is still written, with tables and a note" {
+	hostile_result
+	run --separate-stderr env PATH=/nonexistent "$DBIO" report "$result" --html report.html
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "dbio: report: gnuplot not found: install Debian's gnuplot-nox: the page has the tables only" ]
+	grep -qF "Plots omitted: gnuplot not found: install Debian&#39;s gnuplot-nox." report.html
+	! grep -q '<svg' report.html
+	grep -q 'Repeats' report.html
+	no_raw_markup report.html
+}
+
+@test "report: bad input exits 2 and writes nothing" {
+	dbio_ok --rw=read --size=1m --directory="$target"
+	run -2 --separate-stderr "$DBIO" report missing.json --html r.html
+	[ "$stderr" = "dbio: report: missing.json: cannot read: No such file or directory" ]
+	echo 'not json' >bad.json
+	run -2 --separate-stderr "$DBIO" report "$result" bad.json --html r.html
+	[[ "$stderr" == "dbio: report: bad.json: not a result: line 1: "* ]]
+	echo '{"schema_version": 99, "jobs": []}' >new.json
+	run -2 --separate-stderr "$DBIO" report new.json --html r.html
+	[ "$stderr" = "dbio: report: new.json: schema_version 99 is newer than this dbio's (1)" ]
+	run -2 --separate-stderr "$DBIO" report "$result"
+	[ "$stderr" = "dbio: report: --html FILE is required: the page to write" ]
+	run -2 --separate-stderr "$DBIO" report "$result" --html
+	[ "$stderr" = "dbio: report: --html: needs a value" ]
+	run -2 --separate-stderr "$DBIO" report "$result" --html nodir/r.html
+	[ "$stderr" = "dbio: report: --html nodir/r.html: cannot write there: No such file or directory" ]
+	mkdir adir
+	run -2 --separate-stderr "$DBIO" report "$result" --html adir
+	[ "$stderr" = "dbio: report: --html adir: cannot write there: Is a directory" ]
+	[ ! -e r.html ]
+	[ -z "$(ls -A adir)" ]
+}
+
+@test "report: the page replaces an old one atomically and leaves no temporary files" {
+	dbio_ok --rw=read --size=1m --directory="$target"
+	echo old >r.html
+	run "$DBIO" report "$result" --html r.html
+	[ "$status" -eq 0 ]
+	head -1 r.html | grep -qx '<!DOCTYPE html>'
+	[ "$(ls -A | grep -c dbio-tmp)" -eq 0 ]
+}
