@@ -6,7 +6,7 @@
 #   make docs       regenerate docs/options.md and docs/dbio.1 from the option table
 
 VERSION := 0.1.0
-PKGS    := jansson inih sqlite3 lmdb
+PKGS    := jansson inih sqlite3 lmdb blkid liburing
 CC      ?= cc
 BUILD   := build$(if $(SAN),-san)
 
@@ -18,10 +18,10 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-HAVE_PKGS := $(shell pkg-config --exists $(PKGS) cmocka 2>/dev/null && test -f /usr/include/gdbm.h && command -v bats >/dev/null && echo yes)
+HAVE_PKGS := $(shell pkg-config --exists $(PKGS) cmocka 2>/dev/null && test -f /usr/include/gdbm.h && test -f /usr/include/libaio.h && command -v bats >/dev/null && echo yes)
 ifeq ($(HAVE_PKGS),yes)
 CFLAGS  += $(shell pkg-config --cflags $(PKGS))
-LIBS    := $(shell pkg-config --libs $(PKGS)) -lgdbm -lm
+LIBS    := $(shell pkg-config --libs $(PKGS)) -lgdbm -laio -lm
 CMOCKA  := $(shell pkg-config --cflags --libs cmocka)
 endif
 

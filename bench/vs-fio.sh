@@ -5,9 +5,10 @@
 # noisy, shared machine hurts all alike. Reports per job and tool the
 # median/min/max of ops/s and MiB/s, and the per-round ratios dbio/peer.
 #
-#   bench/vs-fio.sh [-n RUNS] [-d DIR] [-t SECONDS]
+#   bench/vs-fio.sh [-n RUNS] [-d DIR] [-t SECONDS] [-j JOBS]
 #
 #   -n RUNS     runs of each tool per job (default 5)
+#   -j JOBS     the jobs to run, as letters (default abcdefg: all)
 #   -d DIR      where the data files go: a fresh directory is made inside DIR
 #               and removed at the end (default: a fresh directory under /tmp)
 #   -t SECONDS  runtime of each time-based run (default 5)
@@ -23,6 +24,7 @@ set -euo pipefail
 RUNS=5
 PARENT=""
 SECS=5
+ONLY=abcdefg
 
 die() {
         echo "vs-fio.sh: $*" >&2
@@ -33,9 +35,10 @@ usage() {
         exit "${1:-0}"
 }
 
-while getopts "n:d:t:h" opt; do
+while getopts "n:d:t:j:h" opt; do
         case $opt in
         n) RUNS=$OPTARG ;;
+        j) ONLY=$OPTARG ;;
         d) PARENT=$OPTARG ;;
         t) SECS=$OPTARG ;;
         h) usage 0 ;;
@@ -46,6 +49,8 @@ shift $((OPTIND - 1))
 [ $# -eq 0 ] || die "unexpected argument '$1' (see -h)"
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "-n: expected a whole number >= 1, got '$RUNS'"
 [[ $SECS =~ ^[1-9][0-9]*$ ]] || die "-t: expected whole seconds >= 1, got '$SECS'"
+[[ $ONLY =~ ^[a-g]+$ ]] || die "-j: expected job letters among abcdefg, got '$ONLY'"
+want() { [[ $ONLY == *"$1"* ]]; }
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$HERE")
@@ -206,19 +211,20 @@ free_pfile() {
         PFILE=""
 }
 
-# fio_run JOB RUN OPTYPE --fio-option...
+# fio_run JOB RUN OPTYPE --fio-option... (--ioengine= among them); recorded
+# as tool FIO_TOOL (default fio)
 fio_run() {
         local job=$1 run=$2 op=$3 out=$TMP/fio.$1.$2.json
         shift 3
         echo "== fio $job run $run: $*" >>"$LOG"
-        fio --output-format=json --output="$out" --name="$job" --ioengine=psync \
-                --group_reporting=1 "$@" >>"$LOG" 2>&1 ||
+        fio --output-format=json --output="$out" --name="$job" --group_reporting=1 "$@" \
+                >>"$LOG" 2>&1 ||
                 die "fio failed on job $job (run $run):
 $(tail -5 "$LOG")"
         local v
         v=$(json_get "$out" "(d['jobs'][0]['$op']['iops'], d['jobs'][0]['$op']['bw_bytes'])")
         # shellcheck disable=SC2086
-        record "$job" fio "$run" $v
+        record "$job" "${FIO_TOOL:-fio}" "$run" $v
 }
 
 # preadloop_run JOB RUN FILE THREADS
@@ -247,6 +253,7 @@ PY
 
 # ---------------------------------------------------------------- jobs
 COMMON_RAND=(--bs=4k --size=1g --time_based=1 --runtime="$SECS" --invalidate=0 --norandommap=1)
+PSYNC=(--ioengine=psync)
 
 # warm_run CMD...: read DFILE once (into the page cache), then run CMD.
 warm_run() {
@@ -256,21 +263,22 @@ warm_run() {
 
 # a, b: every round dbio lays out a fresh 1 GiB file (not timed; it stays in
 # the page cache) and runs on it; then fio and pread-loop run on that same file.
-echo "job a: 4 KiB randread, 1 GiB cached, 1 thread ($RUNS x $SECS s per tool)" >&2
-for i in $(seq 1 "$RUNS"); do
+want a && echo "job a: 4 KiB randread, 1 GiB cached, 1 thread ($RUNS x $SECS s per tool)" >&2
+want a && for i in $(seq 1 "$RUNS"); do
         progress "run $i/$RUNS"
         guard dbio_run a "$i" read --rw=randread "${COMMON_RAND[@]}"
-        guard warm_run fio_run a "$i" read --rw=randread "${COMMON_RAND[@]}" --filename="$DFILE"
+        guard warm_run fio_run a "$i" read "${PSYNC[@]}" --rw=randread "${COMMON_RAND[@]}" \
+                --filename="$DFILE"
         guard warm_run preadloop_run a "$i" "$DFILE" 1
         free_dfile
 done
 
-echo "job b: 4 KiB randread, one shared 1 GiB cached file, 2 threads" >&2
-for i in $(seq 1 "$RUNS"); do
+want b && echo "job b: 4 KiB randread, one shared 1 GiB cached file, 2 threads" >&2
+want b && for i in $(seq 1 "$RUNS"); do
         progress "run $i/$RUNS"
         guard dbio_run b "$i" read --rw=randread "${COMMON_RAND[@]}" --numjobs=2 --share_files=1
-        guard warm_run fio_run b "$i" read --rw=randread "${COMMON_RAND[@]}" --numjobs=2 \
-                --filename="$DFILE"
+        guard warm_run fio_run b "$i" read "${PSYNC[@]}" --rw=randread "${COMMON_RAND[@]}" \
+                --numjobs=2 --filename="$DFILE"
         guard warm_run preadloop_run b "$i" "$DFILE" 2
         free_dfile
 done
@@ -302,7 +310,7 @@ c_dbio() {
 c_fio() {
         drop_caches
         fresh_file c "$1" "${C_KEYS[@]}"
-        fio_run c "$1" read "${C_KEYS[@]}" --fadvise_hint=0 --filename="$PFILE"
+        fio_run c "$1" read "${PSYNC[@]}" "${C_KEYS[@]}" --fadvise_hint=0 --filename="$PFILE"
         free_pfile
 }
 c_dd() {
@@ -311,7 +319,9 @@ c_dd() {
         dd_run c "$1" "$PFILE"
         free_pfile
 }
-if [ "$CAN_DROP" -eq 1 ]; then
+if ! want c; then
+        :
+elif [ "$CAN_DROP" -eq 1 ]; then
         echo "job c: 1 MiB sequential read, 1 GiB, cold cache (drop_caches before each run)" >&2
         for i in $(seq 1 "$RUNS"); do
                 progress "run $i/$RUNS"
@@ -333,13 +343,49 @@ d_dbio() {
 }
 d_fio() {
         fresh_file d "$1" "${D_KEYS[@]}" --prefill=1
-        fio_run d "$1" write "${D_KEYS[@]}" --filename="$PFILE"
+        fio_run d "$1" write "${PSYNC[@]}" "${D_KEYS[@]}" --filename="$PFILE"
         free_pfile
 }
-echo "job d: 8 KiB randwrite + fdatasync after each write, 256 MiB file, 1 thread" >&2
-for i in $(seq 1 "$RUNS"); do
+want d && echo "job d: 8 KiB randwrite + fdatasync after each write, 256 MiB file, 1 thread" >&2
+want d && for i in $(seq 1 "$RUNS"); do
         progress "run $i/$RUNS"
         rotate "$i" d_dbio d_fio
+done
+
+# e: the null engine: no I/O, so each tool's own cost per operation. dbio
+# lays out a 1 GiB file without writing it (prefill=0; null never touches
+# it); fio's null engine needs no file.
+E_KEYS=(--ioengine=null --rw=randread "${COMMON_RAND[@]}")
+want e && echo "job e: null engine, 4 KiB randread, 1 thread" >&2
+want e && for i in $(seq 1 "$RUNS"); do
+        progress "run $i/$RUNS"
+        guard dbio_run e "$i" read "${E_KEYS[@]}" --prefill=0
+        free_dfile
+        guard fio_run e "$i" read "${E_KEYS[@]}" --directory="$WORK"
+done
+
+# f, g: as a, through io_uring at iodepth 1 and 32 (fio's defaults for its
+# io_uring engine otherwise: no registered files or buffers, no polling).
+# fio's defaults submit one I/O per io_uring_enter (iodepth_batch_submit=1);
+# in g fio also runs batched as dbio does ("fio-batch":
+# iodepth_batch_submit=32 iodepth_batch_complete_max=32).
+for job in f g; do
+        want "$job" || continue
+        qd=1
+        [ "$job" = g ] && qd=32
+        echo "job $job: io_uring iodepth=$qd, 4 KiB randread, 1 GiB cached, 1 thread" >&2
+        for i in $(seq 1 "$RUNS"); do
+                progress "run $i/$RUNS"
+                guard dbio_run "$job" "$i" read --ioengine=io_uring --iodepth="$qd" --rw=randread \
+                        "${COMMON_RAND[@]}"
+                guard warm_run fio_run "$job" "$i" read --ioengine=io_uring --iodepth="$qd" \
+                        --rw=randread "${COMMON_RAND[@]}" --filename="$DFILE"
+                [ "$job" = g ] && FIO_TOOL=fio-batch guard warm_run fio_run "$job" "$i" read \
+                        --ioengine=io_uring --iodepth="$qd" --iodepth_batch_submit="$qd" \
+                        --iodepth_batch_complete_max="$qd" --rw=randread "${COMMON_RAND[@]}" \
+                        --filename="$DFILE"
+                free_dfile
+        done
 done
 
 # ---------------------------------------------------------------- report
@@ -363,7 +409,7 @@ runs, secs = os.environ["RUNS"], os.environ["SECS"]
 print(f"dbio vs fio: {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs, "
       f"kernel {os.uname().release}")
 print(f"{os.environ['DBIO_VERSION']} (git {os.environ['GIT_REV']}); "
-      f"{os.environ['FIO_VERSION']}; ioengine psync; {runs} runs per tool, alternating; "
+      f"{os.environ['FIO_VERSION']}; ioengine psync unless the job says; {runs} runs per tool, alternating; "
       f"time-based runs {secs} s")
 print("files: dbio lays out its own (written, fsynced) before each of its runs; in a and b "
       "fio and pread-loop then use that same file (read once to warm it), order dbio, fio, "
@@ -384,6 +430,14 @@ JOBS = [
     ("d", "8 KiB random overwrite of a fully written 256 MiB file, fdatasync after each "
           f"write, 1 thread, ramp_time={os.environ['RAMP']} s in both; figures are writes/s",
      ["fio"]),
+    ("e", "null engine (no I/O: the tools' own cost per operation), 4 KiB random, 1 thread, "
+          "uniform offsets", ["fio"]),
+    ("f", "io_uring iodepth=1, 4 KiB random read, 1 GiB file in the page cache, 1 thread, "
+          "uniform offsets", ["fio"]),
+    ("g", "io_uring iodepth=32, 4 KiB random read, 1 GiB file in the page cache, 1 thread, "
+          "uniform offsets (fio: its defaults, one I/O per submit; fio-batch: "
+          "iodepth_batch_submit=32 iodepth_batch_complete_max=32, as dbio batches)",
+     ["fio", "fio-batch"]),
 ]
 
 for job, what, peers in JOBS:

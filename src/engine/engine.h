@@ -21,7 +21,39 @@
  *                     and EAGAIN are retried; end of file before the length
  *                     is -ENODATA. Returns 0 or -errno and sets req->res to
  *                     the bytes done. Never allocates.
- *   sync(e, fd, op)   op OP_FSYNC or OP_FDATASYNC on fd. 0 or -errno.
+ *   sync(e, fd, op)   op OP_FSYNC or OP_FDATASYNC on fd. 0 or -errno. For
+ *                     queued engines the worker calls it only with nothing
+ *                     in flight (it drains the queue first), so the sync
+ *                     covers every write before it.
+ *
+ * Appended hooks (NULL where an engine does not need them):
+ *
+ *   attach(e, files)  Called once after setup, before any I/O, with the
+ *                     worker's open files and data buffers (struct
+ *                     engine_files): mmap maps the files here, io_uring
+ *                     registers files and buffers when asked. May allocate.
+ *                     0 or -errno. teardown undoes it.
+ *   check(conf)       Before anything runs (job validation): NULL when the
+ *                     engine can run a job configured so, else a static
+ *                     sentence saying why not and what to use instead.
+ *   queue(e, req)     Queued engines (ENGINE_CAP_QUEUE): add req to the
+ *                     submission queue without a system call. The worker
+ *                     never has more than conf->iodepth requests queued or
+ *                     in flight; req->slot (0 .. iodepth-1) is unique among
+ *                     them and names its buffer (bufs[slot] of attach). req
+ *                     must stay valid until reap returns it. 0 or -errno.
+ *   submit(e)         Hand every queued request to the kernel (one system
+ *                     call where the interface allows). Returns the number
+ *                     submitted or -errno; a failure leaves nothing queued.
+ *   reap(e, done, max, min)  Store up to max completed requests in done[],
+ *                     waiting until at least min have completed (min <=
+ *                     requests in flight). Each returned request has
+ *                     req->rc (0 or -errno) and req->res (bytes) set; a
+ *                     short transfer is continued and EAGAIN/EINTR retried
+ *                     inside the engine (resubmitted, not returned), end of
+ *                     file before the length is -ENODATA. Returns the count
+ *                     or -errno for a failure of the queue itself. Never
+ *                     allocates.
  */
 #ifndef DBIO_ENGINE_ENGINE_H
 #define DBIO_ENGINE_ENGINE_H
@@ -43,11 +75,30 @@ struct io_req {
 	uint64_t len;
 	uint64_t off;
 	int64_t res; /* bytes transferred */
+	/* Appended for attach and the queued engines. */
+	unsigned file; /* index of fd in engine_files.fds */
+	unsigned slot; /* queued engines: the request's slot and buffer, < iodepth */
+	int rc;	       /* queued engines: 0 or -errno, set by reap */
 };
 
 struct engine_conf {
 	unsigned iodepth;
 	bool direct;
+	/* Appended. */
+	bool writable;	    /* the job writes: files are open O_RDWR */
+	bool registerfiles; /* io_uring: register the files (IOSQE_FIXED_FILE) */
+	bool fixedbufs;	    /* io_uring: register the buffers (READ/WRITE_FIXED) */
+	bool hipri;	    /* io_uring: polled completion (IORING_SETUP_IOPOLL) */
+};
+
+/* What attach gets: the worker's files, open, and its data buffers. */
+struct engine_files {
+	const int *fds;
+	size_t nfiles;
+	uint64_t file_bytes; /* size of each file */
+	void *const *bufs;   /* iodepth buffers of buf_bytes */
+	unsigned nbufs;
+	uint64_t buf_bytes;
 };
 
 struct engine {
@@ -63,6 +114,15 @@ struct engine_ops {
 	void (*teardown)(struct engine *e);
 	int (*io)(struct engine *e, struct io_req *req);
 	int (*sync)(struct engine *e, int fd, enum op_type op);
+	/* Appended hooks; see the contracts at the top. */
+	int (*attach)(struct engine *e, const struct engine_files *files);
+	const char *(*check)(const struct engine_conf *conf);
+	int (*queue)(struct engine *e, struct io_req *req);
+	int (*submit)(struct engine *e);
+	int (*reap)(struct engine *e, struct io_req **done, unsigned max, unsigned min);
+	/* A sentence for a failed setup, e.g. what makes the kernel refuse
+	 * io_uring; NULL when strerror says it all. */
+	const char *setup_hint;
 };
 
 /* The registry, in the order --version lists it. */
@@ -78,5 +138,14 @@ void engine_list(char *buf, size_t len);
 /* Check every registered ops object is complete; 0 or -EINVAL with the
  * offending engine's name in *bad. */
 int engine_registry_check(const char **bad);
+
+/* For a name that is not in the registry: the Debian package a build of
+ * dbio needs for that engine ("liburing-dev" for io_uring), or NULL when the
+ * name is no engine dbio knows. */
+const char *engine_missing_package(const char *name);
+
+/* What one clock_now_ns() (util/clock.h, the measuring loop's clock) costs,
+ * in nanoseconds, measured over calls back-to-back reads; for --version. */
+double engine_clock_cost_ns(unsigned long calls);
 
 #endif

@@ -63,6 +63,30 @@ bool job_is_random(const struct job *job)
 	return job->rw == RW_RANDREAD || job->rw == RW_RANDWRITE || job->rw == RW_RANDRW;
 }
 
+/* random_distribution: "random", "zipf:THETA" or "pareto:H". */
+static int parse_distribution(struct job *job, struct dbio_err *err)
+{
+	const char *v = job->random_distribution;
+	char *end;
+
+	job->dist = DIST_UNIFORM;
+	if (!strcmp(v, "random"))
+		return 0;
+	if (!strncmp(v, "zipf:", 5) || !strncmp(v, "pareto:", 7)) {
+		bool zipf = v[0] == 'z';
+		double p = strtod(v + (zipf ? 5 : 7), &end);
+
+		if (!*end && end != v + (zipf ? 5 : 7) && (zipf ? p > 0 && p <= 10 : p > 0 && p < 1)) {
+			job->dist = zipf ? DIST_ZIPF : DIST_PARETO;
+			job->dist_param = p;
+			return 0;
+		}
+	}
+	return job_fail(
+		job, "random_distribution", err,
+		"bad value '%s': expected random, zipf:THETA (0 < THETA <= 10) or pareto:H (0 < H < 1)", v);
+}
+
 int job_validate(struct job *job, struct dbio_err *err)
 {
 	char a[32];
@@ -71,12 +95,36 @@ int job_validate(struct job *job, struct dbio_err *err)
 		snprintf(job->name, sizeof(job->name), "job");
 	if (strchr(job->name, '/'))
 		return job_fail(job, "name", err, "bad value '%s': expected a name without '/'", job->name);
-	if (!engine_find(job->ioengine)) {
+	const struct engine_ops *eng = engine_find(job->ioengine);
+
+	if (!eng) {
+		const char *pkg = engine_missing_package(job->ioengine);
 		char list[256];
 
+		if (pkg)
+			return job_fail(job, "ioengine", err,
+					"'%s' is not in this build of dbio: install %s and build dbio again",
+					job->ioengine, pkg);
 		engine_list(list, sizeof(list));
 		return job_fail(job, "ioengine", err, "bad value '%s': expected one of %s", job->ioengine,
 				list);
+	}
+	if (job->iodepth > 1 && !(eng->caps & ENGINE_CAP_QUEUE))
+		return job_fail(
+			job, "iodepth", err,
+			"%llu with ioengine=%s, which keeps one I/O in flight: use iodepth=1, or ioengine=io_uring or libaio",
+			(unsigned long long)job->iodepth, eng->name);
+	if (eng->check) {
+		const struct engine_conf conf = { .iodepth = (unsigned)job->iodepth,
+						  .direct = job->direct,
+						  .writable = job_writes(job),
+						  .registerfiles = job->registerfiles,
+						  .fixedbufs = job->fixedbufs,
+						  .hipri = job->hipri };
+		const char *why = eng->check(&conf);
+
+		if (why)
+			return job_fail(job, "ioengine", err, "%s", why);
 	}
 	if (job->time_based && job->runtime_ns == 0)
 		return job_fail(job, "time_based", err, "needs a runtime, e.g. runtime=30s");
@@ -97,6 +145,8 @@ int job_validate(struct job *job, struct dbio_err *err)
 		clock_gettime(CLOCK_REALTIME, &ts);
 		job->randseed = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) & INT64_MAX;
 	}
+	if (parse_distribution(job, err))
+		return err->code;
 	if (job_is_set(job, "cache"))
 		job->invalidate = job->cache != CACHE_KEEP;
 	else

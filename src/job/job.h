@@ -20,6 +20,7 @@ enum prefill_mode { PREFILL_AUTO, PREFILL_ON, PREFILL_OFF };
 enum cache_mode { CACHE_FADVISE, CACHE_DROP, CACHE_KEEP };
 enum key_order { KEY_SEQ, KEY_RANDOM };
 enum probe_kind { PROBE_NONE, PROBE_WRITE, PROBE_READ };
+enum distribution { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO };
 enum journal_mode {
 	JOURNAL_DELETE,
 	JOURNAL_TRUNCATE,
@@ -103,6 +104,17 @@ struct job {
 	int probe;	      /* enum probe_kind */
 	uint64_t probe_interval_ns;
 	uint64_t probe_stall_ns;
+	char random_distribution[32]; /* as given: random, zipf:1.2, pareto:0.9 */
+	int dist;		      /* parsed: enum distribution */
+	double dist_param;	      /* zipf's exponent or pareto's h */
+	uint64_t oltp_reads;	      /* oltp: page reads per transaction */
+	uint64_t oltp_writes;	      /* oltp: page writes per transaction */
+	uint64_t group_commit;	      /* oltp: most commit records per log write + fdatasync */
+	uint64_t log_record;	      /* oltp: bytes of a commit record */
+	uint64_t iodepth;	      /* I/Os in flight per thread (queued engines) */
+	bool registerfiles;	      /* io_uring: registered files */
+	bool fixedbufs;		      /* io_uring: registered buffers */
+	bool hipri;		      /* io_uring: polled completion */
 
 	/* Bookkeeping, not options. */
 	uint64_t set_mask;			/* bit i: option i was given */

@@ -447,6 +447,7 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	size_t nworkers = 0, nfiles = 0, started = 0, laid = 0;
 	struct memlimit mem = { 0 };
 	struct probe *probes = calloc(n, sizeof(*probes));
+	void **shared = calloc(n, sizeof(*shared));
 	bool drop = false;
 	int rc = 0;
 
@@ -467,7 +468,7 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	wfiles = calloc(nfiles, sizeof(*wfiles));
 	for (size_t j = 0; probes && j < n; j++)
 		probes[j].fd = -1;
-	if (!layouts || !job_stop || !slots || !threads || !wfiles || !probes) {
+	if (!layouts || !job_stop || !slots || !threads || !wfiles || !probes || !shared) {
 		rc = dbio_err_set(err, -ENOMEM, "out of memory for %zu threads", nworkers);
 		goto out_free;
 	}
@@ -490,6 +491,18 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 		if (jobs[laid].cache == CACHE_DROP)
 			drop = true;
 	}
+	for (size_t j = 0; j < n && !rc; j++) {
+		const struct workload_ops *wl = workload_find(jobs[j].workload);
+
+		if (!wl->shared_size)
+			continue;
+		if (!(shared[j] = calloc(1, wl->shared_size)))
+			rc = dbio_err_set(err, -ENOMEM, "out of memory");
+		else if ((rc = wl->shared_init(shared[j], &jobs[j], err))) {
+			free(shared[j]);
+			shared[j] = NULL;
+		}
+	}
 	for (size_t j = 0; j < n && !rc; j++)
 		if (jobs[j].probe != PROBE_NONE)
 			rc = probe_init(&probes[j], &jobs[j], layouts[j].dirs[0].fd, layouts[j].dirs[0].path,
@@ -509,6 +522,7 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 			slots[s].w.job_stop = &job_stop[j];
 			slots[s].gate = &gate;
 			slots[s].wl = workload_find(jobs[j].workload);
+			slots[s].w.shared = shared[j];
 			if (!rc && init_series(&jobs[j], slots[s].wl, &slots[s].w))
 				rc = dbio_err_set(err, -ENOMEM, "out of memory for the time series");
 		}
@@ -602,9 +616,13 @@ out_layout:
 	}
 	for (size_t j = 0; probes && j < n; j++)
 		probe_release(&probes[j]);
+	for (size_t j = 0; shared && j < n; j++)
+		if (shared[j]) {
+			workload_find(jobs[j].workload)->shared_release(shared[j]);
+			free(shared[j]);
+		}
 	while (laid-- > 0) {
-		if (!(workload_find(jobs[laid].workload)->caps & WORKLOAD_CAP_FILES))
-			layout_remove_thread_files(&layouts[laid]);
+		layout_remove_thread_files(&layouts[laid]); /* what the threads made themselves */
 		layout_release(&layouts[laid]);
 	}
 	memlimit_leave(&mem);
@@ -618,6 +636,7 @@ out_free:
 	free(slots);
 	free(job_stop);
 	free(probes);
+	free(shared);
 	free(layouts);
 	return rc;
 }

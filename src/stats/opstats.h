@@ -21,6 +21,8 @@ enum op_type {
 	OP_COMMIT, /* a database's commit or sync at the end of a batch */
 	OP_BATCH,  /* a whole batch: its operations and its commit */
 	OP_INDEX,  /* building one index (CREATE INDEX) */
+	OP_TXN,	   /* a whole transaction: its reads, writes and commit */
+	OP_LOG,	   /* a write to a database log (write-ahead log, journal) */
 	OP_NTYPES
 };
 

@@ -3,6 +3,20 @@
  * bs bytes at a block chosen by the offset generator, issued through the
  * job's engine, timed with one clock read per operation, and followed by an
  * fsync or fdatasync every N writes when the job asks for it.
+ *
+ * Two loops. Synchronous engines (psync, sync, mmap, null) run the tight
+ * loop: one engine call and one clock read per operation, the end of one
+ * operation being the start of the next. Queued engines (io_uring, libaio)
+ * run the queued loop: fill the free slots (up to iodepth), submit them in
+ * one batch, reap what has completed; an I/O's latency runs from the end of
+ * the submit that carried it to the reap that returned it (fio's clat), and
+ * its submission latency from the start of the batch to the end of the
+ * submit (fio's slat). Before an fsync or fdatasync the queue is drained, so
+ * that the sync covers every write before it, as in the synchronous loop.
+ *
+ * Memory: prepare makes one block, w->buf: iodepth buffers of bs bytes
+ * (each 4 KiB aligned, all holding the same seeded data), then the loop's
+ * own state (struct fileio_state) at a fixed offset behind them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,11 +42,55 @@ static int open_flags(const struct job *job)
 	return flags;
 }
 
+/* The queued loop's per-request state; reap returns &slot->req. */
+struct fileio_slot {
+	struct io_req req; /* first */
+	uint64_t sub_ns;   /* when the submit that carried it returned */
+	bool measured;	   /* issued after the ramp */
+};
+
+/* The worker's state beyond struct worker, behind the buffers in w->buf. */
+struct fileio_state {
+	int *fds;		   /* nfiles, for the engine's attach */
+	void **bufs;		   /* nbufs pointers into w->buf */
+	unsigned nbufs;		   /* iodepth for queued engines, else 1 */
+	struct fileio_slot *slots; /* queued engines: nbufs */
+	unsigned *free;		   /* free slot numbers, a stack */
+	struct io_req **done;	   /* reap's output */
+	/* Submission latency of the measured reads and writes of a queued
+	 * engine. struct worker has no field for it yet: the runner does not
+	 * report it (see docs/engines.md). */
+	struct hist slat_ns;
+};
+
+static uint64_t buf_stride(const struct job *job)
+{
+	return (job->bs + 4095) / 4096 * 4096;
+}
+
+static struct fileio_state *fileio_state(const struct worker *w)
+{
+	const struct job *job = w->job;
+	unsigned nbufs = engine_find(job->ioengine)->caps & ENGINE_CAP_QUEUE ? (unsigned)job->iodepth : 1;
+
+	return (struct fileio_state *)((char *)w->buf + buf_stride(job) * nbufs);
+}
+
 static int fileio_prepare(struct worker *w)
 {
 	const struct job *job = w->job;
-	const struct engine_conf conf = { .iodepth = 1, .direct = job->direct };
+	const struct engine_ops *ops = engine_find(job->ioengine);
+	const bool queued = ops->caps & ENGINE_CAP_QUEUE;
+	const struct engine_conf conf = { .iodepth = queued ? (unsigned)job->iodepth : 1,
+					  .direct = job->direct,
+					  .writable = job_writes(job),
+					  .registerfiles = job->registerfiles,
+					  .fixedbufs = job->fixedbufs,
+					  .hipri = job->hipri };
+	const unsigned nbufs = conf.iodepth;
+	const uint64_t stride = buf_stride(job);
 	enum offgen_mode mode = OFFGEN_SEQ;
+	struct fileio_state *st;
 	int rc;
 
 	for (size_t i = 0; i < w->nfiles; i++)
@@ -50,13 +108,30 @@ static int fileio_prepare(struct worker *w)
 					    strerror(-rc));
 		}
 	}
-	rc = posix_memalign(&w->buf, 4096, job->bs);
+	rc = posix_memalign(&w->buf, 4096, stride * nbufs + sizeof(struct fileio_state));
 	if (rc) {
 		w->buf = NULL;
-		return dbio_err_set(&w->err, -rc, "worker %u: cannot allocate a %llu-byte buffer", w->index,
-				    (unsigned long long)job->bs);
+		return dbio_err_set(&w->err, -rc, "worker %u: cannot allocate %u buffers of %llu bytes",
+				    w->index, nbufs, (unsigned long long)job->bs);
 	}
-	/* Data that neither compresses nor deduplicates, the same every run. */
+	st = fileio_state(w);
+	memset(st, 0, sizeof(*st));
+	st->nbufs = nbufs;
+	st->fds = calloc(w->nfiles ? w->nfiles : 1, sizeof(*st->fds));
+	st->bufs = calloc(nbufs, sizeof(*st->bufs));
+	if (queued) {
+		st->slots = calloc(nbufs, sizeof(*st->slots));
+		st->free = calloc(nbufs, sizeof(*st->free));
+		st->done = calloc(nbufs, sizeof(*st->done));
+	}
+	if (!st->fds || !st->bufs || (queued && (!st->slots || !st->free || !st->done)))
+		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
+	hist_init(&st->slat_ns);
+	for (size_t i = 0; i < w->nfiles; i++)
+		st->fds[i] = w->files[i].fd;
+
+	/* Data that neither compresses nor deduplicates, the same every run
+	 * and in every buffer. */
 	uint64_t seed = job->randseed + w->index;
 	struct rng fill;
 
@@ -65,14 +140,41 @@ static int fileio_prepare(struct worker *w)
 		uint64_t x = rng_next(&fill);
 		memcpy((char *)w->buf + i, &x, 8);
 	}
+	for (unsigned b = 0; b < nbufs; b++) {
+		st->bufs[b] = (char *)w->buf + stride * b;
+		if (b)
+			memcpy(st->bufs[b], w->buf, job->bs);
+		if (queued)
+			st->slots[b].req = (struct io_req){ .buf = st->bufs[b], .len = job->bs, .slot = b };
+	}
 
-	w->eng.ops = engine_find(job->ioengine);
-	rc = w->eng.ops->setup(&w->eng, &conf);
+	w->eng.ops = ops;
+	rc = ops->setup(&w->eng, &conf);
 	if (rc)
-		return dbio_err_set(&w->err, rc, "engine %s: setup failed: %s", job->ioengine, strerror(-rc));
+		return dbio_err_set(&w->err, rc, "engine %s: setup failed: %s%s%s", job->ioengine,
+				    strerror(-rc), ops->setup_hint ? ": " : "",
+				    ops->setup_hint ? ops->setup_hint : "");
+	if (ops->attach) {
+		const struct engine_files files = { .fds = st->fds,
+						    .nfiles = w->nfiles,
+						    .file_bytes = job->filesize,
+						    .bufs = st->bufs,
+						    .nbufs = nbufs,
+						    .buf_bytes = stride };
+
+		rc = ops->attach(&w->eng, &files);
+		if (rc)
+			return dbio_err_set(&w->err, rc,
+					    "engine %s: cannot attach %zu files and %u buffers: %s",
+					    job->ioengine, w->nfiles, nbufs, strerror(-rc));
+	}
 	if (job_is_random(job))
 		mode = job->norandommap ? OFFGEN_UNIFORM : OFFGEN_RANDMAP;
-	offgen_init(&w->gen, mode, w->slice_len, seed);
+	if (job_is_random(job) && job->dist != DIST_UNIFORM)
+		offgen_init_skewed(&w->gen, job->dist == DIST_ZIPF ? OFFGEN_ZIPF : OFFGEN_PARETO,
+				   job->dist_param, w->slice_len, seed);
+	else
+		offgen_init(&w->gen, mode, w->slice_len, seed);
 	rng_seed(&w->rng, seed * 0x9e3779b97f4a7c15ull + 1);
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&w->stats[t]);
@@ -90,7 +192,7 @@ static int io_failed(struct worker *w, const struct io_req *req, size_t file, in
 			    strerror(-rc));
 }
 
-static int fileio_run(struct worker *w)
+static int fileio_run_sync(struct worker *w)
 {
 	const struct job *job = w->job;
 	const uint64_t total = job->time_based ? UINT64_MAX : w->ops_per_pass * job->loops;
@@ -133,6 +235,7 @@ static int fileio_run(struct worker *w)
 		uint64_t block = w->slice_first + offgen_next(&w->gen);
 
 		file = block / bpf;
+		req.file = (unsigned)file;
 		req.fd = w->files[file].fd;
 		req.off = (block % bpf) * job->bs;
 		req.op = mixed ? (rng_below(&w->rng, 100) < job->rwmixread ? OP_READ : OP_WRITE) : fixed_op;
@@ -208,6 +311,213 @@ static int fileio_run(struct worker *w)
 	return w->err.code;
 }
 
+/* Run one sync of a queued job (nothing in flight); 0 or -errno. */
+static int queued_sync(struct worker *w, int fd, enum op_type op, bool measuring, uint64_t *now)
+{
+	int rc = w->eng.ops->sync(&w->eng, fd, op);
+	uint64_t t = clock_now_ns();
+
+	if (rc)
+		return rc;
+	if (measuring) {
+		op_stats_add(&w->stats[op], 0, t - *now);
+		if (series_on(&w->series))
+			series_add(&w->series, op, 0, t - *now, t);
+	}
+	*now = t;
+	return 0;
+}
+
+static int fileio_run_queued(struct worker *w)
+{
+	const struct job *job = w->job;
+	const struct engine_ops *ops = w->eng.ops;
+	struct fileio_state *st = fileio_state(w);
+	const unsigned depth = st->nbufs;
+	const uint64_t total = job->time_based ? UINT64_MAX : w->ops_per_pass * job->loops;
+	const uint64_t bpf = w->blocks_per_file;
+	const bool mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE;
+	const enum op_type fixed_op = job_reads(job) ? OP_READ : OP_WRITE;
+	const uint64_t fsync_every = job->fsync, fdatasync_every = job->fdatasync;
+	const bool series = series_on(&w->series);
+	uint64_t now = clock_now_ns();
+	const uint64_t ramp_end = now + job->ramp_ns;
+	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
+	bool measuring = job->ramp_ns == 0, stopping = false;
+	uint64_t issued = 0, done = 0, writes = 0;
+	unsigned inflight = 0, nfree = depth;
+	bool fsync_due = false, fdatasync_due = false;
+	unsigned sync_file = 0;
+	struct io_req failed = { 0 };
+	struct usage u0 = { 0 }, u1;
+	int rc = 0;
+
+	for (unsigned i = 0; i < depth; i++)
+		st->free[i] = depth - 1 - i;
+	if (measuring) {
+		w->start_ns = now;
+		usage_thread(&u0);
+		series_start(&w->series, w->series.interval_ns ? w->origin_ns : now);
+	}
+	for (;;) {
+		if (!stopping && (atomic_load_explicit(w->stop, memory_order_relaxed) ||
+				  atomic_load_explicit(w->job_stop, memory_order_relaxed) || now >= deadline))
+			stopping = true;
+		if (!measuring && now >= ramp_end) {
+			/* As in the synchronous loop; I/O issued during the
+			 * ramp and still in flight is not counted. */
+			measuring = true;
+			issued = done = writes = 0;
+			w->gen.pos = 0;
+			w->start_ns = now;
+			usage_thread(&u0);
+			series_start(&w->series, w->series.interval_ns ? w->origin_ns + job->ramp_ns : now);
+		}
+		if ((fsync_due || fdatasync_due) && !inflight) {
+			int fd = w->files[sync_file].fd;
+
+			if (!stopping && fsync_due && (rc = queued_sync(w, fd, OP_FSYNC, measuring, &now)))
+				failed.op = OP_FSYNC;
+			else if (!stopping && fdatasync_due &&
+				 (rc = queued_sync(w, fd, OP_FDATASYNC, measuring, &now)))
+				failed.op = OP_FDATASYNC;
+			if (rc) {
+				failed.file = sync_file;
+				stopping = true;
+			}
+			fsync_due = fdatasync_due = false;
+		}
+
+		/* Fill the free slots, then one submit for the batch. */
+		const uint64_t t0 = now;
+		unsigned k = 0;
+
+		while (!stopping && !fsync_due && !fdatasync_due && nfree && issued < total) {
+			if (w->gen.pos == w->ops_per_pass)
+				offgen_new_pass(&w->gen);
+			uint64_t block = w->slice_first + offgen_next(&w->gen);
+			struct fileio_slot *slot = &st->slots[st->free[--nfree]];
+			struct io_req *req = &slot->req;
+			unsigned file = (unsigned)(block / bpf);
+
+			req->file = file;
+			req->fd = w->files[file].fd;
+			req->off = (block % bpf) * job->bs;
+			req->op = mixed ? (rng_below(&w->rng, 100) < job->rwmixread ? OP_READ : OP_WRITE)
+					: fixed_op;
+			slot->measured = measuring;
+			if ((rc = ops->queue(&w->eng, req))) {
+				nfree++;
+				failed = *req;
+				stopping = true;
+				break;
+			}
+			k++;
+			issued++;
+			if (req->op == OP_WRITE) {
+				writes++;
+				fsync_due = fsync_every && writes % fsync_every == 0;
+				fdatasync_due = fdatasync_every && writes % fdatasync_every == 0;
+				sync_file = file;
+			}
+		}
+		if (k) {
+			int n = ops->submit(&w->eng);
+			uint64_t t1 = clock_now_ns();
+
+			if (n < 0) {
+				/* Nothing of the batch is in flight. */
+				if (!rc) {
+					rc = n;
+					failed = st->slots[st->free[nfree]].req;
+				}
+				nfree += k;
+				stopping = true;
+			} else {
+				for (unsigned i = 0; i < k; i++) {
+					struct fileio_slot *slot = &st->slots[st->free[nfree + i]];
+
+					slot->sub_ns = t1;
+					if (slot->measured)
+						hist_add(&st->slat_ns, t1 - t0);
+				}
+				inflight += k;
+			}
+			now = t1;
+		}
+		if (!inflight) {
+			if (stopping || (issued >= total && !fsync_due && !fdatasync_due))
+				break;
+			continue;
+		}
+
+		/* Reap at least one; take every completion there is. */
+		int n = ops->reap(&w->eng, st->done, inflight, 1);
+		uint64_t t = clock_now_ns();
+
+		if (n < 0) {
+			/* The queue itself failed: what is in flight is lost. */
+			if (!rc) {
+				rc = n;
+				failed = st->slots[0].req;
+			}
+			now = t;
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			struct io_req *req = st->done[i];
+			struct fileio_slot *slot = (struct fileio_slot *)req;
+
+			inflight--;
+			st->free[nfree++] = req->slot;
+			if (req->rc) {
+				if (!rc) {
+					rc = req->rc;
+					failed = *req;
+				}
+				stopping = true;
+				continue;
+			}
+			if (!slot->measured)
+				continue;
+			op_stats_add(&w->stats[req->op], req->len, t - slot->sub_ns);
+			if (series)
+				series_add(&w->series, req->op, req->len, t - slot->sub_ns, t);
+			done++;
+		}
+		atomic_store_explicit(&w->progress_ops, done, memory_order_relaxed);
+		now = t;
+	}
+	if (rc) {
+		io_failed(w, &failed, failed.file, rc);
+	} else if (job->end_fsync && writes && !atomic_load(w->stop) && !atomic_load(w->job_stop)) {
+		for (unsigned f = 0; f < w->nfiles; f++) {
+			if ((rc = queued_sync(w, w->files[f].fd, OP_FSYNC, measuring, &now))) {
+				failed.op = OP_FSYNC;
+				io_failed(w, &failed, f, rc);
+				break;
+			}
+		}
+	}
+	if (!measuring) {
+		w->start_ns = now;
+		usage_thread(&u0);
+	} else if (series) {
+		series_finish(&w->series, now);
+	}
+	w->end_ns = now;
+	usage_thread(&u1);
+	w->usage = usage_sub(&u1, &u0);
+	return w->err.code;
+}
+
+static int fileio_run(struct worker *w)
+{
+	if (w->eng.ops->caps & ENGINE_CAP_QUEUE)
+		return fileio_run_queued(w);
+	return fileio_run_sync(w);
+}
+
 static void fileio_cleanup(struct worker *w)
 {
 	if (w->eng.ops)
@@ -215,6 +525,15 @@ static void fileio_cleanup(struct worker *w)
 	for (size_t i = 0; i < w->nfiles; i++)
 		if (w->files[i].fd >= 0)
 			dbio_sys->close(w->files[i].fd);
+	if (w->buf) {
+		struct fileio_state *st = fileio_state(w);
+
+		free(st->fds);
+		free(st->bufs);
+		free(st->slots);
+		free(st->free);
+		free(st->done);
+	}
 	free(w->buf);
 	w->buf = NULL;
 }

@@ -1,6 +1,8 @@
 /* Offset generators; see offgen.h. */
 #include "workload/offgen.h"
 
+#include <math.h>
+
 static void draw_keys(struct offgen *g)
 {
 	uint64_t x = g->seed ^ (g->pass * 0xd1b54a32d192ed03ull);
@@ -67,4 +69,85 @@ uint64_t offgen_permute(const struct offgen *g, uint64_t i)
 		i = feistel(g, i);
 	while (i >= g->nblocks);
 	return i;
+}
+
+/*
+ * Zipf by rejection-inversion (Hörmann and Derflinger, "Rejection-inversion
+ * to generate variates from monotone discrete distributions", 1996): ranks
+ * 1..n with P(k) proportional to k^-theta, constant time per draw and no
+ * table, whatever n is. h is the density, H its integral.
+ */
+static double zipf_h(double theta, double x)
+{
+	return exp(-theta * log(x));
+}
+
+/* (e^x - 1) / x and log(1 + x) / x, exact near 0. */
+static double expm1_over(double x)
+{
+	return x != 0 ? expm1(x) / x : 1;
+}
+
+static double log1p_over(double x)
+{
+	return x != 0 ? log1p(x) / x : 1;
+}
+
+static double zipf_H(double theta, double x)
+{
+	double lx = log(x);
+
+	return expm1_over((1 - theta) * lx) * lx;
+}
+
+static double zipf_H_inv(double theta, double y)
+{
+	double t = y * (1 - theta);
+
+	if (t < -1)
+		t = -1; /* rounding at the far end */
+	return exp(log1p_over(t) * y);
+}
+
+void offgen_init_skewed(struct offgen *g, enum offgen_mode mode, double theta, uint64_t nblocks,
+			uint64_t seed)
+{
+	offgen_init(g, OFFGEN_RANDMAP, nblocks, seed);
+	g->mode = mode;
+	g->theta = theta;
+	if (mode == OFFGEN_ZIPF) {
+		g->zipf_h_x1 = zipf_H(theta, 1.5) - 1;
+		g->zipf_h_n = zipf_H(theta, (double)g->nblocks + 0.5);
+		g->zipf_s = 2 - zipf_H_inv(theta, zipf_H(theta, 2.5) - zipf_h(theta, 2));
+	}
+}
+
+static double uniform01(struct rng *r)
+{
+	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+uint64_t offgen_skewed_rank(struct offgen *g)
+{
+	if (g->mode == OFFGEN_PARETO) {
+		/* rank = n * u^(1 / (1 - h)): with h = 0.9 about 85 % of the
+		 * draws fall in the hottest 20 % of the blocks. */
+		double r = (double)g->nblocks * pow(uniform01(&g->rng), 1 / (1 - g->theta));
+		uint64_t k = (uint64_t)r;
+
+		return k < g->nblocks ? k : g->nblocks - 1;
+	}
+	for (;;) {
+		double u = g->zipf_h_n + uniform01(&g->rng) * (g->zipf_h_x1 - g->zipf_h_n);
+		double x = zipf_H_inv(g->theta, u);
+		uint64_t k = (uint64_t)(x + 0.5);
+
+		if (k < 1)
+			k = 1;
+		else if (k > g->nblocks)
+			k = g->nblocks;
+		if ((double)k - x <= g->zipf_s ||
+		    u >= zipf_H(g->theta, (double)k + 0.5) - zipf_h(g->theta, (double)k))
+			return k - 1;
+	}
 }

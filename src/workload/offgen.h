@@ -12,7 +12,7 @@
 
 #include "util/rng.h"
 
-enum offgen_mode { OFFGEN_SEQ, OFFGEN_RANDMAP, OFFGEN_UNIFORM };
+enum offgen_mode { OFFGEN_SEQ, OFFGEN_RANDMAP, OFFGEN_UNIFORM, OFFGEN_ZIPF, OFFGEN_PARETO };
 
 struct offgen {
 	enum offgen_mode mode;
@@ -24,10 +24,23 @@ struct offgen {
 	uint64_t half_mask;
 	uint64_t keys[4];
 	struct rng rng;
+	/* Skewed modes: the hotness parameter and Zipf's precomputed terms. */
+	double theta;
+	double zipf_h_x1, zipf_h_n, zipf_s;
 };
 
 /* A generator over blocks [0, nblocks); nblocks >= 1. */
 void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, uint64_t seed);
+
+/* A skewed generator (OFFGEN_ZIPF with exponent theta > 0, or
+ * OFFGEN_PARETO with 0 < theta < 1): block ranks drawn from the
+ * distribution, rank 0 the hottest, scattered over the blocks by a fixed
+ * seeded permutation so the hot blocks are not all at the start. */
+void offgen_init_skewed(struct offgen *g, enum offgen_mode mode, double theta, uint64_t nblocks,
+			uint64_t seed);
+
+/* The next rank of a skewed generator (not permuted); for tests. */
+uint64_t offgen_skewed_rank(struct offgen *g);
 
 /* Start the next pass: sequential starts over at 0, the random map draws a
  * new permutation. */
@@ -51,6 +64,9 @@ static inline uint64_t offgen_next(struct offgen *g)
 		return offgen_permute(g, i);
 	case OFFGEN_UNIFORM:
 		break;
+	case OFFGEN_ZIPF:
+	case OFFGEN_PARETO:
+		return offgen_permute(g, offgen_skewed_rank(g));
 	}
 	return rng_below(&g->rng, g->nblocks);
 }

@@ -11,11 +11,13 @@
 extern const struct workload_ops workload_fileio;
 extern const struct workload_ops workload_kv;
 extern const struct workload_ops workload_import;
+extern const struct workload_ops workload_oltp;
 
 const struct workload_ops *const workload_registry[] = {
 	&workload_fileio,
 	&workload_kv,
 	&workload_import,
+	&workload_oltp,
 };
 
 const size_t workload_count = sizeof(workload_registry) / sizeof(workload_registry[0]);

@@ -13,6 +13,11 @@
  *               allocates, locks or prints. Stops early when *w->stop or
  *               *w->job_stop becomes non-zero.
  *   cleanup(w)  Undo prepare; called once even when prepare failed.
+ *   shared_init(shared, job, err), shared_release(shared)  When
+ *               shared_size is non-zero the runner allocates that many
+ *               zeroed bytes per job, calls shared_init before any thread
+ *               starts and shared_release after all have joined; every
+ *               thread of the job sees it as w->shared (the oltp log).
  *   validate(job, err)  Check and complete the job's options for this
  *               workload before anything is written; 0 or DBIO_EINPUT via
  *               job_fail. NULL: the fileio checks (job_validate_files).
@@ -59,9 +64,11 @@ struct worker {
 	atomic_int *job_stop;		   /* set by any worker of the job that fails */
 	atomic_uint_fast64_t progress_ops; /* reads and writes so far, for the progress line */
 
-	int dirfd;	      /* without WORKLOAD_CAP_FILES: the thread's directory ... */
-	const char *dir_path; /* ... its path, for messages ... */
-	char prefix[192];     /* ... and "dbio.<job>.<thread>." for its files */
+	void *shared;		 /* the job's shared state (shared_size), or NULL */
+	struct oltp_state *oltp; /* workload=oltp's own state beside the engine's */
+	int dirfd;		 /* without WORKLOAD_CAP_FILES: the thread's directory ... */
+	const char *dir_path;	 /* ... its path, for messages ... */
+	char prefix[192];	 /* ... and "dbio.<job>.<thread>." for its files */
 
 	/* Filled by the workload. */
 	struct engine eng;
@@ -95,6 +102,9 @@ struct workload_ops {
 	void (*cleanup)(struct worker *w);
 	unsigned caps;
 	int (*validate)(struct job *job, struct dbio_err *err);
+	size_t shared_size; /* bytes of per-job state the threads share, or 0 */
+	int (*shared_init)(void *shared, const struct job *job, struct dbio_err *err);
+	void (*shared_release)(void *shared);
 };
 
 /* The registry (registry.c), in the order help lists it. */

@@ -58,6 +58,9 @@ static inline void workload_record(struct worker *w, enum op_type t, uint64_t by
 		series_add(&w->series, t, bytes, lat, now);
 }
 
+/* fileio's hooks, for workloads that build on its page I/O (oltp). */
+extern const struct workload_ops workload_fileio;
+
 extern const struct kv_backend kv_gdbm;
 extern const struct kv_backend kv_lmdb;
 extern const struct kv_backend kv_sqlite;

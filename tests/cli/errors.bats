@@ -66,7 +66,7 @@ bad_job() {
 }
 
 @test "command line: unknown ioengine lists the engines" {
-	refused "dbio: command line: key 'ioengine': bad value 'libaio-nope': expected one of psync, sync (job 'job')" \
+	refused "dbio: command line: key 'ioengine': bad value 'libaio-nope': expected one of psync, sync, io_uring, libaio, mmap, null (job 'job')" \
 		run --directory="$target" --output "$result" --size=1m --ioengine=libaio-nope
 }
 

@@ -207,8 +207,8 @@ static void test_jobfile_unknown_key_line(void **state)
 	(void)state;
 	parse_fails("[a]\nbs=4k\n\n# x\nbsz=8k\n", DBIO_EINPUT,
 		    "x.fio:5: key 'bsz': unknown (did you mean 'bs'?)");
-	parse_fails("[global]\niodepth=32\n[a]\n", DBIO_EINPUT,
-		    "x.fio:2: key 'iodepth': unknown (`dbio help options` lists the keys)");
+	parse_fails("[global]\nthinktime=32\n[a]\n", DBIO_EINPUT,
+		    "x.fio:2: key 'thinktime': unknown (`dbio help options` lists the keys)");
 }
 
 static void test_jobfile_bad_value_line(void **state)

@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -260,6 +262,57 @@ static void test_offgen_uniform_spreads_evenly(void **state)
 	free(seen);
 }
 
+/* Zipf(theta) over n ranks: P(rank k+1) = (k+1)^-theta / H, H the
+ * generalized harmonic number. One million draws: the hottest ranks' shares
+ * within 0.005 of the exact probabilities. */
+static void test_offgen_zipf_matches_the_distribution(void **state)
+{
+	const uint64_t n = 1000;
+	const double theta = 1.2;
+	uint64_t *count = calloc(n, sizeof(*count));
+	struct offgen g;
+	double h = 0;
+
+	(void)state;
+	assert_non_null(count);
+	for (uint64_t k = 1; k <= n; k++)
+		h += pow((double)k, -theta);
+	offgen_init_skewed(&g, OFFGEN_ZIPF, theta, n, 7);
+	for (int i = 0; i < 1000000; i++) {
+		uint64_t r = offgen_skewed_rank(&g);
+
+		assert_true(r < n);
+		count[r]++;
+	}
+	for (uint64_t k = 0; k < 5; k++)
+		assert_true(fabs((double)count[k] / 1e6 - pow((double)(k + 1), -theta) / h) < 0.005);
+	free(count);
+}
+
+/* pareto:h sends P(rank < 0.2 n) = 0.2^(1 - h) of the draws to the hottest
+ * 20 %: 0.851 for h = 0.9. Blocks from offgen_next stay in range and hot
+ * ranks are scattered (the hottest block is not always block 0). */
+static void test_offgen_pareto_hot_fifth(void **state)
+{
+	const uint64_t n = 10000;
+	struct offgen g;
+	uint64_t hot = 0;
+	bool scattered = false;
+
+	(void)state;
+	offgen_init_skewed(&g, OFFGEN_PARETO, 0.9, n, 11);
+	for (int i = 0; i < 1000000; i++)
+		hot += offgen_skewed_rank(&g) < n / 5;
+	assert_true(fabs((double)hot / 1e6 - pow(0.2, 0.1)) < 0.005);
+	for (uint64_t seed = 1; seed < 5; seed++) {
+		offgen_init_skewed(&g, OFFGEN_PARETO, 0.9, n, seed);
+		scattered |= offgen_permute(&g, 0) != 0;
+		for (int i = 0; i < 1000; i++)
+			assert_true(offgen_next(&g) < n);
+	}
+	assert_true(scattered);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +326,8 @@ int main(void)
 		cmocka_unit_test(test_offgen_zero_blocks_is_one),
 		cmocka_unit_test(test_offgen_uniform_in_range_and_repeats),
 		cmocka_unit_test(test_offgen_uniform_spreads_evenly),
+		cmocka_unit_test(test_offgen_zipf_matches_the_distribution),
+		cmocka_unit_test(test_offgen_pareto_hot_fifth),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

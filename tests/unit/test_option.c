@@ -259,8 +259,8 @@ static void test_option_set_unknown_key_messages(void **state)
 	(void)state;
 	set_fails("bsz", "4k", "command line: key 'bsz': unknown (did you mean 'bs'?)");
 	set_fails("runtim", "10", "command line: key 'runtim': unknown (did you mean 'runtime'?)");
-	set_fails("iodepth", "32",
-		  "command line: key 'iodepth': unknown (`dbio help options` lists the keys)");
+	set_fails("thinktime", "32",
+		  "command line: key 'thinktime': unknown (`dbio help options` lists the keys)");
 }
 
 static void test_option_set_bad_value_messages(void **state)
@@ -389,7 +389,7 @@ static void test_option_suggest(void **state)
 	assert_string_equal(option_suggest("filesiz"), "filesize");
 	assert_string_equal(option_suggest("percentile"), "percentile_list"); /* a prefix */
 	assert_string_equal(option_suggest("rwmix"), "rwmixread");
-	assert_null(option_suggest("iodepth"));
+	assert_null(option_suggest("thinktime"));
 	assert_null(option_suggest("xyzzy"));
 	assert_null(option_suggest("a_very_long_key_name_that_matches_nothing_known_to_dbio_at_all"
 				   "_really"));
@@ -504,9 +504,9 @@ static void test_option_validate_other_errors(void **state)
 
 	(void)state;
 	job_sized(&job, "1m");
-	set_ok(&job, "ioengine", "libaio");
-	validate_fails(&job, "command line: key 'ioengine': bad value 'libaio': expected one of "
-			     "psync, sync (job 'job')");
+	set_ok(&job, "ioengine", "libfoo");
+	validate_fails(&job, "command line: key 'ioengine': bad value 'libfoo': expected one of "
+			     "psync, sync, io_uring, libaio, mmap, null (job 'job')");
 	job_sized(&job, "1m");
 	set_ok(&job, "name", "a/b");
 	validate_fails(&job, "command line: key 'name': bad value 'a/b': expected a name without "
@@ -626,12 +626,14 @@ static void test_option_engine_registry(void **state)
 
 		job_sized(&job, "1m");
 		set_ok(&job, "ioengine", ops->name);
+		if (!strcmp(ops->name, "libaio"))
+			set_ok(&job, "direct", "1"); /* libaio refuses buffered I/O */
 		if (job_validate(&job, &err))
 			fail_msg("ioengine=%s: %s", ops->name, err.msg);
 	}
 	assert_non_null(engine_find("psync"));
 	assert_non_null(engine_find("sync"));
-	assert_null(engine_find("libaio"));
+	assert_null(engine_find("libfoo"));
 	assert_null(engine_find(""));
 	engine_list(list, sizeof(list));
 	assert_int_equal(strncmp(list, "psync, sync", 11), 0);

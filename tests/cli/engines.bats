@@ -1,0 +1,211 @@
+#!/usr/bin/env bats
+# Every I/O engine passes the same matrix: exact op counts and bytes per rw
+# mode, fsync counts, identical data whichever engine wrote it, the direct=1
+# alignment error, and iodepth > 1 refused where the engine cannot queue.
+# io_uring is skipped (with the reason) where the kernel refuses it; libaio
+# runs with direct=1 (it refuses buffered I/O) and is skipped where the
+# target's filesystem has no O_DIRECT.
+
+load helpers
+
+ENGINES="psync sync mmap null io_uring libaio"
+
+# engine_keys ENGINE: the keys each engine runs the matrix with.
+engine_keys() {
+	case $1 in
+	io_uring) echo "--ioengine=io_uring --iodepth=8" ;;
+	libaio) echo "--ioengine=libaio --iodepth=8 --direct=1" ;;
+	*) echo "--ioengine=$1" ;;
+	esac
+}
+
+# need_engine ENGINE: skip, saying why, when ENGINE cannot run here.
+need_engine() {
+	local keys
+	keys=$(engine_keys "$1")
+	mkdir -p "$scratch/probe"
+	# shellcheck disable=SC2086
+	run --separate-stderr "$DBIO" run --directory="$scratch/probe" --output "$scratch/probe.json" \
+		--size=64k --bs=4k --rw=read $keys
+	rm -rf "$scratch/probe" "$scratch/probe.json"
+	[ "$status" -eq 0 ] && return 0
+	case $stderr in
+	*"setup failed"*) skip "$1: the kernel refuses it here: $stderr" ;;
+	*"does not support O_DIRECT"*) skip "$1: the target filesystem has no O_DIRECT: $stderr" ;;
+	esac
+	echo "$1 cannot run a 64 KiB read: $stderr" >&2
+	return 1
+}
+
+# matrix ENGINE: every rw mode over 16 MiB in 4 KiB blocks makes exactly
+# 4096 reads and writes and moves 16777216 bytes, with the engine recorded.
+matrix() {
+	local e=$1 rw reads writes keys
+	need_engine "$e"
+	keys=$(engine_keys "$e")
+	for rw in read:4096:0 write:0:4096 randread:4096:0 randwrite:0:4096 randrw:mixed:mixed \
+		readwrite:mixed:mixed; do
+		IFS=: read -r rw reads writes <<<"$rw"
+		# shellcheck disable=SC2086
+		dbio_ok --directory="$target" --rw="$rw" --size=16m --bs=4k $keys
+		run jpy "$result" 'run["ops"]["read"]["count"] + run["ops"]["write"]["count"]' \
+			'run["ops"]["read"]["bytes"] + run["ops"]["write"]["bytes"]' \
+			'run["ops"]["fsync"]["count"] + run["ops"]["fdatasync"]["count"]' \
+			'r["jobs"][0]["options"]["ioengine"]'
+		[ "$status" -eq 0 ]
+		[ "${lines[*]}" = "4096 16777216 0 $e" ] || {
+			echo "$e rw=$rw: ${lines[*]}" >&2
+			return 1
+		}
+		if [ "$reads" = mixed ]; then
+			run jpy "$result" 'run["ops"]["read"]["count"] > 0 and run["ops"]["write"]["count"] > 0'
+			[ "$output" = true ]
+		else
+			json_is "$result" "$R0.ops.read.count=$reads" "$R0.ops.write.count=$writes" \
+				"$R0.partial=false"
+		fi
+		is_empty_dir "$target"
+	done
+}
+
+# syncs ENGINE: fsync=4 makes writes/4 fsyncs, fdatasync=8 writes/8.
+syncs() {
+	local e=$1 keys
+	need_engine "$e"
+	keys=$(engine_keys "$e")
+	fast_target
+	[ "$e" = libaio ] && mountpoint -q "$target" && umount "$target" # tmpfs has no O_DIRECT
+	# shellcheck disable=SC2086
+	dbio_ok --directory="$target" --rw=write --size=16m --bs=4k --fsync=4 $keys
+	json_is "$result" "$R0.ops.write.count=4096" "$R0.ops.fsync.count=1024" "$R0.ops.fdatasync.count=0"
+	# shellcheck disable=SC2086
+	dbio_ok --directory="$target" --rw=randrw --size=16m --bs=4k --fdatasync=8 $keys
+	run jpy "$result" 'run["ops"]["fdatasync"]["count"] == run["ops"]["write"]["count"] // 8' \
+		'run["ops"]["fsync"]["count"]'
+	[ "${lines[*]}" = "true 0" ]
+}
+
+@test "psync: every rw mode gives exactly 4096 ops and 16 MiB" { matrix psync; }
+@test "sync: every rw mode gives exactly 4096 ops and 16 MiB" { matrix sync; }
+@test "mmap: every rw mode gives exactly 4096 ops and 16 MiB" { matrix mmap; }
+@test "null: every rw mode gives exactly 4096 ops and 16 MiB" { matrix null; }
+@test "io_uring iodepth=8: every rw mode gives exactly 4096 ops and 16 MiB" { matrix io_uring; }
+@test "libaio direct=1 iodepth=8: every rw mode gives exactly 4096 ops and 16 MiB" { matrix libaio; }
+
+@test "psync: fsync=4 gives writes/4 fsyncs, fdatasync=8 writes/8" { syncs psync; }
+@test "sync: fsync=4 gives writes/4 fsyncs, fdatasync=8 writes/8" { syncs sync; }
+@test "mmap: fsync=4 gives writes/4 fsyncs (msync), fdatasync=8 writes/8" { syncs mmap; }
+@test "null: fsync=4 gives writes/4 fsyncs, fdatasync=8 writes/8" { syncs null; }
+@test "io_uring: fsync=4 gives writes/4 fsyncs, fdatasync=8 writes/8" { syncs io_uring; }
+@test "libaio: fsync=4 gives writes/4 fsyncs, fdatasync=8 writes/8" { syncs libaio; }
+
+@test "io_uring at iodepth 1 and 32, with registerfiles and fixedbufs: exact counts" {
+	need_engine io_uring
+	local keys threads
+	for keys in "--iodepth=1" "--iodepth=32" "--iodepth=32 --registerfiles=1" \
+		"--iodepth=16 --fixedbufs=1 --registerfiles=1 --nrfiles=4 --numjobs=2"; do
+		threads=1
+		[[ $keys == *numjobs=2* ]] && threads=2
+		# shellcheck disable=SC2086
+		dbio_ok --directory="$target" --ioengine=io_uring --rw=randrw --size=16m --bs=4k $keys
+		run jpy "$result" 'run["ops"]["read"]["count"] + run["ops"]["write"]["count"]' \
+			'run["ops"]["read"]["bytes"] + run["ops"]["write"]["bytes"]'
+		[ "${lines[*]}" = "$((4096 * threads)) $((16777216 * threads))" ] || {
+			echo "$keys: ${lines[*]}" >&2
+			return 1
+		}
+	done
+}
+
+@test "io_uring time-based with a ramp: counts only what was issued after the ramp" {
+	need_engine io_uring
+	dbio_ok --directory="$target" --ioengine=io_uring --iodepth=16 --rw=randread --size=16m --bs=4k \
+		--time_based --runtime=300ms --ramp_time=100ms
+	run jpy "$result" 'run["ops"]["read"]["count"] > 0' 'run["ops"]["read"]["bytes"] == 4096 * run["ops"]["read"]["count"]' \
+		'run["ops"]["write"]["count"]'
+	[ "${lines[*]}" = "true true 0" ]
+}
+
+# The data of a write job depends only on randseed: the same file whichever
+# engine wrote it (null writes nothing and is left out). dbio does not read
+# into a file it did not lay out, so "read back by another engine" is this:
+# every engine's file has the checksum of psync's.
+@test "data written by one engine is what every other engine writes (sha256)" {
+	local e sums=() ref=""
+	for e in psync sync mmap io_uring libaio; do
+		if ! (need_engine "$e") >/dev/null 2>&1; then
+			echo "# $e skipped: cannot run here" >&3
+			continue
+		fi
+		mkdir "$scratch/$e"
+		# shellcheck disable=SC2046
+		dbio_ok --directory="$scratch/$e" --name=data --rw=write --size=4m --bs=4k --prefill=0 \
+			--randseed=77 --keep $(engine_keys "$e")
+		local files=("$scratch/$e"/dbio.data.*)
+		[ ${#files[@]} -eq 1 ]
+		local sum
+		sum=$(sha256sum "${files[0]}" | cut -d' ' -f1)
+		sums+=("$e=$sum")
+		[ -n "$ref" ] || ref=$sum
+		[ "$sum" = "$ref" ] || {
+			printf '%s\n' "${sums[@]}" >&2
+			return 1
+		}
+	done
+	[ ${#sums[@]} -ge 3 ]
+	# And another seed writes other data.
+	mkdir "$scratch/other"
+	dbio_ok --directory="$scratch/other" --name=data --rw=write --size=4m --bs=4k --prefill=0 \
+		--randseed=78 --keep
+	[ "$(sha256sum "$scratch"/other/dbio.data.* | cut -d' ' -f1)" != "$ref" ]
+}
+
+@test "direct=1 with bs=1000 fails with the alignment message on every engine" {
+	local e
+	for e in psync sync null io_uring libaio; do
+		run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$result" \
+			--ioengine="$e" --direct=1 --bs=1000 --size=1m
+		[ "$stderr" = "dbio: command line: key 'bs': 1000 is not a multiple of 512, which direct=1 needs (the device's logical block size) (job 'job')" ]
+		is_empty_dir "$target"
+	done
+	run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$result" \
+		--ioengine=mmap --direct=1 --bs=1000 --size=1m
+	[ "$stderr" = "dbio: command line: key 'ioengine': mmap copies through the page cache, so direct=1 cannot apply; use direct=0, or ioengine=psync, libaio or io_uring with direct=1 (job 'job')" ]
+}
+
+@test "iodepth > 1 on an engine that cannot queue is refused, naming the key" {
+	local e
+	for e in psync sync mmap null; do
+		run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$result" \
+			--ioengine="$e" --iodepth=4 --size=1m
+		[ "$stderr" = "dbio: command line: key 'iodepth': 4 with ioengine=$e, which keeps one I/O in flight: use iodepth=1, or ioengine=io_uring or libaio (job 'job')" ]
+		[ -z "$output" ]
+		is_empty_dir "$target"
+	done
+}
+
+@test "libaio without direct=1 is refused with the reason" {
+	run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$result" \
+		--ioengine=libaio --iodepth=8 --size=1m
+	[ "$stderr" = "dbio: command line: key 'ioengine': libaio without direct=1 runs synchronously in the kernel; use direct=1 or ioengine=io_uring (job 'job')" ]
+	is_empty_dir "$target"
+}
+
+@test "io_uring hipri without direct=1 is refused" {
+	run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$result" \
+		--ioengine=io_uring --hipri=1 --size=1m
+	[ "$stderr" = "dbio: command line: key 'ioengine': hipri=1 (polled completion) needs direct=1: the kernel polls only for O_DIRECT I/O (job 'job')" ]
+}
+
+@test "dbio --version lists every engine" {
+	run "$DBIO" --version
+	[ "$status" -eq 0 ]
+	local e
+	for e in $ENGINES; do
+		[[ "$output" == *"
+  $e "* ]] || {
+			echo "--version does not list $e: $output" >&2
+			return 1
+		}
+	done
+}
