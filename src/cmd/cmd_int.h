@@ -28,9 +28,9 @@ struct run_args {
 	const char *series_csv;
 	const char *resume;
 	const char *metrics;
-	const char *builtin;	   /* jobs of a command (sync): job-file text used instead of files */
+	const char *builtin;	  /* jobs of a command (sync): job-file text used instead of files */
 	const char *builtin_name; /* its name in messages */
-	int progress; /* -1: when stderr is a terminal */
+	int progress;		  /* -1: when stderr is a terminal */
 	enum out_format format;
 	struct run_opts opts;
 };

@@ -11,12 +11,15 @@ extern const struct cmd cmd_plot;
 extern const struct cmd cmd_report;
 extern const struct cmd cmd_compare;
 extern const struct cmd cmd_sweep;
+extern const struct cmd cmd_matrix;
 extern const struct cmd cmd_sync;
 extern const struct cmd cmd_sysinfo;
 
+/* clang-format off */
 const struct cmd *const cmd_registry[] = {
 	&cmd_run,
 	&cmd_sweep,
+	&cmd_matrix,
 	&cmd_compare,
 	&cmd_sync,
 	&cmd_sysinfo,
@@ -24,6 +27,7 @@ const struct cmd *const cmd_registry[] = {
 	&cmd_report,
 	&cmd_help,
 };
+/* clang-format on */
 
 const unsigned cmd_count = sizeof(cmd_registry) / sizeof(cmd_registry[0]);
 

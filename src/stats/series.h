@@ -31,7 +31,7 @@ struct series_point {
 struct series {
 	uint64_t interval_ns;  /* time grid, or 0 */
 	uint64_t interval_ops; /* count grid, or 0 */
-	bool manual;           /* batch grid: the workload closes intervals (series_close) */
+	bool manual;	       /* batch grid: the workload closes intervals (series_close) */
 	uint64_t origin_ns;
 	uint64_t next_ns;  /* time grid: end of the current interval */
 	uint64_t start_ns; /* count grid: start of the current interval */

@@ -42,7 +42,7 @@ struct kv_state {
 	char path[4096];
 	struct offgen keys; /* the insert order */
 	char *value;	    /* value_size.hi bytes */
-	uint64_t writes; /* puts so far */
+	uint64_t writes;    /* puts so far */
 };
 
 static int kv_validate(struct job *job, struct dbio_err *err)

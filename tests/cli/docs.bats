@@ -164,6 +164,19 @@ assert o["required"] == list(o["properties"]), "options.required differs from op
 	[ "$status" -eq 0 ]
 }
 
+@test "docs: a matrix result validates" {
+	need_jsonschema
+	[ "$(id -u)" -eq 0 ] || skip "dbio matrix needs root"
+	command -v mkfs.ext2 >/dev/null || skip "mkfs.ext2 is not installed"
+	run "$DBIO" matrix --rw=write --size=1m --image "$BATS_TEST_TMPDIR/img" --image-size 64m \
+		--fs 'ext2:-b 1024' --fs 'ext2:-b 4096' --output="$BATS_TEST_TMPDIR/m.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run validate "$BATS_TEST_TMPDIR/m.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 @test "docs: a partial result after SIGINT validates and says so" {
 	need_jsonschema
 	"$DBIO" run --rw=randread --size=4m --runtime=60s --time_based --directory="$DIR" \

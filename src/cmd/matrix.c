@@ -1,0 +1,527 @@
+/*
+ * dbio matrix: run the same job on freshly made filesystems — every
+ * combination of --fs (type and mkfs options), --mount-opts and --sched —
+ * on a loop image dbio creates (or, with --device X --destroy-data, a real
+ * block device), into one result rewritten after each configuration. The
+ * storage is run/matrix.c's; the jobs run as in `dbio run` (cmd/jobrun.c).
+ *
+ * The result holds every configuration's job entries, each with `config`
+ * (what was asked and what statfs and sysfs say is in force) and `point`
+ * (the configuration as strings, so `dbio compare` of two matrix results
+ * aligns them configuration by configuration). The text output is the
+ * comparison table of out/compare.c with a column per configuration: one
+ * view of the result per configuration (its job entries only) is compared
+ * like result files, so the marks are those of `dbio compare`.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/cmd_int.h"
+#include "out/compare.h"
+#include "out/text.h"
+#include "result/result.h"
+#include "run/matrix.h"
+#include "util/units.h"
+
+#define MATRIX_MAX_CONFIGS COMPARE_MAX_FILES
+#define MATRIX_MAX_AXIS	   32
+
+struct matrix_args {
+	const char *image;
+	const char *image_size;
+	const char *device;
+	const char *fs[MATRIX_MAX_AXIS];
+	size_t nfs;
+	const char *mount_opts[MATRIX_MAX_AXIS];
+	size_t nmount;
+	char *sched[MATRIX_MAX_AXIS]; /* split from the --sched lists (owned) */
+	size_t nsched;
+	const char *metrics;
+	const char *alpha;
+	bool destroy_data, cleanup, loop_direct_io;
+};
+
+/* One combination; pointers into matrix_args and the parsed fs list. */
+struct config {
+	const struct matrix_fs *fs;
+	const char *mount_opts; /* "" for the defaults */
+	const char *sched;	/* "" to keep the device's */
+	char label[700];
+};
+
+static void matrix_usage(void)
+{
+	printf("usage: dbio matrix [JOBFILE...] [--KEY=VALUE...] --image PATH [--image-size SIZE]\n"
+	       "                   --fs TYPE[:MKFS-OPTIONS] [--fs ...] [--mount-opts OPTS ...]\n"
+	       "                   [--sched LIST] [--output FILE] [--format text|json]\n"
+	       "       dbio matrix ... --device /dev/X --destroy-data [--force]\n"
+	       "       dbio matrix --cleanup\n\n"
+	       "Runs the job (or the jobs of the job files) with its repeats on a freshly made\n"
+	       "filesystem for every combination of --fs, --mount-opts and --sched, in that\n"
+	       "order (the first --fs changing slowest): create a sparse image, attach a loop\n"
+	       "device, mkfs, mount at a private mount point, set the I/O scheduler, run,\n"
+	       "unmount, detach, remove the image. The job's directory is that filesystem.\n"
+	       "One result holds every configuration, with the block size (statfs), mount\n"
+	       "options and scheduler in force; the text output compares the configurations\n"
+	       "side by side, as `dbio compare` does (give repeat=3 or more for the test).\n"
+	       "Needs root.\n\n"
+	       "  --image PATH         the image file to create (never an existing file dbio did\n"
+	       "                       not make), or a directory to create it in — on the disk\n"
+	       "                       under test\n"
+	       "  --image-size SIZE    its size, sparse (default 4g)\n"
+	       "  --fs TYPE[:OPTIONS]  a filesystem and its mkfs options, e.g. ext4, 'ext2:-b 1024',\n"
+	       "                       'xfs:-b size=4096'; options: letters, digits, spaces, - _ = , . : ^\n"
+	       "  --mount-opts OPTS    mount options, e.g. noatime or noatime,data=writeback;\n"
+	       "                       repeat for more (default: none)\n"
+	       "  --sched LIST         I/O schedulers, e.g. none,mq-deadline (default: as it is)\n"
+	       "  --loop-direct-io     attach the image with direct I/O (no double caching)\n"
+	       "  --device /dev/X      format this block device instead of an image; needs\n"
+	       "  --destroy-data       as well, and --force when it carries a filesystem or\n"
+	       "                       partition table; never when mounted or in use\n"
+	       "  --cleanup            unmount, detach and remove what killed runs left behind\n"
+	       "                       (every matrix run does this first)\n"
+	       "  --metric LIST        rows of the table: iops, bw, lat_mean, p50, p95, p99, p99_9,\n"
+	       "                       max, cpu (default iops,bw,p99)\n"
+	       "  --alpha P            significance level of the table (default 0.05)\n"
+	       "Other options as for `dbio run`. Exit status: 0 done, 1 failed, 2 bad input or\n"
+	       "refused, 128+N stopped by signal N (everything made is undone first).\n");
+}
+
+static void matrix_args_release(struct matrix_args *m)
+{
+	for (size_t i = 0; i < m->nsched; i++)
+		free(m->sched[i]);
+}
+
+/* Take matrix's own options out of argv; the rest (with argv[0]) goes to
+ * jobrun_parse_args. 0 or 2 after printing the error. */
+static int take_args(int argc, char **argv, struct matrix_args *m, char **rest, int *nrest)
+{
+	static const char *const flags[] = { "--image",	     "--image-size", "--device", "--fs",
+					     "--mount-opts", "--sched",	     "--metric", "--alpha" };
+
+	*nrest = 0;
+	rest[(*nrest)++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		char *arg = argv[i];
+		size_t n = strcspn(arg, "=");
+		const char *flag = NULL, *val;
+
+		if (!strcmp(arg, "--destroy-data") || !strcmp(arg, "--cleanup") ||
+		    !strcmp(arg, "--loop-direct-io")) {
+			*(arg[2] == 'd'	  ? &m->destroy_data
+			  : arg[2] == 'c' ? &m->cleanup
+					  : &m->loop_direct_io) = true;
+			continue;
+		}
+		for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++)
+			if (strlen(flags[f]) == n && !strncmp(arg, flags[f], n))
+				flag = flags[f];
+		if (!flag) {
+			rest[(*nrest)++] = arg;
+			continue;
+		}
+		val = arg[n] == '=' ? arg + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
+		if (!val || (!*val && strcmp(flag, "--mount-opts"))) {
+			cmd_error("command line: %s: needs a value", flag);
+			return 2;
+		}
+		if (!strcmp(flag, "--image"))
+			m->image = val;
+		else if (!strcmp(flag, "--image-size"))
+			m->image_size = val;
+		else if (!strcmp(flag, "--device"))
+			m->device = val;
+		else if (!strcmp(flag, "--metric"))
+			m->metrics = val;
+		else if (!strcmp(flag, "--alpha"))
+			m->alpha = val;
+		else if (!strcmp(flag, "--fs") && m->nfs < MATRIX_MAX_AXIS)
+			m->fs[m->nfs++] = val;
+		else if (!strcmp(flag, "--mount-opts") && m->nmount < MATRIX_MAX_AXIS)
+			m->mount_opts[m->nmount++] = val;
+		else if (!strcmp(flag, "--sched")) {
+			char *copy = strdup(val), *save = NULL;
+
+			for (char *s = strtok_r(copy, ",", &save); s && m->nsched < MATRIX_MAX_AXIS;
+			     s = strtok_r(NULL, ",", &save))
+				m->sched[m->nsched++] = strdup(s);
+			free(copy);
+		} else {
+			cmd_error("command line: %s: more than %d values", flag, MATRIX_MAX_AXIS);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+static int do_cleanup(bool quiet, bool verbose)
+{
+	struct dbio_err err = { 0 };
+	char *log = NULL;
+	size_t n = 0;
+	int rc = matrix_cleanup_stale(&n, &log, &err);
+
+	if (log && !quiet)
+		for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
+			fprintf(stderr, "dbio: cleanup: %s\n", line);
+	if (!rc && !quiet && verbose)
+		fprintf(stderr, "dbio: cleanup: %zu stopped run%s undone\n", n, n == 1 ? "" : "s");
+	free(log);
+	if (rc) {
+		cmd_error("%s", err.msg);
+		cmd_error("cleanup: what could not be undone stays recorded in %s", MATRIX_STATE_DIR);
+	}
+	return rc;
+}
+
+static void config_label(struct config *c)
+{
+	snprintf(c->label, sizeof(c->label), "%s%s%s%s%s%s%s", c->fs->type, c->fs->options[0] ? " " : "",
+		 c->fs->options, c->mount_opts[0] ? ", -o " : "", c->mount_opts,
+		 c->sched[0] ? ", scheduler " : "", c->sched);
+}
+
+static json_t *matrix_json(const struct matrix_args *m, const struct config *cs, size_t n,
+			   const struct matrix_env *env, size_t jobs_per_config)
+{
+	json_t *configs = json_array();
+
+	for (size_t c = 0; c < n; c++)
+		json_array_append_new(configs,
+				      json_pack("{s:s, s:s, s:s, s:s, s:s}", "label", cs[c].label, "fs",
+						cs[c].fs->type, "mkfs_options", cs[c].fs->options,
+						"mount_options", cs[c].mount_opts, "scheduler", cs[c].sched));
+	json_t *o = json_pack("{s:o, s:I, s:I, s:b}", "configs", configs, "jobs_per_config",
+			      (json_int_t)jobs_per_config, "completed", (json_int_t)0, "loop_direct_io",
+			      m->loop_direct_io);
+
+	if (o && env->image[0]) {
+		json_object_set_new(o, "image", json_string(env->image));
+		json_object_set_new(o, "image_size_bytes", json_integer((json_int_t)env->image_size_bytes));
+	} else if (o) {
+		json_object_set_new(o, "device", json_string(m->device));
+	}
+	return o;
+}
+
+/* The block size an ext* "-b N" asked for, or 0. */
+static uint64_t asked_block_size(const struct matrix_fs *fs)
+{
+	for (size_t i = 0; i + 1 < fs->nwords; i++)
+		if (!strncmp(fs->type, "ext", 3) && !strcmp(fs->words[i], "-b"))
+			return strtoull(fs->words[i + 1], NULL, 10);
+	return 0;
+}
+
+/* Mark jobs[base..] with the configuration they ran on. */
+static void annotate(json_t *result, size_t base, size_t index, const struct config *c,
+		     const struct matrix_info *info)
+{
+	json_t *jobs = json_object_get(result, "jobs");
+
+	for (size_t j = base; j < json_array_size(jobs); j++) {
+		json_t *entry = json_array_get(jobs, j);
+		const char *sched = info->scheduler[0] ? info->scheduler : c->sched;
+
+		json_object_set_new(entry, "config",
+				    json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:I}", "index",
+					      (json_int_t)index, "label", c->label, "fs", c->fs->type,
+					      "mkfs_options", c->fs->options, "mount_options", c->mount_opts,
+					      "scheduler", sched, "device", info->device,
+					      "fs_block_size_bytes", (json_int_t)info->fs_block_size_bytes));
+		json_object_set_new(entry, "point",
+				    json_pack("{s:s, s:s, s:s, s:s}", "fs", c->fs->type, "mkfs_options",
+					      c->fs->options, "mount_options", c->mount_opts, "scheduler",
+					      sched));
+	}
+}
+
+/* The comparison table: one view of result per configuration (its job
+ * entries, without the point that tells them apart), compared as files. */
+static void print_table(const json_t *result, const struct config *cs, size_t ndone,
+			const struct compare_metric *const *metrics, size_t nmetrics, double alpha)
+{
+	json_t *views[MATRIX_MAX_CONFIGS] = { 0 };
+	const char *names[MATRIX_MAX_CONFIGS];
+	const json_t *jobs = json_object_get(result, "jobs"), *job;
+	struct comparison cmp;
+	struct dbio_err err = { 0 };
+	size_t i;
+
+	if (ndone < 2) {
+		text_summary(stdout, result);
+		return;
+	}
+	for (size_t c = 0; c < ndone; c++) {
+		views[c] = json_copy((json_t *)result);
+		names[c] = cs[c].label;
+		if (views[c])
+			json_object_set_new(views[c], "jobs", json_array());
+	}
+	json_array_foreach (jobs, i, job) {
+		json_int_t c = json_integer_value(json_object_get(json_object_get(job, "config"), "index"));
+		json_t *copy;
+
+		if (c < 0 || (size_t)c >= ndone || !views[c] || !(copy = json_copy((json_t *)job)))
+			continue;
+		json_object_del(copy, "point");
+		json_array_append_new(json_object_get(views[c], "jobs"), copy);
+	}
+	if (compare_build(&cmp, (const json_t *const *)views, names, ndone, metrics, nmetrics, alpha, &err)) {
+		cmd_error("%s", err.msg);
+	} else {
+		for (size_t w = 0; w < cmp.nwarnings; w++)
+			cmd_error("%s", cmp.warnings[w]);
+		compare_print_text(stdout, &cmp);
+	}
+	compare_release(&cmp);
+	for (size_t c = 0; c < ndone; c++)
+		json_decref(views[c]);
+}
+
+static int matrix_main(int argc, char **argv)
+{
+	const struct compare_metric *metrics[COMPARE_MAX_METRICS];
+	struct matrix_args m = { 0 };
+	struct run_args args = { 0 };
+	struct dbio_err err = { 0 };
+	struct matrix_fs fss[MATRIX_MAX_AXIS];
+	struct config cs[MATRIX_MAX_CONFIGS];
+	struct matrix_env env = { .state_fd = -1, .loop_fd = -1 };
+	struct jobset set = { 0 };
+	char mkfs[MATRIX_MAX_AXIS][MATRIX_PATH_MAX], image[MATRIX_PATH_MAX], *extra = NULL;
+	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
+	const char *none = "";
+	size_t nfs = 0, nconfigs = 0, ndone = 0, nm, ns;
+	uint64_t image_size = 4ull << 30;
+	double alpha = 0.05;
+	char *end = NULL;
+	json_t *result = NULL;
+	bool suite, begun = false;
+	int nrest, nmetrics = 0, rc = 0, status;
+
+	if (!rest) {
+		cmd_error("matrix: out of memory");
+		return 1;
+	}
+	if ((status = take_args(argc, argv, &m, rest, &nrest)))
+		goto out;
+	status = jobrun_parse_args(nrest, rest, false, matrix_usage, &args);
+	if (status) {
+		status = status < 0 ? 0 : status;
+		goto out;
+	}
+	if (m.cleanup) {
+		if (nrest > 1 || m.nfs || m.image || m.device || m.nmount || m.nsched) {
+			cmd_error("matrix --cleanup: takes no other options");
+			status = 2;
+		} else if (geteuid() != 0) {
+			cmd_error("matrix --cleanup: needs root");
+			status = 2;
+		} else {
+			status = do_cleanup(false, true) ? 1 : 0;
+		}
+		goto out;
+	}
+	if (geteuid() != 0) {
+		cmd_error("matrix: needs root: it attaches loop devices, makes filesystems and mounts them");
+		status = 2;
+		goto out;
+	}
+	/* Everything is checked before anything is made. */
+	if (!m.nfs) {
+		rc = dbio_err_set(&err, DBIO_EINPUT, "matrix: no --fs: give at least one, e.g. --fs ext4");
+	} else if (!m.image == !m.device) {
+		rc = dbio_err_set(
+			&err, DBIO_EINPUT,
+			"matrix: give --image PATH (a file to create, or a directory) or --device /dev/X --destroy-data");
+	} else if (m.device && !m.destroy_data) {
+		rc = dbio_err_set(
+			&err, DBIO_EINPUT,
+			"matrix: --device %s: formatting a block device destroys its data: add --destroy-data to consent",
+			m.device);
+	} else if (m.destroy_data && !m.device) {
+		rc = dbio_err_set(&err, DBIO_EINPUT, "matrix: --destroy-data: only with --device");
+	} else if (m.device && (m.image_size || m.loop_direct_io)) {
+		rc = dbio_err_set(&err, DBIO_EINPUT,
+				  "matrix: --image-size and --loop-direct-io: only with --image");
+	} else if (m.image_size && (units_parse_size(m.image_size, &image_size) || image_size < (1u << 20))) {
+		rc = dbio_err_set(&err, DBIO_EINPUT,
+				  "--image-size %s: expected a size of at least 1m, e.g. 4g", m.image_size);
+	} else if (m.alpha &&
+		   (alpha = strtod(m.alpha, &end), *end || end == m.alpha || alpha <= 0 || alpha >= 1)) {
+		rc = dbio_err_set(&err, DBIO_EINPUT,
+				  "--alpha %s: expected a significance level between 0 and 1, e.g. 0.05",
+				  m.alpha);
+	}
+	for (; !rc && nfs < m.nfs; nfs++)
+		if ((rc = matrix_fs_parse(m.fs[nfs], &fss[nfs], &err)) ||
+		    (rc = matrix_find_mkfs(fss[nfs].type, mkfs[nfs], sizeof(mkfs[nfs]), &err))) {
+			nfs++;
+			break;
+		}
+	for (size_t i = 0; !rc && i < m.nmount; i++)
+		rc = matrix_check_mount_opts(m.mount_opts[i], &err);
+	for (size_t i = 0; !rc && i < m.nsched; i++)
+		rc = matrix_check_sched(m.sched[i], &err);
+	nm = m.nmount ? m.nmount : 1;
+	ns = m.nsched ? m.nsched : 1;
+	if (!rc && m.nfs * nm * ns > MATRIX_MAX_CONFIGS)
+		rc = dbio_err_set(
+			&err, DBIO_EINPUT,
+			"matrix: %zu configurations (%zu --fs x %zu --mount-opts x %zu --sched): at most %d, split the matrix",
+			m.nfs * nm * ns, m.nfs, nm, ns, MATRIX_MAX_CONFIGS);
+	if (!rc && (nmetrics = compare_parse_metrics(m.metrics ? m.metrics : compare_default_metrics, metrics,
+						     COMPARE_MAX_METRICS, &err)) < 0)
+		rc = nmetrics;
+	/* The jobs, validated with a stand-in directory. */
+	if (!rc && (rc = jobrun_build(&args, (char *[]){ "directory=" MATRIX_STATE_DIR "/mnt" }, 1, &set,
+				      &suite, &err)) == 0) {
+		jobset_release(&set);
+		memset(&set, 0, sizeof(set));
+	}
+	if (!rc && m.device)
+		rc = matrix_check_device(m.device, args.opts.force, &err);
+	if (rc)
+		goto fail;
+	for (size_t f = 0; f < m.nfs; f++)
+		for (size_t i = 0; i < nm; i++)
+			for (size_t s = 0; s < ns; s++) {
+				struct config *c = &cs[nconfigs++];
+
+				c->fs = &fss[f];
+				c->mount_opts = m.nmount ? m.mount_opts[i] : none;
+				c->sched = m.nsched ? m.sched[s] : none;
+				config_label(c);
+			}
+	args.opts.progress = args.progress < 0 ? isatty(STDERR_FILENO) : args.progress;
+
+	/* What killed runs left goes first: their loop devices and mounts. */
+	if ((rc = do_cleanup(args.format != FORMAT_TEXT, false))) {
+		status = 1;
+		goto out;
+	}
+	if (m.image && (rc = matrix_image_path(m.image, image, sizeof(image), &err)))
+		goto fail;
+	run_signals_install();
+	begun = true; /* matrix_end undoes a matrix_begin that failed half-way too */
+	if ((rc = matrix_begin(&env, m.image ? image : NULL, image_size, m.device, m.loop_direct_io, &err)))
+		goto fail;
+	if (asprintf(&extra, "directory=%s/dbio", env.mnt) < 0) {
+		rc = dbio_err_set(&err, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	if ((rc = jobrun_build(&args, &extra, 1, &set, &suite, &err)))
+		goto fail;
+	/* Outputs writable, cache= and mem_limit= possible: checked on the
+	 * empty mount point before the first filesystem is made. */
+	mkdir(extra + 10, 0755);
+	rc = jobrun_check(&args, &set, &err);
+	rmdir(extra + 10);
+	if (rc)
+		goto fail;
+	result = result_new(argc + 1, argv - 1);
+	if (!result ||
+	    json_object_set_new(result, "matrix", matrix_json(&m, cs, nconfigs, &env, set.njobs))) {
+		rc = dbio_err_set(&err, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (size_t c = 0; c < nconfigs && !rc; c++) {
+		size_t base = json_array_size(json_object_get(result, "jobs"));
+		struct matrix_info info;
+		uint64_t asked = asked_block_size(cs[c].fs);
+		int r;
+
+		if (args.format == FORMAT_TEXT)
+			fprintf(stderr, "dbio: configuration %zu of %zu: %s\n", c + 1, nconfigs, cs[c].label);
+		if (atomic_load(&run_stop_signal))
+			rc = dbio_err_set(&err, DBIO_ESTOPPED, "matrix: stopped by %s",
+					  atomic_load(&run_stop_signal) == SIGINT ? "SIGINT" : "SIGTERM");
+		if (!rc)
+			rc = matrix_setup(&env, cs[c].fs, mkfs[cs[c].fs - fss], cs[c].mount_opts, cs[c].sched,
+					  &info, &err);
+		if (!rc && args.format == FORMAT_TEXT)
+			fprintf(stderr, "dbio:   %s on %s, block size %llu bytes (statfs)%s%s\n",
+				cs[c].fs->type, info.device, (unsigned long long)info.fs_block_size_bytes,
+				info.scheduler[0] ? ", scheduler " : "", info.scheduler);
+		if (!rc && asked && asked != info.fs_block_size_bytes)
+			fprintf(stderr, "dbio: warning: %s: asked for %llu-byte blocks, statfs says %llu\n",
+				cs[c].label, (unsigned long long)asked,
+				(unsigned long long)info.fs_block_size_bytes);
+		if (!rc)
+			rc = run_check_targets(&set, &args.opts, &err);
+		if (!rc) {
+			rc = jobrun_jobs(&set, &args, result, base, &err);
+			annotate(result, base, c, &cs[c], &info);
+		}
+		r = matrix_teardown(&env, &err);
+		rc = rc ? rc : r;
+		if (!rc) {
+			ndone++;
+			json_object_set_new(json_object_get(result, "matrix"), "completed",
+					    json_integer((json_int_t)ndone));
+		}
+		result_finish(result, rc != 0, rc ? err.msg : NULL);
+		if (args.output && jobrun_write_outputs(&args, result, false) && !rc)
+			rc = -EIO;
+	}
+	begun = false;
+	if (matrix_end(&env, &err)) {
+		rc = rc ? rc : err.code;
+		cmd_error("matrix: `dbio matrix --cleanup` undoes what is left");
+	}
+	if (!rc)
+		result_finish(result, false, NULL);
+	if (args.format == FORMAT_JSON) {
+		char *text = result_dump(result);
+
+		if (text)
+			puts(text);
+		free(text);
+	} else if (ndone) {
+		print_table(result, cs, ndone, metrics, (size_t)nmetrics, alpha);
+	}
+	fflush(stdout);
+	if (rc && err.code)
+		cmd_error("%s", err.msg);
+	if (rc && args.output)
+		fprintf(stderr, "dbio: the finished configurations are in %s\n", args.output);
+	status = jobrun_status(rc);
+	goto out;
+fail:
+	cmd_error("%s", err.msg);
+	status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
+	if (atomic_load(&run_stop_signal))
+		status = 128 + atomic_load(&run_stop_signal);
+out:
+	if (begun) {
+		struct dbio_err end_err = { 0 };
+
+		if (matrix_end(&env, &end_err)) {
+			cmd_error("%s", end_err.msg);
+			cmd_error("matrix: `dbio matrix --cleanup` undoes what is left");
+		}
+	}
+	jobset_release(&set);
+	for (size_t i = 0; i < nfs; i++)
+		matrix_fs_release(&fss[i]);
+	matrix_args_release(&m);
+	jobrun_args_release(&args);
+	json_decref(result);
+	free(extra);
+	free(rest);
+	return status;
+}
+
+const struct cmd cmd_matrix = {
+	.name = "matrix",
+	.summary = "run a job on freshly made filesystems, mount options and I/O schedulers, compared",
+	.main = matrix_main,
+};

@@ -1,0 +1,157 @@
+/*
+ * The storage under test of `dbio matrix`: for each configuration a fresh
+ * filesystem on a loop image that dbio creates (or, with explicit consent,
+ * on a real block device), mounted at a private mount point with the I/O
+ * scheduler set, and everything undone afterwards. The runner then works
+ * in that filesystem like in any other directory.
+ *
+ * Safety rules this module keeps:
+ *   - Only files dbio creates (O_EXCL) are formatted; an existing file is
+ *     reused only when it carries dbio's marker (the trusted.dbio xattr,
+ *     which only root can set) and no loop device holds it.
+ *   - A block device needs the caller's consent (--destroy-data); it is
+ *     refused when mounted or in use, and when libblkid finds a filesystem,
+ *     RAID or partition table signature unless forced.
+ *   - mkfs runs through fork + execv with an argument vector, never a
+ *     shell; option strings are checked character by character first.
+ *     Loop devices are attached with ioctls, mounts made with mount(2).
+ *   - Every mount, loop device, scheduler change, image and mount point is
+ *     recorded in a state file (MATRIX_STATE_DIR/<pid>.state) before the
+ *     next step, and the state file is locked for the run's lifetime, so
+ *     matrix_cleanup_stale() can undo what a killed run left behind.
+ *
+ * Errors follow util/err.h: 0 or a negative code, detail in err.
+ */
+#ifndef DBIO_RUN_MATRIX_H
+#define DBIO_RUN_MATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+/* Where state files and private mount points live (root only). */
+#define MATRIX_STATE_DIR "/run/dbio-matrix"
+
+/* The xattr that marks an image file as made by dbio. */
+#define MATRIX_MARKER_XATTR "trusted.dbio"
+
+#define MATRIX_PATH_MAX 4096
+
+/* One --fs: a filesystem type and its mkfs options, split into words. */
+struct matrix_fs {
+	char type[32];	   /* "ext2", "xfs" … */
+	char options[512]; /* as given: "-b 1024" ("" for none) */
+	char *words[64];   /* options split on spaces (owned), NULL-terminated */
+	size_t nwords;
+};
+
+/*
+ * Parse "TYPE" or "TYPE:OPTIONS" (--fs ext4, --fs 'ext2:-b 1024'). TYPE is
+ * [a-z0-9]; OPTIONS only [-A-Za-z0-9_=,.:^ ] — no shell metacharacters, no
+ * '/' (so no path can be named) — split on spaces; a word that does not
+ * start with '-' must follow one that does (an option's value), so no
+ * stray positional argument can reach mkfs. DBIO_EINPUT with a message
+ * naming spec. fs is to be released with matrix_fs_release either way.
+ */
+int matrix_fs_parse(const char *spec, struct matrix_fs *fs, struct dbio_err *err);
+
+void matrix_fs_release(struct matrix_fs *fs);
+
+/* Check a --mount-opts value: [-A-Za-z0-9_=,.:] only. DBIO_EINPUT. */
+int matrix_check_mount_opts(const char *opts, struct dbio_err *err);
+
+/* Check a scheduler name: [-a-z0-9_]. DBIO_EINPUT. */
+int matrix_check_sched(const char *name, struct dbio_err *err);
+
+/* Find mkfs.<type> in $PATH, /usr/sbin and /sbin; into path. DBIO_EINPUT
+ * when missing, with the Debian package that provides it (e2fsprogs,
+ * xfsprogs, btrfs-progs …). */
+int matrix_find_mkfs(const char *type, char *path, size_t len, struct dbio_err *err);
+
+/*
+ * Check that dev is a block device dbio may format: a block device, not
+ * mounted (nor any of its partitions), not held (holders, O_EXCL open) —
+ * always refused — and without a filesystem, RAID or partition-table
+ * signature (libblkid) unless force. DBIO_EUNSAFE or DBIO_EINPUT.
+ */
+int matrix_check_device(const char *dev, bool force, struct dbio_err *err);
+
+/*
+ * Resolve --image: a directory gets a new file dbio-matrix.<pid>.img in it;
+ * a file path must not exist, or be an image dbio made (marker) that no
+ * loop device holds — that one is removed. Writes nothing else. The
+ * image's path into path. DBIO_EINPUT or DBIO_EUNSAFE.
+ */
+int matrix_image_path(const char *given, char *path, size_t len, struct dbio_err *err);
+
+/* One matrix run: its state file, mount point and the storage of the
+ * configuration being set up. Fields are the module's; callers read. */
+struct matrix_env {
+	int state_fd; /* locked for the run's lifetime; -1 when closed */
+	char state_path[MATRIX_PATH_MAX];
+	char mnt[MATRIX_PATH_MAX]; /* the private mount point */
+	char image[MATRIX_PATH_MAX];
+	uint64_t image_size_bytes;
+	char device[MATRIX_PATH_MAX]; /* --device, "" for images */
+	bool loop_direct_io;
+	/* the configuration in place */
+	bool image_made;
+	uint64_t image_dev, image_ino;
+	int loop_fd; /* -1 when none */
+	char loop_dev[64];
+	char disk[64]; /* /sys/block/<disk>: the loop device or the device's disk */
+	bool mounted;
+	char sched_saved[64]; /* the scheduler to restore, "" when unchanged */
+};
+
+/* What is in force on the mounted filesystem. */
+struct matrix_info {
+	char device[MATRIX_PATH_MAX]; /* /dev/loop3 or --device */
+	uint64_t fs_block_size_bytes; /* statfs f_bsize */
+	char scheduler[64];	      /* the active one, "" when the device has none */
+};
+
+/*
+ * Start a run: create MATRIX_STATE_DIR, the locked state file and the
+ * private mount point. image (with size_bytes) or device names the storage
+ * (exactly one, already checked). 0 or -errno.
+ */
+int matrix_begin(struct matrix_env *m, const char *image, uint64_t size_bytes, const char *device,
+		 bool loop_direct_io, struct dbio_err *err);
+
+/*
+ * Make one configuration: create the sparse image (O_EXCL, marker), attach
+ * a free loop device (LOOP_CONFIGURE, autoclear), run mkfs.<type> (with its
+ * force flag on a device, whose old filesystem is the previous
+ * configuration's), mount it at m->mnt with mount_opts, set the scheduler
+ * (NULL or "" keeps it), and make the job directory m->mnt/dbio. Each step
+ * is in the state file before the next. info says what is in force. On
+ * failure what was made stays for matrix_teardown. 0, DBIO_EINPUT (bad
+ * scheduler or mount option), DBIO_ESTOPPED (run_stop_signal was raised:
+ * a running mkfs is stopped too) or -errno.
+ */
+int matrix_setup(struct matrix_env *m, const struct matrix_fs *fs, const char *mkfs_path,
+		 const char *mount_opts, const char *sched, struct matrix_info *info, struct dbio_err *err);
+
+/* Undo matrix_setup as far as it got, in reverse: restore the scheduler,
+ * unmount, detach the loop device, remove the image. Every step is tried;
+ * the first failure is returned. */
+int matrix_teardown(struct matrix_env *m, struct dbio_err *err);
+
+/* matrix_teardown, then remove the mount point and the state file. */
+int matrix_end(struct matrix_env *m, struct dbio_err *err);
+
+/*
+ * Undo what runs that are gone (their state file is not locked) left: for
+ * each such state file restore schedulers, unmount, detach loop devices
+ * whose backing file is the recorded image (same device and inode), remove
+ * images that still are the recorded file, remove mount points, then the
+ * state file. *cleaned counts the state files undone; a line per thing
+ * undone is appended to log (may be NULL) as "umount /run/…". 0 or the
+ * first failure (what it could not undo stays recorded).
+ */
+int matrix_cleanup_stale(size_t *cleaned, char **log, struct dbio_err *err);
+
+#endif

@@ -1,0 +1,241 @@
+#!/usr/bin/env bats
+# dbio matrix: the same job on freshly made filesystems (64 MiB loop images
+# in the test's scratch directory), the block size read back with statfs, a
+# scheduler switch, cleanup after SIGKILL, and the refusals (no consent for a
+# device, a device carrying a filesystem, bad --fs strings, a file dbio did
+# not make, not root). Every test leaves no loop device or mount behind:
+# teardown undoes whatever dbio could not.
+
+load helpers
+
+# A small fileio job: 2 MiB of 4 KiB writes, twice (Welch's test needs 2).
+JOB=(--rw=write --bs=4k --size=2m --repeat=2 --progress=none)
+
+need_matrix() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (loop devices, mkfs, mount)"
+	[ -c /dev/loop-control ] || skip "no /dev/loop-control: loop devices are not available"
+	command -v mkfs.ext2 >/dev/null && command -v mkfs.ext4 >/dev/null ||
+		skip "mkfs.ext2/mkfs.ext4 not installed (Debian package e2fsprogs)"
+	images="$scratch/images"
+	mkdir -p "$images"
+}
+
+# What of this test is still attached or mounted: loop devices backed by a
+# file under $scratch, and their mounts. Prints them; empty when clean.
+leftovers() {
+	local dev
+	losetup -a 2>/dev/null | grep -F "$scratch/" | while IFS=: read -r dev _; do
+		echo "loop: $dev"
+		grep "^$dev " /proc/mounts | sed 's/^/mount: /'
+	done
+	[ -z "${run_pid:-}" ] || grep -F "/dbio-matrix/mnt.$run_pid." /proc/mounts | sed 's/^/mount: /'
+	return 0
+}
+
+teardown() {
+	if [ -n "${scratch:-}" ] && [ "$(id -u)" -eq 0 ]; then
+		[ -z "${bg_pid:-}" ] || { kill -KILL "$bg_pid" 2>/dev/null; wait "$bg_pid" 2>/dev/null; }
+		bg_pid=
+		"$DBIO" matrix --cleanup >/dev/null 2>&1
+		# Whatever dbio could not undo: unmount, detach.
+		losetup -a 2>/dev/null | grep -F "$scratch/" | while IFS=: read -r dev _; do
+			grep "^$dev " /proc/mounts | while read -r _ mnt _; do umount -l "$mnt"; done
+			losetup -d "$dev" 2>/dev/null
+		done
+		[ -z "${test_loop:-}" ] || losetup -d "$test_loop" 2>/dev/null
+	fi
+	cd / || true
+	[ -n "${scratch:-}" ] && rm -rf "$scratch"
+	return 0
+}
+
+@test "matrix: ext2 -b 1024, ext2 -b 4096 and ext4 in one result, block sizes read back with statfs" {
+	need_matrix
+	# What mke2fs makes of a 64 MiB ext4 here (mke2fs.conf: "small" gets
+	# 1 KiB blocks), for the bare --fs ext4.
+	truncate -s 64m "$scratch/probe.img"
+	mkfs.ext4 -q -F "$scratch/probe.img"
+	ext4_bs=$(dumpe2fs -h "$scratch/probe.img" 2>/dev/null | sed -n 's/^Block size: *//p')
+	rm "$scratch/probe.img"
+
+	run --separate-stderr "$DBIO" matrix "${JOB[@]}" --image "$images" --image-size 64m \
+		--fs 'ext2:-b 1024' --fs 'ext2:-b 4096' --fs ext4 --output "$result"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	json_is "$result" matrix.completed=3 matrix.jobs_per_config=1 matrix.image_size_bytes=67108864 \
+		jobs.0.config.fs=ext2 "jobs.0.config.mkfs_options=-b 1024" jobs.0.config.fs_block_size_bytes=1024 \
+		jobs.0.targets.0.fs_type=ext2 jobs.0.targets.0.fs_block_size_bytes=1024 \
+		jobs.1.config.fs=ext2 "jobs.1.config.mkfs_options=-b 4096" jobs.1.config.fs_block_size_bytes=4096 \
+		jobs.1.targets.0.fs_type=ext2 jobs.1.targets.0.fs_block_size_bytes=4096 \
+		jobs.2.config.fs=ext4 jobs.2.config.mkfs_options= jobs.2.config.fs_block_size_bytes="$ext4_bs" \
+		jobs.2.targets.0.fs_type=ext4 jobs.2.targets.0.fs_block_size_bytes="$ext4_bs" \
+		jobs.0.point.fs=ext2 jobs.2.config.index=2 partial=false
+	# Each configuration ran its repeats on a loop device backed by the image.
+	[ "$(jpy "$result" 'len(r["jobs"])' 'sorted({len(j["runs"]) for j in r["jobs"]})' \
+		'all(j["targets"][0]["block_device"]["loop"]["backing_file"].startswith(r["matrix"]["image"]) for j in r["jobs"])')" = \
+		"$(printf '3\n[2]\ntrue')" ]
+	# The text output is the comparison table, a configuration per column.
+	[[ "$output" == *"A: ext2 -b 1024"* ]]
+	[[ "$output" == *"B: ext2 -b 4096"* ]]
+	[[ "$output" == *"C: ext4"* ]]
+	[[ "$output" == *"targets[0].fs_block_size_bytes (job 'job'): A 1024, B 4096, C $ext4_bs"* ]]
+	grep -q '^job  op  *metric  *A  *B  *C  *B vs A  *C vs A$' <<<"$output"
+	[[ "$output" == *"changes tested (both sides with repeats)"* ]]
+	[[ "$stderr" == *"ext2 on /dev/loop"*", block size 1024 bytes (statfs)"* ]]
+	# Nothing left: no image, no loop device, no mount, no state.
+	is_empty_dir "$images"
+	[ -z "$(leftovers)" ] || { leftovers; false; }
+}
+
+@test "matrix: a scheduler switch and mount options are recorded as in force" {
+	need_matrix
+	sched=$(cat /sys/block/loop*/queue/scheduler 2>/dev/null | head -1)
+	[[ "$sched" == *mq-deadline* ]] || skip "loop devices offer no mq-deadline here: $sched"
+	run --separate-stderr "$DBIO" matrix "${JOB[@]}" --repeat=1 --image "$images" --image-size 64m \
+		--fs ext2 --mount-opts noatime --sched none,mq-deadline --output "$result"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	json_is "$result" matrix.completed=2 \
+		jobs.0.config.scheduler=none jobs.0.targets.0.block_device.scheduler=none \
+		jobs.1.config.scheduler=mq-deadline jobs.1.targets.0.block_device.scheduler=mq-deadline \
+		jobs.0.config.mount_options=noatime jobs.1.point.scheduler=mq-deadline
+	[ "$(jpy "$result" '"noatime" in r["jobs"][1]["targets"][0]["mount_options"].split(",")')" = true ]
+	[[ "$output" == *"targets[0].block_device.scheduler (job 'job'): A none, B mq-deadline"* ]]
+	is_empty_dir "$images"
+	[ -z "$(leftovers)" ] || { leftovers; false; }
+}
+
+@test "matrix: a run killed with SIGKILL leaves state that --cleanup removes" {
+	need_matrix
+	"$DBIO" matrix --rw=write --bs=4k --size=2m --time_based --runtime=30s --progress=none \
+		--image "$images/img" --image-size 64m --fs ext2 --fs ext4 --sched none \
+		>"$scratch/out" 2>"$scratch/err" &
+	bg_pid=$! run_pid=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -qF "/dbio-matrix/mnt.$run_pid." /proc/mounts && break
+		sleep 0.05
+	done
+	grep -qF "/dbio-matrix/mnt.$run_pid." /proc/mounts || { cat "$scratch/err"; false; }
+	kill -KILL "$bg_pid"
+	wait "$bg_pid" || true
+	bg_pid=
+	# Killed mid-run: the mount, the loop device and the image are left, and
+	# the state file says so.
+	[ -n "$(leftovers)" ]
+	[ -f "$images/img" ]
+	grep -q "^mount /run/dbio-matrix/mnt.$run_pid." "/run/dbio-matrix/$run_pid.state"
+	run "$DBIO" matrix --cleanup
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"dbio: cleanup: unmounted /run/dbio-matrix/mnt.$run_pid."* ]]
+	[[ "$output" == *"dbio: cleanup: removed $images/img"* ]]
+	[ -z "$(leftovers)" ] || { leftovers; false; }
+	[ ! -e "/run/dbio-matrix/$run_pid.state" ]
+	! ls -d /run/dbio-matrix/mnt."$run_pid".* 2>/dev/null
+	is_empty_dir "$images"
+}
+
+@test "matrix: a block device needs --destroy-data, and --force when it carries a filesystem" {
+	need_matrix
+	run "$DBIO" matrix "${JOB[@]}" --device /dev/loop0 --fs ext4
+	[ "$status" -eq 2 ]
+	[ "$output" = "dbio: matrix: --device /dev/loop0: formatting a block device destroys its data: add --destroy-data to consent" ]
+	truncate -s 64m "$scratch/disk.img"
+	mkfs.ext4 -q -F -L precious "$scratch/disk.img"
+	test_loop=$(losetup -f --show "$scratch/disk.img") || skip "cannot attach a loop device"
+	run "$DBIO" matrix "${JOB[@]}" --device "$test_loop" --destroy-data --fs ext2
+	[ "$status" -eq 2 ]
+	[ "$output" = "dbio: --device $test_loop: carries a filesystem signature (ext4) (label 'precious'): refusing to destroy it without --force as well" ]
+	# Untouched.
+	[ "$(blkid -o value -s LABEL "$scratch/disk.img")" = precious ]
+	run "$DBIO" matrix "${JOB[@]}" --device "$scratch/disk.img" --destroy-data --fs ext2
+	[ "$status" -eq 2 ]
+	[ "$output" = "dbio: --device $scratch/disk.img: not a block device" ]
+	mkdir "$scratch/m"
+	mount "$test_loop" "$scratch/m"
+	run "$DBIO" matrix "${JOB[@]}" --device "$test_loop" --destroy-data --force --fs ext2
+	umount "$scratch/m"
+	[ "$status" -eq 2 ]
+	[ "$output" = "dbio: --device $test_loop: mounted: refusing to format it" ]
+	# With --force as well it is formatted, once per configuration.
+	run --separate-stderr "$DBIO" matrix "${JOB[@]}" --repeat=1 --device "$test_loop" --destroy-data --force \
+		--fs 'ext2:-b 1024' --fs 'ext2:-b 2048' --output "$result"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	json_is "$result" jobs.0.config.device="$test_loop" jobs.0.config.fs_block_size_bytes=1024 \
+		jobs.1.config.fs_block_size_bytes=2048 matrix.device="$test_loop" matrix.completed=2
+	[ "$(blkid -o value -s TYPE "$scratch/disk.img")" = ext2 ]
+	! grep -q "^$test_loop " /proc/mounts
+}
+
+@test "matrix: SIGTERM mid-run undoes everything and keeps the finished part" {
+	need_matrix
+	"$DBIO" matrix --rw=write --bs=4k --size=2m --time_based --runtime=30s --progress=none \
+		--image "$images" --image-size 64m --fs ext2 --fs ext4 --output "$result" \
+		>"$scratch/out" 2>"$scratch/err" &
+	bg_pid=$! run_pid=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -qF "/dbio-matrix/mnt.$run_pid." /proc/mounts && break
+		sleep 0.05
+	done
+	sleep 0.3
+	kill -TERM "$bg_pid"
+	status=0
+	wait "$bg_pid" || status=$?
+	bg_pid=
+	[ "$status" -eq 143 ] || { cat "$scratch/err"; false; }
+	grep -qx "dbio: interrupted by SIGTERM" "$scratch/err"
+	json_is "$result" partial=true matrix.completed=0 jobs.0.runs.0.partial=true
+	[ -z "$(leftovers)" ] || { leftovers; false; }
+	[ ! -e "/run/dbio-matrix/$run_pid.state" ]
+	is_empty_dir "$images"
+}
+
+@test "matrix: bad --fs, --mount-opts and --sched strings are refused with a message" {
+	need_matrix
+	bad() { # SPEC MESSAGE
+		run "$DBIO" matrix "${JOB[@]}" --image "$images" --image-size 64m --fs "$1"
+		[ "$status" -eq 2 ] || { echo "--fs '$1': exit $status"; return 1; }
+		[ "$output" = "dbio: $2" ] || { echo "--fs '$1': $output"; return 1; }
+	}
+	bad 'ext2:-b 1024; rm -rf /' "--fs 'ext2:-b 1024; rm -rf /': mkfs options: character ';' not allowed: use letters, digits, spaces and - _ = , . : ^ (mkfs runs without a shell, and options may not name paths)"
+	bad 'ext2:-b $(id)' "--fs 'ext2:-b \$(id)': mkfs options: character '\$' not allowed: use letters, digits, spaces and - _ = , . : ^ (mkfs runs without a shell, and options may not name paths)"
+	bad 'ext4:-d /etc' "--fs 'ext4:-d /etc': mkfs options: character '/' not allowed: use letters, digits, spaces and - _ = , . : ^ (mkfs runs without a shell, and options may not name paths)"
+	bad 'ext2:-b 1024 other' "--fs 'ext2:-b 1024 other': mkfs options: 'other' is neither an option nor an option's value: expected options only (the device is dbio's)"
+	bad 'ext2:sda' "--fs 'ext2:sda': mkfs options: 'sda' is neither an option nor an option's value: expected options only (the device is dbio's)"
+	bad 'Ext4' "--fs 'Ext4': filesystem type 'Ext4': expected lower-case letters and digits (ext4, xfs, btrfs)"
+	bad ':-b 1024' "--fs ':-b 1024': expected TYPE or TYPE:MKFS-OPTIONS, e.g. ext4 or 'ext2:-b 1024'"
+	bad 'nosuchfs' "--fs nosuchfs: mkfs.nosuchfs: not found in PATH, /usr/sbin or /sbin: install the package that provides it"
+	if ! command -v mkfs.btrfs >/dev/null; then
+		bad btrfs "--fs btrfs: mkfs.btrfs: not found: install the Debian package btrfs-progs (apt-get install btrfs-progs)"
+	fi
+	run "$DBIO" matrix "${JOB[@]}" --image "$images" --fs ext4 --mount-opts 'noatime;reboot'
+	[ "$status" -eq 2 ]
+	[ "$output" = "dbio: --mount-opts 'noatime;reboot': expected a comma-separated list of options (letters, digits and - _ = , . :), e.g. noatime,data=writeback" ]
+	run "$DBIO" matrix "${JOB[@]}" --image "$images" --fs ext4 --sched 'none,../x'
+	[ "$status" -eq 2 ]
+	[ "$output" = "dbio: --sched '../x': expected a list of I/O scheduler names, e.g. none,mq-deadline" ]
+	is_empty_dir "$images"
+}
+
+@test "matrix: a file dbio did not make is never formatted" {
+	need_matrix
+	echo precious >"$images/data"
+	run "$DBIO" matrix "${JOB[@]}" --image "$images/data" --image-size 64m --fs ext4
+	[ "$status" -eq 2 ]
+	[ "$output" = "dbio: --image $images/data: exists and was not made by dbio: refusing to format it (give a new file name or a directory)" ]
+	[ "$(cat "$images/data")" = precious ]
+	# One that carries dbio's marker (only root can set trusted.*) is dbio's
+	# leftover: replaced.
+	: >"$images/old.img"
+	"$PYTHON" -c 'import os, sys; os.setxattr(sys.argv[1], "trusted.dbio", b"dbio matrix image")' \
+		"$images/old.img" 2>/dev/null || skip "no trusted.* xattrs on $images"
+	run --separate-stderr "$DBIO" matrix "${JOB[@]}" --repeat=1 --image "$images/old.img" --image-size 64m --fs ext2
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ ! -e "$images/old.img" ]
+}
+
+@test "matrix: refused when not root" {
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	[ "$(id -u)" -eq 0 ] || skip "needs root to switch to another user"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$DBIO" matrix "${JOB[@]}" --image /tmp --fs ext4
+	[ "$status" -ne 127 ] && [ "$status" -ne 126 ] || skip "the dbio binary cannot be run as user 65534"
+	[ "$status" -eq 2 ]
+	[ "$output" = "dbio: matrix: needs root: it attaches loop devices, makes filesystems and mounts them" ]
+}
