@@ -24,13 +24,22 @@ static const struct compare_metric metrics[] = {
 	{ "p99_9", "ns", "lat_ns.p99_9", false, 1, 0, COMPARE_WORSE_HIGHER },
 	{ "max", "ns", "lat_ns.max", false, 1, 0, COMPARE_WORSE_HIGHER },
 	{ "cpu", "%", "rusage.cpu_pct", true, 1, 1, COMPARE_WORSE_NONE },
+	{ "elapsed", "ns", "elapsed_ns", true, 1, 0, COMPARE_WORSE_HIGHER },
+	{ "user", "s", "rusage.user_s", true, 1, 2, COMPARE_WORSE_HIGHER },
+	{ "sys", "s", "rusage.sys_s", true, 1, 2, COMPARE_WORSE_HIGHER },
+	{ "majflt", "faults", "rusage.majflt", true, 1, 0, COMPARE_WORSE_HIGHER },
+	{ "minflt", "faults", "rusage.minflt", true, 1, 0, COMPARE_WORSE_HIGHER },
+	{ "nvcsw", "switches", "rusage.nvcsw", true, 1, 0, COMPARE_WORSE_HIGHER },
 };
 
-const char compare_metric_names[] = "iops, bw, lat_mean, p50, p95, p99, p99_9, max, cpu";
+const char compare_metric_names[] =
+	"iops, bw, lat_mean, p50, p95, p99, p99_9, max, cpu, elapsed, user, sys, majflt, minflt, nvcsw";
 const char compare_default_metrics[] = "iops,bw,p99";
 
-/* The op types every run records, in the order rows are made. */
-static const char *const op_names[] = { "read", "write", "fsync", "fdatasync" };
+/* The op types a run may record, in the order rows are made (rows only for
+ * those some file did): the file ops, then the database workloads'. */
+static const char *const op_names[] = { "read",	  "write",  "fsync", "fdatasync", "insert",	 "lookup",
+					"update", "commit", "batch", "index",	  "transaction", "log" };
 
 /* The environment fields compared, beside every vm.* and
  * transparent_hugepage.* key. */

@@ -155,7 +155,7 @@ static void test_compare_parse_metrics(void **state)
 	assert_int_equal(compare_parse_metrics("iops,p98", m, N(m), &err), DBIO_EINPUT);
 	assert_string_equal(
 		err.msg,
-		"compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, cpu");
+		"compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, cpu, elapsed, user, sys, majflt, minflt, nvcsw");
 	err = (struct dbio_err){ 0 };
 	assert_int_equal(compare_parse_metrics("iops,", m, N(m), &err), DBIO_EINPUT);
 	assert_non_null(strstr(err.msg, "'' is not a metric"));
