@@ -61,6 +61,12 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
  * and printed. Returns 0 or that failure. */
 int jobrun_write_outputs(const struct run_args *a, const json_t *result, bool partial);
 
+/* Check set's targets, run it into a new result recording argv (argv[0]
+ * "dbio"), print it as JSON or through show, write --output and
+ * --series-csv, and return the exit status. Used by run and sync. */
+int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc, char **argv,
+		   void (*show)(const json_t *result, const struct jobset *set));
+
 /* The exit status after rc: 128 + signal when interrupted. */
 int jobrun_status(int rc);
 

@@ -325,3 +325,39 @@ int jobrun_status(int rc)
 		return 128 + sig;
 	return dbio_exit_status(rc);
 }
+
+int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc, char **argv,
+		   void (*show)(const json_t *result, const struct jobset *set))
+{
+	struct dbio_err err = { 0 };
+	json_t *result;
+	int rc = jobrun_check(a, set, &err), wrc;
+
+	if (rc) {
+		cmd_error("%s", err.msg);
+		return rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
+	}
+	result = result_new(argc, argv);
+	if (!result) {
+		cmd_error("%s: out of memory", argv[1]);
+		return 1;
+	}
+	run_signals_install();
+	rc = jobrun_jobs(set, a, result, 0, &err);
+	result_finish(result, rc != 0, rc ? err.msg : NULL);
+	if (a->format == FORMAT_JSON) {
+		char *text = result_dump(result);
+
+		if (text)
+			puts(text);
+		free(text);
+	} else {
+		show(result, set);
+	}
+	fflush(stdout);
+	wrc = jobrun_write_outputs(a, result, rc != 0);
+	if (rc && err.code)
+		cmd_error("%s", err.msg);
+	json_decref(result);
+	return jobrun_status(rc ? rc : wrc);
+}

@@ -31,12 +31,25 @@ static void run_usage(void)
 	       "130 interrupted by SIGINT, 143 by SIGTERM.\n");
 }
 
+static void show_jobs(const json_t *result, const struct jobset *set)
+{
+	text_report(stdout, result);
+	if (set->njobs > 1)
+		text_summary(stdout, result);
+}
+
+static void show_suite(const json_t *result, const struct jobset *set)
+{
+	(void)set;
+	text_report(stdout, result);
+	text_summary(stdout, result);
+}
+
 static int run_main(int argc, char **argv)
 {
 	struct run_args args = { 0 };
 	struct jobset set = { 0 };
 	struct dbio_err err = { 0 };
-	json_t *result = NULL;
 	bool suite = false;
 	int rc, status;
 
@@ -47,43 +60,14 @@ static int run_main(int argc, char **argv)
 	}
 	args.opts.progress = args.progress < 0 ? isatty(STDERR_FILENO) : args.progress;
 	rc = jobrun_build(&args, NULL, 0, &set, &suite, &err);
-	if (!rc)
-		rc = jobrun_check(&args, &set, &err);
 	if (rc) {
 		cmd_error("%s", err.msg);
-		status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
+		status = dbio_exit_status(rc);
 		goto out_set;
 	}
-	result = result_new(argc + 1, argv - 1);
-	if (!result) {
-		cmd_error("run: out of memory");
-		status = 1;
-		goto out_set;
-	}
-	run_signals_install();
-	rc = jobrun_jobs(&set, &args, result, 0, &err);
-	result_finish(result, rc != 0, rc ? err.msg : NULL);
-
-	if (args.format == FORMAT_JSON) {
-		char *text = result_dump(result);
-
-		if (text)
-			puts(text);
-		free(text);
-	} else {
-		text_report(stdout, result);
-		if (suite || set.njobs > 1)
-			text_summary(stdout, result);
-	}
-	fflush(stdout);
-	int wrc = jobrun_write_outputs(&args, result, rc != 0);
-
-	if (rc && err.code)
-		cmd_error("%s", err.msg);
-	status = jobrun_status(rc ? rc : wrc);
+	status = jobrun_execute(&args, &set, argc + 1, argv - 1, suite ? show_suite : show_jobs);
 
 out_set:
-	json_decref(result);
 	jobset_release(&set);
 out_args:
 	jobrun_args_release(&args);

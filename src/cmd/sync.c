@@ -69,8 +69,9 @@ static const char *cells_jobfile(void)
 	return text;
 }
 
-static void print_table(const json_t *result, const char *dir)
+static void print_table(const json_t *result, const struct jobset *set)
 {
+	const char *dir = set->jobs[0].directory;
 	const json_t *jobs = json_object_get(result, "jobs");
 	const json_t *target = json_array_get(json_object_get(json_array_get(jobs, 0), "targets"), 0);
 	char bs[32];
@@ -120,7 +121,6 @@ static int sync_main(int argc, char **argv)
 	struct run_args args = { 0 };
 	struct jobset set = { 0 };
 	struct dbio_err err = { 0 };
-	json_t *result = NULL;
 	char *dirkey = NULL;
 	bool suite;
 	int rc, status;
@@ -149,40 +149,14 @@ static int sync_main(int argc, char **argv)
 	args.builtin = cells_jobfile();
 	args.builtin_name = "(dbio sync)";
 	rc = jobrun_build(&args, NULL, 0, &set, &suite, &err);
-	if (!rc)
-		rc = jobrun_check(&args, &set, &err);
 	if (rc) {
 		cmd_error("%s", err.msg);
-		status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
+		status = dbio_exit_status(rc);
 		goto out;
 	}
-	result = result_new(argc + 1, argv - 1);
-	if (!result) {
-		cmd_error("sync: out of memory");
-		status = 1;
-		goto out;
-	}
-	run_signals_install();
-	rc = jobrun_jobs(&set, &args, result, 0, &err);
-	result_finish(result, rc != 0, rc ? err.msg : NULL);
-	if (args.format == FORMAT_JSON) {
-		char *text = result_dump(result);
-
-		if (text)
-			puts(text);
-		free(text);
-	} else {
-		print_table(result, set.jobs[0].directory);
-	}
-	fflush(stdout);
-	int wrc = jobrun_write_outputs(&args, result, rc != 0);
-
-	if (rc && err.code)
-		cmd_error("%s", err.msg);
-	status = jobrun_status(rc ? rc : wrc);
+	status = jobrun_execute(&args, &set, argc + 1, argv - 1, print_table);
 out:
 	free(dirkey);
-	json_decref(result);
 	jobset_release(&set);
 	jobrun_args_release(&args);
 	return status;
