@@ -306,6 +306,18 @@ void text_report(FILE *fp, const json_t *result)
 					num(json_object_get(run, "memory"), "peak_bytes") / 1048576.0);
 			phase_lines(fp, run);
 			probe_lines(fp, json_object_get(run, "probe"));
+			if (json_object_get(run, "submission")) {
+				const json_t *sl =
+					json_object_get(json_object_get(run, "submission"), "lat_ns");
+				char a[32], b[32], c[32];
+
+				fprintf(fp,
+					"    submission latency (the io_uring_submit or io_submit call that carried each I/O): %.0f I/Os, mean %s, p99 %s, max %s\n",
+					num(json_object_get(run, "submission"), "count"),
+					units_fmt_ns(a, sizeof(a), num(sl, "mean")),
+					units_fmt_ns(b, sizeof(b), num(sl, "p99")),
+					units_fmt_ns(c, sizeof(c), num(sl, "max")));
+			}
 			series_lines(fp, json_object_get(run, "series"));
 		}
 		if (json_array_size(runs) > 1 && json_object_get(job, "summary"))

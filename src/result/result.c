@@ -324,16 +324,23 @@ static json_t *counters_json(const struct sampler *s)
 			 "total", counters_delta(s, &s->samples[0], &s->samples[s->nsamples - 1]));
 }
 
-static json_t *probe_json(const struct job *job, const struct run_probe *p)
+/* min, mean, max and the standard percentiles of h, in ns. */
+static json_t *lat_summary_json(const struct hist *h)
 {
-	const struct hist *h = p->lat;
-	json_t *stalls = json_array();
 	json_t *lat = json_pack("{s:I, s:f, s:I}", "min", (json_int_t)(h->count ? h->min : 0), "mean",
 				hist_mean(h), "max", (json_int_t)h->max);
 
 	for (size_t i = 0; i < sizeof(std_pcts) / sizeof(std_pcts[0]); i++)
 		json_object_set_new(lat, std_pct_names[i],
 				    json_integer((json_int_t)hist_percentile(h, std_pcts[i])));
+	return lat;
+}
+
+static json_t *probe_json(const struct job *job, const struct run_probe *p)
+{
+	const struct hist *h = p->lat;
+	json_t *stalls = json_array();
+	json_t *lat = lat_summary_json(h);
 	for (size_t i = 0; i < p->nstalls; i++)
 		json_array_append_new(stalls, json_pack("{s:I, s:I}", "t_ns", (json_int_t)p->stalls[i].t_ns,
 							"lat_ns", (json_int_t)p->stalls[i].lat_ns));
@@ -407,6 +414,13 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 		json_object_set_new(run, "database",
 				    json_pack("{s:s, s:I}", "engine", st->db_engine, "disk_bytes",
 					      (json_int_t)st->disk_bytes));
+	if (run && st->slat_ns.count) {
+		json_t *lat = lat_summary_json(&st->slat_ns);
+
+		json_object_set_new(
+			run, "submission",
+			json_pack("{s:I, s:o}", "count", (json_int_t)st->slat_ns.count, "lat_ns", lat));
+	}
 	if (run && st->probe.kind != PROBE_NONE && st->probe.lat)
 		json_object_set_new(run, "probe", probe_json(job, &st->probe));
 	if (run && st->counters.nsamples >= 2)

@@ -57,6 +57,7 @@ void run_stats_init(struct run_stats *stats)
 	memset(stats, 0, sizeof(*stats));
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&stats->ops[t]);
+	hist_init(&stats->slat_ns);
 }
 
 /* "<thread>.<rest>" or "shared.<rest>": what follows dbio.<job>. in the
@@ -574,6 +575,7 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 				rc = dbio_err_set(err, slots[s].rc, "%s", w->err.msg);
 			for (int op = 0; op < OP_NTYPES; op++)
 				op_stats_merge(&stats[j].ops[op], &w->stats[op]);
+			hist_merge(&stats[j].slat_ns, &w->slat_ns);
 			usage_add(&stats[j].usage, &w->usage);
 			stats[j].disk_bytes += w->disk_bytes;
 			if (w->db_engine)

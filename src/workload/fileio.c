@@ -60,7 +60,6 @@ struct fileio_state {
 	/* Submission latency of the measured reads and writes of a queued
 	 * engine. struct worker has no field for it yet: the runner does not
 	 * report it (see docs/engines.md). */
-	struct hist slat_ns;
 };
 
 static uint64_t buf_stride(const struct job *job)
@@ -126,7 +125,7 @@ static int fileio_prepare(struct worker *w)
 	}
 	if (!st->fds || !st->bufs || (queued && (!st->slots || !st->free || !st->done)))
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
-	hist_init(&st->slat_ns);
+	hist_init(&w->slat_ns);
 	for (size_t i = 0; i < w->nfiles; i++)
 		st->fds[i] = w->files[i].fd;
 
@@ -439,7 +438,7 @@ static int fileio_run_queued(struct worker *w)
 
 					slot->sub_ns = t1;
 					if (slot->measured)
-						hist_add(&st->slat_ns, t1 - t0);
+						hist_add(&w->slat_ns, t1 - t0);
 				}
 				inflight += k;
 			}

@@ -76,6 +76,7 @@ struct worker {
 	struct offgen gen;
 	struct rng rng;
 	struct op_stats stats[OP_NTYPES];
+	struct hist slat_ns; /* queued engines: submission latency of each batch */
 	struct usage usage; /* of the measured phase */
 	uint64_t start_ns;  /* start of the measured phase (after ramp) */
 	uint64_t end_ns;
