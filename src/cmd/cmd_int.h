@@ -17,6 +17,9 @@
 
 enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
 
+/* The columns of `dbio run --format=csv` (a row per job and op type). */
+#define JOBRUN_CSV_METRICS "iops,bw,lat_mean,p50,p95,p99,p99_9,max,cpu,elapsed,user,sys"
+
 struct run_args {
 	const char **files;
 	size_t nfiles;

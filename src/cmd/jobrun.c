@@ -14,6 +14,7 @@
 #include "cmd/cmd_int.h"
 #include "job/option.h"
 #include "out/csv.h"
+#include "out/table.h"
 #include "result/result.h"
 #include "util/atomic.h"
 
@@ -98,14 +99,14 @@ int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), st
 				a->metrics = val;
 			else if (!strcmp(flag, "--vary"))
 				a->vary[a->nvary++] = (char *)val;
-			else if (!strcmp(val, "text") || !strcmp(val, "json") ||
-				 (sweep && !strcmp(val, "csv")))
+			else if (!strcmp(val, "text") || !strcmp(val, "json") || !strcmp(val, "csv"))
 				a->format = !strcmp(val, "json")  ? FORMAT_JSON
 					    : !strcmp(val, "csv") ? FORMAT_CSV
 								  : FORMAT_TEXT;
 			else {
-				cmd_error("command line: --format: bad value '%s': expected text%s or json",
-					  val, sweep ? ", csv" : "");
+				cmd_error(
+					"command line: --format: bad value '%s': expected text, json or csv",
+					val);
 				return 2;
 			}
 			continue;
@@ -351,6 +352,8 @@ int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc,
 		if (text)
 			puts(text);
 		free(text);
+	} else if (a->format == FORMAT_CSV) {
+		table_points(stdout, result, JOBRUN_CSV_METRICS, true);
 	} else {
 		show(result, set);
 	}

@@ -14,13 +14,14 @@
 
 static void run_usage(void)
 {
-	printf("usage: dbio run [JOBFILE...] [--KEY=VALUE...] [--output FILE] [--format text|json]\n"
+	printf("usage: dbio run [JOBFILE...] [--KEY=VALUE...] [--output FILE] [--format text|json|csv]\n"
 	       "                [--series-csv FILE] [--progress=line|none] [--keep] [--force]\n\n"
 	       "Without a job file or job keys, runs the default suite (about one minute) in\n"
 	       "./dbio-scratch or --directory. Job keys given on the command line apply to every\n"
 	       "job and override the job files; `dbio help options` lists them.\n\n"
 	       "  --output FILE    write the result as JSON to FILE (atomically)\n"
-	       "  --format FORMAT  text (default) or json on standard output\n"
+	       "  --format FORMAT  text (default), json, or csv (a row per job and op type:\n"
+	       "                   iops, bw, latencies in ns, cpu, elapsed, user, sys) on standard output\n"
 	       "  --series-csv FILE  write the time series (log_interval=) as CSV to FILE\n"
 	       "  --progress=line|none  an updating status line on stderr (default: line when\n"
 	       "                   stderr is a terminal)\n"

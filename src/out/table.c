@@ -204,7 +204,7 @@ void table_points(FILE *fp, const json_t *result, const char *list, bool csv)
 
 				figure(job, op, cols[c], &value, &ci);
 				if (csv) {
-					fprintf(fp, ",%.6g,%.6g", value, ci);
+					fprintf(fp, ",%.10g,%.10g", value, ci);
 					continue;
 				}
 				if (cols[c]->ns)
