@@ -57,9 +57,9 @@ struct fileio_state {
 	struct fileio_slot *slots; /* queued engines: nbufs */
 	unsigned *free;		   /* free slot numbers, a stack */
 	struct io_req **done;	   /* reap's output */
-	/* Submission latency of the measured reads and writes of a queued
-	 * engine. struct worker has no field for it yet: the runner does not
-	 * report it (see docs/engines.md). */
+				   /* Submission latency of the measured reads and writes of a queued
+				    * engine. struct worker has no field for it yet: the runner does not
+				    * report it (see docs/engines.md). */
 };
 
 static uint64_t buf_stride(const struct job *job)

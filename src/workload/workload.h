@@ -77,8 +77,8 @@ struct worker {
 	struct rng rng;
 	struct op_stats stats[OP_NTYPES];
 	struct hist slat_ns; /* queued engines: submission latency of each batch */
-	struct usage usage; /* of the measured phase */
-	uint64_t start_ns;  /* start of the measured phase (after ramp) */
+	struct usage usage;  /* of the measured phase */
+	uint64_t start_ns;   /* start of the measured phase (after ramp) */
 	uint64_t end_ns;
 	struct dbio_err err;
 	uint64_t disk_bytes;   /* bytes the workload's files occupy at the end (st_blocks) */

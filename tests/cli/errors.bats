@@ -118,7 +118,7 @@ bad_job() {
 }
 
 @test "--format=xml" {
-	refused "dbio: command line: --format: bad value 'xml': expected text or json" \
+	refused "dbio: command line: --format: bad value 'xml': expected text, json or csv" \
 		run --directory="$target" --output "$result" --size=1m --format=xml
 }
 
