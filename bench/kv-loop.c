@@ -50,50 +50,8 @@
 #define KEY_BYTES 16
 #define RANDSEED  24301ull /* dbio's default randseed; thread 0 */
 
-/* dbio's rng (src/util/rng.h): xoshiro256** seeded through splitmix64. */
-struct rng {
-	uint64_t s[4];
-};
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static void rng_seed(struct rng *r, uint64_t seed)
-{
-	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static inline uint64_t rng_next(struct rng *r)
-{
-	uint64_t *s = r->s;
-	uint64_t out = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return out;
-}
-
-static inline uint64_t rng_below(struct rng *r, uint64_t n)
-{
-	return (uint64_t)(((unsigned __int128)rng_next(r) * n) >> 64);
-}
+/* dbio's own generator, so the values are byte for byte dbio's. */
+#include "util/rng.h"
 
 static inline uint64_t now_ns(void)
 {

@@ -107,7 +107,7 @@ LOG=$TMP/log
 RES=$TMP/results.tsv # engine sync tool run elapsed_s
 : >"$RES"
 
-"$CC" -O2 -o "$BIN/kv-loop" "$HERE/kv-loop.c" -lgdbm -llmdb -lsqlite3 2>"$TMP/cc.log" ||
+"$CC" -O2 -I"$HERE/../src" -o "$BIN/kv-loop" "$HERE/kv-loop.c" -lgdbm -llmdb -lsqlite3 2>"$TMP/cc.log" ||
         die "cannot build $HERE/kv-loop.c with $CC -lgdbm -llmdb -lsqlite3 (are libgdbm-dev, liblmdb-dev and libsqlite3-dev installed?):
 $(cat "$TMP/cc.log")"
 
