@@ -24,7 +24,7 @@ value() {
 	[ "$status" -eq 0 ]
 	R=$BATS_TEST_TMPDIR/p.json
 	n=$(value "$R" 'd["jobs"][0]["runs"][0]["probe"]["count"]')
-	[ "$n" -ge 10 ] && [ "$n" -le 11 ]
+	[ "$n" -ge 8 ] && [ "$n" -le 11 ] # 10 or 11 on a quiet machine; a probe that runs late delays the next
 	[ "$(value "$R" 'len(d["jobs"][0]["runs"][0]["probe"]["stalls"])')" -eq "$n" ]
 	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["probe"]["kind"]')" = write ]
 	# Stalls are in time order, on the 100 ms grid: probe k never starts
@@ -41,7 +41,7 @@ value() {
 		--directory="$DIR" --output="$BATS_TEST_TMPDIR/p.json"
 	[ "$status" -eq 0 ]
 	n=$(value "$BATS_TEST_TMPDIR/p.json" 'd["jobs"][0]["runs"][0]["probe"]["count"]')
-	[ "$n" -ge 9 ] && [ "$n" -le 11 ]
+	[ "$n" -ge 7 ] && [ "$n" -le 11 ]
 	[ "$(value "$BATS_TEST_TMPDIR/p.json" 'd["jobs"][0]["runs"][0]["probe"]["stall_ns"]')" -eq 100000000 ]
 	[ -z "$(ls -A "$DIR")" ]
 	touch "$DIR/dbio.job.probe"
