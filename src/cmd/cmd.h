@@ -6,6 +6,8 @@
 #ifndef DBIO_CMD_CMD_H
 #define DBIO_CMD_CMD_H
 
+#include <stdbool.h>
+
 struct cmd {
 	const char *name;
 	const char *summary;		    /* one line for `dbio --help` */
@@ -17,6 +19,11 @@ extern const unsigned cmd_count;
 
 /* The command named name, or NULL. */
 const struct cmd *cmd_find(const char *name);
+
+/* The value of option key at argv[*i]: "--key=VALUE", or "--key VALUE"
+ * (then *i moves past VALUE). NULL when argv[*i] is another argument, or
+ * when --key is the last argument (then *missing is set). */
+const char *cmd_opt_value(int argc, char **argv, int *i, const char *key, bool *missing);
 
 /* Print "dbio: " + message to stderr (one line). */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

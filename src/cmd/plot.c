@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "result/result.h"
 #include "out/plot.h"
 
 static void plot_usage(void)
@@ -37,24 +38,6 @@ static void plot_usage(void)
 	       "Exit status: 0 done, 1 gnuplot missing or failed, 2 bad input (a result file, an\n"
 	       "option, or a DIR that cannot be made or written; nothing is drawn).\n",
 	       plot_metric_names);
-}
-
-/* --key VALUE or --key=VALUE at argv[*i]; NULL when argv[*i] is not --key. */
-static const char *opt_value(int argc, char **argv, int *i, const char *key, bool *missing)
-{
-	size_t len = strlen(key);
-
-	if (strncmp(argv[*i], key, len))
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (argv[*i][len])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
 }
 
 static int plot_main(int argc, char **argv)
@@ -83,11 +66,11 @@ static int plot_main(int argc, char **argv)
 			status = 0;
 			goto out;
 		}
-		if ((v = opt_value(argc, argv, &i, "--out", &missing)))
+		if ((v = cmd_opt_value(argc, argv, &i, "--out", &missing)))
 			out = v;
-		else if ((v = opt_value(argc, argv, &i, "--format", &missing)))
+		else if ((v = cmd_opt_value(argc, argv, &i, "--format", &missing)))
 			format = v;
-		else if ((v = opt_value(argc, argv, &i, "--metric", &missing)))
+		else if ((v = cmd_opt_value(argc, argv, &i, "--metric", &missing)))
 			metric = v;
 		else if (missing) {
 			cmd_error("plot: %s: needs a value", argv[i]);
@@ -123,7 +106,7 @@ static int plot_main(int argc, char **argv)
 	for (size_t f = 0; f < n; f++) {
 		json_t *r;
 
-		if ((rc = plot_load_result(in[f].label, &r, &err))) {
+		if ((rc = result_load(in[f].label, &r, &err))) {
 			cmd_error("plot: %s", err.msg);
 			goto out;
 		}

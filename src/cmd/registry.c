@@ -1,4 +1,5 @@
-/* The subcommand registry; see cmd.h. One line per command. */
+/* The subcommand registry (one line per command) and the helpers every
+ * command uses; see cmd.h. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +38,23 @@ const struct cmd *cmd_find(const char *name)
 		if (!strcmp(cmd_registry[i]->name, name))
 			return cmd_registry[i];
 	return NULL;
+}
+
+const char *cmd_opt_value(int argc, char **argv, int *i, const char *key, bool *missing)
+{
+	size_t len = strlen(key);
+
+	if (strncmp(argv[*i], key, len))
+		return NULL;
+	if (argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (argv[*i][len])
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
 }
 
 void cmd_error(const char *fmt, ...)

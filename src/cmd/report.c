@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "result/result.h"
 #include "out/html.h"
 #include "out/plot.h"
 #include "util/atomic.h"
@@ -35,24 +36,6 @@ static void report_usage(void)
 	       "                   %s\n\n"
 	       "Exit status: 0 written, 1 could not write, 2 bad input.\n",
 	       plot_metric_names);
-}
-
-/* --key VALUE or --key=VALUE at argv[*i]; NULL when argv[*i] is not --key. */
-static const char *opt_value(int argc, char **argv, int *i, const char *key, bool *missing)
-{
-	size_t len = strlen(key);
-
-	if (strncmp(argv[*i], key, len))
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (argv[*i][len])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
 }
 
 /* The whole of dir/name, or NULL. */
@@ -177,9 +160,9 @@ static int report_main(int argc, char **argv)
 			status = 0;
 			goto out;
 		}
-		if ((v = opt_value(argc, argv, &i, "--html", &missing)))
+		if ((v = cmd_opt_value(argc, argv, &i, "--html", &missing)))
 			html = v;
-		else if ((v = opt_value(argc, argv, &i, "--metric", &missing)))
+		else if ((v = cmd_opt_value(argc, argv, &i, "--metric", &missing)))
 			metric = v;
 		else if (missing) {
 			cmd_error("report: %s: needs a value", argv[i]);
@@ -208,7 +191,7 @@ static int report_main(int argc, char **argv)
 	for (size_t f = 0; f < n; f++) {
 		json_t *r;
 
-		if (plot_load_result(in[f].label, &r, &err)) {
+		if (result_load(in[f].label, &r, &err)) {
 			cmd_error("report: %s", err.msg);
 			goto out;
 		}

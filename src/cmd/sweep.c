@@ -195,25 +195,16 @@ static json_t *sweep_json(const struct axis *axes, size_t naxes, size_t npoints,
 /* Load a sweep result to resume: its argv, and the finished points. */
 static int load_resume(const char *path, json_t **result, int *argc, char ***argv, struct dbio_err *err)
 {
-	json_error_t jerr;
-	json_t *r = json_load_file(path, 0, &jerr), *args;
+	json_t *r = NULL, *args;
 	size_t i;
 	json_t *a;
+	int rc = result_load(path, &r, err);
 
-	if (!r)
-		return dbio_err_set(err, DBIO_EINPUT, "--resume %s: cannot read: %s (line %d)", path,
-				    jerr.text, jerr.line);
-	if (!json_is_integer(json_object_get(r, "schema_version")) || !json_object_get(r, "sweep") ||
-	    !json_is_array(args = json_object_get(r, "argv"))) {
+	if (rc)
+		return rc;
+	if (!json_object_get(r, "sweep") || !json_is_array(args = json_object_get(r, "argv"))) {
 		json_decref(r);
 		return dbio_err_set(err, DBIO_EINPUT, "--resume %s: not a result of `dbio sweep`", path);
-	}
-	if (json_integer_value(json_object_get(r, "schema_version")) > RESULT_SCHEMA_VERSION) {
-		json_decref(r);
-		return dbio_err_set(err, DBIO_EINPUT,
-				    "--resume %s: schema_version %lld is newer than this dbio's (%d)", path,
-				    (long long)json_integer_value(json_object_get(r, "schema_version")),
-				    RESULT_SCHEMA_VERSION);
 	}
 	*argc = (int)json_array_size(args) - 1; /* argv[0] is "dbio" */
 	*argv = calloc(json_array_size(args) + 1, sizeof(**argv));

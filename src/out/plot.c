@@ -1096,39 +1096,3 @@ int plot_render(const char *dir, const struct plot *p, struct dbio_err *err)
 	}
 	return 0;
 }
-
-/* ---- reading results ------------------------------------------------------ */
-
-int plot_load_result(const char *path, json_t **out, struct dbio_err *err)
-{
-	json_error_t jerr;
-	const json_t *ver;
-	FILE *fp;
-	json_t *r;
-
-	*out = NULL;
-	fp = fopen(path, "r");
-	if (!fp)
-		return dbio_err_set(err, DBIO_EINPUT, "%s: cannot read: %s", path, strerror(errno));
-	r = json_loadf(fp, 0, &jerr);
-	fclose(fp);
-	if (!r)
-		return dbio_err_set(err, DBIO_EINPUT, "%s: not a result: line %d: %s", path, jerr.line,
-				    jerr.text);
-	ver = json_object_get(r, "schema_version");
-	if (!json_is_integer(ver) || !json_is_array(json_object_get(r, "jobs"))) {
-		json_decref(r);
-		return dbio_err_set(err, DBIO_EINPUT, "%s: not a dbio result: no schema_version or jobs",
-				    path);
-	}
-	if (json_integer_value(ver) > RESULT_SCHEMA_VERSION) {
-		long long v = (long long)json_integer_value(ver);
-
-		json_decref(r);
-		return dbio_err_set(err, DBIO_EINPUT,
-				    "%s: schema_version %lld is newer than this dbio's (%d)", path, v,
-				    RESULT_SCHEMA_VERSION);
-	}
-	*out = r;
-	return 0;
-}

@@ -97,9 +97,4 @@ extern const char plot_no_gnuplot[];
  * or DBIO_EFORMAT when gnuplot failed, with its last line of errors in err. */
 int plot_render(const char *dir, const struct plot *p, struct dbio_err *err);
 
-/* Read a result file: JSON with a schema_version this dbio knows and a
- * jobs array. *out is the new tree (json_decref). 0, or DBIO_EINPUT with
- * "<path>: <what is wrong>" in err. */
-int plot_load_result(const char *path, json_t **out, struct dbio_err *err);
-
 #endif

@@ -40,6 +40,11 @@ int result_write(const json_t *result, const char *path, struct dbio_err *err);
 /* JSON text of the result, indented; caller frees. */
 char *result_dump(const json_t *result);
 
+/* Read the result file at path: JSON with an integer schema_version not
+ * newer than RESULT_SCHEMA_VERSION and a jobs array. 0 with the tree in
+ * *out (the caller's reference), or DBIO_EINPUT with "<path>: ..." in err. */
+int result_load(const char *path, json_t **out, struct dbio_err *err);
+
 /* The histogram of an op entry (ops.<type>) back as a struct hist, for
  * merging and recomputing percentiles. 0 or DBIO_EFORMAT. */
 int result_hist_load(const json_t *op, struct hist *h);
