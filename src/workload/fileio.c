@@ -191,6 +191,24 @@ static int io_failed(struct worker *w, const struct io_req *req, size_t file, in
 			    strerror(-rc));
 }
 
+/* One fsync or fdatasync, timed and counted when measuring (a queued job
+ * calls it with nothing in flight); 0 or -errno. */
+static int timed_sync(struct worker *w, int fd, enum op_type op, bool measuring, uint64_t *now)
+{
+	int rc = w->eng.ops->sync(&w->eng, fd, op);
+	uint64_t t = clock_now_ns();
+
+	if (rc)
+		return rc;
+	if (measuring) {
+		op_stats_add(&w->stats[op], 0, t - *now);
+		if (series_on(&w->series))
+			series_add(&w->series, op, 0, t - *now, t);
+	}
+	*now = t;
+	return 0;
+}
+
 static int fileio_run_sync(struct worker *w)
 {
 	const struct job *job = w->job;
@@ -256,27 +274,13 @@ static int fileio_run_sync(struct worker *w)
 		writes++;
 		if (fsync_every && writes % fsync_every == 0) {
 			req.op = OP_FSYNC;
-			if ((rc = w->eng.ops->sync(&w->eng, req.fd, OP_FSYNC)))
+			if ((rc = timed_sync(w, req.fd, OP_FSYNC, measuring, &now)))
 				break;
-			t = clock_now_ns();
-			if (measuring) {
-				op_stats_add(&w->stats[OP_FSYNC], 0, t - now);
-				if (series)
-					series_add(&w->series, OP_FSYNC, 0, t - now, t);
-			}
-			now = t;
 		}
 		if (fdatasync_every && writes % fdatasync_every == 0) {
 			req.op = OP_FDATASYNC;
-			if ((rc = w->eng.ops->sync(&w->eng, req.fd, OP_FDATASYNC)))
+			if ((rc = timed_sync(w, req.fd, OP_FDATASYNC, measuring, &now)))
 				break;
-			t = clock_now_ns();
-			if (measuring) {
-				op_stats_add(&w->stats[OP_FDATASYNC], 0, t - now);
-				if (series)
-					series_add(&w->series, OP_FDATASYNC, 0, t - now, t);
-			}
-			now = t;
 		}
 	}
 	if (rc) {
@@ -284,18 +288,10 @@ static int fileio_run_sync(struct worker *w)
 	} else if (job->end_fsync && writes && !atomic_load(w->stop) && !atomic_load(w->job_stop)) {
 		req.op = OP_FSYNC;
 		for (file = 0; file < w->nfiles; file++) {
-			if ((rc = w->eng.ops->sync(&w->eng, w->files[file].fd, OP_FSYNC))) {
+			if ((rc = timed_sync(w, w->files[file].fd, OP_FSYNC, measuring, &now))) {
 				io_failed(w, &req, file, rc);
 				break;
 			}
-			uint64_t t = clock_now_ns();
-
-			if (measuring) {
-				op_stats_add(&w->stats[OP_FSYNC], 0, t - now);
-				if (series)
-					series_add(&w->series, OP_FSYNC, 0, t - now, t);
-			}
-			now = t;
 		}
 	}
 	if (!measuring) {
@@ -308,23 +304,6 @@ static int fileio_run_sync(struct worker *w)
 	usage_thread(&u1);
 	w->usage = usage_sub(&u1, &u0);
 	return w->err.code;
-}
-
-/* Run one sync of a queued job (nothing in flight); 0 or -errno. */
-static int queued_sync(struct worker *w, int fd, enum op_type op, bool measuring, uint64_t *now)
-{
-	int rc = w->eng.ops->sync(&w->eng, fd, op);
-	uint64_t t = clock_now_ns();
-
-	if (rc)
-		return rc;
-	if (measuring) {
-		op_stats_add(&w->stats[op], 0, t - *now);
-		if (series_on(&w->series))
-			series_add(&w->series, op, 0, t - *now, t);
-	}
-	*now = t;
-	return 0;
 }
 
 static int fileio_run_queued(struct worker *w)
@@ -375,10 +354,10 @@ static int fileio_run_queued(struct worker *w)
 		if ((fsync_due || fdatasync_due) && !inflight) {
 			int fd = w->files[sync_file].fd;
 
-			if (!stopping && fsync_due && (rc = queued_sync(w, fd, OP_FSYNC, measuring, &now)))
+			if (!stopping && fsync_due && (rc = timed_sync(w, fd, OP_FSYNC, measuring, &now)))
 				failed.op = OP_FSYNC;
 			else if (!stopping && fdatasync_due &&
-				 (rc = queued_sync(w, fd, OP_FDATASYNC, measuring, &now)))
+				 (rc = timed_sync(w, fd, OP_FDATASYNC, measuring, &now)))
 				failed.op = OP_FDATASYNC;
 			if (rc) {
 				failed.file = sync_file;
@@ -491,7 +470,7 @@ static int fileio_run_queued(struct worker *w)
 		io_failed(w, &failed, failed.file, rc);
 	} else if (job->end_fsync && writes && !atomic_load(w->stop) && !atomic_load(w->job_stop)) {
 		for (unsigned f = 0; f < w->nfiles; f++) {
-			if ((rc = queued_sync(w, w->files[f].fd, OP_FSYNC, measuring, &now))) {
+			if ((rc = timed_sync(w, w->files[f].fd, OP_FSYNC, measuring, &now))) {
 				failed.op = OP_FSYNC;
 				io_failed(w, &failed, f, rc);
 				break;
