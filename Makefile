@@ -4,11 +4,29 @@
 #   make test       install missing packages, build, run every test
 #   make SAN=1 ...  the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make docs       regenerate docs/options.md and docs/dbio.1 from the option table
+#   make WITHOUT="gdbm lmdb" ...
+#                   leave optional libraries out (gdbm lmdb sqlite3 liburing libaio);
+#                   each is also left out when its development package is missing
+#   make dbio-min   a build without every optional library (tests use it)
 
 VERSION := 0.1.0
-PKGS    := jansson inih sqlite3 lmdb blkid liburing
+PKGS    := jansson inih blkid
 CC      ?= cc
-BUILD   := build$(if $(SAN),-san)
+BUILD   ?= build$(if $(SAN),-san)
+PROG    ?= dbio$(if $(SAN),-san)
+
+# Optional libraries: the engine, kv backend or workload each brings is built
+# in when its development package is installed and not named in WITHOUT; a
+# job asking for a left-out one is refused with the package's name.
+OPTIONAL    := gdbm lmdb sqlite3 liburing libaio
+WITHOUT     ?=
+$(foreach w,$(WITHOUT),$(if $(filter $(w),$(OPTIONAL)),,$(error WITHOUT: '$(w)' is not an optional library; expected some of: $(OPTIONAL))))
+lib_gdbm    := $(shell test -f /usr/include/gdbm.h && echo -lgdbm)
+lib_lmdb    := $(shell pkg-config --libs lmdb 2>/dev/null)
+lib_sqlite3 := $(shell pkg-config --libs sqlite3 2>/dev/null)
+lib_liburing := $(shell pkg-config --libs liburing 2>/dev/null)
+lib_libaio  := $(shell test -f /usr/include/libaio.h && echo -laio)
+WITH        := $(foreach l,$(filter-out $(WITHOUT),$(OPTIONAL)),$(if $(lib_$(l)),$(l)))
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wno-format-truncation \
@@ -18,12 +36,11 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-HAVE_PKGS := $(shell pkg-config --exists $(PKGS) cmocka 2>/dev/null && test -f /usr/include/gdbm.h && test -f /usr/include/libaio.h && command -v bats >/dev/null && echo yes)
-ifeq ($(HAVE_PKGS),yes)
-CFLAGS  += $(shell pkg-config --cflags $(PKGS))
-LIBS    := $(shell pkg-config --libs $(PKGS)) -lgdbm -laio -lm
-CMOCKA  := $(shell pkg-config --cflags --libs cmocka)
-endif
+# make run and make test install every package first (scripts/install-deps).
+HAVE_PKGS := $(shell pkg-config --exists $(PKGS) cmocka sqlite3 lmdb liburing 2>/dev/null && test -f /usr/include/gdbm.h && test -f /usr/include/libaio.h && command -v bats >/dev/null && echo yes)
+CFLAGS  += $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(foreach l,$(WITH),-DDBIO_HAVE_$(shell echo $(l) | tr a-z A-Z))
+LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(foreach l,$(WITH),$(lib_$(l))) -lm
+CMOCKA  := $(shell pkg-config --cflags --libs cmocka 2>/dev/null)
 
 SRCS    := $(filter-out src/main.c,$(shell find src -name '*.c' | sort))
 OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/default_suite.o
@@ -31,13 +48,21 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNITS   := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps run test unit cli docs check-docs format check-format clean
-all: dbio$(if $(SAN),-san)
+all: $(PROG)
 
 deps:
 	@[ "$(HAVE_PKGS)" = yes ] || scripts/install-deps
 
-dbio$(if $(SAN),-san): $(BUILD)/main.o $(BUILD)/libdbio.a
+$(PROG): $(BUILD)/main.o $(BUILD)/libdbio.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# The same sources with every optional library left out, in a build
+# directory of its own (the inner make builds PROG=dbio-min).
+ifeq ($(filter dbio-min%,$(PROG)),)
+.PHONY: dbio-min dbio-min-san
+dbio-min dbio-min-san:
+	$(MAKE) WITHOUT="$(OPTIONAL)" BUILD=build-min$(if $(SAN),-san) PROG=$@ all
+endif
 
 $(BUILD)/libdbio.a: $(OBJS)
 	@rm -f $@
@@ -65,8 +90,8 @@ run: deps
 	./dbio run
 
 test: deps
-	$(MAKE) all $(UNITS)
-	DBIO=$(CURDIR)/dbio$(if $(SAN),-san) BUILD=$(BUILD) tests/run-all $(UNITS)
+	$(MAKE) all $(UNITS) dbio-min$(if $(SAN),-san)
+	DBIO=$(CURDIR)/$(PROG) DBIO_MIN=$(CURDIR)/dbio-min$(if $(SAN),-san) BUILD=$(BUILD) tests/run-all $(UNITS)
 
 docs: all
 	./dbio help options --markdown > docs/options.md
@@ -80,6 +105,6 @@ check-format:
 	clang-format --dry-run --Werror $$(find src tests/unit bench -name '*.[ch]')
 
 clean:
-	rm -rf build build-san dbio dbio-san
+	rm -rf build build-san build-min build-min-san dbio dbio-san dbio-min dbio-min-san
 
--include $(shell find build build-san -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

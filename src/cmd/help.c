@@ -10,6 +10,8 @@
 #include "engine/engine.h"
 #include "job/option.h"
 #include "stats/hist.h"
+#include "util/built.h"
+#include "workload/workload.h"
 
 #ifndef DBIO_VERSION
 #define DBIO_VERSION "0.0.0"
@@ -28,16 +30,24 @@ void cmd_print_usage(void)
 	       "  dbio run JOBFILE...           the jobs of fio-style job files\n"
 	       "  dbio run --KEY=VALUE...       one job from the command line\n"
 	       "  dbio help options             every job key, its default and accepted values\n"
-	       "  dbio --version                version and the I/O engines of this build\n\n"
+	       "  dbio --version                version, and the engines and workloads of this build\n\n"
 	       "See dbio(1) and docs/ for the result format and examples.\n");
 }
 
 void cmd_print_version(void)
 {
+	char list[512];
+
 	printf("dbio %s\n", DBIO_VERSION);
 	printf("engines:\n");
 	for (size_t i = 0; i < engine_count; i++)
 		printf("  %-8s %s\n", engine_registry[i]->name, engine_registry[i]->summary);
+	workload_list(list, sizeof(list));
+	printf("workloads: %s\n", list);
+	if (built_missing_list(list, sizeof(list)))
+		printf("left out of this build (install the package and build again): %s\n", list);
+	else
+		printf("left out of this build: nothing\n");
 	printf("clock: CLOCK_MONOTONIC, %.1f ns per read (timed over 1,000,000 reads now)\n",
 	       engine_clock_cost_ns(1000000));
 	printf("latency histogram: log-linear, %u sub-buckets per power of two, percentiles within 1/%u "

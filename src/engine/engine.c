@@ -11,21 +11,15 @@ extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_sync;
 extern const struct engine_ops engine_mmap;
 extern const struct engine_ops engine_null;
-#if __has_include(<liburing.h>)
-#define ENGINE_HAVE_IO_URING 1
-extern const struct engine_ops engine_io_uring;
-#endif
-#if __has_include(<libaio.h>)
-#define ENGINE_HAVE_LIBAIO 1
-extern const struct engine_ops engine_libaio;
-#endif
+extern const struct engine_ops engine_io_uring; /* DBIO_HAVE_LIBURING: see util/built.h */
+extern const struct engine_ops engine_libaio;	/* DBIO_HAVE_LIBAIO */
 
 const struct engine_ops *const engine_registry[] = {
 	&engine_psync,	  &engine_sync,
-#ifdef ENGINE_HAVE_IO_URING
+#ifdef DBIO_HAVE_LIBURING
 	&engine_io_uring,
 #endif
-#ifdef ENGINE_HAVE_LIBAIO
+#ifdef DBIO_HAVE_LIBAIO
 	&engine_libaio,
 #endif
 	&engine_mmap,	  &engine_null,
@@ -33,30 +27,11 @@ const struct engine_ops *const engine_registry[] = {
 
 const size_t engine_count = sizeof(engine_registry) / sizeof(engine_registry[0]);
 
-/* Engines a build may lack, and the Debian package that brings each. */
-static const struct {
-	const char *name;
-	const char *package;
-} optional_engines[] = {
-	{ "io_uring", "liburing-dev" },
-	{ "libaio", "libaio-dev" },
-};
-
 const struct engine_ops *engine_find(const char *name)
 {
 	for (size_t i = 0; i < engine_count; i++)
 		if (!strcmp(engine_registry[i]->name, name))
 			return engine_registry[i];
-	return NULL;
-}
-
-const char *engine_missing_package(const char *name)
-{
-	if (engine_find(name))
-		return NULL;
-	for (size_t i = 0; i < sizeof(optional_engines) / sizeof(optional_engines[0]); i++)
-		if (!strcmp(optional_engines[i].name, name))
-			return optional_engines[i].package;
 	return NULL;
 }
 

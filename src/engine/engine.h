@@ -139,11 +139,6 @@ void engine_list(char *buf, size_t len);
  * offending engine's name in *bad. */
 int engine_registry_check(const char **bad);
 
-/* For a name that is not in the registry: the Debian package a build of
- * dbio needs for that engine ("liburing-dev" for io_uring), or NULL when the
- * name is no engine dbio knows. */
-const char *engine_missing_package(const char *name);
-
 /* What one clock_now_ns() (util/clock.h, the measuring loop's clock) costs,
  * in nanoseconds, measured over calls back-to-back reads; for --version. */
 double engine_clock_cost_ns(unsigned long calls);

@@ -15,7 +15,7 @@
  * fsync and fdatasync are the system calls (the worker drains the ring
  * first), as for psync, so that a sync costs the same on every engine.
  */
-#if __has_include(<liburing.h>)
+#ifdef DBIO_HAVE_LIBURING
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

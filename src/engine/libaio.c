@@ -9,7 +9,7 @@
  * fsync and fdatasync are the system calls (the worker drains the queue
  * first), as for psync.
  */
-#if __has_include(<libaio.h>)
+#ifdef DBIO_HAVE_LIBAIO
 #include <errno.h>
 #include <stdlib.h>
 #include <libaio.h>

@@ -11,6 +11,7 @@
 #include "engine/engine.h"
 #include "workload/workload.h"
 #include "job/option.h"
+#include "util/built.h"
 #include "util/units.h"
 
 void job_defaults(struct job *job, const char *name)
@@ -46,6 +47,18 @@ int job_fail(const struct job *job, const char *key, struct dbio_err *err, const
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': %s (job '%s')", where, key, what, job->name);
+}
+
+int job_fail_choice(const struct job *job, const char *key, const char *value, const char *choices,
+		    struct dbio_err *err)
+{
+	const char *pkg = built_missing_package(key, value);
+
+	if (pkg)
+		return job_fail(job, key, err,
+				"'%s' is not in this build of dbio: install %s and build dbio again", value,
+				pkg);
+	return job_fail(job, key, err, "bad value '%s': expected one of %s", value, choices);
 }
 
 bool job_reads(const struct job *job)
@@ -98,16 +111,10 @@ int job_validate(struct job *job, struct dbio_err *err)
 	const struct engine_ops *eng = engine_find(job->ioengine);
 
 	if (!eng) {
-		const char *pkg = engine_missing_package(job->ioengine);
 		char list[256];
 
-		if (pkg)
-			return job_fail(job, "ioengine", err,
-					"'%s' is not in this build of dbio: install %s and build dbio again",
-					job->ioengine, pkg);
 		engine_list(list, sizeof(list));
-		return job_fail(job, "ioengine", err, "bad value '%s': expected one of %s", job->ioengine,
-				list);
+		return job_fail_choice(job, "ioengine", job->ioengine, list, err);
 	}
 	if (job->iodepth > 1 && !(eng->caps & ENGINE_CAP_QUEUE))
 		return job_fail(
@@ -162,8 +169,7 @@ int job_validate(struct job *job, struct dbio_err *err)
 		char list[256];
 
 		workload_list(list, sizeof(list));
-		return job_fail(job, "workload", err, "bad value '%s': expected one of %s", job->workload,
-				list);
+		return job_fail_choice(job, "workload", job->workload, list, err);
 	}
 	if (wl->validate)
 		return wl->validate(job, err);

@@ -146,6 +146,11 @@ int job_validate_files(struct job *job, struct dbio_err *err);
 int job_fail(const struct job *job, const char *key, struct dbio_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* job_fail for a value that is not one of choices ("a, b, c"); a value this
+ * build left out (util/built.h) is told the package that brings it back. */
+int job_fail_choice(const struct job *job, const char *key, const char *value, const char *choices,
+		    struct dbio_err *err);
+
 /* SQLite's names for journal_mode and synchronous ("wal", "full"). */
 const char *job_journal_mode_name(int mode);
 const char *job_synchronous_name(int mode);

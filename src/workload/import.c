@@ -13,6 +13,7 @@
  * and indexes=K of, in this order: customer, created, amount, status,
  * name, (customer, created).
  */
+#ifdef DBIO_HAVE_SQLITE3 /* left out of a build without the library: util/built.h */
 #include <errno.h>
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -279,3 +280,4 @@ const struct workload_ops workload_import = {
 	.cleanup = import_cleanup,
 	.validate = import_validate,
 };
+#endif

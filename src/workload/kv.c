@@ -23,14 +23,21 @@
 #define KV_KEY_BYTES 16
 
 static const struct kv_backend *const backends[] = {
+#ifdef DBIO_HAVE_GDBM
 	&kv_gdbm,
+#endif
+#ifdef DBIO_HAVE_LMDB
 	&kv_lmdb,
+#endif
+#ifdef DBIO_HAVE_SQLITE3
 	&kv_sqlite,
+#endif
+	NULL, /* no backend at all in a build without the three libraries */
 };
 
 static const struct kv_backend *backend_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+	for (size_t i = 0; backends[i]; i++)
 		if (!strcmp(backends[i]->name, name))
 			return backends[i];
 	return NULL;
@@ -47,9 +54,15 @@ struct kv_state {
 
 static int kv_validate(struct job *job, struct dbio_err *err)
 {
-	if (!backend_find(job->kv_engine))
-		return job_fail(job, "kv_engine", err, "bad value '%s': expected one of gdbm, lmdb, sqlite",
-				job->kv_engine);
+	if (!backend_find(job->kv_engine)) {
+		char list[64] = "";
+
+		for (size_t i = 0; backends[i]; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+				 backends[i]->name);
+		return job_fail_choice(job, "kv_engine", job->kv_engine, list[0] ? list : "(none built in)",
+				       err);
+	}
 	if (job->batch > job->records)
 		job->batch = job->records;
 	if (job->time_based)

@@ -1,4 +1,5 @@
 /* kv backend: GNU dbm. A batch is a run of gdbm_store calls; sync is gdbm_sync. */
+#ifdef DBIO_HAVE_GDBM /* left out of a build without the library: util/built.h */
 #include <errno.h>
 #include <gdbm.h>
 #include <stdlib.h>
@@ -96,3 +97,4 @@ const struct kv_backend kv_gdbm = {
 	.close = g_close,
 	.errmsg = g_errmsg,
 };
+#endif

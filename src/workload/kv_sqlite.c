@@ -3,6 +3,7 @@
  * one transaction; synchronous=FULL makes each commit durable, OFF leaves
  * it to the kernel. Statements are prepared once at open.
  */
+#ifdef DBIO_HAVE_SQLITE3 /* left out of a build without the library: util/built.h */
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -123,3 +124,4 @@ const struct kv_backend kv_sqlite = {
 	.close = s_close,
 	.errmsg = s_errmsg,
 };
+#endif

@@ -16,7 +16,9 @@ extern const struct workload_ops workload_oltp;
 const struct workload_ops *const workload_registry[] = {
 	&workload_fileio,
 	&workload_kv,
+#ifdef DBIO_HAVE_SQLITE3
 	&workload_import,
+#endif
 	&workload_oltp,
 };
 

@@ -1,0 +1,54 @@
+/* The parts a build can leave out; see built.h. One line per part. */
+#include "util/built.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+	const char *option;
+	const char *value;
+	const char *package;
+} missing[] = {
+#ifndef DBIO_HAVE_LIBURING
+	{ "ioengine", "io_uring", "liburing-dev" },
+#endif
+#ifndef DBIO_HAVE_LIBAIO
+	{ "ioengine", "libaio", "libaio-dev" },
+#endif
+#ifndef DBIO_HAVE_GDBM
+	{ "kv_engine", "gdbm", "libgdbm-dev" },
+#endif
+#ifndef DBIO_HAVE_LMDB
+	{ "kv_engine", "lmdb", "liblmdb-dev" },
+#endif
+#ifndef DBIO_HAVE_SQLITE3
+	{ "kv_engine", "sqlite", "libsqlite3-dev" },
+	{ "workload", "import", "libsqlite3-dev" },
+#endif
+	{ NULL, NULL, NULL },
+};
+
+const char *built_missing_package(const char *option, const char *value)
+{
+	for (size_t i = 0; missing[i].option; i++)
+		if (!strcmp(missing[i].option, option) && !strcmp(missing[i].value, value))
+			return missing[i].package;
+	return NULL;
+}
+
+size_t built_missing_list(char *buf, size_t len)
+{
+	size_t used = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; missing[i].option; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s=%s (%s)", i ? ", " : "", missing[i].option,
+				 missing[i].value, missing[i].package);
+
+		if (n > 0 && (size_t)n < len - used)
+			used += (size_t)n;
+		else
+			len = used + 1; /* full: count the rest, write no more */
+	}
+	return i;
+}

@@ -1,0 +1,22 @@
+/*
+ * What this build of dbio left out, and the Debian package that brings each
+ * part back. The Makefile defines DBIO_HAVE_<LIB> for every optional library
+ * it links (gdbm, lmdb, sqlite3, liburing, libaio); a part whose library is
+ * missing is not in its registry, and a job asking for it is told which
+ * package to install instead of "bad value".
+ */
+#ifndef DBIO_UTIL_BUILT_H
+#define DBIO_UTIL_BUILT_H
+
+#include <stddef.h>
+
+/* The package a left-out value of option needs ("libgdbm-dev" for
+ * option "kv_engine", value "gdbm"), or NULL when that value is built in or
+ * is not one dbio knows. */
+const char *built_missing_package(const char *option, const char *value);
+
+/* "kv_engine=gdbm (libgdbm-dev), ..." into buf, or "" when nothing is
+ * left out; returns the number of parts left out. */
+size_t built_missing_list(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,94 @@
+#!/usr/bin/env bats
+# A build without the optional libraries (make dbio-min: WITHOUT="gdbm lmdb
+# sqlite3 liburing libaio") still runs everything else, and a job asking for
+# a left-out engine, kv backend or workload is told which Debian package
+# brings it back, with exit status 2 and nothing written.
+
+load helpers
+
+DBIO_MIN=${DBIO_MIN:-"$BATS_TEST_DIRNAME/../../dbio-min"}
+
+setup_file() {
+	[ -x "$DBIO_MIN" ] || {
+		echo "no build without optional libraries at $DBIO_MIN: run make dbio-min, or set DBIO_MIN" >&2
+		return 1
+	}
+}
+
+# min_refuses KEYS PACKAGE MESSAGE: dbio-min run KEYS exits 2 with MESSAGE on
+# stderr, naming PACKAGE, and leaves the target directory empty.
+min_refuses() {
+	local keys=$1 want=$2
+	# shellcheck disable=SC2086
+	run --separate-stderr "$DBIO_MIN" run --directory="$target" --output "$result" $keys
+	[ "$status" -eq 2 ] || {
+		echo "exit $status for $keys; stderr: $stderr" >&2
+		return 1
+	}
+	[ "$stderr" = "dbio: command line: $want (job 'job')" ] || {
+		echo "stderr for $keys: $stderr" >&2
+		echo "expected:         dbio: command line: $want (job 'job')" >&2
+		return 1
+	}
+	[ ! -e "$result" ]
+	is_empty_dir "$target"
+}
+
+@test "build without libraries: each left-out kv engine names its package" {
+	min_refuses "--workload=kv --kv_engine=gdbm" \
+		"key 'kv_engine': 'gdbm' is not in this build of dbio: install libgdbm-dev and build dbio again"
+	min_refuses "--workload=kv --kv_engine=lmdb" \
+		"key 'kv_engine': 'lmdb' is not in this build of dbio: install liblmdb-dev and build dbio again"
+	min_refuses "--workload=kv --kv_engine=sqlite" \
+		"key 'kv_engine': 'sqlite' is not in this build of dbio: install libsqlite3-dev and build dbio again"
+	min_refuses "--workload=kv" \
+		"key 'kv_engine': 'sqlite' is not in this build of dbio: install libsqlite3-dev and build dbio again"
+}
+
+@test "build without libraries: import and the queued I/O engines name their packages" {
+	min_refuses "--workload=import" \
+		"key 'workload': 'import' is not in this build of dbio: install libsqlite3-dev and build dbio again"
+	min_refuses "--ioengine=io_uring --size=1m" \
+		"key 'ioengine': 'io_uring' is not in this build of dbio: install liburing-dev and build dbio again"
+	min_refuses "--ioengine=libaio --direct=1 --size=1m" \
+		"key 'ioengine': 'libaio' is not in this build of dbio: install libaio-dev and build dbio again"
+}
+
+@test "build without libraries: an unknown value is still 'bad value', with what this build has" {
+	min_refuses "--workload=kv --kv_engine=bdb" "key 'kv_engine': bad value 'bdb': expected one of (none built in)"
+	min_refuses "--ioengine=posixaio" "key 'ioengine': bad value 'posixaio': expected one of psync, sync, mmap, null"
+	min_refuses "--workload=tpcc" "key 'workload': bad value 'tpcc': expected one of fileio, kv, oltp"
+	# the full build names the same unknown values with its longer lists
+	run --separate-stderr "$DBIO" run --directory="$target" --workload=kv --kv_engine=bdb
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"bad value 'bdb': expected one of gdbm, lmdb, sqlite"* ]]
+}
+
+@test "build without libraries: --version lists what was left out and the package of each" {
+	run "$DBIO_MIN" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"workloads: fileio, kv, oltp"* ]]
+	want="left out of this build (install the package and build again): ioengine=io_uring (liburing-dev), ioengine=libaio (libaio-dev), kv_engine=gdbm (libgdbm-dev), kv_engine=lmdb (liblmdb-dev), kv_engine=sqlite (libsqlite3-dev), workload=import (libsqlite3-dev)"
+	grep -qxF "$want" <<<"$output"
+	run "$DBIO" --version
+	grep -qxF "left out of this build: nothing" <<<"$output"
+	grep -qxF "workloads: fileio, kv, import, oltp" <<<"$output"
+}
+
+@test "build without libraries: fileio and oltp still run, with exact counts" {
+	run --separate-stderr "$DBIO_MIN" run --directory="$target" --output "$result" --rw=randwrite \
+		--size=4m --bs=4k --fsync=16
+	[ "$status" -eq 0 ]
+	json_is "$result" "$R0.ops.write.count=1024" "$R0.ops.fsync.count=64" "$R0.ops.write.bytes=4194304"
+	run --separate-stderr "$DBIO_MIN" run --directory="$target" --output "$result" --workload=oltp \
+		--size=4m --numjobs=2 --runtime=300ms --time_based
+	[ "$status" -eq 0 ]
+	[ "$(jpy "$result" "run['ops']['commit']['count'] == run['ops']['fdatasync']['count'] > 0")" = true ]
+	is_empty_dir "$target"
+}
+
+@test "make WITHOUT names the optional libraries when given another" {
+	run make -C "$BATS_TEST_DIRNAME/../.." -n WITHOUT=bdb all
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"WITHOUT: 'bdb' is not an optional library; expected some of: gdbm lmdb sqlite3 liburing libaio"* ]]
+}
