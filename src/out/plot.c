@@ -23,8 +23,17 @@
 
 #define MAX_CURVES 24 /* a legend longer than this is not read */
 
-static const char *const op_names[] = { "read", "write", "fsync", "fdatasync" };
+/* Every op type a result can hold (stats/opstats.c's names), in its order. */
+static const char *const op_names[] = { "read",	  "write",  "fsync", "fdatasync",   "insert", "lookup",
+					"update", "commit", "batch", "transaction", "index",  "log" };
 #define NOPS (sizeof(op_names) / sizeof(op_names[0]))
+
+/* An op type timing a whole group of others (a kv batch, an oltp
+ * transaction): its latency is the interval itself, not a part of it. */
+static bool op_composite(const char *name)
+{
+	return !strcmp(name, "batch") || !strcmp(name, "transaction");
+}
 
 static const struct plot_metric metrics[] = {
 	{ "iops", "throughput", "iops", "iops", "ops/s", 1 },
@@ -481,7 +490,9 @@ static void series_time(struct ctx *c, const json_t *runs, struct unit lu)
 	}
 }
 
-/* Count grid: the time each interval of N operations took, per thread. */
+/* Count grid: the time each interval of N operations took, per thread; a
+ * batch grid likewise, an interval per database batch. The lower panel is
+ * the longest single operation of the interval (not a batch itself). */
 static void series_ops(struct ctx *c, const json_t *runs, struct unit du, struct unit lu)
 {
 	size_t nruns = json_array_size(runs), r, i;
@@ -504,7 +515,7 @@ static void series_ops(struct ctx *c, const json_t *runs, struct unit du, struct
 				for (size_t k = 0; k < NOPS; k++) {
 					const json_t *o = json_object_get(ops, op_names[k]);
 
-					if (o && num(o, "lat_max_ns") > lat)
+					if (o && !op_composite(op_names[k]) && num(o, "lat_max_ns") > lat)
 						lat = num(o, "lat_max_ns");
 				}
 				fprintf(c->dat, "%zu %.9g ", ++idx, num(pt, "duration_ns") / du.div);
@@ -538,12 +549,13 @@ static int plot_series(struct ctx *c, const struct plot_input *in, size_t nin, s
 	const json_t *series = first_series(runs);
 	char label[512], title[1024], stem[128], safe[48], iv[64];
 	double lat_max, dur_max;
-	bool time_grid;
+	bool time_grid, batch_grid;
 	int rc;
 
 	if (!series)
 		return 0;
 	time_grid = !strcmp(str(series, "grid"), "time");
+	batch_grid = !strcmp(str(series, "grid"), "batch");
 	series_max(runs, &lat_max, &dur_max);
 	struct unit lu = time_unit(lat_max), du = time_unit(dur_max);
 
@@ -551,13 +563,15 @@ static int plot_series(struct ctx *c, const struct plot_input *in, size_t nin, s
 		struct unit iu = time_unit(num(series, "interval_ns"));
 
 		snprintf(iv, sizeof(iv), "%g %s", num(series, "interval_ns") / iu.div, iu.name);
+	} else if (batch_grid) {
+		snprintf(iv, sizeof(iv), "batch");
 	} else {
 		snprintf(iv, sizeof(iv), "%.0f operations", num(series, "interval_ops"));
 	}
 	plot_job_label(in[f].result, job, label, sizeof(label));
-	snprintf(title, sizeof(title), "%s%sjob %s: %s per interval of %s", nin > 1 ? in[f].label : "",
+	snprintf(title, sizeof(title), "%s%sjob %s: %s per %s%s", nin > 1 ? in[f].label : "",
 		 nin > 1 ? ": " : "", label, time_grid ? "ops/s and max latency" : "time and max latency",
-		 iv);
+		 batch_grid ? "" : "interval of ", iv);
 	safe_name(safe, sizeof(safe), str(job, "name"));
 	if (nin > 1)
 		snprintf(stem, sizeof(stem), "series-f%zu-j%zu-%s", f + 1, j + 1, safe);
@@ -572,6 +586,12 @@ static int plot_series(struct ctx *c, const struct plot_input *in, size_t nin, s
 	if (time_grid) {
 		series_time(c, runs, lu);
 		fprintf(c->gp, "set xlabel 'time into the run (s)'\nset ylabel 'ops/s'\nset yrange [0:*]\n");
+	} else if (batch_grid) {
+		series_ops(c, runs, du, lu);
+		fprintf(c->gp,
+			"set xlabel 'batch, per thread (number)'\n"
+			"set ylabel 'time the batch took (%s)'\nset yrange [0:*]\n",
+			du.name);
 	} else {
 		series_ops(c, runs, du, lu);
 		fprintf(c->gp,
@@ -580,9 +600,8 @@ static int plot_series(struct ctx *c, const struct plot_input *in, size_t nin, s
 			num(series, "interval_ops"), du.name);
 	}
 	panel_flush(c, 0);
-	fprintf(c->gp,
-		"unset key\nset logscale y\nset yrange [*:*]\nset ylabel 'max latency in the interval (%s)'\n",
-		lu.name);
+	fprintf(c->gp, "unset key\nset logscale y\nset yrange [*:*]\nset ylabel 'max latency %s (%s)'\n",
+		batch_grid ? "of one operation in the batch" : "in the interval", lu.name);
 	panel_flush(c, 1);
 	fprintf(c->gp, "unset multiplot\n");
 	return plot_end(c, 0);

@@ -51,6 +51,26 @@ PY
 	grep -q 'interval of 100 reads and writes' plots/series-j1-job.svg
 }
 
+@test "plot: a kv run's batch series: a point per batch, its time, and its longest put or commit" {
+	need_gnuplot
+	dbio_ok --workload=kv --kv_engine=sqlite --records=3000 --batch=500 --directory="$target"
+	run --separate-stderr "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 0 ] || {
+		echo "$stderr" >&2
+		return 1
+	}
+	valid_svg plots/series-j1-job.svg
+	grep -q 'time and max latency per batch' plots/series-j1-job.svg
+	grep -q 'batch, per thread (number)' plots/series-j1-job.svg
+	grep -q 'time the batch took (' plots/series-j1-job.svg
+	grep -q 'max latency of one operation in the batch (' plots/series-j1-job.svg
+	# The thread's block: batches 1..6, each with its time and a latency
+	# that is a put or commit of the batch: shorter than the batch itself.
+	[ "$(awk 'NF == 0 { exit } { print $1 }' plots/series-j1-job.dat | tr '\n' ' ')" = "1 2 3 4 5 6 " ]
+	awk 'NF == 0 { exit } $3 == "?" || $3 + 0 <= 0 || $3 + 0 > $2 + 0 { bad = 1 } END { exit bad }' \
+		plots/series-j1-job.dat
+}
+
 @test "plot: a sweep gives curves with error bars against the varied value" {
 	need_gnuplot
 	run "$DBIO" sweep --rw=randread --size=1m --repeat=2 --vary numjobs=1,2 --directory="$target" \
