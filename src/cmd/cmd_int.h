@@ -31,6 +31,7 @@ struct run_args {
 	const char *series_csv;
 	const char *resume;
 	const char *metrics;
+	const char *ops;	  /* sweep --op: the op types the table shows; NULL: all */
 	const char *builtin;	  /* jobs of a command (sync): job-file text used instead of files */
 	const char *builtin_name; /* its name in messages */
 	int progress;		  /* -1: when stderr is a terminal */
@@ -38,8 +39,8 @@ struct run_args {
 	struct run_opts opts;
 };
 
-/* Parse argv[1..argc) of run or sweep (sweep: allow --vary, --resume and
- * --metric). Returns 0, -1 after printing usage for --help (usage is
+/* Parse argv[1..argc) of run or sweep (sweep: allow --vary, --resume,
+ * --metric and --op). Returns 0, -1 after printing usage for --help (usage is
  * called), or an exit status (2) after printing the error. */
 int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), struct run_args *a);
 

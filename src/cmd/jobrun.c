@@ -34,8 +34,8 @@ static void split_key(char *arg, char **key, char **value)
 }
 
 /* Flags that take a value, as --flag=value or --flag value. */
-static const char *const value_flags[] = { "--output", "--format", "--series-csv",
-					   "--vary",   "--resume", "--metric" };
+static const char *const value_flags[] = { "--output", "--format", "--series-csv", "--vary",
+					   "--resume", "--metric", "--op" };
 
 int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), struct run_args *a)
 {
@@ -85,7 +85,7 @@ int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), st
 				return 2;
 			}
 			if (!sweep && (!strcmp(flag, "--vary") || !strcmp(flag, "--resume") ||
-				       !strcmp(flag, "--metric"))) {
+				       !strcmp(flag, "--metric") || !strcmp(flag, "--op"))) {
 				cmd_error("command line: %s: only for `dbio sweep`", flag);
 				return 2;
 			}
@@ -97,6 +97,8 @@ int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), st
 				a->resume = val;
 			else if (!strcmp(flag, "--metric"))
 				a->metrics = val;
+			else if (!strcmp(flag, "--op"))
+				a->ops = val;
 			else if (!strcmp(flag, "--vary"))
 				a->vary[a->nvary++] = (char *)val;
 			else if (!strcmp(val, "text") || !strcmp(val, "json") || !strcmp(val, "csv"))
@@ -353,7 +355,7 @@ int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc,
 			puts(text);
 		free(text);
 	} else if (a->format == FORMAT_CSV) {
-		table_points(stdout, result, JOBRUN_CSV_METRICS, true);
+		table_points(stdout, result, JOBRUN_CSV_METRICS, NULL, true);
 	} else {
 		show(result, set);
 	}

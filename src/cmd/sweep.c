@@ -17,6 +17,7 @@
 #include "job/option.h"
 #include "out/table.h"
 #include "result/result.h"
+#include "stats/opstats.h"
 #include "util/units.h"
 
 #define SWEEP_MAX_VALUES 1000
@@ -30,7 +31,7 @@ struct axis {
 static void sweep_usage(void)
 {
 	printf("usage: dbio sweep [JOBFILE...] [--KEY=VALUE...] --vary KEY=VALUES [--vary ...]\n"
-	       "                  [--output FILE] [--metric LIST] [--format text|json|csv]\n"
+	       "                  [--output FILE] [--metric LIST] [--op LIST] [--format text|json|csv]\n"
 	       "       dbio sweep --resume FILE\n\n"
 	       "Runs the job (or the jobs of the job files) once per point of the grid the --vary\n"
 	       "options make, the first --vary changing slowest. VALUES is a list (1,2,4,8) or a\n"
@@ -41,8 +42,41 @@ static void sweep_usage(void)
 	       "  --metric LIST    columns of the table, from iops, bw, lat_mean, p50, p95, p99,\n"
 	       "                   p99_9, max, cpu, elapsed, user, sys, worst, worst2 (the worst\n"
 	       "                   and second-worst series interval) (default iops,bw,p99)\n"
+	       "  --op LIST        rows of the table: only these op types (insert, or read,write);\n"
+	       "                   default every op type a job did. The result keeps them all.\n"
 	       "  --format FORMAT  text (default), json or csv on standard output\n"
 	       "Other options as for `dbio run`.\n");
+}
+
+/* Whether the n bytes at p name an op type. */
+static bool is_op_name(const char *p, size_t n)
+{
+	for (int t = 0; t < OP_NTYPES; t++) {
+		const char *name = op_type_name((enum op_type)t);
+
+		if (strlen(name) == n && !strncmp(name, p, n))
+			return true;
+	}
+	return false;
+}
+
+/* 0 when every item of the comma-separated list is an op type's name, else
+ * the 1-based position of the first that is not; every name into names. */
+static int check_ops(const char *list, char *names, size_t len)
+{
+	names[0] = '\0';
+	for (int t = 0; t < OP_NTYPES; t++)
+		snprintf(names + strlen(names), len - strlen(names), "%s%s", t ? ", " : "",
+			 op_type_name((enum op_type)t));
+	for (int pos = 1;; pos++) {
+		size_t n = strcspn(list, ",");
+
+		if (!is_op_name(list, n))
+			return pos;
+		if (!list[n])
+			return 0;
+		list += n + 1;
+	}
 }
 
 static void axis_release(struct axis *ax)
@@ -230,7 +264,8 @@ static int sweep_main(int argc, char **argv)
 	json_t *result = NULL, *resumed = NULL;
 	size_t naxes = 0, npoints = 1, done = 0;
 	bool suite;
-	int rc = 0, status;
+	int rc = 0, status, bad;
+	char names[256];
 
 	status = jobrun_parse_args(argc, argv, true, sweep_usage, &args);
 	if (status) {
@@ -262,6 +297,12 @@ static int sweep_main(int argc, char **argv)
 	if (args.metrics && table_check_metrics(args.metrics)) {
 		cmd_error("command line: --metric %s: item %d is not a metric: expected a list of %s",
 			  args.metrics, table_check_metrics(args.metrics), table_metric_names);
+		status = 2;
+		goto out;
+	}
+	if (args.ops && (bad = check_ops(args.ops, names, sizeof(names)))) {
+		cmd_error("command line: --op %s: item %d is not an op type: expected a list of %s", args.ops,
+			  bad, names);
 		status = 2;
 		goto out;
 	}
@@ -361,7 +402,7 @@ static int sweep_main(int argc, char **argv)
 			puts(text);
 		free(text);
 	} else {
-		table_points(stdout, result, args.metrics ? args.metrics : "iops,bw,p99",
+		table_points(stdout, result, args.metrics ? args.metrics : "iops,bw,p99", args.ops,
 			     args.format == FORMAT_CSV);
 	}
 	fflush(stdout);

@@ -135,7 +135,23 @@ static void csv_field(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-void table_points(FILE *fp, const json_t *result, const char *list, bool csv)
+/* Whether the comma-separated list holds name. */
+static bool list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list;;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		if (!p[len])
+			return false;
+		p += len + 1;
+	}
+}
+
+void table_points(FILE *fp, const json_t *result, const char *list, const char *ops_shown, bool csv)
 {
 	const json_t *vary = json_object_get(json_object_get(result, "sweep"), "vary");
 	const json_t *jobs = json_object_get(result, "jobs");
@@ -177,7 +193,7 @@ void table_points(FILE *fp, const json_t *result, const char *list, bool csv)
 		json_t *o;
 
 		json_object_foreach ((json_t *)ops, op, o) {
-			if (num(json_object_get(o, "count")) == 0)
+			if (num(json_object_get(o, "count")) == 0 || (ops_shown && !list_has(ops_shown, op)))
 				continue;
 			json_array_foreach (vary, i, v) {
 				const char *key = json_string_value(json_object_get(v, "key"));

@@ -18,8 +18,10 @@ extern const char table_metric_names[];
 int table_check_metrics(const char *metrics);
 
 /* Print the table: the sweep's varied keys (if any), job, op, then each
- * metric (mean ± 95 % CI when the entry has repeats). CSV: one header row,
- * stable column names, a <metric>_ci95 column beside each metric. */
-void table_points(FILE *fp, const json_t *result, const char *metrics, bool csv);
+ * metric (mean ± 95 % CI when the entry has repeats); a row per job entry
+ * and op type that did something, of the op types in the comma-separated
+ * ops (NULL: every one). CSV: one header row, stable column names, a
+ * <metric>_ci95 column beside each metric. */
+void table_points(FILE *fp, const json_t *result, const char *metrics, const char *ops, bool csv);
 
 #endif

@@ -94,3 +94,25 @@ value() {
 	[ "$(echo "$output" | head -1 | cut -d, -f1-4)" = "job,op,iops,iops_ci95" ]
 	[ "$(echo "$output" | tail -n +2 | cut -d, -f1,2 | tr '\n' ' ')" = "job,read job,write " ]
 }
+
+@test "sweep --op: only the named op types become rows; the result keeps every op" {
+	R=$BATS_TEST_TMPDIR/op.json
+	run --separate-stderr "$DBIO" sweep --workload=kv --kv_engine=sqlite --records=2000 --batch=500 \
+		--vary sync_each_batch=1,0 --op insert --metric=iops,elapsed,worst --directory="$DIR" \
+		--format=csv --output="$R"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | tail -n +2 | cut -d, -f1-3 | tr '\n' ' ')" = "1,job,insert 0,job,insert " ]
+	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["ops"]["batch"]["count"]')" -eq 4 ]
+	run --separate-stderr "$DBIO" sweep --rw=randrw --size=1m --vary bs=4k,8k --op write,read --directory="$DIR"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | grep -c ' read ')" -eq 2 ]
+	[ "$(echo "$output" | grep -c ' write ')" -eq 2 ]
+	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,8k --op insert,inserts --directory="$DIR"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: --op insert,inserts: item 2 is not an op type: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log" ]
+	run --separate-stderr "$DBIO" run --size=1m --op insert --directory="$DIR"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: --op: only for \`dbio sweep\`" ]
+	[ -z "$(ls -A "$DIR")" ]
+}
