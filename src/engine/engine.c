@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/clock.h"
+#include "util/syscalls.h"
 
 extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_sync;
@@ -33,6 +34,17 @@ const struct engine_ops *engine_find(const char *name)
 		if (!strcmp(engine_registry[i]->name, name))
 			return engine_registry[i];
 	return NULL;
+}
+
+int engine_sync_call(const struct engine *e, int fd, enum op_type op)
+{
+	int rc;
+
+	if (op == OP_SYNC_FILE_RANGE)
+		rc = dbio_sys->sync_file_range(fd, 0, 0, e->sync_flags);
+	else
+		rc = op == OP_FDATASYNC ? dbio_sys->fdatasync(fd) : dbio_sys->fsync(fd);
+	return rc < 0 ? -errno : 0;
 }
 
 void engine_list(char *buf, size_t len)

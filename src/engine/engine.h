@@ -21,10 +21,13 @@
  *                     and EAGAIN are retried; end of file before the length
  *                     is -ENODATA. Returns 0 or -errno and sets req->res to
  *                     the bytes done. Never allocates.
- *   sync(e, fd, op)   op OP_FSYNC or OP_FDATASYNC on fd. 0 or -errno. For
- *                     queued engines the worker calls it only with nothing
- *                     in flight (it drains the queue first), so the sync
- *                     covers every write before it.
+ *   sync(e, fd, op)   op OP_FSYNC, OP_FDATASYNC or OP_SYNC_FILE_RANGE (the
+ *                     whole file, with e->sync_flags) on fd. 0 or -errno.
+ *                     For queued engines the worker calls it only with
+ *                     nothing in flight (it drains the queue first), so the
+ *                     sync covers every write before it. Engines that write
+ *                     with system calls call engine_sync_call, so that a
+ *                     sync costs the same on each.
  *
  * Appended hooks (NULL where an engine does not need them):
  *
@@ -85,10 +88,11 @@ struct engine_conf {
 	unsigned iodepth;
 	bool direct;
 	/* Appended. */
-	bool writable;	    /* the job writes: files are open O_RDWR */
-	bool registerfiles; /* io_uring: register the files (IOSQE_FIXED_FILE) */
-	bool fixedbufs;	    /* io_uring: register the buffers (READ/WRITE_FIXED) */
-	bool hipri;	    /* io_uring: polled completion (IORING_SETUP_IOPOLL) */
+	bool writable;	      /* the job writes: files are open O_RDWR */
+	bool registerfiles;   /* io_uring: register the files (IOSQE_FIXED_FILE) */
+	bool fixedbufs;	      /* io_uring: register the buffers (READ/WRITE_FIXED) */
+	bool hipri;	      /* io_uring: polled completion (IORING_SETUP_IOPOLL) */
+	bool sync_file_range; /* the job calls sync_file_range */
 };
 
 /* What attach gets: the worker's files, open, and its data buffers. */
@@ -104,6 +108,7 @@ struct engine_files {
 struct engine {
 	const struct engine_ops *ops;
 	void *priv;
+	unsigned sync_flags; /* OP_SYNC_FILE_RANGE's SYNC_FILE_RANGE_* flags (the job's) */
 };
 
 struct engine_ops {
@@ -131,6 +136,10 @@ extern const size_t engine_count;
 
 /* The engine named name, or NULL. */
 const struct engine_ops *engine_find(const char *name);
+
+/* The system call of a sync op on fd: fsync(2), fdatasync(2), or
+ * sync_file_range(2) over the whole file with e->sync_flags. 0 or -errno. */
+int engine_sync_call(const struct engine *e, int fd, enum op_type op);
 
 /* "psync, sync" into buf. */
 void engine_list(char *buf, size_t len);

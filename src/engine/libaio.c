@@ -167,10 +167,7 @@ static int aio_reap(struct engine *e, struct io_req **done, unsigned max, unsign
 
 static int aio_sync(struct engine *e, int fd, enum op_type op)
 {
-	(void)e;
-	if ((op == OP_FDATASYNC ? dbio_sys->fdatasync(fd) : dbio_sys->fsync(fd)) < 0)
-		return -errno;
-	return 0;
+	return engine_sync_call(e, fd, op);
 }
 
 static const char *aio_check(const struct engine_conf *conf)

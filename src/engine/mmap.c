@@ -100,7 +100,7 @@ static int mmap_sync(struct engine *e, int fd, enum op_type op)
 {
 	struct mmap_state *st = e->priv;
 
-	(void)op; /* msync has no data-only variant */
+	(void)op; /* msync has no data-only variant; sync_file_range is refused (mmap_check) */
 	for (size_t i = 0; i < st->nfiles; i++)
 		if (st->fds[i] == fd) {
 			if (msync(st->maps[i], st->file_bytes, MS_SYNC) < 0)
@@ -114,6 +114,8 @@ static const char *mmap_check(const struct engine_conf *conf)
 {
 	if (conf->direct)
 		return "mmap copies through the page cache, so direct=1 cannot apply; use direct=0, or ioengine=psync, libaio or io_uring with direct=1";
+	if (conf->sync_file_range)
+		return "mmap writes through the mapping, which sync_file_range does not write back; use fsync or fdatasync (msync), or another engine";
 	return NULL;
 }
 

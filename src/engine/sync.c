@@ -72,10 +72,7 @@ static int sync_io(struct engine *e, struct io_req *req)
 
 static int sync_sync(struct engine *e, int fd, enum op_type op)
 {
-	(void)e;
-	if ((op == OP_FDATASYNC ? dbio_sys->fdatasync(fd) : dbio_sys->fsync(fd)) < 0)
-		return -errno;
-	return 0;
+	return engine_sync_call(e, fd, op);
 }
 
 const struct engine_ops engine_sync = {

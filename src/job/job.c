@@ -2,6 +2,7 @@
 #include "job/job.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,52 @@ static int parse_distribution(struct job *job, struct dbio_err *err)
 		"bad value '%s': expected random, zipf:THETA (0 < THETA <= 10) or pareto:H (0 < H < 1)", v);
 }
 
+/* sync_file_range: "" or FLAGS:N, FLAGS a comma list of wait_before, write
+ * and wait_after (fio's form). */
+static int parse_sync_file_range(struct job *job, struct dbio_err *err)
+{
+	static const struct {
+		const char *name;
+		unsigned flag;
+	} flags[] = {
+		{ "wait_before", SYNC_FILE_RANGE_WAIT_BEFORE },
+		{ "write", SYNC_FILE_RANGE_WRITE },
+		{ "wait_after", SYNC_FILE_RANGE_WAIT_AFTER },
+	};
+	const char *v = job->sync_file_range, *colon = strrchr(v, ':');
+	char *end;
+
+	job->sfr_every = 0;
+	job->sfr_flags = 0;
+	if (!*v)
+		return 0;
+	/* Each comma-separated item before the colon is a flag's name. */
+	for (const char *p = v; colon && p <= colon;) {
+		size_t n = strcspn(p, ",:"), i = 0;
+
+		while (i < 3 && !(strlen(flags[i].name) == n && !strncmp(flags[i].name, p, n)))
+			i++;
+		if (i == 3) {
+			job->sfr_flags = 0;
+			break;
+		}
+		job->sfr_flags |= flags[i].flag;
+		p += n + 1;
+	}
+	if (colon && job->sfr_flags) {
+		errno = 0;
+		job->sfr_every = strtoull(colon + 1, &end, 10);
+		if (!errno && end != colon + 1 && !*end && colon[1] != '-' && job->sfr_every > 0)
+			return 0;
+	}
+	job->sfr_every = 0;
+	return job_fail(
+		job, "sync_file_range", err,
+		"bad value '%s': expected FLAGS:N, FLAGS one or more of wait_before, write, "
+		"wait_after joined by commas, N a count of writes >= 1 (wait_before,write,wait_after:8)",
+		v);
+}
+
 int job_validate(struct job *job, struct dbio_err *err)
 {
 	char a[32];
@@ -121,13 +168,16 @@ int job_validate(struct job *job, struct dbio_err *err)
 			job, "iodepth", err,
 			"%llu with ioengine=%s, which keeps one I/O in flight: use iodepth=1, or ioengine=io_uring or libaio",
 			(unsigned long long)job->iodepth, eng->name);
+	if (parse_sync_file_range(job, err))
+		return err->code;
 	if (eng->check) {
 		const struct engine_conf conf = { .iodepth = (unsigned)job->iodepth,
 						  .direct = job->direct,
 						  .writable = job_writes(job),
 						  .registerfiles = job->registerfiles,
 						  .fixedbufs = job->fixedbufs,
-						  .hipri = job->hipri };
+						  .hipri = job->hipri,
+						  .sync_file_range = job->sfr_every > 0 };
 		const char *why = eng->check(&conf);
 
 		if (why)

@@ -66,9 +66,12 @@ struct job {
 	uint64_t nrfiles;
 	uint64_t numjobs;
 	bool direct;
-	int sync;	    /* enum sync_mode */
-	uint64_t fsync;	    /* fsync the file after every N writes; 0 = never */
-	uint64_t fdatasync; /* fdatasync the file after every N writes */
+	int sync;		  /* enum sync_mode */
+	uint64_t fsync;		  /* fsync the file after every N writes; 0 = never */
+	uint64_t fdatasync;	  /* fdatasync the file after every N writes */
+	char sync_file_range[48]; /* as given: "wait_before,write:8", or "" */
+	uint64_t sfr_every;	  /* parsed: sync_file_range after every N writes; 0 never */
+	unsigned sfr_flags;	  /* parsed: SYNC_FILE_RANGE_* */
 	bool end_fsync;
 	uint64_t runtime_ns; /* 0 = no limit */
 	bool time_based;

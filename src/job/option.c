@@ -148,6 +148,8 @@ const struct option_def option_table[] = {
 	  .help = "Call fsync on the file just written after every N writes of a thread; 0 never." },
 	{ .name = "fdatasync", .type = OPT_UINT, .offset = F(fdatasync), .def = "0", .min = 0, .max = OPT_MAX,
 	  .help = "Call fdatasync on the file just written after every N writes of a thread; 0 never." },
+	{ .name = "sync_file_range", .type = OPT_STR, .offset = F(sync_file_range), .size = S(sync_file_range), .def = "",
+	  .help = "FLAGS:N (fio's form): call sync_file_range(2) on the file just written after every N writes of a thread, over the whole file (fio: the range written since the last call), with FLAGS any of wait_before, write, wait_after joined by commas (SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE, _WAIT_AFTER). It starts or waits for writeback of the file's dirty pages; it writes no metadata and does not flush the disk's cache, so it is not durable. Not with ioengine=mmap. Empty: never." },
 	{ .name = "end_fsync", .type = OPT_BOOL, .offset = F(end_fsync), .def = "0",
 	  .help = "When a thread's I/O is done and it wrote anything, fsync every file of the thread; counted and timed as fsync operations, inside the measured time." },
 	{ .name = "runtime", .type = OPT_TIME, .offset = F(runtime_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,

@@ -38,8 +38,9 @@ const char compare_default_metrics[] = "iops,bw,p99";
 
 /* The op types a run may record, in the order rows are made (rows only for
  * those some file did): the file ops, then the database workloads'. */
-static const char *const op_names[] = { "read",	  "write",  "fsync", "fdatasync", "insert",	 "lookup",
-					"update", "commit", "batch", "index",	  "transaction", "log" };
+static const char *const op_names[] = { "read",	       "write",	 "fsync",	   "fdatasync", "insert",
+					"lookup",      "update", "commit",	   "batch",	"index",
+					"transaction", "log",	 "sync_file_range" };
 
 /* The environment fields compared, beside every vm.* and
  * transparent_hugepage.* key. */

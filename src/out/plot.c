@@ -24,8 +24,9 @@
 #define MAX_CURVES 24 /* a legend longer than this is not read */
 
 /* Every op type a result can hold (stats/opstats.c's names), in its order. */
-static const char *const op_names[] = { "read",	  "write",  "fsync", "fdatasync",   "insert", "lookup",
-					"update", "commit", "batch", "transaction", "index",  "log" };
+static const char *const op_names[] = { "read",	  "write",  "fsync",	      "fdatasync", "insert",
+					"lookup", "update", "commit",	      "batch",	   "transaction",
+					"index",  "log",    "sync_file_range" };
 #define NOPS (sizeof(op_names) / sizeof(op_names[0]))
 
 /* An op type timing a whole group of others (a kv batch, an oltp

@@ -54,6 +54,8 @@ static void brief_options(FILE *fp, const json_t *opts)
 		fprintf(fp, " fsync=%.0f", num(opts, "fsync"));
 	if (num(opts, "fdatasync") > 0)
 		fprintf(fp, " fdatasync=%.0f", num(opts, "fdatasync"));
+	if (*str(opts, "sync_file_range"))
+		fprintf(fp, " sync_file_range=%s", str(opts, "sync_file_range"));
 	if (json_is_true(json_object_get(opts, "share_files")))
 		fprintf(fp, " share_files=1");
 }
@@ -64,14 +66,14 @@ static void op_table(FILE *fp, const json_t *ops)
 	const char *name;
 	json_t *op;
 
-	fprintf(fp, "    %-11s %12s %12s %10s %9s %9s %9s %9s %9s %9s %9s\n", "op", "count", "ops/s", "MiB/s",
+	fprintf(fp, "    %-15s %12s %12s %10s %9s %9s %9s %9s %9s %9s %9s\n", "op", "count", "ops/s", "MiB/s",
 		"lat min", "mean", "p50", "p95", "p99", "p99.9", "max");
 	json_object_foreach ((json_t *)ops, name, op) {
 		const json_t *lat = json_object_get(op, "lat_ns");
 
 		if (num(op, "count") == 0)
 			continue;
-		fprintf(fp, "    %-11s %12.0f %12.1f %10.2f", name, num(op, "count"), num(op, "iops"),
+		fprintf(fp, "    %-15s %12.0f %12.1f %10.2f", name, num(op, "count"), num(op, "iops"),
 			num(op, "bw_bytes") / 1048576.0);
 		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
 			char buf[32];

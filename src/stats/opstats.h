@@ -15,14 +15,15 @@ enum op_type {
 	OP_WRITE,
 	OP_FSYNC,
 	OP_FDATASYNC,
-	OP_INSERT, /* a database put of a new key */
-	OP_LOOKUP, /* a database get */
-	OP_UPDATE, /* a database put over an existing key */
-	OP_COMMIT, /* a database's commit or sync at the end of a batch */
-	OP_BATCH,  /* a whole batch: its operations and its commit */
-	OP_INDEX,  /* building one index (CREATE INDEX) */
-	OP_TXN,	   /* a whole transaction: its reads, writes and commit */
-	OP_LOG,	   /* a write to a database log (write-ahead log, journal) */
+	OP_INSERT,	    /* a database put of a new key */
+	OP_LOOKUP,	    /* a database get */
+	OP_UPDATE,	    /* a database put over an existing key */
+	OP_COMMIT,	    /* a database's commit or sync at the end of a batch */
+	OP_BATCH,	    /* a whole batch: its operations and its commit */
+	OP_INDEX,	    /* building one index (CREATE INDEX) */
+	OP_TXN,		    /* a whole transaction: its reads, writes and commit */
+	OP_LOG,		    /* a write to a database log (write-ahead log, journal) */
+	OP_SYNC_FILE_RANGE, /* sync_file_range(2) of the file just written */
 	OP_NTYPES
 };
 

@@ -19,6 +19,7 @@ const struct dbio_syscalls dbio_sys_libc = {
 	.ftruncate = ftruncate,
 	.unlinkat = unlinkat,
 	.posix_fadvise = posix_fadvise,
+	.sync_file_range = sync_file_range,
 };
 
 const struct dbio_syscalls *dbio_sys = &dbio_sys_libc;

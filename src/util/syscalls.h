@@ -25,6 +25,7 @@ struct dbio_syscalls {
 	int (*ftruncate)(int fd, off_t len);
 	int (*unlinkat)(int dirfd, const char *path, int flags);
 	int (*posix_fadvise)(int fd, off_t off, off_t len, int advice); /* returns errno */
+	int (*sync_file_range)(int fd, off_t off, off_t len, unsigned int flags);
 };
 
 /* The table in force; points at the libc table unless a test replaced it. */

@@ -148,6 +148,7 @@ static int fileio_prepare(struct worker *w)
 	}
 
 	w->eng.ops = ops;
+	w->eng.sync_flags = job->sfr_flags;
 	rc = ops->setup(&w->eng, &conf);
 	if (rc)
 		return dbio_err_set(&w->err, rc, "engine %s: setup failed: %s%s%s", job->ioengine,
@@ -209,6 +210,33 @@ static int timed_sync(struct worker *w, int fd, enum op_type op, bool measuring,
 	return 0;
 }
 
+/* The syncs due after a thread's writes-th write: a bit (1 << op) for each
+ * of fsync, fdatasync and sync_file_range whose every-N count it is. */
+static unsigned syncs_due(const struct job *job, uint64_t writes)
+{
+	return (job->fsync && writes % job->fsync == 0 ? 1u << OP_FSYNC : 0) |
+	       (job->fdatasync && writes % job->fdatasync == 0 ? 1u << OP_FDATASYNC : 0) |
+	       (job->sfr_every && writes % job->sfr_every == 0 ? 1u << OP_SYNC_FILE_RANGE : 0);
+}
+
+/* Run the syncs of due on fd, in that order, each timed; 0, or -errno with
+ * the failed one in *op. */
+static int run_syncs(struct worker *w, int fd, unsigned due, bool measuring, uint64_t *now, enum op_type *op)
+{
+	static const enum op_type order[] = { OP_FSYNC, OP_FDATASYNC, OP_SYNC_FILE_RANGE };
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		int rc;
+
+		if (!(due & (1u << order[i])))
+			continue;
+		*op = order[i];
+		if ((rc = timed_sync(w, fd, order[i], measuring, now)))
+			return rc;
+	}
+	return 0;
+}
+
 static int fileio_run_sync(struct worker *w)
 {
 	const struct job *job = w->job;
@@ -216,7 +244,6 @@ static int fileio_run_sync(struct worker *w)
 	const uint64_t bpf = w->blocks_per_file;
 	const bool mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE;
 	const enum op_type fixed_op = job_reads(job) ? OP_READ : OP_WRITE;
-	const uint64_t fsync_every = job->fsync, fdatasync_every = job->fdatasync;
 	const bool series = series_on(&w->series);
 	uint64_t now = clock_now_ns();
 	const uint64_t ramp_end = now + job->ramp_ns;
@@ -272,16 +299,10 @@ static int fileio_run_sync(struct worker *w)
 		if (req.op != OP_WRITE)
 			continue;
 		writes++;
-		if (fsync_every && writes % fsync_every == 0) {
-			req.op = OP_FSYNC;
-			if ((rc = timed_sync(w, req.fd, OP_FSYNC, measuring, &now)))
-				break;
-		}
-		if (fdatasync_every && writes % fdatasync_every == 0) {
-			req.op = OP_FDATASYNC;
-			if ((rc = timed_sync(w, req.fd, OP_FDATASYNC, measuring, &now)))
-				break;
-		}
+		const unsigned due = syncs_due(job, writes);
+
+		if (due && (rc = run_syncs(w, req.fd, due, measuring, &now, &req.op)))
+			break;
 	}
 	if (rc) {
 		io_failed(w, &req, file, rc);
@@ -316,7 +337,6 @@ static int fileio_run_queued(struct worker *w)
 	const uint64_t bpf = w->blocks_per_file;
 	const bool mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE;
 	const enum op_type fixed_op = job_reads(job) ? OP_READ : OP_WRITE;
-	const uint64_t fsync_every = job->fsync, fdatasync_every = job->fdatasync;
 	const bool series = series_on(&w->series);
 	uint64_t now = clock_now_ns();
 	const uint64_t ramp_end = now + job->ramp_ns;
@@ -324,8 +344,7 @@ static int fileio_run_queued(struct worker *w)
 	bool measuring = job->ramp_ns == 0, stopping = false;
 	uint64_t issued = 0, done = 0, writes = 0;
 	unsigned inflight = 0, nfree = depth;
-	bool fsync_due = false, fdatasync_due = false;
-	unsigned sync_file = 0;
+	unsigned due = 0, sync_file = 0; /* syncs_due of the last write, and its file */
 	struct io_req failed = { 0 };
 	struct usage u0 = { 0 }, u1;
 	int rc = 0;
@@ -351,26 +370,20 @@ static int fileio_run_queued(struct worker *w)
 			usage_thread(&u0);
 			series_start(&w->series, w->series.interval_ns ? w->origin_ns + job->ramp_ns : now);
 		}
-		if ((fsync_due || fdatasync_due) && !inflight) {
-			int fd = w->files[sync_file].fd;
-
-			if (!stopping && fsync_due && (rc = timed_sync(w, fd, OP_FSYNC, measuring, &now)))
-				failed.op = OP_FSYNC;
-			else if (!stopping && fdatasync_due &&
-				 (rc = timed_sync(w, fd, OP_FDATASYNC, measuring, &now)))
-				failed.op = OP_FDATASYNC;
-			if (rc) {
+		if (due && !inflight) {
+			if (!stopping &&
+			    (rc = run_syncs(w, w->files[sync_file].fd, due, measuring, &now, &failed.op))) {
 				failed.file = sync_file;
 				stopping = true;
 			}
-			fsync_due = fdatasync_due = false;
+			due = 0;
 		}
 
 		/* Fill the free slots, then one submit for the batch. */
 		const uint64_t t0 = now;
 		unsigned k = 0;
 
-		while (!stopping && !fsync_due && !fdatasync_due && nfree && issued < total) {
+		while (!stopping && !due && nfree && issued < total) {
 			if (w->gen.pos == w->ops_per_pass)
 				offgen_new_pass(&w->gen);
 			uint64_t block = w->slice_first + offgen_next(&w->gen);
@@ -394,8 +407,7 @@ static int fileio_run_queued(struct worker *w)
 			issued++;
 			if (req->op == OP_WRITE) {
 				writes++;
-				fsync_due = fsync_every && writes % fsync_every == 0;
-				fdatasync_due = fdatasync_every && writes % fdatasync_every == 0;
+				due = syncs_due(job, writes);
 				sync_file = file;
 			}
 		}
@@ -424,7 +436,7 @@ static int fileio_run_queued(struct worker *w)
 			now = t1;
 		}
 		if (!inflight) {
-			if (stopping || (issued >= total && !fsync_due && !fdatasync_due))
+			if (stopping || (issued >= total && !due))
 				break;
 			continue;
 		}

@@ -73,6 +73,42 @@ check_mode() {
 		"$R0.ops.fsync.count=0"
 }
 
+@test "sync_file_range=wait_before,write,wait_after:4: 1024 calls for 4096 writes, with those flags (strace)" {
+	fast_target
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	run strace -f -qq -e trace=sync_file_range -o "$scratch/trace" "$DBIO" run --output "$result" \
+		--directory="$target" --rw=write --size=16m --bs=4k --sync_file_range=wait_before,write,wait_after:4
+	[ "$status" -eq 0 ]
+	json_is "$result" "$R0.ops.write.count=4096" "$R0.ops.sync_file_range.count=1024" \
+		"$R0.ops.sync_file_range.bytes=0" "$R0.ops.fsync.count=0" "$R0.ops.fdatasync.count=0" \
+		jobs.0.options.sync_file_range=wait_before,write,wait_after:4
+	# Every call covers the whole file (offset 0, length 0) with the three flags.
+	[ "$(grep -c 'sync_file_range(' "$scratch/trace")" -eq 1024 ]
+	[ "$(grep -c 'sync_file_range([0-9]*, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE|SYNC_FILE_RANGE_WRITE|SYNC_FILE_RANGE_WAIT_AFTER) = 0' "$scratch/trace")" -eq 1024 ]
+	# A queued engine drains, then makes the same calls; write:16 only the write flag.
+	run strace -f -qq -e trace=sync_file_range -o "$scratch/trace2" "$DBIO" run --output "$result" \
+		--directory="$target" --rw=randwrite --size=16m --bs=4k --ioengine=io_uring --iodepth=8 \
+		--sync_file_range=write:16 --fdatasync=64
+	[ "$status" -eq 0 ]
+	json_is "$result" "$R0.ops.write.count=4096" "$R0.ops.sync_file_range.count=256" "$R0.ops.fdatasync.count=64"
+	[ "$(grep -c 'sync_file_range([0-9]*, 0, 0, SYNC_FILE_RANGE_WRITE) = 0' "$scratch/trace2")" -eq 256 ]
+}
+
+@test "sync_file_range: bad values and ioengine=mmap are refused, naming the key" {
+	for v in write write:0 write:-1 write:4x :4 write,:4 ,write:4 wait_before,bogus:4 write:; do
+		run --separate-stderr "$DBIO" run --directory="$target" --size=1m --rw=write --sync_file_range="$v"
+		[ "$status" -eq 2 ] || {
+			echo "sync_file_range=$v: exit $status" >&2
+			return 1
+		}
+		[ "$stderr" = "dbio: command line: key 'sync_file_range': bad value '$v': expected FLAGS:N, FLAGS one or more of wait_before, write, wait_after joined by commas, N a count of writes >= 1 (wait_before,write,wait_after:8) (job 'job')" ]
+	done
+	run --separate-stderr "$DBIO" run --directory="$target" --size=1m --rw=write --ioengine=mmap --sync_file_range=write:1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"key 'ioengine': mmap writes through the mapping, which sync_file_range does not write back"* ]]
+	is_empty_dir "$target"
+}
+
 @test "end_fsync adds one fsync per file per thread" {
 	fast_target
 	dbio_ok --directory="$target" --rw=write --size=16m --bs=4k --end_fsync --nrfiles=4 --numjobs=2

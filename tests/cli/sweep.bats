@@ -110,7 +110,7 @@ value() {
 	[ "$(echo "$output" | grep -c ' write ')" -eq 2 ]
 	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,8k --op insert,inserts --directory="$DIR"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: command line: --op insert,inserts: item 2 is not an op type: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log" ]
+	[ "$stderr" = "dbio: command line: --op insert,inserts: item 2 is not an op type: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range" ]
 	run --separate-stderr "$DBIO" run --size=1m --op insert --directory="$DIR"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: command line: --op: only for \`dbio sweep\`" ]

@@ -16,16 +16,17 @@ value() {
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-@test "sync: a table row per method, 20 cells, one sync call per N writes" {
+@test "sync: a table row per method, 24 cells, one sync call per N writes" {
 	run "$DBIO" sync "$DIR" --runtime=200ms --output="$BATS_TEST_TMPDIR/s.json"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	for m in write+fdatasync write+fsync O_DSYNC O_SYNC O_DIRECT+fdatasync; do
+	for m in write+fdatasync write+fsync O_DSYNC O_SYNC O_DIRECT+fdatasync write+sync_file_range; do
 		echo "$output" | grep -q "^$m "
 	done
 	echo "$output" | grep -q "groups/s"
 	R=$BATS_TEST_TMPDIR/s.json
-	[ "$(value "$R" 'len(d["jobs"])')" -eq 20 ]
+	[ "$(value "$R" 'len(d["jobs"])')" -eq 24 ]
+	echo "$output" | grep -q "^sync_file_range writes the data back but not the file's metadata"
 	# write+fdatasync with 8 writes per sync: fdatasyncs = writes / 8 (a
 	# trailing partial group has no sync yet).
 	w=$(value "$R" '[j for j in d["jobs"] if j["name"] == "write+fdatasync-8"][0]["runs"][0]["ops"]["write"]["count"]')
@@ -35,6 +36,10 @@ value() {
 	w=$(value "$R" '[j for j in d["jobs"] if j["name"] == "write+fsync-2"][0]["runs"][0]["ops"]["write"]["count"]')
 	s=$(value "$R" '[j for j in d["jobs"] if j["name"] == "write+fsync-2"][0]["runs"][0]["ops"]["fsync"]["count"]')
 	[ "$s" -eq $((w / 2)) ]
+	w=$(value "$R" '[j for j in d["jobs"] if j["name"] == "write+sync_file_range-16"][0]["runs"][0]["ops"]["write"]["count"]')
+	s=$(value "$R" '[j for j in d["jobs"] if j["name"] == "write+sync_file_range-16"][0]["runs"][0]["ops"]["sync_file_range"]["count"]')
+	[ "$w" -gt 0 ]
+	[ "$s" -eq $((w / 16)) ]
 	# O_DSYNC: synchronous writes, no sync calls; the option is recorded.
 	[ "$(value "$R" '[j for j in d["jobs"] if j["name"] == "O_DSYNC-1"][0]["options"]["sync"]')" = dsync ]
 	[ "$(value "$R" '[j for j in d["jobs"] if j["name"] == "O_DSYNC-1"][0]["runs"][0]["ops"]["fsync"]["count"]')" -eq 0 ]
