@@ -42,6 +42,15 @@ CFLAGS  += $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(foreach l,$(WITH),
 LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(foreach l,$(WITH),$(lib_$(l))) -lm
 CMOCKA  := $(shell pkg-config --cflags --libs cmocka 2>/dev/null)
 
+# Objects depend on $(BUILD)/flags, rewritten whenever the compiler, flags
+# or libraries change (WITHOUT=, a -dev package installed or removed), so a
+# build never mixes objects made for another set of libraries.
+FLAGS_NOW := $(CC) $(CFLAGS) $(LDFLAGS) $(LIBS)
+ifneq ($(FLAGS_NOW),$(file <$(BUILD)/flags))
+$(shell mkdir -p $(BUILD))
+$(file >$(BUILD)/flags,$(FLAGS_NOW))
+endif
+
 SRCS    := $(filter-out src/main.c,$(shell find src -name '*.c' | sort))
 OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/default_suite.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
@@ -53,8 +62,8 @@ all: $(PROG)
 deps:
 	@[ "$(HAVE_PKGS)" = yes ] || scripts/install-deps
 
-$(PROG): $(BUILD)/main.o $(BUILD)/libdbio.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+$(PROG): $(BUILD)/main.o $(BUILD)/libdbio.a $(BUILD)/flags
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/main.o $(BUILD)/libdbio.a $(LIBS)
 
 # The same sources with every optional library left out, in a build
 # directory of its own (the inner make builds PROG=dbio-min).
@@ -68,7 +77,7 @@ $(BUILD)/libdbio.a: $(OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/%.o: src/%.c
+$(BUILD)/%.o: src/%.c $(BUILD)/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -78,7 +87,7 @@ $(BUILD)/default_suite.c: jobs/default.fio
 	{ echo 'const char cmd_run_default_suite[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
 
-$(BUILD)/default_suite.o: $(BUILD)/default_suite.c
+$(BUILD)/default_suite.o: $(BUILD)/default_suite.c $(BUILD)/flags
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdbio.a

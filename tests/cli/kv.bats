@@ -322,6 +322,8 @@ bad_value() {
 		"dbio: command line: key 'batch': bad value '0': out of range: expected a whole number from 1 to 100000000"
 	bad_value --workload=kv --records=0 -- \
 		"dbio: command line: key 'records': bad value '0': out of range: expected a whole number from 1 to 1000000000"
+	bad_value --workload=kv --records=2000000000 -- \
+		"dbio: command line: key 'records': bad value '2000000000': out of range: expected a whole number from 1 to 1000000000"
 	bad_value --workload=kv --value_size=400-100 -- \
 		"dbio: command line: key 'value_size': bad value '400-100': the range is inverted (lo > hi): expected a size or a range lo-hi of sizes with optional k or m suffixes, e.g. 100-400 or 4k"
 	bad_value --workload=kv --value_size=0 -- \
