@@ -167,12 +167,30 @@ void table_points(FILE *fp, const json_t *result, const char *list, const char *
 			cols[ncols++] = m;
 		p += len + (p[len] == ',');
 	}
+	/* A varied key's column is as wide as its widest value (at least 12). */
+	int width[16] = { 0 };
+
+	json_array_foreach (vary, i, v) {
+		const char *key = json_string_value(json_object_get(v, "key"));
+
+		if (i >= 16)
+			break;
+		width[i] = (int)strlen(key) > 12 ? (int)strlen(key) : 12;
+		json_array_foreach (jobs, j, job) {
+			const char *val =
+				json_string_value(json_object_get(json_object_get(job, "point"), key));
+
+			if (val && (int)strlen(val) > width[i])
+				width[i] = (int)strlen(val);
+		}
+	}
 	/* Header. */
 	json_array_foreach (vary, i, v) {
 		if (csv)
 			fprintf(fp, "%s,", json_string_value(json_object_get(v, "key")));
 		else
-			fprintf(fp, "%-12s ", json_string_value(json_object_get(v, "key")));
+			fprintf(fp, "%-*s ", i < 16 ? width[i] : 12,
+				json_string_value(json_object_get(v, "key")));
 	}
 	if (csv) {
 		fprintf(fp, "job,op");
@@ -204,7 +222,7 @@ void table_points(FILE *fp, const json_t *result, const char *list, const char *
 					csv_field(fp, val ? val : "");
 					fputc(',', fp);
 				} else {
-					fprintf(fp, "%-12s ", val ? val : "");
+					fprintf(fp, "%-*s ", i < 16 ? width[i] : 12, val ? val : "");
 				}
 			}
 			if (csv) {
