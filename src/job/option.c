@@ -115,7 +115,7 @@ const struct option_def option_table[] = {
 	{ .name = "name", .type = OPT_STR, .offset = F(name), .size = S(name), .def = "",
 	  .help = "Name of the job, used in reports and file names. Defaults to the job file's section name, or 'job' on the command line." },
 	{ .name = "directory", .type = OPT_STR, .offset = F(directory), .size = S(directory), .def = "./dbio-scratch",
-	  .help = "Directory for the job's files. Several directories separated by ':' spread the files over them round-robin, as one job over several disks. The directory must exist, except the default ./dbio-scratch, which dbio creates and removes." },
+	  .help = "Directory for the job's files. Several directories separated by ':' spread the files over them round-robin, as one job over several disks; the result then gives each directory's reads, writes and throughput. The directory must exist, except the default ./dbio-scratch, which dbio creates and removes." },
 	{ .name = "rw", .type = OPT_ENUM, .offset = F(rw), .def = "read", .values = rw_values,
 	  .help = "I/O pattern." },
 	{ .name = "rwmixread", .type = OPT_UINT, .offset = F(rwmixread), .def = "50", .min = 0, .max = 100,

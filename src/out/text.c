@@ -60,6 +60,28 @@ static void brief_options(FILE *fp, const json_t *opts)
 		fprintf(fp, " share_files=1");
 }
 
+/* A job over several directories: each one's reads and writes, over the
+ * time its disk was busy (the run's start to its last operation). */
+static void target_lines(FILE *fp, const json_t *targets)
+{
+	size_t i;
+	json_t *t;
+
+	if (!json_array_size(targets))
+		return;
+	fprintf(fp, "    per directory:\n");
+	json_array_foreach (targets, i, t) {
+		const json_t *rd = json_object_get(t, "read"), *wr = json_object_get(t, "write");
+		char el[32];
+
+		fprintf(fp,
+			"      %-32s busy %8s  read %10.1f ops/s %9.2f MiB/s  write %10.1f ops/s %9.2f MiB/s\n",
+			str(t, "directory"), units_fmt_ns(el, sizeof(el), num(t, "elapsed_ns")),
+			num(rd, "iops"), num(rd, "bw_bytes") / 1048576.0, num(wr, "iops"),
+			num(wr, "bw_bytes") / 1048576.0);
+	}
+}
+
 static void op_table(FILE *fp, const json_t *ops)
 {
 	static const char *const cols[] = { "min", "mean", "p50", "p95", "p99", "p99_9", "max" };
@@ -300,6 +322,7 @@ void text_report(FILE *fp, const json_t *result)
 				json_is_true(json_object_get(run, "partial")) ? ", PARTIAL (stopped early)"
 									      : "");
 			op_table(fp, json_object_get(run, "ops"));
+			target_lines(fp, json_object_get(run, "targets"));
 			usage_lines(fp, json_object_get(run, "rusage"));
 			if (json_object_get(run, "memory"))
 				fprintf(fp,

@@ -111,6 +111,35 @@ static json_t *targets_json(const struct job *job)
 	return a;
 }
 
+/* A run's reads and writes per directory, in the order of the job's
+ * targets, each with its throughput over its own busy time (from the run's
+ * start to its last operation: a slow disk finishes later). */
+static json_t *run_targets_json(const struct job *job, const struct run_stats *st)
+{
+	json_t *a = json_array();
+	char **dirs = NULL;
+	int n = job_split_dirs(job->directory, &dirs);
+
+	for (size_t d = 0; d < st->ntargets; d++) {
+		const struct target_io *t = &st->targets[d];
+		const double secs = (double)t->elapsed_ns / 1e9;
+		json_t *o = json_pack("{s:s, s:I}", "directory", (int)d < n ? dirs[d] : "?", "elapsed_ns",
+				      (json_int_t)t->elapsed_ns);
+
+		for (int k = 0; k < 2; k++)
+			json_object_set_new(o, k ? "write" : "read",
+					    json_pack("{s:I, s:I, s:f, s:f}", "count", (json_int_t)t->ops[k],
+						      "bytes", (json_int_t)t->bytes[k], "iops",
+						      secs > 0 ? (double)t->ops[k] / secs : 0.0, "bw_bytes",
+						      secs > 0 ? (double)t->bytes[k] / secs : 0.0));
+		json_array_append_new(a, o);
+	}
+	for (int i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+	return a;
+}
+
 /* What the reader must know to trust the figures. */
 static json_t *warnings_json(const struct job *job)
 {
@@ -427,6 +456,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 		json_object_set_new(run, "counters", counters_json(&st->counters));
 	if (run && st->nseries)
 		json_object_set_new(run, "series", series_json(st));
+	if (run && st->ntargets)
+		json_object_set_new(run, "targets", run_targets_json(job, st));
 	if (!run || json_array_append_new(json_object_get(entry, "runs"), run))
 		return -ENOMEM;
 	return 0;

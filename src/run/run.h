@@ -31,9 +31,11 @@ struct run_opts {
 /* What one run of one job measured. */
 struct run_stats {
 	struct op_stats ops[OP_NTYPES];
-	struct hist slat_ns; /* queued engines: submission latency (fio's slat) */
-	struct usage usage;  /* summed over the job's threads, measured phase only */
-	uint64_t elapsed_ns; /* first thread's start to last thread's end */
+	struct hist slat_ns;	   /* queued engines: submission latency (fio's slat) */
+	struct target_io *targets; /* a job with several directories: reads and writes per directory */
+	size_t ntargets;	   /* 0, or the number of directories (owned) */
+	struct usage usage;	   /* summed over the job's threads, measured phase only */
+	uint64_t elapsed_ns;	   /* first thread's start to last thread's end */
 	uint64_t started_wall_ns;
 	unsigned threads;
 	bool partial; /* stopped early: signal or error */

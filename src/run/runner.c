@@ -51,6 +51,9 @@ void run_stats_release(struct run_stats *stats)
 	free(stats->series);
 	stats->series = NULL;
 	stats->nseries = 0;
+	free(stats->targets);
+	stats->targets = NULL;
+	stats->ntargets = 0;
 }
 
 void run_stats_init(struct run_stats *stats)
@@ -334,9 +337,11 @@ static void assign(struct worker *w, const struct job *job, struct layout *l, st
 	for (size_t i = 0; i < w->nfiles; i++) {
 		struct layout_file *lf = &l->files[first_file + i];
 
-		files[i] = (struct wfile){
-			.dirfd = l->dirs[lf->dir].fd, .name = lf->name, .path = lf->path, .fd = -1
-		};
+		files[i] = (struct wfile){ .dirfd = l->dirs[lf->dir].fd,
+					   .name = lf->name,
+					   .path = lf->path,
+					   .fd = -1,
+					   .dir = (unsigned)lf->dir };
 	}
 }
 
@@ -527,6 +532,14 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 			slots[s].w.shared = shared[j];
 			if (!rc && init_series(&jobs[j], slots[s].wl, &slots[s].w))
 				rc = dbio_err_set(err, -ENOMEM, "out of memory for the time series");
+			if (!rc && slots[s].w.nfiles && layouts[j].ndirs > 1 &&
+			    !(slots[s].w.tio = calloc(layouts[j].ndirs, sizeof(struct target_io))))
+				rc = dbio_err_set(err, -ENOMEM, "out of memory");
+		}
+		if (!rc && layouts[j].ndirs > 1 && slots[s - 1].w.tio) {
+			stats[j].ntargets = layouts[j].ndirs;
+			if (!(stats[j].targets = calloc(layouts[j].ndirs, sizeof(struct target_io))))
+				rc = dbio_err_set(err, -ENOMEM, "out of memory");
 		}
 	}
 	if (rc)
@@ -582,6 +595,16 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 				rc = dbio_err_set(err, slots[s].rc, "%s", w->err.msg);
 			for (int op = 0; op < OP_NTYPES; op++)
 				op_stats_merge(&stats[j].ops[op], &w->stats[op]);
+			for (size_t d = 0; w->tio && d < stats[j].ntargets; d++) {
+				struct target_io *sum = &stats[j].targets[d];
+
+				for (int k = 0; k < 2; k++) {
+					sum->ops[k] += w->tio[d].ops[k];
+					sum->bytes[k] += w->tio[d].bytes[k];
+				}
+				if (w->tio[d].last_ns > sum->last_ns)
+					sum->last_ns = w->tio[d].last_ns;
+			}
 			hist_merge(&stats[j].slat_ns, &w->slat_ns);
 			usage_add(&stats[j].usage, &w->usage);
 			stats[j].disk_bytes += w->disk_bytes;
@@ -594,6 +617,9 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 				last = w->end_ns;
 		}
 		stats[j].elapsed_ns = last > first ? last - first : 0;
+		for (size_t d = 0; d < stats[j].ntargets; d++)
+			stats[j].targets[d].elapsed_ns =
+				stats[j].targets[d].last_ns > first ? stats[j].targets[d].last_ns - first : 0;
 		if (probes[j].stalls && collect_probe(&stats[j].probe, &probes[j]))
 			rc = dbio_err_set(err, -ENOMEM, "out of memory for the probe");
 		if (sampler_copy(&stats[j].counters, &sampler))
@@ -636,8 +662,10 @@ out_layout:
 	}
 	memlimit_leave(&mem);
 out_free:
-	for (size_t i = 0; slots && i < nworkers; i++)
+	for (size_t i = 0; slots && i < nworkers; i++) {
 		series_release(&slots[i].w.series);
+		free(slots[i].w.tio);
+	}
 	sampler_release(&sampler);
 	pthread_cond_destroy(&gate.cond);
 	free(wfiles);

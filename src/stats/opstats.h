@@ -44,6 +44,15 @@ struct op_stats {
 	struct hist lat_ns; /* count, min, max, sum live here */
 };
 
+/* The reads and writes that went to one target directory of a job with
+ * several (scenario S3: one job over several disks): [0] reads, [1] writes. */
+struct target_io {
+	uint64_t ops[2];
+	uint64_t bytes[2];
+	uint64_t last_ns;    /* CLOCK_MONOTONIC end of its last read or write */
+	uint64_t elapsed_ns; /* run: from the run's start to last_ns (its disk's busy time) */
+};
+
 /* "read", "write", "fsync", "fdatasync": the names used in JSON and text. */
 const char *op_type_name(enum op_type t);
 

@@ -192,11 +192,23 @@ static int io_failed(struct worker *w, const struct io_req *req, size_t file, in
 			    strerror(-rc));
 }
 
-/* One fsync or fdatasync, timed and counted when measuring (a queued job
- * calls it with nothing in flight); 0 or -errno. */
-static int timed_sync(struct worker *w, int fd, enum op_type op, bool measuring, uint64_t *now)
+/* Count a read or write of the worker's file toward its directory, in a job
+ * with several (w->tio). */
+static inline void target_add(struct worker *w, unsigned file, enum op_type op, uint64_t len, uint64_t end_ns)
 {
-	int rc = w->eng.ops->sync(&w->eng, fd, op);
+	struct target_io *t = &w->tio[w->files[file].dir];
+
+	t->ops[op == OP_WRITE]++;
+	t->bytes[op == OP_WRITE] += len;
+	t->last_ns = end_ns;
+}
+
+/* One fsync, fdatasync or sync_file_range of the worker's file, timed and
+ * counted when measuring (a queued job calls it with nothing in flight); a
+ * sync keeps its directory busy as a write does. 0 or -errno. */
+static int timed_sync(struct worker *w, unsigned file, enum op_type op, bool measuring, uint64_t *now)
+{
+	int rc = w->eng.ops->sync(&w->eng, w->files[file].fd, op);
 	uint64_t t = clock_now_ns();
 
 	if (rc)
@@ -205,6 +217,8 @@ static int timed_sync(struct worker *w, int fd, enum op_type op, bool measuring,
 		op_stats_add(&w->stats[op], 0, t - *now);
 		if (series_on(&w->series))
 			series_add(&w->series, op, 0, t - *now, t);
+		if (w->tio)
+			w->tio[w->files[file].dir].last_ns = t;
 	}
 	*now = t;
 	return 0;
@@ -221,7 +235,8 @@ static unsigned syncs_due(const struct job *job, uint64_t writes)
 
 /* Run the syncs of due on fd, in that order, each timed; 0, or -errno with
  * the failed one in *op. */
-static int run_syncs(struct worker *w, int fd, unsigned due, bool measuring, uint64_t *now, enum op_type *op)
+static int run_syncs(struct worker *w, unsigned file, unsigned due, bool measuring, uint64_t *now,
+		     enum op_type *op)
 {
 	static const enum op_type order[] = { OP_FSYNC, OP_FDATASYNC, OP_SYNC_FILE_RANGE };
 
@@ -231,7 +246,7 @@ static int run_syncs(struct worker *w, int fd, unsigned due, bool measuring, uin
 		if (!(due & (1u << order[i])))
 			continue;
 		*op = order[i];
-		if ((rc = timed_sync(w, fd, order[i], measuring, now)))
+		if ((rc = timed_sync(w, file, order[i], measuring, now)))
 			return rc;
 	}
 	return 0;
@@ -292,6 +307,8 @@ static int fileio_run_sync(struct worker *w)
 			op_stats_add(&w->stats[req.op], req.len, t - now);
 			if (series)
 				series_add(&w->series, req.op, req.len, t - now, t);
+			if (w->tio)
+				target_add(w, req.file, req.op, req.len, t);
 		}
 		now = t;
 		done++;
@@ -301,7 +318,7 @@ static int fileio_run_sync(struct worker *w)
 		writes++;
 		const unsigned due = syncs_due(job, writes);
 
-		if (due && (rc = run_syncs(w, req.fd, due, measuring, &now, &req.op)))
+		if (due && (rc = run_syncs(w, req.file, due, measuring, &now, &req.op)))
 			break;
 	}
 	if (rc) {
@@ -309,7 +326,7 @@ static int fileio_run_sync(struct worker *w)
 	} else if (job->end_fsync && writes && !atomic_load(w->stop) && !atomic_load(w->job_stop)) {
 		req.op = OP_FSYNC;
 		for (file = 0; file < w->nfiles; file++) {
-			if ((rc = timed_sync(w, w->files[file].fd, OP_FSYNC, measuring, &now))) {
+			if ((rc = timed_sync(w, (unsigned)file, OP_FSYNC, measuring, &now))) {
 				io_failed(w, &req, file, rc);
 				break;
 			}
@@ -371,8 +388,7 @@ static int fileio_run_queued(struct worker *w)
 			series_start(&w->series, w->series.interval_ns ? w->origin_ns + job->ramp_ns : now);
 		}
 		if (due && !inflight) {
-			if (!stopping &&
-			    (rc = run_syncs(w, w->files[sync_file].fd, due, measuring, &now, &failed.op))) {
+			if (!stopping && (rc = run_syncs(w, sync_file, due, measuring, &now, &failed.op))) {
 				failed.file = sync_file;
 				stopping = true;
 			}
@@ -473,6 +489,8 @@ static int fileio_run_queued(struct worker *w)
 			op_stats_add(&w->stats[req->op], req->len, t - slot->sub_ns);
 			if (series)
 				series_add(&w->series, req->op, req->len, t - slot->sub_ns, t);
+			if (w->tio)
+				target_add(w, req->file, req->op, req->len, t);
 			done++;
 		}
 		atomic_store_explicit(&w->progress_ops, done, memory_order_relaxed);
@@ -482,7 +500,7 @@ static int fileio_run_queued(struct worker *w)
 		io_failed(w, &failed, failed.file, rc);
 	} else if (job->end_fsync && writes && !atomic_load(w->stop) && !atomic_load(w->job_stop)) {
 		for (unsigned f = 0; f < w->nfiles; f++) {
-			if ((rc = timed_sync(w, w->files[f].fd, OP_FSYNC, measuring, &now))) {
+			if ((rc = timed_sync(w, f, OP_FSYNC, measuring, &now))) {
 				failed.op = OP_FSYNC;
 				io_failed(w, &failed, f, rc);
 				break;

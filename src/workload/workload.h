@@ -46,6 +46,7 @@ struct wfile {
 	const char *name; /* inside dirfd; owned by the runner */
 	const char *path; /* for messages; owned by the runner */
 	int fd;		  /* opened by prepare */
+	unsigned dir;	  /* the index of its directory in the job's directory list */
 };
 
 struct worker {
@@ -76,9 +77,10 @@ struct worker {
 	struct offgen gen;
 	struct rng rng;
 	struct op_stats stats[OP_NTYPES];
-	struct hist slat_ns; /* queued engines: submission latency of each batch */
-	struct usage usage;  /* of the measured phase */
-	uint64_t start_ns;   /* start of the measured phase (after ramp) */
+	struct hist slat_ns;   /* queued engines: submission latency of each batch */
+	struct target_io *tio; /* a job with several directories: per directory (runner-owned), else NULL */
+	struct usage usage;    /* of the measured phase */
+	uint64_t start_ns;     /* start of the measured phase (after ramp) */
 	uint64_t end_ns;
 	struct dbio_err err;
 	uint64_t disk_bytes;   /* bytes the workload's files occupy at the end (st_blocks) */

@@ -168,6 +168,36 @@ check_mode() {
 	is_empty_dir "$scratch/b"
 }
 
+@test "a job over three directories reports each one's reads and writes, adding up to the totals" {
+	mkdir "$scratch/a" "$scratch/b" "$scratch/c"
+	# Six threads with one file each: threads 0 and 3 in a, 1 and 4 in b,
+	# 2 and 5 in c; 1024 writes of 4 KiB each.
+	dbio_ok --directory="$scratch/a:$scratch/b:$scratch/c" --rw=write --size=4m --bs=4k --numjobs=6
+	json_is "$result" "$R0.ops.write.count=6144" \
+		"$R0.targets.0.directory=$scratch/a" "$R0.targets.1.directory=$scratch/b" \
+		"$R0.targets.2.directory=$scratch/c" \
+		"$R0.targets.0.write.count=2048" "$R0.targets.1.write.count=2048" "$R0.targets.2.write.count=2048" \
+		"$R0.targets.0.write.bytes=8388608" "$R0.targets.2.write.bytes=8388608" \
+		"$R0.targets.0.read.count=0" "$R0.targets.1.read.bytes=0"
+	# Each directory's ops/s is its count over its own busy time, which is
+	# more than 0 and at most the run's.
+	[ "$(jpy "$result" 'all(0 < t["elapsed_ns"] <= run["elapsed_ns"] and abs(t["write"]["iops"] - 2048 / (t["elapsed_ns"] / 1e9)) < 1e-6 * t["write"]["iops"] for t in run["targets"])')" = true ]
+	[[ "$output" == *"per directory:"* ]]
+	[[ "$output" == *"$scratch/b "*"busy "*"read "*"write "*"MiB/s"* ]]
+	# Mixed reads and writes on a queued engine, two directories: the
+	# per-directory counts add up to the totals.
+	dbio_ok --directory="$scratch/a:$scratch/b" --rw=randrw --size=2m --bs=4k --numjobs=2 --nrfiles=3 \
+		--ioengine=io_uring --iodepth=4
+	[ "$(jpy "$result" 'sum(t["read"]["count"] for t in run["targets"]) == run["ops"]["read"]["count"] and sum(t["write"]["count"] for t in run["targets"]) == run["ops"]["write"]["count"] and sum(t["read"]["count"] + t["write"]["count"] for t in run["targets"]) == 1024')" = true ]
+	# One directory: no per-directory figures.
+	dbio_ok --directory="$scratch/a" --rw=write --size=1m --bs=4k
+	[ "$(jpy "$result" '"targets" in run')" = false ]
+	[[ "$output" != *"per directory:"* ]]
+	is_empty_dir "$scratch/a"
+	is_empty_dir "$scratch/b"
+	is_empty_dir "$scratch/c"
+}
+
 @test "time_based runtime=1s runs for one second, however small the size" {
 	dbio_ok --directory="$target" --rw=randread --size=1m --bs=4k --time_based --runtime=1s
 	run jpy "$result" 'run["elapsed_ns"]' 'run["ops"]["read"]["count"] > 256'
