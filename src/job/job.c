@@ -163,6 +163,12 @@ int job_validate(struct job *job, struct dbio_err *err)
 		engine_list(list, sizeof(list));
 		return job_fail_choice(job, "ioengine", job->ioengine, list, err);
 	}
+	if (job->rw == RW_REWRITE && (eng->caps & ENGINE_CAP_QUEUE))
+		return job_fail(
+			job, "rw", err,
+			"rewrite with ioengine=%s: each block is read, then written back, one after the "
+			"other; use ioengine=psync, sync or mmap",
+			eng->name);
 	if (job->iodepth > 1 && !(eng->caps & ENGINE_CAP_QUEUE))
 		return job_fail(
 			job, "iodepth", err,

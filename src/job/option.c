@@ -25,6 +25,8 @@ static const struct opt_enum rw_values[] = {
 	{ "randrw", RW_RANDRW, "random reads and writes, mixed by rwmixread" },
 	{ "readwrite", RW_READWRITE, "sequential reads and writes, mixed by rwmixread" },
 	{ "rw", RW_READWRITE, NULL },
+	{ "rewrite", RW_REWRITE,
+	  "sequential: read each block, then write it back (bonnie++'s Rewrite); a read and a write per block" },
 	{ NULL, 0, NULL },
 };
 

@@ -259,6 +259,7 @@ static int fileio_run_sync(struct worker *w)
 	const uint64_t bpf = w->blocks_per_file;
 	const bool mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE;
 	const enum op_type fixed_op = job_reads(job) ? OP_READ : OP_WRITE;
+	const bool rewrite = job->rw == RW_REWRITE;
 	const bool series = series_on(&w->series);
 	uint64_t now = clock_now_ns();
 	const uint64_t ramp_end = now + job->ramp_ns;
@@ -298,19 +299,26 @@ static int fileio_run_sync(struct worker *w)
 		req.fd = w->files[file].fd;
 		req.off = (block % bpf) * job->bs;
 		req.op = mixed ? (rng_below(&w->rng, 100) < job->rwmixread ? OP_READ : OP_WRITE) : fixed_op;
-		rc = w->eng.ops->io(&w->eng, &req);
-		uint64_t t = clock_now_ns();
+		for (;;) {
+			rc = w->eng.ops->io(&w->eng, &req);
+			uint64_t t = clock_now_ns();
 
+			if (rc)
+				break;
+			if (measuring) {
+				op_stats_add(&w->stats[req.op], req.len, t - now);
+				if (series)
+					series_add(&w->series, req.op, req.len, t - now, t);
+				if (w->tio)
+					target_add(w, req.file, req.op, req.len, t);
+			}
+			now = t;
+			if (!rewrite || req.op == OP_WRITE)
+				break;
+			req.op = OP_WRITE; /* rw=rewrite: the block just read is written back */
+		}
 		if (rc)
 			break;
-		if (measuring) {
-			op_stats_add(&w->stats[req.op], req.len, t - now);
-			if (series)
-				series_add(&w->series, req.op, req.len, t - now, t);
-			if (w->tio)
-				target_add(w, req.file, req.op, req.len, t);
-		}
-		now = t;
 		done++;
 		atomic_store_explicit(&w->progress_ops, done, memory_order_relaxed);
 		if (req.op != OP_WRITE)

@@ -27,6 +27,35 @@ check_mode() {
 	is_empty_dir "$target"
 }
 
+@test "rw=rewrite: each 8 KiB block read, then written back at the same offset; data unchanged" {
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # LeakSanitizer cannot run under ptrace
+	run --separate-stderr strace -f -qq -e trace=pread64,pwrite64 -o "$scratch/trace" \
+		"$DBIO" run --output "$result" --directory="$target" --rw=rewrite --size=4m --bs=8k --keep
+	[ "$status" -eq 0 ]
+	json_is "$result" "$R0.ops.read.count=512" "$R0.ops.write.count=512" \
+		"$R0.ops.read.bytes=4194304" "$R0.ops.write.bytes=4194304" jobs.0.options.rw=rewrite
+	# The worker's calls on the job's file (the last fd dbio opened for
+	# it): read at 0, write at 0, read at 8192, write at 8192, ...
+	fd=$(grep -o 'pwrite64([0-9]*' "$scratch/trace" | tail -1 | sed 's/.*(//')
+	grep -E "p(read|write)64\($fd, " "$scratch/trace" | awk -F', ' '{ split($1, c, " "); sub(/\(.*/, "", c[2]); sub(/\).*/, "", $NF); print c[2], $NF }' |
+		tail -n 1024 >"$scratch/calls"
+	awk 'NR % 2 == 1 && ($1 != "pread64" || $2 != (NR - 1) / 2 * 8192) { bad = 1 }
+	     NR % 2 == 0 && ($1 != "pwrite64" || $2 != (NR / 2 - 1) * 8192) { bad = 1 }
+	     END { exit bad || NR != 1024 }' "$scratch/calls"
+	# What was read is what was written back: the file is as laid out.
+	mkdir "$scratch/ref"
+	run --separate-stderr "$DBIO" run --output "$scratch/r2.json" --directory="$scratch/ref" --rw=read \
+		--size=4m --bs=8k --keep
+	[ "$status" -eq 0 ]
+	cmp "$target/dbio.job.0.0" "$scratch/ref/dbio.job.0.0"
+	rm -f "$target"/dbio.* "$scratch"/ref/dbio.*
+	# Queued engines cannot chain a write on a read: refused.
+	run --separate-stderr "$DBIO" run --directory="$target" --rw=rewrite --size=1m --ioengine=io_uring
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'rw': rewrite with ioengine=io_uring: each block is read, then written back, one after the other; use ioengine=psync, sync or mmap (job 'job')" ]
+}
+
 @test "rw=read: 4096 reads of 4 KiB over 16 MiB, no writes" {
 	check_mode read 4096 0
 }
@@ -378,4 +407,17 @@ has_line() {
 		'sum(b[1] for b in run["ops"]["fdatasync"]["lat_hist"]["buckets"])' \
 		'run["ops"]["read"]["lat_hist"]["buckets"]'
 	[ "${lines[*]}" = "256 128 []" ]
+}
+
+@test "jobs/s3-disks.fio: write, rewrite and read on two directories, exact counts per job and directory" {
+	mkdir "$scratch/d1" "$scratch/d2"
+	dbio_ok "$BATS_TEST_DIRNAME/../../jobs/s3-disks.fio" --directory="$scratch/d1:$scratch/d2" --numjobs=2 --size=1m
+	json_is "$result" jobs.0.name=write jobs.1.name=rewrite jobs.2.name=read \
+		jobs.0.runs.0.ops.write.count=256 jobs.0.runs.0.ops.fsync.count=2 \
+		jobs.1.runs.0.ops.read.count=256 jobs.1.runs.0.ops.write.count=256 jobs.1.runs.0.ops.fsync.count=2 \
+		jobs.2.runs.0.ops.read.count=256 jobs.2.runs.0.ops.write.count=0 jobs.2.runs.0.ops.fsync.count=0 \
+		jobs.1.runs.0.targets.0.read.count=128 jobs.1.runs.0.targets.1.write.count=128 \
+		jobs.2.runs.0.targets.1.read.bytes=1048576 jobs.1.options.cache=fadvise
+	is_empty_dir "$scratch/d1"
+	is_empty_dir "$scratch/d2"
 }
