@@ -41,7 +41,7 @@ bad_job() {
 }
 
 @test "command line: bad rw lists the accepted values" {
-	refused "dbio: command line: key 'rw': bad value 'foo': expected one of read, write, randread, randwrite, randrw, readwrite" \
+	refused "dbio: command line: key 'rw': bad value 'foo': expected one of read, write, randread, randwrite, randrw, readwrite, rewrite" \
 		run --directory="$target" --output "$result" --size=1m --rw=foo
 }
 
