@@ -128,7 +128,7 @@ teardown() {
 	[[ "$output" == *"dbio: cleanup: removed $images/img"* ]]
 	[ -z "$(leftovers)" ] || { leftovers; false; }
 	[ ! -e "/run/dbio-matrix/$run_pid.state" ]
-	! ls -d /run/dbio-matrix/mnt."$run_pid".* 2>/dev/null
+	[ -z "$(ls -d /run/dbio-matrix/mnt."$run_pid".* 2>/dev/null)" ]
 	is_empty_dir "$images"
 }
 
@@ -161,7 +161,7 @@ teardown() {
 	json_is "$result" jobs.0.config.device="$test_loop" jobs.0.config.fs_block_size_bytes=1024 \
 		jobs.1.config.fs_block_size_bytes=2048 matrix.device="$test_loop" matrix.completed=2
 	[ "$(blkid -o value -s TYPE "$scratch/disk.img")" = ext2 ]
-	! grep -q "^$test_loop " /proc/mounts
+	[ -z "$(grep "^$test_loop " /proc/mounts)" ]
 }
 
 @test "matrix: SIGTERM mid-run undoes everything and keeps the finished part" {
