@@ -7,6 +7,7 @@
 #define DBIO_CMD_CMD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct cmd {
 	const char *name;
@@ -24,6 +25,12 @@ const struct cmd *cmd_find(const char *name);
  * (then *i moves past VALUE). NULL when argv[*i] is another argument, or
  * when --key is the last argument (then *missing is set). */
 const char *cmd_opt_value(int argc, char **argv, int *i, const char *key, bool *missing);
+
+/* --op LIST of sweep and compare: 0 when every item of the comma-separated
+ * list is an op type's name ("insert", "read"), else the 1-based position
+ * of the first that is not; every op type's name into names ("read, write,
+ * ..."), for the message. */
+int cmd_check_ops(const char *list, char *names, size_t len);
 
 /* Print "dbio: " + message to stderr (one line). */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -22,6 +22,7 @@ struct compare_args {
 	const char *files[COMPARE_MAX_FILES];
 	size_t nfiles;
 	const char *metrics;
+	const char *ops;	/* --op: the op types that get rows, or NULL */
 	const char *fail_above; /* as given, for messages */
 	double fail_above_pct;	/* < 0: not given */
 	double alpha;
@@ -30,8 +31,8 @@ struct compare_args {
 
 static void compare_usage(void)
 {
-	printf("usage: dbio compare A.json B.json [C.json ...] [--metric LIST] [--alpha P]\n"
-	       "                    [--fail-above PCT] [--format text|csv|json]\n\n"
+	printf("usage: dbio compare A.json B.json [C.json ...] [--metric LIST] [--op LIST]\n"
+	       "                    [--alpha P] [--fail-above PCT] [--format text|csv|json]\n\n"
 	       "Compares result files of `dbio run` or `dbio sweep` (--output): jobs and sweep\n"
 	       "points are matched by name and point parameters. For each job (or point), op\n"
 	       "type and metric it prints every file's value (mean ± 95 %% confidence interval\n"
@@ -45,6 +46,8 @@ static void compare_usage(void)
 	       "                    p99_9, max (latencies, ns), cpu (%%), and per run elapsed (ns),\n"
 	       "                    user, sys (s), majflt, minflt (faults), nvcsw (switches);\n"
 	       "                    default iops,bw,p99\n"
+	       "  --op LIST         only the rows of these op types (insert, or read,write);\n"
+	       "                    default every op type a job did\n"
 	       "  --alpha P         significance level, 0 < P < 1 (default 0.05)\n"
 	       "  --fail-above PCT  exit 1 when a significant regression is larger than PCT %%\n"
 	       "  --format FORMAT   text (default), csv or json on standard output\n\n"
@@ -67,7 +70,7 @@ static double parse_number(const char *s, double max)
 /* 0, -1 after --help, or 2 after printing the error. */
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
-	static const char *const flags[] = { "--metric", "--alpha", "--fail-above", "--format" };
+	static const char *const flags[] = { "--metric", "--op", "--alpha", "--fail-above", "--format" };
 
 	*a = (struct compare_args){ .fail_above_pct = -1, .alpha = 0.05 };
 	for (int i = 1; i < argc; i++) {
@@ -91,7 +94,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 				flag = flags[f];
 		if (!flag) {
 			cmd_error(
-				"compare: '%.*s': unknown option: expected --metric, --alpha, --fail-above or --format (`dbio compare --help`)",
+				"compare: '%.*s': unknown option: expected --metric, --op, --alpha, --fail-above or --format (`dbio compare --help`)",
 				(int)n, arg);
 			return 2;
 		}
@@ -102,6 +105,17 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 		}
 		if (!strcmp(flag, "--metric")) {
 			a->metrics = val;
+		} else if (!strcmp(flag, "--op")) {
+			char names[256];
+			int bad = cmd_check_ops(val, names, sizeof(names));
+
+			if (bad) {
+				cmd_error(
+					"compare: --op %s: item %d is not an op type: expected a list of %s",
+					val, bad, names);
+				return 2;
+			}
+			a->ops = val;
 		} else if (!strcmp(flag, "--alpha")) {
 			if ((a->alpha = parse_number(val, 1)) < 0) {
 				cmd_error(
@@ -209,7 +223,7 @@ static int compare_main(int argc, char **argv)
 		if ((status = load(a.files[f], &results[f])))
 			goto out;
 	rc = compare_build(&c, (const json_t *const *)results, a.files, a.nfiles, metrics, (size_t)nmetrics,
-			   a.alpha, &err);
+			   a.alpha, a.ops, &err);
 	if (rc) { /* the error lists what each file has: no warnings */
 		cmd_error("%s", err.msg);
 		status = dbio_exit_status(rc);

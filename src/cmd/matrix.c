@@ -274,7 +274,8 @@ static void print_table(const json_t *result, const struct config *cs, size_t nd
 		json_object_del(copy, "point");
 		json_array_append_new(json_object_get(views[c], "jobs"), copy);
 	}
-	if (compare_build(&cmp, (const json_t *const *)views, names, ndone, metrics, nmetrics, alpha, &err)) {
+	if (compare_build(&cmp, (const json_t *const *)views, names, ndone, metrics, nmetrics, alpha, NULL,
+			  &err)) {
 		cmd_error("%s", err.msg);
 	} else {
 		for (size_t w = 0; w < cmp.nwarnings; w++)

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "stats/opstats.h"
+#include "util/list.h"
 
 extern const struct cmd cmd_run;
 extern const struct cmd cmd_help;
@@ -55,6 +57,27 @@ const char *cmd_opt_value(int argc, char **argv, int *i, const char *key, bool *
 		return NULL;
 	}
 	return argv[++*i];
+}
+
+/* Whether the n bytes at p name an op type. */
+static bool is_op_name(const char *p, size_t n)
+{
+	for (int t = 0; t < OP_NTYPES; t++) {
+		const char *name = op_type_name((enum op_type)t);
+
+		if (strlen(name) == n && !strncmp(name, p, n))
+			return true;
+	}
+	return false;
+}
+
+int cmd_check_ops(const char *list, char *names, size_t len)
+{
+	names[0] = '\0';
+	for (int t = 0; t < OP_NTYPES; t++)
+		snprintf(names + strlen(names), len - strlen(names), "%s%s", t ? ", " : "",
+			 op_type_name((enum op_type)t));
+	return list_check(list, is_op_name);
 }
 
 void cmd_error(const char *fmt, ...)

@@ -17,7 +17,6 @@
 #include "job/option.h"
 #include "out/table.h"
 #include "result/result.h"
-#include "stats/opstats.h"
 #include "util/units.h"
 
 #define SWEEP_MAX_VALUES 1000
@@ -46,37 +45,6 @@ static void sweep_usage(void)
 	       "                   default every op type a job did. The result keeps them all.\n"
 	       "  --format FORMAT  text (default), json or csv on standard output\n"
 	       "Other options as for `dbio run`.\n");
-}
-
-/* Whether the n bytes at p name an op type. */
-static bool is_op_name(const char *p, size_t n)
-{
-	for (int t = 0; t < OP_NTYPES; t++) {
-		const char *name = op_type_name((enum op_type)t);
-
-		if (strlen(name) == n && !strncmp(name, p, n))
-			return true;
-	}
-	return false;
-}
-
-/* 0 when every item of the comma-separated list is an op type's name, else
- * the 1-based position of the first that is not; every name into names. */
-static int check_ops(const char *list, char *names, size_t len)
-{
-	names[0] = '\0';
-	for (int t = 0; t < OP_NTYPES; t++)
-		snprintf(names + strlen(names), len - strlen(names), "%s%s", t ? ", " : "",
-			 op_type_name((enum op_type)t));
-	for (int pos = 1;; pos++) {
-		size_t n = strcspn(list, ",");
-
-		if (!is_op_name(list, n))
-			return pos;
-		if (!list[n])
-			return 0;
-		list += n + 1;
-	}
 }
 
 static void axis_release(struct axis *ax)
@@ -300,7 +268,7 @@ static int sweep_main(int argc, char **argv)
 		status = 2;
 		goto out;
 	}
-	if (args.ops && (bad = check_ops(args.ops, names, sizeof(names)))) {
+	if (args.ops && (bad = cmd_check_ops(args.ops, names, sizeof(names)))) {
 		cmd_error("command line: --op %s: item %d is not an op type: expected a list of %s", args.ops,
 			  bad, names);
 		status = 2;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "result/result.h"
+#include "util/list.h"
 #include "util/units.h"
 
 static const struct compare_metric metrics[] = {
@@ -406,6 +407,15 @@ static int add_row(struct comparison *c, const struct entry *const *ents, const 
 	return 0;
 }
 
+/* Whether a row is of an op type (not a per-run figure, op "all"). */
+static bool has_op_rows(const struct comparison *c)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (strcmp(c->rows[i].op, "all"))
+			return true;
+	return false;
+}
+
 static int add_rows(struct comparison *c, const struct entry *const *ents,
 		    const struct compare_metric *const *ms, size_t nms, size_t *cap)
 {
@@ -414,6 +424,8 @@ static int add_rows(struct comparison *c, const struct entry *const *ents,
 	for (size_t o = 0; o < N(op_names) && !rc; o++) {
 		bool active = false, bytes = false;
 
+		if (c->ops && !list_has(c->ops, op_names[o]))
+			continue;
 		for (size_t f = 0; f < c->nfiles; f++) {
 			active |= op_active(ents[f]->job, op_names[o], false);
 			bytes |= op_active(ents[f]->job, op_names[o], true);
@@ -665,14 +677,15 @@ static int no_common(struct comparison *c, const struct file_jobs *fj, struct db
 }
 
 int compare_build(struct comparison *c, const json_t *const *results, const char *const *names, size_t n,
-		  const struct compare_metric *const *ms, size_t nms, double alpha, struct dbio_err *err)
+		  const struct compare_metric *const *ms, size_t nms, double alpha, const char *ops,
+		  struct dbio_err *err)
 {
 	struct file_jobs fj[COMPARE_MAX_FILES] = { 0 };
 	const struct entry *ents[COMPARE_MAX_FILES];
 	size_t cap = 0, ncommon = 0;
 	int rc = 0;
 
-	*c = (struct comparison){ .nfiles = n, .names = names, .alpha = alpha };
+	*c = (struct comparison){ .nfiles = n, .names = names, .alpha = alpha, .ops = ops };
 	if (n < 2 || n > COMPARE_MAX_FILES)
 		return dbio_err_set(err, DBIO_EINPUT, "compare: expected 2 to %d result files, got %zu",
 				    COMPARE_MAX_FILES, n);
@@ -708,6 +721,9 @@ int compare_build(struct comparison *c, const json_t *const *results, const char
 		rc = no_common(c, fj, err);
 	else if (rc)
 		dbio_err_set(err, rc, "compare: out of memory");
+	else if (ops && !has_op_rows(c))
+		rc = dbio_err_set(err, DBIO_EINPUT,
+				  "compare: --op %s: no job in these files did any of these op types", ops);
 	for (size_t f = 0; f < n; f++)
 		file_jobs_release(&fj[f]);
 	return rc;

@@ -95,6 +95,7 @@ struct comparison {
 	size_t nfiles;
 	const char *const *names; /* file names, borrowed */
 	double alpha;
+	const char *ops; /* the op types that get rows (comma-separated), or NULL for all; borrowed */
 	struct compare_row *rows;
 	size_t nrows;
 	struct compare_diff *diffs;
@@ -110,12 +111,13 @@ struct comparison {
 int compare_check_result(const json_t *r, const char *name, struct dbio_err *err);
 
 /* Build the comparison of results[0..n) (n >= 2, already checked), named
- * names[], over metrics[0..nmetrics) at significance level alpha. Jobs not
+ * names[], over metrics[0..nmetrics) at significance level alpha, with rows
+ * only for the op types in the comma-separated ops (NULL: all). Jobs not
  * in every file are left out with a warning; none in common is DBIO_EINPUT
  * with a message listing each file's jobs. 0, DBIO_EINPUT or -ENOMEM; the
  * comparison is to be released either way. */
 int compare_build(struct comparison *c, const json_t *const *results, const char *const *names, size_t n,
-		  const struct compare_metric *const *metrics, size_t nmetrics, double alpha,
+		  const struct compare_metric *const *metrics, size_t nmetrics, double alpha, const char *ops,
 		  struct dbio_err *err);
 
 /* Free what the comparison holds (not the results it borrows). */

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "util/list.h"
 #include "util/units.h"
 
 struct metric {
@@ -45,19 +46,14 @@ static const struct metric *find_metric(const char *name, size_t len)
 	return NULL;
 }
 
+static bool is_metric(const char *name, size_t len)
+{
+	return find_metric(name, len) != NULL;
+}
+
 int table_check_metrics(const char *list)
 {
-	int pos = 1;
-
-	for (const char *p = list;; pos++) {
-		size_t len = strcspn(p, ",");
-
-		if (!find_metric(p, len))
-			return pos;
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
+	return list_check(list, is_metric);
 }
 
 static const json_t *path_get(const json_t *v, const char *path)
@@ -133,22 +129,6 @@ static void csv_field(FILE *fp, const char *s)
 		fputc(*s, fp);
 	}
 	fputc('"', fp);
-}
-
-/* Whether the comma-separated list holds name. */
-static bool list_has(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = list;;) {
-		size_t len = strcspn(p, ",");
-
-		if (len == n && !strncmp(p, name, n))
-			return true;
-		if (!p[len])
-			return false;
-		p += len + 1;
-	}
 }
 
 void table_points(FILE *fp, const json_t *result, const char *list, const char *ops_shown, bool csv)

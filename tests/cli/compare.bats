@@ -58,7 +58,7 @@ has_line() {
 	has_line "job  read  bw         4.69 ± 0.77 MiB/s     5.47 ± 0.77 MiB/s  +16.7 %, p=0.0805, within noise"
 	has_line "job  read  p99         120 us ± 19.6 us      120 us ± 19.6 us  0.0 %, p=1.0000, within noise"
 	# The write op did nothing: no row.
-	! grep -q ' write ' <<<"$output"
+	[ -z "$(grep ' write ' <<<"$output")" ]
 }
 
 @test "compare: --alpha 0.1 makes p = 0.0805 significant" {
@@ -126,7 +126,7 @@ job #2,read,iops,ops/s,210,24.84137712,3,410,24.84137712,3,95.2381,1.64831e-05,t
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "dbio: compare: job 'extra' is in two-jobs.json but not in base.json: left out" ]
 	has_line "job  read  iops    1200.0 ± 196.3 ops/s  1200.0 ± 196.3 ops/s  0.0 %, p=1.0000, within noise"
-	! grep -q extra <<<"$output"
+	[ -z "$(grep extra <<<"$output")" ]
 }
 
 @test "compare: environment differences are listed: kernel release and filesystem block size" {
@@ -171,7 +171,7 @@ job,all,cpu,%,50,0,5,50,0,1,0.0000,,," ]
 @test "compare: --help prints the usage; compare is in dbio --help" {
 	run "$DBIO" compare --help
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "usage: dbio compare A.json B.json [C.json ...] [--metric LIST] [--alpha P]" ]]
+	[[ "${lines[0]}" == "usage: dbio compare A.json B.json [C.json ...] [--metric LIST] [--op LIST]" ]]
 	run "$DBIO" --help
 	grep -q '^  compare ' <<<"$output"
 }
@@ -215,5 +215,22 @@ compare_fails() { # compare_fails MESSAGE ARG...
 	compare_fails "dbio: compare: --fail-above -1: expected a percentage >= 0, e.g. 5 or 2.5" base.json faster.json --fail-above -1
 	compare_fails "dbio: compare: --fail-above: needs a value" base.json faster.json --fail-above
 	compare_fails "dbio: compare: --format xml: expected text, csv or json" base.json faster.json --format xml
-	compare_fails "dbio: compare: '--metrics': unknown option: expected --metric, --alpha, --fail-above or --format (\`dbio compare --help\`)" base.json faster.json --metrics=iops
+	compare_fails "dbio: compare: '--metrics': unknown option: expected --metric, --op, --alpha, --fail-above or --format (\`dbio compare --help\`)" base.json faster.json --metrics=iops
+	compare_fails "dbio: compare: --op reads: item 1 is not an op type: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range" base.json faster.json --op reads
+	compare_fails "dbio: compare: --op write,insert: no job in these files did any of these op types" base.json faster.json --op write,insert
+}
+
+@test "compare --op insert: two kv results compared on their inserts only" {
+	dbio_ok --workload=kv --records=2000 --batch=500 --directory="$target"
+	mv "$result" kv-a.json
+	dbio_ok --workload=kv --records=2000 --batch=500 --directory="$target"
+	run --separate-stderr "$DBIO" compare kv-a.json "$result" --metric iops,p99,elapsed --op insert
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^job  *insert  *iops ' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^job  *insert  *p99 ' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^job  *all  *elapsed ' <<<"$output")" -eq 1 ]
+	[ -z "$(grep -E '^job +(commit|batch) ' <<<"$output")" ]
+	# Without --op the commit and batch rows are there.
+	run --separate-stderr "$DBIO" compare kv-a.json "$result" --metric iops
+	[ "$(grep -cE '^job +(insert|commit|batch) +iops ' <<<"$output")" -eq 3 ]
 }

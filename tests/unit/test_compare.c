@@ -201,7 +201,7 @@ static void test_compare_aligns_points(void **state)
 	add_job(b, job("job", "4", one, 3));
 	add_job(b, job("job", "2", twob, 3));
 	add_job(b, job("job", "1", one, 3));
-	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, &err), 0);
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, NULL, &err), 0);
 	assert_int_equal(c.nrows, 2);
 	assert_string_equal(json_string_value(json_object_get(c.rows[0].point, "numjobs")), "1");
 	assert_near(c.rows[0].values[0].mean, 110, 1e-9);
@@ -241,7 +241,7 @@ static void test_compare_aligns_equal_names_by_position(void **state)
 	add_job(a, job("job", NULL, y, 3));
 	add_job(b, job("job", NULL, x, 3));
 	add_job(b, job("job", NULL, z, 3));
-	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, &err), 0);
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, NULL, &err), 0);
 	assert_int_equal(c.nrows, 2);
 	assert_int_equal(c.rows[0].occurrence, 1);
 	assert_near(c.rows[0].changes[1].change_pct, 0, 0);
@@ -268,7 +268,7 @@ static void test_compare_no_job_in_common(void **state)
 	add_job(a, job("load", NULL, x, 1));
 	add_job(a, job("scan", NULL, x, 1));
 	add_job(b, job("job", "1", x, 1));
-	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, &err), DBIO_EINPUT);
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, NULL, &err), DBIO_EINPUT);
 	assert_string_equal(
 		err.msg, "compare: no job in common: a.json has 'load', 'scan'; b.json has 'job' numjobs=1");
 	compare_release(&c);
@@ -292,7 +292,7 @@ static void test_compare_skips_partial_runs(void **state)
 	add_job(a, job("job", NULL, x, 3));
 	json_array_append_new(json_object_get(j, "runs"), run(1, 1e9, true));
 	add_job(b, j);
-	assert_int_equal(compare_build(&c, rs, names, 2, ms, 2, 0.05, &err), 0);
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 2, 0.05, NULL, &err), 0);
 	assert_int_equal(c.nrows, 2);
 	assert_int_equal(c.rows[0].values[1].n, 1);
 	assert_near(c.rows[0].values[1].mean, 100, 0);
@@ -326,7 +326,7 @@ static void test_compare_environment_differences(void **state)
 	json_object_set_new(json_object_get(ja, "options"), "randrepeat", json_false());
 	add_job(a, ja);
 	add_job(b, jb);
-	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, &err), 0);
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, NULL, &err), 0);
 	assert_int_equal(c.ndiffs, 2);
 	assert_string_equal(c.diffs[0].field, "system.kernel_release");
 	assert_null(c.diffs[0].jobs);
@@ -340,7 +340,7 @@ static void test_compare_environment_differences(void **state)
 	/* With randrepeat on, a different seed is a different job. */
 	json_object_set_new(json_object_get(ja, "options"), "randrepeat", json_true());
 	json_object_set_new(json_object_get(jb, "options"), "randrepeat", json_true());
-	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, &err), 0);
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, NULL, &err), 0);
 	assert_int_equal(c.ndiffs, 3);
 	assert_string_equal(c.diffs[2].field, "options.randseed");
 	compare_release(&c);
@@ -364,7 +364,7 @@ static void test_compare_views(void **state)
 
 	add_job(a, job("job", NULL, x, 5));
 	add_job(b, job("job", NULL, y, 5));
-	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, &err), 0);
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, NULL, &err), 0);
 
 	fp = open_memstream(&text, &len);
 	compare_print_text(fp, &c);
