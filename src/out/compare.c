@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "result/result.h"
+#include "stats/opstats.h"
 #include "util/list.h"
 #include "util/units.h"
 
@@ -36,12 +37,6 @@ static const struct compare_metric metrics[] = {
 const char compare_metric_names[] =
 	"iops, bw, lat_mean, p50, p95, p99, p99_9, max, cpu, elapsed, user, sys, majflt, minflt, nvcsw";
 const char compare_default_metrics[] = "iops,bw,p99";
-
-/* The op types a run may record, in the order rows are made (rows only for
- * those some file did): the file ops, then the database workloads'. */
-static const char *const op_names[] = { "read",	       "write",	 "fsync",	   "fdatasync", "insert",
-					"lookup",      "update", "commit",	   "batch",	"index",
-					"transaction", "log",	 "sync_file_range" };
 
 /* The environment fields compared, beside every vm.* and
  * transparent_hugepage.* key. */
@@ -421,20 +416,22 @@ static int add_rows(struct comparison *c, const struct entry *const *ents,
 {
 	int rc = 0;
 
-	for (size_t o = 0; o < N(op_names) && !rc; o++) {
+	/* Rows in op_type_name's order (the file ops, then the database
+	 * workloads'), only for op types some file did. */
+	for (size_t o = 0; o < OP_NTYPES && !rc; o++) {
 		bool active = false, bytes = false;
 
-		if (c->ops && !list_has(c->ops, op_names[o]))
+		if (c->ops && !list_has(c->ops, op_type_name((enum op_type)o)))
 			continue;
 		for (size_t f = 0; f < c->nfiles; f++) {
-			active |= op_active(ents[f]->job, op_names[o], false);
-			bytes |= op_active(ents[f]->job, op_names[o], true);
+			active |= op_active(ents[f]->job, op_type_name((enum op_type)o), false);
+			bytes |= op_active(ents[f]->job, op_type_name((enum op_type)o), true);
 		}
 		if (!active)
 			continue;
 		for (size_t m = 0; m < nms && !rc; m++)
 			if (!ms[m]->per_run && (bytes || strcmp(ms[m]->name, "bw")))
-				rc = add_row(c, ents, op_names[o], ms[m], cap);
+				rc = add_row(c, ents, op_type_name((enum op_type)o), ms[m], cap);
 	}
 	for (size_t m = 0; m < nms && !rc; m++)
 		if (ms[m]->per_run)

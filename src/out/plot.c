@@ -20,14 +20,15 @@
 #include "job/option.h"
 #include "result/result.h"
 #include "stats/hist.h"
+#include "stats/opstats.h"
 
 #define MAX_CURVES 24 /* a legend longer than this is not read */
 
-/* Every op type a result can hold (stats/opstats.c's names), in its order. */
-static const char *const op_names[] = { "read",	  "write",  "fsync",	      "fdatasync", "insert",
-					"lookup", "update", "commit",	      "batch",	   "transaction",
-					"index",  "log",    "sync_file_range" };
-#define NOPS (sizeof(op_names) / sizeof(op_names[0]))
+/* The k-th op type's name in a result ("read", "insert", ...). */
+static const char *op_name(size_t k)
+{
+	return op_type_name((enum op_type)k);
+}
 
 /* An op type timing a whole group of others (a kv batch, an oltp
  * transaction): its latency is the interval itself, not a part of it. */
@@ -382,9 +383,9 @@ static void series_max(const json_t *runs, double *lat_ns, double *dur_ns)
 
 			if (num(pt, "duration_ns") > *dur_ns)
 				*dur_ns = num(pt, "duration_ns");
-			for (size_t k = 0; k < NOPS; k++)
-				if (num(json_object_get(ops, op_names[k]), "lat_max_ns") > *lat_ns)
-					*lat_ns = num(json_object_get(ops, op_names[k]), "lat_max_ns");
+			for (size_t k = 0; k < OP_NTYPES; k++)
+				if (num(json_object_get(ops, op_name(k)), "lat_max_ns") > *lat_ns)
+					*lat_ns = num(json_object_get(ops, op_name(k)), "lat_max_ns");
 		}
 	}
 }
@@ -443,11 +444,11 @@ static void series_time(struct ctx *c, const json_t *runs, struct unit lu)
 
 		if (!json_array_size(points))
 			continue;
-		for (size_t k = 0; k < NOPS; k++) {
-			if (num(json_object_get(ops, op_names[k]), "count") == 0)
+		for (size_t k = 0; k < OP_NTYPES; k++) {
+			if (num(json_object_get(ops, op_name(k)), "count") == 0)
 				continue;
 			json_array_foreach (points, i, pt) {
-				const json_t *o = json_object_get(json_object_get(pt, "ops"), op_names[k]);
+				const json_t *o = json_object_get(json_object_get(pt, "ops"), op_name(k));
 				double dur = num(pt, "duration_ns") / 1e9;
 
 				fprintf(c->dat, "%.9g %.9g ", num(pt, "end_ns") / 1e9,
@@ -459,7 +460,7 @@ static void series_time(struct ctx *c, const json_t *runs, struct unit lu)
 			}
 			int b = block_end(c);
 
-			run_name(name, sizeof(name), nruns, r, op_names[k]);
+			run_name(name, sizeof(name), nruns, r, op_name(k));
 			fprintf(curve(c, 0),
 				"dat index %d using 1:2 with linespoints lt %d pt 7 ps 0.4 title ", b,
 				c->color);
@@ -513,10 +514,10 @@ static void series_ops(struct ctx *c, const json_t *runs, struct unit du, struct
 				const json_t *ops = json_object_get(pt, "ops");
 				double lat = -1;
 
-				for (size_t k = 0; k < NOPS; k++) {
-					const json_t *o = json_object_get(ops, op_names[k]);
+				for (size_t k = 0; k < OP_NTYPES; k++) {
+					const json_t *o = json_object_get(ops, op_name(k));
 
-					if (o && !op_composite(op_names[k]) && num(o, "lat_max_ns") > lat)
+					if (o && !op_composite(op_name(k)) && num(o, "lat_max_ns") > lat)
 						lat = num(o, "lat_max_ns");
 				}
 				fprintf(c->dat, "%zu %.9g ", ++idx, num(pt, "duration_ns") / du.div);
@@ -661,8 +662,8 @@ static int plot_latency(struct ctx *c, const struct plot_input *in, size_t nin, 
 		return dbio_err_set(c->err, -ENOMEM, "plot: out of memory");
 	/* The unit: the one that keeps the smallest median at least 1. */
 	json_array_foreach (jobs, j, job)
-		for (size_t k = 0; k < NOPS; k++)
-			if (job_hist(job, op_names[k], &h[0], &h[1])) {
+		for (size_t k = 0; k < OP_NTYPES; k++)
+			if (job_hist(job, op_name(k), &h[0], &h[1])) {
 				double p50 = (double)hist_percentile(&h[0], 50);
 
 				if (!typical || p50 < typical)
@@ -684,14 +685,14 @@ static int plot_latency(struct ctx *c, const struct plot_input *in, size_t nin, 
 	if (rc)
 		goto out_end;
 	json_array_foreach (jobs, j, job) {
-		for (size_t k = 0; k < NOPS; k++) {
-			if (ncurves == MAX_CURVES || !job_hist(job, op_names[k], &h[0], &h[1]))
+		for (size_t k = 0; k < OP_NTYPES; k++) {
+			if (ncurves == MAX_CURVES || !job_hist(job, op_name(k), &h[0], &h[1]))
 				continue;
 			latency_curve(c->dat, &h[0], u);
 			int b = block_end(c);
 
 			plot_job_label(in[f].result, job, label, sizeof(label));
-			snprintf(name, sizeof(name), "%s %s", label, op_names[k]);
+			snprintf(name, sizeof(name), "%s %s", label, op_name(k));
 			fprintf(curve(c, 0), "dat index %d using 1:2 with lines lw 1.5 title ", b);
 			gp_str(c->panel[0].fp, name);
 			ncurves++;
@@ -792,12 +793,12 @@ static int plot_sweep(struct ctx *c, const struct plot_input *in, size_t nin, co
 
 			if (!sweep_x(xkey, job, cats, &ncats, &x))
 				continue;
-			for (size_t k = 0; k < NOPS; k++) {
+			for (size_t k = 0; k < OP_NTYPES; k++) {
 				char name[600];
 				size_t used = 0;
 				double y, ci;
 
-				if (!plot_figure(job, op_names[k], m, &y, &ci))
+				if (!plot_figure(job, op_name(k), m, &y, &ci))
 					continue;
 				name[0] = 0;
 				if (nin > 1)
@@ -812,7 +813,7 @@ static int plot_sweep(struct ctx *c, const struct plot_input *in, size_t nin, co
 							 str(json_object_get(job, "point"), vk));
 				}
 				if (used < sizeof(name))
-					snprintf(name + used, sizeof(name) - used, "%s", op_names[k]);
+					snprintf(name + used, sizeof(name) - used, "%s", op_name(k));
 				struct sweep_curve *s = find_curve(cv, &ncv, name, f);
 
 				if (!s || s->npts == 256)
@@ -924,15 +925,15 @@ static int plot_compare(struct ctx *c, const struct plot_input *in, size_t nin, 
 		json_t *job;
 
 		json_array_foreach (json_object_get(in[f].result, "jobs"), j, job) {
-			for (size_t k = 0; k < NOPS; k++) {
+			for (size_t k = 0; k < OP_NTYPES; k++) {
 				char label[512], row[600];
 				double y, ci;
 				bool dup = false;
 
-				if (!plot_figure(job, op_names[k], m, &y, &ci))
+				if (!plot_figure(job, op_name(k), m, &y, &ci))
 					continue;
 				plot_job_label(in[f].result, job, label, sizeof(label));
-				snprintf(row, sizeof(row), "%s %s", label, op_names[k]);
+				snprintf(row, sizeof(row), "%s %s", label, op_name(k));
 				for (size_t i = 0; i < nrows; i++)
 					dup |= !strcmp(rows[i], row);
 				if (!dup && nrows < MAX_CURVES)
@@ -961,13 +962,13 @@ static int plot_compare(struct ctx *c, const struct plot_input *in, size_t nin, 
 			json_t *job;
 
 			json_array_foreach (json_object_get(in[f].result, "jobs"), j, job) {
-				for (size_t k = 0; k < NOPS && !found; k++) {
+				for (size_t k = 0; k < OP_NTYPES && !found; k++) {
 					char label[512], row[600];
 
 					plot_job_label(in[f].result, job, label, sizeof(label));
-					snprintf(row, sizeof(row), "%s %s", label, op_names[k]);
+					snprintf(row, sizeof(row), "%s %s", label, op_name(k));
 					if (!strcmp(row, rows[i]))
-						found = plot_figure(job, op_names[k], m, &y, &ci);
+						found = plot_figure(job, op_name(k), m, &y, &ci);
 				}
 				if (found)
 					break;

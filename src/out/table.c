@@ -148,12 +148,12 @@ void table_points(FILE *fp, const json_t *result, const char *list, const char *
 		p += len + (p[len] == ',');
 	}
 	/* A varied key's column is as wide as its widest value (at least 12). */
-	int width[16] = { 0 };
+	int *width = calloc(json_array_size(vary) + 1, sizeof(*width));
 
 	json_array_foreach (vary, i, v) {
 		const char *key = json_string_value(json_object_get(v, "key"));
 
-		if (i >= 16)
+		if (!width)
 			break;
 		width[i] = (int)strlen(key) > 12 ? (int)strlen(key) : 12;
 		json_array_foreach (jobs, j, job) {
@@ -169,7 +169,7 @@ void table_points(FILE *fp, const json_t *result, const char *list, const char *
 		if (csv)
 			fprintf(fp, "%s,", json_string_value(json_object_get(v, "key")));
 		else
-			fprintf(fp, "%-*s ", i < 16 ? width[i] : 12,
+			fprintf(fp, "%-*s ", width ? width[i] : 12,
 				json_string_value(json_object_get(v, "key")));
 	}
 	if (csv) {
@@ -202,7 +202,7 @@ void table_points(FILE *fp, const json_t *result, const char *list, const char *
 					csv_field(fp, val ? val : "");
 					fputc(',', fp);
 				} else {
-					fprintf(fp, "%-*s ", i < 16 ? width[i] : 12, val ? val : "");
+					fprintf(fp, "%-*s ", width ? width[i] : 12, val ? val : "");
 				}
 			}
 			if (csv) {
@@ -240,4 +240,5 @@ void table_points(FILE *fp, const json_t *result, const char *list, const char *
 			fputc('\n', fp);
 		}
 	}
+	free(width);
 }

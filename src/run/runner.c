@@ -522,6 +522,17 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	size_t s = 0, fi = 0;
 
 	for (size_t j = 0; j < n; j++) {
+		/* A file job over several directories counts per directory. */
+		const size_t ndirs = layouts[j].ndirs;
+		const bool per_dir =
+			ndirs > 1 && (workload_find(jobs[j].workload)->caps & WORKLOAD_CAP_FILES);
+
+		if (!rc && per_dir) {
+			if ((stats[j].targets = calloc(ndirs, sizeof(struct target_io))))
+				stats[j].ntargets = ndirs;
+			else
+				rc = dbio_err_set(err, -ENOMEM, "out of memory");
+		}
 		for (unsigned t = 0; t < jobs[j].numjobs; t++, s++) {
 			assign(&slots[s].w, &jobs[j], &layouts[j], &wfiles[fi], t);
 			fi += slots[s].w.nfiles;
@@ -532,13 +543,7 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 			slots[s].w.shared = shared[j];
 			if (!rc && init_series(&jobs[j], slots[s].wl, &slots[s].w))
 				rc = dbio_err_set(err, -ENOMEM, "out of memory for the time series");
-			if (!rc && slots[s].w.nfiles && layouts[j].ndirs > 1 &&
-			    !(slots[s].w.tio = calloc(layouts[j].ndirs, sizeof(struct target_io))))
-				rc = dbio_err_set(err, -ENOMEM, "out of memory");
-		}
-		if (!rc && layouts[j].ndirs > 1 && slots[s - 1].w.tio) {
-			stats[j].ntargets = layouts[j].ndirs;
-			if (!(stats[j].targets = calloc(layouts[j].ndirs, sizeof(struct target_io))))
+			if (!rc && per_dir && !(slots[s].w.tio = calloc(ndirs, sizeof(struct target_io))))
 				rc = dbio_err_set(err, -ENOMEM, "out of memory");
 		}
 	}

@@ -116,3 +116,14 @@ value() {
 	[ "$stderr" = "dbio: command line: --op: only for \`dbio sweep\`" ]
 	[ -z "$(ls -A "$DIR")" ]
 }
+
+@test "sweep: a varied key's column is as wide as its longest value, so the columns stay aligned" {
+	mkdir "$DIR/a" "$DIR/second-directory"
+	run --separate-stderr "$DBIO" sweep --rw=write --size=1m --numjobs=2 --metric iops \
+		--vary directory="$DIR/a,$DIR/a:$DIR/second-directory"
+	[ "$status" -eq 0 ]
+	echo "$output"
+	# The "job" column begins at the same place in the header and both rows.
+	[ "$(awk '{ print index($0, " job ") }' <<<"$output" | sort -u | wc -l)" -eq 1 ]
+	[ "$(wc -l <<<"$output")" -eq 3 ]
+}
