@@ -211,15 +211,6 @@ static json_t *matrix_json(const struct matrix_args *m, const struct config *cs,
 	return o;
 }
 
-/* The block size an ext* "-b N" asked for, or 0. */
-static uint64_t asked_block_size(const struct matrix_fs *fs)
-{
-	for (size_t i = 0; i + 1 < fs->nwords; i++)
-		if (!strncmp(fs->type, "ext", 3) && !strcmp(fs->words[i], "-b"))
-			return strtoull(fs->words[i + 1], NULL, 10);
-	return 0;
-}
-
 /* Mark jobs[base..] with the configuration they ran on. */
 static void annotate(json_t *result, size_t base, size_t index, const struct config *c,
 		     const struct matrix_info *info)
@@ -437,7 +428,7 @@ static int matrix_main(int argc, char **argv)
 	for (size_t c = 0; c < nconfigs && !rc; c++) {
 		size_t base = json_array_size(json_object_get(result, "jobs"));
 		struct matrix_info info;
-		uint64_t asked = asked_block_size(cs[c].fs);
+		uint64_t asked = matrix_fs_block_size(cs[c].fs);
 		int r;
 
 		if (args.format == FORMAT_TEXT)

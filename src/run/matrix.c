@@ -34,87 +34,12 @@
 #define STATE_HEADER "dbio-matrix-state 1\n"
 #define MARKER_VALUE "dbio matrix image"
 
-/* ---- option strings ---- */
-
 static bool all_of(const char *s, const char *extra)
 {
 	for (; *s; s++)
 		if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
 			return false;
 	return true;
-}
-
-void matrix_fs_release(struct matrix_fs *fs)
-{
-	for (size_t i = 0; i < fs->nwords; i++)
-		free(fs->words[i]);
-	fs->nwords = 0;
-	fs->words[0] = NULL;
-}
-
-int matrix_fs_parse(const char *spec, struct matrix_fs *fs, struct dbio_err *err)
-{
-	const char *colon = strchr(spec, ':');
-	size_t tlen = colon ? (size_t)(colon - spec) : strlen(spec);
-	const char *opts = colon ? colon + 1 : "";
-	bool after_option = false;
-
-	memset(fs, 0, sizeof(*fs));
-	if (!tlen || tlen >= sizeof(fs->type))
-		return dbio_err_set(
-			err, DBIO_EINPUT,
-			"--fs '%s': expected TYPE or TYPE:MKFS-OPTIONS, e.g. ext4 or 'ext2:-b 1024'", spec);
-	snprintf(fs->type, sizeof(fs->type), "%.*s", (int)tlen, spec);
-	for (const char *p = fs->type; *p; p++)
-		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p))
-			return dbio_err_set(
-				err, DBIO_EINPUT,
-				"--fs '%s': filesystem type '%s': expected lower-case letters and digits (ext4, xfs, btrfs)",
-				spec, fs->type);
-	if (strlen(opts) >= sizeof(fs->options))
-		return dbio_err_set(err, DBIO_EINPUT, "--fs '%s': mkfs options longer than %zu characters",
-				    spec, sizeof(fs->options) - 1);
-	for (const char *p = opts; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("-_=,.:^ ", *p))
-			return dbio_err_set(
-				err, DBIO_EINPUT,
-				"--fs '%s': mkfs options: character '%c' not allowed: use letters, digits, spaces and - _ = , . : ^ (mkfs runs without a shell, and options may not name paths)",
-				spec, *p);
-	snprintf(fs->options, sizeof(fs->options), "%s", opts);
-	for (const char *p = opts; *p;) {
-		size_t n;
-
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		n = strcspn(p, " ");
-		if (*p != '-' && !after_option)
-			return dbio_err_set(
-				err, DBIO_EINPUT,
-				"--fs '%s': mkfs options: '%.*s' is neither an option nor an option's value: expected options only (the device is dbio's)",
-				spec, (int)n, p);
-		if (fs->nwords + 1 >= sizeof(fs->words) / sizeof(fs->words[0]))
-			return dbio_err_set(err, DBIO_EINPUT, "--fs '%s': too many mkfs options", spec);
-		if (!(fs->words[fs->nwords] = strndup(p, n)))
-			return dbio_err_set(err, -ENOMEM, "out of memory");
-		fs->nwords++;
-		fs->words[fs->nwords] = NULL;
-		/* "-b 1024": 1024 is -b's value; "-b1024" or "--" takes none. */
-		after_option = *p == '-' && n == 2 && p[1] != '-';
-		p += n;
-	}
-	return 0;
-}
-
-int matrix_check_mount_opts(const char *opts, struct dbio_err *err)
-{
-	if (!all_of(opts, "-_=,.:"))
-		return dbio_err_set(
-			err, DBIO_EINPUT,
-			"--mount-opts '%s': expected a comma-separated list of options (letters, digits and - _ = , . :), e.g. noatime,data=writeback",
-			opts);
-	return 0;
 }
 
 int matrix_check_sched(const char *name, struct dbio_err *err)
@@ -124,53 +49,6 @@ int matrix_check_sched(const char *name, struct dbio_err *err)
 			err, DBIO_EINPUT,
 			"--sched '%s': expected a list of I/O scheduler names, e.g. none,mq-deadline", name);
 	return 0;
-}
-
-/* The Debian package of mkfs.<type>. */
-static const char *mkfs_package(const char *type)
-{
-	static const struct {
-		const char *type, *package;
-	} known[] = {
-		{ "ext2", "e2fsprogs" },     { "ext3", "e2fsprogs" },	 { "ext4", "e2fsprogs" },
-		{ "xfs", "xfsprogs" },	     { "btrfs", "btrfs-progs" }, { "vfat", "dosfstools" },
-		{ "fat", "dosfstools" },     { "f2fs", "f2fs-tools" },	 { "jfs", "jfsutils" },
-		{ "nilfs2", "nilfs-tools" },
-	};
-
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (!strcmp(known[i].type, type))
-			return known[i].package;
-	return NULL;
-}
-
-int matrix_find_mkfs(const char *type, char *path, size_t len, struct dbio_err *err)
-{
-	const char *env = getenv("PATH");
-	char *dirs = NULL, *save = NULL;
-	const char *pkg = mkfs_package(type);
-
-	if (asprintf(&dirs, "%s:/usr/sbin:/sbin", env && *env ? env : "/usr/bin:/bin") < 0)
-		return dbio_err_set(err, -ENOMEM, "out of memory");
-	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		if (*d != '/')
-			continue; /* never a relative PATH entry as root */
-		snprintf(path, len, "%s/mkfs.%s", d, type);
-		if (!access(path, X_OK)) {
-			free(dirs);
-			return 0;
-		}
-	}
-	free(dirs);
-	if (pkg)
-		return dbio_err_set(
-			err, DBIO_EINPUT,
-			"--fs %s: mkfs.%s: not found: install the Debian package %s (apt-get install %s)",
-			type, type, pkg, pkg);
-	return dbio_err_set(
-		err, DBIO_EINPUT,
-		"--fs %s: mkfs.%s: not found in PATH, /usr/sbin or /sbin: install the package that provides it",
-		type, type);
 }
 
 /* ---- small helpers ---- */
@@ -461,8 +339,9 @@ static int attach_loop(struct matrix_env *m, int image_fd, struct dbio_err *err)
 			 (unsigned long long)m->image_ino);
 }
 
-/* Run argv (argv[0] a full path) with stdin from /dev/null; its output is
- * kept and its last line goes into the error when it fails. */
+/* Run argv (argv[0] a full path) with stdin from /dev/null and a fixed
+ * environment; its output is kept and its last line goes into the error
+ * when it fails. */
 static int run_tool(char *const argv[], struct dbio_err *err)
 {
 	char out[8192], *last, *end;
@@ -485,7 +364,9 @@ static int run_tool(char *const argv[], struct dbio_err *err)
 			_exit(126);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		execv(argv[0], argv);
+		/* A known environment: nothing of the caller's (MKE2FS_CONFIG
+		 * names a file mke2fs reads) reaches the tool. */
+		execve(argv[0], argv, (char *[]){ "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL });
 		_exit(127);
 	}
 	close(pipefd[1]);
@@ -533,23 +414,22 @@ static int run_tool(char *const argv[], struct dbio_err *err)
 	return dbio_err_set(err, -EIO, "matrix: %s killed by signal %d", argv[0], WTERMSIG(status));
 }
 
+/* mkfs.<type> [force] OPTIONS -- DEVICE: after "--" no option can take the
+ * device for its value (mkfs.c checked every option word). */
 static int make_fs(struct matrix_env *m, const struct matrix_fs *fs, const char *mkfs_path, const char *dev,
 		   struct dbio_err *err)
 {
-	char *argv[sizeof(fs->words) / sizeof(fs->words[0]) + 4];
+	char *argv[sizeof(fs->words) / sizeof(fs->words[0]) + 5];
 	size_t n = 0;
 
 	argv[n++] = (char *)mkfs_path;
 	/* On a device the previous configuration's filesystem is there:
 	 * consent was given with --destroy-data. */
-	if (m->device[0]) {
-		if (!strncmp(fs->type, "ext", 3))
-			argv[n++] = "-F";
-		else if (!strcmp(fs->type, "xfs") || !strcmp(fs->type, "btrfs") || !strcmp(fs->type, "f2fs"))
-			argv[n++] = "-f";
-	}
+	if (m->device[0])
+		argv[n++] = (char *)matrix_mkfs_force_flag(fs->type);
 	for (size_t i = 0; i < fs->nwords; i++)
 		argv[n++] = fs->words[i];
+	argv[n++] = "--";
 	argv[n++] = (char *)dev;
 	argv[n] = NULL;
 	return run_tool(argv, err);

@@ -12,8 +12,10 @@
  *   - A block device needs the caller's consent (--destroy-data); it is
  *     refused when mounted or in use, and when libblkid finds a filesystem,
  *     RAID or partition table signature unless forced.
- *   - mkfs runs through fork + execv with an argument vector, never a
- *     shell; option strings are checked character by character first.
+ *   - mkfs runs through fork + execve with an argument vector and a fixed
+ *     environment, never a shell; every option word is checked against a
+ *     table of that mkfs's options (mkfs.c) and the device comes after
+ *     "--", so no option can name or displace it.
  *     Loop devices are attached with ioctls, mounts made with mount(2).
  *   - Every mount, loop device, scheduler change, image and mount point is
  *     recorded in a state file (MATRIX_STATE_DIR/<pid>.state) before the
@@ -48,26 +50,38 @@ struct matrix_fs {
 };
 
 /*
- * Parse "TYPE" or "TYPE:OPTIONS" (--fs ext4, --fs 'ext2:-b 1024'). TYPE is
- * [a-z0-9]; OPTIONS only [-A-Za-z0-9_=,.:^ ] — no shell metacharacters, no
- * '/' (so no path can be named) — split on spaces; a word that does not
- * start with '-' must follow one that does (an option's value), so no
- * stray positional argument can reach mkfs. DBIO_EINPUT with a message
- * naming spec. fs is to be released with matrix_fs_release either way.
+ * Parse "TYPE" or "TYPE:OPTIONS" (--fs ext4, --fs 'ext2:-b 1024') for the
+ * filesystems dbio makes (ext2, ext3, ext4, xfs, btrfs). OPTIONS only
+ * [-A-Za-z0-9_=,.:^ ] (no shell metacharacters, no '/'), split on spaces
+ * and parsed as that mkfs's getopt would, against dbio's table of its
+ * options (mkfs.c): every word must be a known option or its value, and
+ * options that read or write other files or devices are refused. fs->words
+ * holds them normalised ("-qb1024" becomes -q -b 1024). DBIO_EINPUT with a
+ * message naming spec. fs is to be released with matrix_fs_release either
+ * way.
  */
 int matrix_fs_parse(const char *spec, struct matrix_fs *fs, struct dbio_err *err);
 
 void matrix_fs_release(struct matrix_fs *fs);
 
-/* Check a --mount-opts value: [-A-Za-z0-9_=,.:] only. DBIO_EINPUT. */
+/* The block size the options ask for (ext*'s -b), or 0. */
+uint64_t matrix_fs_block_size(const struct matrix_fs *fs);
+
+/* mkfs's flag that overwrites an existing filesystem (-F, -f) for a type
+ * matrix_fs_parse accepted. */
+const char *matrix_mkfs_force_flag(const char *type);
+
+/* Check a --mount-opts value: [-A-Za-z0-9_=,.:] only, and none of the
+ * options that name another device (journal_dev, journal_path, logdev,
+ * rtdev, device). DBIO_EINPUT. */
 int matrix_check_mount_opts(const char *opts, struct dbio_err *err);
 
 /* Check a scheduler name: [-a-z0-9_]. DBIO_EINPUT. */
 int matrix_check_sched(const char *name, struct dbio_err *err);
 
-/* Find mkfs.<type> in $PATH, /usr/sbin and /sbin; into path. DBIO_EINPUT
- * when missing, with the Debian package that provides it (e2fsprogs,
- * xfsprogs, btrfs-progs …). */
+/* Find mkfs.<type> in /usr/sbin, /sbin, /usr/bin or /bin (never in $PATH:
+ * dbio runs it as root); into path. DBIO_EINPUT when missing, with the
+ * Debian package that provides it. */
 int matrix_find_mkfs(const char *type, char *path, size_t len, struct dbio_err *err);
 
 /*

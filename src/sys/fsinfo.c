@@ -65,19 +65,21 @@ int fsinfo_read(const char *path, const char *mountinfo_path, struct fsinfo *inf
 
 		if (!dash || sscanf(line, "%*s %*s %63s %*s %4095s %1023s", devno, mnt, opts) != 3)
 			continue;
-		if (strcmp(devno, info->device))
-			continue;
 		if (sscanf(dash + 3, "%63s %1023s %1023s", type, source, super) < 2)
 			continue;
 		unescape(mnt);
 		unescape(source);
 		/* Bind mounts share a device: prefer the longest mount point
-		 * that contains the path; among equals, the last (on top). */
+		 * that contains the path; among equals, the last (on top).
+		 * btrfs gives a subvolume a device number that mountinfo does
+		 * not show: when no mount has the path's device number, the
+		 * longest mount point that contains the path decides. */
 		size_t len = strlen(mnt);
 		bool contains = real && !strncmp(real, mnt, len) &&
 				(real[len] == '/' || real[len] == '\0' || len == 1);
+		int rank = !strcmp(devno, info->device) ? 2 : contains ? 1 : 0;
 
-		if (found && (!contains || len < best))
+		if (!rank || rank < found || (rank == found && (!contains || len < best)))
 			continue;
 		best = contains ? len : 0;
 		copy(info->mount_point, sizeof(info->mount_point), mnt);
@@ -85,7 +87,7 @@ int fsinfo_read(const char *path, const char *mountinfo_path, struct fsinfo *inf
 		copy(info->fs_type, sizeof(info->fs_type), type);
 		copy(info->source, sizeof(info->source), source);
 		copy(info->super_options, sizeof(info->super_options), super);
-		found = 1;
+		found = rank;
 	}
 	free(line);
 	free(real);

@@ -201,13 +201,16 @@ teardown() {
 	bad 'ext2:sda' "--fs 'ext2:sda': mkfs options: 'sda' is neither an option nor an option's value: expected options only (the device is dbio's)"
 	bad 'Ext4' "--fs 'Ext4': filesystem type 'Ext4': expected lower-case letters and digits (ext4, xfs, btrfs)"
 	bad ':-b 1024' "--fs ':-b 1024': expected TYPE or TYPE:MKFS-OPTIONS, e.g. ext4 or 'ext2:-b 1024'"
-	bad 'nosuchfs' "--fs nosuchfs: mkfs.nosuchfs: not found in PATH, /usr/sbin or /sbin: install the package that provides it"
-	if ! command -v mkfs.btrfs >/dev/null; then
+	bad 'nosuchfs' "--fs 'nosuchfs': filesystem type 'nosuchfs': not one dbio makes: expected one of ext2, ext3, ext4, xfs, btrfs"
+	if [ ! -x /usr/sbin/mkfs.btrfs ] && [ ! -x /sbin/mkfs.btrfs ]; then
 		bad btrfs "--fs btrfs: mkfs.btrfs: not found: install the Debian package btrfs-progs (apt-get install btrfs-progs)"
 	fi
 	run "$DBIO" matrix "${JOB[@]}" --image "$images" --fs ext4 --mount-opts 'noatime;reboot'
 	[ "$status" -eq 2 ]
 	[ "$output" = "dbio: --mount-opts 'noatime;reboot': expected a comma-separated list of options (letters, digits and - _ = , . :), e.g. noatime,data=writeback" ]
+	run "$DBIO" matrix "${JOB[@]}" --image "$images" --fs ext4 --mount-opts 'noatime,journal_path=victim'
+	[ "$status" -eq 2 ]
+	[ "$output" = "dbio: --mount-opts 'noatime,journal_path=victim': option 'journal_path' names another device: not accepted (the device is dbio's)" ]
 	run "$DBIO" matrix "${JOB[@]}" --image "$images" --fs ext4 --sched 'none,../x'
 	[ "$status" -eq 2 ]
 	[ "$output" = "dbio: --sched '../x': expected a list of I/O scheduler names, e.g. none,mq-deadline" ]
@@ -238,4 +241,71 @@ teardown() {
 	[ "$status" -ne 127 ] && [ "$status" -ne 126 ] || skip "the dbio binary cannot be run as user 65534"
 	[ "$status" -eq 2 ]
 	[ "$output" = "dbio: matrix: needs root: it attaches loop devices, makes filesystems and mounts them" ]
+}
+
+# The words of a file's first MiB as a checksum, to show it was not written.
+sum1m() { head -c 1048576 "$1" | sha256sum; }
+
+@test "matrix: mkfs options cannot name or displace the device (issue 11, break 1)" {
+	need_matrix
+	cd "$scratch"
+	# The attack: -q takes no value, victim.img became mke2fs's device and
+	# -L swallowed dbio's loop device as a label.
+	truncate -s 64m victim.img
+	before=$(sum1m victim.img)
+	run "$DBIO" matrix "${JOB[@]}" --image "$images" --image-size 64m --fs 'ext4:-q victim.img -L'
+	[ "$status" -eq 2 ]
+	[ "$output" = "dbio: --fs 'ext4:-q victim.img -L': mkfs options: 'victim.img' is neither an option nor an option's value: expected options only (the device is dbio's)" ]
+	[ "$(sum1m victim.img)" = "$before" ]
+	[ -z "$(blkid -p -o value -s TYPE victim.img)" ]
+	# The same with a block device node in the current directory: a loop
+	# device that dbio did not make, with a filesystem on it.
+	truncate -s 64m "$scratch/disk.img"
+	mkfs.ext2 -q -F -L precious "$scratch/disk.img"
+	test_loop=$(losetup -f --show "$scratch/disk.img") || skip "cannot attach a loop device"
+	read -r ma mi < <(stat -c '%t %T' "$test_loop")
+	mknod myloop b "$((16#$ma))" "$((16#$mi))"
+	for spec in 'ext4:-F -q myloop -L' 'ext4:-Fq myloop' 'ext2:-L x myloop' 'ext4:-E stride=1 myloop' 'ext4:-J device=myloop'; do
+		run "$DBIO" matrix "${JOB[@]}" --image "$images" --image-size 64m --fs "$spec"
+		[ "$status" -eq 2 ] || { echo "--fs '$spec': exit $status: $output"; false; }
+	done
+	[ "$(blkid -o value -s LABEL "$test_loop")" = precious ]
+	for spec in 'xfs:-q -d name=myloop' 'xfs:-l logdev=myloop' 'xfs:-r rtdev=myloop' 'xfs:-f myloop' \
+		'btrfs:-f myloop' 'btrfs:--rootdir=x' 'btrfs:-L'; do
+		run "$DBIO" matrix "${JOB[@]}" --image "$images" --image-size 512m --fs "$spec"
+		[ "$status" -eq 2 ] || { echo "--fs '$spec': exit $status: $output"; false; }
+		[[ "$output" == "dbio: --fs '$spec': mkfs option"* ]] || { echo "$output"; false; }
+	done
+	[ "$(blkid -o value -s LABEL "$test_loop")" = precious ]
+	is_empty_dir "$images"
+}
+
+@test "matrix: every mkfs gets its options, then --, then dbio's loop device (strace)" {
+	need_matrix
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	specs=('ext2:-qb2048' 'ext3:-L x -J size=4' 'ext4:-O ^has_journal -F')
+	[ -x /usr/sbin/mkfs.xfs ] && specs+=('xfs:-b size=4096 -L x')
+	[ -x /usr/sbin/mkfs.btrfs ] || [ -x /bin/mkfs.btrfs ] && specs+=('btrfs:--label=x -m single')
+	args=()
+	for s in "${specs[@]}"; do args+=(--fs "$s"); done
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 run --separate-stderr strace -f -qq -v -s 256 \
+		-e trace=execve -o "$scratch/trace" "$DBIO" matrix "${JOB[@]}" --repeat=1 --image "$images" \
+		--image-size 512m "${args[@]}" --output "$result"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	# One mkfs per --fs, each ending in "--", "/dev/loopN".
+	execs=$(grep -E 'execve\("/(usr/)?s?bin/mkfs\.' "$scratch/trace")
+	echo "$execs"
+	[ "$(grep -c . <<<"$execs")" -eq "${#specs[@]}" ]
+	[ "$(grep -cE ', "--", "/dev/loop[0-9]+"\], ' <<<"$execs")" -eq "${#specs[@]}" ]
+	grep -qF '["/usr/sbin/mkfs.ext2", "-q", "-b", "2048", "--", "/dev/loop' <<<"$execs"
+	grep -qF '["/usr/sbin/mkfs.ext3", "-L", "x", "-J", "size=4", "--", "/dev/loop' <<<"$execs"
+	# A fixed environment: nothing of the caller's reaches mkfs.
+	grep -qF '["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C"]' <<<"$execs"
+	# Each was made and mounted as that type.
+	json_is "$result" matrix.completed="${#specs[@]}" jobs.0.targets.0.fs_type=ext2 \
+		jobs.0.config.fs_block_size_bytes=2048 jobs.1.targets.0.fs_type=ext3 jobs.2.targets.0.fs_type=ext4
+	[ "${#specs[@]}" -lt 4 ] || json_is "$result" jobs.3.targets.0.fs_type=xfs
+	[ "${#specs[@]}" -lt 5 ] || json_is "$result" jobs.4.targets.0.fs_type=btrfs
+	is_empty_dir "$images"
+	[ -z "$(leftovers)" ] || { leftovers; false; }
 }
