@@ -161,7 +161,10 @@ static int take_args(int argc, char **argv, struct matrix_args *m, char **rest, 
 	return 0;
 }
 
-static int do_cleanup(bool quiet, bool verbose)
+/* Undo what killed runs left. Before a run (!explicit) what cannot be
+ * undone is a warning: it stays recorded for `dbio matrix --cleanup`, and
+ * the new run, with an image and mount point of its own, goes on. */
+static int do_cleanup(bool quiet, bool explicit)
 {
 	struct dbio_err err = { 0 };
 	char *log = NULL;
@@ -171,14 +174,14 @@ static int do_cleanup(bool quiet, bool verbose)
 	if (log && !quiet)
 		for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
 			fprintf(stderr, "dbio: cleanup: %s\n", line);
-	if (!rc && !quiet && verbose)
+	if (!rc && !quiet && explicit)
 		fprintf(stderr, "dbio: cleanup: %zu stopped run%s undone\n", n, n == 1 ? "" : "s");
 	free(log);
-	if (rc) {
+	if (rc && explicit)
 		cmd_error("%s", err.msg);
-		cmd_error("cleanup: what could not be undone stays recorded in %s", MATRIX_STATE_DIR);
-	}
-	return rc;
+	else if (rc)
+		fprintf(stderr, "dbio: warning: %s; `dbio matrix --cleanup` tries again\n", err.msg);
+	return explicit ? rc : 0;
 }
 
 static void config_label(struct config *c)
@@ -396,10 +399,7 @@ static int matrix_main(int argc, char **argv)
 	args.opts.progress = args.progress < 0 ? isatty(STDERR_FILENO) : args.progress;
 
 	/* What killed runs left goes first: their loop devices and mounts. */
-	if ((rc = do_cleanup(args.format != FORMAT_TEXT, false))) {
-		status = 1;
-		goto out;
-	}
+	do_cleanup(args.format != FORMAT_TEXT, false);
 	if (m.image && (rc = matrix_image_path(m.image, image, sizeof(image), &err)))
 		goto fail;
 	run_signals_install();

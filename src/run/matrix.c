@@ -21,6 +21,7 @@
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -31,8 +32,14 @@
 
 #include "run/run.h"
 
-#define STATE_HEADER "dbio-matrix-state 1\n"
+#define STATE_HEADER "dbio-matrix-state 2\n"
 #define MARKER_VALUE "dbio matrix image"
+/* The image's last 4 KiB, past the loop device's size limit so mkfs never
+ * sees it, hold "dbio-matrix-image <token>": the token of the run that made
+ * it, also in the state file, identifies the image beyond its path and
+ * inode number (which a new file can reuse). */
+#define TRAILER_BYTES 4096u
+#define TRAILER_MAGIC "dbio-matrix-image "
 
 static bool all_of(const char *s, const char *extra)
 {
@@ -143,51 +150,111 @@ static uint64_t kernel_dev(dev_t dev)
 	return (mi & 0xff) | (ma << 8) | ((mi & ~0xffull) << 12);
 }
 
-/* Detach loop device dev when its backing file is (idev, iino). 0 also
- * when it is no longer attached; DBIO_EUNSAFE when it holds another file. */
-static int loop_detach(const char *dev, uint64_t idev, uint64_t iino, struct dbio_err *err)
+/* The token in the trailer of the open image fd into token[MATRIX_TOKEN_LEN
+ * + 1]; -ENOENT when it has none. */
+static int trailer_token(int fd, char *token)
 {
-	struct loop_info64 info;
-	int fd = open(dev, O_RDWR | O_CLOEXEC), rc = 0;
+	char buf[sizeof(TRAILER_MAGIC) + MATRIX_TOKEN_LEN];
+	struct stat st;
 
-	if (fd < 0)
-		return errno == ENOENT || errno == ENXIO ? 0 : -errno;
-	if (ioctl(fd, LOOP_GET_STATUS64, &info)) {
-		rc = errno == ENXIO ? 0 : -errno;
-	} else if (info.lo_device != idev || info.lo_inode != iino) {
-		rc = dbio_err_set(err, DBIO_EUNSAFE,
-				  "cleanup: %s: now holds another file (%.64s): left attached", dev,
-				  (const char *)info.lo_file_name);
-	} else if (ioctl(fd, LOOP_CLR_FD) && errno != ENXIO) {
-		rc = -errno;
-	}
-	close(fd);
-	return rc;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)TRAILER_BYTES ||
+	    pread(fd, buf, sizeof(buf), st.st_size - TRAILER_BYTES) != (ssize_t)sizeof(buf) ||
+	    memcmp(buf, TRAILER_MAGIC, strlen(TRAILER_MAGIC)))
+		return -ENOENT;
+	memcpy(token, buf + strlen(TRAILER_MAGIC), MATRIX_TOKEN_LEN);
+	token[MATRIX_TOKEN_LEN] = '\0';
+	return 0;
 }
 
-/* Remove the image at path when it still is the file dbio made: the same
- * inode as recorded (idev 0: not recorded) and dbio's marker or the
- * recorded inode. 0 also when it is gone. */
-static int image_remove(const char *path, uint64_t idev, uint64_t iino, struct dbio_err *err)
+/* Whether path is the image with token (and, when idev is not 0, that
+ * inode): a regular file whose trailer carries the token. */
+static bool image_is(const char *path, const char *token, uint64_t idev, uint64_t iino)
 {
-	char value[64];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char found[MATRIX_TOKEN_LEN + 1];
 	struct stat st;
-	ssize_t n;
+	bool ours;
 
-	if (lstat(path, &st))
-		return errno == ENOENT ? 0 : -errno;
-	n = lgetxattr(path, MATRIX_MARKER_XATTR, value, sizeof(value) - 1);
-	if (!S_ISREG(st.st_mode) || (idev && (kernel_dev(st.st_dev) != idev || st.st_ino != iino)) ||
-	    (!idev && (n != (ssize_t)strlen(MARKER_VALUE) || memcmp(value, MARKER_VALUE, (size_t)n))))
-		return dbio_err_set(err, DBIO_EUNSAFE, "cleanup: %s: not the image dbio made: left in place",
-				    path);
-	return unlink(path) && errno != ENOENT ? -errno : 0;
+	if (fd < 0)
+		return false;
+	ours = !fstat(fd, &st) && (!idev || (kernel_dev(st.st_dev) == idev && st.st_ino == iino)) &&
+	       !trailer_token(fd, found) && !strcmp(found, token);
+	close(fd);
+	return ours;
+}
+
+/* What loop device dev holds: 0 nothing, 1 the image (idev, iino) with
+ * token, -1 anything else (or an image it cannot confirm). */
+static int loop_holds(const char *dev, uint64_t idev, uint64_t iino, const char *token)
+{
+	struct loop_info64 info;
+	char path[300], backing[MATRIX_PATH_MAX];
+	int fd = open(dev, O_RDONLY | O_CLOEXEC), rc;
+	size_t n;
+
+	if (fd < 0)
+		return errno == ENOENT || errno == ENXIO ? 0 : -1;
+	rc = ioctl(fd, LOOP_GET_STATUS64, &info);
+	close(fd);
+	if (rc)
+		return errno == ENXIO ? 0 : -1;
+	if (info.lo_device != idev || info.lo_inode != iino || strncmp(dev, "/dev/", 5))
+		return -1;
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", dev + 5);
+	if (read_text(path, backing, sizeof(backing)))
+		return -1;
+	n = strlen(backing);
+	if (n > 10 && !strcmp(backing + n - 10, " (deleted)"))
+		return -1; /* unlinked: nothing left to read the token from */
+	return image_is(backing, token, idev, iino) ? 1 : -1;
+}
+
+/* ---- the state file ---- */
+
+/* The records of the state file, one function each so that the line that
+ * says a thing was made and the "-" line that says it was undone match. */
+static void rec_image(const struct matrix_env *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "image %s %s", m->token, m->image);
+}
+
+static void rec_imageid(const struct matrix_env *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "imageid %llu %llu %s %s", (unsigned long long)m->image_dev,
+		 (unsigned long long)m->image_ino, m->token, m->image);
+}
+
+static void rec_loop(const struct matrix_env *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "loop %s %llu %llu %s", m->loop_dev, (unsigned long long)m->image_dev,
+		 (unsigned long long)m->image_ino, m->token);
+}
+
+/* A loop device's scheduler is restored only while it is free or holds
+ * dbio's image; a real device's while it is the same device. */
+static void rec_sched(const struct matrix_env *m, char *buf, size_t len)
+{
+	if (m->loop_dev[0])
+		snprintf(buf, len, "sched %s %s loop %llu %llu %s", m->disk, m->sched_saved,
+			 (unsigned long long)m->image_dev, (unsigned long long)m->image_ino, m->token);
+	else
+		snprintf(buf, len, "sched %s %s dev %s", m->disk, m->sched_saved, m->disk_devno);
 }
 
 /* ---- the state file ---- */
 
 static int state_add(struct matrix_env *m, struct dbio_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Record rec ("-" undone: "-<rec>"). */
+static int state_rec(struct matrix_env *m, struct dbio_err *err, bool undone,
+		     void (*rec)(const struct matrix_env *, char *, size_t))
+{
+	char line[MATRIX_PATH_MAX + 256];
+
+	rec(m, line, sizeof(line));
+	return state_add(m, err, "%s%s", undone ? "-" : "", line);
+}
 
 static int state_add(struct matrix_env *m, struct dbio_err *err, const char *fmt, ...)
 {
@@ -263,18 +330,30 @@ int matrix_begin(struct matrix_env *m, const char *image, uint64_t size_bytes, c
 
 static int make_image(struct matrix_env *m, int *fd, struct dbio_err *err)
 {
+	unsigned char rnd[MATRIX_TOKEN_LEN / 2];
+	char trailer[TRAILER_BYTES] = TRAILER_MAGIC;
 	struct stat st;
 	int rc;
 
-	if ((rc = state_add(m, err, "image %s", m->image)))
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+		return dbio_err_set(err, -errno, "matrix: cannot draw a random token: %s", strerror(errno));
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		snprintf(m->token + 2 * i, 3, "%02x", rnd[i]);
+	memcpy(trailer + strlen(TRAILER_MAGIC), m->token, MATRIX_TOKEN_LEN);
+	trailer[strlen(TRAILER_MAGIC) + MATRIX_TOKEN_LEN] = '\n';
+	if ((rc = state_rec(m, err, false, rec_image)))
 		return rc;
 	*fd = open(m->image, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (*fd < 0) {
 		rc = -errno;
-		state_add(m, err, "-image %s", m->image);
+		state_rec(m, err, true, rec_image);
 		return dbio_err_set(err, rc, "matrix: image %s: cannot create: %s", m->image, strerror(-rc));
 	}
 	m->image_made = true;
+	if (pwrite(*fd, trailer, sizeof(trailer), (off_t)m->image_size_bytes) != (ssize_t)sizeof(trailer) ||
+	    fdatasync(*fd))
+		return dbio_err_set(err, -errno, "matrix: image %s: cannot write its marker: %s", m->image,
+				    strerror(errno));
 	if (fsetxattr(*fd, MATRIX_MARKER_XATTR, MARKER_VALUE, strlen(MARKER_VALUE), 0) && errno != ENOTSUP)
 		return dbio_err_set(err, -errno, "matrix: image %s: cannot mark it as dbio's: %s", m->image,
 				    strerror(errno));
@@ -282,13 +361,7 @@ static int make_image(struct matrix_env *m, int *fd, struct dbio_err *err)
 		return dbio_err_set(err, -errno, "matrix: image %s: %s", m->image, strerror(errno));
 	m->image_dev = kernel_dev(st.st_dev);
 	m->image_ino = st.st_ino;
-	if ((rc = state_add(m, err, "imageid %llu %llu %s", (unsigned long long)m->image_dev,
-			    (unsigned long long)m->image_ino, m->image)))
-		return rc;
-	if (ftruncate(*fd, (off_t)m->image_size_bytes))
-		return dbio_err_set(err, -errno, "matrix: image %s: cannot make it %llu bytes: %s", m->image,
-				    (unsigned long long)m->image_size_bytes, strerror(errno));
-	return 0;
+	return state_rec(m, err, false, rec_imageid);
 }
 
 static int attach_loop(struct matrix_env *m, int image_fd, struct dbio_err *err)
@@ -319,6 +392,7 @@ static int attach_loop(struct matrix_env *m, int image_fd, struct dbio_err *err)
 		/* Autoclear: the device goes away by itself when dbio dies
 		 * before it is mounted. */
 		cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR | (m->loop_direct_io ? LO_FLAGS_DIRECT_IO : 0);
+		cfg.info.lo_sizelimit = m->image_size_bytes; /* the marker stays out of reach */
 		snprintf((char *)cfg.info.lo_file_name, sizeof(cfg.info.lo_file_name), "%s", m->image);
 		if (!ioctl(m->loop_fd, LOOP_CONFIGURE, &cfg)) {
 			rc = 0;
@@ -335,8 +409,7 @@ static int attach_loop(struct matrix_env *m, int image_fd, struct dbio_err *err)
 				    strerror(-rc));
 	}
 	snprintf(m->disk, sizeof(m->disk), "%s", m->loop_dev + 5);
-	return state_add(m, err, "loop %s %llu %llu", m->loop_dev, (unsigned long long)m->image_dev,
-			 (unsigned long long)m->image_ino);
+	return state_rec(m, err, false, rec_loop);
 }
 
 /* Run argv (argv[0] a full path) with stdin from /dev/null and a fixed
@@ -497,9 +570,10 @@ static int mount_fs(struct matrix_env *m, const char *dev, const char *type, con
 }
 
 /* The /sys/block name whose queue serves dev: the disk of a partition. */
-static int disk_of(const char *dev, char *disk, size_t len, struct dbio_err *err)
+static int disk_of(const char *dev, char *disk, size_t len, char *devno, size_t devno_len,
+		   struct dbio_err *err)
 {
-	char path[256], real[MATRIX_PATH_MAX], *slash;
+	char path[300], real[MATRIX_PATH_MAX], *slash;
 	struct stat st;
 
 	if (stat(dev, &st) || !S_ISBLK(st.st_mode))
@@ -512,6 +586,9 @@ static int disk_of(const char *dev, char *disk, size_t len, struct dbio_err *err
 		*slash = '\0';
 	slash = strrchr(real, '/');
 	snprintf(disk, len, "%s", slash ? slash + 1 : real);
+	snprintf(path, sizeof(path), "/sys/block/%s/dev", disk);
+	if (read_text(path, devno, devno_len))
+		return dbio_err_set(err, -EIO, "--device %s: cannot read %s", dev, path);
 	return 0;
 }
 
@@ -527,9 +604,11 @@ static int set_scheduler(struct matrix_env *m, const char *sched, struct dbio_er
 		return dbio_err_set(err, rc, "matrix: %s: cannot read: %s", path, strerror(-rc));
 	if (!strcmp(now, sched))
 		return 0;
-	if ((rc = state_add(m, err, "sched %s %s", m->disk, now)))
-		return rc;
 	snprintf(m->sched_saved, sizeof(m->sched_saved), "%s", now);
+	if ((rc = state_rec(m, err, false, rec_sched))) {
+		m->sched_saved[0] = '\0';
+		return rc;
+	}
 	rc = set_sched(m->disk, sched);
 	if (!rc && !active_sched(m->disk, now, sizeof(now)) && strcmp(now, sched))
 		rc = -EINVAL;
@@ -559,7 +638,8 @@ int matrix_setup(struct matrix_env *m, const struct matrix_fs *fs, const char *m
 		if (rc)
 			return rc;
 		dev = m->loop_dev;
-	} else if ((rc = disk_of(m->device, m->disk, sizeof(m->disk), err))) {
+	} else if ((rc = disk_of(m->device, m->disk, sizeof(m->disk), m->disk_devno, sizeof(m->disk_devno),
+				 err))) {
 		return rc;
 	}
 	snprintf(info->device, sizeof(info->device), "%s", dev);
@@ -588,7 +668,7 @@ int matrix_teardown(struct matrix_env *m, struct dbio_err *err)
 			rc = dbio_err_set(err, r, "matrix: cannot restore the scheduler of %s to %s: %s",
 					  m->disk, m->sched_saved, strerror(-r));
 		else
-			state_add(m, err, "-sched %s %s", m->disk, m->sched_saved);
+			state_rec(m, err, true, rec_sched);
 		m->sched_saved[0] = '\0';
 	}
 	if (m->mounted) {
@@ -610,17 +690,15 @@ int matrix_teardown(struct matrix_env *m, struct dbio_err *err)
 		close(m->loop_fd); /* autoclear detaches it on this last close too */
 		m->loop_fd = -1;
 		if (!m->mounted)
-			state_add(m, err, "-loop %s %llu %llu", m->loop_dev, (unsigned long long)m->image_dev,
-				  (unsigned long long)m->image_ino);
+			state_rec(m, err, true, rec_loop);
 	}
 	if (m->image_made && !m->mounted) {
 		if (unlink(m->image) && errno != ENOENT) {
 			rc = dbio_err_set(err, -errno, "matrix: cannot remove %s: %s", m->image,
 					  strerror(errno));
 		} else {
-			state_add(m, err, "-imageid %llu %llu %s", (unsigned long long)m->image_dev,
-				  (unsigned long long)m->image_ino, m->image);
-			state_add(m, err, "-image %s", m->image);
+			state_rec(m, err, true, rec_imageid);
+			state_rec(m, err, true, rec_image);
 			m->image_made = false;
 		}
 	}
@@ -669,14 +747,54 @@ __attribute__((format(printf, 2, 3))) static void log_add(char **log, const char
 	free(line);
 }
 
-/* Undo one record of a state file ("mount /run/…"); 0 when it is gone. */
-static int undo_record(const char *rec, char **log, struct dbio_err *err)
+/* Remove the image at path when it is the one with token (and inode, when
+ * idev is not 0); a file that is not, made since by someone else at the
+ * same path (maybe with the same inode number), is left alone. 0 when
+ * nothing of dbio's is left there. */
+static int image_undo(const char *path, const char *token, uint64_t idev, uint64_t iino, char **log)
+{
+	if (access(path, F_OK))
+		return 0;
+	if (!image_is(path, token, idev, iino)) {
+		log_add(log, "left alone: %s: not the image dbio made (no marker with this run's token)",
+			path);
+		return 0;
+	}
+	if (unlink(path) && errno != ENOENT)
+		return -errno;
+	log_add(log, "removed %s", path);
+	return 0;
+}
+
+/* Undo one record of a state file ("mount /run/…"); 0 when nothing of
+ * dbio's is left of it, also when what is there now is someone else's. */
+static int undo_record(const char *rec, char **log)
 {
 	unsigned long long d = 0, i = 0;
-	char a[MATRIX_PATH_MAX], b[128];
+	char a[64], b[128], kind[8], token[MATRIX_TOKEN_LEN + 1];
 	int off = 0, rc = 0;
 
-	if (sscanf(rec, "sched %63s %127s", a, b) == 2) {
+	if (sscanf(rec, "sched %63s %127s %7s %n", a, b, kind, &off) == 3 && off) {
+		char dev[160], now[32];
+		int holds;
+
+		if (!strcmp(kind, "dev")) {
+			snprintf(dev, sizeof(dev), "/sys/block/%s/dev", a);
+			if (read_text(dev, now, sizeof(now)) || strcmp(now, rec + off)) {
+				log_add(log, "left alone: the scheduler of %s (no longer the device %s)", a,
+					rec + off);
+				return 0;
+			}
+		} else if (sscanf(rec + off, "%llu %llu %32s", &d, &i, token) == 3) {
+			snprintf(dev, sizeof(dev), "/dev/%s", a);
+			if ((holds = loop_holds(dev, d, i, token)) < 0) {
+				log_add(log, "left alone: the scheduler of %s (it holds another file now)",
+					a);
+				return 0;
+			}
+		} else {
+			return 0;
+		}
 		rc = set_sched(a, b);
 		if (!rc)
 			log_add(log, "scheduler of %s back to %s", a, b);
@@ -691,34 +809,26 @@ static int undo_record(const char *rec, char **log, struct dbio_err *err)
 			log_add(log, "unmounted %s%s", rec + 6, lazy ? " (lazily: it was busy)" : "");
 		return rc;
 	}
-	if (sscanf(rec, "loop %127s %llu %llu", b, &d, &i) == 3) {
-		struct loop_info64 info;
-		int fd = open(b, O_RDONLY | O_CLOEXEC);
-		bool attached = fd >= 0 && !ioctl(fd, LOOP_GET_STATUS64, &info) && info.lo_device == d &&
-				info.lo_inode == i;
+	if (sscanf(rec, "loop %127s %llu %llu %32s", b, &d, &i, token) == 4) {
+		int fd, holds = loop_holds(b, d, i, token);
 
-		if (fd >= 0)
-			close(fd);
-		if (!attached)
+		if (holds < 0)
+			log_add(log, "left alone: %s (it holds another file now)", b);
+		if (holds <= 0)
 			return 0;
-		if (!(rc = loop_detach(b, d, i, err)))
+		if ((fd = open(b, O_RDWR | O_CLOEXEC)) < 0)
+			return -errno;
+		if (ioctl(fd, LOOP_CLR_FD) && errno != ENXIO)
+			rc = -errno;
+		close(fd);
+		if (!rc)
 			log_add(log, "detached %s", b);
 		return rc;
 	}
-	if (sscanf(rec, "imageid %llu %llu %n", &d, &i, &off) == 2 && off) {
-		bool there = !access(rec + off, F_OK);
-
-		if (!(rc = image_remove(rec + off, d, i, err)) && there)
-			log_add(log, "removed %s", rec + off);
-		return rc;
-	}
-	if (!strncmp(rec, "image ", 6)) { /* created, inode not yet recorded */
-		bool there = !access(rec + 6, F_OK);
-
-		if (!(rc = image_remove(rec + 6, 0, 0, err)) && there)
-			log_add(log, "removed %s", rec + 6);
-		return rc;
-	}
+	if (sscanf(rec, "imageid %llu %llu %32s %n", &d, &i, token, &off) == 3 && off)
+		return image_undo(rec + off, token, d, i, log);
+	if (sscanf(rec, "image %32s %n", token, &off) == 1 && off) /* inode not yet recorded */
+		return image_undo(rec + off, token, 0, 0, log);
 	if (!strncmp(rec, "mnt ", 4)) {
 		if (strncmp(rec + 4, MATRIX_STATE_DIR "/", strlen(MATRIX_STATE_DIR) + 1))
 			return 0;
@@ -775,9 +885,11 @@ static int cleanup_state(const char *path, int fd, char **log, struct dbio_err *
 
 		if (!recs[k] || rc == -ENOMEM)
 			continue;
-		r = undo_record(recs[k], log, err);
+		r = undo_record(recs[k], log);
 		if (r && !rc)
-			rc = dbio_err_set(err, r, "cleanup: %s: %s: %s", path, recs[k], dbio_strerror(r));
+			rc = dbio_err_set(
+				err, r, "cleanup: %s: cannot undo '%s': %s: undo it by hand, then remove %s",
+				path, recs[k], dbio_strerror(r), path);
 	}
 	for (size_t k = 0; k < n; k++)
 		free(recs[k]);

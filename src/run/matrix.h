@@ -41,6 +41,10 @@
 
 #define MATRIX_PATH_MAX 4096
 
+/* Hex digits of the random token that marks a run's image (its trailer and
+ * the state file's records). */
+#define MATRIX_TOKEN_LEN 32
+
 /* One --fs: a filesystem type and its mkfs options, split into words. */
 struct matrix_fs {
 	char type[32];	   /* "ext2", "xfs" … */
@@ -112,10 +116,12 @@ struct matrix_env {
 	bool loop_direct_io;
 	/* the configuration in place */
 	bool image_made;
-	uint64_t image_dev, image_ino;
-	int loop_fd; /* -1 when none */
+	uint64_t image_dev, image_ino;	  /* in the kernel's encoding (loop_info64) */
+	char token[MATRIX_TOKEN_LEN + 1]; /* in the image's trailer and the records */
+	int loop_fd;			  /* -1 when none */
 	char loop_dev[64];
-	char disk[64]; /* /sys/block/<disk>: the loop device or the device's disk */
+	char disk[64];	     /* /sys/block/<disk>: the loop device or the device's disk */
+	char disk_devno[32]; /* --device: the disk's major:minor, "" for loop devices */
 	bool mounted;
 	char sched_saved[64]; /* the scheduler to restore, "" when unchanged */
 };

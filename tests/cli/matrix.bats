@@ -33,6 +33,8 @@ leftovers() {
 }
 
 teardown() {
+	[ -z "${immutable:-}" ] || chattr -i "$immutable" 2>/dev/null
+	rm -f "/run/dbio-matrix/t$$.state"
 	if [ -n "${scratch:-}" ] && [ "$(id -u)" -eq 0 ]; then
 		[ -z "${bg_pid:-}" ] || { kill -KILL "$bg_pid" 2>/dev/null; wait "$bg_pid" 2>/dev/null; }
 		bg_pid=
@@ -308,4 +310,91 @@ sum1m() { head -c 1048576 "$1" | sha256sum; }
 	[ "${#specs[@]}" -lt 5 ] || json_is "$result" jobs.4.targets.0.fs_type=btrfs
 	is_empty_dir "$images"
 	[ -z "$(leftovers)" ] || { leftovers; false; }
+}
+
+# A state file as a killed run leaves it, written by hand: STATE RECORD...
+fake_state() {
+	local f=$1
+	shift
+	mkdir -p /run/dbio-matrix
+	printf 'dbio-matrix-state 2\n' >"$f"
+	printf '%s\n' "$@" >>"$f"
+}
+
+@test "matrix --cleanup: a new file at the image's path is left alone, and nothing stays stuck (issue 11, break 6)" {
+	need_matrix
+	"$DBIO" matrix --rw=write --bs=4k --size=2m --time_based --runtime=30s --progress=none \
+		--image "$images/img" --image-size 64m --fs ext2 >"$scratch/out" 2>"$scratch/err" &
+	bg_pid=$! run_pid=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -qF "/dbio-matrix/mnt.$run_pid." /proc/mounts && break
+		sleep 0.05
+	done
+	grep -qF "/dbio-matrix/mnt.$run_pid." /proc/mounts || { cat "$scratch/err"; false; }
+	kill -KILL "$bg_pid"
+	wait "$bg_pid" || true
+	bg_pid=
+	# Someone moves the image away and puts a file of theirs at its path.
+	mv "$images/img" "$images/img.moved"
+	echo precious >"$images/img"
+	run "$DBIO" matrix --cleanup
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"dbio: cleanup: unmounted /run/dbio-matrix/mnt.$run_pid."* ]]
+	[[ "$output" == *"dbio: cleanup: left alone: $images/img: not the image dbio made (no marker with this run's token)"* ]]
+	[ "$(cat "$images/img")" = precious ]
+	[ ! -e "/run/dbio-matrix/$run_pid.state" ]
+	[ -z "$(leftovers)" ] || { leftovers; false; }
+}
+
+@test "matrix --cleanup: the same path and inode number, and a loop device that holds another file now, are left alone" {
+	need_matrix
+	token=0123456789abcdef0123456789abcdef
+	echo precious >"$images/img"
+	truncate -s 64m "$scratch/disk.img"
+	test_loop=$(losetup -f --show "$scratch/disk.img") || skip "cannot attach a loop device"
+	disk=${test_loop#/dev/}
+	grep -q mq-deadline "/sys/block/$disk/queue/scheduler" || skip "$disk offers no mq-deadline"
+	echo mq-deadline >"/sys/block/$disk/queue/scheduler"
+	# A killed run's records whose image's inode number the precious file
+	# now has, and whose loop device another file's image now holds.
+	dev=$(stat -c %d "$images/img") ino=$(stat -c %i "$images/img")
+	state=/run/dbio-matrix/t$$.state
+	fake_state "$state" "image $token $images/img" "imageid $dev $ino $token $images/img" \
+		"loop $test_loop $dev $ino $token" "sched $disk none loop $dev $ino $token"
+	run "$DBIO" matrix --cleanup
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"dbio: cleanup: left alone: the scheduler of $disk (it holds another file now)"* ]]
+	[[ "$output" == *"dbio: cleanup: left alone: $test_loop (it holds another file now)"* ]]
+	[[ "$output" == *"dbio: cleanup: left alone: $images/img: not the image dbio made"* ]]
+	[ "$(cat "$images/img")" = precious ]
+	[[ "$(cat "/sys/block/$disk/queue/scheduler")" == *"[mq-deadline]"* ]]
+	losetup "$test_loop" | grep -qF "$scratch/disk.img"
+	[ ! -e "$state" ]
+}
+
+@test "matrix: a record that cannot be undone is a warning before a run, an error with a hint for --cleanup" {
+	need_matrix
+	command -v chattr >/dev/null || skip "chattr (e2fsprogs) is not installed"
+	token=fedcba9876543210fedcba9876543210
+	# dbio's image (its marker carries the token), made immutable.
+	truncate -s 4096 "$images/stuck.img"
+	printf 'dbio-matrix-image %s\n' "$token" | dd of="$images/stuck.img" conv=notrunc status=none
+	chattr +i "$images/stuck.img" 2>/dev/null || skip "no immutable files on $images"
+	immutable="$images/stuck.img"
+	state=/run/dbio-matrix/t$$.state
+	fake_state "$state" "image $token $images/stuck.img"
+	run --separate-stderr "$DBIO" matrix "${JOB[@]}" --repeat=1 --image "$images/new.img" --image-size 64m --fs ext2
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ "$stderr" == *"dbio: warning: cleanup: $state: cannot undo 'image $token $images/stuck.img': Operation not permitted: undo it by hand, then remove $state; \`dbio matrix --cleanup\` tries again"* ]]
+	run "$DBIO" matrix --cleanup
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"dbio: cleanup: $state: cannot undo 'image $token $images/stuck.img': Operation not permitted: undo it by hand, then remove $state"* ]]
+	[ -e "$state" ]
+	chattr -i "$images/stuck.img"
+	immutable=
+	run "$DBIO" matrix --cleanup
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"dbio: cleanup: removed $images/stuck.img"* ]]
+	[ ! -e "$state" ]
+	is_empty_dir "$images"
 }
