@@ -215,37 +215,14 @@ int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, st
 	return rc;
 }
 
-static int check_writable(const char *flag, const char *path, struct dbio_err *err)
-{
-	char *copy = strdup(path), *slash;
-	struct stat st;
-	int rc = 0;
-
-	if (!copy)
-		return dbio_err_set(err, -ENOMEM, "out of memory");
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		free(copy);
-		return dbio_err_set(err, DBIO_EINPUT, "%s %s: is a directory: expected a file name", flag,
-				    path);
-	}
-	slash = strrchr(copy, '/');
-	if (slash)
-		*slash = '\0';
-	if (access(slash ? (copy[0] ? copy : "/") : ".", W_OK))
-		rc = dbio_err_set(err, DBIO_EINPUT, "%s %s: cannot write there: %s", flag, path,
-				  strerror(errno));
-	free(copy);
-	return rc;
-}
-
 int jobrun_check(const struct run_args *a, const struct jobset *set, struct dbio_err *err)
 {
 	int rc = 0;
 
 	if (a->output)
-		rc = check_writable("--output", a->output, err);
+		rc = atomic_write_check("--output", a->output, err);
 	if (!rc && a->series_csv)
-		rc = check_writable("--series-csv", a->series_csv, err);
+		rc = atomic_write_check("--series-csv", a->series_csv, err);
 	if (!rc)
 		rc = run_check_targets(set, &a->opts, err);
 	return rc;

@@ -198,20 +198,8 @@ static int report_main(int argc, char **argv)
 		in[f].result = r;
 	}
 	/* Refuse an output that cannot be written before drawing anything. */
-	struct stat st;
-	char *copy = strdup(html);
-
-	if (!copy) {
-		cmd_error("report: out of memory");
-		status = 1;
-		goto out;
-	}
-	const char *parent = dirname(copy);
-	int bad = !stat(html, &st) && S_ISDIR(st.st_mode) ? EISDIR : access(parent, W_OK) ? errno : 0;
-
-	free(copy);
-	if (bad) {
-		cmd_error("report: --html %s: cannot write there: %s", html, strerror(bad));
+	if (atomic_write_check("--html", html, &err)) {
+		cmd_error("report: %s", err.msg);
 		goto out;
 	}
 	status = 1;

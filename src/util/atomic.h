@@ -1,7 +1,23 @@
 /*
- * Atomic file writes: the data goes to a temporary file beside path, is
- * fsync'd, and is renamed over path, so a reader sees the old file or the
- * whole new one, never half of it.
+ * Output files (--output, --series-csv, report --html, sync --output): what
+ * dbio may do at a path the user names, as root.
+ *
+ *   missing, or a regular file   written atomically: a temporary file beside
+ *                                path, fsync'd, renamed to path (a reader
+ *                                sees the old file or the whole new one)
+ *   "-", a FIFO, a character     written through, never replaced: /dev/null
+ *   device                       stays /dev/null
+ *   dbio's standard output or    written to that stream, after what dbio
+ *   error (/dev/stdout, or the   printed there
+ *   file it is redirected to)
+ *   a symlink                    followed only when it belongs to root or to
+ *                                the user running dbio (another user could
+ *                                have planted it); its target is then
+ *                                written in place, as a shell's '>' would
+ *                                (/dev/stdout); a symlink to nothing is
+ *                                refused
+ *   a directory, a block device, refused
+ *   a socket
  */
 #ifndef DBIO_UTIL_ATOMIC_H
 #define DBIO_UTIL_ATOMIC_H
@@ -10,8 +26,14 @@
 
 #include "util/err.h"
 
-/* Write len bytes of data to path atomically; 0 or -errno with
- * "<path>: cannot write: <reason>" in err. */
+/* Write len bytes of data to path as the table above says; 0, -errno with
+ * "<path>: cannot write: <reason>" in err, or DBIO_EUNSAFE for a path it
+ * refuses. */
 int atomic_write(const char *path, const char *data, size_t len, struct dbio_err *err);
+
+/* Whether atomic_write could write path, without writing anything: 0, or
+ * DBIO_EINPUT / DBIO_EUNSAFE with "<what> <path>: <reason>" in err, what
+ * being the option that named it ("--output"). */
+int atomic_write_check(const char *what, const char *path, struct dbio_err *err);
 
 #endif

@@ -186,7 +186,7 @@ PY
 	[ "$stderr" = "dbio: report: --html nodir/r.html: cannot write there: No such file or directory" ]
 	mkdir adir
 	run -2 --separate-stderr "$DBIO" report "$result" --html adir
-	[ "$stderr" = "dbio: report: --html adir: cannot write there: Is a directory" ]
+	[ "$stderr" = "dbio: report: --html adir: is a directory: expected a file name" ]
 	[ ! -e r.html ]
 	[ -z "$(ls -A adir)" ]
 }

@@ -178,3 +178,112 @@ interrupt() {
 	dbio_ok --rw=write --size=1m
 	is_empty_dir "$scratch/cwd/dbio-scratch"
 }
+
+# ---- output paths (issue 11, break 2) ----
+
+# A job quick enough to run many times: 64 KiB of reads.
+QUICK=(--rw=read --size=64k --progress=none)
+
+@test "--output onto a character device writes through it and leaves the node (a /dev/null of the test's own)" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to make a device node"
+	mknod "$scratch/null" c 1 3
+	mknod "$scratch/full" c 1 7
+	run --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output "$scratch/null"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(stat -c %F "$scratch/null")" = "character special file" ]
+	[ "$(stat -c %t:%T "$scratch/null")" = "1:3" ]
+	# /dev/full says ENOSPC: the run's result cannot be written, exit 1, the node stays.
+	run --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output "$scratch/full"
+	[ "$status" -eq 1 ]
+	[ "${stderr_lines[-1]}" = "dbio: $scratch/full: cannot write: No space left on device" ]
+	[ "$(stat -c %F "$scratch/full")" = "character special file" ]
+	[ -z "$(ls -A "$scratch" | grep dbio-tmp)" ]
+	is_empty_dir "$target"
+}
+
+@test "--output onto a FIFO writes the JSON into it and leaves the FIFO" {
+	mkfifo "$scratch/fifo"
+	cat "$scratch/fifo" >"$scratch/got" &
+	bg_pid=$!
+	run --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output "$scratch/fifo"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	# Still a FIFO (or cat would wait forever: teardown kills it).
+	[ -p "$scratch/fifo" ]
+	wait "$bg_pid"
+	bg_pid=
+	json_is "$scratch/got" "$R0.ops.read.count=16" partial=false
+}
+
+@test "--output /dev/stdout and - put the JSON after the text on standard output; a redirect file is not replaced" {
+	"$DBIO" run "${QUICK[@]}" --directory="$target" --output /dev/stdout >"$scratch/out" 2>"$scratch/err"
+	[ -L /dev/stdout ]
+	grep -q '^job job: rw=read' "$scratch/out"
+	sed -n '/^{/,$p' "$scratch/out" >"$scratch/json"
+	json_is "$scratch/json" "$R0.ops.read.count=16"
+	"$DBIO" run "${QUICK[@]}" --directory="$target" --output - --format=csv >"$scratch/out2"
+	head -1 "$scratch/out2" | grep -q '^job,op,'
+	sed -n '/^{/,$p' "$scratch/out2" >"$scratch/json2"
+	json_is "$scratch/json2" "$R0.ops.read.count=16"
+}
+
+@test "--output: a symlink of another user is refused, one of root's is followed to its file" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to own symlinks as another user"
+	echo precious >"$scratch/victim"
+	chmod 1777 "$scratch"
+	ln -s "$scratch/victim" "$scratch/planted.json"
+	chown -h 65534:65534 "$scratch/planted.json"
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output "$scratch/planted.json"
+	[ "$stderr" = "dbio: --output $scratch/planted.json: a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	[ "$(cat "$scratch/victim")" = precious ]
+	[ -L "$scratch/planted.json" ]
+	# The same for report --html and --series-csv.
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --series-csv "$scratch/planted.json"
+	[[ "$stderr" == "dbio: --series-csv $scratch/planted.json: a symlink that belongs to user 65534"* ]]
+	# root's own symlink: the file it points to gets the result; the link stays.
+	ln -s "$scratch/mine.json" "$scratch/link.json"
+	: >"$scratch/mine.json"
+	run --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output "$scratch/link.json"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ -L "$scratch/link.json" ]
+	json_is "$scratch/mine.json" "$R0.ops.read.count=16"
+	# A symlink to nothing is refused before running.
+	ln -s "$scratch/nothing" "$scratch/dangling.json"
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output "$scratch/dangling.json"
+	[ "$stderr" = "dbio: --output $scratch/dangling.json: a symlink to nothing (No such file or directory): give a file name" ]
+	[ ! -e "$scratch/nothing" ]
+}
+
+@test "--output, --series-csv, sync --output and report --html refuse a block device and a directory before running" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to make a device node"
+	mknod "$scratch/blk" b 7 200
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output "$scratch/blk"
+	[ "$stderr" = "dbio: --output $scratch/blk: is a block device: refusing to write a file onto it" ]
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --log_interval=10ms --series-csv "$scratch/blk"
+	[ "$stderr" = "dbio: --series-csv $scratch/blk: is a block device: refusing to write a file onto it" ]
+	run -2 --separate-stderr "$DBIO" sync "$target" --runtime=100ms --output "$scratch/blk"
+	[ "$stderr" = "dbio: --output $scratch/blk: is a block device: refusing to write a file onto it" ]
+	dbio_ok "${QUICK[@]}" --directory="$target"
+	run -2 --separate-stderr "$DBIO" report "$result" --html "$scratch/blk"
+	[ "$stderr" = "dbio: report: --html $scratch/blk: is a block device: refusing to write a file onto it" ]
+	[ "$(stat -c %F "$scratch/blk")" = "block special file" ]
+	mkdir "$scratch/adir"
+	run -2 --separate-stderr "$DBIO" report "$result" --html "$scratch/adir"
+	[ "$stderr" = "dbio: report: --html $scratch/adir: is a directory: expected a file name" ]
+	is_empty_dir "$target"
+}
+
+@test "report --html onto a character device writes through it; a regular file is replaced atomically" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to make a device node"
+	mknod "$scratch/null" c 1 3
+	dbio_ok "${QUICK[@]}" --directory="$target"
+	run --separate-stderr "$DBIO" report "$result" --html "$scratch/null"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(stat -c %F "$scratch/null")" = "character special file" ]
+	echo old >"$scratch/r.html"
+	ln "$scratch/r.html" "$scratch/hardlink"
+	run "$DBIO" report "$result" --html "$scratch/r.html"
+	[ "$status" -eq 0 ]
+	# Replaced by rename: the old inode (the hard link) keeps the old text.
+	[ "$(cat "$scratch/hardlink")" = old ]
+	head -1 "$scratch/r.html" | grep -qx '<!DOCTYPE html>'
+}
