@@ -221,12 +221,35 @@ int layout_invalidate(struct layout *l, struct dbio_err *err)
 	return 0;
 }
 
+/* Remove the thread's private directory name (workload_db_dir) in parent
+ * with what the database library made in it: only a 0700 directory of
+ * dbio's user, which nobody else can have put anything in. */
+static void remove_db_dir(int parent, const char *name)
+{
+	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	DIR *d;
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077) || !(d = fdopendir(fd))) {
+		close(fd);
+		return;
+	}
+	for (struct dirent *e; (e = readdir(d));)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			dbio_sys->unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	dbio_sys->unlinkat(parent, name, AT_REMOVEDIR);
+}
+
 void layout_remove_thread_files(struct layout *l)
 {
 	if (l->keep)
 		return;
 	for (size_t i = 0; i < l->ndirs; i++) {
-		int fd = dup(l->dirs[i].fd);
+		/* A new open of the directory: a dup would share its position. */
+		int fd = openat(l->dirs[i].fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 		struct dirent *e;
 
@@ -239,13 +262,16 @@ void layout_remove_thread_files(struct layout *l)
 			char prefix[192];
 
 			for (uint64_t t = i; t < l->job->numjobs; t += l->ndirs) {
-				snprintf(prefix, sizeof(prefix), "dbio.%s.%llu.", l->job->name,
-					 (unsigned long long)t);
-				if (!strncmp(e->d_name, prefix, strlen(prefix)) &&
-				    e->d_name[strlen(prefix)]) {
+				size_t n = (size_t)snprintf(prefix, sizeof(prefix), "dbio.%s.%llu.",
+							    l->job->name, (unsigned long long)t);
+
+				if (strncmp(e->d_name, prefix, n) || !e->d_name[n])
+					continue;
+				if (!strcmp(e->d_name + n, "db"))
+					remove_db_dir(l->dirs[i].fd, e->d_name);
+				else
 					dbio_sys->unlinkat(l->dirs[i].fd, e->d_name, 0);
-					break;
-				}
+				break;
 			}
 		}
 		closedir(d);

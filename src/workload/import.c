@@ -74,27 +74,34 @@ static int import_prepare(struct worker *w)
 {
 	const struct job *job = w->job;
 	struct import_state *st = calloc(1, sizeof(*st));
-	char pragmas[256];
+	char pragmas[256], lib_path[64];
 	struct rng fill;
-	int fd;
+	int fd, rc;
 
 	w->eng.priv = st;
 	if (!st)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
 	w->db_engine = "sqlite";
-	snprintf(st->path, sizeof(st->path), "%s/%simport.sqlite", w->dir_path, w->prefix);
-	fd = dbio_sys->openat(w->dirfd, st->path + strlen(w->dir_path) + 1,
+	if ((rc = workload_db_dir(w)))
+		return rc;
+	snprintf(st->path, sizeof(st->path), "%s/import.sqlite", w->db_dir);
+	/* SQLite's journal, WAL and shm go beside it, in the private directory. */
+	fd = dbio_sys->openat(w->db_dirfd, "import.sqlite",
 			      O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return dbio_err_set(&w->err, errno == EEXIST ? DBIO_EUNSAFE : -errno, "%s: cannot create: %s",
 				    st->path, strerror(errno));
 	dbio_sys->close(fd);
+	snprintf(lib_path, sizeof(lib_path), "%s/import.sqlite", w->db_lib_dir);
 	snprintf(pragmas, sizeof(pragmas),
 		 "PRAGMA page_size=%llu; PRAGMA journal_mode=%s; PRAGMA synchronous=%s;",
 		 (unsigned long long)job->page_size, job_journal_mode_name(job->journal_mode),
 		 job_synchronous_name(job->synchronous));
-	if (sqlite3_open_v2(st->path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
-		    SQLITE_OK ||
+	if (workload_sqlite_vfs())
+		return dbio_err_set(&w->err, -ENOSYS, "%s: sqlite: cannot register dbio's VFS", st->path);
+	if (sqlite3_open_v2(lib_path, &st->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW,
+			    WORKLOAD_SQLITE_VFS) != SQLITE_OK ||
 	    exec(st, pragmas))
 		return sql_fail(w, st, "open");
 	st->payload = malloc(job->value_size.hi);
@@ -271,6 +278,7 @@ static void import_cleanup(struct worker *w)
 	free(st->payload);
 	free(st);
 	w->eng.priv = NULL;
+	workload_db_dir_close(w);
 }
 
 const struct workload_ops workload_import = {

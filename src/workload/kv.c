@@ -75,6 +75,8 @@ static int kv_prepare(struct worker *w)
 {
 	const struct job *job = w->job;
 	struct kv_state *st = calloc(1, sizeof(*st));
+	struct dbio_err e = { 0 };
+	char lib_path[64];
 	struct rng fill;
 	int fd, rc;
 
@@ -83,17 +85,20 @@ static int kv_prepare(struct worker *w)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
 	st->be = backend_find(job->kv_engine);
 	w->db_engine = st->be->name;
-	snprintf(st->path, sizeof(st->path), "%s/%s%s", w->dir_path, w->prefix, st->be->name);
+	if ((rc = workload_db_dir(w)))
+		return rc;
+	snprintf(st->path, sizeof(st->path), "%s/%s", w->db_dir, st->be->name);
 	/* dbio makes the file (never over an existing one); the engine then
-	 * formats it. */
-	fd = dbio_sys->openat(w->dirfd, st->path + strlen(w->dir_path) + 1,
-			      O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
+	 * formats it, and makes its own beside it, in the private directory. */
+	fd = dbio_sys->openat(w->db_dirfd, st->be->name, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC,
+			      0644);
 	if (fd < 0)
 		return dbio_err_set(&w->err, errno == EEXIST ? DBIO_EUNSAFE : -errno, "%s: cannot create: %s",
 				    st->path, strerror(errno));
 	dbio_sys->close(fd);
-	if ((rc = st->be->open(&st->db, st->path, job, &w->err)))
-		return rc;
+	snprintf(lib_path, sizeof(lib_path), "%s/%s", w->db_lib_dir, st->be->name);
+	if ((rc = st->be->open(&st->db, lib_path, job, &e)))
+		return dbio_err_set(&w->err, rc, "%s: %s", st->path, e.msg);
 	st->value = malloc(job->value_size.hi);
 	if (!st->value)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
@@ -224,6 +229,7 @@ static void kv_cleanup(struct worker *w)
 	free(st->value);
 	free(st);
 	w->eng.priv = NULL;
+	workload_db_dir_close(w);
 }
 
 const struct workload_ops workload_kv = {

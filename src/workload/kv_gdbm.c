@@ -24,10 +24,10 @@ static int g_open(struct kv_db **out, const char *path, const struct job *job, s
 
 	(void)job;
 	if (!db)
-		return dbio_err_set(err, -ENOMEM, "%s: out of memory", path);
+		return dbio_err_set(err, -ENOMEM, "out of memory");
 	db->f = gdbm_open(path, 0, GDBM_NEWDB | GDBM_NOLOCK, 0644, NULL);
 	if (!db->f) {
-		dbio_err_set(err, -EIO, "%s: gdbm_open: %s", path, gdbm_strerror(gdbm_errno));
+		dbio_err_set(err, -EIO, "gdbm_open: %s", gdbm_strerror(gdbm_errno));
 		free(db);
 		return -EIO;
 	}

@@ -35,11 +35,11 @@ static int l_open(struct kv_db **out, const char *path, const struct job *job, s
 	int rc;
 
 	if (!db)
-		return dbio_err_set(err, -ENOMEM, "%s: out of memory", path);
+		return dbio_err_set(err, -ENOMEM, "out of memory");
 	if ((rc = mdb_env_create(&db->env)) || (rc = mdb_env_set_mapsize(db->env, (size_t)map)) ||
 	    (rc = mdb_env_open(db->env, path, MDB_NOSUBDIR | (job->sync_each_batch ? 0 : MDB_NOSYNC),
 			       0644))) {
-		dbio_err_set(err, -EIO, "%s: mdb_env_open: %s", path, mdb_strerror(rc));
+		dbio_err_set(err, -EIO, "mdb_env_open: %s", mdb_strerror(rc));
 		if (db->env)
 			mdb_env_close(db->env);
 		free(db);

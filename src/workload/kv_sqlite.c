@@ -54,8 +54,13 @@ static int s_open(struct kv_db **out, const char *path, const struct job *job, s
 				    : "PRAGMA synchronous=OFF; CREATE TABLE kv(k BLOB PRIMARY KEY, v BLOB);";
 
 	if (!db)
-		return dbio_err_set(err, -ENOMEM, "%s: out of memory", path);
-	if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+		return dbio_err_set(err, -ENOMEM, "out of memory");
+	if (workload_sqlite_vfs()) {
+		free(db);
+		return dbio_err_set(err, -ENOSYS, "sqlite: cannot register dbio's VFS");
+	}
+	if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW,
+			    WORKLOAD_SQLITE_VFS) != SQLITE_OK ||
 	    sqlite3_exec(db->db, setup, NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db->db, "INSERT INTO kv(k, v) VALUES(?1, ?2)", -1, &db->insert, NULL) ||
 	    sqlite3_prepare_v2(db->db, "UPDATE kv SET v = ?2 WHERE k = ?1", -1, &db->update, NULL) ||
@@ -63,8 +68,7 @@ static int s_open(struct kv_db **out, const char *path, const struct job *job, s
 	    sqlite3_prepare_v2(db->db, "BEGIN IMMEDIATE", -1, &db->begin, NULL) ||
 	    sqlite3_prepare_v2(db->db, "BEGIN DEFERRED", -1, &db->begin_ro, NULL) ||
 	    sqlite3_prepare_v2(db->db, "COMMIT", -1, &db->commit, NULL)) {
-		dbio_err_set(err, -EIO, "%s: sqlite: %s", path,
-			     db->db ? sqlite3_errmsg(db->db) : "cannot open");
+		dbio_err_set(err, -EIO, "sqlite: %s", db->db ? sqlite3_errmsg(db->db) : "cannot open");
 		s_close(db);
 		return -EIO;
 	}

@@ -1,9 +1,11 @@
 /* The workload registry (one line per workload) and helpers the workloads share. */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "workload/workload.h"
 #include "workload/workload_int.h"
@@ -46,22 +48,80 @@ void workload_list(char *buf, size_t len)
 	}
 }
 
-/* Bytes the thread's files occupy (st_blocks), from its prefix. */
-uint64_t workload_disk_bytes(const struct worker *w)
+/* Bytes of the entries of the directory fd that start with prefix ("" for
+ * all). It is read through a new open of ".": a dup would share, and use
+ * up, fd's position. */
+static uint64_t dir_bytes(int fd, const char *prefix)
 {
-	DIR *d = opendir(w->dir_path);
+	int dup_fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 	uint64_t sum = 0;
 	struct dirent *e;
 
-	if (!d)
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
 		return 0;
+	}
 	while ((e = readdir(d))) {
 		struct stat sb;
 
-		if (!strncmp(e->d_name, w->prefix, strlen(w->prefix)) &&
-		    !fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)) &&
+		    !fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) && S_ISREG(sb.st_mode))
 			sum += (uint64_t)sb.st_blocks * 512;
 	}
 	closedir(d);
 	return sum;
+}
+
+/* Bytes the thread's files occupy (st_blocks): those named by its prefix
+ * and what is in its private directory. */
+uint64_t workload_disk_bytes(const struct worker *w)
+{
+	return dir_bytes(w->dirfd, w->prefix) + (w->db_dir[0] ? dir_bytes(w->db_dirfd, "") : 0);
+}
+
+int workload_db_dir(struct worker *w)
+{
+	char name[256];
+	struct stat st;
+
+	snprintf(name, sizeof(name), "%sdb", w->prefix);
+	snprintf(w->db_dir, sizeof(w->db_dir), "%s/%s", w->dir_path, name);
+	if (mkdirat(w->dirfd, name, 0700)) {
+		int e = errno;
+
+		w->db_dir[0] = '\0';
+		if (e == EEXIST)
+			return dbio_err_set(
+				&w->err, DBIO_EUNSAFE,
+				"%s/%s: already exists: left by an earlier run? remove it and run again",
+				w->dir_path, name);
+		return dbio_err_set(&w->err, -e, "%s/%s: cannot create: %s", w->dir_path, name, strerror(e));
+	}
+	w->db_dirfd = openat(w->dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* Only someone who can write the target could swap it meanwhile; what
+	 * they put there is not a 0700 directory of dbio's user. */
+	if (w->db_dirfd < 0 || fstat(w->db_dirfd, &st) || st.st_uid != geteuid() || (st.st_mode & 077)) {
+		if (w->db_dirfd >= 0)
+			close(w->db_dirfd);
+		w->db_dir[0] = '\0';
+		return dbio_err_set(&w->err, DBIO_EUNSAFE,
+				    "%s/%s: replaced while dbio made it: refusing to work in it", w->dir_path,
+				    name);
+	}
+	snprintf(w->db_lib_dir, sizeof(w->db_lib_dir), "/proc/self/fd/%d", w->db_dirfd);
+	if (access(w->db_lib_dir, X_OK))
+		return dbio_err_set(&w->err, -errno,
+				    "%s: cannot reach it as %s: %s (the database workloads need /proc)",
+				    w->db_dir, w->db_lib_dir, strerror(errno));
+	return 0;
+}
+
+void workload_db_dir_close(struct worker *w)
+{
+	if (!w->db_dir[0])
+		return;
+	close(w->db_dirfd);
+	w->db_dir[0] = '\0';
 }

@@ -70,6 +70,11 @@ struct worker {
 	int dirfd;		 /* without WORKLOAD_CAP_FILES: the thread's directory ... */
 	const char *dir_path;	 /* ... its path, for messages ... */
 	char prefix[192];	 /* ... and "dbio.<job>.<thread>." for its files */
+	/* workload_db_dir: a directory of the thread's own for a database
+	 * library's files (db_dir[0] is 0 until it is made). */
+	int db_dirfd;
+	char db_dir[4096];   /* its path, for messages */
+	char db_lib_dir[32]; /* "/proc/self/fd/<db_dirfd>": the path to give a library */
 
 	/* Filled by the workload. */
 	struct engine eng;
@@ -119,5 +124,20 @@ const struct workload_ops *workload_find(const char *name);
 
 /* "fileio, kv" into buf. */
 void workload_list(char *buf, size_t len);
+
+/*
+ * Make the thread's private directory <prefix>db (dbio.<job>.<thread>.db)
+ * in its directory, mode 0700, for the files a database library creates by
+ * name beside the database (LMDB's -lock, SQLite's -journal, -wal and
+ * -shm): nobody else can plant a name in it, and libraries are given paths
+ * through db_lib_dir, /proc/self/fd/<fd> of the directory dbio opened, so
+ * even a rename of the directory cannot send them elsewhere. 0, or
+ * DBIO_EUNSAFE when it exists or was swapped, or -errno; detail in w->err.
+ * workload_db_dir_close closes it; the runner removes it and what is in it
+ * with the thread's other files.
+ */
+int workload_db_dir(struct worker *w);
+
+void workload_db_dir_close(struct worker *w);
 
 #endif

@@ -6,7 +6,10 @@
  * Contracts (every hook returns 0 or a negative code; the detail of a
  * failure is in errmsg's text):
  *   open(&db, path, job, err)  create and open a new database at path (an
- *                     empty file dbio just made with O_EXCL); may allocate.
+ *                     empty file dbio just made with O_EXCL, in the thread's
+ *                     private directory, named through /proc/self/fd);
+ *                     may allocate. err's message leaves the path out:
+ *                     the caller names the file.
  *   begin(db, write)  start a batch: a write or a read-only transaction
  *                     where the engine has them.
  *   put(db, k, kl, v, vl, update)  store; update=false for a new key
@@ -39,6 +42,12 @@ struct kv_backend {
 	void (*close)(struct kv_db *db);
 	const char *(*errmsg)(struct kv_db *db);
 };
+
+/* The name of the SQLite VFS that keeps the /proc/self/fd/ paths dbio gives
+ * it (sqlite_vfs.c); pass it to sqlite3_open_v2 after workload_sqlite_vfs()
+ * returned 0 (it registers the VFS once; -ENOSYS when it cannot). */
+#define WORKLOAD_SQLITE_VFS "dbio-proc"
+int workload_sqlite_vfs(void);
 
 /* Bytes the thread's files (its dbio.<job>.<thread>. prefix) occupy. */
 uint64_t workload_disk_bytes(const struct worker *w);

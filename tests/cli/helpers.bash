@@ -27,6 +27,7 @@ setup() {
 	result="$scratch/result.json"
 	mkdir "$target"
 	mounts=()
+	extra_dirs=() # directories outside $scratch that teardown removes
 	bg_pid=
 	cd "$scratch" || return 1
 }
@@ -40,6 +41,7 @@ teardown() {
 	for m in "${mounts[@]}"; do
 		mountpoint -q "$m" && umount "$m"
 	done
+	for d in "${extra_dirs[@]}"; do rm -rf "$d"; done
 	[ -n "${scratch:-}" ] && rm -rf "$scratch"
 	return 0
 }

@@ -71,8 +71,8 @@ syncs() {
 		json_is "$result" "$R0.threads=2" "$R0.ops.insert.count=1400" "$R0.database.engine=$e"
 		local total=0
 		for t in 0 1; do
-			[ -f "$target/dbio.job.$t.$e" ]
-			run kv_count "$e" "$target/dbio.job.$t.$e"
+			[ -f "$target/dbio.job.$t.db/$e" ]
+			run kv_count "$e" "$target/dbio.job.$t.db/$e"
 			[ "$status" -eq 0 ]
 			# 700 records, 700 distinct keys 0..699, values of 100..400 bytes
 			read -r n distinct lo hi bytes vmin vmax order <<<"$output"
@@ -87,7 +87,7 @@ syncs() {
 		# what the databases hold is what the JSON says was inserted
 		json_is "$result" "$R0.ops.insert.bytes=$total"
 		# everything left is the threads' files, dbio.<job>.<thread>.*
-		rm -f "$target"/dbio.job.0.* "$target"/dbio.job.1.*
+		rm -rf "$target"/dbio.job.0.* "$target"/dbio.job.1.*
 		is_empty_dir "$target"
 	done
 }
@@ -98,7 +98,7 @@ syncs() {
 	for e in "${ENGINES[@]}"; do
 		kv_ok "$e" --records=700 --batch=64 --key_order=random --keep
 		json_is "$result" "$R0.ops.insert.count=700" "jobs.0.options.key_order=random"
-		run kv_count "$e" "$target/dbio.job.0.$e"
+		run kv_count "$e" "$target/dbio.job.0.db/$e"
 		[ "$status" -eq 0 ]
 		read -r n distinct lo hi _ _ _ order <<<"$output"
 		[ "$n $distinct $lo $hi" = "700 700 0 699" ] || {
@@ -107,7 +107,7 @@ syncs() {
 		}
 		# SQLite's rowids keep the insert order: not ascending
 		[ "$e" != sqlite ] || [ "$order" = shuffled ]
-		rm -f "$target"/dbio.job.0.*
+		rm -rf "$target"/dbio.job.0.*
 		is_empty_dir "$target"
 	done
 }
@@ -201,14 +201,14 @@ syncs() {
 	for e in "${ENGINES[@]}"; do need_reader "$e"; done
 	for e in "${ENGINES[@]}"; do
 		kv_ok "$e" --records=500 --batch=100 --value_size=64 --keep
-		run kv_count "$e" "$target/dbio.job.0.$e"
+		run kv_count "$e" "$target/dbio.job.0.db/$e"
 		[ "$status" -eq 0 ]
 		read -r n distinct _ _ bytes vmin vmax _ <<<"$output"
 		[ "$n $distinct $bytes $vmin $vmax" = "500 500 40000 64 64" ] || {
 			echo "$e: got '$output'" >&2
 			false
 		}
-		rm -f "$target"/dbio.job.0.*
+		rm -rf "$target"/dbio.job.0.*
 		is_empty_dir "$target"
 	done
 }
@@ -237,18 +237,18 @@ syncs() {
 	for e in "${ENGINES[@]}"; do
 		kv_ok "$e" --records=100 --keep
 		local before
-		before=$(cksum "$target/dbio.job.0.$e")
+		before=$(cksum "$target/dbio.job.0.db/$e")
 		run --separate-stderr "$DBIO" run --output "$result.2" --workload=kv --kv_engine="$e" \
 			--records=100 --directory="$target"
 		[ "$status" -eq 2 ]
 		# the message names the first of the thread's files it finds
-		[[ "$stderr" == *"$target/dbio.job.0.$e"*": already exists: left by an earlier run? remove it and run again"* ]] || {
+		[[ "$stderr" == *"$target/dbio.job.0.db: already exists: left by an earlier run? remove it and run again"* ]] || {
 			echo "$e: stderr: $stderr" >&2
 			false
 		}
 		[ ! -e "$result.2" ]
-		[ "$(cksum "$target/dbio.job.0.$e")" = "$before" ]
-		rm -f "$target"/dbio.job.0.*
+		[ "$(cksum "$target/dbio.job.0.db/$e")" = "$before" ]
+		rm -rf "$target"/dbio.job.0.*
 		is_empty_dir "$target"
 	done
 }
@@ -356,4 +356,80 @@ bad_value() {
 		false
 	}
 	[[ "${lines[0]}" != *"ioengine="* ]]
+}
+
+# ---- the files database libraries make (issue 11, break 3) ----
+
+@test "kv: every file a library opens is inside the thread's 0700 directory, named through /proc/self/fd (strace)" {
+	need_strace
+	fast_target
+	for e in "${ENGINES[@]}"; do
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 run --separate-stderr strace -f -qq \
+			-e trace=open,openat,mkdir,mkdirat -o "$scratch/trace" "$DBIO" run --output "$result" --progress=none \
+			--workload=kv --kv_engine="$e" --records=300 --batch=50 --directory="$target"
+		[ "$status" -eq 0 ] || { echo "$e: $stderr"; false; }
+		# dbio makes the directory 0700 and its own file in it, by fd ...
+		grep -qE "mkdirat\([0-9]+, \"dbio\.job\.0\.db\", 0700\) = 0" "$scratch/trace"
+		grep -qE "openat\([0-9]+, \"$e\", O_WRONLY\|O_CREAT\|O_EXCL\|O_NOFOLLOW\|O_CLOEXEC, 0644\) = [0-9]+" "$scratch/trace"
+		# ... and the library opens only /proc/self/fd/N/... names there:
+		# nothing by a path through the target, where a name can be planted.
+		lib=$(grep -E "open(at)?\(.*\"/proc/self/fd/[0-9]+/$e" "$scratch/trace" | grep -c ' = [0-9]' || true)
+		[ "$lib" -ge 1 ] || { echo "$e: no library open through /proc/self/fd"; false; }
+		through=$(grep -F "\"$target/" "$scratch/trace" | grep -vE 'O_DIRECTORY' || true)
+		[ -z "$through" ] || { echo "$e: opened through the target's path: $through"; false; }
+		is_empty_dir "$target"
+	done
+}
+
+@test "kv: another user planting lock, journal and database names in a world-writable target reaches nothing" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to act as another user"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null || skip "cannot run as user 65534"
+	# A place the other user can reach (the test's scratch is private).
+	atk=$(mktemp -d /tmp/dbio-atk.XXXXXX)
+	extra_dirs+=("$atk")
+	chmod 755 "$atk"
+	target=$atk/target
+	mkdir -m 1777 "$target"
+	echo precious >"$atk/victim"
+	# The attacker plants, in a loop while dbio runs, every name a library
+	# makes beside its database, at the old names and inside dbio's
+	# directory, as symlinks to the victim.
+	cat >"$atk/plant.sh" <<-'SH'
+		t=$1 v=$2 stop=$3
+		# From when dbio's first file appears (after its checks) to the end.
+		while [ -z "$(ls "$t")" ] && [ ! -e "$stop" ]; do :; done
+		while [ ! -e "$stop" ]; do
+			for n in dbio.job.0.lmdb-lock dbio.job.0.sqlite-journal dbio.job.0.sqlite-wal dbio.job.0.gdbm \
+				dbio.job.0.db/lmdb-lock dbio.job.0.db/sqlite-journal dbio.job.0.db/sqlite-wal \
+				dbio.job.0.db/sqlite-shm dbio.job.0.db/import.sqlite-journal; do
+				ln -s "$v" "$t/$n" 2>/dev/null
+			done
+		done
+	SH
+	for e in "${ENGINES[@]}"; do
+		rm -f "$atk/stop"
+		setpriv --reuid=65534 --regid=65534 --clear-groups sh "$atk/plant.sh" "$target" "$atk/victim" \
+			"$atk/stop" &
+		bg_pid=$!
+		run --separate-stderr "$DBIO" run --output "$result" --progress=none --workload=kv --kv_engine="$e" \
+			--records=2000 --batch=100 --directory="$target"
+		: >"$atk/stop"
+		wait "$bg_pid" || true
+		bg_pid=
+		[ "$(cat "$atk/victim")" = precious ] || { echo "$e: the victim was written"; false; }
+		[ "$status" -eq 0 ] || { echo "$e: $stderr"; false; }
+		# What is left is the attacker's own symlinks, none inside dbio's
+		# directory, which is gone.
+		[ ! -e "$target/dbio.job.0.db" ]
+		[ -z "$(find "$target" -mindepth 1 ! -type l)" ]
+		find "$target" -mindepth 1 -maxdepth 1 -type l -delete
+	done
+	# A directory of the attacker's at dbio's name is refused, not used.
+	setpriv --reuid=65534 --regid=65534 --clear-groups mkdir "$target/dbio.job.0.db"
+	run --separate-stderr "$DBIO" run --output "$result" --progress=none --workload=kv --kv_engine=lmdb \
+		--records=100 --directory="$target"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"$target/dbio.job.0.db: already exists: left by an earlier run? remove it and run again"* ]]
+	[ "$(stat -c %U "$target/dbio.job.0.db")" = nobody ]
 }

@@ -79,7 +79,7 @@ value() {
 @test "import --keep: the table holds rows rows, the indexes exist, the page size is page_size" {
 	run "$DBIO" run --workload=import --rows=1234 --indexes=6 --page_size=2048 --keep --directory="$DIR"
 	[ "$status" -eq 0 ]
-	db=$DIR/dbio.job.0.import.sqlite
+	db=$DIR/dbio.job.0.db/import.sqlite
 	[ -f "$db" ]
 	run python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print(c.execute("select count(*) from records").fetchone()[0], c.execute("select count(*) from sqlite_master where type = \"index\" and name like \"records_%\"").fetchone()[0], c.execute("pragma page_size").fetchone()[0])' "$db"
 	[ "$output" = "1234 6 2048" ]
