@@ -1,5 +1,6 @@
 /*
- * fio-style INI job files, parsed with libinih. inih reports neither line
+ * fio-style INI job files, parsed with libinih from memory (the whole file,
+ * checked first for what inih would misread). inih reports neither line
  * numbers nor empty sections through its handler, so the line reader we give
  * it counts lines and notices "[section]" headers; everything else (comments,
  * key=value splitting, trimming) is inih's.
@@ -24,8 +25,7 @@ struct parse_state {
 	size_t first_job; /* jobs before this index came from other files */
 	struct job global;
 	struct dbio_err *err;
-	FILE *fp;	  /* reading a file, or ... */
-	const char *text; /* ... a string */
+	const char *text; /* what is left to read */
 };
 
 static void begin_section(struct parse_state *st, const char *line)
@@ -67,9 +67,7 @@ static char *read_line(char *buf, int len, void *stream)
 	struct parse_state *st = stream;
 	char *got = NULL;
 
-	if (st->fp) {
-		got = fgets(buf, len, st->fp);
-	} else if (*st->text) {
+	if (*st->text) {
 		const char *nl = strchr(st->text, '\n');
 		size_t n = nl ? (size_t)(nl - st->text + 1) : strlen(st->text);
 
@@ -116,14 +114,13 @@ static int on_key(void *user, const char *section, const char *key, const char *
 	return option_set(&st->set->jobs[st->set->njobs - 1], key, value, &origin, st->err) == 0;
 }
 
-static int parse(struct jobset *set, const char *name, FILE *fp, const char *text, struct dbio_err *err)
+static int parse(struct jobset *set, const char *name, const char *text, struct dbio_err *err)
 {
 	struct parse_state st = {
 		.set = set,
 		.at_line_start = true,
 		.first_job = set->njobs,
 		.err = err,
-		.fp = fp,
 		.text = text,
 	};
 	char **files = realloc(set->files, (set->nfiles + 1) * sizeof(*files));
@@ -162,22 +159,94 @@ static int parse(struct jobset *set, const char *name, FILE *fp, const char *tex
 	return 0;
 }
 
+/* The longest line inih can hold in one piece (ini_max_line, less the
+ * newline and the terminating NUL): a longer one, even a comment, would
+ * have its rest read as a line of its own. */
+#define JOBFILE_MAX_LINE  ((1 << 16) - 2)
+#define JOBFILE_MAX_BYTES (64u << 20)
+
+/* Refuse what inih would misread: a NUL byte (the value would end there)
+ * or a line too long to hold. */
+static int check_text(const char *name, const char *text, size_t len, struct dbio_err *err)
+{
+	size_t line_start = 0;
+	int line = 1;
+
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '\0')
+			return dbio_err_set(err, DBIO_EINPUT,
+					    "%s:%d: a NUL byte at column %zu: a job file is text", name, line,
+					    i - line_start + 1);
+		if (text[i] == '\n') {
+			line++;
+			line_start = i + 1;
+		} else if (i - line_start >= JOBFILE_MAX_LINE) {
+			return dbio_err_set(err, DBIO_EINPUT,
+					    "%s:%d: line longer than %d bytes (comments too): split it", name,
+					    line, JOBFILE_MAX_LINE);
+		}
+	}
+	return 0;
+}
+
+/* text[0..len) as a job file: a UTF-8 byte-order mark is skipped. */
+static int parse_text(struct jobset *set, const char *name, const char *text, size_t len,
+		      struct dbio_err *err)
+{
+	int rc = check_text(name, text, len, err);
+
+	if (rc)
+		return rc;
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		text += 3;
+	return parse(set, name, text, err);
+}
+
 int jobfile_parse(struct jobset *set, const char *path, struct dbio_err *err)
 {
-	FILE *fp = fopen(path, "r");
-	int rc;
+	FILE *fp = fopen(path, "re");
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int rc = 0;
 
 	if (!fp)
 		return dbio_err_set(err, errno == ENOENT ? DBIO_EINPUT : -errno,
 				    "%s: cannot open job file: %s", path, strerror(errno));
-	rc = parse(set, path, fp, NULL, err);
-	if (!rc && ferror(fp))
-		rc = dbio_err_set(err, -EIO, "%s: read error", path);
+	for (;;) {
+		size_t got;
+
+		if (len + 1 >= cap) {
+			char *grown =
+				cap >= JOBFILE_MAX_BYTES ? NULL : realloc(text, cap = cap ? cap * 2 : 65536);
+
+			if (!grown) {
+				rc = cap >= JOBFILE_MAX_BYTES
+					     ? dbio_err_set(err, DBIO_EINPUT,
+							    "%s: larger than %u MiB: not a job file", path,
+							    JOBFILE_MAX_BYTES >> 20)
+					     : dbio_err_set(err, -ENOMEM, "%s: out of memory", path);
+				break;
+			}
+			text = grown;
+		}
+		got = fread(text + len, 1, cap - 1 - len, fp);
+		len += got;
+		if (got == 0) {
+			if (ferror(fp))
+				rc = dbio_err_set(err, -EIO, "%s: read error", path);
+			break;
+		}
+	}
 	fclose(fp);
+	if (!rc) {
+		text[len] = '\0';
+		rc = parse_text(set, path, text, len, err);
+	}
+	free(text);
 	return rc;
 }
 
 int jobfile_parse_string(struct jobset *set, const char *text, const char *name, struct dbio_err *err)
 {
-	return parse(set, name, NULL, text, err);
+	return parse_text(set, name, text, strlen(text), err);
 }

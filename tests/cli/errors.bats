@@ -212,3 +212,28 @@ bad_job() {
 		return 1
 	}
 }
+
+# ---- what inih would misread (issue 11, breaks 8 and 14) ----
+
+@test "a comment longer than 65534 bytes is refused, not half read as keys" {
+	{
+		printf '[j]\nrw=read\nsize=1m\n# '
+		head -c 70000 /dev/zero | tr '\0' x
+		printf ' rw=randwrite\n'
+	} >long.fio
+	refused "dbio: long.fio:4: line longer than 65534 bytes (comments too): split it" \
+		run long.fio --directory="$target" --output "$result"
+}
+
+@test "a NUL byte in a job file is refused with its line and column" {
+	printf '[j]\nrw=read\nsize=1m\x00junk\n' >nul.fio
+	refused "dbio: nul.fio:3: a NUL byte at column 8: a job file is text" \
+		run nul.fio --directory="$target" --output "$result"
+}
+
+@test "a UTF-8 byte-order mark at the start of a job file is skipped" {
+	printf '\xef\xbb\xbf[global]\nsize=64k\n[j]\nrw=read\n' >bom.fio
+	run --separate-stderr "$DBIO" run bom.fio --directory="$target" --output "$result"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	json_is "$result" jobs.0.name=j "$R0.ops.read.count=16"
+}
