@@ -10,6 +10,7 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "cmd/cmd.h"
 #include "result/result.h"
 #include "out/html.h"
+#include "run/run.h"
 #include "out/plot.h"
 #include "util/atomic.h"
 
@@ -115,7 +117,7 @@ static const char *draw(const struct plot_input *in, size_t n, const struct plot
 		snprintf(note, notelen, "Plots omitted: out of memory.");
 		goto out;
 	}
-	for (size_t i = 0; i < set->count; i++) {
+	for (size_t i = 0; i < set->count && !atomic_load(&run_stop_signal); i++) {
 		struct dbio_err perr = { 0 };
 
 		if (plot_render(dir, &set->plots[i], &perr)) {
@@ -203,7 +205,16 @@ static int report_main(int argc, char **argv)
 		goto out;
 	}
 	status = 1;
+	/* A signal only stops the drawing; the temporary directory goes
+	 * either way. */
+	run_signals_install();
 	note = draw(in, n, m, &set, &svgs, notebuf, sizeof(notebuf));
+	if (atomic_load(&run_stop_signal)) {
+		cmd_error("report: interrupted by SIG%s: no page written",
+			  sigabbrev_np(atomic_load(&run_stop_signal)));
+		status = 128 + atomic_load(&run_stop_signal);
+		goto out_svgs;
+	}
 	fp = open_memstream(&page, &pagelen);
 	if (!fp) {
 		cmd_error("report: out of memory");

@@ -199,3 +199,31 @@ PY
 	head -1 r.html | grep -qx '<!DOCTYPE html>'
 	[ "$(ls -A | grep -c dbio-tmp)" -eq 0 ]
 }
+
+@test "report: SIGTERM while gnuplot draws: exit 143, no page, no temporary directory left (issue 11, break 9)" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed (scripts/install-deps)"
+	dbio_ok --rw=read --size=1m --directory="$target"
+	# A gnuplot that says it started and waits to be let go, then draws.
+	mkdir "$scratch/bin" "$scratch/tmp"
+	cat >"$scratch/bin/gnuplot" <<-SH
+		#!/bin/sh
+		: >"$scratch/started"
+		while [ ! -e "$scratch/release" ] && [ -d "$scratch" ]; do sleep 0.05; done
+		exec $(command -v gnuplot) "\$@"
+	SH
+	chmod +x "$scratch/bin/gnuplot"
+	PATH="$scratch/bin:$PATH" TMPDIR="$scratch/tmp" "$DBIO" report "$result" --html "$scratch/r.html" \
+		2>"$scratch/err" &
+	bg_pid=$!
+	wait_for "$scratch/started"
+	[ -n "$(ls -A "$scratch/tmp")" ] # the temporary directory is there now
+	kill -TERM "$bg_pid"
+	: >"$scratch/release"
+	rc=0
+	wait "$bg_pid" || rc=$?
+	bg_pid=
+	[ "$rc" -eq 143 ] || { cat "$scratch/err"; false; }
+	grep -qx "dbio: report: interrupted by SIGTERM: no page written" "$scratch/err"
+	[ ! -e "$scratch/r.html" ]
+	is_empty_dir "$scratch/tmp"
+}
