@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/clock.h"
@@ -183,7 +184,19 @@ static int fileio_prepare(struct worker *w)
 
 static int io_failed(struct worker *w, const struct io_req *req, size_t file, int rc)
 {
+	struct stat sb;
+
 	atomic_store(w->job_stop, 1);
+	/* The layout made every file whole, so an end of file inside it
+	 * means someone cut the file short while the job ran; "No data
+	 * available" alone would not say so. */
+	if ((req->op == OP_READ || req->op == OP_WRITE) && rc == -ENODATA &&
+	    fstat(w->files[file].fd, &sb) == 0 && (uint64_t)sb.st_size < req->off + req->len)
+		return dbio_err_set(
+			&w->err, rc,
+			"%s: %s of %llu bytes at offset %llu: the file ends at %llu bytes now: truncated while the job ran?",
+			w->files[file].path, op_type_name(req->op), (unsigned long long)req->len,
+			(unsigned long long)req->off, (unsigned long long)sb.st_size);
 	if (req->op == OP_READ || req->op == OP_WRITE)
 		return dbio_err_set(&w->err, rc, "%s: %s of %llu bytes at offset %llu: %s",
 				    w->files[file].path, op_type_name(req->op), (unsigned long long)req->len,
