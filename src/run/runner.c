@@ -8,6 +8,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,19 @@ void run_signals_install(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+void run_warn(const struct run_opts *opts, const char *fmt, ...)
+{
+	char msg[4608];
+	va_list ap;
+
+	if (!opts || !opts->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	opts->warn(opts->warn_ctx, msg);
 }
 
 void run_stats_release(struct run_stats *stats)
@@ -663,7 +677,7 @@ out_layout:
 		}
 	while (laid-- > 0) {
 		layout_remove_thread_files(&layouts[laid]); /* what the threads made themselves */
-		layout_release(&layouts[laid]);
+		layout_release(&layouts[laid], opts);
 	}
 	memlimit_leave(&mem);
 out_free:

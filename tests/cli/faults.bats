@@ -1,11 +1,32 @@
 #!/usr/bin/env bats
-# When the storage under a running job fails or is not what it seems. The
-# mmap engine meeting SIGBUS (a full filesystem, a file truncated under it)
-# ends with a message that says what happened, the partial result written
-# and the files removed. Needs root for the tmpfs mounts; each test that
-# cannot run says why.
+# When the storage under a running job fails or is not what it seems: the
+# mmap engine meeting SIGBUS (a full filesystem, a file truncated under
+# it), a filesystem that turns read-only mid-run, files that cannot be
+# removed. Each ends with a message that says what happened, the result
+# written (partial when the job stopped), and every file either removed or
+# named in a warning. Needs root for the tmpfs and loop mounts; each test
+# that cannot run says why.
 
 load helpers
+
+# The helpers' setup and teardown under other names, so that ours can add
+# to them.
+eval "helpers_$(declare -f setup)"
+eval "helpers_$(declare -f teardown)"
+
+setup() {
+	loop_mnt= loop_dev= append_only=
+	helpers_setup
+}
+
+teardown() {
+	[ -n "$append_only" ] && chattr -a "$append_only" 2>/dev/null
+	if [ -n "$loop_mnt" ] && mountpoint -q "$loop_mnt"; then
+		umount "$loop_mnt" || umount -l "$loop_mnt"
+	fi
+	[ -n "$loop_dev" ] && losetup -d "$loop_dev"
+	helpers_teardown
+}
 
 # wait_for_text FILE TEXT: poll until FILE holds TEXT, for at most 10 s.
 wait_for_text() {
@@ -75,4 +96,46 @@ truncated() {
 
 @test "mmap: a file truncated under a reading job is an error, not SIGBUS; partial result, files removed" {
 	truncated read read
+}
+
+@test "a filesystem turning read-only mid-run: the write error stands, the file left behind is named" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a loop device"
+	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is not installed"
+	truncate -s 64m "$scratch/ext4.img"
+	mkfs.ext4 -q -F "$scratch/ext4.img" >/dev/null 2>&1 || skip "cannot make an ext4 image"
+	loop_dev=$(losetup -f --show "$scratch/ext4.img" 2>/dev/null) || skip "losetup -f --show failed (no free loop device?)"
+	loop_mnt="$scratch/mnt"
+	mkdir "$loop_mnt"
+	mount -o errors=remount-ro "$loop_dev" "$loop_mnt" 2>/dev/null || skip "cannot mount $loop_dev"
+	local trigger="/sys/fs/ext4/${loop_dev#/dev/}/trigger_fs_error" dir="$loop_mnt/d"
+	[ -w "$trigger" ] || skip "$trigger: not there, cannot make ext4 fail"
+	mkdir "$dir"
+	start_running --rw=write --size=8m --time_based --runtime=60s --directory="$dir"
+	echo 1 >"$trigger" # an ext4 error: errors=remount-ro turns the filesystem read-only
+	finish 1
+	grep -qx "dbio: warning: $dir/dbio.job.0.0: cannot remove: Read-only file system: remove it by hand" "$scratch/err"
+	[[ "$(tail -n 1 "$scratch/err")" == "dbio: $dir/dbio.job.0.0: write of 4096 bytes at offset "*": Read-only file system" ]]
+	json_is "$result" partial=true "$R0.partial=true"
+	run jpy "$result" 'r["error"].endswith(": Read-only file system")'
+	[ "$output" = true ]
+}
+
+@test "files and the scratch directory that cannot be removed are each named in a warning; the run's error stands" {
+	local ram="$scratch/ram"
+	mount_tmpfs "$ram" 64m
+	mkdir "$ram/probe"
+	chattr +a "$ram/probe" 2>/dev/null || skip "chattr +a is not supported on tmpfs here"
+	chattr -a "$ram/probe"
+	rmdir "$ram/probe"
+	cd "$ram"
+	# No --directory: dbio makes ./dbio-scratch and removes it afterwards.
+	start_running --rw=write --size=1m --time_based --runtime=60s
+	append_only="$ram/dbio-scratch"
+	chattr +a "$append_only" # entries can be added, not removed
+	kill -TERM "$bg_pid"
+	finish 143
+	grep -qx "dbio: warning: ./dbio-scratch/dbio.job.0.0: cannot remove: Operation not permitted: remove it by hand" "$scratch/err"
+	grep -qx "dbio: warning: ./dbio-scratch: cannot remove the directory dbio made: Operation not permitted: remove it by hand" "$scratch/err"
+	[ "$(tail -n 1 "$scratch/err")" = "dbio: interrupted by SIGTERM" ]
+	json_is "$result" partial=true error="interrupted by SIGTERM"
 }
