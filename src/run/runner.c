@@ -24,6 +24,22 @@
 
 atomic_int run_stop_signal;
 
+/* The stop signals, one list for the handlers and the names. A run under
+ * nohup inherits SIGHUP ignored and must outlive the terminal, so an
+ * ignored SIGHUP stays ignored; SIGINT and SIGQUIT, which a shell ignores
+ * for its background jobs, are caught all the same (as SIGINT always was):
+ * sent on purpose, they should stop the run cleanly. */
+static const struct {
+	int sig;
+	const char *name;
+	bool keep_ignored;
+} stop_signals[] = {
+	{ SIGINT, "SIGINT", false },
+	{ SIGTERM, "SIGTERM", false },
+	{ SIGHUP, "SIGHUP", true },
+	{ SIGQUIT, "SIGQUIT", false },
+};
+
 static void on_signal(int sig)
 {
 	atomic_store(&run_stop_signal, sig);
@@ -37,8 +53,22 @@ void run_signals_install(void)
 	sa.sa_handler = on_signal;
 	sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		struct sigaction old;
+
+		if (stop_signals[i].keep_ignored && sigaction(stop_signals[i].sig, NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(stop_signals[i].sig, &sa, NULL);
+	}
+}
+
+const char *run_signal_name(int sig)
+{
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (stop_signals[i].sig == sig)
+			return stop_signals[i].name;
+	return "a signal";
 }
 
 void run_warn(const struct run_opts *opts, const char *fmt, ...)
@@ -655,7 +685,7 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 out_layout:
 	if (atomic_load(&run_stop_signal) && (!rc || rc == DBIO_ESTOPPED))
 		rc = dbio_err_set(err, DBIO_ESTOPPED, "interrupted by %s",
-				  atomic_load(&run_stop_signal) == SIGINT ? "SIGINT" : "SIGTERM");
+				  run_signal_name(atomic_load(&run_stop_signal)));
 	if (rc)
 		for (size_t j = 0; j < n; j++)
 			stats[j].partial = true;
