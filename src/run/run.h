@@ -27,11 +27,11 @@ struct run_opts {
 	bool force;    /* accept directories that hold foreign files */
 	bool progress; /* one updating status line on stderr */
 	/* The warning channel: what the runner has to tell without failing
-	 * (a file or directory it could not remove). msg is one line,
-	 * "<subject>: <what>: <reason>", without "dbio: " or a newline,
-	 * valid only during the call. Called from the thread that called
-	 * run_check_targets or run_group, never from a worker. NULL:
-	 * warnings are dropped. */
+	 * (a file or directory it could not remove, direct=1 on a
+	 * filesystem held in RAM). msg is one line, "<subject>: <what>:
+	 * <reason>", without "dbio: " or a newline, valid only during the
+	 * call. Called from the thread that called run_check_targets or
+	 * run_group, never from a worker. NULL: warnings are dropped. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
 };

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #include "job/option.h"
@@ -123,6 +125,32 @@ static bool is_file_suffix(const char *s)
 	return s[n + 1] != '\0';
 }
 
+/* direct=1 where the files live in RAM: tmpfs accepts O_DIRECT (since
+ * Linux 6.6) but has no device to bypass the cache for, so the job would
+ * measure memory copies while the result says direct I/O. Worth a warning,
+ * not a refusal: it can be what the user wants to compare against. ramfs
+ * refuses O_DIRECT, which the open then says. statfs_path is where the
+ * directory is or will be made. */
+static void warn_ram(const struct job *job, const char *path, const char *statfs_path,
+		     const struct run_opts *opts)
+{
+	struct statfs fs;
+	const char *type;
+
+	if (!job->direct || statfs(statfs_path, &fs))
+		return;
+	if (fs.f_type == TMPFS_MAGIC)
+		type = "tmpfs";
+	else if (fs.f_type == RAMFS_MAGIC)
+		type = "ramfs";
+	else
+		return;
+	run_warn(
+		opts,
+		"%s: direct=1 on %s, which keeps its files in RAM: the job measures memory, not storage (job '%s')",
+		path, type, job->name);
+}
+
 static int check_dir(const struct job *job, const char *path, const struct run_opts *opts,
 		     struct dbio_err *err)
 {
@@ -136,8 +164,10 @@ static int check_dir(const struct job *job, const char *path, const struct run_o
 						  : &job->section,
 		     where, sizeof(where));
 	if (stat(path, &st)) {
-		if (errno == ENOENT && !strcmp(path, RUN_SCRATCH_DEFAULT))
+		if (errno == ENOENT && !strcmp(path, RUN_SCRATCH_DEFAULT)) {
+			warn_ram(job, path, ".", opts);
 			return 0;
+		}
 		return dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s: %s (job '%s')", where, path,
 				    strerror(errno), job->name);
 	}
@@ -169,6 +199,8 @@ static int check_dir(const struct job *job, const char *path, const struct run_o
 		rc = dbio_err_set(err, DBIO_EUNSAFE,
 				  "%s/%s: already exists: left by an earlier run? remove it and run again",
 				  path, leftover);
+	if (!rc)
+		warn_ram(job, path, path, opts);
 	if (foreign && strcmp(foreign, "?"))
 		free((char *)foreign);
 	if (leftover && strcmp(leftover, "?"))

@@ -2,10 +2,10 @@
 # When the storage under a running job fails or is not what it seems: the
 # mmap engine meeting SIGBUS (a full filesystem, a file truncated under
 # it), a filesystem that turns read-only mid-run, files that cannot be
-# removed. Each ends with a message that says what happened, the result
-# written (partial when the job stopped), and every file either removed or
-# named in a warning. Needs root for the tmpfs and loop mounts; each test
-# that cannot run says why.
+# removed, and direct=1 on a filesystem held in RAM. Each ends with a
+# message that says what happened, the result written (partial when the job
+# stopped), and every file either removed or named in a warning. Needs root
+# for the tmpfs and loop mounts; each test that cannot run says why.
 
 load helpers
 
@@ -138,4 +138,13 @@ truncated() {
 	grep -qx "dbio: warning: ./dbio-scratch: cannot remove the directory dbio made: Operation not permitted: remove it by hand" "$scratch/err"
 	[ "$(tail -n 1 "$scratch/err")" = "dbio: interrupted by SIGTERM" ]
 	json_is "$result" partial=true error="interrupted by SIGTERM"
+}
+
+@test "direct=1 on tmpfs: a warning that the files live in RAM" {
+	local ram="$scratch/ram"
+	mount_tmpfs "$ram" 64m
+	run --separate-stderr "$DBIO" run --direct=1 --rw=write --size=1m --directory="$ram" --output "$result"
+	grep -qx "dbio: warning: $ram: direct=1 on tmpfs, which keeps its files in RAM: the job measures memory, not storage (job 'job')" <<<"$stderr"
+	# Before Linux 6.6 tmpfs refuses O_DIRECT, which the open says.
+	[ "$status" -eq 0 ] || [[ "${stderr_lines[-1]}" == "dbio: $ram/dbio.job.0.0: cannot open with direct=1: the filesystem does not support O_DIRECT" ]]
 }
