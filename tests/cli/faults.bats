@@ -20,6 +20,11 @@ setup() {
 }
 
 teardown() {
+	# A dbio still running (a failed test) would keep the loop mount busy.
+	if [ -n "${bg_pid:-}" ] && kill -0 "$bg_pid" 2>/dev/null; then
+		kill -KILL "$bg_pid" 2>/dev/null
+		wait "$bg_pid" 2>/dev/null
+	fi
 	[ -n "$append_only" ] && chattr -a "$append_only" 2>/dev/null
 	if [ -n "$loop_mnt" ] && mountpoint -q "$loop_mnt"; then
 		umount "$loop_mnt" || umount -l "$loop_mnt"
