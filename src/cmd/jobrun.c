@@ -37,9 +37,18 @@ static void split_key(char *arg, char **key, char **value)
 static const char *const value_flags[] = { "--output", "--format", "--series-csv", "--vary",
 					   "--resume", "--metric", "--op" };
 
+/* The runner's warning channel (struct run_opts): a line on stderr, in
+ * every output format, since warnings are not part of the result. */
+static void print_warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "dbio: warning: %s\n", msg);
+}
+
 int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), struct run_args *a)
 {
 	a->progress = -1;
+	a->opts.warn = print_warning;
 	a->files = calloc((size_t)argc, sizeof(*a->files));
 	a->keys = calloc((size_t)argc, sizeof(*a->keys));
 	a->vary = calloc((size_t)argc, sizeof(*a->vary));

@@ -435,7 +435,7 @@ static int matrix_main(int argc, char **argv)
 			fprintf(stderr, "dbio: configuration %zu of %zu: %s\n", c + 1, nconfigs, cs[c].label);
 		if (atomic_load(&run_stop_signal))
 			rc = dbio_err_set(&err, DBIO_ESTOPPED, "matrix: stopped by %s",
-					  atomic_load(&run_stop_signal) == SIGINT ? "SIGINT" : "SIGTERM");
+					  run_signal_name(atomic_load(&run_stop_signal)));
 		if (!rc)
 			rc = matrix_setup(&env, cs[c].fs, mkfs[cs[c].fs - fss], cs[c].mount_opts, cs[c].sched,
 					  &info, &err);

@@ -29,7 +29,7 @@ static void run_usage(void)
 	       "  --force          work in a directory that holds files that are not dbio's\n"
 	       "                   (dbio still only creates and removes its own)\n\n"
 	       "Exit status: 0 done, 1 failed while running, 2 bad input (nothing was written),\n"
-	       "130 interrupted by SIGINT, 143 by SIGTERM.\n");
+	       "130 interrupted by SIGINT, 143 by SIGTERM, 129 by SIGHUP, 131 by SIGQUIT.\n");
 }
 
 static void show_jobs(const json_t *result, const struct jobset *set)

@@ -4,10 +4,12 @@
  * filesystem and the block devices under it (through partitions,
  * device-mapper and loop devices).
  */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/cmd.h"
 #include "sys/sysinfo.h"
@@ -33,6 +35,18 @@ static int sysinfo_main(int argc, char **argv)
 			return 2;
 		}
 		ndirs++;
+	}
+	/* sysinfo_target describes a missing directory by its nearest
+	 * ancestor, which is right for the scratch directory a run will make
+	 * but would answer a mistyped DIR with facts about another filesystem
+	 * (often /). Asked by name, a directory must be there. */
+	for (int i = 1; i < argc; i++) {
+		struct stat st;
+
+		if (stat(argv[i], &st)) {
+			cmd_error("sysinfo: %s: %s", argv[i], strerror(errno));
+			return 2;
+		}
 	}
 	out = json_pack("{s:o, s:[]}", "system", sysinfo_host(NULL), "targets");
 	if (!out) {

@@ -278,13 +278,17 @@ void layout_remove_thread_files(struct layout *l)
 	}
 }
 
-void layout_release(struct layout *l)
+void layout_release(struct layout *l, const struct run_opts *opts)
 {
+	/* A file left behind makes the next run refuse the directory, and a
+	 * silent one costs the user the space: say which and why. ENOENT is
+	 * someone else having removed it already. */
 	for (size_t i = 0; i < l->nfiles; i++) {
 		struct layout_file *f = &l->files[i];
 
-		if (f->created && !l->keep)
-			dbio_sys->unlinkat(l->dirs[f->dir].fd, f->name, 0);
+		if (f->created && !l->keep && dbio_sys->unlinkat(l->dirs[f->dir].fd, f->name, 0) &&
+		    errno != ENOENT)
+			run_warn(opts, "%s: cannot remove: %s: remove it by hand", f->path, strerror(errno));
 		free(f->name);
 		free(f->path);
 	}
@@ -294,8 +298,10 @@ void layout_release(struct layout *l)
 
 		if (d->fd >= 0)
 			close(d->fd);
-		if (d->created && !l->keep)
-			rmdir(d->path); /* only if empty: never more than what dbio made */
+		/* Only if empty: never more than what dbio made. */
+		if (d->created && !l->keep && rmdir(d->path) && errno != ENOENT)
+			run_warn(opts, "%s: cannot remove the directory dbio made: %s: remove it by hand",
+				 d->path, strerror(errno));
 		free(d->path);
 	}
 	free(l->dirs);

@@ -465,7 +465,7 @@ static int run_tool(char *const argv[], struct dbio_err *err)
 	out[used] = '\0';
 	if (atomic_load(&run_stop_signal))
 		return dbio_err_set(err, DBIO_ESTOPPED, "matrix: %s: stopped by %s", argv[0],
-				    atomic_load(&run_stop_signal) == SIGINT ? "SIGINT" : "SIGTERM");
+				    run_signal_name(atomic_load(&run_stop_signal)));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	end = out + used;

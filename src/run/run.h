@@ -26,6 +26,14 @@ struct run_opts {
 	bool keep;     /* leave the files in place */
 	bool force;    /* accept directories that hold foreign files */
 	bool progress; /* one updating status line on stderr */
+	/* The warning channel: what the runner has to tell without failing
+	 * (a file or directory it could not remove, direct=1 on a
+	 * filesystem held in RAM). msg is one line, "<subject>: <what>:
+	 * <reason>", without "dbio: " or a newline, valid only during the
+	 * call. Called from the thread that called run_check_targets or
+	 * run_group, never from a worker. NULL: warnings are dropped. */
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
 };
 
 /* What one run of one job measured. */
@@ -65,7 +73,8 @@ struct run_stats {
 	} probe;
 };
 
-/* Set by the SIGINT/SIGTERM handler to the signal number. */
+/* Set by the handler of the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT)
+ * to the signal number. */
 extern atomic_int run_stop_signal;
 
 #define RUN_DROP_CACHES "/proc/sys/vm/drop_caches"
@@ -74,8 +83,17 @@ extern atomic_int run_stop_signal;
  * -errno with the reason in err. */
 int run_drop_caches(struct dbio_err *err);
 
-/* Install the SIGINT/SIGTERM handlers that set run_stop_signal. */
+/* Install the handlers of the stop signals: SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT each set run_stop_signal, so that a closed terminal or a quit key
+ * ends the run as SIGTERM does (partial result, files removed, exit 128 +
+ * the signal) instead of killing dbio with its files left behind. A SIGHUP
+ * ignored when dbio starts (nohup) stays ignored. A second one of the same
+ * signal kills at once. */
 void run_signals_install(void);
+
+/* "SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT" for the stop signals, "a signal"
+ * for any other; static. */
+const char *run_signal_name(int sig);
 
 /* Check, without writing anything, that every job's directories exist (or
  * are the default scratch directory) and hold only dbio's files (unless

@@ -51,7 +51,13 @@ int layout_create(struct layout *l, struct dbio_err *err);
 int layout_invalidate(struct layout *l, struct dbio_err *err);
 
 /* Remove the files dbio created (unless keep) and the directories it made,
- * then free everything. Safe after a failed layout_init. */
-void layout_release(struct layout *l);
+ * then free everything. Each file or directory that cannot be removed is a
+ * warning on opts' channel naming it and why, never an error: the run's
+ * own error, if any, is what the run failed with. Safe after a failed
+ * layout_init. */
+void layout_release(struct layout *l, const struct run_opts *opts);
+
+/* Format a warning and hand it to opts->warn (nothing when NULL). */
+void run_warn(const struct run_opts *opts, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -8,11 +8,14 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #include "job/option.h"
@@ -22,6 +25,22 @@
 #include "workload/workload.h"
 
 atomic_int run_stop_signal;
+
+/* The stop signals, one list for the handlers and the names. A run under
+ * nohup inherits SIGHUP ignored and must outlive the terminal, so an
+ * ignored SIGHUP stays ignored; SIGINT and SIGQUIT, which a shell ignores
+ * for its background jobs, are caught all the same (as SIGINT always was):
+ * sent on purpose, they should stop the run cleanly. */
+static const struct {
+	int sig;
+	const char *name;
+	bool keep_ignored;
+} stop_signals[] = {
+	{ SIGINT, "SIGINT", false },
+	{ SIGTERM, "SIGTERM", false },
+	{ SIGHUP, "SIGHUP", true },
+	{ SIGQUIT, "SIGQUIT", false },
+};
 
 static void on_signal(int sig)
 {
@@ -36,8 +55,35 @@ void run_signals_install(void)
 	sa.sa_handler = on_signal;
 	sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		struct sigaction old;
+
+		if (stop_signals[i].keep_ignored && sigaction(stop_signals[i].sig, NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(stop_signals[i].sig, &sa, NULL);
+	}
+}
+
+const char *run_signal_name(int sig)
+{
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (stop_signals[i].sig == sig)
+			return stop_signals[i].name;
+	return "a signal";
+}
+
+void run_warn(const struct run_opts *opts, const char *fmt, ...)
+{
+	char msg[4608];
+	va_list ap;
+
+	if (!opts || !opts->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	opts->warn(opts->warn_ctx, msg);
 }
 
 void run_stats_release(struct run_stats *stats)
@@ -79,6 +125,32 @@ static bool is_file_suffix(const char *s)
 	return s[n + 1] != '\0';
 }
 
+/* direct=1 where the files live in RAM: tmpfs accepts O_DIRECT (since
+ * Linux 6.6) but has no device to bypass the cache for, so the job would
+ * measure memory copies while the result says direct I/O. Worth a warning,
+ * not a refusal: it can be what the user wants to compare against. ramfs
+ * refuses O_DIRECT, which the open then says. statfs_path is where the
+ * directory is or will be made. */
+static void warn_ram(const struct job *job, const char *path, const char *statfs_path,
+		     const struct run_opts *opts)
+{
+	struct statfs fs;
+	const char *type;
+
+	if (!job->direct || statfs(statfs_path, &fs))
+		return;
+	if (fs.f_type == TMPFS_MAGIC)
+		type = "tmpfs";
+	else if (fs.f_type == RAMFS_MAGIC)
+		type = "ramfs";
+	else
+		return;
+	run_warn(
+		opts,
+		"%s: direct=1 on %s, which keeps its files in RAM: the job measures memory, not storage (job '%s')",
+		path, type, job->name);
+}
+
 static int check_dir(const struct job *job, const char *path, const struct run_opts *opts,
 		     struct dbio_err *err)
 {
@@ -92,8 +164,10 @@ static int check_dir(const struct job *job, const char *path, const struct run_o
 						  : &job->section,
 		     where, sizeof(where));
 	if (stat(path, &st)) {
-		if (errno == ENOENT && !strcmp(path, RUN_SCRATCH_DEFAULT))
+		if (errno == ENOENT && !strcmp(path, RUN_SCRATCH_DEFAULT)) {
+			warn_ram(job, path, ".", opts);
 			return 0;
+		}
 		return dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s: %s (job '%s')", where, path,
 				    strerror(errno), job->name);
 	}
@@ -125,6 +199,8 @@ static int check_dir(const struct job *job, const char *path, const struct run_o
 		rc = dbio_err_set(err, DBIO_EUNSAFE,
 				  "%s/%s: already exists: left by an earlier run? remove it and run again",
 				  path, leftover);
+	if (!rc)
+		warn_ram(job, path, path, opts);
 	if (foreign && strcmp(foreign, "?"))
 		free((char *)foreign);
 	if (leftover && strcmp(leftover, "?"))
@@ -641,7 +717,7 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 out_layout:
 	if (atomic_load(&run_stop_signal) && (!rc || rc == DBIO_ESTOPPED))
 		rc = dbio_err_set(err, DBIO_ESTOPPED, "interrupted by %s",
-				  atomic_load(&run_stop_signal) == SIGINT ? "SIGINT" : "SIGTERM");
+				  run_signal_name(atomic_load(&run_stop_signal)));
 	if (rc)
 		for (size_t j = 0; j < n; j++)
 			stats[j].partial = true;
@@ -663,7 +739,7 @@ out_layout:
 		}
 	while (laid-- > 0) {
 		layout_remove_thread_files(&layouts[laid]); /* what the threads made themselves */
-		layout_release(&layouts[laid]);
+		layout_release(&layouts[laid], opts);
 	}
 	memlimit_leave(&mem);
 out_free:

@@ -22,11 +22,14 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/clock.h"
 #include "util/syscalls.h"
+#include "util/units.h"
 #include "workload/workload.h"
+#include "workload/workload_int.h"
 
 static int open_flags(const struct job *job)
 {
@@ -183,7 +186,19 @@ static int fileio_prepare(struct worker *w)
 
 static int io_failed(struct worker *w, const struct io_req *req, size_t file, int rc)
 {
+	struct stat sb;
+
 	atomic_store(w->job_stop, 1);
+	/* The layout made every file whole, so an end of file inside it
+	 * means someone cut the file short while the job ran; "No data
+	 * available" alone would not say so. */
+	if ((req->op == OP_READ || req->op == OP_WRITE) && rc == -ENODATA &&
+	    fstat(w->files[file].fd, &sb) == 0 && (uint64_t)sb.st_size < req->off + req->len)
+		return dbio_err_set(
+			&w->err, rc,
+			"%s: %s of %llu bytes at offset %llu: the file ends at %llu bytes now: truncated while the job ran?",
+			w->files[file].path, op_type_name(req->op), (unsigned long long)req->len,
+			(unsigned long long)req->off, (unsigned long long)sb.st_size);
 	if (req->op == OP_READ || req->op == OP_WRITE)
 		return dbio_err_set(&w->err, rc, "%s: %s of %llu bytes at offset %llu: %s",
 				    w->files[file].path, op_type_name(req->op), (unsigned long long)req->len,
@@ -554,10 +569,57 @@ static void fileio_cleanup(struct worker *w)
 	w->buf = NULL;
 }
 
+/* Declared in workload_int.h for every workload; here beside its first
+ * user. */
+int workload_check_memory(const struct job *job, const char *key, const char *what, const char *purpose,
+			  uint64_t need, const char *fix, struct dbio_err *err)
+{
+	const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	const uint64_t ram = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+	const bool limited = job->mem_limit && (!ram || job->mem_limit < ram);
+	const uint64_t base = limited ? job->mem_limit : ram;
+	char n[32], cap[32], of[32];
+
+	if (!base || need <= base / 2)
+		return 0;
+	units_fmt_bytes(n, sizeof(n), need);
+	units_fmt_bytes(cap, sizeof(cap), base / 2);
+	units_fmt_bytes(of, sizeof(of), base);
+	return job_fail(job, key, err, "%s = %s of %s, more than the %s accepted (half of %s%s%s): %s", what,
+			n, purpose, cap, limited ? "mem_limit=" : "the machine's ", of,
+			limited ? "" : " of RAM", fix);
+}
+
+/* The threads' I/O buffers (prepare: iodepth buffers of bs, rounded up to
+ * 4 KiB, per thread) against the machine's memory. The message points at
+ * bs unless only the other keys were given. */
+static int fileio_check_buffers(const struct job *job, struct dbio_err *err)
+{
+	const bool queued = engine_find(job->ioengine)->caps & ENGINE_CAP_QUEUE;
+	const char *key = "bs";
+
+	if (!job_is_set(job, "bs") && queued && job_is_set(job, "iodepth"))
+		key = "iodepth";
+	else if (!job_is_set(job, "bs") && job_is_set(job, "numjobs"))
+		key = "numjobs";
+	return workload_check_memory(job, key, queued ? "bs * iodepth * numjobs" : "bs * numjobs",
+				     "I/O buffers",
+				     buf_stride(job) * (queued ? job->iodepth : 1) * job->numjobs,
+				     queued ? "lower bs, iodepth or numjobs" : "lower bs or numjobs", err);
+}
+
+static int fileio_validate(struct job *job, struct dbio_err *err)
+{
+	int rc = job_validate_files(job, err);
+
+	return rc ? rc : fileio_check_buffers(job, err);
+}
+
 const struct workload_ops workload_fileio = {
 	.name = "fileio",
 	.prepare = fileio_prepare,
 	.run = fileio_run,
 	.cleanup = fileio_cleanup,
 	.caps = WORKLOAD_CAP_FILES,
+	.validate = fileio_validate,
 };

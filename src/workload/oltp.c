@@ -71,7 +71,15 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 		job->bs = 8192;	 /* a database page */
 	job->share_files = true; /* one database: every thread works on the same files */
 	job->rw = RW_RANDRW;
-	return job_validate_files(job, err);
+	/* The log writer's buffer holds a whole group (prepare): with both
+	 * keys near their bounds that is ~98 GiB. */
+	int rc = workload_check_memory(job, job_is_set(job, "group_commit") ? "group_commit" : "log_record",
+				       "group_commit * log_record", "log buffer",
+				       job->group_commit * job->log_record,
+				       "lower group_commit or log_record", err);
+
+	/* The page I/O is fileio's, buffers included. */
+	return rc ? rc : workload_fileio.validate(job, err);
 }
 
 struct oltp_state {

@@ -49,6 +49,16 @@ struct kv_backend {
 #define WORKLOAD_SQLITE_VFS "dbio-proc"
 int workload_sqlite_vfs(void);
 
+/* Refuse (DBIO_EINPUT via job_fail, naming key) a job whose buffers of
+ * need bytes, "<what> = need" of <purpose>, would take more than half of
+ * the machine's RAM, or of mem_limit when the job sets a smaller one:
+ * within every key's own bounds, a product of keys can still ask for more
+ * memory than there is, which would otherwise fail only when the threads
+ * start, after the files are laid out (or push the machine into swap).
+ * fix says what to lower. 0 when it fits. */
+int workload_check_memory(const struct job *job, const char *key, const char *what, const char *purpose,
+			  uint64_t need, const char *fix, struct dbio_err *err);
+
 /* Bytes the thread's files (its dbio.<job>.<thread>. prefix) occupy. */
 uint64_t workload_disk_bytes(const struct worker *w);
 

@@ -118,6 +118,12 @@ has_memcg() {
 	[ -n "$mnt" ] && grep -qw memory "$mnt/cgroup.controllers" 2>/dev/null
 }
 
+@test "sysinfo of a missing directory: exit 2 naming it, nothing described" {
+	run -2 --separate-stderr "$DBIO" sysinfo "$target" "$scratch/missing"
+	[ "$stderr" = "dbio: sysinfo: $scratch/missing: No such file or directory" ]
+	[ -z "$output" ]
+}
+
 @test "sysinfo of a loop ext2 filesystem: type, block size, loop device, backing file and its filesystem" {
 	needs_loop
 	run --separate-stderr "$DBIO" sysinfo "$LOOP_MNT"

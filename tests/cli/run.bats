@@ -421,3 +421,38 @@ has_line() {
 	is_empty_dir "$scratch/d1"
 	is_empty_dir "$scratch/d2"
 }
+
+# BUG (issue 11, break 17): keys within their own bounds whose product sizes
+# a buffer passed validation and failed only at run time, after the layout.
+@test "oltp: group_commit * log_record beyond half the RAM is refused before anything is written" {
+	local ram_kib
+	ram_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+	[ "$ram_kib" -lt $((195 * 1024 * 1024)) ] || skip "this machine has the RAM for a 98 GiB log buffer"
+	run -2 --separate-stderr "$DBIO" run --workload=oltp --log_record=1m --group_commit=100000 --numjobs=4 \
+		--time_based --runtime=10s --size=64m --directory="$target" --output "$result"
+	[[ "$stderr" == "dbio: command line: key 'group_commit': group_commit * log_record = 97.66 GiB of log buffer, more than the "*" accepted (half of the machine's "*" of RAM): lower group_commit or log_record (job 'job')" ]]
+	[ ! -e "$result" ]
+	is_empty_dir "$target"
+}
+
+@test "bs * numjobs of I/O buffers beyond half of mem_limit is refused, naming the keys and the limit" {
+	run -2 --separate-stderr "$DBIO" run --bs=64m --numjobs=2 --mem_limit=128m --size=128m \
+		--directory="$target" --output "$result"
+	[ "$stderr" = "dbio: command line: key 'bs': bs * numjobs = 128 MiB of I/O buffers, more than the 64 MiB accepted (half of mem_limit=128 MiB): lower bs or numjobs (job 'job')" ]
+	[ ! -e "$result" ]
+	is_empty_dir "$target"
+}
+
+@test "a queued engine's bs * iodepth * numjobs of buffers beyond half the RAM is refused" {
+	local engine
+	for engine in io_uring libaio; do
+		"$DBIO" --version | grep -qw "$engine" && break
+		engine=
+	done
+	[ -n "$engine" ] || skip "this build has neither io_uring nor libaio"
+	run -2 --separate-stderr "$DBIO" run --ioengine="$engine" --direct=1 --iodepth=4096 --bs=1g --numjobs=64 \
+		--size=2g --directory="$target" --output "$result"
+	[[ "$stderr" == "dbio: command line: key 'bs': bs * iodepth * numjobs = 256 TiB of I/O buffers, more than the "*" accepted (half of the machine's "*" of RAM): lower bs, iodepth or numjobs (job 'job')" ]]
+	[ ! -e "$result" ]
+	is_empty_dir "$target"
+}

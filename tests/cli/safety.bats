@@ -122,6 +122,57 @@ interrupt() {
 	interrupt SIGTERM 143
 }
 
+# stop_signal SIGNAL STATUS: SIGHUP (a closed terminal) and SIGQUIT (the
+# quit key) stop a job as SIGTERM does. The signal is sent as soon as the
+# job's file exists, so it lands while the file is laid out or while the
+# threads run: either way the result is partial and written, and the
+# directory emptied.
+stop_signal() {
+	"$DBIO" run --directory="$target" --rw=write --size=1m --time_based --runtime=60s \
+		--output "$result" >"$scratch/stdout" 2>"$scratch/stderr" 3>&- &
+	bg_pid=$!
+	wait_for "$target/dbio.job.0.0"
+	kill "-$1" "$bg_pid"
+	local rc=0
+	wait "$bg_pid" || rc=$?
+	bg_pid=
+	[ "$rc" -eq "$2" ] || {
+		echo "exit status $rc, expected $2; stderr:" >&2
+		cat "$scratch/stderr" >&2
+		return 1
+	}
+	json_is "$result" partial=true error="interrupted by $1" "$R0.partial=true"
+	[ "$(tail -n 1 "$scratch/stderr")" = "dbio: interrupted by $1" ]
+	is_empty_dir "$target"
+}
+
+@test "SIGHUP: exit 129, a partial result, the directory emptied" {
+	stop_signal SIGHUP 129
+}
+
+@test "SIGQUIT: exit 131, a partial result, the directory emptied" {
+	stop_signal SIGQUIT 131
+}
+
+@test "under nohup, SIGHUP stays ignored: the job runs to its end" {
+	command -v nohup >/dev/null || skip "nohup is not installed"
+	nohup "$DBIO" run --directory="$target" --rw=write --size=1m --time_based --runtime=3s \
+		--output "$result" >"$scratch/stdout" 2>"$scratch/stderr" 3>&- &
+	bg_pid=$!
+	wait_for "$target/dbio.job.0.0"
+	kill -HUP "$bg_pid"
+	local rc=0
+	wait "$bg_pid" || rc=$?
+	bg_pid=
+	[ "$rc" -eq 0 ] || {
+		echo "exit status $rc, expected 0; stderr:" >&2
+		cat "$scratch/stderr" >&2
+		return 1
+	}
+	json_is "$result" partial=false "$R0.partial=false"
+	is_empty_dir "$target"
+}
+
 @test "SIGINT while the files are laid out: exit 130, nothing left" {
 	"$DBIO" run --directory="$target" --rw=read --size=1g --nrfiles=4 --prefill=1 \
 		--output "$result" >"$scratch/stdout" 2>"$scratch/stderr" 3>&- &

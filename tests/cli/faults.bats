@@ -1,0 +1,155 @@
+#!/usr/bin/env bats
+# When the storage under a running job fails or is not what it seems: the
+# mmap engine meeting SIGBUS (a full filesystem, a file truncated under
+# it), a filesystem that turns read-only mid-run, files that cannot be
+# removed, and direct=1 on a filesystem held in RAM. Each ends with a
+# message that says what happened, the result written (partial when the job
+# stopped), and every file either removed or named in a warning. Needs root
+# for the tmpfs and loop mounts; each test that cannot run says why.
+
+load helpers
+
+# The helpers' setup and teardown under other names, so that ours can add
+# to them.
+eval "helpers_$(declare -f setup)"
+eval "helpers_$(declare -f teardown)"
+
+setup() {
+	loop_mnt= loop_dev= append_only=
+	helpers_setup
+}
+
+teardown() {
+	# A dbio still running (a failed test) would keep the loop mount busy.
+	if [ -n "${bg_pid:-}" ] && kill -0 "$bg_pid" 2>/dev/null; then
+		kill -KILL "$bg_pid" 2>/dev/null
+		wait "$bg_pid" 2>/dev/null
+	fi
+	[ -n "$append_only" ] && chattr -a "$append_only" 2>/dev/null
+	if [ -n "$loop_mnt" ] && mountpoint -q "$loop_mnt"; then
+		umount "$loop_mnt" || umount -l "$loop_mnt"
+	fi
+	[ -n "$loop_dev" ] && losetup -d "$loop_dev"
+	helpers_teardown
+}
+
+# wait_for_text FILE TEXT: poll until FILE holds TEXT, for at most 10 s.
+wait_for_text() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		grep -qF -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "$1 did not show '$2' within 10 s; it holds:" >&2
+	cat "$1" >&2
+	return 1
+}
+
+# start_running ARG...: `dbio run ARG... --output $result` in the
+# background with the progress line on, returning once that line shows the
+# threads doing I/O (the measured phase has begun). Its stdout and stderr go
+# to $scratch/stdout and $scratch/stderr.
+start_running() {
+	"$DBIO" run "$@" --progress=line --output "$result" >"$scratch/stdout" 2>"$scratch/stderr" 3>&- &
+	bg_pid=$!
+	wait_for_text "$scratch/stderr" " ops/s, "
+}
+
+# finish STATUS: wait for the background dbio, which must exit STATUS; its
+# stderr, with the progress line's carriage returns and erase codes taken
+# out, is then in $scratch/err (one message a line).
+finish() {
+	local rc=0
+	wait "$bg_pid" || rc=$?
+	bg_pid=
+	tr '\r' '\n' <"$scratch/stderr" | sed -e 's/\x1b\[K//g' -e '/^$/d' >"$scratch/err"
+	[ "$rc" -eq "$1" ] || {
+		echo "exit status $rc, expected $1; stderr:" >&2
+		cat "$scratch/err" >&2
+		return 1
+	}
+}
+
+@test "mmap: writes into a sparse file on a full filesystem end with ENOSPC, not SIGBUS; partial result, files removed" {
+	local small="$scratch/small"
+	mount_tmpfs "$small" 32m
+	run -1 --separate-stderr "$DBIO" run --ioengine=mmap --rw=write --fallocate=none --size=64m \
+		--directory="$small" --output "$result"
+	[[ "${stderr_lines[-1]}" == "dbio: $small/dbio.job.0.0: write of 4096 bytes at offset "*": No space left on device" ]]
+	json_is "$result" partial=true "$R0.partial=true"
+	run jpy "$result" '"No space left on device" in r["error"]' 'run["ops"]["write"]["count"] > 0'
+	[ "${lines[*]}" = "true true" ]
+	is_empty_dir "$small"
+}
+
+# truncated RW OP: an mmap job doing RW whose file is cut to 0 bytes while
+# it runs stops with an error saying so, instead of dying of SIGBUS.
+truncated() {
+	start_running --ioengine=mmap --rw="$1" --size=16m --time_based --runtime=60s --directory="$target"
+	truncate -s 0 "$target/dbio.job.0.0"
+	finish 1
+	[[ "$(tail -n 1 "$scratch/err")" == "dbio: $target/dbio.job.0.0: $2 of 4096 bytes at offset "*": the file ends at 0 bytes now: truncated while the job ran?" ]]
+	json_is "$result" partial=true "$R0.partial=true"
+	run jpy "$result" "run['ops']['$2']['count'] > 0"
+	[ "$output" = true ]
+	is_empty_dir "$target"
+}
+
+@test "mmap: a file truncated under a writing job is an error, not SIGBUS; partial result, files removed" {
+	truncated write write
+}
+
+@test "mmap: a file truncated under a reading job is an error, not SIGBUS; partial result, files removed" {
+	truncated read read
+}
+
+@test "a filesystem turning read-only mid-run: the write error stands, the file left behind is named" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a loop device"
+	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is not installed"
+	truncate -s 64m "$scratch/ext4.img"
+	mkfs.ext4 -q -F "$scratch/ext4.img" >/dev/null 2>&1 || skip "cannot make an ext4 image"
+	loop_dev=$(losetup -f --show "$scratch/ext4.img" 2>/dev/null) || skip "losetup -f --show failed (no free loop device?)"
+	loop_mnt="$scratch/mnt"
+	mkdir "$loop_mnt"
+	mount -o errors=remount-ro "$loop_dev" "$loop_mnt" 2>/dev/null || skip "cannot mount $loop_dev"
+	local trigger="/sys/fs/ext4/${loop_dev#/dev/}/trigger_fs_error" dir="$loop_mnt/d"
+	[ -w "$trigger" ] || skip "$trigger: not there, cannot make ext4 fail"
+	mkdir "$dir"
+	start_running --rw=write --size=8m --time_based --runtime=60s --directory="$dir"
+	echo 1 >"$trigger" # an ext4 error: errors=remount-ro turns the filesystem read-only
+	finish 1
+	grep -qx "dbio: warning: $dir/dbio.job.0.0: cannot remove: Read-only file system: remove it by hand" "$scratch/err"
+	[[ "$(tail -n 1 "$scratch/err")" == "dbio: $dir/dbio.job.0.0: write of 4096 bytes at offset "*": Read-only file system" ]]
+	json_is "$result" partial=true "$R0.partial=true"
+	run jpy "$result" 'r["error"].endswith(": Read-only file system")'
+	[ "$output" = true ]
+}
+
+@test "files and the scratch directory that cannot be removed are each named in a warning; the run's error stands" {
+	local ram="$scratch/ram"
+	mount_tmpfs "$ram" 64m
+	mkdir "$ram/probe"
+	chattr +a "$ram/probe" 2>/dev/null || skip "chattr +a is not supported on tmpfs here"
+	chattr -a "$ram/probe"
+	rmdir "$ram/probe"
+	cd "$ram"
+	# No --directory: dbio makes ./dbio-scratch and removes it afterwards.
+	start_running --rw=write --size=1m --time_based --runtime=60s
+	append_only="$ram/dbio-scratch"
+	chattr +a "$append_only" # entries can be added, not removed
+	kill -TERM "$bg_pid"
+	finish 143
+	grep -qx "dbio: warning: ./dbio-scratch/dbio.job.0.0: cannot remove: Operation not permitted: remove it by hand" "$scratch/err"
+	grep -qx "dbio: warning: ./dbio-scratch: cannot remove the directory dbio made: Operation not permitted: remove it by hand" "$scratch/err"
+	[ "$(tail -n 1 "$scratch/err")" = "dbio: interrupted by SIGTERM" ]
+	json_is "$result" partial=true error="interrupted by SIGTERM"
+}
+
+@test "direct=1 on tmpfs: a warning that the files live in RAM" {
+	local ram="$scratch/ram"
+	mount_tmpfs "$ram" 64m
+	run --separate-stderr "$DBIO" run --direct=1 --rw=write --size=1m --directory="$ram" --output "$result"
+	grep -qx "dbio: warning: $ram: direct=1 on tmpfs, which keeps its files in RAM: the job measures memory, not storage (job 'job')" <<<"$stderr"
+	# Before Linux 6.6 tmpfs refuses O_DIRECT, which the open says.
+	[ "$status" -eq 0 ] || [[ "${stderr_lines[-1]}" == "dbio: $ram/dbio.job.0.0: cannot open with direct=1: the filesystem does not support O_DIRECT" ]]
+}
