@@ -104,34 +104,6 @@ void compare_change_of(const struct summary *base, const struct summary *other, 
 					   (worse == COMPARE_WORSE_HIGHER && diff > 0));
 }
 
-int compare_check_result(const json_t *r, const char *name, struct dbio_err *err)
-{
-	const json_t *version = json_object_get(r, "schema_version");
-	const json_t *tool = json_object_get(json_object_get(r, "tool"), "name");
-
-	if (!json_is_object(r) || !version)
-		return dbio_err_set(err, DBIO_EINPUT, "compare: %s: not a dbio result: no schema_version",
-				    name);
-	if (!json_is_string(tool))
-		return dbio_err_set(err, DBIO_EINPUT, "compare: %s: not a dbio result: no tool.name", name);
-	if (strcmp(json_string_value(tool), "dbio"))
-		return dbio_err_set(err, DBIO_EINPUT,
-				    "compare: %s: not a dbio result: tool.name is '%s', not 'dbio'", name,
-				    json_string_value(tool));
-	if (!json_is_integer(version) || json_integer_value(version) < 1)
-		return dbio_err_set(
-			err, DBIO_EINPUT,
-			"compare: %s: not a dbio result: schema_version is not a whole number >= 1", name);
-	if (json_integer_value(version) > RESULT_SCHEMA_VERSION)
-		return dbio_err_set(
-			err, DBIO_EINPUT,
-			"compare: %s: schema_version %lld is newer than this dbio's (%d): compare it with a newer dbio",
-			name, (long long)json_integer_value(version), RESULT_SCHEMA_VERSION);
-	if (!json_is_array(json_object_get(r, "jobs")))
-		return dbio_err_set(err, DBIO_EINPUT, "compare: %s: not a dbio result: no jobs array", name);
-	return 0;
-}
-
 /* ---- small helpers ---- */
 
 static const json_t *path_get(const json_t *v, const char *path)

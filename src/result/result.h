@@ -40,9 +40,15 @@ int result_write(const json_t *result, const char *path, struct dbio_err *err);
 /* JSON text of the result, indented; caller frees. */
 char *result_dump(const json_t *result);
 
-/* Read the result file at path: JSON with an integer schema_version not
- * newer than RESULT_SCHEMA_VERSION and a jobs array. 0 with the tree in
- * *out (the caller's reference), or DBIO_EINPUT with "<path>: ..." in err. */
+/* Whether r is a result this dbio reads, the one rule for every reader
+ * (compare, report, plot, sweep --resume): a JSON object with an integer
+ * schema_version from 1 to RESULT_SCHEMA_VERSION, tool.name "dbio" and a
+ * jobs array. 0, or DBIO_EINPUT with "<name>: ..." in err. */
+int result_check(const json_t *r, const char *name, struct dbio_err *err);
+
+/* Read the result file at path and check it with result_check. 0 with the
+ * tree in *out (the caller's reference), or DBIO_EINPUT with "<path>: ..."
+ * in err: cannot read, not JSON (with the line), or not a result. */
 int result_load(const char *path, json_t **out, struct dbio_err *err);
 
 /* The histogram of an op entry (ops.<type>) back as a struct hist, for

@@ -200,7 +200,40 @@ compare_fails() { # compare_fails MESSAGE ARG...
 @test "compare: errors: not a dbio result, or a newer schema_version" {
 	compare_fails "dbio: compare: not-dbio.json: not a dbio result: tool.name is 'fio', not 'dbio'" base.json not-dbio.json
 	compare_fails "dbio: compare: no-version.json: not a dbio result: no schema_version" no-version.json base.json
-	compare_fails "dbio: compare: newer.json: schema_version 2 is newer than this dbio's (1): compare it with a newer dbio" base.json newer.json
+	compare_fails "dbio: compare: newer.json: schema_version 2 is newer than this dbio's (1): read it with a newer dbio" base.json newer.json
+}
+
+# The one loader (result_load) and its one rule: compare, report and plot
+# refuse each malformed file with exit 2 and the same message.
+@test "compare, report and plot refuse a malformed result the same way" {
+	local f want
+	declare -A why=(
+		[not-json.json]="not JSON: '[' or '{' expected near 'jobs' (line 1)"
+		[not-object.json]="not a dbio result: no schema_version"
+		[no-version.json]="not a dbio result: no schema_version"
+		[version-0.json]="not a dbio result: schema_version is not a whole number >= 1"
+		[version-negative.json]="not a dbio result: schema_version is not a whole number >= 1"
+		[version-text.json]="not a dbio result: schema_version is not a whole number >= 1"
+		[newer.json]="schema_version 2 is newer than this dbio's (1): read it with a newer dbio"
+		[no-tool.json]="not a dbio result: no tool.name"
+		[not-dbio.json]="not a dbio result: tool.name is 'fio', not 'dbio'"
+		[jobs-not-array.json]="not a dbio result: no jobs array"
+	)
+	cd "$RESULTS"
+	for f in "${!why[@]}"; do
+		want="$f: ${why[$f]}"
+		run --separate-stderr "$DBIO" compare base.json "$f"
+		[ "$status" -eq 2 ] || { echo "compare $f: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: compare: $want" ] || { echo "compare $f: $stderr"; false; }
+		run --separate-stderr "$DBIO" report "$f" --html "$scratch/r.html"
+		[ "$status" -eq 2 ] || { echo "report $f: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: report: $want" ] || { echo "report $f: $stderr"; false; }
+		run --separate-stderr "$DBIO" plot "$f" --out "$scratch/plots"
+		[ "$status" -eq 2 ] || { echo "plot $f: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: plot: $want" ] || { echo "plot $f: $stderr"; false; }
+	done
+	[ ! -e "$scratch/r.html" ]
+	[ ! -e "$scratch/plots" ]
 }
 
 @test "compare: errors: no job in common lists what each file has" {

@@ -174,10 +174,10 @@ PY
 	[ "$stderr" = "dbio: report: missing.json: cannot read: No such file or directory" ]
 	echo 'not json' >bad.json
 	run -2 --separate-stderr "$DBIO" report "$result" bad.json --html r.html
-	[[ "$stderr" == "dbio: report: bad.json: not a result: line 1: "* ]]
-	echo '{"schema_version": 99, "jobs": []}' >new.json
+	[[ "$stderr" == "dbio: report: bad.json: not JSON: "*" (line 1)" ]]
+	echo '{"schema_version": 99, "tool": {"name": "dbio"}, "jobs": []}' >new.json
 	run -2 --separate-stderr "$DBIO" report new.json --html r.html
-	[ "$stderr" = "dbio: report: new.json: schema_version 99 is newer than this dbio's (1)" ]
+	[ "$stderr" = "dbio: report: new.json: schema_version 99 is newer than this dbio's (1): read it with a newer dbio" ]
 	run -2 --separate-stderr "$DBIO" report "$result"
 	[ "$stderr" = "dbio: report: --html FILE is required: the page to write" ]
 	run -2 --separate-stderr "$DBIO" report "$result" --html
