@@ -3,24 +3,14 @@
 # rewritten after each point, an interrupted sweep resumed without redoing
 # its finished points, CSV, and bad --vary values. Also run --format=csv.
 
-bats_require_minimum_version 1.5.0
-
-setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	DBIO=${DBIO:-$ROOT/dbio}
-	DIR=$(mktemp -d /var/tmp/dbio-sweep.XXXXXX)
-}
-
-teardown() {
-	rm -rf "$DIR"
-}
+load helpers
 
 value() {
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 @test "sweep: a 3-point sweep gives 3 rows with the varied values and exact counts per point" {
-	run --separate-stderr "$DBIO" sweep --rw=read --size=4m --vary bs=4k,8k,16k --directory="$DIR" \
+	run --separate-stderr "$DBIO" sweep --rw=read --size=4m --vary bs=4k,8k,16k --directory="$target" \
 		--output="$BATS_TEST_TMPDIR/s.json"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -32,12 +22,12 @@ value() {
 	[ "$(value "$R" 'd["sweep"]["completed"]')" -eq 3 ]
 	[ "$(value "$R" '[j["point"]["bs"] for j in d["jobs"]]')" = "['4k', '8k', '16k']" ]
 	[ "$(value "$R" '[j["runs"][0]["ops"]["read"]["count"] for j in d["jobs"]]')" = "[1024, 512, 256]" ]
-	[ -z "$(ls -A "$DIR")" ]
+	[ -z "$(ls -A "$target")" ]
 }
 
 @test "sweep: ranges A..B*F and A..B+S, a grid of two keys, CSV with a header" {
 	run --separate-stderr "$DBIO" sweep --rw=write --size=1m --vary numjobs=1..3+1 --vary bs=4k..16k*2 \
-		--directory="$DIR" --format=csv
+		--directory="$target" --format=csv
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | head -1)" = "numjobs,bs,job,op,iops,iops_ci95,bw,bw_ci95,p99,p99_ci95" ]
 	[ "$(echo "$output" | tail -n +2 | cut -d, -f1,2 | tr '\n' ' ')" = "1,4k 1,8k 1,16k 2,4k 2,8k 2,16k 3,4k 3,8k 3,16k " ]
@@ -46,7 +36,7 @@ value() {
 @test "sweep: killed after its first point, --resume finishes without rerunning it" {
 	R=$BATS_TEST_TMPDIR/r.json
 	"$DBIO" sweep --rw=randread --size=4m --runtime=1s --time_based --vary numjobs=1,2,3 \
-		--directory="$DIR" --output="$R" >/dev/null 2>&1 &
+		--directory="$target" --output="$R" >/dev/null 2>&1 &
 	pid=$!
 	# Wait for the first point to be written, then stop the sweep (grep,
 	# not python: python's start-up can take longer than a point).
@@ -69,27 +59,27 @@ value() {
 	[ "$(value "$R" '[j["point"]["numjobs"] for j in d["jobs"]]')" = "['1', '2', '3']" ]
 	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["started_at"]')" = "$first" ]
 	[ "$(value "$R" 'd["partial"]')" = False ]
-	[ -z "$(ls -A "$DIR")" ]
+	[ -z "$(ls -A "$target")" ]
 }
 
 @test "sweep: bad --vary values are refused before anything runs" {
-	run "$DBIO" sweep --size=1m --vary bsz=4k,8k --directory="$DIR"
+	run "$DBIO" sweep --size=1m --vary bsz=4k,8k --directory="$target"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--vary bsz=4k,8k: key 'bsz': unknown (did you mean 'bs'?)"* ]]
-	run "$DBIO" sweep --size=1m --vary bs=16k..4k*2 --directory="$DIR"
+	run "$DBIO" sweep --size=1m --vary bs=16k..4k*2 --directory="$target"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--vary bs=16k..4k*2: bad range"* ]]
-	run "$DBIO" sweep --size=1m --vary bs=4k,4x --directory="$DIR"
+	run "$DBIO" sweep --size=1m --vary bs=4k,4x --directory="$target"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"key 'bs': bad value '4x'"* ]]
-	run "$DBIO" sweep --size=1m --directory="$DIR"
+	run "$DBIO" sweep --size=1m --directory="$target"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"sweep: no --vary"* ]]
-	[ -z "$(ls -A "$DIR")" ]
+	[ -z "$(ls -A "$target")" ]
 }
 
 @test "run --format=csv: a header and a row per job and op type" {
-	run --separate-stderr "$DBIO" run --rw=randrw --size=4m --directory="$DIR" --format=csv
+	run --separate-stderr "$DBIO" run --rw=randrw --size=4m --directory="$target" --format=csv
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | head -1 | cut -d, -f1-4)" = "job,op,iops,iops_ci95" ]
 	[ "$(echo "$output" | tail -n +2 | cut -d, -f1,2 | tr '\n' ' ')" = "job,read job,write " ]
@@ -98,29 +88,29 @@ value() {
 @test "sweep --op: only the named op types become rows; the result keeps every op" {
 	R=$BATS_TEST_TMPDIR/op.json
 	run --separate-stderr "$DBIO" sweep --workload=kv --kv_engine=sqlite --records=2000 --batch=500 \
-		--vary sync_each_batch=1,0 --op insert --metric=iops,elapsed,worst --directory="$DIR" \
+		--vary sync_each_batch=1,0 --op insert --metric=iops,elapsed,worst --directory="$target" \
 		--format=csv --output="$R"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | tail -n +2 | cut -d, -f1-3 | tr '\n' ' ')" = "1,job,insert 0,job,insert " ]
 	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["ops"]["batch"]["count"]')" -eq 4 ]
-	run --separate-stderr "$DBIO" sweep --rw=randrw --size=1m --vary bs=4k,8k --op write,read --directory="$DIR"
+	run --separate-stderr "$DBIO" sweep --rw=randrw --size=1m --vary bs=4k,8k --op write,read --directory="$target"
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | grep -c ' read ')" -eq 2 ]
 	[ "$(echo "$output" | grep -c ' write ')" -eq 2 ]
-	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,8k --op insert,inserts --directory="$DIR"
+	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,8k --op insert,inserts --directory="$target"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: command line: --op insert,inserts: item 2 is not an op type: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range" ]
-	run --separate-stderr "$DBIO" run --size=1m --op insert --directory="$DIR"
+	run --separate-stderr "$DBIO" run --size=1m --op insert --directory="$target"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: command line: --op: only for \`dbio sweep\`" ]
-	[ -z "$(ls -A "$DIR")" ]
+	[ -z "$(ls -A "$target")" ]
 }
 
 @test "sweep: a varied key's column is as wide as its longest value, so the columns stay aligned" {
-	mkdir "$DIR/a" "$DIR/second-directory"
+	mkdir "$target/a" "$target/second-directory"
 	run --separate-stderr "$DBIO" sweep --rw=write --size=1m --numjobs=2 --metric iops \
-		--vary directory="$DIR/a,$DIR/a:$DIR/second-directory"
+		--vary directory="$target/a,$target/a:$target/second-directory"
 	[ "$status" -eq 0 ]
 	echo "$output"
 	# The "job" column begins at the same place in the header and both rows.
