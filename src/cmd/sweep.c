@@ -20,6 +20,7 @@
 #include "util/units.h"
 
 #define SWEEP_MAX_VALUES 1000
+#define SWEEP_MAX_POINTS 100000
 
 struct axis {
 	char key[64];
@@ -194,32 +195,114 @@ static json_t *sweep_json(const struct axis *axes, size_t naxes, size_t npoints,
 			 "jobs_per_point", (json_int_t)jobs_per_point, "completed", (json_int_t)0);
 }
 
-/* Load a sweep result to resume: its argv, and the finished points. */
+/* What makes r unfit to resume, into what; false when nothing does. The
+ * loop and the jobs[] trimming of a resume trust these: argv is a `dbio
+ * sweep` command line of strings that does not itself resume or ask for
+ * help, and sweep counts points, jobs per point and finished points that
+ * jobs[] holds. */
+static bool resume_unfit(const json_t *r, char *what, size_t len)
+{
+	const json_t *args = json_object_get(r, "argv"), *sweep = json_object_get(r, "sweep");
+	const json_t *points = json_object_get(sweep, "points"),
+		     *per = json_object_get(sweep, "jobs_per_point");
+	const json_t *completed = json_object_get(sweep, "completed"), *a;
+	size_t njobs = json_array_size(json_object_get(r, "jobs")), i;
+
+	what[0] = '\0';
+	if (!sweep)
+		snprintf(what, len, "no sweep object: not a result of `dbio sweep`");
+	else if (!json_is_object(sweep))
+		snprintf(what, len, "sweep is not an object");
+	else if (!json_is_array(args))
+		snprintf(what, len, "argv is not an array");
+	else if (json_array_size(args) < 3)
+		snprintf(what, len, "argv holds %zu items: expected the `dbio sweep` command line",
+			 json_array_size(args));
+	json_array_foreach (args, i, a) {
+		const char *s = json_string_value(a);
+
+		if (what[0])
+			break;
+		if (!s)
+			snprintf(what, len, "argv[%zu] is not a string", i);
+		else if (i == 1 && strcmp(s, "sweep"))
+			snprintf(what, len, "argv[1] is '%s': expected 'sweep'", s);
+		else if (i > 1 && (!strcmp(s, "--help") || !strncmp(s, "--resume", 8)))
+			snprintf(what, len,
+				 "argv[%zu] is '%s': a recorded sweep neither resumes nor asks for help", i,
+				 s);
+	}
+	if (what[0])
+		return true;
+	if (!json_is_integer(points) || json_integer_value(points) < 1 ||
+	    json_integer_value(points) > SWEEP_MAX_POINTS)
+		snprintf(what, len, "sweep.points is not a whole number from 1 to %d", SWEEP_MAX_POINTS);
+	else if (!json_is_integer(per) || json_integer_value(per) < 1)
+		snprintf(what, len, "sweep.jobs_per_point is not a whole number >= 1");
+	else if (!json_is_integer(completed) || json_integer_value(completed) < 0 ||
+		 json_integer_value(completed) > json_integer_value(points))
+		snprintf(what, len, "sweep.completed is not a whole number from 0 to sweep.points (%lld)",
+			 (long long)json_integer_value(points));
+	else if (!json_is_array(json_object_get(sweep, "vary")))
+		snprintf(what, len, "sweep.vary is not an array");
+	/* Division, not a product that could overflow. */
+	else if (json_integer_value(completed) &&
+		 (json_int_t)njobs / json_integer_value(completed) < json_integer_value(per))
+		snprintf(what, len,
+			 "jobs holds %zu %s, fewer than sweep.completed (%lld) x sweep.jobs_per_point (%lld)",
+			 njobs, njobs == 1 ? "entry" : "entries", (long long)json_integer_value(completed),
+			 (long long)json_integer_value(per));
+	return what[0] != '\0';
+}
+
+/* Load a sweep result to resume: the result, and its argv from "sweep" on
+ * (borrowed from the result), checked by resume_unfit. */
 static int load_resume(const char *path, json_t **result, int *argc, char ***argv, struct dbio_err *err)
 {
-	json_t *r = NULL, *args;
+	struct dbio_err lerr = { 0 };
+	const json_t *args;
+	json_t *r;
+	char what[512];
 	size_t i;
-	json_t *a;
-	int rc = result_load(path, &r, err);
 
-	if (rc)
-		return rc;
-	if (!json_object_get(r, "sweep") || !json_is_array(args = json_object_get(r, "argv"))) {
+	if (result_load(path, &r, &lerr))
+		return dbio_err_set(err, lerr.code, "sweep: %s", lerr.msg);
+	if (resume_unfit(r, what, sizeof(what))) {
 		json_decref(r);
-		return dbio_err_set(err, DBIO_EINPUT, "--resume %s: not a result of `dbio sweep`", path);
+		return dbio_err_set(err, DBIO_EINPUT, "sweep: %s: cannot resume: %s", path, what);
 	}
+	args = json_object_get(r, "argv");
 	*argc = (int)json_array_size(args) - 1; /* argv[0] is "dbio" */
-	*argv = calloc(json_array_size(args) + 1, sizeof(**argv));
-	if (!*argv || *argc < 1) {
+	*argv = calloc(json_array_size(args), sizeof(**argv));
+	if (!*argv) {
 		json_decref(r);
-		return dbio_err_set(err, DBIO_EINPUT, "--resume %s: no command line recorded", path);
+		return dbio_err_set(err, -ENOMEM, "out of memory");
 	}
-	json_array_foreach (args, i, a) {
-		if (i > 0)
-			(*argv)[i - 1] = (char *)json_string_value(a);
-	}
+	for (i = 1; i < json_array_size(args); i++)
+		(*argv)[i - 1] = (char *)json_string_value(json_array_get(args, i));
 	*result = r;
 	return 0;
+}
+
+/* Whether the grid and jobs built from a resumed result's argv are the
+ * ones its sweep object describes; else what differs, into what. */
+static bool resume_mismatch(const json_t *resumed, const json_t *built, char *what, size_t len)
+{
+	const json_t *had = json_object_get(resumed, "sweep");
+	static const char *const keys[] = { "points", "jobs_per_point" };
+
+	for (size_t i = 0; i < 2; i++)
+		if (!json_equal(json_object_get(had, keys[i]), json_object_get(built, keys[i]))) {
+			snprintf(what, len, "argv makes %lld for sweep.%s, the file says %lld",
+				 (long long)json_integer_value(json_object_get(built, keys[i])), keys[i],
+				 (long long)json_integer_value(json_object_get(had, keys[i])));
+			return true;
+		}
+	if (!json_equal(json_object_get(had, "vary"), json_object_get(built, "vary"))) {
+		snprintf(what, len, "argv's --vary values are not those of sweep.vary");
+		return true;
+	}
+	return false;
 }
 
 static int sweep_main(int argc, char **argv)
@@ -229,11 +312,12 @@ static int sweep_main(int argc, char **argv)
 	struct axis *axes = NULL;
 	struct jobset *sets = NULL;
 	char **extra = NULL, **resume_argv = NULL;
-	json_t *result = NULL, *resumed = NULL;
+	json_t *result = NULL, *resumed = NULL, *grid = NULL;
+	const char *resuming = NULL; /* the file, while its argv is checked */
 	size_t naxes = 0, npoints = 1, done = 0;
 	bool suite;
 	int rc = 0, status, bad;
-	char names[256];
+	char names[256], what[512];
 
 	status = jobrun_parse_args(argc, argv, true, sweep_usage, &args);
 	if (status) {
@@ -255,29 +339,34 @@ static int sweep_main(int argc, char **argv)
 		jobrun_args_release(&args);
 		memset(&args, 0, sizeof(args));
 		status = jobrun_parse_args(rargc, resume_argv, true, sweep_usage, &args);
-		if (status)
+		if (status) {
+			cmd_error("sweep: %s: cannot resume: its argv is not a command line this dbio takes",
+				  path);
+			status = status == 1 ? 1 : 2;
 			goto out;
+		}
 		args.output = path;
+		resuming = path;
 		done = (size_t)json_integer_value(
 			json_object_get(json_object_get(resumed, "sweep"), "completed"));
 	}
 	args.opts.progress = args.progress < 0 ? isatty(STDERR_FILENO) : args.progress;
 	if (args.metrics && table_check_metrics(args.metrics)) {
-		cmd_error("command line: --metric %s: item %d is not a metric: expected a list of %s",
-			  args.metrics, table_check_metrics(args.metrics), table_metric_names);
-		status = 2;
-		goto out;
+		rc = dbio_err_set(&err, DBIO_EINPUT,
+				  "command line: --metric %s: item %d is not a metric: expected a list of %s",
+				  args.metrics, table_check_metrics(args.metrics), table_metric_names);
+		goto fail;
 	}
 	if (args.ops && (bad = cmd_check_ops(args.ops, names, sizeof(names)))) {
-		cmd_error("command line: --op %s: item %d is not an op type: expected a list of %s", args.ops,
-			  bad, names);
-		status = 2;
-		goto out;
+		rc = dbio_err_set(&err, DBIO_EINPUT,
+				  "command line: --op %s: item %d is not an op type: expected a list of %s",
+				  args.ops, bad, names);
+		goto fail;
 	}
 	if (!args.nvary) {
-		cmd_error("sweep: no --vary: give at least one, e.g. --vary numjobs=1,2,4");
-		status = 2;
-		goto out;
+		rc = dbio_err_set(&err, DBIO_EINPUT,
+				  "sweep: no --vary: give at least one, e.g. --vary numjobs=1,2,4");
+		goto fail;
 	}
 	axes = calloc(args.nvary, sizeof(*axes));
 	extra = calloc(args.nvary, sizeof(*extra));
@@ -291,8 +380,9 @@ static int sweep_main(int argc, char **argv)
 			goto fail;
 		}
 		npoints *= axes[naxes].nvalues;
-		if (npoints > 100000) {
-			rc = dbio_err_set(&err, DBIO_EINPUT, "--vary: the grid has more than 100000 points");
+		if (npoints > SWEEP_MAX_POINTS) {
+			rc = dbio_err_set(&err, DBIO_EINPUT, "--vary: the grid has more than %d points",
+					  SWEEP_MAX_POINTS);
 			naxes++;
 			goto fail;
 		}
@@ -311,8 +401,19 @@ static int sweep_main(int argc, char **argv)
 	}
 	if (rc)
 		goto fail;
+	if (!(grid = sweep_json(axes, naxes, npoints, sets[0].njobs))) {
+		rc = dbio_err_set(&err, -ENOMEM, "out of memory");
+		goto fail;
+	}
 
 	if (resumed) {
+		/* The file's counts are trusted below only if its argv makes
+		 * the same grid. */
+		if (resume_mismatch(resumed, grid, what, sizeof(what))) {
+			rc = dbio_err_set(&err, DBIO_EINPUT, "%s", what);
+			goto fail;
+		}
+		resuming = NULL;
 		/* Drop the job entries of the point that was running when the
 		 * sweep stopped; keep the finished ones. */
 		json_t *jobs = json_object_get(resumed, "jobs");
@@ -325,8 +426,7 @@ static int sweep_main(int argc, char **argv)
 			fprintf(stderr, "dbio: resuming at point %zu of %zu\n", done + 1, npoints);
 	} else {
 		result = result_new(argc + 1, argv - 1);
-		if (!result ||
-		    json_object_set_new(result, "sweep", sweep_json(axes, naxes, npoints, sets[0].njobs))) {
+		if (!result || json_object_set(result, "sweep", grid)) {
 			rc = dbio_err_set(&err, -ENOMEM, "out of memory");
 			goto fail;
 		}
@@ -382,7 +482,10 @@ static int sweep_main(int argc, char **argv)
 	status = jobrun_status(rc);
 	goto out;
 fail:
-	cmd_error("%s", err.msg);
+	if (resuming)
+		cmd_error("sweep: %s: cannot resume: %s", resuming, err.msg);
+	else
+		cmd_error("%s", err.msg);
 	status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
 out:
 	for (size_t p = 0; sets && p < npoints; p++)
@@ -396,6 +499,7 @@ out:
 	free(extra);
 	json_decref(result);
 	json_decref(resumed);
+	json_decref(grid);
 	free(resume_argv);
 	jobrun_args_release(&args);
 	return status;

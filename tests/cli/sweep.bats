@@ -117,3 +117,47 @@ value() {
 	[ "$(awk '{ print index($0, " job ") }' <<<"$output" | sort -u | wc -l)" -eq 1 ]
 	[ "$(wc -l <<<"$output")" -eq 3 ]
 }
+
+# resume_fails EDIT MESSAGE: a copy of the finished 2-point sweep $R edited
+# by the Python statement EDIT (r is the result) is refused by `sweep
+# --resume` with exit 2 and MESSAGE, and is left as it was.
+resume_fails() {
+	"$PYTHON" - "$R" "$1" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(r, open("bad.json", "w"))
+PY
+	cp bad.json before.json
+	run --separate-stderr "$DBIO" sweep --resume bad.json
+	[ "$status" -eq 2 ] || { echo "$1: exit $status: $stderr"; return 1; }
+	[ "$stderr" = "dbio: sweep: bad.json: $2" ] || { echo "$1: $stderr"; return 1; }
+	cmp bad.json before.json
+}
+
+@test "sweep --resume: a malformed file is refused with exit 2, naming the file and what is wrong" {
+	R=$scratch/s.json
+	run --separate-stderr "$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --directory="$target" --output="$R"
+	[ "$status" -eq 0 ]
+	resume_fails 'r["argv"][2] = 5' "cannot resume: argv[2] is not a string"
+	resume_fails 'r["argv"][3] = None' "cannot resume: argv[3] is not a string"
+	resume_fails 'r["argv"] = "dbio sweep --vary bs=4k"' "cannot resume: argv is not an array"
+	resume_fails 'r["argv"] = []' "cannot resume: argv holds 0 items: expected the \`dbio sweep\` command line"
+	resume_fails 'r["argv"][1] = "run"' "cannot resume: argv[1] is 'run': expected 'sweep'"
+	resume_fails 'r["argv"].append("--resume=x.json")' "cannot resume: argv[8] is '--resume=x.json': a recorded sweep neither resumes nor asks for help"
+	resume_fails 'r["argv"].append("--help")' "cannot resume: argv[8] is '--help': a recorded sweep neither resumes nor asks for help"
+	resume_fails 'del r["sweep"]' "cannot resume: no sweep object: not a result of \`dbio sweep\`"
+	resume_fails 'r["sweep"] = []' "cannot resume: sweep is not an object"
+	resume_fails 'del r["sweep"]["points"]' "cannot resume: sweep.points is not a whole number from 1 to 100000"
+	resume_fails 'r["sweep"]["jobs_per_point"] = "1"' "cannot resume: sweep.jobs_per_point is not a whole number >= 1"
+	resume_fails 'r["sweep"]["completed"] = -1' "cannot resume: sweep.completed is not a whole number from 0 to sweep.points (2)"
+	resume_fails 'r["sweep"]["completed"] = 3' "cannot resume: sweep.completed is not a whole number from 0 to sweep.points (2)"
+	resume_fails 'r["sweep"]["vary"] = None' "cannot resume: sweep.vary is not an array"
+	resume_fails 'r["jobs"] = r["jobs"][:1]' "cannot resume: jobs holds 1 entry, fewer than sweep.completed (2) x sweep.jobs_per_point (1)"
+	resume_fails 'r["sweep"]["points"] = 3' "cannot resume: argv makes 2 for sweep.points, the file says 3"
+	resume_fails 'r["sweep"]["jobs_per_point"] = 2; r["jobs"] += r["jobs"]' "cannot resume: argv makes 1 for sweep.jobs_per_point, the file says 2"
+	resume_fails 'r["sweep"]["vary"][0]["values"][1] = "16k"' "cannot resume: argv's --vary values are not those of sweep.vary"
+	resume_fails 'r["argv"][2] = "--bsz=4k"' "cannot resume: command line: key 'bsz': unknown (did you mean 'bs'?)"
+	resume_fails 'r["jobs"] = {}' "not a dbio result: no jobs array"
+	[ -z "$(ls -A "$target")" ]
+}
