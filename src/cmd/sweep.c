@@ -36,7 +36,10 @@ static void sweep_usage(void)
 	       "Runs the job (or the jobs of the job files) once per point of the grid the --vary\n"
 	       "options make, the first --vary changing slowest. VALUES is a list (1,2,4,8) or a\n"
 	       "range: A..B*F multiplies by F from A up to B (1g..16g*2 = 1g,2g,4g,8g,16g), A..B+S\n"
-	       "adds S. Each point honours repeat=. With --output the result file is rewritten\n"
+	       "adds S; a range is the whole of VALUES, and only a numeric key (a size, a\n"
+	       "duration, a count) has ranges: directory=/a/../b,/c is a list of two. A key is\n"
+	       "varied by one --vary, and no list item is empty.\n"
+	       "Each point honours repeat=. With --output the result file is rewritten\n"
 	       "after every point; `dbio sweep --resume FILE` finishes an interrupted sweep\n"
 	       "without redoing the points it holds.\n\n"
 	       "  --metric LIST    columns of the table, from iops, bw, lat_mean, p50, p95, p99,\n"
@@ -99,11 +102,49 @@ static void format_number(const struct option_def *def, uint64_t v, char *buf, s
 		snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
+/* The values of range A..B*F or A..B+S (the whole of text) into ax. */
+static int parse_range(const char *spec, const struct option_def *def, const char *text, struct axis *ax,
+		       struct dbio_err *err)
+{
+	const char *dots = strstr(text, ".."), *rest = dots + 2;
+	size_t blen = strcspn(rest, "*+");
+	char a[64], b[64], op = rest[blen];
+	uint64_t lo = 0, hi = 0, step = 0;
+	int rc = 0;
+	bool ok = (size_t)(dots - text) < sizeof(a) && blen < sizeof(b) && op;
+
+	if (ok) {
+		snprintf(a, sizeof(a), "%.*s", (int)(dots - text), text);
+		snprintf(b, sizeof(b), "%.*s", (int)blen, rest);
+		ok = !parse_number(def, a, &lo) && !parse_number(def, b, &hi) &&
+		     !units_parse_u64(rest + blen + 1, &step) && step && lo <= hi &&
+		     (op == '+' || (step >= 2 && lo));
+	}
+	if (!ok)
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"--vary %s: bad range: expected A..B*F (F >= 2, A > 0) or A..B+S (S >= 1) with A <= B, e.g. 1g..16g*2",
+			spec);
+	for (uint64_t v = lo; v <= hi && !rc;) {
+		char buf[64];
+
+		format_number(def, v, buf, sizeof(buf));
+		rc = axis_push(ax, buf);
+		if (op == '*' ? v > hi / step : v > hi - step)
+			break;
+		v = op == '*' ? v * step : v + step;
+	}
+	return rc;
+}
+
+/* Parse one --vary KEY=VALUES into ax. A value with ".." is a range only
+ * for a numeric key (a directory "/a/../b" is a list item), and a range
+ * is the whole value. An empty item is refused: "4k,,8k" is more likely a
+ * value lost than one meant. */
 static int parse_axis(const char *spec, struct axis *ax, struct dbio_err *err)
 {
-	const char *eq = strchr(spec, '=');
+	const char *eq = strchr(spec, '='), *values;
 	const struct option_def *def;
-	char list[4096];
 	int rc = 0;
 
 	memset(ax, 0, sizeof(*ax));
@@ -118,51 +159,34 @@ static int parse_axis(const char *spec, struct axis *ax, struct dbio_err *err)
 		return dbio_err_set(err, DBIO_EINPUT, "--vary %s: key '%s': unknown%s%s%s", spec, ax->key,
 				    hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
 	}
-	snprintf(list, sizeof(list), "%s", eq + 1);
-	const char *dots = strstr(list, "..");
-
-	if (dots) {
-		char a[64], b[64], op;
-		uint64_t lo, hi, step;
-		const char *rest = dots + 2;
-		size_t blen = strcspn(rest, "*+");
-
-		if (def->type != OPT_UINT && def->type != OPT_SIZE && def->type != OPT_TIME)
-			return dbio_err_set(err, DBIO_EINPUT,
-					    "--vary %s: a range needs a numeric key, '%s' is not", spec,
-					    ax->key);
-		snprintf(a, sizeof(a), "%.*s", (int)(dots - list), list);
-		snprintf(b, sizeof(b), "%.*s", (int)blen, rest);
-		op = rest[blen];
-		if (!op || parse_number(def, a, &lo) || parse_number(def, b, &hi) ||
-		    units_parse_u64(rest + blen + 1, &step) || step == 0 || (op == '*' && step < 2) ||
-		    lo > hi || (op == '*' && lo == 0))
-			return dbio_err_set(
-				err, DBIO_EINPUT,
-				"--vary %s: bad range: expected A..B*F (F >= 2, A > 0) or A..B+S (S >= 1) with A <= B, e.g. 1g..16g*2",
-				spec);
-		for (uint64_t v = lo; v <= hi && !rc;) {
-			char buf[64];
-
-			format_number(def, v, buf, sizeof(buf));
-			rc = axis_push(ax, buf);
-			if (op == '*' ? v > hi / step : v > hi - step)
-				break;
-			v = op == '*' ? v * step : v + step;
-		}
+	values = eq + 1;
+	if (strstr(values, "..") &&
+	    (def->type == OPT_UINT || def->type == OPT_SIZE || def->type == OPT_TIME)) {
+		rc = parse_range(spec, def, values, ax, err);
 	} else {
-		char *save = NULL;
+		for (size_t item = 1;; item++) {
+			size_t len = strcspn(values, ",");
+			char *v;
 
-		for (char *tok = strtok_r(list, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
-			rc = axis_push(ax, tok);
+			if (!len)
+				return dbio_err_set(
+					err, DBIO_EINPUT,
+					"--vary %s: item %zu is empty: expected values separated by single commas, e.g. numjobs=1,2,4",
+					spec, item);
+			if (!(v = strndup(values, len)))
+				return dbio_err_set(err, -ENOMEM, "out of memory");
+			rc = axis_push(ax, v);
+			free(v);
+			if (rc || !values[len])
+				break;
+			values += len + 1;
+		}
 	}
 	if (rc == -E2BIG)
 		return dbio_err_set(err, DBIO_EINPUT, "--vary %s: more than %d values", spec,
 				    SWEEP_MAX_VALUES);
 	if (rc)
 		return dbio_err_set(err, rc, "out of memory");
-	if (!ax->nvalues)
-		return dbio_err_set(err, DBIO_EINPUT, "--vary %s: no values", spec);
 	return 0;
 }
 
@@ -379,6 +403,17 @@ static int sweep_main(int argc, char **argv)
 			naxes++;
 			goto fail;
 		}
+		/* Two --vary of one key would make a grid whose points set it
+		 * twice, and the last would silently win. */
+		for (size_t i = 0; i < naxes; i++)
+			if (!strcmp(axes[i].key, axes[naxes].key)) {
+				rc = dbio_err_set(
+					&err, DBIO_EINPUT,
+					"--vary %s: key '%s' is varied twice (also --vary %s): give all its values in one --vary",
+					args.vary[naxes], axes[naxes].key, args.vary[i]);
+				naxes++;
+				goto fail;
+			}
 		npoints *= axes[naxes].nvalues;
 		if (npoints > SWEEP_MAX_POINTS) {
 			rc = dbio_err_set(&err, DBIO_EINPUT, "--vary: the grid has more than %d points",

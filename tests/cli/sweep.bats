@@ -161,3 +161,36 @@ PY
 	resume_fails 'r["jobs"] = {}' "not a dbio result: no jobs array"
 	[ -z "$(ls -A "$target")" ]
 }
+
+@test "sweep --vary: '..' in a value of a text key is part of the value, not a range" {
+	mkdir "$target/a" "$target/b" "$target/c"
+	run --separate-stderr "$DBIO" sweep --rw=write --size=1m --vary directory="$target/a/../b,$target/c" \
+		--output=s.json --format=csv
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(jpy s.json '[j["point"]["directory"] for j in r["jobs"]]')" = "[\"$target/a/../b\", \"$target/c\"]" ]
+	# A numeric key's value with '..' must be a whole range.
+	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k..16k*2,32k --directory="$target"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "dbio: --vary bs=4k..16k*2,32k: bad range: expected A..B*F"* ]]
+}
+
+@test "sweep --vary: a key varied twice is refused, not overridden by the last" {
+	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k --vary bs=8k,16k --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: --vary bs=8k,16k: key 'bs' is varied twice (also --vary bs=4k): give all its values in one --vary" ]
+	[ -z "$(ls -A "$target")" ]
+}
+
+@test "sweep --vary: an empty list item is refused, wherever it is" {
+	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,,8k --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: --vary bs=4k,,8k: item 2 is empty: expected values separated by single commas, e.g. numjobs=1,2,4" ]
+	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,8k, --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: --vary bs=4k,8k,: item 3 is empty: expected values separated by single commas, e.g. numjobs=1,2,4" ]
+	run --separate-stderr "$DBIO" sweep --size=1m --vary numjobs=,1 --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: --vary numjobs=,1: item 1 is empty: expected values separated by single commas, e.g. numjobs=1,2,4" ]
+	[ -z "$(ls -A "$target")" ]
+}
