@@ -337,10 +337,11 @@ static int sweep_main(int argc, char **argv)
 	struct jobset *sets = NULL;
 	char **extra = NULL, **resume_argv = NULL;
 	json_t *result = NULL, *resumed = NULL, *grid = NULL;
-	const char *resuming = NULL; /* the file, while its argv is checked */
-	size_t naxes = 0, npoints = 1, done = 0;
-	bool suite;
-	int rc = 0, status, bad;
+	const char *resuming = NULL; /* the file of --resume */
+	size_t naxes = 0, npoints = 1, done = 0, completed, saved;
+	struct dbio_err werr = { 0 }; /* the failure to write --output */
+	bool suite, written;	      /* whether --output holds this sweep at all */
+	int rc = 0, wrc = 0, status, bad;
 	char names[256], what[512];
 
 	status = jobrun_parse_args(argc, argv, true, sweep_usage, &args);
@@ -448,7 +449,6 @@ static int sweep_main(int argc, char **argv)
 			rc = dbio_err_set(&err, DBIO_EINPUT, "%s", what);
 			goto fail;
 		}
-		resuming = NULL;
 		/* Drop the job entries of the point that was running when the
 		 * sweep stopped; keep the finished ones. */
 		json_t *jobs = json_object_get(resumed, "jobs");
@@ -466,6 +466,9 @@ static int sweep_main(int argc, char **argv)
 			goto fail;
 		}
 	}
+	/* What the --output file holds: a resumed one its finished points. */
+	completed = saved = done;
+	written = resuming != NULL;
 	run_signals_install();
 	for (size_t p = done; p < npoints && !rc; p++) {
 		size_t base = json_array_size(json_object_get(result, "jobs"));
@@ -488,15 +491,32 @@ static int sweep_main(int argc, char **argv)
 			json_object_set_new(entry, "point", point);
 			json_object_set_new(entry, "point_index", json_integer((json_int_t)p));
 		}
-		if (!rc)
+		if (!rc) {
+			completed = p + 1;
 			json_object_set_new(json_object_get(result, "sweep"), "completed",
-					    json_integer((json_int_t)p + 1));
+					    json_integer((json_int_t)completed));
+		}
 		result_finish(result, rc != 0, rc ? err.msg : NULL);
-		if (args.output && jobrun_write_outputs(&args, result, false) && !rc)
-			rc = -EIO;
+		if (args.output) {
+			wrc = result_write(result, args.output, &werr);
+			if (!wrc)
+				saved = completed, written = true;
+			else if (!rc)
+				rc = wrc;
+		}
+		if (!wrc && args.series_csv) {
+			int crc = jobrun_write_outputs(&(struct run_args){ .series_csv = args.series_csv },
+						       result, false);
+
+			rc = rc ? rc : crc;
+		}
 	}
 	if (!rc)
 		result_finish(result, false, NULL);
+	else if (!err.code && werr.code)
+		/* Stopped because --output could not be written: that is
+		 * what the JSON on standard output should say. */
+		result_finish(result, completed < npoints, completed < npoints ? werr.msg : NULL);
 
 	if (args.format == FORMAT_JSON) {
 		char *text = result_dump(result);
@@ -511,7 +531,15 @@ static int sweep_main(int argc, char **argv)
 	fflush(stdout);
 	if (rc && err.code)
 		cmd_error("%s", err.msg);
-	if (rc && args.output)
+	/* Say the finished points are in the file only when it was written
+	 * after the last of them. */
+	if (werr.code && !written)
+		cmd_error("%s: the finished points are not saved", werr.msg);
+	else if (werr.code)
+		cmd_error(
+			"%s: it holds %zu of the %zu finished points; `dbio sweep --resume %s` goes on from there",
+			werr.msg, saved, completed, args.output);
+	else if (rc && args.output)
 		fprintf(stderr, "dbio: the finished points are in %s; `dbio sweep --resume %s` goes on\n",
 			args.output, args.output);
 	status = jobrun_status(rc);

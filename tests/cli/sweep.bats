@@ -194,3 +194,41 @@ PY
 	[ "$stderr" = "dbio: --vary numjobs=,1: item 1 is empty: expected values separated by single commas, e.g. numjobs=1,2,4" ]
 	[ -z "$(ls -A "$target")" ]
 }
+
+# fill DIR: write zeros into DIR/fill until its filesystem is full.
+fill() {
+	dd if=/dev/zero of="$1/fill" bs=4k 2>/dev/null || true
+}
+
+@test "sweep --output on a full filesystem: says the file could not be written, not that the points are there" {
+	mount_tmpfs "$scratch/full" 64k
+	fill full
+	run --separate-stderr "$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --directory="$target" --output=full/s.json
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ -z "$(grep 'are in' <<<"$stderr")" ]
+	[ "$(tail -1 <<<"$stderr")" = "dbio: full/s.json: cannot write: No space left on device: the finished points are not saved" ]
+	[ ! -e full/s.json ]
+	[ -z "$(ls -A "$target")" ]
+}
+
+@test "sweep --resume onto a full filesystem: says how many finished points the old file still holds" {
+	run --separate-stderr "$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --directory="$target" --output=s.json
+	[ "$status" -eq 0 ]
+	mount_tmpfs "$scratch/full" 1m
+	# The file as a sweep killed after its first point leaves it.
+	"$PYTHON" - <<'PY'
+import json
+r = json.load(open("s.json"))
+r["sweep"]["completed"] = 1
+r["jobs"] = r["jobs"][:1]
+r["partial"] = True
+json.dump(r, open("full/s.json", "w"))
+PY
+	fill full
+	run --separate-stderr "$DBIO" sweep --resume full/s.json
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(tail -1 <<<"$stderr")" = "dbio: full/s.json: cannot write: No space left on device: it holds 1 of the 2 finished points; \`dbio sweep --resume full/s.json\` goes on from there" ]
+	[ "$(jpy full/s.json 'r["sweep"]["completed"]')" -eq 1 ]
+}
