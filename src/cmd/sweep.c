@@ -40,8 +40,11 @@ static void sweep_usage(void)
 	       "duration, a count) has ranges: directory=/a/../b,/c is a list of two. A key is\n"
 	       "varied by one --vary, and no list item is empty.\n"
 	       "Each point honours repeat=. With --output the result file is rewritten\n"
-	       "after every point; `dbio sweep --resume FILE` finishes an interrupted sweep\n"
-	       "without redoing the points it holds.\n\n"
+	       "after every point, and says partial: true until the last point is done\n"
+	       "(sweep.completed counts the finished points); `dbio sweep --resume FILE`\n"
+	       "finishes an interrupted sweep without redoing the points it holds. A signal\n"
+	       "stops the sweep at once (exit 128 + signal); one that comes after the last\n"
+	       "point's runs does not make it partial: it is complete, exit 0.\n\n"
 	       "  --metric LIST    columns of the table, from iops, bw, lat_mean, p50, p95, p99,\n"
 	       "                   p99_9, max, cpu, elapsed, user, sys, worst, worst2 (the worst\n"
 	       "                   and second-worst series interval) (default iops,bw,p99)\n"
@@ -496,7 +499,10 @@ static int sweep_main(int argc, char **argv)
 			json_object_set_new(json_object_get(result, "sweep"), "completed",
 					    json_integer((json_int_t)completed));
 		}
-		result_finish(result, rc != 0, rc ? err.msg : NULL);
+		/* Partial until the last point is done: a sweep killed
+		 * between two points leaves a file that says so (and
+		 * sweep.completed says how far it got). */
+		result_finish(result, rc != 0 || completed < npoints, rc ? err.msg : NULL);
 		if (args.output) {
 			wrc = result_write(result, args.output, &werr);
 			if (!wrc)
@@ -542,7 +548,9 @@ static int sweep_main(int argc, char **argv)
 	else if (rc && args.output)
 		fprintf(stderr, "dbio: the finished points are in %s; `dbio sweep --resume %s` goes on\n",
 			args.output, args.output);
-	status = jobrun_status(rc);
+	/* Every point done is a complete sweep, as its file says, even if a
+	 * signal came after the last point's runs. */
+	status = rc ? jobrun_status(rc) : 0;
 	goto out;
 fail:
 	if (resuming)

@@ -563,8 +563,11 @@ void result_finish(json_t *result, bool partial, const char *error)
 {
 	json_object_set_new(result, "finished_at", iso_time(clock_wall_ns()));
 	json_object_set_new(result, "partial", json_boolean(partial));
+	/* A resumed sweep's result still holds what stopped it last time. */
 	if (error)
 		json_object_set_new(result, "error", json_string(error));
+	else
+		json_object_del(result, "error");
 }
 
 char *result_dump(const json_t *result)

@@ -30,7 +30,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
  * Partial runs are left out. */
 void result_summarize(json_t *result, size_t index);
 
-/* Record the end: finished_at, partial, and the error text if any. */
+/* Record the end: finished_at, partial, and the error text, or no error
+ * when error is NULL (one recorded before is removed). */
 void result_finish(json_t *result, bool partial, const char *error);
 
 /* Write the result to path atomically (temporary file in the same

@@ -232,3 +232,57 @@ PY
 	[ "$(tail -1 <<<"$stderr")" = "dbio: full/s.json: cannot write: No space left on device: it holds 1 of the 2 finished points; \`dbio sweep --resume full/s.json\` goes on from there" ]
 	[ "$(jpy full/s.json 'r["sweep"]["completed"]')" -eq 1 ]
 }
+
+@test "sweep: SIGKILLed after 1 of 3 points, its file says partial with 1 point completed" {
+	"$DBIO" sweep --rw=randread --size=4m --runtime=1s --time_based --vary numjobs=1,2,3 \
+		--directory="$target" --output=k.json >/dev/null 2>&1 &
+	bg_pid=$!
+	# Wait for the file written after the first point (grep, not python:
+	# python's start-up can take longer than a point); fail if dbio ends.
+	until grep -q '"completed": 1,\?$' k.json 2>/dev/null; do
+		kill -0 "$bg_pid"
+		sleep 0.02
+	done
+	kill -KILL "$bg_pid"
+	wait "$bg_pid" || true
+	[ "$(jpy k.json 'r["sweep"]["completed"]')" -eq 1 ]
+	[ "$(jpy k.json 'r["partial"]')" = true ]
+	[ "$(jpy k.json '"error" in r')" = false ]
+	[ "$(jpy k.json 'r["sweep"]["points"]')" -eq 3 ]
+}
+
+@test "sweep: a signal after the last point's runs: exit 0 and a file that says complete" {
+	# Standard output is a pipe already full, so dbio, which prints its
+	# table after writing the file of its last point, is still there to
+	# be signalled when that file says every point is done.
+	mkfifo out
+	exec 5<>out
+	filled=$("$PYTHON" -c '
+import fcntl, os
+fl = fcntl.fcntl(5, fcntl.F_GETFL)
+fcntl.fcntl(5, fcntl.F_SETFL, fl | os.O_NONBLOCK)
+n = 0
+try:
+    while True:
+        n += os.write(5, b"x" * 4096)
+except BlockingIOError:
+    pass
+fcntl.fcntl(5, fcntl.F_SETFL, fl)
+print(n)
+')
+	"$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --directory="$target" --output=s.json >&5 2>err.txt &
+	bg_pid=$!
+	until grep -q '"completed": 2,\?$' s.json 2>/dev/null; do
+		kill -0 "$bg_pid"
+		sleep 0.02
+	done
+	kill -INT "$bg_pid"
+	head -c "$filled" <&5 >/dev/null # room for the table, should dbio still be writing it
+	rc=0
+	wait "$bg_pid" || rc=$?
+	exec 5>&-
+	cat err.txt
+	[ "$rc" -eq 0 ]
+	[ "$(jpy s.json 'r["partial"]')" = false ]
+	[ "$(jpy s.json 'r["sweep"]["completed"]')" -eq 2 ]
+}

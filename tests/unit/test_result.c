@@ -184,6 +184,13 @@ static void test_result_top_level(void **state)
 	assert_true(json_is_true(at(f->result, "partial")));
 	assert_string_equal(json_string_value(at(f->result, "error")), "stopped by a signal");
 	assert_true(json_is_string(at(f->result, "finished_at")));
+	/* Finished again (a resumed sweep): the old error goes. */
+	result_finish(f->result, true, NULL);
+	assert_true(json_is_true(at(f->result, "partial")));
+	assert_null(json_object_get(f->result, "error"));
+	result_finish(f->result, false, NULL);
+	assert_true(json_is_false(at(f->result, "partial")));
+	assert_null(json_object_get(f->result, "error"));
 }
 
 static void test_result_run_read_figures(void **state)
