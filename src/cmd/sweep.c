@@ -461,7 +461,7 @@ static int sweep_main(int argc, char **argv)
 		result = resumed;
 		resumed = NULL;
 		if (done < npoints && args.format == FORMAT_TEXT)
-			fprintf(stderr, "dbio: resuming at point %zu of %zu\n", done + 1, npoints);
+			cmd_note("resuming at point %zu of %zu", done + 1, npoints);
 	} else {
 		result = result_new(argc + 1, argv - 1);
 		if (!result || json_object_set(result, "sweep", grid)) {
@@ -478,10 +478,12 @@ static int sweep_main(int argc, char **argv)
 
 		point_keys(axes, naxes, p, extra);
 		if (args.format == FORMAT_TEXT) {
-			fprintf(stderr, "dbio: point %zu of %zu:", p + 1, npoints);
-			for (size_t i = 0; i < naxes; i++)
-				fprintf(stderr, " %s", extra[i]);
-			fputc('\n', stderr);
+			char line[4096] = "";
+			size_t used = 0;
+
+			for (size_t i = 0; i < naxes && used < sizeof(line); i++)
+				used += (size_t)snprintf(line + used, sizeof(line) - used, " %s", extra[i]);
+			cmd_note("point %zu of %zu:%s", p + 1, npoints, line);
 		}
 		rc = jobrun_jobs(&sets[p], &args, result, base, &err);
 		for (size_t j = 0; j < sets[p].njobs; j++) {
@@ -546,8 +548,8 @@ static int sweep_main(int argc, char **argv)
 			"%s: it holds %zu of the %zu finished points; `dbio sweep --resume %s` goes on from there",
 			werr.msg, saved, completed, args.output);
 	else if (rc && args.output)
-		fprintf(stderr, "dbio: the finished points are in %s; `dbio sweep --resume %s` goes on\n",
-			args.output, args.output);
+		cmd_note("the finished points are in %s; `dbio sweep --resume %s` goes on", args.output,
+			 args.output);
 	/* Every point done is a complete sweep, as its file says, even if a
 	 * signal came after the last point's runs. */
 	status = rc ? jobrun_status(rc) : 0;

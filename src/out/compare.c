@@ -14,6 +14,7 @@
 #include "result/result.h"
 #include "stats/opstats.h"
 #include "util/list.h"
+#include "util/termesc.h"
 #include "util/units.h"
 
 static const struct compare_metric metrics[] = {
@@ -868,7 +869,7 @@ static void print_env(FILE *fp, const struct comparison *c)
 	}
 }
 
-void compare_print_text(FILE *fp, const struct comparison *c)
+static void comparison_text(FILE *fp, const struct comparison *c)
 {
 	json_t *keys = point_keys(c);
 	size_t nkeys = json_array_size(keys);
@@ -947,6 +948,16 @@ out:
 	json_decref(keys);
 }
 
+void compare_print_text(FILE *fp, const struct comparison *c)
+{
+	FILE *out = termesc_open(fp);
+
+	if (!out)
+		return; /* out of memory: nothing rather than raw control characters */
+	comparison_text(out, c);
+	fclose(out);
+}
+
 /* ---- CSV ---- */
 
 static void csv_field(FILE *fp, const char *s)
@@ -964,7 +975,7 @@ static void csv_field(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-void compare_print_csv(FILE *fp, const struct comparison *c)
+static void comparison_csv(FILE *fp, const struct comparison *c)
 {
 	json_t *keys = point_keys(c);
 	size_t k;
@@ -1023,6 +1034,16 @@ void compare_print_csv(FILE *fp, const struct comparison *c)
 		fputc('\n', fp);
 	}
 	json_decref(keys);
+}
+
+void compare_print_csv(FILE *fp, const struct comparison *c)
+{
+	FILE *out = termesc_open(fp);
+
+	if (!out)
+		return; /* out of memory: nothing rather than raw control characters */
+	comparison_csv(out, c);
+	fclose(out);
 }
 
 /* ---- JSON ---- */

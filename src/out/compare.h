@@ -8,7 +8,8 @@
  * the change against the first in percent with Welch's t-test over the
  * per-run values, so a change can be told from noise. It also lists the
  * environment fields (host, kernel, vm settings, filesystems, devices, job
- * options) that differ between the files. Printed as text, CSV or JSON.
+ * options) that differ between the files. Printed as text, CSV or JSON;
+ * the text and CSV with control characters escaped (util/termesc.h).
  *
  * The comparison borrows the result trees it was built from: they must
  * outlive it.

@@ -267,3 +267,48 @@ compare_fails() { # compare_fails MESSAGE ARG...
 	run --separate-stderr "$DBIO" compare kv-a.json "$result" --metric iops
 	[ "$(grep -cE '^job +(insert|commit|batch) +iops ' <<<"$output")" -eq 3 ]
 }
+
+# hostile_pair: a.json and b.json, base.json with a job named
+# job ESC[31m U+009B x and hostnames holding the same, and c.json whose
+# tool.name clears the screen.
+hostile_pair() {
+	"$PYTHON" - "$RESULTS/base.json" <<'PY'
+import json, sys
+for name, host in (("a.json", "host\x1b[31mA\u009b"), ("b.json", "host\x1b[31mB\u009b")):
+    r = json.load(open(sys.argv[1]))
+    r["system"]["hostname"] = host
+    for j in r["jobs"]:
+        j["name"] = "job\x1b[31m\u009bx"
+    json.dump(r, open(name, "w"))
+r["tool"]["name"] = "fio\x1b[2J"
+json.dump(r, open("c.json", "w"))
+PY
+}
+
+# no_raw_controls TEXT: TEXT holds no ESC byte and no C1 control (U+009B).
+no_raw_controls() {
+	[ "$(printf '%s' "$1" | grep -c $'\x1b')" -eq 0 ] || { echo "raw ESC in: $1"; return 1; }
+	[ "$(printf '%s' "$1" | grep -c $'\xc2\x9b')" -eq 0 ] || { echo "raw U+009B in: $1"; return 1; }
+}
+
+@test "compare: control characters from result files are shown escaped, never sent raw to the terminal" {
+	hostile_pair
+	run --separate-stderr "$DBIO" compare a.json b.json
+	[ "$status" -eq 0 ]
+	no_raw_controls "$output"
+	no_raw_controls "$stderr"
+	grep -qF 'job\x1b[31m\u009bx  read  iops ' <<<"$output"
+	has_line '  system.hostname: A host\x1b[31mA\u009b, B host\x1b[31mB\u009b'
+	run --separate-stderr "$DBIO" compare a.json b.json --format csv
+	[ "$status" -eq 0 ]
+	no_raw_controls "$output"
+	grep -qF 'job\x1b[31m\u009bx,read,iops,' <<<"$output"
+	# Error messages too: a job name in "no job in common", a tool name.
+	run --separate-stderr "$DBIO" compare a.json "$RESULTS/base.json"
+	[ "$status" -eq 2 ]
+	no_raw_controls "$stderr"
+	[[ "$stderr" == *"a.json has 'job\x1b[31m\u009bx'"* ]]
+	run --separate-stderr "$DBIO" compare a.json c.json
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: compare: c.json: not a dbio result: tool.name is 'fio\x1b[2J', not 'dbio'" ]
+}

@@ -199,3 +199,21 @@ PY
 	head -1 r.html | grep -qx '<!DOCTYPE html>'
 	[ "$(ls -A | grep -c dbio-tmp)" -eq 0 ]
 }
+
+@test "report: control characters of a result are escaped visibly in the page, never written raw" {
+	dbio_ok --rw=write --size=1m --log_interval=100ops --directory="$target"
+	"$PYTHON" - "$result" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["system"]["hostname"] = "host\x1b[31m\u009b"
+for j in r["jobs"]:
+    j["name"] = j["options"]["name"] = "job\x1b[31m\u009bx"
+json.dump(r, open(sys.argv[1], "w"))
+PY
+	run --separate-stderr "$DBIO" report "$result" --html r.html
+	[ "$status" -eq 0 ]
+	[ "$(grep -c $'\x1b' r.html)" -eq 0 ]
+	[ "$(grep -c $'\xc2\x9b' r.html)" -eq 0 ]
+	grep -qF 'job\x1b[31m\u009bx' r.html
+	grep -qF 'host\x1b[31m\u009b' r.html
+}

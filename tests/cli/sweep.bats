@@ -286,3 +286,29 @@ print(n)
 	[ "$(jpy s.json 'r["partial"]')" = false ]
 	[ "$(jpy s.json 'r["sweep"]["completed"]')" -eq 2 ]
 }
+
+@test "sweep: control characters in a result's job names are escaped in the table" {
+	run --separate-stderr "$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --directory="$target" --output=s.json
+	[ "$status" -eq 0 ]
+	"$PYTHON" - <<'PY'
+import json
+r = json.load(open("s.json"))
+r["system"]["hostname"] = "host\x1b[31m\u009b"
+for j in r["jobs"]:
+    j["name"] = "job\x1b[31m\u009bx"
+json.dump(r, open("s.json", "w"))
+PY
+	run --separate-stderr "$DBIO" sweep --resume s.json
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s%s' "$output" "$stderr" | grep -c $'\x1b')" -eq 0 ]
+	[ "$(printf '%s' "$output" | grep -c $'\xc2\x9b')" -eq 0 ]
+	[ "$(grep -c ' job\\x1b\[31m\\u009bx  *read ' <<<"$output")" -eq 2 ]
+}
+
+@test "sweep: the progress line keeps its own terminal escapes (\\r ESC [K) while the notes are escaped" {
+	run --separate-stderr "$DBIO" sweep --rw=read --size=1m --runtime=2s --time_based --progress=line \
+		--vary bs=4k --directory="$target"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c $'\r\x1b\\[K' <<<"$stderr")" -ge 1 ]
+	grep -q '^dbio: point 1 of 1: bs=4k$' <<<"$stderr"
+}
