@@ -305,6 +305,21 @@ PY
 	[ "$(grep -c ' job\\x1b\[31m\\u009bx  *read ' <<<"$output")" -eq 2 ]
 }
 
+@test "sweep, run: a job name with control characters is refused at input" {
+	run --separate-stderr "$DBIO" sweep --size=1m --name=$'a\x1b[31m' --vary bs=4k,8k --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'name': bad value 'a\x1b[31m': expected a name of UTF-8 text without control characters (job 'a\x1b[31m')" ]
+	printf '[one\x9b]\nrw=read\nsize=1m\n' >c1.fio
+	run --separate-stderr "$DBIO" run c1.fio --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: c1.fio:1: key 'name': bad value 'one\x9b': expected a name of UTF-8 text without control characters (job 'one\x9b')" ]
+	printf '[two]\nname=t\twice\nrw=read\nsize=1m\n' >tab.fio
+	run --separate-stderr "$DBIO" run tab.fio --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: tab.fio:2: key 'name': bad value 't\x09wice': expected a name of UTF-8 text without control characters (job 't\x09wice')" ]
+	[ -z "$(ls -A "$target")" ]
+}
+
 @test "sweep: the progress line keeps its own terminal escapes (\\r ESC [K) while the notes are escaped" {
 	run --separate-stderr "$DBIO" sweep --rw=read --size=1m --runtime=2s --time_based --progress=line \
 		--vary bs=4k --directory="$target"
