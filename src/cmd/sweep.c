@@ -343,7 +343,8 @@ static int sweep_main(int argc, char **argv)
 	const char *resuming = NULL; /* the file of --resume */
 	size_t naxes = 0, npoints = 1, done = 0, completed, saved;
 	struct dbio_err werr = { 0 }; /* the failure to write --output */
-	bool suite, written;	      /* whether --output holds this sweep at all */
+	bool written;		      /* whether --output holds this sweep at all */
+	bool suite;
 	int rc = 0, wrc = 0, status, bad;
 	char names[256], what[512];
 
@@ -507,10 +508,12 @@ static int sweep_main(int argc, char **argv)
 		result_finish(result, rc != 0 || completed < npoints, rc ? err.msg : NULL);
 		if (args.output) {
 			wrc = result_write(result, args.output, &werr);
-			if (!wrc)
-				saved = completed, written = true;
-			else if (!rc)
+			if (!wrc) {
+				saved = completed;
+				written = true;
+			} else if (!rc) {
 				rc = wrc;
+			}
 		}
 		if (!wrc && args.series_csv) {
 			int crc = jobrun_write_outputs(&(struct run_args){ .series_csv = args.series_csv },
