@@ -32,8 +32,14 @@ const char *cmd_opt_value(int argc, char **argv, int *i, const char *key, bool *
  * ..."), for the message. */
 int cmd_check_ops(const char *list, char *names, size_t len);
 
-/* Print "dbio: " + message to stderr (one line). */
+/* Print "dbio: " + message to stderr as one line: control characters in
+ * it (newline and tab too, and any a result file brought) are escaped
+ * (util/termesc.h). */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The same for what is not an error: progress notes that quote input
+ * ("dbio: point 2 of 4: directory=..."). */
+void cmd_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Top-level usage and version text, shared by main.c and `dbio help`. */
 void cmd_print_usage(void);

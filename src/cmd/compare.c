@@ -15,6 +15,7 @@
 
 #include "cmd/cmd.h"
 #include "out/compare.h"
+#include "result/result.h"
 
 enum compare_format { COMPARE_TEXT, COMPARE_CSV, COMPARE_JSON };
 
@@ -147,36 +148,6 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	return 0;
 }
 
-/* Read and check one result file; 0 or 2 after printing the error. */
-static int load(const char *path, json_t **result)
-{
-	struct dbio_err err = { 0 };
-	json_error_t jerr;
-	FILE *fp = fopen(path, "r");
-
-	*result = NULL;
-	if (!fp) {
-		cmd_error("compare: %s: cannot read: %s", path, strerror(errno));
-		return 2;
-	}
-	*result = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
-	if (!*result && ferror(fp)) {
-		cmd_error("compare: %s: cannot read: %s", path, strerror(errno ? errno : EIO));
-		fclose(fp);
-		return 2;
-	}
-	fclose(fp);
-	if (!*result) {
-		cmd_error("compare: %s: not JSON: %s (line %d)", path, jerr.text, jerr.line);
-		return 2;
-	}
-	if (compare_check_result(*result, path, &err)) {
-		cmd_error("%s", err.msg);
-		return 2;
-	}
-	return 0;
-}
-
 /* Print each significant regression larger than the --fail-above limit;
  * returns how many. */
 static size_t report_failures(const struct comparison *c, const struct compare_args *a)
@@ -220,8 +191,11 @@ static int compare_main(int argc, char **argv)
 		return 2;
 	}
 	for (size_t f = 0; f < a.nfiles; f++)
-		if ((status = load(a.files[f], &results[f])))
+		if (result_load(a.files[f], &results[f], &err)) {
+			cmd_error("compare: %s", err.msg);
+			status = 2;
 			goto out;
+		}
 	rc = compare_build(&c, (const json_t *const *)results, a.files, a.nfiles, metrics, (size_t)nmetrics,
 			   a.alpha, a.ops, &err);
 	if (rc) { /* the error lists what each file has: no warnings */

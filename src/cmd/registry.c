@@ -2,11 +2,13 @@
  * command uses; see cmd.h. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "stats/opstats.h"
 #include "util/list.h"
+#include "util/termesc.h"
 
 extern const struct cmd cmd_run;
 extern const struct cmd cmd_help;
@@ -80,13 +82,37 @@ int cmd_check_ops(const char *list, char *names, size_t len)
 	return list_check(list, is_op_name);
 }
 
+/* "dbio: " + the message, with its control characters escaped: messages
+ * quote job names, file names and text read from result files. */
+static void vsay(const char *fmt, va_list ap)
+{
+	char *msg;
+	int len = vasprintf(&msg, fmt, ap);
+
+	if (len < 0) {
+		fputs("dbio: out of memory\n", stderr);
+		return;
+	}
+	fputs("dbio: ", stderr);
+	termesc_write(stderr, msg, (size_t)len, TERMESC_LINE);
+	fputc('\n', stderr);
+	free(msg);
+}
+
 void cmd_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("dbio: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void cmd_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
 }

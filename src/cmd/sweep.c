@@ -20,6 +20,7 @@
 #include "util/units.h"
 
 #define SWEEP_MAX_VALUES 1000
+#define SWEEP_MAX_POINTS 100000
 
 struct axis {
 	char key[64];
@@ -35,9 +36,15 @@ static void sweep_usage(void)
 	       "Runs the job (or the jobs of the job files) once per point of the grid the --vary\n"
 	       "options make, the first --vary changing slowest. VALUES is a list (1,2,4,8) or a\n"
 	       "range: A..B*F multiplies by F from A up to B (1g..16g*2 = 1g,2g,4g,8g,16g), A..B+S\n"
-	       "adds S. Each point honours repeat=. With --output the result file is rewritten\n"
-	       "after every point; `dbio sweep --resume FILE` finishes an interrupted sweep\n"
-	       "without redoing the points it holds.\n\n"
+	       "adds S; a range is the whole of VALUES, and only a numeric key (a size, a\n"
+	       "duration, a count) has ranges: directory=/a/../b,/c is a list of two. A key is\n"
+	       "varied by one --vary, and no list item is empty.\n"
+	       "Each point honours repeat=. With --output the result file is rewritten\n"
+	       "after every point, and says partial: true until the last point is done\n"
+	       "(sweep.completed counts the finished points); `dbio sweep --resume FILE`\n"
+	       "finishes an interrupted sweep without redoing the points it holds. A signal\n"
+	       "stops the sweep at once (exit 128 + signal); one that comes after the last\n"
+	       "point's runs does not make it partial: it is complete, exit 0.\n\n"
 	       "  --metric LIST    columns of the table, from iops, bw, lat_mean, p50, p95, p99,\n"
 	       "                   p99_9, max, cpu, elapsed, user, sys, worst, worst2 (the worst\n"
 	       "                   and second-worst series interval) (default iops,bw,p99)\n"
@@ -98,11 +105,49 @@ static void format_number(const struct option_def *def, uint64_t v, char *buf, s
 		snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
+/* The values of range A..B*F or A..B+S (the whole of text) into ax. */
+static int parse_range(const char *spec, const struct option_def *def, const char *text, struct axis *ax,
+		       struct dbio_err *err)
+{
+	const char *dots = strstr(text, ".."), *rest = dots + 2;
+	size_t blen = strcspn(rest, "*+");
+	char a[64], b[64], op = rest[blen];
+	uint64_t lo = 0, hi = 0, step = 0;
+	int rc = 0;
+	bool ok = (size_t)(dots - text) < sizeof(a) && blen < sizeof(b) && op;
+
+	if (ok) {
+		snprintf(a, sizeof(a), "%.*s", (int)(dots - text), text);
+		snprintf(b, sizeof(b), "%.*s", (int)blen, rest);
+		ok = !parse_number(def, a, &lo) && !parse_number(def, b, &hi) &&
+		     !units_parse_u64(rest + blen + 1, &step) && step && lo <= hi &&
+		     (op == '+' || (step >= 2 && lo));
+	}
+	if (!ok)
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"--vary %s: bad range: expected A..B*F (F >= 2, A > 0) or A..B+S (S >= 1) with A <= B, e.g. 1g..16g*2",
+			spec);
+	for (uint64_t v = lo; v <= hi && !rc;) {
+		char buf[64];
+
+		format_number(def, v, buf, sizeof(buf));
+		rc = axis_push(ax, buf);
+		if (op == '*' ? v > hi / step : v > hi - step)
+			break;
+		v = op == '*' ? v * step : v + step;
+	}
+	return rc;
+}
+
+/* Parse one --vary KEY=VALUES into ax. A value with ".." is a range only
+ * for a numeric key (a directory "/a/../b" is a list item), and a range
+ * is the whole value. An empty item is refused: "4k,,8k" is more likely a
+ * value lost than one meant. */
 static int parse_axis(const char *spec, struct axis *ax, struct dbio_err *err)
 {
-	const char *eq = strchr(spec, '=');
+	const char *eq = strchr(spec, '='), *values;
 	const struct option_def *def;
-	char list[4096];
 	int rc = 0;
 
 	memset(ax, 0, sizeof(*ax));
@@ -117,51 +162,34 @@ static int parse_axis(const char *spec, struct axis *ax, struct dbio_err *err)
 		return dbio_err_set(err, DBIO_EINPUT, "--vary %s: key '%s': unknown%s%s%s", spec, ax->key,
 				    hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
 	}
-	snprintf(list, sizeof(list), "%s", eq + 1);
-	const char *dots = strstr(list, "..");
-
-	if (dots) {
-		char a[64], b[64], op;
-		uint64_t lo, hi, step;
-		const char *rest = dots + 2;
-		size_t blen = strcspn(rest, "*+");
-
-		if (def->type != OPT_UINT && def->type != OPT_SIZE && def->type != OPT_TIME)
-			return dbio_err_set(err, DBIO_EINPUT,
-					    "--vary %s: a range needs a numeric key, '%s' is not", spec,
-					    ax->key);
-		snprintf(a, sizeof(a), "%.*s", (int)(dots - list), list);
-		snprintf(b, sizeof(b), "%.*s", (int)blen, rest);
-		op = rest[blen];
-		if (!op || parse_number(def, a, &lo) || parse_number(def, b, &hi) ||
-		    units_parse_u64(rest + blen + 1, &step) || step == 0 || (op == '*' && step < 2) ||
-		    lo > hi || (op == '*' && lo == 0))
-			return dbio_err_set(
-				err, DBIO_EINPUT,
-				"--vary %s: bad range: expected A..B*F (F >= 2, A > 0) or A..B+S (S >= 1) with A <= B, e.g. 1g..16g*2",
-				spec);
-		for (uint64_t v = lo; v <= hi && !rc;) {
-			char buf[64];
-
-			format_number(def, v, buf, sizeof(buf));
-			rc = axis_push(ax, buf);
-			if (op == '*' ? v > hi / step : v > hi - step)
-				break;
-			v = op == '*' ? v * step : v + step;
-		}
+	values = eq + 1;
+	if (strstr(values, "..") &&
+	    (def->type == OPT_UINT || def->type == OPT_SIZE || def->type == OPT_TIME)) {
+		rc = parse_range(spec, def, values, ax, err);
 	} else {
-		char *save = NULL;
+		for (size_t item = 1;; item++) {
+			size_t len = strcspn(values, ",");
+			char *v;
 
-		for (char *tok = strtok_r(list, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
-			rc = axis_push(ax, tok);
+			if (!len)
+				return dbio_err_set(
+					err, DBIO_EINPUT,
+					"--vary %s: item %zu is empty: expected values separated by single commas, e.g. numjobs=1,2,4",
+					spec, item);
+			if (!(v = strndup(values, len)))
+				return dbio_err_set(err, -ENOMEM, "out of memory");
+			rc = axis_push(ax, v);
+			free(v);
+			if (rc || !values[len])
+				break;
+			values += len + 1;
+		}
 	}
 	if (rc == -E2BIG)
 		return dbio_err_set(err, DBIO_EINPUT, "--vary %s: more than %d values", spec,
 				    SWEEP_MAX_VALUES);
 	if (rc)
 		return dbio_err_set(err, rc, "out of memory");
-	if (!ax->nvalues)
-		return dbio_err_set(err, DBIO_EINPUT, "--vary %s: no values", spec);
 	return 0;
 }
 
@@ -194,32 +222,114 @@ static json_t *sweep_json(const struct axis *axes, size_t naxes, size_t npoints,
 			 "jobs_per_point", (json_int_t)jobs_per_point, "completed", (json_int_t)0);
 }
 
-/* Load a sweep result to resume: its argv, and the finished points. */
+/* What makes r unfit to resume, into what; false when nothing does. The
+ * loop and the jobs[] trimming of a resume trust these: argv is a `dbio
+ * sweep` command line of strings that does not itself resume or ask for
+ * help, and sweep counts points, jobs per point and finished points that
+ * jobs[] holds. */
+static bool resume_unfit(const json_t *r, char *what, size_t len)
+{
+	const json_t *args = json_object_get(r, "argv"), *sweep = json_object_get(r, "sweep");
+	const json_t *points = json_object_get(sweep, "points"),
+		     *per = json_object_get(sweep, "jobs_per_point");
+	const json_t *completed = json_object_get(sweep, "completed"), *a;
+	size_t njobs = json_array_size(json_object_get(r, "jobs")), i;
+
+	what[0] = '\0';
+	if (!sweep)
+		snprintf(what, len, "no sweep object: not a result of `dbio sweep`");
+	else if (!json_is_object(sweep))
+		snprintf(what, len, "sweep is not an object");
+	else if (!json_is_array(args))
+		snprintf(what, len, "argv is not an array");
+	else if (json_array_size(args) < 3)
+		snprintf(what, len, "argv holds %zu items: expected the `dbio sweep` command line",
+			 json_array_size(args));
+	json_array_foreach (args, i, a) {
+		const char *s = json_string_value(a);
+
+		if (what[0])
+			break;
+		if (!s)
+			snprintf(what, len, "argv[%zu] is not a string", i);
+		else if (i == 1 && strcmp(s, "sweep"))
+			snprintf(what, len, "argv[1] is '%s': expected 'sweep'", s);
+		else if (i > 1 && (!strcmp(s, "--help") || !strncmp(s, "--resume", 8)))
+			snprintf(what, len,
+				 "argv[%zu] is '%s': a recorded sweep neither resumes nor asks for help", i,
+				 s);
+	}
+	if (what[0])
+		return true;
+	if (!json_is_integer(points) || json_integer_value(points) < 1 ||
+	    json_integer_value(points) > SWEEP_MAX_POINTS)
+		snprintf(what, len, "sweep.points is not a whole number from 1 to %d", SWEEP_MAX_POINTS);
+	else if (!json_is_integer(per) || json_integer_value(per) < 1)
+		snprintf(what, len, "sweep.jobs_per_point is not a whole number >= 1");
+	else if (!json_is_integer(completed) || json_integer_value(completed) < 0 ||
+		 json_integer_value(completed) > json_integer_value(points))
+		snprintf(what, len, "sweep.completed is not a whole number from 0 to sweep.points (%lld)",
+			 (long long)json_integer_value(points));
+	else if (!json_is_array(json_object_get(sweep, "vary")))
+		snprintf(what, len, "sweep.vary is not an array");
+	/* Division, not a product that could overflow. */
+	else if (json_integer_value(completed) &&
+		 (json_int_t)njobs / json_integer_value(completed) < json_integer_value(per))
+		snprintf(what, len,
+			 "jobs holds %zu %s, fewer than sweep.completed (%lld) x sweep.jobs_per_point (%lld)",
+			 njobs, njobs == 1 ? "entry" : "entries", (long long)json_integer_value(completed),
+			 (long long)json_integer_value(per));
+	return what[0] != '\0';
+}
+
+/* Load a sweep result to resume: the result, and its argv from "sweep" on
+ * (borrowed from the result), checked by resume_unfit. */
 static int load_resume(const char *path, json_t **result, int *argc, char ***argv, struct dbio_err *err)
 {
-	json_t *r = NULL, *args;
+	struct dbio_err lerr = { 0 };
+	const json_t *args;
+	json_t *r;
+	char what[512];
 	size_t i;
-	json_t *a;
-	int rc = result_load(path, &r, err);
 
-	if (rc)
-		return rc;
-	if (!json_object_get(r, "sweep") || !json_is_array(args = json_object_get(r, "argv"))) {
+	if (result_load(path, &r, &lerr))
+		return dbio_err_set(err, lerr.code, "sweep: %s", lerr.msg);
+	if (resume_unfit(r, what, sizeof(what))) {
 		json_decref(r);
-		return dbio_err_set(err, DBIO_EINPUT, "--resume %s: not a result of `dbio sweep`", path);
+		return dbio_err_set(err, DBIO_EINPUT, "sweep: %s: cannot resume: %s", path, what);
 	}
+	args = json_object_get(r, "argv");
 	*argc = (int)json_array_size(args) - 1; /* argv[0] is "dbio" */
-	*argv = calloc(json_array_size(args) + 1, sizeof(**argv));
-	if (!*argv || *argc < 1) {
+	*argv = calloc(json_array_size(args), sizeof(**argv));
+	if (!*argv) {
 		json_decref(r);
-		return dbio_err_set(err, DBIO_EINPUT, "--resume %s: no command line recorded", path);
+		return dbio_err_set(err, -ENOMEM, "out of memory");
 	}
-	json_array_foreach (args, i, a) {
-		if (i > 0)
-			(*argv)[i - 1] = (char *)json_string_value(a);
-	}
+	for (i = 1; i < json_array_size(args); i++)
+		(*argv)[i - 1] = (char *)json_string_value(json_array_get(args, i));
 	*result = r;
 	return 0;
+}
+
+/* Whether the grid and jobs built from a resumed result's argv are the
+ * ones its sweep object describes; else what differs, into what. */
+static bool resume_mismatch(const json_t *resumed, const json_t *built, char *what, size_t len)
+{
+	const json_t *had = json_object_get(resumed, "sweep");
+	static const char *const keys[] = { "points", "jobs_per_point" };
+
+	for (size_t i = 0; i < 2; i++)
+		if (!json_equal(json_object_get(had, keys[i]), json_object_get(built, keys[i]))) {
+			snprintf(what, len, "argv makes %lld for sweep.%s, the file says %lld",
+				 (long long)json_integer_value(json_object_get(built, keys[i])), keys[i],
+				 (long long)json_integer_value(json_object_get(had, keys[i])));
+			return true;
+		}
+	if (!json_equal(json_object_get(had, "vary"), json_object_get(built, "vary"))) {
+		snprintf(what, len, "argv's --vary values are not those of sweep.vary");
+		return true;
+	}
+	return false;
 }
 
 static int sweep_main(int argc, char **argv)
@@ -229,11 +339,14 @@ static int sweep_main(int argc, char **argv)
 	struct axis *axes = NULL;
 	struct jobset *sets = NULL;
 	char **extra = NULL, **resume_argv = NULL;
-	json_t *result = NULL, *resumed = NULL;
-	size_t naxes = 0, npoints = 1, done = 0;
+	json_t *result = NULL, *resumed = NULL, *grid = NULL;
+	const char *resuming = NULL; /* the file of --resume */
+	size_t naxes = 0, npoints = 1, done = 0, completed, saved;
+	struct dbio_err werr = { 0 }; /* the failure to write --output */
+	bool written;		      /* whether --output holds this sweep at all */
 	bool suite;
-	int rc = 0, status, bad;
-	char names[256];
+	int rc = 0, wrc = 0, status, bad;
+	char names[256], what[512];
 
 	status = jobrun_parse_args(argc, argv, true, sweep_usage, &args);
 	if (status) {
@@ -255,29 +368,34 @@ static int sweep_main(int argc, char **argv)
 		jobrun_args_release(&args);
 		memset(&args, 0, sizeof(args));
 		status = jobrun_parse_args(rargc, resume_argv, true, sweep_usage, &args);
-		if (status)
+		if (status) {
+			cmd_error("sweep: %s: cannot resume: its argv is not a command line this dbio takes",
+				  path);
+			status = status == 1 ? 1 : 2;
 			goto out;
+		}
 		args.output = path;
+		resuming = path;
 		done = (size_t)json_integer_value(
 			json_object_get(json_object_get(resumed, "sweep"), "completed"));
 	}
 	args.opts.progress = args.progress < 0 ? isatty(STDERR_FILENO) : args.progress;
 	if (args.metrics && table_check_metrics(args.metrics)) {
-		cmd_error("command line: --metric %s: item %d is not a metric: expected a list of %s",
-			  args.metrics, table_check_metrics(args.metrics), table_metric_names);
-		status = 2;
-		goto out;
+		rc = dbio_err_set(&err, DBIO_EINPUT,
+				  "command line: --metric %s: item %d is not a metric: expected a list of %s",
+				  args.metrics, table_check_metrics(args.metrics), table_metric_names);
+		goto fail;
 	}
 	if (args.ops && (bad = cmd_check_ops(args.ops, names, sizeof(names)))) {
-		cmd_error("command line: --op %s: item %d is not an op type: expected a list of %s", args.ops,
-			  bad, names);
-		status = 2;
-		goto out;
+		rc = dbio_err_set(&err, DBIO_EINPUT,
+				  "command line: --op %s: item %d is not an op type: expected a list of %s",
+				  args.ops, bad, names);
+		goto fail;
 	}
 	if (!args.nvary) {
-		cmd_error("sweep: no --vary: give at least one, e.g. --vary numjobs=1,2,4");
-		status = 2;
-		goto out;
+		rc = dbio_err_set(&err, DBIO_EINPUT,
+				  "sweep: no --vary: give at least one, e.g. --vary numjobs=1,2,4");
+		goto fail;
 	}
 	axes = calloc(args.nvary, sizeof(*axes));
 	extra = calloc(args.nvary, sizeof(*extra));
@@ -290,9 +408,21 @@ static int sweep_main(int argc, char **argv)
 			naxes++;
 			goto fail;
 		}
+		/* Two --vary of one key would make a grid whose points set it
+		 * twice, and the last would silently win. */
+		for (size_t i = 0; i < naxes; i++)
+			if (!strcmp(axes[i].key, axes[naxes].key)) {
+				rc = dbio_err_set(
+					&err, DBIO_EINPUT,
+					"--vary %s: key '%s' is varied twice (also --vary %s): give all its values in one --vary",
+					args.vary[naxes], axes[naxes].key, args.vary[i]);
+				naxes++;
+				goto fail;
+			}
 		npoints *= axes[naxes].nvalues;
-		if (npoints > 100000) {
-			rc = dbio_err_set(&err, DBIO_EINPUT, "--vary: the grid has more than 100000 points");
+		if (npoints > SWEEP_MAX_POINTS) {
+			rc = dbio_err_set(&err, DBIO_EINPUT, "--vary: the grid has more than %d points",
+					  SWEEP_MAX_POINTS);
 			naxes++;
 			goto fail;
 		}
@@ -311,8 +441,18 @@ static int sweep_main(int argc, char **argv)
 	}
 	if (rc)
 		goto fail;
+	if (!(grid = sweep_json(axes, naxes, npoints, sets[0].njobs))) {
+		rc = dbio_err_set(&err, -ENOMEM, "out of memory");
+		goto fail;
+	}
 
 	if (resumed) {
+		/* The file's counts are trusted below only if its argv makes
+		 * the same grid. */
+		if (resume_mismatch(resumed, grid, what, sizeof(what))) {
+			rc = dbio_err_set(&err, DBIO_EINPUT, "%s", what);
+			goto fail;
+		}
 		/* Drop the job entries of the point that was running when the
 		 * sweep stopped; keep the finished ones. */
 		json_t *jobs = json_object_get(resumed, "jobs");
@@ -322,25 +462,29 @@ static int sweep_main(int argc, char **argv)
 		result = resumed;
 		resumed = NULL;
 		if (done < npoints && args.format == FORMAT_TEXT)
-			fprintf(stderr, "dbio: resuming at point %zu of %zu\n", done + 1, npoints);
+			cmd_note("resuming at point %zu of %zu", done + 1, npoints);
 	} else {
 		result = result_new(argc + 1, argv - 1);
-		if (!result ||
-		    json_object_set_new(result, "sweep", sweep_json(axes, naxes, npoints, sets[0].njobs))) {
+		if (!result || json_object_set(result, "sweep", grid)) {
 			rc = dbio_err_set(&err, -ENOMEM, "out of memory");
 			goto fail;
 		}
 	}
+	/* What the --output file holds: a resumed one its finished points. */
+	completed = saved = done;
+	written = resuming != NULL;
 	run_signals_install();
 	for (size_t p = done; p < npoints && !rc; p++) {
 		size_t base = json_array_size(json_object_get(result, "jobs"));
 
 		point_keys(axes, naxes, p, extra);
 		if (args.format == FORMAT_TEXT) {
-			fprintf(stderr, "dbio: point %zu of %zu:", p + 1, npoints);
-			for (size_t i = 0; i < naxes; i++)
-				fprintf(stderr, " %s", extra[i]);
-			fputc('\n', stderr);
+			char line[4096] = "";
+			size_t used = 0;
+
+			for (size_t i = 0; i < naxes && used < sizeof(line); i++)
+				used += (size_t)snprintf(line + used, sizeof(line) - used, " %s", extra[i]);
+			cmd_note("point %zu of %zu:%s", p + 1, npoints, line);
 		}
 		rc = jobrun_jobs(&sets[p], &args, result, base, &err);
 		for (size_t j = 0; j < sets[p].njobs; j++) {
@@ -353,15 +497,37 @@ static int sweep_main(int argc, char **argv)
 			json_object_set_new(entry, "point", point);
 			json_object_set_new(entry, "point_index", json_integer((json_int_t)p));
 		}
-		if (!rc)
+		if (!rc) {
+			completed = p + 1;
 			json_object_set_new(json_object_get(result, "sweep"), "completed",
-					    json_integer((json_int_t)p + 1));
-		result_finish(result, rc != 0, rc ? err.msg : NULL);
-		if (args.output && jobrun_write_outputs(&args, result, false) && !rc)
-			rc = -EIO;
+					    json_integer((json_int_t)completed));
+		}
+		/* Partial until the last point is done: a sweep killed
+		 * between two points leaves a file that says so (and
+		 * sweep.completed says how far it got). */
+		result_finish(result, rc != 0 || completed < npoints, rc ? err.msg : NULL);
+		if (args.output) {
+			wrc = result_write(result, args.output, &werr);
+			if (!wrc) {
+				saved = completed;
+				written = true;
+			} else if (!rc) {
+				rc = wrc;
+			}
+		}
+		if (!wrc && args.series_csv) {
+			int crc = jobrun_write_outputs(&(struct run_args){ .series_csv = args.series_csv },
+						       result, false);
+
+			rc = rc ? rc : crc;
+		}
 	}
 	if (!rc)
 		result_finish(result, false, NULL);
+	else if (!err.code && werr.code)
+		/* Stopped because --output could not be written: that is
+		 * what the JSON on standard output should say. */
+		result_finish(result, completed < npoints, completed < npoints ? werr.msg : NULL);
 
 	if (args.format == FORMAT_JSON) {
 		char *text = result_dump(result);
@@ -376,13 +542,26 @@ static int sweep_main(int argc, char **argv)
 	fflush(stdout);
 	if (rc && err.code)
 		cmd_error("%s", err.msg);
-	if (rc && args.output)
-		fprintf(stderr, "dbio: the finished points are in %s; `dbio sweep --resume %s` goes on\n",
-			args.output, args.output);
-	status = jobrun_status(rc);
+	/* Say the finished points are in the file only when it was written
+	 * after the last of them. */
+	if (werr.code && !written)
+		cmd_error("%s: the finished points are not saved", werr.msg);
+	else if (werr.code)
+		cmd_error(
+			"%s: it holds %zu of the %zu finished points; `dbio sweep --resume %s` goes on from there",
+			werr.msg, saved, completed, args.output);
+	else if (rc && args.output)
+		cmd_note("the finished points are in %s; `dbio sweep --resume %s` goes on", args.output,
+			 args.output);
+	/* Every point done is a complete sweep, as its file says, even if a
+	 * signal came after the last point's runs. */
+	status = rc ? jobrun_status(rc) : 0;
 	goto out;
 fail:
-	cmd_error("%s", err.msg);
+	if (resuming)
+		cmd_error("sweep: %s: cannot resume: %s", resuming, err.msg);
+	else
+		cmd_error("%s", err.msg);
 	status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
 out:
 	for (size_t p = 0; sets && p < npoints; p++)
@@ -396,6 +575,7 @@ out:
 	free(extra);
 	json_decref(result);
 	json_decref(resumed);
+	json_decref(grid);
 	free(resume_argv);
 	jobrun_args_release(&args);
 	return status;

@@ -13,6 +13,7 @@
 #include "workload/workload.h"
 #include "job/option.h"
 #include "util/built.h"
+#include "util/termesc.h"
 #include "util/units.h"
 
 void job_defaults(struct job *job, const char *name)
@@ -155,6 +156,11 @@ int job_validate(struct job *job, struct dbio_err *err)
 		snprintf(job->name, sizeof(job->name), "job");
 	if (strchr(job->name, '/'))
 		return job_fail(job, "name", err, "bad value '%s': expected a name without '/'", job->name);
+	/* Names reach the terminal (progress line, reports) and file names. */
+	if (termesc_needed(job->name))
+		return job_fail(job, "name", err,
+				"bad value '%s': expected a name of UTF-8 text without control characters",
+				job->name);
 	const struct engine_ops *eng = engine_find(job->ioengine);
 
 	if (!eng) {

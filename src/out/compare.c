@@ -14,6 +14,7 @@
 #include "result/result.h"
 #include "stats/opstats.h"
 #include "util/list.h"
+#include "util/termesc.h"
 #include "util/units.h"
 
 static const struct compare_metric metrics[] = {
@@ -102,34 +103,6 @@ void compare_change_of(const struct summary *base, const struct summary *other, 
 	c->significant = c->p_value < alpha;
 	c->regression = c->significant && ((worse == COMPARE_WORSE_LOWER && diff < 0) ||
 					   (worse == COMPARE_WORSE_HIGHER && diff > 0));
-}
-
-int compare_check_result(const json_t *r, const char *name, struct dbio_err *err)
-{
-	const json_t *version = json_object_get(r, "schema_version");
-	const json_t *tool = json_object_get(json_object_get(r, "tool"), "name");
-
-	if (!json_is_object(r) || !version)
-		return dbio_err_set(err, DBIO_EINPUT, "compare: %s: not a dbio result: no schema_version",
-				    name);
-	if (!json_is_string(tool))
-		return dbio_err_set(err, DBIO_EINPUT, "compare: %s: not a dbio result: no tool.name", name);
-	if (strcmp(json_string_value(tool), "dbio"))
-		return dbio_err_set(err, DBIO_EINPUT,
-				    "compare: %s: not a dbio result: tool.name is '%s', not 'dbio'", name,
-				    json_string_value(tool));
-	if (!json_is_integer(version) || json_integer_value(version) < 1)
-		return dbio_err_set(
-			err, DBIO_EINPUT,
-			"compare: %s: not a dbio result: schema_version is not a whole number >= 1", name);
-	if (json_integer_value(version) > RESULT_SCHEMA_VERSION)
-		return dbio_err_set(
-			err, DBIO_EINPUT,
-			"compare: %s: schema_version %lld is newer than this dbio's (%d): compare it with a newer dbio",
-			name, (long long)json_integer_value(version), RESULT_SCHEMA_VERSION);
-	if (!json_is_array(json_object_get(r, "jobs")))
-		return dbio_err_set(err, DBIO_EINPUT, "compare: %s: not a dbio result: no jobs array", name);
-	return 0;
 }
 
 /* ---- small helpers ---- */
@@ -896,7 +869,7 @@ static void print_env(FILE *fp, const struct comparison *c)
 	}
 }
 
-void compare_print_text(FILE *fp, const struct comparison *c)
+static void comparison_text(FILE *fp, const struct comparison *c)
 {
 	json_t *keys = point_keys(c);
 	size_t nkeys = json_array_size(keys);
@@ -975,6 +948,16 @@ out:
 	json_decref(keys);
 }
 
+void compare_print_text(FILE *fp, const struct comparison *c)
+{
+	FILE *out = termesc_open(fp);
+
+	if (!out)
+		return; /* out of memory: nothing rather than raw control characters */
+	comparison_text(out, c);
+	fclose(out);
+}
+
 /* ---- CSV ---- */
 
 static void csv_field(FILE *fp, const char *s)
@@ -992,7 +975,7 @@ static void csv_field(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-void compare_print_csv(FILE *fp, const struct comparison *c)
+static void comparison_csv(FILE *fp, const struct comparison *c)
 {
 	json_t *keys = point_keys(c);
 	size_t k;
@@ -1051,6 +1034,16 @@ void compare_print_csv(FILE *fp, const struct comparison *c)
 		fputc('\n', fp);
 	}
 	json_decref(keys);
+}
+
+void compare_print_csv(FILE *fp, const struct comparison *c)
+{
+	FILE *out = termesc_open(fp);
+
+	if (!out)
+		return; /* out of memory: nothing rather than raw control characters */
+	comparison_csv(out, c);
+	fclose(out);
 }
 
 /* ---- JSON ---- */

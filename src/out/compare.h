@@ -8,7 +8,8 @@
  * the change against the first in percent with Welch's t-test over the
  * per-run values, so a change can be told from noise. It also lists the
  * environment fields (host, kernel, vm settings, filesystems, devices, job
- * options) that differ between the files. Printed as text, CSV or JSON.
+ * options) that differ between the files. Printed as text, CSV or JSON;
+ * the text and CSV with control characters escaped (util/termesc.h).
  *
  * The comparison borrows the result trees it was built from: they must
  * outlive it.
@@ -104,13 +105,7 @@ struct comparison {
 	size_t nwarnings;
 };
 
-/* Check that r is a result this dbio can compare: a dbio result (has
- * schema_version and tool.name "dbio") of a schema_version no newer than
- * RESULT_SCHEMA_VERSION, with a jobs array. 0 or DBIO_EINPUT with a
- * message naming name. */
-int compare_check_result(const json_t *r, const char *name, struct dbio_err *err);
-
-/* Build the comparison of results[0..n) (n >= 2, already checked), named
+/* Build the comparison of results[0..n) (n >= 2, each passed result_check), named
  * names[], over metrics[0..nmetrics) at significance level alpha, with rows
  * only for the op types in the comma-separated ops (NULL: all). Jobs not
  * in every file are left out with a warning; none in common is DBIO_EINPUT

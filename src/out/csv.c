@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "util/termesc.h"
+
 static void field(FILE *fp, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
@@ -18,7 +20,7 @@ static void field(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-size_t csv_series(FILE *fp, const json_t *result)
+static size_t series_rows(FILE *fp, const json_t *result)
 {
 	const json_t *jobs = json_object_get(result, "jobs");
 	size_t rows = 0, j;
@@ -70,4 +72,16 @@ size_t csv_series(FILE *fp, const json_t *result)
 		}
 	}
 	return rows;
+}
+
+size_t csv_series(FILE *fp, const json_t *result)
+{
+	FILE *out = termesc_open(fp);
+	size_t n;
+
+	if (!out)
+		return 0; /* out of memory: nothing rather than raw control characters */
+	n = series_rows(out, result);
+	fclose(out);
+	return n;
 }

@@ -1,5 +1,6 @@
 /*
- * CSV views of a result tree, for spreadsheets and plotting tools.
+ * CSV views of a result tree, for spreadsheets and plotting tools, with
+ * control characters of the result's text escaped (util/termesc.h).
  */
 #ifndef DBIO_OUT_CSV_H
 #define DBIO_OUT_CSV_H

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/termesc.h"
 #include "util/units.h"
 
 static const char *const op_names[] = { "read", "write", "fsync", "fdatasync" };
@@ -13,28 +14,22 @@ static const char *const op_names[] = { "read", "write", "fsync", "fdatasync" };
 
 void html_escape(FILE *fp, const char *s)
 {
+	static const char *const refs[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&#39;" };
+	static const char specials[] = "&<>\"'";
+
 	if (!s)
 		return;
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		case '\'':
-			fputs("&#39;", fp);
-			break;
-		default:
-			fputc(*s, fp);
-		}
+	for (;;) {
+		size_t run = strcspn(s, specials);
+
+		/* Control characters as the terminal views show them: a
+		 * browser shows nothing of them, and the page copied or saved
+		 * as text would carry them to a terminal. */
+		termesc_write(fp, s, run, 0);
+		if (!s[run])
+			return;
+		fputs(refs[strchr(specials, s[run]) - specials], fp);
+		s += run + 1;
 	}
 }
 

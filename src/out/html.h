@@ -6,8 +6,8 @@
  * side-by-side table — with the plots out/plot.c drew (as SVG) embedded
  * where they belong. A view of result values, like out/text.c.
  *
- * Every string that comes from a result is escaped (& < > " '), in the
- * page and in the embedded SVG.
+ * Every string that comes from a result is escaped (& < > " ', and control
+ * characters), in the page and in the embedded SVG.
  */
 #ifndef DBIO_OUT_HTML_H
 #define DBIO_OUT_HTML_H
@@ -16,8 +16,9 @@
 
 #include "out/plot.h"
 
-/* Write s with &, <, >, " and ' replaced by their character references;
- * every other byte (UTF-8 included) as it is. NULL writes nothing. */
+/* Write s with &, <, >, " and ' replaced by their character references and
+ * control characters escaped as util/termesc.h does (\x1b); other text
+ * (UTF-8 included) as it is. NULL writes nothing. */
 void html_escape(FILE *fp, const char *s);
 
 /* Write the SVG document svg (as gnuplot writes it) for embedding in a

@@ -21,6 +21,7 @@
 #include "result/result.h"
 #include "stats/hist.h"
 #include "stats/opstats.h"
+#include "util/utf8.h"
 
 #define MAX_CURVES 24 /* a legend longer than this is not read */
 
@@ -163,51 +164,29 @@ static struct unit size_unit(double bytes)
 
 /* ---- writing gnuplot ---------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s, 0 when it is not one. */
-static size_t utf8_seq(const unsigned char *s)
-{
-	size_t n;
-	unsigned min;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		n = 2, min = 0x80, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		n = 3, min = 0x800, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		n = 4, min = 0x10000, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : n;
-}
-
 /* s as a gnuplot single-quoted string: ' doubled (the only escape there),
- * control characters and bytes that are not UTF-8 as '?', so that the SVG
- * gnuplot writes stays well-formed XML. */
+ * control characters (C1 included) and bytes that are not UTF-8 as '?', so
+ * that the SVG gnuplot writes stays well-formed XML and holds no
+ * terminal controls. */
 static void gp_str(FILE *fp, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t left = strlen(s);
 
 	fputc('\'', fp);
-	while (*p) {
-		size_t n = utf8_seq(p);
+	while (left) {
+		uint32_t cp = 0;
+		int n = utf8_decode(p, left, &cp);
 
-		if (n == 0 || (n == 1 && (*p < 0x20 || *p == 0x7f))) {
+		if (n <= 0 || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) {
 			fputc('?', fp);
-			p++;
+			p++, left--;
 			continue;
 		}
 		if (*p == '\'')
 			fputc('\'', fp);
-		fwrite(p, 1, n, fp);
-		p += n;
+		fwrite(p, 1, (size_t)n, fp);
+		p += n, left -= (size_t)n;
 	}
 	fputc('\'', fp);
 }

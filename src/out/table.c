@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/list.h"
+#include "util/termesc.h"
 #include "util/units.h"
 
 struct metric {
@@ -131,7 +132,7 @@ static void csv_field(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-void table_points(FILE *fp, const json_t *result, const char *list, const char *ops_shown, bool csv)
+static void points_table(FILE *fp, const json_t *result, const char *list, const char *ops_shown, bool csv)
 {
 	const json_t *vary = json_object_get(json_object_get(result, "sweep"), "vary");
 	const json_t *jobs = json_object_get(result, "jobs");
@@ -241,4 +242,14 @@ void table_points(FILE *fp, const json_t *result, const char *list, const char *
 		}
 	}
 	free(width);
+}
+
+void table_points(FILE *fp, const json_t *result, const char *list, const char *ops_shown, bool csv)
+{
+	FILE *out = termesc_open(fp);
+
+	if (!out)
+		return; /* out of memory: nothing rather than raw control characters */
+	points_table(out, result, list, ops_shown, csv);
+	fclose(out);
 }

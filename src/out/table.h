@@ -1,7 +1,8 @@
 /*
  * Tables of result points: one row per job entry (a sweep point, or a job
  * of a run) and op type, chosen metrics as columns — the seed reports'
- * "one row per parameter value" shape. Text or CSV.
+ * "one row per parameter value" shape. Text or CSV, with control
+ * characters of the result's text escaped (util/termesc.h).
  */
 #ifndef DBIO_OUT_TABLE_H
 #define DBIO_OUT_TABLE_H

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "util/termesc.h"
 #include "util/units.h"
 
 static double num(const json_t *obj, const char *key)
@@ -293,7 +294,7 @@ static void series_lines(FILE *fp, const json_t *series)
 	}
 }
 
-void text_report(FILE *fp, const json_t *result)
+static void report_text(FILE *fp, const json_t *result)
 {
 	const json_t *jobs = json_object_get(result, "jobs");
 	size_t i;
@@ -351,7 +352,17 @@ void text_report(FILE *fp, const json_t *result)
 	}
 }
 
-void text_summary(FILE *fp, const json_t *result)
+void text_report(FILE *fp, const json_t *result)
+{
+	FILE *out = termesc_open(fp);
+
+	if (!out)
+		return; /* out of memory: nothing rather than raw control characters */
+	report_text(out, result);
+	fclose(out);
+}
+
+static void summary_text(FILE *fp, const json_t *result)
 {
 	const json_t *jobs = json_object_get(result, "jobs");
 	const json_t *seen_targets[64];
@@ -411,4 +422,14 @@ void text_summary(FILE *fp, const json_t *result)
 		where_line(fp, seen_targets[k]);
 		fputc('\n', fp);
 	}
+}
+
+void text_summary(FILE *fp, const json_t *result)
+{
+	FILE *out = termesc_open(fp);
+
+	if (!out)
+		return; /* out of memory: nothing rather than raw control characters */
+	summary_text(out, result);
+	fclose(out);
 }

@@ -1,5 +1,7 @@
 /*
  * The text report: a view of a result tree (result/), never of live state.
+ * Control characters of the result's text (a job name, a hostname) are
+ * written escaped (util/termesc.h): the text goes to a terminal.
  */
 #ifndef DBIO_OUT_TEXT_H
 #define DBIO_OUT_TEXT_H

@@ -563,8 +563,11 @@ void result_finish(json_t *result, bool partial, const char *error)
 {
 	json_object_set_new(result, "finished_at", iso_time(clock_wall_ns()));
 	json_object_set_new(result, "partial", json_boolean(partial));
+	/* A resumed sweep's result still holds what stopped it last time. */
 	if (error)
 		json_object_set_new(result, "error", json_string(error));
+	else
+		json_object_del(result, "error");
 }
 
 char *result_dump(const json_t *result)
@@ -620,35 +623,58 @@ int result_hist_load(const json_t *op, struct hist *h)
 	return 0;
 }
 
+int result_check(const json_t *r, const char *name, struct dbio_err *err)
+{
+	const json_t *version = json_object_get(r, "schema_version");
+	const json_t *tool = json_object_get(json_object_get(r, "tool"), "name");
+
+	if (!json_is_object(r) || !version)
+		return dbio_err_set(err, DBIO_EINPUT, "%s: not a dbio result: no schema_version", name);
+	if (!json_is_string(tool))
+		return dbio_err_set(err, DBIO_EINPUT, "%s: not a dbio result: no tool.name", name);
+	if (strcmp(json_string_value(tool), "dbio"))
+		return dbio_err_set(err, DBIO_EINPUT, "%s: not a dbio result: tool.name is '%s', not 'dbio'",
+				    name, json_string_value(tool));
+	if (!json_is_integer(version) || json_integer_value(version) < 1)
+		return dbio_err_set(err, DBIO_EINPUT,
+				    "%s: not a dbio result: schema_version is not a whole number >= 1", name);
+	if (json_integer_value(version) > RESULT_SCHEMA_VERSION)
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"%s: schema_version %lld is newer than this dbio's (%d): read it with a newer dbio",
+			name, (long long)json_integer_value(version), RESULT_SCHEMA_VERSION);
+	if (!json_is_array(json_object_get(r, "jobs")))
+		return dbio_err_set(err, DBIO_EINPUT, "%s: not a dbio result: no jobs array", name);
+	return 0;
+}
+
 int result_load(const char *path, json_t **out, struct dbio_err *err)
 {
 	json_error_t jerr;
-	const json_t *ver;
 	FILE *fp;
 	json_t *r;
+	int rc;
 
 	*out = NULL;
 	fp = fopen(path, "r");
 	if (!fp)
 		return dbio_err_set(err, DBIO_EINPUT, "%s: cannot read: %s", path, strerror(errno));
-	r = json_loadf(fp, 0, &jerr);
+	/* A result dbio wrote never repeats a key; one that does was edited
+	 * or made elsewhere, and which of the two values counts is a guess. */
+	r = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
+	if (!r && ferror(fp)) {
+		int e = errno ? errno : EIO;
+
+		fclose(fp);
+		return dbio_err_set(err, DBIO_EINPUT, "%s: cannot read: %s", path, strerror(e));
+	}
 	fclose(fp);
 	if (!r)
-		return dbio_err_set(err, DBIO_EINPUT, "%s: not a result: line %d: %s", path, jerr.line,
-				    jerr.text);
-	ver = json_object_get(r, "schema_version");
-	if (!json_is_integer(ver) || !json_is_array(json_object_get(r, "jobs"))) {
+		return dbio_err_set(err, DBIO_EINPUT, "%s: not JSON: %s (line %d)", path, jerr.text,
+				    jerr.line);
+	if ((rc = result_check(r, path, err))) {
 		json_decref(r);
-		return dbio_err_set(err, DBIO_EINPUT, "%s: not a dbio result: no schema_version or jobs",
-				    path);
-	}
-	if (json_integer_value(ver) > RESULT_SCHEMA_VERSION) {
-		long long v = (long long)json_integer_value(ver);
-
-		json_decref(r);
-		return dbio_err_set(err, DBIO_EINPUT,
-				    "%s: schema_version %lld is newer than this dbio's (%d)", path, v,
-				    RESULT_SCHEMA_VERSION);
+		return rc;
 	}
 	*out = r;
 	return 0;

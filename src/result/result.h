@@ -30,7 +30,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
  * Partial runs are left out. */
 void result_summarize(json_t *result, size_t index);
 
-/* Record the end: finished_at, partial, and the error text if any. */
+/* Record the end: finished_at, partial, and the error text, or no error
+ * when error is NULL (one recorded before is removed). */
 void result_finish(json_t *result, bool partial, const char *error);
 
 /* Write the result to path atomically (temporary file in the same
@@ -40,9 +41,15 @@ int result_write(const json_t *result, const char *path, struct dbio_err *err);
 /* JSON text of the result, indented; caller frees. */
 char *result_dump(const json_t *result);
 
-/* Read the result file at path: JSON with an integer schema_version not
- * newer than RESULT_SCHEMA_VERSION and a jobs array. 0 with the tree in
- * *out (the caller's reference), or DBIO_EINPUT with "<path>: ..." in err. */
+/* Whether r is a result this dbio reads, the one rule for every reader
+ * (compare, report, plot, sweep --resume): a JSON object with an integer
+ * schema_version from 1 to RESULT_SCHEMA_VERSION, tool.name "dbio" and a
+ * jobs array. 0, or DBIO_EINPUT with "<name>: ..." in err. */
+int result_check(const json_t *r, const char *name, struct dbio_err *err);
+
+/* Read the result file at path and check it with result_check. 0 with the
+ * tree in *out (the caller's reference), or DBIO_EINPUT with "<path>: ..."
+ * in err: cannot read, not JSON (with the line), or not a result. */
 int result_load(const char *path, json_t **out, struct dbio_err *err);
 
 /* The histogram of an op entry (ops.<type>) back as a struct hist, for

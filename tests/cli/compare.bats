@@ -200,7 +200,40 @@ compare_fails() { # compare_fails MESSAGE ARG...
 @test "compare: errors: not a dbio result, or a newer schema_version" {
 	compare_fails "dbio: compare: not-dbio.json: not a dbio result: tool.name is 'fio', not 'dbio'" base.json not-dbio.json
 	compare_fails "dbio: compare: no-version.json: not a dbio result: no schema_version" no-version.json base.json
-	compare_fails "dbio: compare: newer.json: schema_version 2 is newer than this dbio's (1): compare it with a newer dbio" base.json newer.json
+	compare_fails "dbio: compare: newer.json: schema_version 2 is newer than this dbio's (1): read it with a newer dbio" base.json newer.json
+}
+
+# The one loader (result_load) and its one rule: compare, report and plot
+# refuse each malformed file with exit 2 and the same message.
+@test "compare, report and plot refuse a malformed result the same way" {
+	local f want
+	declare -A why=(
+		[not-json.json]="not JSON: '[' or '{' expected near 'jobs' (line 1)"
+		[not-object.json]="not a dbio result: no schema_version"
+		[no-version.json]="not a dbio result: no schema_version"
+		[version-0.json]="not a dbio result: schema_version is not a whole number >= 1"
+		[version-negative.json]="not a dbio result: schema_version is not a whole number >= 1"
+		[version-text.json]="not a dbio result: schema_version is not a whole number >= 1"
+		[newer.json]="schema_version 2 is newer than this dbio's (1): read it with a newer dbio"
+		[no-tool.json]="not a dbio result: no tool.name"
+		[not-dbio.json]="not a dbio result: tool.name is 'fio', not 'dbio'"
+		[jobs-not-array.json]="not a dbio result: no jobs array"
+	)
+	cd "$RESULTS"
+	for f in "${!why[@]}"; do
+		want="$f: ${why[$f]}"
+		run --separate-stderr "$DBIO" compare base.json "$f"
+		[ "$status" -eq 2 ] || { echo "compare $f: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: compare: $want" ] || { echo "compare $f: $stderr"; false; }
+		run --separate-stderr "$DBIO" report "$f" --html "$scratch/r.html"
+		[ "$status" -eq 2 ] || { echo "report $f: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: report: $want" ] || { echo "report $f: $stderr"; false; }
+		run --separate-stderr "$DBIO" plot "$f" --out "$scratch/plots"
+		[ "$status" -eq 2 ] || { echo "plot $f: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: plot: $want" ] || { echo "plot $f: $stderr"; false; }
+	done
+	[ ! -e "$scratch/r.html" ]
+	[ ! -e "$scratch/plots" ]
 }
 
 @test "compare: errors: no job in common lists what each file has" {
@@ -233,4 +266,49 @@ compare_fails() { # compare_fails MESSAGE ARG...
 	# Without --op the commit and batch rows are there.
 	run --separate-stderr "$DBIO" compare kv-a.json "$result" --metric iops
 	[ "$(grep -cE '^job +(insert|commit|batch) +iops ' <<<"$output")" -eq 3 ]
+}
+
+# hostile_pair: a.json and b.json, base.json with a job named
+# job ESC[31m U+009B x and hostnames holding the same, and c.json whose
+# tool.name clears the screen.
+hostile_pair() {
+	"$PYTHON" - "$RESULTS/base.json" <<'PY'
+import json, sys
+for name, host in (("a.json", "host\x1b[31mA\u009b"), ("b.json", "host\x1b[31mB\u009b")):
+    r = json.load(open(sys.argv[1]))
+    r["system"]["hostname"] = host
+    for j in r["jobs"]:
+        j["name"] = "job\x1b[31m\u009bx"
+    json.dump(r, open(name, "w"))
+r["tool"]["name"] = "fio\x1b[2J"
+json.dump(r, open("c.json", "w"))
+PY
+}
+
+# no_raw_controls TEXT: TEXT holds no ESC byte and no C1 control (U+009B).
+no_raw_controls() {
+	[ "$(printf '%s' "$1" | grep -c $'\x1b')" -eq 0 ] || { echo "raw ESC in: $1"; return 1; }
+	[ "$(printf '%s' "$1" | grep -c $'\xc2\x9b')" -eq 0 ] || { echo "raw U+009B in: $1"; return 1; }
+}
+
+@test "compare: control characters from result files are shown escaped, never sent raw to the terminal" {
+	hostile_pair
+	run --separate-stderr "$DBIO" compare a.json b.json
+	[ "$status" -eq 0 ]
+	no_raw_controls "$output"
+	no_raw_controls "$stderr"
+	grep -qF 'job\x1b[31m\u009bx  read  iops ' <<<"$output"
+	has_line '  system.hostname: A host\x1b[31mA\u009b, B host\x1b[31mB\u009b'
+	run --separate-stderr "$DBIO" compare a.json b.json --format csv
+	[ "$status" -eq 0 ]
+	no_raw_controls "$output"
+	grep -qF 'job\x1b[31m\u009bx,read,iops,' <<<"$output"
+	# Error messages too: a job name in "no job in common", a tool name.
+	run --separate-stderr "$DBIO" compare a.json "$RESULTS/base.json"
+	[ "$status" -eq 2 ]
+	no_raw_controls "$stderr"
+	[[ "$stderr" == *"a.json has 'job\x1b[31m\u009bx'"* ]]
+	run --separate-stderr "$DBIO" compare a.json c.json
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: compare: c.json: not a dbio result: tool.name is 'fio\x1b[2J', not 'dbio'" ]
 }

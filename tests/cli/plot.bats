@@ -119,10 +119,10 @@ PY
 	[ "$stderr" = "dbio: plot: missing.json: cannot read: No such file or directory" ]
 	echo '{"schema_version": 1, "jobs": [' >bad.json
 	run -2 --separate-stderr "$DBIO" plot "$result" bad.json --out plots
-	[[ "$stderr" == "dbio: plot: bad.json: not a result: line "* ]]
+	[[ "$stderr" == "dbio: plot: bad.json: not JSON: "*" (line 2)" ]]
 	echo '{"a": 1}' >other.json
 	run -2 --separate-stderr "$DBIO" plot other.json --out plots
-	[ "$stderr" = "dbio: plot: other.json: not a dbio result: no schema_version or jobs" ]
+	[ "$stderr" = "dbio: plot: other.json: not a dbio result: no schema_version" ]
 	run -2 --separate-stderr "$DBIO" plot "$result"
 	[ "$stderr" = "dbio: plot: --out DIR is required: the directory to write the plots to" ]
 	run -2 --separate-stderr "$DBIO" plot --out plots

@@ -174,10 +174,10 @@ PY
 	[ "$stderr" = "dbio: report: missing.json: cannot read: No such file or directory" ]
 	echo 'not json' >bad.json
 	run -2 --separate-stderr "$DBIO" report "$result" bad.json --html r.html
-	[[ "$stderr" == "dbio: report: bad.json: not a result: line 1: "* ]]
-	echo '{"schema_version": 99, "jobs": []}' >new.json
+	[[ "$stderr" == "dbio: report: bad.json: not JSON: "*" (line 1)" ]]
+	echo '{"schema_version": 99, "tool": {"name": "dbio"}, "jobs": []}' >new.json
 	run -2 --separate-stderr "$DBIO" report new.json --html r.html
-	[ "$stderr" = "dbio: report: new.json: schema_version 99 is newer than this dbio's (1)" ]
+	[ "$stderr" = "dbio: report: new.json: schema_version 99 is newer than this dbio's (1): read it with a newer dbio" ]
 	run -2 --separate-stderr "$DBIO" report "$result"
 	[ "$stderr" = "dbio: report: --html FILE is required: the page to write" ]
 	run -2 --separate-stderr "$DBIO" report "$result" --html
@@ -226,4 +226,22 @@ PY
 	grep -qx "dbio: report: interrupted by SIGTERM: no page written" "$scratch/err"
 	[ ! -e "$scratch/r.html" ]
 	is_empty_dir "$scratch/tmp"
+}
+
+@test "report: control characters of a result are escaped visibly in the page, never written raw" {
+	dbio_ok --rw=write --size=1m --log_interval=100ops --directory="$target"
+	"$PYTHON" - "$result" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["system"]["hostname"] = "host\x1b[31m\u009b"
+for j in r["jobs"]:
+    j["name"] = j["options"]["name"] = "job\x1b[31m\u009bx"
+json.dump(r, open(sys.argv[1], "w"))
+PY
+	run --separate-stderr "$DBIO" report "$result" --html r.html
+	[ "$status" -eq 0 ]
+	[ "$(grep -c $'\x1b' r.html)" -eq 0 ]
+	[ "$(grep -c $'\xc2\x9b' r.html)" -eq 0 ]
+	grep -qF 'job\x1b[31m\u009bx' r.html
+	grep -qF 'host\x1b[31m\u009b' r.html
 }

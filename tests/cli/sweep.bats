@@ -3,24 +3,14 @@
 # rewritten after each point, an interrupted sweep resumed without redoing
 # its finished points, CSV, and bad --vary values. Also run --format=csv.
 
-bats_require_minimum_version 1.5.0
-
-setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	DBIO=${DBIO:-$ROOT/dbio}
-	DIR=$(mktemp -d /var/tmp/dbio-sweep.XXXXXX)
-}
-
-teardown() {
-	rm -rf "$DIR"
-}
+load helpers
 
 value() {
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 @test "sweep: a 3-point sweep gives 3 rows with the varied values and exact counts per point" {
-	run --separate-stderr "$DBIO" sweep --rw=read --size=4m --vary bs=4k,8k,16k --directory="$DIR" \
+	run --separate-stderr "$DBIO" sweep --rw=read --size=4m --vary bs=4k,8k,16k --directory="$target" \
 		--output="$BATS_TEST_TMPDIR/s.json"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -32,12 +22,12 @@ value() {
 	[ "$(value "$R" 'd["sweep"]["completed"]')" -eq 3 ]
 	[ "$(value "$R" '[j["point"]["bs"] for j in d["jobs"]]')" = "['4k', '8k', '16k']" ]
 	[ "$(value "$R" '[j["runs"][0]["ops"]["read"]["count"] for j in d["jobs"]]')" = "[1024, 512, 256]" ]
-	[ -z "$(ls -A "$DIR")" ]
+	[ -z "$(ls -A "$target")" ]
 }
 
 @test "sweep: ranges A..B*F and A..B+S, a grid of two keys, CSV with a header" {
 	run --separate-stderr "$DBIO" sweep --rw=write --size=1m --vary numjobs=1..3+1 --vary bs=4k..16k*2 \
-		--directory="$DIR" --format=csv
+		--directory="$target" --format=csv
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | head -1)" = "numjobs,bs,job,op,iops,iops_ci95,bw,bw_ci95,p99,p99_ci95" ]
 	[ "$(echo "$output" | tail -n +2 | cut -d, -f1,2 | tr '\n' ' ')" = "1,4k 1,8k 1,16k 2,4k 2,8k 2,16k 3,4k 3,8k 3,16k " ]
@@ -46,7 +36,7 @@ value() {
 @test "sweep: killed after its first point, --resume finishes without rerunning it" {
 	R=$BATS_TEST_TMPDIR/r.json
 	"$DBIO" sweep --rw=randread --size=4m --runtime=1s --time_based --vary numjobs=1,2,3 \
-		--directory="$DIR" --output="$R" >/dev/null 2>&1 &
+		--directory="$target" --output="$R" >/dev/null 2>&1 &
 	pid=$!
 	# Wait for the first point to be written, then stop the sweep (grep,
 	# not python: python's start-up can take longer than a point).
@@ -69,27 +59,27 @@ value() {
 	[ "$(value "$R" '[j["point"]["numjobs"] for j in d["jobs"]]')" = "['1', '2', '3']" ]
 	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["started_at"]')" = "$first" ]
 	[ "$(value "$R" 'd["partial"]')" = False ]
-	[ -z "$(ls -A "$DIR")" ]
+	[ -z "$(ls -A "$target")" ]
 }
 
 @test "sweep: bad --vary values are refused before anything runs" {
-	run "$DBIO" sweep --size=1m --vary bsz=4k,8k --directory="$DIR"
+	run "$DBIO" sweep --size=1m --vary bsz=4k,8k --directory="$target"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--vary bsz=4k,8k: key 'bsz': unknown (did you mean 'bs'?)"* ]]
-	run "$DBIO" sweep --size=1m --vary bs=16k..4k*2 --directory="$DIR"
+	run "$DBIO" sweep --size=1m --vary bs=16k..4k*2 --directory="$target"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--vary bs=16k..4k*2: bad range"* ]]
-	run "$DBIO" sweep --size=1m --vary bs=4k,4x --directory="$DIR"
+	run "$DBIO" sweep --size=1m --vary bs=4k,4x --directory="$target"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"key 'bs': bad value '4x'"* ]]
-	run "$DBIO" sweep --size=1m --directory="$DIR"
+	run "$DBIO" sweep --size=1m --directory="$target"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"sweep: no --vary"* ]]
-	[ -z "$(ls -A "$DIR")" ]
+	[ -z "$(ls -A "$target")" ]
 }
 
 @test "run --format=csv: a header and a row per job and op type" {
-	run --separate-stderr "$DBIO" run --rw=randrw --size=4m --directory="$DIR" --format=csv
+	run --separate-stderr "$DBIO" run --rw=randrw --size=4m --directory="$target" --format=csv
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | head -1 | cut -d, -f1-4)" = "job,op,iops,iops_ci95" ]
 	[ "$(echo "$output" | tail -n +2 | cut -d, -f1,2 | tr '\n' ' ')" = "job,read job,write " ]
@@ -98,32 +88,242 @@ value() {
 @test "sweep --op: only the named op types become rows; the result keeps every op" {
 	R=$BATS_TEST_TMPDIR/op.json
 	run --separate-stderr "$DBIO" sweep --workload=kv --kv_engine=sqlite --records=2000 --batch=500 \
-		--vary sync_each_batch=1,0 --op insert --metric=iops,elapsed,worst --directory="$DIR" \
+		--vary sync_each_batch=1,0 --op insert --metric=iops,elapsed,worst --directory="$target" \
 		--format=csv --output="$R"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | tail -n +2 | cut -d, -f1-3 | tr '\n' ' ')" = "1,job,insert 0,job,insert " ]
 	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["ops"]["batch"]["count"]')" -eq 4 ]
-	run --separate-stderr "$DBIO" sweep --rw=randrw --size=1m --vary bs=4k,8k --op write,read --directory="$DIR"
+	run --separate-stderr "$DBIO" sweep --rw=randrw --size=1m --vary bs=4k,8k --op write,read --directory="$target"
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | grep -c ' read ')" -eq 2 ]
 	[ "$(echo "$output" | grep -c ' write ')" -eq 2 ]
-	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,8k --op insert,inserts --directory="$DIR"
+	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,8k --op insert,inserts --directory="$target"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: command line: --op insert,inserts: item 2 is not an op type: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range" ]
-	run --separate-stderr "$DBIO" run --size=1m --op insert --directory="$DIR"
+	run --separate-stderr "$DBIO" run --size=1m --op insert --directory="$target"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: command line: --op: only for \`dbio sweep\`" ]
-	[ -z "$(ls -A "$DIR")" ]
+	[ -z "$(ls -A "$target")" ]
 }
 
 @test "sweep: a varied key's column is as wide as its longest value, so the columns stay aligned" {
-	mkdir "$DIR/a" "$DIR/second-directory"
+	mkdir "$target/a" "$target/second-directory"
 	run --separate-stderr "$DBIO" sweep --rw=write --size=1m --numjobs=2 --metric iops \
-		--vary directory="$DIR/a,$DIR/a:$DIR/second-directory"
+		--vary directory="$target/a,$target/a:$target/second-directory"
 	[ "$status" -eq 0 ]
 	echo "$output"
 	# The "job" column begins at the same place in the header and both rows.
 	[ "$(awk '{ print index($0, " job ") }' <<<"$output" | sort -u | wc -l)" -eq 1 ]
 	[ "$(wc -l <<<"$output")" -eq 3 ]
+}
+
+# resume_fails EDIT MESSAGE: a copy of the finished 2-point sweep $R edited
+# by the Python statement EDIT (r is the result) is refused by `sweep
+# --resume` with exit 2 and MESSAGE, and is left as it was.
+resume_fails() {
+	"$PYTHON" - "$R" "$1" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(r, open("bad.json", "w"))
+PY
+	cp bad.json before.json
+	run --separate-stderr "$DBIO" sweep --resume bad.json
+	[ "$status" -eq 2 ] || { echo "$1: exit $status: $stderr"; return 1; }
+	[ "$stderr" = "dbio: sweep: bad.json: $2" ] || { echo "$1: $stderr"; return 1; }
+	cmp bad.json before.json
+}
+
+@test "sweep --resume: a malformed file is refused with exit 2, naming the file and what is wrong" {
+	R=$scratch/s.json
+	run --separate-stderr "$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --directory="$target" --output="$R"
+	[ "$status" -eq 0 ]
+	resume_fails 'r["argv"][2] = 5' "cannot resume: argv[2] is not a string"
+	resume_fails 'r["argv"][3] = None' "cannot resume: argv[3] is not a string"
+	resume_fails 'r["argv"] = "dbio sweep --vary bs=4k"' "cannot resume: argv is not an array"
+	resume_fails 'r["argv"] = []' "cannot resume: argv holds 0 items: expected the \`dbio sweep\` command line"
+	resume_fails 'r["argv"][1] = "run"' "cannot resume: argv[1] is 'run': expected 'sweep'"
+	resume_fails 'r["argv"].append("--resume=x.json")' "cannot resume: argv[8] is '--resume=x.json': a recorded sweep neither resumes nor asks for help"
+	resume_fails 'r["argv"].append("--help")' "cannot resume: argv[8] is '--help': a recorded sweep neither resumes nor asks for help"
+	resume_fails 'del r["sweep"]' "cannot resume: no sweep object: not a result of \`dbio sweep\`"
+	resume_fails 'r["sweep"] = []' "cannot resume: sweep is not an object"
+	resume_fails 'del r["sweep"]["points"]' "cannot resume: sweep.points is not a whole number from 1 to 100000"
+	resume_fails 'r["sweep"]["jobs_per_point"] = "1"' "cannot resume: sweep.jobs_per_point is not a whole number >= 1"
+	resume_fails 'r["sweep"]["completed"] = -1' "cannot resume: sweep.completed is not a whole number from 0 to sweep.points (2)"
+	resume_fails 'r["sweep"]["completed"] = 3' "cannot resume: sweep.completed is not a whole number from 0 to sweep.points (2)"
+	resume_fails 'r["sweep"]["vary"] = None' "cannot resume: sweep.vary is not an array"
+	resume_fails 'r["jobs"] = r["jobs"][:1]' "cannot resume: jobs holds 1 entry, fewer than sweep.completed (2) x sweep.jobs_per_point (1)"
+	resume_fails 'r["sweep"]["points"] = 3' "cannot resume: argv makes 2 for sweep.points, the file says 3"
+	resume_fails 'r["sweep"]["jobs_per_point"] = 2; r["jobs"] += r["jobs"]' "cannot resume: argv makes 1 for sweep.jobs_per_point, the file says 2"
+	resume_fails 'r["sweep"]["vary"][0]["values"][1] = "16k"' "cannot resume: argv's --vary values are not those of sweep.vary"
+	resume_fails 'r["argv"][2] = "--bsz=4k"' "cannot resume: command line: key 'bsz': unknown (did you mean 'bs'?)"
+	resume_fails 'r["jobs"] = {}' "not a dbio result: no jobs array"
+	[ -z "$(ls -A "$target")" ]
+}
+
+@test "sweep --vary: '..' in a value of a text key is part of the value, not a range" {
+	mkdir "$target/a" "$target/b" "$target/c"
+	run --separate-stderr "$DBIO" sweep --rw=write --size=1m --vary directory="$target/a/../b,$target/c" \
+		--output=s.json --format=csv
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(jpy s.json '[j["point"]["directory"] for j in r["jobs"]]')" = "[\"$target/a/../b\", \"$target/c\"]" ]
+	# A numeric key's value with '..' must be a whole range.
+	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k..16k*2,32k --directory="$target"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "dbio: --vary bs=4k..16k*2,32k: bad range: expected A..B*F"* ]]
+}
+
+@test "sweep --vary: a key varied twice is refused, not overridden by the last" {
+	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k --vary bs=8k,16k --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: --vary bs=8k,16k: key 'bs' is varied twice (also --vary bs=4k): give all its values in one --vary" ]
+	[ -z "$(ls -A "$target")" ]
+}
+
+@test "sweep --vary: an empty list item is refused, wherever it is" {
+	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,,8k --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: --vary bs=4k,,8k: item 2 is empty: expected values separated by single commas, e.g. numjobs=1,2,4" ]
+	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,8k, --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: --vary bs=4k,8k,: item 3 is empty: expected values separated by single commas, e.g. numjobs=1,2,4" ]
+	run --separate-stderr "$DBIO" sweep --size=1m --vary numjobs=,1 --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: --vary numjobs=,1: item 1 is empty: expected values separated by single commas, e.g. numjobs=1,2,4" ]
+	[ -z "$(ls -A "$target")" ]
+}
+
+# fill DIR: write zeros into DIR/fill until its filesystem is full.
+fill() {
+	dd if=/dev/zero of="$1/fill" bs=4k 2>/dev/null || true
+}
+
+@test "sweep --output on a full filesystem: says the file could not be written, not that the points are there" {
+	mount_tmpfs "$scratch/full" 64k
+	fill full
+	run --separate-stderr "$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --directory="$target" --output=full/s.json
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ -z "$(grep 'are in' <<<"$stderr")" ]
+	[ "$(tail -1 <<<"$stderr")" = "dbio: full/s.json: cannot write: No space left on device: the finished points are not saved" ]
+	[ ! -e full/s.json ]
+	[ -z "$(ls -A "$target")" ]
+}
+
+@test "sweep --resume onto a full filesystem: says how many finished points the old file still holds" {
+	run --separate-stderr "$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --directory="$target" --output=s.json
+	[ "$status" -eq 0 ]
+	mount_tmpfs "$scratch/full" 1m
+	# The file as a sweep killed after its first point leaves it.
+	"$PYTHON" - <<'PY'
+import json
+r = json.load(open("s.json"))
+r["sweep"]["completed"] = 1
+r["jobs"] = r["jobs"][:1]
+r["partial"] = True
+json.dump(r, open("full/s.json", "w"))
+PY
+	fill full
+	run --separate-stderr "$DBIO" sweep --resume full/s.json
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ "$(tail -1 <<<"$stderr")" = "dbio: full/s.json: cannot write: No space left on device: it holds 1 of the 2 finished points; \`dbio sweep --resume full/s.json\` goes on from there" ]
+	[ "$(jpy full/s.json 'r["sweep"]["completed"]')" -eq 1 ]
+}
+
+@test "sweep: SIGKILLed after 1 of 3 points, its file says partial with 1 point completed" {
+	"$DBIO" sweep --rw=randread --size=4m --runtime=1s --time_based --vary numjobs=1,2,3 \
+		--directory="$target" --output=k.json >/dev/null 2>&1 &
+	bg_pid=$!
+	# Wait for the file written after the first point (grep, not python:
+	# python's start-up can take longer than a point); fail if dbio ends.
+	until grep -q '"completed": 1,\?$' k.json 2>/dev/null; do
+		kill -0 "$bg_pid"
+		sleep 0.02
+	done
+	kill -KILL "$bg_pid"
+	wait "$bg_pid" || true
+	[ "$(jpy k.json 'r["sweep"]["completed"]')" -eq 1 ]
+	[ "$(jpy k.json 'r["partial"]')" = true ]
+	[ "$(jpy k.json '"error" in r')" = false ]
+	[ "$(jpy k.json 'r["sweep"]["points"]')" -eq 3 ]
+}
+
+@test "sweep: a signal after the last point's runs: exit 0 and a file that says complete" {
+	# Standard output is a pipe already full, so dbio, which prints its
+	# table after writing the file of its last point, is still there to
+	# be signalled when that file says every point is done.
+	mkfifo out
+	exec 5<>out
+	filled=$("$PYTHON" -c '
+import fcntl, os
+fl = fcntl.fcntl(5, fcntl.F_GETFL)
+fcntl.fcntl(5, fcntl.F_SETFL, fl | os.O_NONBLOCK)
+n = 0
+try:
+    while True:
+        n += os.write(5, b"x" * 4096)
+except BlockingIOError:
+    pass
+fcntl.fcntl(5, fcntl.F_SETFL, fl)
+print(n)
+')
+	"$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --directory="$target" --output=s.json >&5 2>err.txt &
+	bg_pid=$!
+	until grep -q '"completed": 2,\?$' s.json 2>/dev/null; do
+		kill -0 "$bg_pid"
+		sleep 0.02
+	done
+	kill -INT "$bg_pid"
+	head -c "$filled" <&5 >/dev/null # room for the table, should dbio still be writing it
+	rc=0
+	wait "$bg_pid" || rc=$?
+	exec 5>&-
+	cat err.txt
+	[ "$rc" -eq 0 ]
+	[ "$(jpy s.json 'r["partial"]')" = false ]
+	[ "$(jpy s.json 'r["sweep"]["completed"]')" -eq 2 ]
+}
+
+@test "sweep: control characters in a result's job names are escaped in the table" {
+	run --separate-stderr "$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --directory="$target" --output=s.json
+	[ "$status" -eq 0 ]
+	"$PYTHON" - <<'PY'
+import json
+r = json.load(open("s.json"))
+r["system"]["hostname"] = "host\x1b[31m\u009b"
+for j in r["jobs"]:
+    j["name"] = "job\x1b[31m\u009bx"
+json.dump(r, open("s.json", "w"))
+PY
+	run --separate-stderr "$DBIO" sweep --resume s.json
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s%s' "$output" "$stderr" | grep -c $'\x1b')" -eq 0 ]
+	[ "$(printf '%s' "$output" | grep -c $'\xc2\x9b')" -eq 0 ]
+	[ "$(grep -c ' job\\x1b\[31m\\u009bx  *read ' <<<"$output")" -eq 2 ]
+}
+
+@test "sweep, run: a job name with control characters is refused at input" {
+	run --separate-stderr "$DBIO" sweep --size=1m --name=$'a\x1b[31m' --vary bs=4k,8k --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'name': bad value 'a\x1b[31m': expected a name of UTF-8 text without control characters (job 'a\x1b[31m')" ]
+	printf '[one\x9b]\nrw=read\nsize=1m\n' >c1.fio
+	run --separate-stderr "$DBIO" run c1.fio --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: c1.fio:1: key 'name': bad value 'one\x9b': expected a name of UTF-8 text without control characters (job 'one\x9b')" ]
+	printf '[two]\nname=t\twice\nrw=read\nsize=1m\n' >tab.fio
+	run --separate-stderr "$DBIO" run tab.fio --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: tab.fio:2: key 'name': bad value 't\x09wice': expected a name of UTF-8 text without control characters (job 't\x09wice')" ]
+	[ -z "$(ls -A "$target")" ]
+}
+
+@test "sweep: the progress line keeps its own terminal escapes (\\r ESC [K) while the notes are escaped" {
+	run --separate-stderr "$DBIO" sweep --rw=read --size=1m --runtime=2s --time_based --progress=line \
+		--vary bs=4k --directory="$target"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c $'\r\x1b\\[K' <<<"$stderr")" -ge 1 ]
+	grep -q '^dbio: point 1 of 1: bs=4k$' <<<"$stderr"
 }

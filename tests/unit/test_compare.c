@@ -161,28 +161,6 @@ static void test_compare_parse_metrics(void **state)
 	assert_non_null(strstr(err.msg, "'' is not a metric"));
 }
 
-static void test_compare_check_result(void **state)
-{
-	struct dbio_err err = { 0 };
-	json_t *r = result("6.1");
-
-	assert_int_equal(compare_check_result(r, "r.json", &err), 0);
-	json_object_set_new(r, "schema_version", json_integer(2));
-	assert_int_equal(compare_check_result(r, "r.json", &err), DBIO_EINPUT);
-	assert_string_equal(
-		err.msg,
-		"compare: r.json: schema_version 2 is newer than this dbio's (1): compare it with a newer dbio");
-	err = (struct dbio_err){ 0 };
-	json_object_set_new(r, "tool", json_pack("{s:s}", "name", "fio"));
-	assert_int_equal(compare_check_result(r, "r.json", &err), DBIO_EINPUT);
-	assert_string_equal(err.msg, "compare: r.json: not a dbio result: tool.name is 'fio', not 'dbio'");
-	err = (struct dbio_err){ 0 };
-	json_object_del(r, "schema_version");
-	assert_int_equal(compare_check_result(r, "r.json", &err), DBIO_EINPUT);
-	assert_string_equal(err.msg, "compare: r.json: not a dbio result: no schema_version");
-	json_decref(r);
-}
-
 /* Sweep points are matched by their parameters, not by position; a point
  * only one file has is left out with a warning. */
 static void test_compare_aligns_points(void **state)
@@ -406,7 +384,6 @@ int main(void)
 		cmocka_unit_test(test_compare_change_without_repeats),
 		cmocka_unit_test(test_compare_change_zero_base),
 		cmocka_unit_test(test_compare_parse_metrics),
-		cmocka_unit_test(test_compare_check_result),
 		cmocka_unit_test(test_compare_aligns_points),
 		cmocka_unit_test(test_compare_aligns_equal_names_by_position),
 		cmocka_unit_test(test_compare_no_job_in_common),

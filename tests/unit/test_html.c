@@ -1,6 +1,7 @@
 /*
  * Unit tests for the HTML report's escaping (src/out/html.h): the five
- * characters that can change markup, UTF-8 passed through byte for byte,
+ * characters that can change markup, control characters shown as \x1b,
+ * UTF-8 passed through byte for byte,
  * the empty string and NULL; and SVG embedding: the prolog dropped, ids and
  * references prefixed, text escaped, comments removed.
  */
@@ -63,6 +64,16 @@ static void test_html_escape_utf8_passes_through(void **state)
 	free(s);
 }
 
+/* Control characters as the terminal views show them, between and beside
+ * the five characters; newline and tab stay. */
+static void test_html_escape_controls(void **state)
+{
+	char *s = escaped("<b>\x1b[31m\xc2\x9b&\x9b\x7f\n\t'");
+
+	assert_string_equal(s, "&lt;b&gt;\\x1b[31m\\u009b&amp;\\x9b\\x7f\n\t&#39;");
+	free(s);
+}
+
 static void test_html_escape_empty_and_null(void **state)
 {
 	char *s = escaped("");
@@ -109,6 +120,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_html_escape_five_characters),
 		cmocka_unit_test(test_html_escape_utf8_passes_through),
+		cmocka_unit_test(test_html_escape_controls),
 		cmocka_unit_test(test_html_escape_empty_and_null),
 		cmocka_unit_test(test_html_svg_prefixes_ids_and_escapes_text),
 		cmocka_unit_test(test_html_svg_without_svg_writes_nothing),

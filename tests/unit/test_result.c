@@ -184,6 +184,13 @@ static void test_result_top_level(void **state)
 	assert_true(json_is_true(at(f->result, "partial")));
 	assert_string_equal(json_string_value(at(f->result, "error")), "stopped by a signal");
 	assert_true(json_is_string(at(f->result, "finished_at")));
+	/* Finished again (a resumed sweep): the old error goes. */
+	result_finish(f->result, true, NULL);
+	assert_true(json_is_true(at(f->result, "partial")));
+	assert_null(json_object_get(f->result, "error"));
+	result_finish(f->result, false, NULL);
+	assert_true(json_is_false(at(f->result, "partial")));
+	assert_null(json_object_get(f->result, "error"));
 }
 
 static void test_result_run_read_figures(void **state)
@@ -452,6 +459,85 @@ static void test_result_hist_load_rejects_malformed(void **state)
 	free(h);
 }
 
+/* One rule for every reader: an integer schema_version from 1 to
+ * RESULT_SCHEMA_VERSION, tool.name "dbio" and a jobs array; each refusal
+ * names the file and what is wrong. */
+static void test_result_check(void **state)
+{
+	static const struct {
+		const char *json, *msg;
+	} bad[] = {
+		{ "[1]", "r.json: not a dbio result: no schema_version" },
+		{ "{\"tool\": {\"name\": \"dbio\"}, \"jobs\": []}",
+		  "r.json: not a dbio result: no schema_version" },
+		{ "{\"schema_version\": 1, \"jobs\": []}", "r.json: not a dbio result: no tool.name" },
+		{ "{\"schema_version\": 1, \"tool\": {\"name\": \"fio\"}, \"jobs\": []}",
+		  "r.json: not a dbio result: tool.name is 'fio', not 'dbio'" },
+		{ "{\"schema_version\": 0, \"tool\": {\"name\": \"dbio\"}, \"jobs\": []}",
+		  "r.json: not a dbio result: schema_version is not a whole number >= 1" },
+		{ "{\"schema_version\": -1, \"tool\": {\"name\": \"dbio\"}, \"jobs\": []}",
+		  "r.json: not a dbio result: schema_version is not a whole number >= 1" },
+		{ "{\"schema_version\": 1.0, \"tool\": {\"name\": \"dbio\"}, \"jobs\": []}",
+		  "r.json: not a dbio result: schema_version is not a whole number >= 1" },
+		{ "{\"schema_version\": 2, \"tool\": {\"name\": \"dbio\"}, \"jobs\": []}",
+		  "r.json: schema_version 2 is newer than this dbio's (1): read it with a newer dbio" },
+		{ "{\"schema_version\": 1, \"tool\": {\"name\": \"dbio\"}, \"jobs\": {}}",
+		  "r.json: not a dbio result: no jobs array" },
+	};
+	json_t *r =
+		json_loads("{\"schema_version\": 1, \"tool\": {\"name\": \"dbio\"}, \"jobs\": []}", 0, NULL);
+	struct dbio_err err = { 0 };
+
+	assert_int_equal(result_check(r, "r.json", &err), 0);
+	json_decref(r);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err = (struct dbio_err){ 0 };
+		r = json_loads(bad[i].json, 0, NULL);
+		assert_non_null(r);
+		assert_int_equal(result_check(r, "r.json", &err), DBIO_EINPUT);
+		assert_string_equal(err.msg, bad[i].msg);
+		json_decref(r);
+	}
+}
+
+/* result_load reads, parses and checks: a missing file, text that is not
+ * JSON (with its line), a repeated key and a file that is not a result are
+ * each refused with the path in the message. */
+static void test_result_load_refuses(void **state)
+{
+	struct fixture *f = *state;
+	struct dbio_err err = { 0 };
+	char path[128];
+	json_t *r = (json_t *)1;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/missing.json", f->dir);
+	assert_int_equal(result_load(path, &r, &err), DBIO_EINPUT);
+	assert_null(r);
+	assert_non_null(strstr(err.msg, "missing.json: cannot read: No such file or directory"));
+	snprintf(path, sizeof(path), "%s/r.json", f->dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("{\"schema_version\": 1,\n \"schema_version\": 1}\n", fp);
+	fclose(fp);
+	err = (struct dbio_err){ 0 };
+	assert_int_equal(result_load(path, &r, &err), DBIO_EINPUT);
+	assert_non_null(strstr(err.msg, "r.json: not JSON: duplicate object key near"));
+	assert_non_null(strstr(err.msg, "(line 2)"));
+	err = (struct dbio_err){ 0 };
+	assert_int_equal(result_write(f->result, path, &err), 0);
+	assert_int_equal(result_load(path, &r, &err), 0);
+	assert_true(json_is_array(json_object_get(r, "jobs")));
+	json_decref(r);
+	json_object_set_new(f->result, "schema_version", json_integer(0));
+	assert_int_equal(result_write(f->result, path, &err), 0);
+	assert_int_equal(result_load(path, &r, &err), DBIO_EINPUT);
+	assert_null(r);
+	assert_non_null(
+		strstr(err.msg, "r.json: not a dbio result: schema_version is not a whole number >= 1"));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -466,6 +552,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_result_write_fails_cleanly, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_result_hist_load_round_trip, setup, teardown),
 		cmocka_unit_test(test_result_hist_load_rejects_malformed),
+		cmocka_unit_test(test_result_check),
+		cmocka_unit_test_setup_teardown(test_result_load_refuses, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
