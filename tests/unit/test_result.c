@@ -393,12 +393,12 @@ static void test_result_write_fails_cleanly(void **state)
 	assert_string_equal(err.msg, want);
 	assert_string_equal(list_dir(f->dir, names, sizeof(names)), "");
 
-	/* A directory in the way: the rename fails and the temporary file goes. */
+	/* A directory in the way: refused before a temporary file is made. */
 	snprintf(path, sizeof(path), "%s/taken", f->dir);
 	assert_int_equal(mkdir(path, 0755), 0);
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(result_write(f->result, path, &err), -EISDIR);
-	snprintf(want, sizeof(want), "%s: cannot write: Is a directory", path);
+	assert_int_equal(result_write(f->result, path, &err), DBIO_EINPUT);
+	snprintf(want, sizeof(want), "%s: is a directory: expected a file name", path);
 	assert_string_equal(err.msg, want);
 	assert_string_equal(list_dir(f->dir, names, sizeof(names)), "taken");
 	assert_int_equal(rmdir(path), 0);
