@@ -36,6 +36,7 @@ struct run_args {
 	const char *builtin_name; /* its name in messages */
 	int progress;		  /* -1: when stderr is a terminal */
 	enum out_format format;
+	bool format_set; /* --format was given */
 	struct run_opts opts;
 };
 

@@ -110,11 +110,12 @@ int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), st
 				a->ops = val;
 			else if (!strcmp(flag, "--vary"))
 				a->vary[a->nvary++] = (char *)val;
-			else if (!strcmp(val, "text") || !strcmp(val, "json") || !strcmp(val, "csv"))
+			else if (!strcmp(val, "text") || !strcmp(val, "json") || !strcmp(val, "csv")) {
+				a->format_set = true;
 				a->format = !strcmp(val, "json")  ? FORMAT_JSON
 					    : !strcmp(val, "csv") ? FORMAT_CSV
 								  : FORMAT_TEXT;
-			else {
+			} else {
 				cmd_error(
 					"command line: --format: bad value '%s': expected text, json or csv",
 					val);

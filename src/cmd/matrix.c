@@ -27,6 +27,7 @@
 #include "out/text.h"
 #include "result/result.h"
 #include "run/matrix.h"
+#include "util/atomic.h"
 #include "util/units.h"
 
 #define MATRIX_MAX_CONFIGS COMPARE_MAX_FILES
@@ -299,7 +300,7 @@ static int matrix_main(int argc, char **argv)
 	double alpha = 0.05;
 	char *end = NULL;
 	json_t *result = NULL;
-	bool suite, begun = false;
+	bool suite, begun = false, saved = false; /* saved: --output holds the latest state */
 	int nrest, nmetrics = 0, rc = 0, status;
 
 	if (!rest) {
@@ -462,8 +463,12 @@ static int matrix_main(int argc, char **argv)
 		}
 		/* Partial until the last configuration is done. */
 		result_finish(result, rc != 0 || ndone < nconfigs, rc ? err.msg : NULL);
-		if (args.output && jobrun_write_outputs(&args, result, false) && !rc)
-			rc = -EIO;
+		/* A FIFO or a device gets the result once, at the end. */
+		if (args.output && (rc || c + 1 == nconfigs || atomic_write_replaces(args.output))) {
+			saved = !jobrun_write_outputs(&args, result, false);
+			if (!saved && !rc)
+				rc = -EIO;
+		}
 	}
 	begun = false;
 	if (matrix_end(&env, &err)) {
@@ -484,7 +489,7 @@ static int matrix_main(int argc, char **argv)
 	fflush(stdout);
 	if (rc && err.code)
 		cmd_error("%s", err.msg);
-	if (rc && args.output)
+	if (rc && args.output && saved)
 		fprintf(stderr, "dbio: the finished configurations are in %s\n", args.output);
 	status = rc ? jobrun_status(rc) : 0; /* complete, as its file says, whenever a signal came */
 	goto out;

@@ -10,7 +10,6 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -210,8 +209,8 @@ static int report_main(int argc, char **argv)
 	run_signals_install();
 	note = draw(in, n, m, &set, &svgs, notebuf, sizeof(notebuf));
 	if (atomic_load(&run_stop_signal)) {
-		cmd_error("report: interrupted by SIG%s: no page written",
-			  sigabbrev_np(atomic_load(&run_stop_signal)));
+		cmd_error("report: interrupted by %s: no page written",
+			  run_signal_name(atomic_load(&run_stop_signal)));
 		status = 128 + atomic_load(&run_stop_signal);
 		goto out_svgs;
 	}

@@ -17,6 +17,7 @@
 #include "job/option.h"
 #include "out/table.h"
 #include "result/result.h"
+#include "util/atomic.h"
 #include "util/units.h"
 
 #define SWEEP_MAX_VALUES 1000
@@ -365,9 +366,17 @@ static int sweep_main(int argc, char **argv)
 		}
 		if ((rc = load_resume(path, &resumed, &rargc, &resume_argv, &err)))
 			goto fail;
-		jobrun_args_release(&args);
+		/* --format and --progress of this command line win over the
+		 * recorded ones: they only say how to show the sweep. */
+		const struct run_args now = args;
+
 		memset(&args, 0, sizeof(args));
 		status = jobrun_parse_args(rargc, resume_argv, true, sweep_usage, &args);
+		if (now.format_set)
+			args.format = now.format;
+		if (now.progress >= 0)
+			args.progress = now.progress;
+		jobrun_args_release((struct run_args *)&now);
 		if (status) {
 			cmd_error("sweep: %s: cannot resume: its argv is not a command line this dbio takes",
 				  path);
@@ -506,7 +515,8 @@ static int sweep_main(int argc, char **argv)
 		 * between two points leaves a file that says so (and
 		 * sweep.completed says how far it got). */
 		result_finish(result, rc != 0 || completed < npoints, rc ? err.msg : NULL);
-		if (args.output) {
+		/* A FIFO or a device gets the result once, at the end. */
+		if (args.output && (rc || p + 1 == npoints || atomic_write_replaces(args.output))) {
 			wrc = result_write(result, args.output, &werr);
 			if (!wrc) {
 				saved = completed;

@@ -80,6 +80,14 @@ static int classify(const char *what, const char *path, enum out_kind *kind, str
 	return dbio_err_set(err, DBIO_EINPUT, "%s%s%s: is a socket: expected a file name", what, sep, path);
 }
 
+bool atomic_write_replaces(const char *path)
+{
+	struct dbio_err err = { 0 };
+	enum out_kind kind;
+
+	return !classify("", path, &kind, &err) && (kind == OUT_CREATE || kind == OUT_REPLACE);
+}
+
 int atomic_write_check(const char *what, const char *path, struct dbio_err *err)
 {
 	enum out_kind kind;

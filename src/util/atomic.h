@@ -22,6 +22,7 @@
 #ifndef DBIO_UTIL_ATOMIC_H
 #define DBIO_UTIL_ATOMIC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "util/err.h"
@@ -30,6 +31,11 @@
  * "<path>: cannot write: <reason>" in err, or DBIO_EUNSAFE for a path it
  * refuses. */
 int atomic_write(const char *path, const char *data, size_t len, struct dbio_err *err);
+
+/* Whether atomic_write would replace a file at path (nothing or a regular
+ * file is there): a result rewritten as it grows (sweep, matrix) is written
+ * once, at the end, to anything else, such as a FIFO. */
+bool atomic_write_replaces(const char *path);
 
 /* Whether atomic_write could write path, without writing anything: 0, or
  * DBIO_EINPUT / DBIO_EUNSAFE with "<what> <path>: <reason>" in err, what

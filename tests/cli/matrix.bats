@@ -46,6 +46,7 @@ teardown() {
 		done
 		[ -z "${test_loop:-}" ] || losetup -d "$test_loop" 2>/dev/null
 	fi
+	for m in "${mounts[@]}"; do mountpoint -q "$m" && umount "$m"; done
 	cd / || true
 	[ -n "${scratch:-}" ] && rm -rf "$scratch"
 	return 0
@@ -397,4 +398,18 @@ fake_state() {
 	[[ "$output" == *"dbio: cleanup: removed $images/stuck.img"* ]]
 	[ ! -e "$state" ]
 	is_empty_dir "$images"
+}
+
+@test "matrix --output onto a full filesystem: says it could not be written, not that the configurations are there" {
+	need_matrix
+	mount_tmpfs "$scratch/full" 64k
+	dd if=/dev/zero of="$scratch/full/fill" bs=4k count=64 status=none 2>/dev/null || true
+	run --separate-stderr "$DBIO" matrix "${JOB[@]}" --repeat=1 --image "$images" --image-size 64m --fs ext2 \
+		--output "$scratch/full/m.json"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"dbio: $scratch/full/m.json: cannot write: No space left on device"* ]]
+	[[ "$stderr" != *"finished configurations are in"* ]]
+	[ ! -e "$scratch/full/m.json" ]
+	is_empty_dir "$images"
+	[ -z "$(leftovers)" ] || { leftovers; false; }
 }

@@ -327,3 +327,28 @@ PY
 	[ "$(grep -c $'\r\x1b\\[K' <<<"$stderr")" -ge 1 ]
 	grep -q '^dbio: point 1 of 1: bs=4k$' <<<"$stderr"
 }
+
+@test "sweep --output onto a FIFO: one JSON document at the end, not one per point" {
+	mkfifo "$scratch/fifo"
+	cat "$scratch/fifo" >"$scratch/got" &
+	bg_pid=$!
+	run --separate-stderr "$DBIO" sweep --rw=read --size=64k --vary bs=4k,8k,16k --directory="$target" \
+		--output "$scratch/fifo" --progress=none
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ -p "$scratch/fifo" ]
+	wait "$bg_pid"
+	bg_pid=
+	# One document (json.load refuses trailing data) with every point.
+	json_is "$scratch/got" sweep.completed=3 partial=false
+	[ "$(jpy "$scratch/got" 'len(r["jobs"])')" -eq 3 ]
+}
+
+@test "sweep --resume F --format json: the format of this command line wins over the recorded one" {
+	run --separate-stderr "$DBIO" sweep --rw=read --size=64k --vary bs=4k,8k --directory="$target" \
+		--output "$result" --progress=none
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$DBIO" sweep --resume "$result" --format json
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	printf '%s\n' "$output" >"$scratch/out.json"
+	json_is "$scratch/out.json" sweep.completed=2 jobs.1.point.bs=8k
+}
