@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "result/result.h"
 #include "out/plot.h"
+#include "util/atomic.h"
 
 static void plot_usage(void)
 {
@@ -38,6 +39,21 @@ static void plot_usage(void)
 	       "Exit status: 0 done, 1 gnuplot missing or failed, 2 bad input (a result file, an\n"
 	       "option, or a DIR that cannot be made or written; nothing is drawn).\n",
 	       plot_metric_names);
+}
+
+/* dir/name+ext, replaced as --output would be (util/atomic.h): a symlink
+ * someone else planted in dir is not followed. */
+static int put(const char *dir, const char *name, const char *ext, const char *data, size_t len,
+	       struct dbio_err *err)
+{
+	char *path = NULL;
+	int rc;
+
+	if (asprintf(&path, "%s/%s%s", dir, name, ext) < 0)
+		return dbio_err_set(err, -ENOMEM, "out of memory");
+	rc = atomic_write(path, data, len, err);
+	free(path);
+	return rc;
 }
 
 static int plot_main(int argc, char **argv)
@@ -130,7 +146,7 @@ static int plot_main(int argc, char **argv)
 		goto out;
 	}
 	status = 1;
-	if ((rc = plot_prepare(in, n, m, fmt, out, &set, &err))) {
+	if ((rc = plot_prepare(in, n, m, fmt, &set, &err))) {
 		cmd_error("plot: %s", err.msg);
 		goto out_set;
 	}
@@ -139,11 +155,20 @@ static int plot_main(int argc, char **argv)
 		goto out_set;
 	}
 	for (size_t p = 0; p < set.count; p++) {
-		if ((rc = plot_render(out, &set.plots[p], &err))) {
+		const struct plot *pl = &set.plots[p];
+		char *image = NULL;
+		size_t len = 0;
+
+		if ((rc = plot_render(pl, &image, &len, &err)) ||
+		    (rc = put(out, pl->stem, ".dat", pl->data, pl->data_len, &err)) ||
+		    (rc = put(out, pl->stem, ".gp", pl->script, pl->script_len, &err)) ||
+		    (rc = put(out, pl->image, "", image, len, &err))) {
+			free(image);
 			cmd_error("plot: %s", err.msg);
 			goto out_set;
 		}
-		printf("%s/%s\n", out, set.plots[p].image);
+		free(image);
+		printf("%s/%s\n", out, pl->image);
 	}
 	status = 0;
 out_set:

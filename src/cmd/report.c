@@ -1,18 +1,12 @@
 /*
  * dbio report RESULT.json... --html FILE: one self-contained HTML page of
  * result files (out/html.c), with the plots of `dbio plot` drawn as SVG by
- * gnuplot in a temporary directory and embedded. Without gnuplot the page
+ * gnuplot in memory (no temporary files) and embedded. Without gnuplot the page
  * has the tables only and says why. The page is written atomically.
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "result/result.h"
@@ -39,58 +33,11 @@ static void report_usage(void)
 	       plot_metric_names);
 }
 
-/* The whole of dir/name, or NULL. */
-static char *read_file(const char *dir, const char *name)
-{
-	char path[4096 + 160];
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp, *mem;
-	char chunk[8192];
-	size_t got;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fp = fopen(path, "r");
-	if (!fp)
-		return NULL;
-	mem = open_memstream(&buf, &len);
-	if (!mem) {
-		fclose(fp);
-		return NULL;
-	}
-	while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		fwrite(chunk, 1, got, mem);
-	if (ferror(fp) | fclose(mem)) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(fp);
-	return buf;
-}
-
-/* Remove the files of the temporary directory, then it. */
-static void remove_tmpdir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	if (d) {
-		while ((e = readdir(d)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-				unlinkat(dirfd(d), e->d_name, 0);
-		closedir(d);
-	}
-	rmdir(dir);
-}
-
-/* Draw the plots as SVG in a temporary directory and read them back into
- * svgs[] (NULL where a plot could not be drawn). Returns a note for the
- * page when plots are missing, else NULL. */
+/* Draw the plots as SVG into svgs[] (NULL where a plot could not be
+ * drawn). Returns a note for the page when plots are missing, else NULL. */
 static const char *draw(const struct plot_input *in, size_t n, const struct plot_metric *m,
 			struct plot_set *set, char ***svgs, char *note, size_t notelen)
 {
-	const char *tmp = getenv("TMPDIR");
-	char dir[4096];
 	struct dbio_err err = { 0 };
 
 	*svgs = NULL;
@@ -99,40 +46,28 @@ static const char *draw(const struct plot_input *in, size_t n, const struct plot
 		cmd_error("report: %s: the page has the tables only", plot_no_gnuplot);
 		return note;
 	}
-	snprintf(dir, sizeof(dir), "%s/dbio-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		snprintf(note, notelen, "Plots omitted: cannot make a temporary directory: %s.",
-			 strerror(errno));
-		cmd_error("report: %s: cannot make a temporary directory: %s", dir, strerror(errno));
-		return note;
-	}
-	if (plot_prepare(in, n, m, PLOT_SVG, dir, set, &err)) {
+	if (plot_prepare(in, n, m, PLOT_SVG, set, &err)) {
 		snprintf(note, notelen, "Plots omitted: %s.", err.msg);
 		cmd_error("report: %s", err.msg);
-		goto out;
+		return note;
 	}
 	*svgs = calloc(set->count + 1, sizeof(**svgs));
 	if (!*svgs) {
 		snprintf(note, notelen, "Plots omitted: out of memory.");
-		goto out;
+		return note;
 	}
 	for (size_t i = 0; i < set->count && !atomic_load(&run_stop_signal); i++) {
 		struct dbio_err perr = { 0 };
+		size_t len;
 
-		if (plot_render(dir, &set->plots[i], &perr)) {
-			if (!err.code) {
-				dbio_err_set(&err, perr.code, "%s", perr.msg);
-				cmd_error("report: %s", perr.msg);
-			}
-			continue;
+		if (plot_render(&set->plots[i], &(*svgs)[i], &len, &perr) && !err.code) {
+			dbio_err_set(&err, perr.code, "%s", perr.msg);
+			cmd_error("report: %s", perr.msg);
 		}
-		(*svgs)[i] = read_file(dir, set->plots[i].image);
 	}
 	if (err.code)
 		snprintf(note, notelen, "Some plots could not be drawn: %s.", err.msg);
-out:
-	remove_tmpdir(dir);
-	return err.code || !*svgs ? note : NULL;
+	return err.code ? note : NULL;
 }
 
 static int report_main(int argc, char **argv)
@@ -204,8 +139,7 @@ static int report_main(int argc, char **argv)
 		goto out;
 	}
 	status = 1;
-	/* A signal only stops the drawing; the temporary directory goes
-	 * either way. */
+	/* A signal stops the drawing, and no page is written. */
 	run_signals_install();
 	note = draw(in, n, m, &set, &svgs, notebuf, sizeof(notebuf));
 	if (atomic_load(&run_stop_signal)) {

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -207,7 +208,6 @@ static void safe_name(char *buf, size_t len, const char *name)
 /* The plot being written: its data file, its script, and the plot
  * commands of up to two panels, gathered while the data is written. */
 struct ctx {
-	const char *dir;
 	enum plot_format fmt;
 	struct plot_set *set;
 	struct dbio_err *err;
@@ -225,16 +225,8 @@ struct ctx {
 
 static int ctx_fail(struct ctx *c, const char *what, int e)
 {
-	return dbio_err_set(c->err, -e, "%s/%s: cannot write %s: %s", c->dir, c->p ? c->p->stem : "?", what,
+	return dbio_err_set(c->err, -e, "plot %s: cannot make its %s: %s", c->p ? c->p->stem : "?", what,
 			    strerror(e));
-}
-
-static FILE *open_in(struct ctx *c, const char *stem, const char *ext)
-{
-	char path[4096 + 256];
-
-	snprintf(path, sizeof(path), "%s/%s.%s", c->dir, stem, ext);
-	return fopen(path, "w");
 }
 
 /* Start a plot: its files, the terminal and the title. */
@@ -256,10 +248,10 @@ static int plot_begin(struct ctx *c, enum plot_kind kind, size_t file, size_t jo
 	snprintf(c->p->title, sizeof(c->p->title), "%s", title);
 	c->blocks = 0;
 	c->color = 1;
-	c->dat = open_in(c, stem, "dat");
+	c->dat = open_memstream(&c->p->data, &c->p->data_len);
 	if (!c->dat)
 		return ctx_fail(c, "data", errno);
-	c->gp = open_in(c, stem, "gp");
+	c->gp = open_memstream(&c->p->script, &c->p->script_len);
 	if (!c->gp)
 		return ctx_fail(c, "script", errno);
 	for (int i = 0; i < 2; i++) {
@@ -279,7 +271,12 @@ static int plot_begin(struct ctx *c, enum plot_kind kind, size_t file, size_t jo
 		fprintf(c->gp,
 			"set terminal svg size %d,%d dynamic noenhanced font 'sans,11' background '#ffffff'\n",
 			width, height);
-	fprintf(c->gp, "set encoding utf8\nset output '%s'\ndat = '%s.dat'\n", c->p->image, stem);
+	/* By hand the script draws the image from the data file beside it;
+	 * dbio passes out='' (standard output) and its own data (plot_render). */
+	fprintf(c->gp,
+		"set encoding utf8\nif (!exists(\"out\")) out = '%s'\nif (!exists(\"dat\")) dat = '%s.dat'\n"
+		"if (out eq '') { set output } else { set output out }\n",
+		c->p->image, stem);
 	fprintf(c->gp,
 		"set datafile missing '?'\nset grid\nset key below\nset border 3\nset tics nomirror\n");
 	fprintf(c->gp, "set title ");
@@ -326,12 +323,16 @@ static int plot_end(struct ctx *c, int rc)
 		c->panel[i].buf = NULL;
 	}
 	if (c->dat && (ferror(c->dat) | fclose(c->dat)) && !rc)
-		rc = ctx_fail(c, "data", errno ? errno : EIO);
+		rc = ctx_fail(c, "data", errno ? errno : ENOMEM);
 	if (c->gp && (ferror(c->gp) | fclose(c->gp)) && !rc)
-		rc = ctx_fail(c, "script", errno ? errno : EIO);
+		rc = ctx_fail(c, "script", errno ? errno : ENOMEM);
 	c->dat = c->gp = NULL;
-	if (!rc)
+	if (!rc) {
 		c->set->count++;
+	} else if (c->p) {
+		free(c->p->data);
+		free(c->p->script);
+	}
 	c->p = NULL;
 	return rc;
 }
@@ -985,9 +986,9 @@ out:
 }
 
 int plot_prepare(const struct plot_input *in, size_t n, const struct plot_metric *m, enum plot_format fmt,
-		 const char *dir, struct plot_set *set, struct dbio_err *err)
+		 struct plot_set *set, struct dbio_err *err)
 {
-	struct ctx c = { .dir = dir, .fmt = fmt, .set = set, .err = err };
+	struct ctx c = { .fmt = fmt, .set = set, .err = err };
 	int rc = 0;
 
 	memset(set, 0, sizeof(*set));
@@ -1008,6 +1009,10 @@ int plot_prepare(const struct plot_input *in, size_t n, const struct plot_metric
 
 void plot_set_release(struct plot_set *set)
 {
+	for (size_t i = 0; i < set->count; i++) {
+		free(set->plots[i].data);
+		free(set->plots[i].script);
+	}
 	free(set->plots);
 	set->plots = NULL;
 	set->count = 0;
@@ -1034,65 +1039,110 @@ bool plot_have_gnuplot(void)
 	return false;
 }
 
-int plot_render(const char *dir, const struct plot *p, struct dbio_err *err)
+/* An anonymous file (memfd) holding len bytes of data, at offset 0, or -1. */
+static int mem_file(const char *name, const char *data, size_t len)
 {
-	char script[160], msg[2048];
-	char *const argv[] = { "gnuplot", script, NULL };
-	int pipefd[2], status;
-	size_t used = 0;
-	pid_t pid;
+	int fd = memfd_create(name, 0);
 
-	snprintf(script, sizeof(script), "%s.gp", p->stem);
-	if (pipe2(pipefd, O_CLOEXEC))
-		return dbio_err_set(err, -errno, "plot: cannot run gnuplot: %s", strerror(errno));
+	if (fd < 0)
+		return -1;
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close(fd);
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The whole of the anonymous file fd into a new buffer; NULL when out of memory. */
+static char *mem_read(int fd, size_t *len)
+{
+	off_t end = lseek(fd, 0, SEEK_END);
+	char *buf;
+
+	*len = 0;
+	if (end < 0 || lseek(fd, 0, SEEK_SET) < 0 || !(buf = malloc((size_t)end + 1)))
+		return NULL;
+	while (*len < (size_t)end) {
+		ssize_t n = read(fd, buf + *len, (size_t)end - *len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		*len += (size_t)n;
+	}
+	buf[*len] = '\0';
+	return buf;
+}
+
+int plot_render(const struct plot *p, char **image, size_t *image_len, struct dbio_err *err)
+{
+	/* Everything gnuplot reads and writes is an anonymous file of dbio's:
+	 * no name in a directory that someone could swap for a symlink or for
+	 * a script of their own while gnuplot runs as root. */
+	char *const argv[] = { "gnuplot", "-e", "out=''; dat='/proc/self/fd/3'", "/proc/self/fd/4", NULL };
+	int dat = mem_file("dbio-plot.dat", p->data, p->data_len);
+	int gp = mem_file("dbio-plot.gp", p->script, p->script_len);
+	int out = memfd_create("dbio-plot.out", 0), msgs = memfd_create("dbio-plot.err", 0);
+	int status, rc = 0;
+	char *msg = NULL;
+	size_t msg_len;
+	pid_t pid = -1;
+
+	*image = NULL;
+	*image_len = 0;
+	if (dat < 0 || gp < 0 || out < 0 || msgs < 0) {
+		rc = dbio_err_set(err, -errno, "plot: cannot run gnuplot: %s", strerror(errno));
+		goto out_close;
+	}
 	pid = fork();
 	if (pid < 0) {
-		int e = errno;
-
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return dbio_err_set(err, -e, "plot: cannot run gnuplot: %s", strerror(e));
+		rc = dbio_err_set(err, -errno, "plot: cannot run gnuplot: %s", strerror(errno));
+		goto out_close;
 	}
 	if (pid == 0) {
 		int nul = open("/dev/null", O_RDONLY);
 
-		if (nul < 0 || dup2(nul, STDIN_FILENO) < 0 || dup2(pipefd[1], STDOUT_FILENO) < 0 ||
-		    dup2(pipefd[1], STDERR_FILENO) < 0 || chdir(dir))
+		if (nul < 0 || dup2(nul, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
+		    dup2(msgs, STDERR_FILENO) < 0 || dup2(dat, 3) < 0 || dup2(gp, 4) < 0)
 			_exit(126);
 		execvp("gnuplot", argv);
 		_exit(errno == ENOENT ? 127 : 126);
 	}
-	close(pipefd[1]);
-	/* Keep the end of what gnuplot says: its error is the last line. */
-	for (;;) {
-		ssize_t got;
-
-		if (used > sizeof(msg) / 2) {
-			memmove(msg, msg + used - sizeof(msg) / 4, sizeof(msg) / 4);
-			used = sizeof(msg) / 4;
-		}
-		got = read(pipefd[0], msg + used, sizeof(msg) - 1 - used);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		used += (size_t)got;
-	}
-	close(pipefd[0]);
-	msg[used] = 0;
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return dbio_err_set(err, -errno, "plot: cannot run gnuplot: %s", strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return dbio_err_set(err, -ENOENT, "%s", plot_no_gnuplot);
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		if (errno != EINTR) {
+			rc = dbio_err_set(err, -errno, "plot: cannot run gnuplot: %s", strerror(errno));
+			goto out_close;
+		}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		rc = dbio_err_set(err, -ENOENT, "%s", plot_no_gnuplot);
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		char *line, *last = NULL, *save = NULL;
 
-		for (line = strtok_r(msg, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		msg = mem_read(msgs, &msg_len);
+		for (line = msg ? strtok_r(msg, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
 			if (strspn(line, " \t^") < strlen(line))
 				last = line;
-		return dbio_err_set(err, DBIO_EFORMAT, "plot %s: gnuplot failed: %s", p->image,
-				    last ? last : "no message");
+		rc = dbio_err_set(err, DBIO_EFORMAT, "plot %s: gnuplot failed: %s", p->image,
+				  last ? last : "no message");
+	} else if (!(*image = mem_read(out, image_len))) {
+		rc = dbio_err_set(err, -ENOMEM, "plot %s: out of memory", p->image);
 	}
-	return 0;
+out_close:
+	free(msg);
+	for (int i = 0, fds[] = { dat, gp, out, msgs }; i < 4; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return rc;
 }

@@ -1,10 +1,10 @@
 /*
  * Plots of result values, drawn by gnuplot: a view of result trees like
  * the text report, never of live state. plot_prepare() turns the results
- * into data files and gnuplot scripts in a directory (nothing is run);
- * plot_render() runs gnuplot on one script (fork and execvp, no shell).
- * `dbio plot` keeps the files in its --out directory; `dbio report` draws
- * SVG into a temporary directory and embeds it in the page.
+ * into each plot's data and gnuplot script, in memory (nothing is run);
+ * plot_render() runs gnuplot on one (fork and execvp, no shell) and
+ * returns the image, in memory too. `dbio plot` writes the three into its
+ * --out directory; `dbio report` embeds the SVG in the page.
  *
  * The plots:
  *   PLOT_SERIES   per job: the per-interval series of its runs (log_interval)
@@ -67,9 +67,13 @@ struct plot {
 	enum plot_kind kind;
 	size_t file;	 /* PLOT_SERIES, PLOT_LATENCY: index of the input */
 	size_t job;	 /* PLOT_SERIES: index in the input's jobs[] */
-	char stem[128];	 /* dir/stem.dat, dir/stem.gp and dir/stem.svg or .png */
+	char stem[128];	 /* stem.dat, stem.gp and stem.svg or .png */
 	char image[144]; /* stem.svg or stem.png */
 	char title[512]; /* plain text (UTF-8 from the result: escape before markup) */
+	char *data;	 /* the data file's text (owned) */
+	size_t data_len;
+	char *script; /* the gnuplot script (owned): run by hand beside stem.dat, it draws image */
+	size_t script_len;
 };
 
 struct plot_set {
@@ -77,12 +81,12 @@ struct plot_set {
 	size_t count;
 };
 
-/* Write the data file and gnuplot script of every plot the n inputs make
- * into dir, an existing directory; the sweep curves and comparison bars
- * show metric m. Fills set (plot_set_release frees it; empty when the
- * results have nothing to plot). 0 or -errno with detail in err. */
+/* Make the data and gnuplot script of every plot the n inputs make; the
+ * sweep curves and comparison bars show metric m. Fills set
+ * (plot_set_release frees it; empty when the results have nothing to
+ * plot). 0 or -errno with detail in err. */
 int plot_prepare(const struct plot_input *in, size_t n, const struct plot_metric *m, enum plot_format fmt,
-		 const char *dir, struct plot_set *set, struct dbio_err *err);
+		 struct plot_set *set, struct dbio_err *err);
 
 void plot_set_release(struct plot_set *set);
 
@@ -92,9 +96,11 @@ bool plot_have_gnuplot(void);
 /* The message for a missing gnuplot, naming the package to install. */
 extern const char plot_no_gnuplot[];
 
-/* Run gnuplot on dir/<stem>.gp, in dir, with standard input from
- * /dev/null, to draw dir/<image>. 0, or -ENOENT when gnuplot is missing,
- * or DBIO_EFORMAT when gnuplot failed, with its last line of errors in err. */
-int plot_render(const char *dir, const struct plot *p, struct dbio_err *err);
+/* Run gnuplot on p's script and data, handed to it as anonymous files
+ * (memfd), with standard input from /dev/null; the image it draws into
+ * *image (*image_len bytes, NUL-terminated, the caller frees). 0, or
+ * -ENOENT when gnuplot is missing, or DBIO_EFORMAT when gnuplot failed,
+ * with its last line of errors in err. */
+int plot_render(const struct plot *p, char **image, size_t *image_len, struct dbio_err *err);
 
 #endif

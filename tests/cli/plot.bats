@@ -152,3 +152,32 @@ PY
 	[ "$stderr" = "dbio: plot: gnuplot not found: install Debian's gnuplot-nox" ]
 	[ ! -e plots ]
 }
+
+@test "plot: the kept script redraws the same image by hand, beside its data" {
+	need_gnuplot
+	dbio_ok --rw=randwrite --size=1m --log_interval=100ops --directory="$target"
+	run --separate-stderr "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	cp plots/latency.svg first.svg
+	rm plots/latency.svg
+	(cd plots && gnuplot latency.gp)
+	valid_svg plots/latency.svg
+	cmp first.svg plots/latency.svg
+}
+
+@test "plot: a symlink another user planted in --out is refused, never followed" {
+	need_gnuplot
+	[ "$(id -u)" -eq 0 ] || skip "needs root to own symlinks as another user"
+	dbio_ok --rw=randwrite --size=1m --directory="$target"
+	mkdir -m 1777 plots
+	echo precious >victim
+	for f in latency.svg latency.dat latency.gp; do
+		ln -s "$scratch/victim" "plots/$f"
+		chown -h 65534:65534 "plots/$f"
+	done
+	run --separate-stderr "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "dbio: plot: plots/latency.dat: a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	[ "$(cat victim)" = precious ]
+	[ -L plots/latency.svg ]
+}
