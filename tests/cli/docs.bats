@@ -286,3 +286,20 @@ EOF
 		grep -qx ".B $key" "$ROOT/docs/dbio.1" || { echo "dbio.1 lacks $key"; false; }
 	done
 }
+
+@test "docs: every test docs/safety.md names exists (a name cut with … matches by its start)" {
+	python3 - "$ROOT/docs/safety.md" "$BATS_TEST_DIRNAME" <<'EOF2'
+import glob, re, sys
+text = re.sub(r"\s+", " ", open(sys.argv[1]).read())
+tests = set()
+for f in glob.glob(sys.argv[2] + "/*.bats"):
+    tests.update(m.group(1).replace("\\\\", "\\") for m in re.finditer(r'@test "(.*)" \{', open(f).read()))
+cited = [n for n in re.findall(r'"([^"]+)"', text) if len(n) > 20]
+missing = [n for n in cited
+           if not (any(t.startswith(n.split("…")[0].strip()) for t in tests) if "…" in n else n in tests)]
+for n in missing:
+    print("not a test:", n)
+print(len(cited), "cited")
+sys.exit(1 if missing or len(cited) < 35 else 0)
+EOF2
+}

@@ -358,7 +358,7 @@ bad_value() {
 	[[ "${lines[0]}" != *"ioengine="* ]]
 }
 
-# ---- the files database libraries make (issue 11, break 3) ----
+# ---- the files database libraries make ----
 
 @test "kv: every file a library opens is inside the thread's 0700 directory, named through /proc/self/fd (strace)" {
 	need_strace

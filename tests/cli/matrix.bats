@@ -249,7 +249,7 @@ teardown() {
 # The words of a file's first MiB as a checksum, to show it was not written.
 sum1m() { head -c 1048576 "$1" | sha256sum; }
 
-@test "matrix: mkfs options cannot name or displace the device (issue 11, break 1)" {
+@test "matrix: mkfs options cannot name or displace the device" {
 	need_matrix
 	cd "$scratch"
 	# The attack: -q takes no value, victim.img became mke2fs's device and
@@ -322,7 +322,7 @@ fake_state() {
 	printf '%s\n' "$@" >>"$f"
 }
 
-@test "matrix --cleanup: a new file at the image's path is left alone, and nothing stays stuck (issue 11, break 6)" {
+@test "matrix --cleanup: a new file at the image's path is left alone, and nothing stays stuck" {
 	need_matrix
 	"$DBIO" matrix --rw=write --bs=4k --size=2m --time_based --runtime=30s --progress=none \
 		--image "$images/img" --image-size 64m --fs ext2 >"$scratch/out" 2>"$scratch/err" &

@@ -200,7 +200,7 @@ PY
 	[ "$(ls -A | grep -c dbio-tmp)" -eq 0 ]
 }
 
-@test "report: SIGTERM while gnuplot draws: exit 143, no page, nothing left in TMPDIR (issue 11, break 9)" {
+@test "report: SIGTERM while gnuplot draws: exit 143, no page, nothing left in TMPDIR" {
 	command -v gnuplot >/dev/null || skip "gnuplot is not installed (scripts/install-deps)"
 	dbio_ok --rw=read --size=1m --directory="$target"
 	# A gnuplot that says it started and waits to be let go, then draws.

@@ -422,7 +422,7 @@ has_line() {
 	is_empty_dir "$scratch/d2"
 }
 
-# BUG (issue 11, break 17): keys within their own bounds whose product sizes
+# BUG: keys within their own bounds whose product sizes
 # a buffer passed validation and failed only at run time, after the layout.
 @test "oltp: group_commit * log_record beyond half the RAM is refused before anything is written" {
 	local ram_kib

@@ -230,7 +230,7 @@ stop_signal() {
 	is_empty_dir "$scratch/cwd/dbio-scratch"
 }
 
-# ---- output paths (issue 11, break 2) ----
+# ---- output paths ----
 
 # A job quick enough to run many times: 64 KiB of reads.
 QUICK=(--rw=read --size=64k --progress=none)
