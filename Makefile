@@ -3,7 +3,8 @@
 #   make run        install missing packages, build, run the default suite
 #   make test       install missing packages, build, run every test
 #   make SAN=1 ...  the same with AddressSanitizer + UndefinedBehaviorSanitizer
-#   make docs       regenerate docs/options.md and docs/dbio.1 from the option table
+#   make docs       regenerate docs/options.md, docs/dbio.1 and the options part of
+#                   docs/result.schema.json from the option tables
 #   make WITHOUT="gdbm lmdb" ...
 #                   leave optional libraries out (gdbm lmdb sqlite3 liburing libaio);
 #                   each is also left out when its development package is missing
@@ -106,6 +107,9 @@ docs: all
 	./dbio help options --markdown > docs/options.md
 	./dbio help options --man > $(BUILD)/options.man
 	sed -e '/@OPTIONS@/r $(BUILD)/options.man' -e '/@OPTIONS@/d' docs/dbio.1.in > docs/dbio.1
+	./dbio help options --schema > $(BUILD)/options.schema.json
+	scripts/schema-options $(BUILD)/options.schema.json docs/result.schema.json > $(BUILD)/result.schema.json
+	mv $(BUILD)/result.schema.json docs/result.schema.json
 
 format:
 	clang-format -i $$(find src tests/unit bench -name '*.[ch]')

@@ -72,6 +72,10 @@ int jobrun_write_outputs(const struct run_args *a, const json_t *result, bool pa
 int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc, char **argv,
 		   void (*show)(const json_t *result, const struct jobset *set));
 
+/* Show the runner's progress on stderr as --progress says (default: when
+ * stderr is a terminal). */
+void jobrun_progress(struct run_args *a);
+
 /* The exit status after rc: 128 + signal when interrupted. */
 int jobrun_status(int rc);
 

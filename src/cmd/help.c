@@ -1,14 +1,17 @@
 /*
  * dbio help: usage, the version and engines, and the job-key reference
- * generated from the option table (text, Markdown for docs/options.md, or
- * roff for the man page), so the three can never disagree.
+ * generated from the option tables of the build (text, Markdown for
+ * docs/options.md, roff for the man page, JSON Schema for the result
+ * schema), so they can never disagree.
  */
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "engine/engine.h"
-#include "job/option.h"
+#include "plan/plan.h"
 #include "stats/hist.h"
 #include "util/built.h"
 #include "workload/workload.h"
@@ -55,56 +58,116 @@ void cmd_print_version(void)
 	       HIST_SUB_COUNT, 2 * HIST_SUB_COUNT, 100.0 / (2 * HIST_SUB_COUNT), sizeof(struct hist) / 1024);
 }
 
-static void print_default(const struct option_def *def, char *buf, size_t len)
+/* The heading of table t: whom its keys belong to. */
+static void heading(const struct plan_table *t, char *buf, size_t len)
 {
-	struct job job;
+	switch (t->scope) {
+	case OPTION_SCOPE_JOB:
+		snprintf(buf, len, "Keys of every job");
+		break;
+	case OPTION_SCOPE_FILES: {
+		char owners[256];
 
-	job_defaults(&job, "job");
-	option_format(&job, def, buf, len);
-	if (def->type == OPT_TIME && strcmp(buf, "0"))
-		snprintf(buf, len, "%s", def->def);
+		plan_owners(t->table->defs[0].name, owners, sizeof(owners));
+		snprintf(buf, len, "Keys of %s", owners);
+		break;
+	}
+	case OPTION_SCOPE_WORKLOAD:
+		snprintf(buf, len, "Keys of workload=%s", t->owner);
+		break;
+	case OPTION_SCOPE_ENGINE:
+		snprintf(buf, len, "Keys of ioengine=%s", t->owner);
+		break;
+	}
 }
 
-static void options_text(void)
+/* Every key of every table, in order, with its default as text. */
+static void each_key(void (*fn)(const struct plan_table *t, const struct option_def *def, const char *dflt),
+		     void (*head)(const struct plan_table *t))
 {
-	for (size_t i = 0; i < option_count; i++) {
-		const struct option_def *def = &option_table[i];
-		char dflt[256], acc[512];
+	struct plan_table t;
+	struct job job;
 
-		print_default(def, dflt, sizeof(dflt));
-		option_accepted(def, acc, sizeof(acc));
-		printf("%s=%s%s\n    %s\n    accepts %s\n", def->name, dflt[0] ? dflt : "(empty)",
-		       def->dbio_own ? "   [dbio's own key]" : "", def->help, acc);
-		if (def->type == OPT_ENUM)
-			for (const struct opt_enum *e = def->values; e->name; e++)
-				if (e->help)
-					printf("      %-10s %s\n", e->name, e->help);
-		putchar('\n');
+	if (plan_job_init(&job, "job")) {
+		job_release(&job);
+		return;
 	}
+	for (size_t i = 0; plan_table_at(i, &t); i++) {
+		if (head)
+			head(&t);
+		for (size_t d = 0; d < t.table->count; d++) {
+			const struct option_def *def = &t.table->defs[d];
+			char dflt[256];
+
+			option_format(job_keys_base(&job, &job.keys[i]), def, dflt, sizeof(dflt));
+			if (def->type == OPT_TIME && strcmp(dflt, "0"))
+				snprintf(dflt, sizeof(dflt), "%s", def->def);
+			fn(&t, def, dflt);
+		}
+	}
+	job_release(&job);
+}
+
+static void text_head(const struct plan_table *t)
+{
+	char h[512];
+
+	heading(t, h, sizeof(h));
+	printf("== %s ==\n\n", h);
+}
+
+static void text_key(const struct plan_table *t, const struct option_def *def, const char *dflt)
+{
+	char acc[512];
+
+	(void)t;
+	option_accepted(def, acc, sizeof(acc));
+	printf("%s=%s%s\n    %s\n    accepts %s\n", def->name, dflt[0] ? dflt : "(empty)",
+	       def->dbio_own ? "   [dbio's own key]" : "", def->help, acc);
+	if (def->type == OPT_ENUM)
+		for (const struct opt_enum *e = def->values; e->name; e++)
+			if (e->help)
+				printf("      %-10s %s\n", e->name, e->help);
+	putchar('\n');
+}
+
+static void markdown_head(const struct plan_table *t)
+{
+	char h[512];
+
+	heading(t, h, sizeof(h));
+	printf("## %s\n\n", h);
+}
+
+static void markdown_key(const struct plan_table *t, const struct option_def *def, const char *dflt)
+{
+	char acc[512];
+
+	(void)t;
+	option_accepted(def, acc, sizeof(acc));
+	printf("### `%s`%s\n\n%s\n\n- default: `%s`\n- accepts: %s\n", def->name,
+	       def->dbio_own ? " (dbio)" : "", def->help, dflt[0] ? dflt : "(empty)", acc);
+	if (def->type == OPT_ENUM)
+		for (const struct opt_enum *e = def->values; e->name; e++)
+			if (e->help)
+				printf("  - `%s`: %s\n", e->name, e->help);
+	putchar('\n');
 }
 
 static void options_markdown(void)
 {
 	printf("# Job keys\n\n"
-	       "Generated from dbio's option table by `dbio help options --markdown`; do not edit.\n"
+	       "Generated from dbio's option tables by `dbio help options --markdown`; do not edit.\n"
 	       "Every key works in a job file (`key=value`, a bare `key` for 1 on booleans) and on\n"
 	       "the command line (`--key=value`). Keys marked *dbio* are dbio's own; the others\n"
 	       "have fio's name and meaning. In result files, sizes are in bytes and durations in\n"
-	       "nanoseconds.\n\n");
-	for (size_t i = 0; i < option_count; i++) {
-		const struct option_def *def = &option_table[i];
-		char dflt[256], acc[512];
-
-		print_default(def, dflt, sizeof(dflt));
-		option_accepted(def, acc, sizeof(acc));
-		printf("## `%s`%s\n\n%s\n\n- default: `%s`\n- accepts: %s\n", def->name,
-		       def->dbio_own ? " (dbio)" : "", def->help, dflt[0] ? dflt : "(empty)", acc);
-		if (def->type == OPT_ENUM)
-			for (const struct opt_enum *e = def->values; e->name; e++)
-				if (e->help)
-					printf("  - `%s`: %s\n", e->name, e->help);
-		putchar('\n');
-	}
+	       "nanoseconds.\n\n"
+	       "A key belongs to every job, to the workloads that do file I/O, to one workload or\n"
+	       "to one I/O engine, as the headings say. A key given for a job that is not its own\n"
+	       "(`--records` for a fileio job, `--hipri` with ioengine=psync) is refused, naming\n"
+	       "whom it belongs to; one given for several jobs at once (in `[global]`, or on the\n"
+	       "command line over job files) only has to be some job's own.\n\n");
+	each_key(markdown_key, markdown_head);
 }
 
 static void roff_escaped(const char *s)
@@ -119,22 +182,118 @@ static void roff_escaped(const char *s)
 	}
 }
 
-static void options_man(void)
+static void man_head(const struct plan_table *t)
 {
-	for (size_t i = 0; i < option_count; i++) {
-		const struct option_def *def = &option_table[i];
-		char dflt[256], acc[512];
+	char h[512];
 
-		print_default(def, dflt, sizeof(dflt));
-		option_accepted(def, acc, sizeof(acc));
-		printf(".TP\n.B %s\n", def->name);
-		roff_escaped(def->help);
-		printf("\nDefault: ");
-		roff_escaped(dflt[0] ? dflt : "(empty)");
-		printf(". Accepts ");
-		roff_escaped(acc);
-		printf(".%s\n", def->dbio_own ? " (dbio's own key.)" : "");
+	heading(t, h, sizeof(h));
+	printf(".SS ");
+	roff_escaped(h);
+	putchar('\n');
+}
+
+static void man_key(const struct plan_table *t, const struct option_def *def, const char *dflt)
+{
+	char acc[512];
+
+	(void)t;
+	option_accepted(def, acc, sizeof(acc));
+	printf(".TP\n.B %s\n", def->name);
+	roff_escaped(def->help);
+	printf("\nDefault: ");
+	roff_escaped(dflt[0] ? dflt : "(empty)");
+	printf(". Accepts ");
+	roff_escaped(acc);
+	printf(".%s\n", def->dbio_own ? " (dbio's own key.)" : "");
+}
+
+/* The JSON Schema of a key's value in a result's options. */
+static json_t *key_schema(const struct option_def *def)
+{
+	static const char *const units[] = {
+		[OPT_SIZE] = " In results: bytes.", [OPT_TIME] = " In results: nanoseconds."
+	};
+	const char *unit = def->type == OPT_SIZE || def->type == OPT_TIME ? units[def->type] : "";
+	char owners[256], desc[2048];
+	json_t *o = json_object(), *values;
+
+	plan_owners(def->name, owners, sizeof(owners));
+	snprintf(desc, sizeof(desc), "Job key %s (%s%s%s): %s%s", def->name, owners[0] ? owners : "every job",
+		 def->dbio_own ? "; " : "", def->dbio_own ? "dbio's own" : "", def->help, unit);
+	switch (def->type) {
+	case OPT_STR:
+		json_object_set_new(o, "type", json_string("string"));
+		json_object_set_new(o, "maxLength", json_integer((json_int_t)def->size - 1));
+		break;
+	case OPT_BOOL:
+		json_object_set_new(o, "type", json_string("boolean"));
+		break;
+	case OPT_UINT:
+	case OPT_SIZE:
+	case OPT_TIME:
+		json_object_set_new(o, "type", json_string("integer"));
+		json_object_set_new(o, "minimum", json_integer((json_int_t)def->min));
+		if (def->max && def->max != OPT_MAX)
+			json_object_set_new(o, "maximum", json_integer((json_int_t)def->max));
+		break;
+	case OPT_ENUM:
+		json_object_set_new(o, "type", json_string("string"));
+		values = json_array();
+		for (const struct opt_enum *e = def->values; e->name; e++)
+			if (e->help)
+				json_array_append_new(values, json_string(e->name));
+		json_object_set_new(o, "enum", values);
+		break;
+	case OPT_PCT_LIST:
+		json_object_set_new(o, "type", json_string("array"));
+		json_object_set_new(o, "maxItems", json_integer(OPT_MAX_PCTS));
+		json_object_set_new(o, "items",
+				    json_pack("{s:s, s:i, s:i, s:s}", "type", "number", "exclusiveMinimum", 0,
+					      "maximum", 100, "description", "A percentile (percent)."));
+		break;
+	case OPT_INTERVAL:
+		json_object_set_new(o, "type", json_string("string"));
+		json_object_set_new(o, "pattern", json_string("^(0|[1-9][0-9]*ns|[1-9][0-9]*ops)$"));
+		break;
+	case OPT_RANGE:
+		json_object_set_new(o, "type", json_string("string"));
+		json_object_set_new(o, "pattern", json_string("^[1-9][0-9]*(-[1-9][0-9]*)?$"));
+		break;
 	}
+	json_object_set_new(o, "description", json_string(desc));
+	return o;
+}
+
+/* The options object of a result's job entry, for docs/result.schema.json
+ * (scripts/schema-options puts it there): every key of the build, the keys
+ * of every job required. */
+static void options_schema(void)
+{
+	json_t *props = json_object(), *required = json_array(), *o;
+	struct plan_table t;
+	char *text;
+
+	for (size_t i = 0; plan_table_at(i, &t); i++)
+		for (size_t d = 0; d < t.table->count; d++) {
+			const struct option_def *def = &t.table->defs[d];
+
+			if (json_object_get(props, def->name))
+				continue; /* a key two workloads share: one schema */
+			json_object_set_new(props, def->name, key_schema(def));
+			if (t.scope == OPTION_SCOPE_JOB)
+				json_array_append_new(required, json_string(def->name));
+		}
+	o = json_pack("{s:s, s:s, s:o, s:o, s:b}", "type", "object", "description",
+		      "The job's keys with their resolved values, defaults included: those of every job, and "
+		      "those of its workload and engine (the file keys for a workload that does file I/O). "
+		      "Sizes in bytes, durations in nanoseconds, booleans as true/false, choices as their "
+		      "names. docs/options.md describes each key.",
+		      "required", required, "properties", props, "additionalProperties", 0);
+	text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (text)
+		puts(text);
+	free(text);
+	json_decref(o);
 }
 
 static int help_main(int argc, char **argv)
@@ -147,14 +306,17 @@ static int help_main(int argc, char **argv)
 		const char *fmt = argc > 2 ? argv[2] : "--text";
 
 		if (!strcmp(fmt, "--text"))
-			options_text();
+			each_key(text_key, text_head);
 		else if (!strcmp(fmt, "--markdown"))
 			options_markdown();
 		else if (!strcmp(fmt, "--man"))
-			options_man();
+			each_key(man_key, man_head);
+		else if (!strcmp(fmt, "--schema"))
+			options_schema();
 		else {
-			cmd_error("help options: '%s': unknown format: expected --text, --markdown or --man",
-				  fmt);
+			cmd_error(
+				"help options: '%s': unknown format: expected --text, --markdown, --man or --schema",
+				fmt);
 			return 2;
 		}
 		return 0;

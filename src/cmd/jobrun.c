@@ -12,7 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
-#include "job/option.h"
+#include "plan/plan.h"
 #include "out/csv.h"
 #include "out/table.h"
 #include "result/result.h"
@@ -43,6 +43,35 @@ static void print_warning(void *ctx, const char *msg)
 {
 	(void)ctx;
 	fprintf(stderr, "dbio: warning: %s\n", msg);
+}
+
+/* The runner's progress (struct run_opts): one status line on stderr, the
+ * first job's name, time, ETA and rate over the last second, redrawn in
+ * place and cleared at the end. */
+static void print_progress(void *ctx, const struct run_progress *p)
+{
+	(void)ctx;
+	if (p->done) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	fprintf(stderr, "\r\033[K%s: %.0f s", p->job, p->elapsed_s);
+	if (p->limit_s)
+		fprintf(stderr, " of %.0f s, ETA %.0f s", p->limit_s,
+			p->limit_s > p->elapsed_s ? p->limit_s - p->elapsed_s : 0);
+	else if (p->total && p->ops)
+		fprintf(stderr, ", %.0f %% done, ETA %.0f s", 100.0 * (double)p->ops / (double)p->total,
+			p->elapsed_s * (double)(p->total - p->ops) / (double)p->ops);
+	fprintf(stderr, ", %.0f ops/s", p->ops_per_s);
+	if (p->mib_per_s)
+		fprintf(stderr, ", %.1f MiB/s", p->mib_per_s);
+}
+
+void jobrun_progress(struct run_args *a)
+{
+	bool on = a->progress < 0 ? isatty(STDERR_FILENO) : a->progress;
+
+	a->opts.progress = on ? print_progress : NULL;
 }
 
 int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), struct run_args *a)
@@ -128,7 +157,7 @@ int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), st
 		char name[128];
 
 		snprintf(name, sizeof(name), "%.*s", (int)(n - 2), arg + 2);
-		def = option_find(name);
+		def = plan_find(name);
 		if (def && def->type != OPT_BOOL && arg[n] != '=' && i + 1 < argc &&
 		    strncmp(argv[i + 1], "--", 2)) {
 			if (asprintf(&a->keys[a->nkeys++], "%s=%s", arg, argv[++i]) < 0)
@@ -149,9 +178,12 @@ void jobrun_args_release(struct run_args *a)
 	free(a->vary);
 }
 
-/* Apply "--key[=value]" (dashes optional) strings to job. */
-static int apply_keys(struct job *job, char *const *keys, size_t n, struct dbio_err *err)
+/* Apply "--key[=value]" (dashes optional) strings to job; shared: given
+ * for every job of job files, not for this one alone. */
+static int apply_keys(struct job *job, char *const *keys, size_t n, bool shared, struct dbio_err *err)
 {
+	const struct job_origin origin = { .shared = shared };
+
 	for (size_t i = 0; i < n; i++) {
 		const char *arg = keys[i];
 		char *copy, *key, *value;
@@ -162,7 +194,7 @@ static int apply_keys(struct job *job, char *const *keys, size_t n, struct dbio_
 		if (asprintf(&copy, "--%s", arg) < 0)
 			return dbio_err_set(err, -ENOMEM, "out of memory");
 		split_key(copy, &key, &value);
-		rc = option_set(job, key, value, NULL, err);
+		rc = job_set(job, key, value, &origin, err);
 		free(copy);
 		if (rc)
 			return rc;
@@ -185,29 +217,36 @@ int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, st
 		 struct dbio_err *err)
 {
 	struct job probe;
+	bool files;
 	int rc = 0;
 
 	/* Check the command-line keys once, even when no job uses them. */
-	job_defaults(&probe, "job");
-	if ((rc = apply_keys(&probe, a->keys, a->nkeys, err)) ||
-	    (rc = apply_keys(&probe, extra, nextra, err)))
-		return rc;
+	if (plan_job_init(&probe, "job")) {
+		job_release(&probe);
+		return dbio_err_set(err, -ENOMEM, "out of memory");
+	}
 	*suite = a->builtin || wants_suite(a);
+	files = a->nfiles || *suite;
+	if ((rc = apply_keys(&probe, a->keys, a->nkeys, files, err)) ||
+	    (rc = apply_keys(&probe, extra, nextra, files, err)))
+		goto out;
 	if (*suite)
-		rc = jobfile_parse_string(set, a->builtin ? a->builtin : cmd_run_default_suite,
-					  a->builtin ? a->builtin_name : "(default suite)", err);
+		rc = plan_jobfile_parse_string(set, a->builtin ? a->builtin : cmd_run_default_suite,
+					       a->builtin ? a->builtin_name : "(default suite)", err);
 	for (size_t i = 0; i < a->nfiles && !rc; i++)
-		rc = jobfile_parse(set, a->files[i], err);
-	if (!rc && !*suite && !a->nfiles)
+		rc = plan_jobfile_parse(set, a->files[i], err);
+	if (!rc && !files)
 		rc = jobset_add(set, &probe) ? dbio_err_set(err, -ENOMEM, "out of memory") : 0;
 	for (size_t j = 0; j < set->njobs && !rc; j++) {
-		if (a->nfiles || *suite)
-			rc = apply_keys(&set->jobs[j], a->keys, a->nkeys, err);
-		if (!rc && (a->nfiles || *suite))
-			rc = apply_keys(&set->jobs[j], extra, nextra, err);
+		if (files)
+			rc = apply_keys(&set->jobs[j], a->keys, a->nkeys, true, err);
+		if (!rc && files)
+			rc = apply_keys(&set->jobs[j], extra, nextra, true, err);
 		if (!rc)
-			rc = job_validate(&set->jobs[j], err);
+			rc = plan_validate(&set->jobs[j], err);
 	}
+	if (!rc)
+		rc = plan_check_shared(set, err);
 	/* Jobs that run together must not share file names. */
 	for (size_t j = 1; j < set->njobs && !rc; j++)
 		for (size_t k = j;
@@ -215,13 +254,15 @@ int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, st
 			if (!strcmp(set->jobs[k].name, set->jobs[j].name)) {
 				char where[4200];
 
-				option_where(&set->jobs[j].section, where, sizeof(where));
+				job_where(&set->jobs[j].section, where, sizeof(where));
 				rc = dbio_err_set(
 					err, DBIO_EINPUT,
 					"%s: job '%s': runs in group '%s' beside a job of the same name: give it another name",
 					where, set->jobs[j].name, set->jobs[j].group);
 				break;
 			}
+out:
+	job_release(&probe);
 	return rc;
 }
 

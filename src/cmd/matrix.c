@@ -397,7 +397,7 @@ static int matrix_main(int argc, char **argv)
 				c->sched = m.nsched ? m.sched[s] : none;
 				config_label(c);
 			}
-	args.opts.progress = args.progress < 0 ? isatty(STDERR_FILENO) : args.progress;
+	jobrun_progress(&args);
 
 	/* What killed runs left goes first: their loop devices and mounts. */
 	do_cleanup(args.format != FORMAT_TEXT, false);

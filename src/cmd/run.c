@@ -59,7 +59,7 @@ static int run_main(int argc, char **argv)
 		status = status < 0 ? 0 : status;
 		goto out_args;
 	}
-	args.opts.progress = args.progress < 0 ? isatty(STDERR_FILENO) : args.progress;
+	jobrun_progress(&args);
 	rc = jobrun_build(&args, NULL, 0, &set, &suite, &err);
 	if (rc) {
 		cmd_error("%s", err.msg);

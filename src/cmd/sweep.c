@@ -14,7 +14,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
-#include "job/option.h"
+#include "plan/plan.h"
 #include "out/table.h"
 #include "result/result.h"
 #include "util/atomic.h"
@@ -157,8 +157,8 @@ static int parse_axis(const char *spec, struct axis *ax, struct dbio_err *err)
 				    "--vary %s: expected KEY=VALUES, e.g. numjobs=1,2,4 or size=1g..16g*2",
 				    spec);
 	snprintf(ax->key, sizeof(ax->key), "%.*s", (int)(eq - spec), spec);
-	if (!(def = option_find(ax->key))) {
-		const char *hint = option_suggest(ax->key);
+	if (!(def = plan_find(ax->key))) {
+		const char *hint = plan_suggest(ax->key);
 
 		return dbio_err_set(err, DBIO_EINPUT, "--vary %s: key '%s': unknown%s%s%s", spec, ax->key,
 				    hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
@@ -388,7 +388,7 @@ static int sweep_main(int argc, char **argv)
 		done = (size_t)json_integer_value(
 			json_object_get(json_object_get(resumed, "sweep"), "completed"));
 	}
-	args.opts.progress = args.progress < 0 ? isatty(STDERR_FILENO) : args.progress;
+	jobrun_progress(&args);
 	if (args.metrics && table_check_metrics(args.metrics)) {
 		rc = dbio_err_set(&err, DBIO_EINPUT,
 				  "command line: --metric %s: item %d is not a metric: expected a list of %s",

@@ -152,7 +152,7 @@ static int sync_main(int argc, char **argv)
 		dirkey = NULL;
 		args.nfiles = 0;
 	}
-	args.opts.progress = args.progress < 0 ? isatty(STDERR_FILENO) : args.progress;
+	jobrun_progress(&args);
 	args.builtin = cells_jobfile();
 	args.builtin_name = "(dbio sync)";
 	rc = jobrun_build(&args, NULL, 0, &set, &suite, &err);

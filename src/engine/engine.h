@@ -65,6 +65,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "job/option.h"
 #include "stats/opstats.h"
 
 enum engine_caps {
@@ -84,15 +85,15 @@ struct io_req {
 	int rc;	       /* queued engines: 0 or -errno, set by reap */
 };
 
+/* What an engine is set up and checked with: the job's file keys that
+ * concern it, and its own keys. */
 struct engine_conf {
 	unsigned iodepth;
 	bool direct;
 	/* Appended. */
 	bool writable;	      /* the job writes: files are open O_RDWR */
-	bool registerfiles;   /* io_uring: register the files (IOSQE_FIXED_FILE) */
-	bool fixedbufs;	      /* io_uring: register the buffers (READ/WRITE_FIXED) */
-	bool hipri;	      /* io_uring: polled completion (IORING_SETUP_IOPOLL) */
 	bool sync_file_range; /* the job calls sync_file_range */
+	const void *own;      /* the engine's own keys (its .options struct), or NULL */
 };
 
 /* What attach gets: the worker's files, open, and its data buffers. */
@@ -128,6 +129,10 @@ struct engine_ops {
 	/* A sentence for a failed setup, e.g. what makes the kernel refuse
 	 * io_uring; NULL when strerror says it all. */
 	const char *setup_hint;
+	/* The engine's own job keys (job/option.h), filling the struct that
+	 * engine_conf.own points to; NULL when it has none. A key in it is
+	 * refused for a job of another engine. */
+	const struct option_table *options;
 };
 
 /* The registry, in the order --version lists it. */

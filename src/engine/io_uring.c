@@ -25,6 +25,28 @@
 #include "engine/engine.h"
 #include "util/syscalls.h"
 
+/* io_uring's own keys (fio's names). */
+struct uring_conf {
+	bool registerfiles; /* register the files (IOSQE_FIXED_FILE) */
+	bool fixedbufs;	    /* register the buffers (READ/WRITE_FIXED) */
+	bool hipri;	    /* polled completion (IORING_SETUP_IOPOLL) */
+};
+
+#define F(field) offsetof(struct uring_conf, field)
+
+/* clang-format off */
+static const struct option_def uring_defs[] = {
+	{ .name = "registerfiles", .type = OPT_BOOL, .offset = F(registerfiles), .def = "0",
+	  .help = "Register the thread's files with the ring once, so that requests skip the file-descriptor lookup (IOSQE_FIXED_FILE)." },
+	{ .name = "fixedbufs", .type = OPT_BOOL, .offset = F(fixedbufs), .def = "0",
+	  .help = "Register the thread's buffers with the ring once (READ_FIXED/WRITE_FIXED), so that requests skip mapping the buffer pages each time." },
+	{ .name = "hipri", .type = OPT_BOOL, .offset = F(hipri), .def = "0",
+	  .help = "Polled completion (IORING_SETUP_IOPOLL): the thread polls the device for completions instead of waiting for interrupts. Needs direct=1 and a block driver with poll queues; otherwise the I/O fails with 'Operation not supported'." },
+};
+/* clang-format on */
+
+static const struct option_table uring_options = OPTION_TABLE(uring_defs, struct uring_conf);
+
 struct uring_state {
 	struct io_uring ring;
 	bool ring_ok;
@@ -37,6 +59,7 @@ struct uring_state {
 
 static int uring_setup(struct engine *e, const struct engine_conf *conf)
 {
+	const struct uring_conf *own = conf->own;
 	struct uring_state *st = calloc(1, sizeof(*st));
 	struct io_uring_params p;
 	unsigned depth = conf->iodepth ? conf->iodepth : 1;
@@ -50,14 +73,14 @@ static int uring_setup(struct engine *e, const struct engine_conf *conf)
 	if (!st->cqes)
 		return -ENOMEM;
 	memset(&p, 0, sizeof(p));
-	if (conf->hipri)
+	if (own->hipri)
 		p.flags |= IORING_SETUP_IOPOLL;
 	rc = io_uring_queue_init_params(depth, &st->ring, &p);
 	if (rc < 0)
 		return rc;
 	st->ring_ok = true;
-	st->fixed_files = conf->registerfiles;
-	st->fixed_bufs = conf->fixedbufs;
+	st->fixed_files = own->registerfiles;
+	st->fixed_bufs = own->fixedbufs;
 	return 0;
 }
 
@@ -211,7 +234,9 @@ static int uring_sync(struct engine *e, int fd, enum op_type op)
 
 static const char *uring_check(const struct engine_conf *conf)
 {
-	if (conf->hipri && !conf->direct)
+	const struct uring_conf *own = conf->own;
+
+	if (own->hipri && !conf->direct)
 		return "hipri=1 (polled completion) needs direct=1: the kernel polls only for O_DIRECT I/O";
 	return NULL;
 }
@@ -231,5 +256,6 @@ const struct engine_ops engine_io_uring = {
 	.reap = uring_reap,
 	.setup_hint =
 		"the kernel refused to set up an io_uring (kernel.io_uring_disabled, a seccomp filter or RLIMIT_MEMLOCK on older kernels); use ioengine=libaio or psync",
+	.options = &uring_options,
 };
 #endif

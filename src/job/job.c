@@ -1,4 +1,4 @@
-/* Job defaults, validation and the jobset container; see job.h. */
+/* The job model's functions: keys, origins, copies, file checks; see job.h. */
 #include "job/job.h"
 
 #include <errno.h>
@@ -7,44 +7,128 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "engine/engine.h"
-#include "workload/workload.h"
-#include "job/option.h"
 #include "util/built.h"
-#include "util/termesc.h"
 #include "util/units.h"
 
-void job_defaults(struct job *job, const char *name)
+void *job_keys_base(const struct job *job, const struct job_keys *k)
 {
-	struct dbio_err err = { 0 };
+	return k->conf ? k->conf : (void *)job;
+}
 
-	memset(job, 0, sizeof(*job));
-	for (size_t i = 0; i < option_count; i++)
-		option_set(job, option_table[i].name, option_table[i].def, NULL, &err);
-	/* The table's defaults are parsed like user input; a bad one is a bug
-	 * that the option unit test catches. */
-	job->set_mask = 0;
-	memset(job->origin, 0, sizeof(job->origin));
-	snprintf(job->name, sizeof(job->name), "%s", name);
+const struct option_def *job_find(const struct job *job, const char *key, const struct job_keys **keys)
+{
+	for (size_t t = 0; t < job->nkeys; t++) {
+		const struct option_def *def = option_table_find(job->keys[t].table, key);
+
+		if (def) {
+			if (keys)
+				*keys = &job->keys[t];
+			return def;
+		}
+	}
+	return NULL;
+}
+
+const char *job_where(const struct job_origin *origin, char *buf, size_t len)
+{
+	if (!origin || !origin->file)
+		snprintf(buf, len, "command line");
+	else
+		snprintf(buf, len, "%s:%d", origin->file, origin->line);
+	return buf;
+}
+
+/* The closest key of job's tables to an unknown one (edit distance <= 2 or
+ * a prefix of at least 3 letters), or NULL. */
+static const char *suggest(const struct job *job, const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = 3, len = strlen(name);
+
+	for (size_t t = 0; t < job->nkeys; t++)
+		for (size_t i = 0; i < job->keys[t].table->count; i++) {
+			const char *cand = job->keys[t].table->defs[i].name;
+			size_t d = option_distance(name, cand);
+
+			if (len >= 3 && !strncmp(cand, name, len))
+				d = 1;
+			if (d < best_d) {
+				best_d = d;
+				best = cand;
+			}
+		}
+	return best;
+}
+
+int job_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
+	    struct dbio_err *err)
+{
+	const struct job_origin none = { 0 };
+	char where[4200], accepted[512];
+	bool found = false;
+
+	job_where(origin, where, sizeof(where));
+	for (size_t t = 0; t < job->nkeys; t++) {
+		struct job_keys *k = &job->keys[t];
+		const struct option_def *def = option_table_find(k->table, key);
+		int rc;
+
+		if (!def)
+			continue;
+		found = true;
+		if (!value && def->type != OPT_BOOL) {
+			option_accepted(def, accepted, sizeof(accepted));
+			return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': needs a value: expected %s",
+					    where, key, accepted);
+		}
+		if ((rc = option_parse(def, job_keys_base(job, k), value ? value : "1", where, err)))
+			return rc;
+		k->state[def - k->table->defs] =
+			(struct job_key_state){ .set = true, .origin = origin ? *origin : none };
+	}
+	if (!found) {
+		const char *hint = suggest(job, key);
+
+		if (hint)
+			return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': unknown (did you mean '%s'?)",
+					    where, key, hint);
+		return dbio_err_set(err, DBIO_EINPUT,
+				    "%s: key '%s': unknown (`dbio help options` lists the keys)", where, key);
+	}
+	return 0;
+}
+
+/* The state of key in job: the first table where it is set, else NULL. */
+static const struct job_key_state *key_state(const struct job *job, const char *key)
+{
+	for (size_t t = 0; t < job->nkeys; t++) {
+		const struct option_def *def = option_table_find(job->keys[t].table, key);
+
+		if (def && job->keys[t].state[def - job->keys[t].table->defs].set)
+			return &job->keys[t].state[def - job->keys[t].table->defs];
+	}
+	return NULL;
 }
 
 bool job_is_set(const struct job *job, const char *key)
 {
-	return job->set_mask & (1ull << option_index(option_find(key)));
+	return key_state(job, key) != NULL;
+}
+
+const struct job_origin *job_origin_of(const struct job *job, const char *key)
+{
+	const struct job_key_state *st = key_state(job, key);
+
+	return st ? &st->origin : &job->section;
 }
 
 int job_fail(const struct job *job, const char *key, struct dbio_err *err, const char *fmt, ...)
 {
-	const struct option_def *def = option_find(key);
-	const struct job_origin *origin = &job->section;
 	char where[4200], what[600];
 	va_list ap;
 
-	if (job_is_set(job, key))
-		origin = &job->origin[option_index(def)];
-	option_where(origin, where, sizeof(where));
+	job_where(job_origin_of(job, key), where, sizeof(where));
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
@@ -61,6 +145,49 @@ int job_fail_choice(const struct job *job, const char *key, const char *value, c
 				"'%s' is not in this build of dbio: install %s and build dbio again", value,
 				pkg);
 	return job_fail(job, key, err, "bad value '%s': expected one of %s", value, choices);
+}
+
+void job_release(struct job *job)
+{
+	for (size_t t = 0; t < job->nkeys; t++) {
+		free(job->keys[t].conf);
+		free(job->keys[t].state);
+	}
+	free(job->keys);
+	job->keys = NULL;
+	job->nkeys = 0;
+	job->wl_conf = job->eng_conf = NULL;
+}
+
+int job_copy(struct job *dst, const struct job *src)
+{
+	*dst = *src;
+	dst->keys = calloc(src->nkeys ? src->nkeys : 1, sizeof(*dst->keys));
+	dst->nkeys = 0;
+	dst->wl_conf = dst->eng_conf = NULL;
+	if (!dst->keys)
+		return -ENOMEM;
+	for (size_t t = 0; t < src->nkeys; t++) {
+		const struct job_keys *from = &src->keys[t];
+		struct job_keys *to = &dst->keys[t];
+
+		*to = *from;
+		to->conf = NULL;
+		to->state = calloc(from->table->count ? from->table->count : 1, sizeof(*to->state));
+		if (from->conf && (to->conf = malloc(from->table->conf_size)))
+			memcpy(to->conf, from->conf, from->table->conf_size);
+		dst->nkeys++;
+		if (!to->state || (from->conf && !to->conf)) {
+			job_release(dst);
+			return -ENOMEM;
+		}
+		memcpy(to->state, from->state, from->table->count * sizeof(*to->state));
+		if (src->wl_conf == from->conf && from->conf)
+			dst->wl_conf = to->conf;
+		if (src->eng_conf == from->conf && from->conf)
+			dst->eng_conf = to->conf;
+	}
+	return 0;
 }
 
 bool job_reads(const struct job *job)
@@ -104,7 +231,7 @@ static int parse_distribution(struct job *job, struct dbio_err *err)
 
 /* sync_file_range: "" or FLAGS:N, FLAGS a comma list of wait_before, write
  * and wait_after (fio's form). */
-static int parse_sync_file_range(struct job *job, struct dbio_err *err)
+int job_parse_sync_file_range(struct job *job, struct dbio_err *err)
 {
 	static const struct {
 		const char *name;
@@ -148,100 +275,12 @@ static int parse_sync_file_range(struct job *job, struct dbio_err *err)
 		v);
 }
 
-int job_validate(struct job *job, struct dbio_err *err)
-{
-	char a[32];
-
-	if (!job->name[0])
-		snprintf(job->name, sizeof(job->name), "job");
-	if (strchr(job->name, '/'))
-		return job_fail(job, "name", err, "bad value '%s': expected a name without '/'", job->name);
-	/* Names reach the terminal (progress line, reports) and file names. */
-	if (termesc_needed(job->name))
-		return job_fail(job, "name", err,
-				"bad value '%s': expected a name of UTF-8 text without control characters",
-				job->name);
-	const struct engine_ops *eng = engine_find(job->ioengine);
-
-	if (!eng) {
-		char list[256];
-
-		engine_list(list, sizeof(list));
-		return job_fail_choice(job, "ioengine", job->ioengine, list, err);
-	}
-	if (job->rw == RW_REWRITE && (eng->caps & ENGINE_CAP_QUEUE))
-		return job_fail(
-			job, "rw", err,
-			"rewrite with ioengine=%s: each block is read, then written back, one after the "
-			"other; use ioengine=psync, sync or mmap",
-			eng->name);
-	if (job->iodepth > 1 && !(eng->caps & ENGINE_CAP_QUEUE))
-		return job_fail(
-			job, "iodepth", err,
-			"%llu with ioengine=%s, which keeps one I/O in flight: use iodepth=1, or ioengine=io_uring or libaio",
-			(unsigned long long)job->iodepth, eng->name);
-	if (parse_sync_file_range(job, err))
-		return err->code;
-	if (eng->check) {
-		const struct engine_conf conf = { .iodepth = (unsigned)job->iodepth,
-						  .direct = job->direct,
-						  .writable = job_writes(job),
-						  .registerfiles = job->registerfiles,
-						  .fixedbufs = job->fixedbufs,
-						  .hipri = job->hipri,
-						  .sync_file_range = job->sfr_every > 0 };
-		const char *why = eng->check(&conf);
-
-		if (why)
-			return job_fail(job, "ioengine", err, "%s", why);
-	}
-	if (job->time_based && job->runtime_ns == 0)
-		return job_fail(job, "time_based", err, "needs a runtime, e.g. runtime=30s");
-	if (!job->directory[0])
-		return job_fail(job, "directory", err,
-				"empty: expected one or more directories separated by ':'");
-	for (const char *p = job->directory; *p; p++)
-		if (*p == ':' && (p == job->directory || p[1] == ':' || p[1] == '\0'))
-			return job_fail(job, "directory", err,
-					"bad value '%s': an empty directory between ':' separators",
-					job->directory);
-
-	if (!job->randrepeat && !job_is_set(job, "randseed")) {
-		/* A fresh seed per run of dbio, recorded in the result's
-		 * options so the run can still be repeated. */
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		job->randseed = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) & INT64_MAX;
-	}
-	if (parse_distribution(job, err))
-		return err->code;
-	if (job_is_set(job, "cache"))
-		job->invalidate = job->cache != CACHE_KEEP;
-	else
-		job->cache = job->invalidate ? CACHE_FADVISE : CACHE_KEEP;
-
-	if (job->mem_limit && job->mem_limit < (4u << 20))
-		return job_fail(job, "mem_limit", err,
-				"%s is too small to run anything: give at least 4m, or 0 for no limit",
-				units_fmt_bytes(a, sizeof(a), job->mem_limit));
-	const struct workload_ops *wl = workload_find(job->workload);
-
-	if (!wl) {
-		char list[256];
-
-		workload_list(list, sizeof(list));
-		return job_fail_choice(job, "workload", job->workload, list, err);
-	}
-	if (wl->validate)
-		return wl->validate(job, err);
-	return job_validate_files(job, err);
-}
-
 int job_validate_files(struct job *job, struct dbio_err *err)
 {
 	char a[32], b[32];
 
+	if (parse_distribution(job, err))
+		return err->code;
 	if (job->size == 0 && job->filesize == 0)
 		return job_fail(job, "size", err,
 				"missing: give size= (bytes of I/O) or filesize= (bytes per file)");
@@ -293,12 +332,16 @@ int jobset_add(struct jobset *set, const struct job *job)
 	if (!jobs)
 		return -ENOMEM;
 	set->jobs = jobs;
-	set->jobs[set->njobs++] = *job;
+	if (job_copy(&set->jobs[set->njobs], job))
+		return -ENOMEM;
+	set->njobs++;
 	return 0;
 }
 
 void jobset_release(struct jobset *set)
 {
+	for (size_t i = 0; i < set->njobs; i++)
+		job_release(&set->jobs[i]);
 	for (size_t i = 0; i < set->nfiles; i++)
 		free(set->files[i]);
 	free(set->files);
@@ -328,13 +371,4 @@ int job_split_dirs(const char *spec, char ***out)
 	free(copy);
 	*out = dirs;
 	return n;
-}
-
-uint64_t job_work_items(const struct job *job)
-{
-	if (!strcmp(job->workload, "kv"))
-		return job->records;
-	if (!strcmp(job->workload, "import"))
-		return job->rows;
-	return 0;
 }

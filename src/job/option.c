@@ -1,6 +1,9 @@
 /*
- * The option table and the value parsers behind it; see option.h. Adding a
- * job key is one row here plus the field in struct job.
+ * The job's own option tables (keys of every job, keys of the file
+ * workloads) and the value parsers behind every table; see option.h.
+ * Adding a key of every job is one row here plus its field in struct job;
+ * an engine's or workload's own key is one row and one field in that
+ * plug-in's file.
  */
 #include "job/option.h"
 
@@ -11,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "job/job.h"
 #include "util/units.h"
 
 #define F(field) offsetof(struct job, field)
@@ -63,46 +67,6 @@ static const struct opt_enum cache_values[] = {
 	{ NULL, 0, NULL },
 };
 
-static const struct opt_enum key_order_values[] = {
-	{ "seq", KEY_SEQ, "keys in ascending order" },
-	{ "random", KEY_RANDOM, "every key once, in a seeded random order" },
-	{ NULL, 0, NULL },
-};
-
-static const struct opt_enum journal_values[] = {
-	{ "delete", JOURNAL_DELETE, "rollback journal, deleted at each commit" },
-	{ "truncate", JOURNAL_TRUNCATE, "rollback journal, truncated at each commit" },
-	{ "persist", JOURNAL_PERSIST, "rollback journal, its header zeroed at each commit" },
-	{ "memory", JOURNAL_MEMORY, "rollback journal in memory" },
-	{ "wal", JOURNAL_WAL, "write-ahead log" },
-	{ "off", JOURNAL_OFF, "no journal" },
-	{ NULL, 0, NULL },
-};
-
-static const struct opt_enum synchronous_values[] = {
-	{ "off", SYNCHRONOUS_OFF, "no syncs: the kernel writes back when it likes" },
-	{ "normal", SYNCHRONOUS_NORMAL, "syncs at the critical moments (fewer with WAL)" },
-	{ "full", SYNCHRONOUS_FULL, "syncs so that every commit is durable" },
-	{ "extra", SYNCHRONOUS_EXTRA, "full, and the journal's directory too" },
-	{ NULL, 0, NULL },
-};
-
-const char *job_journal_mode_name(int mode)
-{
-	for (const struct opt_enum *e = journal_values; e->name; e++)
-		if (e->value == mode)
-			return e->name;
-	return "delete";
-}
-
-const char *job_synchronous_name(int mode)
-{
-	for (const struct opt_enum *e = synchronous_values; e->name; e++)
-		if (e->value == mode)
-			return e->name;
-	return "full";
-}
-
 static const struct opt_enum probe_values[] = {
 	{ "none", PROBE_NONE, "no probe" },
 	{ "write", PROBE_WRITE,
@@ -113,11 +77,50 @@ static const struct opt_enum probe_values[] = {
 };
 
 /* clang-format off */
-const struct option_def option_table[] = {
+static const struct option_def job_defs[] = {
 	{ .name = "name", .type = OPT_STR, .offset = F(name), .size = S(name), .def = "",
 	  .help = "Name of the job, used in reports and file names. Defaults to the job file's section name, or 'job' on the command line." },
 	{ .name = "directory", .type = OPT_STR, .offset = F(directory), .size = S(directory), .def = "./dbio-scratch",
 	  .help = "Directory for the job's files. Several directories separated by ':' spread the files over them round-robin, as one job over several disks; the result then gives each directory's reads, writes and throughput. The directory must exist, except the default ./dbio-scratch, which dbio creates and removes." },
+	{ .name = "workload", .type = OPT_STR, .offset = F(workload), .size = S(workload), .def = "fileio", .dbio_own = 1,
+	  .help = "What each thread does: fileio (reads and writes of files), kv (inserts, lookups and updates in a real embedded database), import (a SQLite bulk load with an index rebuild) or oltp (page reads and writes with a commit log). Each workload takes the keys of every job, its own keys, and, when it lays out files (fileio, oltp), the file keys and those of its ioengine. See docs/workloads.md." },
+	{ .name = "numjobs", .type = OPT_UINT, .offset = F(numjobs), .def = "1", .min = 1, .max = 4096,
+	  .help = "Number of threads running the job together. As in fio, each thread does the whole work on files or a database of its own (a file workload: unless share_files=1)." },
+	{ .name = "runtime", .type = OPT_TIME, .offset = F(runtime_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
+	  .help = "Stop the measured phase after this long (bare number: seconds); 0 means no limit. Without time_based a job also stops when its size is done." },
+	{ .name = "time_based", .type = OPT_BOOL, .offset = F(time_based), .def = "0",
+	  .help = "Run for the whole runtime, starting the files over when a pass is done. Needs runtime." },
+	{ .name = "ramp_time", .type = OPT_TIME, .offset = F(ramp_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
+	  .help = "Run this long before measuring (bare number: seconds); the I/O of the ramp is not counted, and a job bound by size does its whole size after the ramp." },
+	{ .name = "repeat", .type = OPT_UINT, .offset = F(repeat), .def = "1", .min = 1, .max = 10000, .dbio_own = 1,
+	  .help = "Run the job this many times, laying out fresh files and handling the cache before each run; the report gives mean, standard deviation, min, max, 95 % confidence interval and coefficient of variation of every figure." },
+	{ .name = "cache", .type = OPT_ENUM, .offset = F(cache), .def = "fadvise", .values = cache_values, .dbio_own = 1,
+	  .help = "What happens to the page cache before each run, after the layout. Without cache=, fio's invalidate decides: invalidate=1 is fadvise, invalidate=0 is keep." },
+	{ .name = "invalidate", .type = OPT_BOOL, .offset = F(invalidate), .def = "1",
+	  .help = "Drop the job's files from the page cache (POSIX_FADV_DONTNEED) before the measured phase, as fio does by default; cache= overrides it." },
+	{ .name = "mem_limit", .type = OPT_SIZE, .offset = F(mem_limit), .def = "0", .min = 0, .max = OPT_MAX, .dbio_own = 1,
+	  .help = "Run the job in a memory cgroup limited to this many bytes, page cache included (cgroup v1 memory.limit_in_bytes or v2 memory.max; root), so that data bigger than the limit cannot be cached. The result records the limit and the cgroup's peak use. Jobs of a group share the smallest limit among them. 0: no limit." },
+	{ .name = "log_interval", .type = OPT_INTERVAL, .offset = F(log_interval), .def = "0", .dbio_own = 1, .bare_unit_ns = NS_PER_S,
+	  .help = "Record a time series: per interval and op type, the operations, bytes, mean and max latency. A duration (1s, 100ms) makes a fixed time grid from the start of the measured phase; a count (1000ops) closes an interval after that many reads and writes of a thread, as in 'time for each 1,000 records'. The report names the worst and second-worst interval. 0: no series." },
+	{ .name = "randseed", .type = OPT_UINT, .offset = F(randseed), .def = "24301", .min = 0, .max = OPT_MAX,
+	  .help = "Seed of the random offsets and read/write choices; thread i uses randseed + i." },
+	{ .name = "randrepeat", .type = OPT_BOOL, .offset = F(randrepeat), .def = "1",
+	  .help = "Use randseed, so that runs repeat the same offsets. 0 seeds from the clock (unless randseed is given); the seed used is recorded in the result." },
+	{ .name = "percentile_list", .type = OPT_PCT_LIST, .offset = F(percentiles), .def = "",
+	  .help = "Extra latency percentiles to report, separated by ':', e.g. 99.5:99.99. p50, p90, p95, p99 and p99.9 are always reported." },
+	{ .name = "probe", .type = OPT_ENUM, .offset = F(probe), .def = "none", .values = probe_values, .dbio_own = 1,
+	  .help = "A light foreground task every probe_interval while the job runs, in a thread of its own on a file dbio.<job>.probe in the job's first directory; the result gives its latency percentiles and every stall longer than probe_stall with its time into the run." },
+	{ .name = "probe_interval", .type = OPT_TIME, .offset = F(probe_interval_ns), .def = "100ms", .min = 1000000, .max = OPT_MAX, .bare_unit_ns = 1000000, .dbio_own = 1,
+	  .help = "Time between two probes (bare number: milliseconds), at least 1 ms." },
+	{ .name = "probe_stall", .type = OPT_TIME, .offset = F(probe_stall_ns), .def = "100ms", .min = 1, .max = OPT_MAX, .bare_unit_ns = 1000000, .dbio_own = 1,
+	  .help = "A probe that takes this long or longer is a stall (bare number: milliseconds)." },
+	{ .name = "group", .type = OPT_STR, .offset = F(group), .size = S(group), .def = "", .dbio_own = 1,
+	  .help = "Consecutive jobs with the same non-empty group run at the same time; otherwise jobs run one after another (fio runs them together unless stonewall is set)." },
+};
+
+static const struct option_def files_defs[] = {
+	{ .name = "ioengine", .type = OPT_STR, .offset = F(ioengine), .size = S(ioengine), .def = "psync",
+	  .help = "How the I/O is issued: psync (pread/pwrite), sync (lseek + read/write), io_uring, libaio (direct=1 only), mmap (copies to/from a shared mapping) or null (no I/O: measures dbio's own cost). `dbio --version` lists the engines this build has; docs/engines.md describes each." },
 	{ .name = "rw", .type = OPT_ENUM, .offset = F(rw), .def = "read", .values = rw_values,
 	  .help = "I/O pattern." },
 	{ .name = "rwmixread", .type = OPT_UINT, .offset = F(rwmixread), .def = "50", .min = 0, .max = 100,
@@ -130,18 +133,8 @@ const struct option_def option_table[] = {
 	  .help = "Size of each file. Defaults to size / nrfiles, rounded up to whole blocks." },
 	{ .name = "nrfiles", .type = OPT_UINT, .offset = F(nrfiles), .def = "1", .min = 1, .max = 1000000,
 	  .help = "Number of files per thread (or in all with share_files=1). Offsets run over the files as one space: block b is in file b / (filesize / bs)." },
-	{ .name = "numjobs", .type = OPT_UINT, .offset = F(numjobs), .def = "1", .min = 1, .max = 4096,
-	  .help = "Number of threads running the job together. As in fio, each thread has its own files and does the whole size, unless share_files=1." },
-	{ .name = "ioengine", .type = OPT_STR, .offset = F(ioengine), .size = S(ioengine), .def = "psync",
-	  .help = "How the I/O is issued: psync (pread/pwrite), sync (lseek + read/write), io_uring, libaio (direct=1 only), mmap (copies to/from a shared mapping) or null (no I/O: measures dbio's own cost). `dbio --version` lists the engines this build has; docs/engines.md describes each." },
 	{ .name = "iodepth", .type = OPT_UINT, .offset = F(iodepth), .def = "1", .min = 1, .max = 4096,
 	  .help = "I/Os kept in flight per thread by a queued engine (io_uring, libaio): submitted in batches, reaped as they complete. More than 1 with an engine that cannot queue (psync, sync, mmap, null) is an error." },
-	{ .name = "registerfiles", .type = OPT_BOOL, .offset = F(registerfiles), .def = "0",
-	  .help = "ioengine=io_uring: register the thread's files with the ring once, so that requests skip the file-descriptor lookup (IOSQE_FIXED_FILE)." },
-	{ .name = "fixedbufs", .type = OPT_BOOL, .offset = F(fixedbufs), .def = "0",
-	  .help = "ioengine=io_uring: register the thread's buffers with the ring once (READ_FIXED/WRITE_FIXED), so that requests skip mapping the buffer pages each time." },
-	{ .name = "hipri", .type = OPT_BOOL, .offset = F(hipri), .def = "0",
-	  .help = "ioengine=io_uring: polled completion (IORING_SETUP_IOPOLL): the thread polls the device for completions instead of waiting for interrupts. Needs direct=1 and a block driver with poll queues; otherwise the I/O fails with 'Operation not supported'." },
 	{ .name = "direct", .type = OPT_BOOL, .offset = F(direct), .def = "0",
 	  .help = "Open files with O_DIRECT, bypassing the page cache. bs must be a multiple of the device's logical block size." },
 	{ .name = "sync", .type = OPT_ENUM, .offset = F(sync), .def = "none", .values = sync_values,
@@ -154,106 +147,41 @@ const struct option_def option_table[] = {
 	  .help = "FLAGS:N (fio's form): call sync_file_range(2) on the file just written after every N writes of a thread, over the whole file (fio: the range written since the last call), with FLAGS any of wait_before, write, wait_after joined by commas (SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE, _WAIT_AFTER). It starts or waits for writeback of the file's dirty pages; it writes no metadata and does not flush the disk's cache, so it is not durable. Not with ioengine=mmap. Empty: never." },
 	{ .name = "end_fsync", .type = OPT_BOOL, .offset = F(end_fsync), .def = "0",
 	  .help = "When a thread's I/O is done and it wrote anything, fsync every file of the thread; counted and timed as fsync operations, inside the measured time." },
-	{ .name = "runtime", .type = OPT_TIME, .offset = F(runtime_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
-	  .help = "Stop the measured phase after this long (bare number: seconds); 0 means no limit. Without time_based a job also stops when its size is done." },
-	{ .name = "time_based", .type = OPT_BOOL, .offset = F(time_based), .def = "0",
-	  .help = "Run for the whole runtime, starting the files over when a pass is done. Needs runtime." },
-	{ .name = "ramp_time", .type = OPT_TIME, .offset = F(ramp_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
-	  .help = "Run this long before measuring (bare number: seconds); the I/O of the ramp is not counted, and a job bound by size does its whole size after the ramp." },
 	{ .name = "loops", .type = OPT_UINT, .offset = F(loops), .def = "1", .min = 1, .max = OPT_MAX,
 	  .help = "Number of passes over size when not time_based." },
-	{ .name = "invalidate", .type = OPT_BOOL, .offset = F(invalidate), .def = "1",
-	  .help = "Drop the job's files from the page cache (POSIX_FADV_DONTNEED) before the measured phase, as fio does by default; cache= overrides it." },
-	{ .name = "randseed", .type = OPT_UINT, .offset = F(randseed), .def = "24301", .min = 0, .max = OPT_MAX,
-	  .help = "Seed of the random offsets and read/write choices; thread i uses randseed + i." },
-	{ .name = "randrepeat", .type = OPT_BOOL, .offset = F(randrepeat), .def = "1",
-	  .help = "Use randseed, so that runs repeat the same offsets. 0 seeds from the clock (unless randseed is given); the seed used is recorded in the result." },
 	{ .name = "norandommap", .type = OPT_BOOL, .offset = F(norandommap), .def = "0",
 	  .help = "Pick random blocks independently (some twice, some never). By default a pass visits every block exactly once in random order." },
+	{ .name = "random_distribution", .type = OPT_STR, .offset = F(random_distribution), .size = S(random_distribution), .def = "random",
+	  .help = "How random blocks are picked: random (uniform), zipf:THETA (P(rank k) proportional to k^-THETA, 0 < THETA <= 10; zipf:1.2 puts about 89 % of 1,000 blocks' accesses on the hottest 20 %) or pareto:H (0 < H < 1; rank = n * u^(1/(1-H)) for uniform u, so pareto:0.9 sends about 85 % to the hottest 20 %). Hot blocks are scattered over the files by a seeded permutation. Skewed distributions draw blocks independently (no random map)." },
 	{ .name = "fallocate", .type = OPT_ENUM, .offset = F(fallocate), .def = "native", .values = fallocate_values,
 	  .help = "How files are preallocated when dbio creates them." },
 	{ .name = "prefill", .type = OPT_ENUM, .offset = F(prefill), .def = "auto", .values = prefill_values, .dbio_own = 1,
 	  .help = "Whether dbio writes the files fully before the measured phase (the layout); the writes are not measured." },
 	{ .name = "share_files", .type = OPT_BOOL, .offset = F(share_files), .def = "0", .dbio_own = 1,
 	  .help = "All threads share one set of nrfiles files whose total is size, as sysbench fileio does; each thread does 1/numjobs of the I/O, on its own slice of the blocks. 0: each thread has its own files, as in fio." },
-	{ .name = "repeat", .type = OPT_UINT, .offset = F(repeat), .def = "1", .min = 1, .max = 10000, .dbio_own = 1,
-	  .help = "Run the job this many times, laying out fresh files and handling the cache before each run; the report gives mean, standard deviation, min, max, 95 % confidence interval and coefficient of variation of every figure." },
-	{ .name = "cache", .type = OPT_ENUM, .offset = F(cache), .def = "fadvise", .values = cache_values, .dbio_own = 1,
-	  .help = "What happens to the page cache before each run, after the layout. Without cache=, fio's invalidate decides: invalidate=1 is fadvise, invalidate=0 is keep." },
-	{ .name = "log_interval", .type = OPT_INTERVAL, .offset = F(log_interval), .def = "0", .dbio_own = 1, .bare_unit_ns = NS_PER_S,
-	  .help = "Record a time series: per interval and op type, the operations, bytes, mean and max latency. A duration (1s, 100ms) makes a fixed time grid from the start of the measured phase; a count (1000ops) closes an interval after that many reads and writes of a thread, as in 'time for each 1,000 records'. The report names the worst and second-worst interval. 0: no series." },
-	{ .name = "mem_limit", .type = OPT_SIZE, .offset = F(mem_limit), .def = "0", .min = 0, .max = OPT_MAX, .dbio_own = 1,
-	  .help = "Run the job in a memory cgroup limited to this many bytes, page cache included (cgroup v1 memory.limit_in_bytes or v2 memory.max; root), so that data bigger than the limit cannot be cached. The result records the limit and the cgroup's peak use. Jobs of a group share the smallest limit among them. 0: no limit." },
-	{ .name = "workload", .type = OPT_STR, .offset = F(workload), .size = S(workload), .def = "fileio", .dbio_own = 1,
-	  .help = "What each thread does: fileio (reads and writes of files, the keys above), kv (inserts, lookups and updates in a real embedded database: the kv keys) or import (a SQLite bulk load with an index rebuild: rows, indexes, batch, value_size for the payload column, page_size, journal_mode, synchronous). See docs/workloads.md." },
-	{ .name = "kv_engine", .type = OPT_STR, .offset = F(kv_engine), .size = S(kv_engine), .def = "sqlite", .dbio_own = 1,
-	  .help = "workload=kv: the database: gdbm (gdbm_store, gdbm_sync per batch), lmdb (one write transaction per batch; MDB_NOSYNC without sync_each_batch) or sqlite (one transaction per batch; synchronous=FULL with sync_each_batch, else OFF). The database lives in the job's directory as dbio.<job>.<thread>.<engine> and is removed afterwards." },
-	{ .name = "records", .type = OPT_UINT, .offset = F(records), .def = "100000", .min = 1, .max = 1000000000, .dbio_own = 1,
-	  .help = "workload=kv: records each thread inserts." },
-	{ .name = "batch", .type = OPT_UINT, .offset = F(batch), .def = "1000", .min = 1, .max = 100000000, .dbio_own = 1,
-	  .help = "workload=kv and import: records or rows per batch; a batch is one transaction (lmdb, sqlite) and ends with a sync when sync_each_batch=1 (kv). The time series has one point per batch unless log_interval says otherwise." },
-	{ .name = "value_size", .type = OPT_RANGE, .offset = F(value_size), .def = "100-400", .dbio_own = 1,
-	  .help = "workload=kv: bytes per value, one size or a range lo-hi drawn uniformly (from randseed, so runs repeat)." },
-	{ .name = "key_order", .type = OPT_ENUM, .offset = F(key_order), .def = "seq", .values = key_order_values, .dbio_own = 1,
-	  .help = "workload=kv: the order of the inserted keys (16-byte decimal record numbers)." },
-	{ .name = "sync_each_batch", .type = OPT_BOOL, .offset = F(sync_each_batch), .def = "1", .dbio_own = 1,
-	  .help = "workload=kv: make every batch durable before the next (gdbm_sync, a synced lmdb commit, sqlite synchronous=FULL); 0 leaves it to the kernel's writeback." },
-	{ .name = "lookups", .type = OPT_UINT, .offset = F(lookups), .def = "0", .min = 0, .max = 1000000000, .dbio_own = 1,
-	  .help = "workload=kv: random gets of inserted keys after the inserts, in batches of batch." },
-	{ .name = "updates", .type = OPT_UINT, .offset = F(updates), .def = "0", .min = 0, .max = 1000000000, .dbio_own = 1,
-	  .help = "workload=kv: random overwrites of inserted keys after the lookups, in batches of batch, synced like the inserts." },
-	{ .name = "rows", .type = OPT_UINT, .offset = F(rows), .def = "100000", .min = 1, .max = 1000000000, .dbio_own = 1,
-	  .help = "workload=import: rows each thread loads into its table." },
-	{ .name = "indexes", .type = OPT_UINT, .offset = F(indexes), .def = "3", .min = 0, .max = 6, .dbio_own = 1,
-	  .help = "workload=import: indexes on the table (on customer, created, amount, status, name, (customer, created), in that order); kept during the load, then dropped and built again in the index phase." },
-	{ .name = "page_size", .type = OPT_SIZE, .offset = F(page_size), .def = "4096", .min = 512, .max = 65536, .dbio_own = 1,
-	  .help = "workload=import: SQLite's page size in bytes, a power of two (S0's block-size question at the engine level)." },
-	{ .name = "journal_mode", .type = OPT_ENUM, .offset = F(journal_mode), .def = "delete", .values = journal_values, .dbio_own = 1,
-	  .help = "workload=import: SQLite's journal_mode." },
-	{ .name = "synchronous", .type = OPT_ENUM, .offset = F(synchronous), .def = "full", .values = synchronous_values, .dbio_own = 1,
-	  .help = "workload=import: SQLite's synchronous setting." },
-	{ .name = "probe", .type = OPT_ENUM, .offset = F(probe), .def = "none", .values = probe_values, .dbio_own = 1,
-	  .help = "A light foreground task every probe_interval while the job runs, in a thread of its own on a file dbio.<job>.probe in the job's first directory; the result gives its latency percentiles and every stall longer than probe_stall with its time into the run." },
-	{ .name = "probe_interval", .type = OPT_TIME, .offset = F(probe_interval_ns), .def = "100ms", .min = 1000000, .max = OPT_MAX, .bare_unit_ns = 1000000, .dbio_own = 1,
-	  .help = "Time between two probes (bare number: milliseconds), at least 1 ms." },
-	{ .name = "probe_stall", .type = OPT_TIME, .offset = F(probe_stall_ns), .def = "100ms", .min = 1, .max = OPT_MAX, .bare_unit_ns = 1000000, .dbio_own = 1,
-	  .help = "A probe that takes this long or longer is a stall (bare number: milliseconds)." },
-	{ .name = "random_distribution", .type = OPT_STR, .offset = F(random_distribution), .size = S(random_distribution), .def = "random",
-	  .help = "How random blocks are picked: random (uniform), zipf:THETA (P(rank k) proportional to k^-THETA, 0 < THETA <= 10; zipf:1.2 puts about 89 % of 1,000 blocks' accesses on the hottest 20 %) or pareto:H (0 < H < 1; rank = n * u^(1/(1-H)) for uniform u, so pareto:0.9 sends about 85 % to the hottest 20 %). Hot blocks are scattered over the files by a seeded permutation. Skewed distributions draw blocks independently (no random map)." },
-	{ .name = "oltp_reads", .type = OPT_UINT, .offset = F(oltp_reads), .def = "4", .min = 0, .max = 1000, .dbio_own = 1,
-	  .help = "workload=oltp: random page reads per transaction." },
-	{ .name = "oltp_writes", .type = OPT_UINT, .offset = F(oltp_writes), .def = "2", .min = 0, .max = 1000, .dbio_own = 1,
-	  .help = "workload=oltp: random page writes per transaction (buffered, no sync: a database's checkpoint does that)." },
-	{ .name = "group_commit", .type = OPT_UINT, .offset = F(group_commit), .def = "1", .min = 1, .max = 100000, .dbio_own = 1,
-	  .help = "workload=oltp: the most commit records the log writer puts in one write + fdatasync; 1 syncs every commit on its own, larger lets waiting commits share a sync." },
-	{ .name = "log_record", .type = OPT_SIZE, .offset = F(log_record), .def = "512", .min = 16, .max = 1u << 20, .dbio_own = 1,
-	  .help = "workload=oltp: bytes of one commit record appended to the log." },
-	{ .name = "group", .type = OPT_STR, .offset = F(group), .size = S(group), .def = "", .dbio_own = 1,
-	  .help = "Consecutive jobs with the same non-empty group run at the same time; otherwise jobs run one after another (fio runs them together unless stonewall is set)." },
-	{ .name = "percentile_list", .type = OPT_PCT_LIST, .offset = F(percentiles), .def = "",
-	  .help = "Extra latency percentiles to report, separated by ':', e.g. 99.5:99.99. p50, p90, p95, p99 and p99.9 are always reported." },
 };
 /* clang-format on */
 
-const size_t option_count = sizeof(option_table) / sizeof(option_table[0]);
+const struct option_table option_job_table = OPTION_TABLE(job_defs, struct job);
+const struct option_table option_files_table = OPTION_TABLE(files_defs, struct job);
 
-_Static_assert(sizeof(option_table) / sizeof(option_table[0]) <= JOB_MAX_OPTS,
-	       "set_mask and origin[] hold JOB_MAX_OPTS options");
-
-const struct option_def *option_find(const char *name)
+const struct option_def *option_table_find(const struct option_table *table, const char *name)
 {
-	for (size_t i = 0; i < option_count; i++)
-		if (!strcmp(option_table[i].name, name))
-			return &option_table[i];
+	for (size_t i = 0; i < table->count; i++)
+		if (!strcmp(table->defs[i].name, name))
+			return &table->defs[i];
 	return NULL;
 }
 
-size_t option_index(const struct option_def *def)
+const char *option_enum_name(const struct opt_enum *values, int value)
 {
-	return (size_t)(def - option_table);
+	for (const struct opt_enum *e = values; e->name; e++)
+		if (e->value == value && e->help)
+			return e->name;
+	return "?";
 }
 
-static size_t edit_distance(const char *a, const char *b)
+size_t option_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	size_t row[64];
@@ -280,34 +208,6 @@ static size_t edit_distance(const char *a, const char *b)
 		}
 	}
 	return row[lb];
-}
-
-const char *option_suggest(const char *name)
-{
-	const char *best = NULL;
-	size_t best_d = 3, len = strlen(name);
-
-	for (size_t i = 0; i < option_count; i++) {
-		const char *cand = option_table[i].name;
-		size_t d = edit_distance(name, cand);
-
-		if (len >= 3 && !strncmp(cand, name, len))
-			d = 1;
-		if (d < best_d) {
-			best_d = d;
-			best = cand;
-		}
-	}
-	return best;
-}
-
-const char *option_where(const struct job_origin *origin, char *buf, size_t len)
-{
-	if (!origin || !origin->file)
-		snprintf(buf, len, "command line");
-	else
-		snprintf(buf, len, "%s:%d", origin->file, origin->line);
-	return buf;
 }
 
 void option_accepted(const struct option_def *def, char *buf, size_t len)
@@ -374,173 +274,163 @@ void option_accepted(const struct option_def *def, char *buf, size_t len)
 		snprintf(
 			buf, len,
 			"up to %d different percentiles above 0 and at most 100 separated by ':', e.g. 99.5:99.99",
-			JOB_MAX_PCTS);
+			OPT_MAX_PCTS);
 		break;
 	}
 }
 
-static int bad_value(const struct option_def *def, const char *value, const struct job_origin *origin,
-		     const char *why, struct dbio_err *err)
+static int bad_value(const struct option_def *def, const char *value, const char *where, const char *why,
+		     struct dbio_err *err)
 {
-	char where[4200], accepted[512];
+	char accepted[512];
 
-	option_where(origin, where, sizeof(where));
 	option_accepted(def, accepted, sizeof(accepted));
 	return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': bad value '%s'%s%s: expected %s", where,
 			    def->name, value, why ? ": " : "", why ? why : "", accepted);
 }
 
-static int parse_pct_list(const char *value, double *out, size_t *n)
+static int parse_pct_list(const char *value, struct opt_pcts *out)
 {
 	char copy[512], *save = NULL;
+	struct opt_pcts p = { .n = 0 };
 
 	if (strlen(value) >= sizeof(copy))
 		return -EINVAL;
 	strcpy(copy, value);
-	*n = 0;
 	for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
 		char *end;
-		double p = strtod(tok, &end);
+		double v = strtod(tok, &end);
 
-		if (*end || end == tok || !(p > 0 && p <= 100) || *n == JOB_MAX_PCTS)
+		if (*end || end == tok || !(v > 0 && v <= 100) || p.n == OPT_MAX_PCTS)
 			return -EINVAL;
-		for (size_t i = 0; i < *n; i++)
-			if (out[i] == p)
+		for (size_t i = 0; i < p.n; i++)
+			if (p.v[i] == v)
 				return -EINVAL; /* twice the same */
-		out[(*n)++] = p;
+		p.v[p.n++] = v;
 	}
+	*out = p;
 	return 0;
 }
 
-int option_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
-	       struct dbio_err *err)
+static int parse_number(const struct option_def *def, const char *value, const char *where, uint64_t *out,
+			struct dbio_err *err)
 {
-	const struct option_def *def = option_find(key);
-	char where[4200];
-	char *field;
 	uint64_t v = 0;
-	int rc = 0;
+	int rc;
 
-	option_where(origin, where, sizeof(where));
-	if (!def) {
-		const char *hint = option_suggest(key);
+	if (def->type == OPT_UINT)
+		rc = units_parse_u64(value, &v);
+	else if (def->type == OPT_SIZE)
+		rc = units_parse_size(value, &v);
+	else
+		rc = units_parse_time(value, def->bare_unit_ns, &v);
+	if (rc == -ERANGE)
+		return bad_value(def, value, where, "too large", err);
+	if (rc)
+		return bad_value(def, value, where, NULL, err);
+	if (v < def->min || (def->max && v > def->max))
+		return bad_value(def, value, where, "out of range", err);
+	*out = v;
+	return 0;
+}
 
-		if (hint)
-			return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': unknown (did you mean '%s'?)",
-					    where, key, hint);
-		return dbio_err_set(err, DBIO_EINPUT,
-				    "%s: key '%s': unknown (`dbio help options` lists the keys)", where, key);
+static int parse_range(const struct option_def *def, const char *value, const char *where,
+		       struct opt_range *r, struct dbio_err *err)
+{
+	const char *dash = strchr(value, '-');
+	char lo[64];
+	uint64_t v, hi;
+
+	if (dash && (size_t)(dash - value) >= sizeof(lo))
+		return bad_value(def, value, where, "too long", err);
+	snprintf(lo, sizeof(lo), "%.*s", dash ? (int)(dash - value) : (int)strlen(value), value);
+	if (units_parse_size(lo, &v) || (dash ? units_parse_size(dash + 1, &hi) : (hi = v, 0)))
+		return bad_value(def, value, where, NULL, err);
+	if (v == 0 || hi > (64u << 20))
+		return bad_value(def, value, where, "sizes must be from 1 byte to 64 MiB", err);
+	if (v > hi)
+		return bad_value(def, value, where, "the range is inverted (lo > hi)", err);
+	*r = (struct opt_range){ .lo = v, .hi = hi };
+	return 0;
+}
+
+static int parse_interval(const struct option_def *def, const char *value, const char *where,
+			  struct opt_interval *iv, struct dbio_err *err)
+{
+	size_t len = strlen(value);
+	uint64_t v = 0;
+	int rc;
+
+	if (len > 3 && !strcmp(value + len - 3, "ops")) {
+		char digits[32];
+
+		if (len - 3 >= sizeof(digits))
+			return bad_value(def, value, where, "too large", err);
+		snprintf(digits, sizeof(digits), "%.*s", (int)(len - 3), value);
+		if (units_parse_u64(digits, &v) || v == 0)
+			return bad_value(def, value, where, NULL, err);
+		*iv = (struct opt_interval){ .ops = v };
+		return 0;
 	}
-	field = (char *)job + def->offset;
-	if (!value) {
-		if (def->type != OPT_BOOL) {
-			char accepted[512];
+	rc = units_parse_time(value, def->bare_unit_ns, &v);
+	if (rc)
+		return bad_value(def, value, where, rc == -ERANGE ? "too large" : NULL, err);
+	if (v && v < 1000000)
+		return bad_value(def, value, where, "shorter than 1ms", err);
+	*iv = (struct opt_interval){ .ns = v };
+	return 0;
+}
 
-			option_accepted(def, accepted, sizeof(accepted));
-			return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': needs a value: expected %s",
-					    where, key, accepted);
-		}
-		value = "1";
-	}
+int option_parse(const struct option_def *def, void *base, const char *value, const char *where,
+		 struct dbio_err *err)
+{
+	char *field = (char *)base + def->offset;
+	uint64_t v = 0;
+	int rc;
 
 	switch (def->type) {
 	case OPT_STR:
 		if (strlen(value) >= def->size)
-			return bad_value(def, value, origin, "too long", err);
+			return bad_value(def, value, where, "too long", err);
 		strcpy(field, value);
-		break;
+		return 0;
 	case OPT_BOOL:
 		if (!strcmp(value, "1") || !strcasecmp(value, "true") || !strcasecmp(value, "yes"))
 			*(bool *)field = true;
 		else if (!strcmp(value, "0") || !strcasecmp(value, "false") || !strcasecmp(value, "no"))
 			*(bool *)field = false;
 		else
-			return bad_value(def, value, origin, NULL, err);
-		break;
+			return bad_value(def, value, where, NULL, err);
+		return 0;
 	case OPT_UINT:
 	case OPT_SIZE:
 	case OPT_TIME:
-		if (def->type == OPT_UINT)
-			rc = units_parse_u64(value, &v);
-		else if (def->type == OPT_SIZE)
-			rc = units_parse_size(value, &v);
-		else
-			rc = units_parse_time(value, def->bare_unit_ns, &v);
-		if (rc == -ERANGE)
-			return bad_value(def, value, origin, "too large", err);
-		if (rc)
-			return bad_value(def, value, origin, NULL, err);
-		if (v < def->min || (def->max && v > def->max))
-			return bad_value(def, value, origin, "out of range", err);
+		if ((rc = parse_number(def, value, where, &v, err)))
+			return rc;
 		*(uint64_t *)field = v;
-		break;
-	case OPT_ENUM: {
-		const struct opt_enum *e = def->values;
-
-		while (e->name && strcmp(e->name, value))
-			e++;
-		if (!e->name)
-			return bad_value(def, value, origin, NULL, err);
-		*(int *)field = e->value;
-		break;
-	}
-	case OPT_RANGE: {
-		struct job_range *r = (struct job_range *)field;
-		const char *dash = strchr(value, '-');
-		char lo[64];
-		uint64_t hi;
-
-		if (dash && (size_t)(dash - value) >= sizeof(lo))
-			return bad_value(def, value, origin, "too long", err);
-		snprintf(lo, sizeof(lo), "%.*s", dash ? (int)(dash - value) : (int)strlen(value), value);
-		if (units_parse_size(lo, &v) || (dash ? units_parse_size(dash + 1, &hi) : (hi = v, 0)))
-			return bad_value(def, value, origin, NULL, err);
-		if (v == 0 || hi > (64u << 20))
-			return bad_value(def, value, origin, "sizes must be from 1 byte to 64 MiB", err);
-		if (v > hi)
-			return bad_value(def, value, origin, "the range is inverted (lo > hi)", err);
-		*r = (struct job_range){ .lo = v, .hi = hi };
-		break;
-	}
-	case OPT_INTERVAL: {
-		struct job_interval *iv = (struct job_interval *)field;
-		size_t len = strlen(value);
-
-		if (len > 3 && !strcmp(value + len - 3, "ops")) {
-			char digits[32];
-
-			if (len - 3 >= sizeof(digits))
-				return bad_value(def, value, origin, "too large", err);
-			snprintf(digits, sizeof(digits), "%.*s", (int)(len - 3), value);
-			if (units_parse_u64(digits, &v) || v == 0)
-				return bad_value(def, value, origin, NULL, err);
-			*iv = (struct job_interval){ .ops = v };
-		} else {
-			rc = units_parse_time(value, def->bare_unit_ns, &v);
-			if (rc)
-				return bad_value(def, value, origin, rc == -ERANGE ? "too large" : NULL, err);
-			if (v && v < 1000000)
-				return bad_value(def, value, origin, "shorter than 1ms", err);
-			*iv = (struct job_interval){ .ns = v };
-		}
-		break;
-	}
+		return 0;
+	case OPT_ENUM:
+		for (const struct opt_enum *e = def->values; e->name; e++)
+			if (!strcmp(e->name, value)) {
+				*(int *)field = e->value;
+				return 0;
+			}
+		return bad_value(def, value, where, NULL, err);
+	case OPT_RANGE:
+		return parse_range(def, value, where, (struct opt_range *)field, err);
+	case OPT_INTERVAL:
+		return parse_interval(def, value, where, (struct opt_interval *)field, err);
 	case OPT_PCT_LIST:
-		if (parse_pct_list(value, job->percentiles, &job->npercentiles))
-			return bad_value(def, value, origin, NULL, err);
-		break;
+		if (parse_pct_list(value, (struct opt_pcts *)field))
+			return bad_value(def, value, where, NULL, err);
+		return 0;
 	}
-
-	size_t i = option_index(def);
-
-	job->set_mask |= 1ull << i;
-	job->origin[i] = origin ? *origin : (struct job_origin){ 0 };
-	return 0;
+	return bad_value(def, value, where, NULL, err);
 }
 
-void option_format(const struct job *job, const struct option_def *def, char *buf, size_t len)
+void option_format(const void *base, const struct option_def *def, char *buf, size_t len)
 {
-	const char *field = (const char *)job + def->offset;
+	const char *field = (const char *)base + def->offset;
 
 	switch (def->type) {
 	case OPT_STR:
@@ -555,15 +445,10 @@ void option_format(const struct job *job, const struct option_def *def, char *bu
 		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
 		break;
 	case OPT_ENUM:
-		for (const struct opt_enum *e = def->values; e->name; e++)
-			if (e->value == *(const int *)field && e->help) {
-				snprintf(buf, len, "%s", e->name);
-				return;
-			}
-		snprintf(buf, len, "?");
+		snprintf(buf, len, "%s", option_enum_name(def->values, *(const int *)field));
 		break;
 	case OPT_RANGE: {
-		const struct job_range *r = (const struct job_range *)field;
+		const struct opt_range *r = (const struct opt_range *)field;
 
 		if (r->lo == r->hi)
 			snprintf(buf, len, "%llu", (unsigned long long)r->lo);
@@ -572,7 +457,7 @@ void option_format(const struct job *job, const struct option_def *def, char *bu
 		break;
 	}
 	case OPT_INTERVAL: {
-		const struct job_interval *iv = (const struct job_interval *)field;
+		const struct opt_interval *iv = (const struct opt_interval *)field;
 
 		if (iv->ops)
 			snprintf(buf, len, "%lluops", (unsigned long long)iv->ops);
@@ -583,11 +468,12 @@ void option_format(const struct job *job, const struct option_def *def, char *bu
 		break;
 	}
 	case OPT_PCT_LIST: {
+		const struct opt_pcts *p = (const struct opt_pcts *)field;
 		size_t used = 0;
 
 		buf[0] = '\0';
-		for (size_t i = 0; i < job->npercentiles && used < len; i++) {
-			int n = snprintf(buf + used, len - used, "%s%g", i ? ":" : "", job->percentiles[i]);
+		for (size_t i = 0; i < p->n && used < len; i++) {
+			int n = snprintf(buf + used, len - used, "%s%g", i ? ":" : "", p->v[i]);
 			if (n < 0)
 				break;
 			used += (size_t)n;

@@ -1,16 +1,21 @@
 /*
- * The option table: the one source of truth for every job key. It drives the
- * command line (--key=value), job files (key=value), `dbio help options`,
- * docs/options.md and the man page. Where fio has a key for a thing, the
- * name and meaning are fio's; dbio's own keys say so in their help.
+ * Option tables: the one source of truth for every job key. A table is a
+ * list of keys (name, type, where its value lives, default, bounds, help)
+ * that fill one struct: the job's own tables (below) fill struct job, and
+ * each engine and workload that has keys of its own declares a table in its
+ * own file that fills its own config struct (engine_ops.options,
+ * workload_ops.options). The tables drive the command line (--key=value),
+ * job files (key=value), `dbio help options`, docs/options.md, the man page
+ * and the result schema. Where fio has a key for a thing, the name and
+ * meaning are fio's; dbio's own keys say so (dbio_own).
  */
 #ifndef DBIO_JOB_OPTION_H
 #define DBIO_JOB_OPTION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "job/job.h"
 #include "util/err.h"
 
 /* The largest value a number option takes: results record options as JSON
@@ -24,9 +29,29 @@ enum opt_type {
 	OPT_SIZE,     /* bytes with k/m/g/t suffix, in [min, max] */
 	OPT_TIME,     /* duration with ns/us/ms/s/m/h suffix; bare in bare_unit_ns */
 	OPT_ENUM,     /* one of values[] */
-	OPT_PCT_LIST, /* colon-separated percentiles, e.g. 99.5:99.99 */
-	OPT_INTERVAL, /* struct job_interval: a duration, or a count with 'ops' (1000ops) */
-	OPT_RANGE,    /* struct job_range: a size or "lo-hi" sizes */
+	OPT_PCT_LIST, /* struct opt_pcts: colon-separated percentiles, e.g. 99.5:99.99 */
+	OPT_INTERVAL, /* struct opt_interval: a duration, or a count with 'ops' (1000ops) */
+	OPT_RANGE,    /* struct opt_range: a size or "lo-hi" sizes */
+};
+
+/* OPT_RANGE: a size range "100-400" (bytes); lo == hi for a single size. */
+struct opt_range {
+	uint64_t lo;
+	uint64_t hi;
+};
+
+/* OPT_INTERVAL: a time grid or a count grid (one of the two is non-zero). */
+struct opt_interval {
+	uint64_t ns;
+	uint64_t ops;
+};
+
+#define OPT_MAX_PCTS 16
+
+/* OPT_PCT_LIST: percentiles above 0 and at most 100, all different. */
+struct opt_pcts {
+	double v[OPT_MAX_PCTS];
+	size_t n;
 };
 
 struct opt_enum {
@@ -38,7 +63,7 @@ struct opt_enum {
 struct option_def {
 	const char *name;
 	enum opt_type type;
-	size_t offset;		       /* of the field in struct job */
+	size_t offset;		       /* of the field in the table's struct */
 	size_t size;		       /* OPT_STR: the field's size */
 	const char *def;	       /* default, parsed like user input ("" = empty) */
 	const struct opt_enum *values; /* OPT_ENUM, terminated by a NULL name */
@@ -48,33 +73,52 @@ struct option_def {
 	int dbio_own;		       /* 1: not a fio key */
 };
 
-extern const struct option_def option_table[];
-extern const size_t option_count;
+/* Whom a table's keys belong to, and so which jobs may be given them. */
+enum option_scope {
+	OPTION_SCOPE_JOB,      /* every job */
+	OPTION_SCOPE_FILES,    /* jobs of a workload that lays out files and drives an I/O engine */
+	OPTION_SCOPE_WORKLOAD, /* jobs of one workload (owner) */
+	OPTION_SCOPE_ENGINE,   /* jobs of one I/O engine (owner) */
+};
 
-/* The option named name, or NULL. */
-const struct option_def *option_find(const char *name);
+struct option_table {
+	const struct option_def *defs;
+	size_t count;
+	size_t conf_size; /* bytes of the struct the keys fill; 0: struct job's own fields */
+};
 
-/* The index of def in option_table. */
-size_t option_index(const struct option_def *def);
+/* Build a table from a const array of defs and the struct they fill. */
+#define OPTION_TABLE(defs_array, conf_type)                                                                  \
+	{                                                                                                    \
+		.defs = (defs_array), .count = sizeof(defs_array) / sizeof((defs_array)[0]),                 \
+		.conf_size = sizeof(conf_type)                                                               \
+	}
 
-/* The closest known key to an unknown one (edit distance <= 2 or a prefix
- * match), or NULL. */
-const char *option_suggest(const char *name);
+/* The job's own keys: those of every job, and those of the workloads that
+ * lay out files (fileio, oltp). Both fill struct job. */
+extern const struct option_table option_job_table;
+extern const struct option_table option_files_table;
 
-/* Set key=value on job (value NULL for a bare key). On a bad key or value:
- * DBIO_EINPUT with "<where>: key '<key>': <what>: <what is accepted>". where
- * is "file:line" or "command line". */
-int option_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
-	       struct dbio_err *err);
+/* The def named name in table, or NULL. */
+const struct option_def *option_table_find(const struct option_table *table, const char *name);
 
-/* "file:line" or "command line" for origin, into buf. */
-const char *option_where(const struct job_origin *origin, char *buf, size_t len);
+/* Parse value (non-NULL) for def into the field at base + def->offset. On a
+ * bad value: DBIO_EINPUT with "<where>: key '<key>': bad value '<v>'...:
+ * expected <what is accepted>". where is "file:line" or "command line". */
+int option_parse(const struct option_def *def, void *base, const char *value, const char *where,
+		 struct dbio_err *err);
 
-/* The option's current value on job as text, the way a user would write it
- * ("4096", "read", "10s" is printed as nanoseconds "10000000000"). */
-void option_format(const struct job *job, const struct option_def *def, char *buf, size_t len);
+/* The value of def at base as text, the way a user would write it ("4096",
+ * "read"; a duration in nanoseconds, "10000000000"). */
+void option_format(const void *base, const struct option_def *def, char *buf, size_t len);
 
 /* The accepted values of def, for help and messages. */
 void option_accepted(const struct option_def *def, char *buf, size_t len);
+
+/* Edit distance between two names (at most 99), for "did you mean". */
+size_t option_distance(const char *a, const char *b);
+
+/* The listed name of value in values ("wal"), or "?". */
+const char *option_enum_name(const struct opt_enum *values, int value);
 
 #endif

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "job/option.h"
+#include "plan/plan.h"
 #include "result/result.h"
 #include "stats/hist.h"
 #include "stats/opstats.h"
@@ -708,7 +708,7 @@ struct sweep_curve {
  * numeric, else the position of its text among cats[]. */
 static bool sweep_x(const char *key, const json_t *job, char cats[][128], size_t *ncats, double *x)
 {
-	const struct option_def *def = option_find(key);
+	const struct option_def *def = plan_find(key);
 	const json_t *opt = json_object_get(json_object_get(job, "options"), key);
 	const char *text = str(json_object_get(job, "point"), key);
 
@@ -810,7 +810,7 @@ static int plot_sweep(struct ctx *c, const struct plot_input *in, size_t nin, co
 	}
 	if (!ncv)
 		goto out;
-	const struct option_def *def = option_find(xkey);
+	const struct option_def *def = plan_find(xkey);
 	bool numeric = !ncats;
 	struct unit xu = { "count", 1 }, yu = { m->unit, 1 };
 

@@ -17,7 +17,6 @@
 #include "util/atomic.h"
 #include "util/clock.h"
 #include "util/units.h"
-#include "workload/workload.h"
 
 #ifndef DBIO_VERSION
 #define DBIO_VERSION "0.0.0"
@@ -65,9 +64,9 @@ json_t *result_new(int argc, char **argv)
 	return r;
 }
 
-static json_t *option_value(const struct job *job, const struct option_def *def)
+static json_t *option_value(const void *base, const struct option_def *def)
 {
-	const char *field = (const char *)job + def->offset;
+	const char *field = (const char *)base + def->offset;
 	char buf[4200];
 
 	switch (def->type) {
@@ -78,10 +77,11 @@ static json_t *option_value(const struct job *job, const struct option_def *def)
 	case OPT_TIME:
 		return json_integer((json_int_t) * (const uint64_t *)field);
 	case OPT_PCT_LIST: {
+		const struct opt_pcts *p = (const struct opt_pcts *)field;
 		json_t *a = json_array();
 
-		for (size_t i = 0; i < job->npercentiles; i++)
-			json_array_append_new(a, json_real(job->percentiles[i]));
+		for (size_t i = 0; i < p->n; i++)
+			json_array_append_new(a, json_real(p->v[i]));
 		return a;
 	}
 	case OPT_INTERVAL:
@@ -90,7 +90,7 @@ static json_t *option_value(const struct job *job, const struct option_def *def)
 	case OPT_ENUM:
 		break;
 	}
-	option_format(job, def, buf, sizeof(buf));
+	option_format(base, def, buf, sizeof(buf));
 	return json_string(buf);
 }
 
@@ -146,7 +146,7 @@ static json_t *warnings_json(const struct job *job)
 	json_t *a = json_array();
 	struct hostinfo h;
 
-	if (!(workload_find(job->workload)->caps & WORKLOAD_CAP_FILES))
+	if (!job->eng)
 		return a; /* databases: their size is reported, not predicted */
 	if (!job->direct && hostinfo_read(&h) == 0) {
 		uint64_t data = job->filesize * job->nrfiles * (job->share_files ? 1 : job->numjobs);
@@ -193,12 +193,12 @@ static json_t *op_json(const struct op_stats *s, const struct job *job, uint64_t
 	for (size_t i = 0; i < sizeof(std_pcts) / sizeof(std_pcts[0]); i++)
 		json_object_set_new(lat, std_pct_names[i],
 				    json_integer((json_int_t)hist_percentile(h, std_pcts[i])));
-	for (size_t i = 0; i < job->npercentiles; i++) {
+	for (size_t i = 0; i < job->percentiles.n; i++) {
 		char key[32];
 
-		snprintf(key, sizeof(key), "%.15g", job->percentiles[i]);
+		snprintf(key, sizeof(key), "%.15g", job->percentiles.v[i]);
 		json_object_set_new(extra, key,
-				    json_integer((json_int_t)hist_percentile(h, job->percentiles[i])));
+				    json_integer((json_int_t)hist_percentile(h, job->percentiles.v[i])));
 	}
 	json_object_set_new(lat, "percentiles", extra);
 	return json_pack("{s:I, s:I, s:f, s:f, s:o, s:o}", "count", (json_int_t)h->count, "bytes",
@@ -403,8 +403,15 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 	if (!entry) {
 		json_t *opts = json_object();
 
-		for (size_t i = 0; i < option_count; i++)
-			json_object_set_new(opts, option_table[i].name, option_value(job, &option_table[i]));
+		/* The keys that are the job's: its own, its workload's, its
+		 * engine's (a key two tables share is written once). */
+		for (size_t t = 0; t < job->nkeys; t++) {
+			const struct job_keys *k = &job->keys[t];
+
+			for (size_t d = 0; k->applies && d < k->table->count; d++)
+				json_object_set_new(opts, k->table->defs[d].name,
+						    option_value(job_keys_base(job, k), &k->table->defs[d]));
+		}
 		entry = json_pack("{s:s, s:o, s:o, s:o, s:[]}", "name", job->name, "options", opts, "targets",
 				  targets_json(job), "warnings", warnings_json(job), "runs");
 		if (!entry || json_array_append_new(jobs, entry))

@@ -22,10 +22,25 @@
 
 #define RUN_SCRATCH_DEFAULT "./dbio-scratch"
 
+/* What a running group has done so far, for a progress line. */
+struct run_progress {
+	const char *job;     /* the group's first job */
+	double elapsed_s;    /* since the gate opened */
+	double limit_s;	     /* runtime + ramp_time of the first job, 0 when none */
+	uint64_t ops, total; /* operations (or records, rows) done, and to do (0: unknown) */
+	double ops_per_s;    /* over the last second */
+	double mib_per_s;    /* the same in MiB/s for a file job, else 0 */
+	bool done;	     /* the last call of the group: clear the line */
+};
+
 struct run_opts {
-	bool keep;     /* leave the files in place */
-	bool force;    /* accept directories that hold foreign files */
-	bool progress; /* one updating status line on stderr */
+	bool keep;  /* leave the files in place */
+	bool force; /* accept directories that hold foreign files */
+	/* Progress: called about once a second while a group runs, from the
+	 * thread that called run_group, and once more with done set. NULL:
+	 * none. */
+	void (*progress)(void *ctx, const struct run_progress *p);
+	void *progress_ctx;
 	/* The warning channel: what the runner has to tell without failing
 	 * (a file or directory it could not remove, direct=1 on a
 	 * filesystem held in RAM). msg is one line, "<subject>: <what>:

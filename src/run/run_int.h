@@ -1,4 +1,5 @@
-/* Private to run/: the file layout used by the runner. */
+/* Private to run/: the file layout, the group of jobs the runner runs, and
+ * the steps it shares between its files. */
 #ifndef DBIO_RUN_RUN_INT_H
 #define DBIO_RUN_RUN_INT_H
 
@@ -6,9 +7,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "job/job.h"
+#include "run/memlimit.h"
+#include "run/probe.h"
 #include "run/run.h"
+#include "run/sampler.h"
 #include "util/err.h"
+#include "workload/workload.h"
 
 struct layout_dir {
 	char *path;
@@ -56,6 +64,54 @@ int layout_invalidate(struct layout *l, struct dbio_err *err);
  * own error, if any, is what the run failed with. Safe after a failed
  * layout_init. */
 void layout_release(struct layout *l, const struct run_opts *opts);
+
+/* The start gate: every worker prepares, then waits until all have. */
+struct run_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned ready;
+	bool open;
+	uint64_t open_ns;
+	unsigned finished;
+	atomic_int failed;
+};
+
+/* One worker thread. */
+struct run_slot {
+	struct worker w;
+	struct run_gate *gate;
+	int rc;
+};
+
+/* A group of jobs running together, from run_group's first step to its
+ * last. */
+struct run_group {
+	const struct job *jobs;
+	size_t n;
+	const struct run_opts *opts;
+	struct run_stats *stats; /* n */
+	struct run_gate gate;
+	struct sampler sampler;
+	struct memlimit mem;
+	struct layout *layouts; /* n; laid of them initialised */
+	size_t laid;
+	atomic_int *job_stop; /* n */
+	struct probe *probes; /* n */
+	void **shared;	      /* n: the workloads' shared state */
+	struct run_slot *slots;
+	pthread_t *threads;
+	struct wfile *wfiles;
+	size_t nworkers, started;
+};
+
+/* Hand thread t of job its directory, files and slice of the blocks (a
+ * file workload) or its units of work (others). files has room for the
+ * thread's files. */
+void run_assign(struct worker *w, const struct job *job, struct layout *l, struct wfile *files, unsigned t);
+
+/* Merge what the started threads measured into g->stats, per job. 0 or
+ * the first failure of a thread (its message in err). */
+int run_collect(struct run_group *g, struct dbio_err *err);
 
 /* Format a warning and hand it to opts->warn (nothing when NULL). */
 void run_warn(const struct run_opts *opts, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -14,9 +14,10 @@
  * submit (fio's slat). Before an fsync or fdatasync the queue is drained, so
  * that the sync covers every write before it, as in the synchronous loop.
  *
- * Memory: prepare makes one block, w->buf: iodepth buffers of bs bytes
- * (each 4 KiB aligned, all holding the same seeded data), then the loop's
- * own state (struct fileio_state) at a fixed offset behind them.
+ * Memory: prepare makes the thread's state (struct fileio_state, in
+ * w->priv) and one block of iodepth buffers of bs bytes (each 4 KiB
+ * aligned, all holding the same seeded data). oltp builds on the same page
+ * I/O through fileio_pages_setup (workload_int.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,17 +53,16 @@ struct fileio_slot {
 	bool measured;	   /* issued after the ramp */
 };
 
-/* The worker's state beyond struct worker, behind the buffers in w->buf. */
+/* The worker's state: its files' descriptors and its buffers for the
+ * engine, and the queued loop's slots. */
 struct fileio_state {
+	void *buf;		   /* nbufs buffers of buf_stride bytes, 4 KiB aligned */
 	int *fds;		   /* nfiles, for the engine's attach */
-	void **bufs;		   /* nbufs pointers into w->buf */
+	void **bufs;		   /* nbufs pointers into buf */
 	unsigned nbufs;		   /* iodepth for queued engines, else 1 */
 	struct fileio_slot *slots; /* queued engines: nbufs */
 	unsigned *free;		   /* free slot numbers, a stack */
 	struct io_req **done;	   /* reap's output */
-				   /* Submission latency of the measured reads and writes of a queued
-				    * engine. struct worker has no field for it yet: the runner does not
-				    * report it (see docs/engines.md). */
 };
 
 static uint64_t buf_stride(const struct job *job)
@@ -70,37 +70,17 @@ static uint64_t buf_stride(const struct job *job)
 	return (job->bs + 4095) / 4096 * 4096;
 }
 
-static struct fileio_state *fileio_state(const struct worker *w)
+static int open_files(struct worker *w)
 {
 	const struct job *job = w->job;
-	unsigned nbufs = engine_find(job->ioengine)->caps & ENGINE_CAP_QUEUE ? (unsigned)job->iodepth : 1;
-
-	return (struct fileio_state *)((char *)w->buf + buf_stride(job) * nbufs);
-}
-
-static int fileio_prepare(struct worker *w)
-{
-	const struct job *job = w->job;
-	const struct engine_ops *ops = engine_find(job->ioengine);
-	const bool queued = ops->caps & ENGINE_CAP_QUEUE;
-	const struct engine_conf conf = { .iodepth = queued ? (unsigned)job->iodepth : 1,
-					  .direct = job->direct,
-					  .writable = job_writes(job),
-					  .registerfiles = job->registerfiles,
-					  .fixedbufs = job->fixedbufs,
-					  .hipri = job->hipri };
-	const unsigned nbufs = conf.iodepth;
-	const uint64_t stride = buf_stride(job);
-	enum offgen_mode mode = OFFGEN_SEQ;
-	struct fileio_state *st;
-	int rc;
 
 	for (size_t i = 0; i < w->nfiles; i++)
 		w->files[i].fd = -1;
 	for (size_t i = 0; i < w->nfiles; i++) {
 		w->files[i].fd = dbio_sys->openat(w->files[i].dirfd, w->files[i].name, open_flags(job));
 		if (w->files[i].fd < 0) {
-			rc = -errno;
+			int rc = -errno;
+
 			if (rc == -EINVAL && job->direct)
 				return dbio_err_set(
 					&w->err, DBIO_EINPUT,
@@ -110,67 +90,136 @@ static int fileio_prepare(struct worker *w)
 					    strerror(-rc));
 		}
 	}
-	rc = posix_memalign(&w->buf, 4096, stride * nbufs + sizeof(struct fileio_state));
-	if (rc) {
-		w->buf = NULL;
-		return dbio_err_set(&w->err, -rc, "worker %u: cannot allocate %u buffers of %llu bytes",
-				    w->index, nbufs, (unsigned long long)job->bs);
-	}
-	st = fileio_state(w);
-	memset(st, 0, sizeof(*st));
-	st->nbufs = nbufs;
+	return 0;
+}
+
+/* The buffers, filled with data that neither compresses nor deduplicates,
+ * the same every run and in every buffer; the queued loop's slots. */
+static int make_buffers(struct worker *w, struct fileio_state *st, bool queued)
+{
+	const struct job *job = w->job;
+	const uint64_t stride = buf_stride(job);
+	struct rng fill;
+	int rc;
+
 	st->fds = calloc(w->nfiles ? w->nfiles : 1, sizeof(*st->fds));
-	st->bufs = calloc(nbufs, sizeof(*st->bufs));
+	st->bufs = calloc(st->nbufs, sizeof(*st->bufs));
 	if (queued) {
-		st->slots = calloc(nbufs, sizeof(*st->slots));
-		st->free = calloc(nbufs, sizeof(*st->free));
-		st->done = calloc(nbufs, sizeof(*st->done));
+		st->slots = calloc(st->nbufs, sizeof(*st->slots));
+		st->free = calloc(st->nbufs, sizeof(*st->free));
+		st->done = calloc(st->nbufs, sizeof(*st->done));
 	}
 	if (!st->fds || !st->bufs || (queued && (!st->slots || !st->free || !st->done)))
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
-	hist_init(&w->slat_ns);
+	if ((rc = posix_memalign(&st->buf, 4096, stride * st->nbufs))) {
+		st->buf = NULL;
+		return dbio_err_set(&w->err, -rc, "worker %u: cannot allocate %u buffers of %llu bytes",
+				    w->index, st->nbufs, (unsigned long long)job->bs);
+	}
 	for (size_t i = 0; i < w->nfiles; i++)
 		st->fds[i] = w->files[i].fd;
-
-	/* Data that neither compresses nor deduplicates, the same every run
-	 * and in every buffer. */
-	uint64_t seed = job->randseed + w->index;
-	struct rng fill;
-
-	rng_seed(&fill, seed ^ 0x5eedf111ull);
+	rng_seed(&fill, (job->randseed + w->index) ^ 0x5eedf111ull);
 	for (uint64_t i = 0; i + 8 <= job->bs; i += 8) {
 		uint64_t x = rng_next(&fill);
-		memcpy((char *)w->buf + i, &x, 8);
+		memcpy((char *)st->buf + i, &x, 8);
 	}
-	for (unsigned b = 0; b < nbufs; b++) {
-		st->bufs[b] = (char *)w->buf + stride * b;
+	for (unsigned b = 0; b < st->nbufs; b++) {
+		st->bufs[b] = (char *)st->buf + stride * b;
 		if (b)
-			memcpy(st->bufs[b], w->buf, job->bs);
+			memcpy(st->bufs[b], st->buf, job->bs);
 		if (queued)
 			st->slots[b].req = (struct io_req){ .buf = st->bufs[b], .len = job->bs, .slot = b };
 	}
+	return 0;
+}
+
+/* Set the job's engine up on the thread's files and buffers. */
+static int start_engine(struct worker *w, struct fileio_state *st, const struct engine_conf *conf)
+{
+	const struct job *job = w->job;
+	const struct engine_ops *ops = job->eng;
+	int rc;
 
 	w->eng.ops = ops;
 	w->eng.sync_flags = job->sfr_flags;
-	rc = ops->setup(&w->eng, &conf);
-	if (rc)
-		return dbio_err_set(&w->err, rc, "engine %s: setup failed: %s%s%s", job->ioengine,
-				    strerror(-rc), ops->setup_hint ? ": " : "",
-				    ops->setup_hint ? ops->setup_hint : "");
+	if ((rc = ops->setup(&w->eng, conf)))
+		return dbio_err_set(&w->err, rc, "engine %s: setup failed: %s%s%s", ops->name, strerror(-rc),
+				    ops->setup_hint ? ": " : "", ops->setup_hint ? ops->setup_hint : "");
 	if (ops->attach) {
 		const struct engine_files files = { .fds = st->fds,
 						    .nfiles = w->nfiles,
 						    .file_bytes = job->filesize,
 						    .bufs = st->bufs,
-						    .nbufs = nbufs,
-						    .buf_bytes = stride };
+						    .nbufs = st->nbufs,
+						    .buf_bytes = buf_stride(job) };
 
-		rc = ops->attach(&w->eng, &files);
-		if (rc)
+		if ((rc = ops->attach(&w->eng, &files)))
 			return dbio_err_set(&w->err, rc,
 					    "engine %s: cannot attach %zu files and %u buffers: %s",
-					    job->ioengine, w->nfiles, nbufs, strerror(-rc));
+					    ops->name, w->nfiles, st->nbufs, strerror(-rc));
 	}
+	return 0;
+}
+
+int fileio_pages_setup(struct worker *w, struct fileio_state **out)
+{
+	const struct job *job = w->job;
+	struct engine_conf conf;
+	struct fileio_state *st = calloc(1, sizeof(*st));
+	int rc;
+
+	*out = st;
+	for (size_t i = 0; i < w->nfiles; i++)
+		w->files[i].fd = -1;
+	if (!st)
+		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
+	workload_engine_conf(job, &conf);
+	st->nbufs = conf.iodepth;
+	hist_init(&w->slat_ns);
+	if ((rc = open_files(w)) || (rc = make_buffers(w, st, job->eng->caps & ENGINE_CAP_QUEUE)) ||
+	    (rc = start_engine(w, st, &conf)))
+		return rc;
+	rng_seed(&w->rng, (job->randseed + w->index) * 0x9e3779b97f4a7c15ull + 1);
+	for (int t = 0; t < OP_NTYPES; t++)
+		op_stats_init(&w->stats[t]);
+	return 0;
+}
+
+void *fileio_pages_buffer(const struct fileio_state *st)
+{
+	return st->buf;
+}
+
+void fileio_pages_teardown(struct worker *w, struct fileio_state *st)
+{
+	if (w->eng.ops)
+		w->eng.ops->teardown(&w->eng);
+	w->eng.ops = NULL;
+	for (size_t i = 0; i < w->nfiles; i++)
+		if (w->files[i].fd >= 0)
+			dbio_sys->close(w->files[i].fd);
+	if (!st)
+		return;
+	free(st->fds);
+	free(st->bufs);
+	free(st->slots);
+	free(st->free);
+	free(st->done);
+	free(st->buf);
+	free(st);
+}
+
+static int fileio_prepare(struct worker *w)
+{
+	const struct job *job = w->job;
+	struct fileio_state *st;
+	enum offgen_mode mode = OFFGEN_SEQ;
+	const uint64_t seed = job->randseed + w->index;
+	int rc = fileio_pages_setup(w, &st);
+
+	w->priv = st;
+	if (rc)
+		return rc;
 	if (job_is_random(job))
 		mode = job->norandommap ? OFFGEN_UNIFORM : OFFGEN_RANDMAP;
 	if (job_is_random(job) && job->dist != DIST_UNIFORM)
@@ -178,9 +227,6 @@ static int fileio_prepare(struct worker *w)
 				   job->dist_param, w->slice_len, seed);
 	else
 		offgen_init(&w->gen, mode, w->slice_len, seed);
-	rng_seed(&w->rng, seed * 0x9e3779b97f4a7c15ull + 1);
-	for (int t = 0; t < OP_NTYPES; t++)
-		op_stats_init(&w->stats[t]);
 	return 0;
 }
 
@@ -280,7 +326,7 @@ static int fileio_run_sync(struct worker *w)
 	const uint64_t ramp_end = now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
 	bool measuring = job->ramp_ns == 0;
-	struct io_req req = { .buf = w->buf, .len = job->bs };
+	struct io_req req = { .buf = fileio_pages_buffer(w->priv), .len = job->bs };
 	uint64_t done = 0, writes = 0;
 	struct usage u0 = { 0 }, u1;
 	size_t file = 0;
@@ -367,178 +413,223 @@ static int fileio_run_sync(struct worker *w)
 	return w->err.code;
 }
 
+/* The queued loop's state, shared by its steps. */
+struct qloop {
+	struct worker *w;
+	struct fileio_state *st;
+	const struct engine_ops *ops;
+	const struct job *job;
+	uint64_t total;	 /* operations to issue */
+	bool mixed;	 /* reads and writes mixed by rwmixread */
+	enum op_type op; /* else: this one */
+	bool series;	 /* a series is kept */
+	bool measuring;	 /* past the ramp */
+	bool stopping;	 /* issue nothing more; drain */
+	uint64_t issued, done, writes;
+	unsigned inflight, nfree;
+	unsigned due, sync_file; /* syncs_due of the last write, and its file */
+	struct io_req failed;	 /* the first failure's request */
+	int rc;			 /* the first failure */
+	uint64_t now;
+	struct usage u0;
+};
+
+static inline void q_fail(struct qloop *q, int rc, const struct io_req *req)
+{
+	if (!q->rc) {
+		q->rc = rc;
+		q->failed = *req;
+	}
+	q->stopping = true;
+}
+
+/* Start measuring: at the start, or when the ramp ends (then what the
+ * ramp issued and is still in flight is not counted). */
+static void q_measure(struct qloop *q, uint64_t origin_ns)
+{
+	struct worker *w = q->w;
+
+	q->measuring = true;
+	q->issued = q->done = q->writes = 0;
+	w->gen.pos = 0;
+	w->start_ns = q->now;
+	usage_thread(&q->u0);
+	series_start(&w->series, w->series.interval_ns ? origin_ns : q->now);
+}
+
+/* Fill the free slots with requests, none past a due sync; how many were
+ * queued. */
+static unsigned q_fill(struct qloop *q)
+{
+	struct worker *w = q->w;
+	struct fileio_state *st = q->st;
+	unsigned k = 0;
+
+	while (!q->stopping && !q->due && q->nfree && q->issued < q->total) {
+		if (w->gen.pos == w->ops_per_pass)
+			offgen_new_pass(&w->gen);
+		uint64_t block = w->slice_first + offgen_next(&w->gen);
+		struct fileio_slot *slot = &st->slots[st->free[--q->nfree]];
+		struct io_req *req = &slot->req;
+		unsigned file = (unsigned)(block / w->blocks_per_file);
+		int rc;
+
+		req->file = file;
+		req->fd = w->files[file].fd;
+		req->off = (block % w->blocks_per_file) * q->job->bs;
+		req->op =
+			q->mixed ? (rng_below(&w->rng, 100) < q->job->rwmixread ? OP_READ : OP_WRITE) : q->op;
+		slot->measured = q->measuring;
+		if ((rc = q->ops->queue(&w->eng, req))) {
+			q->nfree++;
+			q_fail(q, rc, req);
+			break;
+		}
+		k++;
+		q->issued++;
+		if (req->op == OP_WRITE) {
+			q->writes++;
+			q->due = syncs_due(q->job, q->writes);
+			q->sync_file = file;
+		}
+	}
+	return k;
+}
+
+/* One submit for the k requests queued since t0; each gets its submission
+ * latency (fio's slat) and the time its completion latency starts from. */
+static void q_submit(struct qloop *q, unsigned k, uint64_t t0)
+{
+	struct fileio_state *st = q->st;
+	int n = q->ops->submit(&q->w->eng);
+	uint64_t t1 = clock_now_ns();
+
+	if (n < 0) {
+		/* Nothing of the batch is in flight. */
+		q_fail(q, n, &st->slots[st->free[q->nfree]].req);
+		q->nfree += k;
+	} else {
+		for (unsigned i = 0; i < k; i++) {
+			struct fileio_slot *slot = &st->slots[st->free[q->nfree + i]];
+
+			slot->sub_ns = t1;
+			if (slot->measured)
+				hist_add(&q->w->slat_ns, t1 - t0);
+		}
+		q->inflight += k;
+	}
+	q->now = t1;
+}
+
+/* Reap at least one request and every other that completed; false when
+ * the queue itself failed (what is in flight is then lost). */
+static bool q_reap(struct qloop *q)
+{
+	struct worker *w = q->w;
+	struct fileio_state *st = q->st;
+	int n = q->ops->reap(&w->eng, st->done, q->inflight, 1);
+	uint64_t t = clock_now_ns();
+
+	q->now = t;
+	if (n < 0) {
+		q_fail(q, n, &st->slots[0].req);
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		struct io_req *req = st->done[i];
+		struct fileio_slot *slot = (struct fileio_slot *)req;
+
+		q->inflight--;
+		st->free[q->nfree++] = req->slot;
+		if (req->rc) {
+			q_fail(q, req->rc, req);
+			continue;
+		}
+		if (!slot->measured)
+			continue;
+		op_stats_add(&w->stats[req->op], req->len, t - slot->sub_ns);
+		if (q->series)
+			series_add(&w->series, req->op, req->len, t - slot->sub_ns, t);
+		if (w->tio)
+			target_add(w, req->file, req->op, req->len, t);
+		q->done++;
+	}
+	atomic_store_explicit(&w->progress_ops, q->done, memory_order_relaxed);
+	return true;
+}
+
 static int fileio_run_queued(struct worker *w)
 {
 	const struct job *job = w->job;
-	const struct engine_ops *ops = w->eng.ops;
-	struct fileio_state *st = fileio_state(w);
-	const unsigned depth = st->nbufs;
-	const uint64_t total = job->time_based ? UINT64_MAX : w->ops_per_pass * job->loops;
-	const uint64_t bpf = w->blocks_per_file;
-	const bool mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE;
-	const enum op_type fixed_op = job_reads(job) ? OP_READ : OP_WRITE;
-	const bool series = series_on(&w->series);
-	uint64_t now = clock_now_ns();
-	const uint64_t ramp_end = now + job->ramp_ns;
+	struct qloop q = { .w = w,
+			   .st = w->priv,
+			   .ops = w->eng.ops,
+			   .job = job,
+			   .total = job->time_based ? UINT64_MAX : w->ops_per_pass * job->loops,
+			   .mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE,
+			   .op = job_reads(job) ? OP_READ : OP_WRITE,
+			   .series = series_on(&w->series),
+			   .now = clock_now_ns() };
+	const uint64_t ramp_end = q.now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
-	bool measuring = job->ramp_ns == 0, stopping = false;
-	uint64_t issued = 0, done = 0, writes = 0;
-	unsigned inflight = 0, nfree = depth;
-	unsigned due = 0, sync_file = 0; /* syncs_due of the last write, and its file */
-	struct io_req failed = { 0 };
-	struct usage u0 = { 0 }, u1;
-	int rc = 0;
+	struct usage u1;
+	int rc;
 
-	for (unsigned i = 0; i < depth; i++)
-		st->free[i] = depth - 1 - i;
-	if (measuring) {
-		w->start_ns = now;
-		usage_thread(&u0);
-		series_start(&w->series, w->series.interval_ns ? w->origin_ns : now);
-	}
+	q.nfree = q.st->nbufs;
+	for (unsigned i = 0; i < q.nfree; i++)
+		q.st->free[i] = q.nfree - 1 - i;
+	if (job->ramp_ns == 0)
+		q_measure(&q, w->origin_ns);
 	for (;;) {
-		if (!stopping && (atomic_load_explicit(w->stop, memory_order_relaxed) ||
-				  atomic_load_explicit(w->job_stop, memory_order_relaxed) || now >= deadline))
-			stopping = true;
-		if (!measuring && now >= ramp_end) {
-			/* As in the synchronous loop; I/O issued during the
-			 * ramp and still in flight is not counted. */
-			measuring = true;
-			issued = done = writes = 0;
-			w->gen.pos = 0;
-			w->start_ns = now;
-			usage_thread(&u0);
-			series_start(&w->series, w->series.interval_ns ? w->origin_ns + job->ramp_ns : now);
-		}
-		if (due && !inflight) {
-			if (!stopping && (rc = run_syncs(w, sync_file, due, measuring, &now, &failed.op))) {
-				failed.file = sync_file;
-				stopping = true;
+		if (!q.stopping &&
+		    (atomic_load_explicit(w->stop, memory_order_relaxed) ||
+		     atomic_load_explicit(w->job_stop, memory_order_relaxed) || q.now >= deadline))
+			q.stopping = true;
+		if (!q.measuring && q.now >= ramp_end)
+			q_measure(&q, w->origin_ns + job->ramp_ns);
+		if (q.due && !q.inflight) {
+			/* The queue is drained: the syncs cover every write before. */
+			if (!q.stopping &&
+			    (rc = run_syncs(w, q.sync_file, q.due, q.measuring, &q.now, &q.failed.op))) {
+				q.failed.file = q.sync_file;
+				q.rc = rc;
+				q.stopping = true;
 			}
-			due = 0;
+			q.due = 0;
 		}
+		const uint64_t t0 = q.now;
+		const unsigned k = q_fill(&q);
 
-		/* Fill the free slots, then one submit for the batch. */
-		const uint64_t t0 = now;
-		unsigned k = 0;
-
-		while (!stopping && !due && nfree && issued < total) {
-			if (w->gen.pos == w->ops_per_pass)
-				offgen_new_pass(&w->gen);
-			uint64_t block = w->slice_first + offgen_next(&w->gen);
-			struct fileio_slot *slot = &st->slots[st->free[--nfree]];
-			struct io_req *req = &slot->req;
-			unsigned file = (unsigned)(block / bpf);
-
-			req->file = file;
-			req->fd = w->files[file].fd;
-			req->off = (block % bpf) * job->bs;
-			req->op = mixed ? (rng_below(&w->rng, 100) < job->rwmixread ? OP_READ : OP_WRITE)
-					: fixed_op;
-			slot->measured = measuring;
-			if ((rc = ops->queue(&w->eng, req))) {
-				nfree++;
-				failed = *req;
-				stopping = true;
-				break;
-			}
-			k++;
-			issued++;
-			if (req->op == OP_WRITE) {
-				writes++;
-				due = syncs_due(job, writes);
-				sync_file = file;
-			}
-		}
-		if (k) {
-			int n = ops->submit(&w->eng);
-			uint64_t t1 = clock_now_ns();
-
-			if (n < 0) {
-				/* Nothing of the batch is in flight. */
-				if (!rc) {
-					rc = n;
-					failed = st->slots[st->free[nfree]].req;
-				}
-				nfree += k;
-				stopping = true;
-			} else {
-				for (unsigned i = 0; i < k; i++) {
-					struct fileio_slot *slot = &st->slots[st->free[nfree + i]];
-
-					slot->sub_ns = t1;
-					if (slot->measured)
-						hist_add(&w->slat_ns, t1 - t0);
-				}
-				inflight += k;
-			}
-			now = t1;
-		}
-		if (!inflight) {
-			if (stopping || (issued >= total && !due))
+		if (k)
+			q_submit(&q, k, t0);
+		if (!q.inflight) {
+			if (q.stopping || (q.issued >= q.total && !q.due))
 				break;
 			continue;
 		}
-
-		/* Reap at least one; take every completion there is. */
-		int n = ops->reap(&w->eng, st->done, inflight, 1);
-		uint64_t t = clock_now_ns();
-
-		if (n < 0) {
-			/* The queue itself failed: what is in flight is lost. */
-			if (!rc) {
-				rc = n;
-				failed = st->slots[0].req;
-			}
-			now = t;
+		if (!q_reap(&q))
 			break;
-		}
-		for (int i = 0; i < n; i++) {
-			struct io_req *req = st->done[i];
-			struct fileio_slot *slot = (struct fileio_slot *)req;
-
-			inflight--;
-			st->free[nfree++] = req->slot;
-			if (req->rc) {
-				if (!rc) {
-					rc = req->rc;
-					failed = *req;
-				}
-				stopping = true;
-				continue;
-			}
-			if (!slot->measured)
-				continue;
-			op_stats_add(&w->stats[req->op], req->len, t - slot->sub_ns);
-			if (series)
-				series_add(&w->series, req->op, req->len, t - slot->sub_ns, t);
-			if (w->tio)
-				target_add(w, req->file, req->op, req->len, t);
-			done++;
-		}
-		atomic_store_explicit(&w->progress_ops, done, memory_order_relaxed);
-		now = t;
 	}
-	if (rc) {
-		io_failed(w, &failed, failed.file, rc);
-	} else if (job->end_fsync && writes && !atomic_load(w->stop) && !atomic_load(w->job_stop)) {
+	if (q.rc) {
+		io_failed(w, &q.failed, q.failed.file, q.rc);
+	} else if (job->end_fsync && q.writes && !atomic_load(w->stop) && !atomic_load(w->job_stop)) {
 		for (unsigned f = 0; f < w->nfiles; f++) {
-			if ((rc = timed_sync(w, f, OP_FSYNC, measuring, &now))) {
-				failed.op = OP_FSYNC;
-				io_failed(w, &failed, f, rc);
+			if ((rc = timed_sync(w, f, OP_FSYNC, q.measuring, &q.now))) {
+				q.failed.op = OP_FSYNC;
+				io_failed(w, &q.failed, f, rc);
 				break;
 			}
 		}
 	}
-	if (!measuring) {
-		w->start_ns = now;
-		usage_thread(&u0);
-	} else if (series) {
-		series_finish(&w->series, now);
+	if (!q.measuring) {
+		w->start_ns = q.now;
+		usage_thread(&q.u0);
+	} else if (q.series) {
+		series_finish(&w->series, q.now);
 	}
-	w->end_ns = now;
+	w->end_ns = q.now;
 	usage_thread(&u1);
-	w->usage = usage_sub(&u1, &u0);
+	w->usage = usage_sub(&u1, &q.u0);
 	return w->err.code;
 }
 
@@ -551,43 +642,8 @@ static int fileio_run(struct worker *w)
 
 static void fileio_cleanup(struct worker *w)
 {
-	if (w->eng.ops)
-		w->eng.ops->teardown(&w->eng);
-	for (size_t i = 0; i < w->nfiles; i++)
-		if (w->files[i].fd >= 0)
-			dbio_sys->close(w->files[i].fd);
-	if (w->buf) {
-		struct fileio_state *st = fileio_state(w);
-
-		free(st->fds);
-		free(st->bufs);
-		free(st->slots);
-		free(st->free);
-		free(st->done);
-	}
-	free(w->buf);
-	w->buf = NULL;
-}
-
-/* Declared in workload_int.h for every workload; here beside its first
- * user. */
-int workload_check_memory(const struct job *job, const char *key, const char *what, const char *purpose,
-			  uint64_t need, const char *fix, struct dbio_err *err)
-{
-	const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	const uint64_t ram = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
-	const bool limited = job->mem_limit && (!ram || job->mem_limit < ram);
-	const uint64_t base = limited ? job->mem_limit : ram;
-	char n[32], cap[32], of[32];
-
-	if (!base || need <= base / 2)
-		return 0;
-	units_fmt_bytes(n, sizeof(n), need);
-	units_fmt_bytes(cap, sizeof(cap), base / 2);
-	units_fmt_bytes(of, sizeof(of), base);
-	return job_fail(job, key, err, "%s = %s of %s, more than the %s accepted (half of %s%s%s): %s", what,
-			n, purpose, cap, limited ? "mem_limit=" : "the machine's ", of,
-			limited ? "" : " of RAM", fix);
+	fileio_pages_teardown(w, w->priv);
+	w->priv = NULL;
 }
 
 /* The threads' I/O buffers (prepare: iodepth buffers of bs, rounded up to
@@ -595,7 +651,7 @@ int workload_check_memory(const struct job *job, const char *key, const char *wh
  * bs unless only the other keys were given. */
 static int fileio_check_buffers(const struct job *job, struct dbio_err *err)
 {
-	const bool queued = engine_find(job->ioengine)->caps & ENGINE_CAP_QUEUE;
+	const bool queued = job->eng->caps & ENGINE_CAP_QUEUE;
 	const char *key = "bs";
 
 	if (!job_is_set(job, "bs") && queued && job_is_set(job, "iodepth"))

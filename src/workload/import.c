@@ -34,6 +34,68 @@ static const char *const index_columns[IMPORT_MAX_INDEXES] = {
 
 static const char *const statuses[] = { "new", "paid", "shipped", "returned", "cancelled" };
 
+/* import's own keys. */
+struct import_conf {
+	uint64_t rows;	  /* to load, per thread */
+	uint64_t indexes; /* on the table */
+	uint64_t batch;	  /* rows per transaction */
+	struct opt_range value_size;
+	uint64_t page_size; /* SQLite's, bytes */
+	int journal_mode;   /* enum journal_mode */
+	int synchronous;    /* enum synchronous */
+};
+
+enum journal_mode {
+	JOURNAL_DELETE,
+	JOURNAL_TRUNCATE,
+	JOURNAL_PERSIST,
+	JOURNAL_MEMORY,
+	JOURNAL_WAL,
+	JOURNAL_OFF
+};
+enum synchronous { SYNCHRONOUS_OFF, SYNCHRONOUS_NORMAL, SYNCHRONOUS_FULL, SYNCHRONOUS_EXTRA };
+
+static const struct opt_enum journal_values[] = {
+	{ "delete", JOURNAL_DELETE, "rollback journal, deleted at each commit" },
+	{ "truncate", JOURNAL_TRUNCATE, "rollback journal, truncated at each commit" },
+	{ "persist", JOURNAL_PERSIST, "rollback journal, its header zeroed at each commit" },
+	{ "memory", JOURNAL_MEMORY, "rollback journal in memory" },
+	{ "wal", JOURNAL_WAL, "write-ahead log" },
+	{ "off", JOURNAL_OFF, "no journal" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_enum synchronous_values[] = {
+	{ "off", SYNCHRONOUS_OFF, "no syncs: the kernel writes back when it likes" },
+	{ "normal", SYNCHRONOUS_NORMAL, "syncs at the critical moments (fewer with WAL)" },
+	{ "full", SYNCHRONOUS_FULL, "syncs so that every commit is durable" },
+	{ "extra", SYNCHRONOUS_EXTRA, "full, and the journal's directory too" },
+	{ NULL, 0, NULL },
+};
+
+#define F(field) offsetof(struct import_conf, field)
+
+/* clang-format off */
+static const struct option_def import_defs[] = {
+	{ .name = "rows", .type = OPT_UINT, .offset = F(rows), .def = "100000", .min = 1, .max = 1000000000, .dbio_own = 1,
+	  .help = "rows each thread loads into its table." },
+	{ .name = "indexes", .type = OPT_UINT, .offset = F(indexes), .def = "3", .min = 0, .max = 6, .dbio_own = 1,
+	  .help = "indexes on the table (on customer, created, amount, status, name, (customer, created), in that order); kept during the load, then dropped and built again in the index phase." },
+	{ .name = "batch", .type = OPT_UINT, .offset = F(batch), .def = "1000", .min = 1, .max = 100000000, .dbio_own = 1,
+	  .help = "Rows per transaction of the load phase. The time series has one point per batch unless log_interval says otherwise." },
+	{ .name = "value_size", .type = OPT_RANGE, .offset = F(value_size), .def = "100-400", .dbio_own = 1,
+	  .help = "Bytes of the payload column of a row, one size or a range lo-hi drawn uniformly (from randseed, so runs repeat)." },
+	{ .name = "page_size", .type = OPT_SIZE, .offset = F(page_size), .def = "4096", .min = 512, .max = 65536, .dbio_own = 1,
+	  .help = "SQLite's page size in bytes, a power of two (S0's block-size question at the engine level)." },
+	{ .name = "journal_mode", .type = OPT_ENUM, .offset = F(journal_mode), .def = "delete", .values = journal_values, .dbio_own = 1,
+	  .help = "SQLite's journal_mode." },
+	{ .name = "synchronous", .type = OPT_ENUM, .offset = F(synchronous), .def = "full", .values = synchronous_values, .dbio_own = 1,
+	  .help = "SQLite's synchronous setting." },
+};
+/* clang-format on */
+
+static const struct option_table import_options = OPTION_TABLE(import_defs, struct import_conf);
+
 struct import_state {
 	sqlite3 *db;
 	sqlite3_stmt *insert;
@@ -44,15 +106,17 @@ struct import_state {
 
 static int import_validate(struct job *job, struct dbio_err *err)
 {
-	if (job->indexes > IMPORT_MAX_INDEXES)
+	struct import_conf *conf = (struct import_conf *)job->wl_conf;
+
+	if (conf->indexes > IMPORT_MAX_INDEXES)
 		return job_fail(job, "indexes", err,
 				"%llu: at most %d indexes are defined (see docs/workloads.md)",
-				(unsigned long long)job->indexes, IMPORT_MAX_INDEXES);
-	if (job->page_size < 512 || job->page_size > 65536 || (job->page_size & (job->page_size - 1)))
+				(unsigned long long)conf->indexes, IMPORT_MAX_INDEXES);
+	if (conf->page_size < 512 || conf->page_size > 65536 || (conf->page_size & (conf->page_size - 1)))
 		return job_fail(job, "page_size", err, "%llu: expected a power of two from 512 to 65536",
-				(unsigned long long)job->page_size);
-	if (job->batch > job->rows)
-		job->batch = job->rows;
+				(unsigned long long)conf->page_size);
+	if (conf->batch > conf->rows)
+		conf->batch = conf->rows;
 	if (job->time_based)
 		return job_fail(job, "time_based", err, "not for workload=import: an import runs its rows");
 	return 0;
@@ -73,12 +137,13 @@ static int exec(struct import_state *st, const char *sql)
 static int import_prepare(struct worker *w)
 {
 	const struct job *job = w->job;
+	const struct import_conf *conf = w->job->wl_conf;
 	struct import_state *st = calloc(1, sizeof(*st));
 	char pragmas[256], lib_path[64];
 	struct rng fill;
 	int fd, rc;
 
-	w->eng.priv = st;
+	w->priv = st;
 	if (!st)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
 	w->db_engine = "sqlite";
@@ -95,8 +160,8 @@ static int import_prepare(struct worker *w)
 	snprintf(lib_path, sizeof(lib_path), "%s/import.sqlite", w->db_lib_dir);
 	snprintf(pragmas, sizeof(pragmas),
 		 "PRAGMA page_size=%llu; PRAGMA journal_mode=%s; PRAGMA synchronous=%s;",
-		 (unsigned long long)job->page_size, job_journal_mode_name(job->journal_mode),
-		 job_synchronous_name(job->synchronous));
+		 (unsigned long long)conf->page_size, option_enum_name(journal_values, conf->journal_mode),
+		 option_enum_name(synchronous_values, conf->synchronous));
 	if (workload_sqlite_vfs())
 		return dbio_err_set(&w->err, -ENOSYS, "%s: sqlite: cannot register dbio's VFS", st->path);
 	if (sqlite3_open_v2(lib_path, &st->db,
@@ -104,11 +169,11 @@ static int import_prepare(struct worker *w)
 			    WORKLOAD_SQLITE_VFS) != SQLITE_OK ||
 	    exec(st, pragmas))
 		return sql_fail(w, st, "open");
-	st->payload = malloc(job->value_size.hi);
+	st->payload = malloc(conf->value_size.hi);
 	if (!st->payload)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
 	rng_seed(&fill, job->randseed + w->index);
-	for (uint64_t i = 0; i < job->value_size.hi; i++)
+	for (uint64_t i = 0; i < conf->value_size.hi; i++)
 		st->payload[i] = (char)rng_next(&fill);
 	rng_seed(&w->rng, (job->randseed + w->index) * 0x9e3779b97f4a7c15ull + 11);
 	for (int t = 0; t < OP_NTYPES; t++)
@@ -136,9 +201,10 @@ static void end_phase(struct worker *w, uint64_t now, const struct usage *u0, ui
 
 static int create_indexes(struct worker *w, struct import_state *st, bool timed, uint64_t *now)
 {
+	const struct import_conf *conf = w->job->wl_conf;
 	char sql[256];
 
-	for (uint64_t i = 0; i < w->job->indexes; i++) {
+	for (uint64_t i = 0; i < conf->indexes; i++) {
 		snprintf(sql, sizeof(sql), "CREATE INDEX records_%llu ON records(%s)", (unsigned long long)i,
 			 index_columns[i]);
 		if (exec(st, sql))
@@ -155,11 +221,11 @@ static int create_indexes(struct worker *w, struct import_state *st, bool timed,
 /* Insert one generated row; the row's bytes go into *bytes. */
 static int insert_row(struct worker *w, struct import_state *st, uint64_t id, uint64_t *bytes)
 {
-	const struct job *job = w->job;
+	const struct import_conf *conf = w->job->wl_conf;
 	char name[32];
 	size_t namelen = 8 + (size_t)rng_below(&w->rng, 17);
-	size_t plen =
-		job->value_size.lo + (size_t)rng_below(&w->rng, job->value_size.hi - job->value_size.lo + 1);
+	size_t plen = conf->value_size.lo +
+		      (size_t)rng_below(&w->rng, conf->value_size.hi - conf->value_size.lo + 1);
 	const char *status = statuses[rng_below(&w->rng, 5)];
 	sqlite3_stmt *ins = st->insert;
 
@@ -167,7 +233,7 @@ static int insert_row(struct worker *w, struct import_state *st, uint64_t id, ui
 		name[i] = (char)('a' + rng_below(&w->rng, 26));
 	memcpy(st->payload, &id, sizeof(id) < plen ? sizeof(id) : plen);
 	sqlite3_bind_int64(ins, 1, (sqlite3_int64)id);
-	sqlite3_bind_int64(ins, 2, (sqlite3_int64)rng_below(&w->rng, job->rows / 10 + 1));
+	sqlite3_bind_int64(ins, 2, (sqlite3_int64)rng_below(&w->rng, conf->rows / 10 + 1));
 	sqlite3_bind_int64(ins, 3, (sqlite3_int64)(1700000000 + rng_below(&w->rng, 100000000)));
 	sqlite3_bind_double(ins, 4, (double)rng_below(&w->rng, 10000000) / 100.0);
 	sqlite3_bind_text(ins, 5, status, -1, SQLITE_STATIC);
@@ -182,8 +248,8 @@ static int insert_row(struct worker *w, struct import_state *st, uint64_t id, ui
 
 static int import_run(struct worker *w)
 {
-	struct import_state *st = w->eng.priv;
-	const struct job *job = w->job;
+	struct import_state *st = w->priv;
+	const struct import_conf *conf = w->job->wl_conf;
 	uint64_t now = clock_now_ns();
 	struct usage u0, all0, all1;
 	int rc = 0;
@@ -201,11 +267,11 @@ static int import_run(struct worker *w)
 	if (!rc)
 		rc = create_indexes(w, st, false, &now);
 	now = clock_now_ns();
-	end_phase(w, now, &u0, rc ? 0 : 1 + job->indexes);
+	end_phase(w, now, &u0, rc ? 0 : 1 + conf->indexes);
 
 	begin_phase(w, "load", now, &u0);
-	for (uint64_t done = 0; !rc && done < job->rows && !workload_stopped(w);) {
-		uint64_t n = job->rows - done < job->batch ? job->rows - done : job->batch, bytes = 0;
+	for (uint64_t done = 0; !rc && done < conf->rows && !workload_stopped(w);) {
+		uint64_t n = conf->rows - done < conf->batch ? conf->rows - done : conf->batch, bytes = 0;
 		const uint64_t batch_start = now;
 
 		if (exec(st, "BEGIN")) {
@@ -240,11 +306,11 @@ static int import_run(struct worker *w)
 	}
 	end_phase(w, now, &u0, w->stats[OP_INSERT].lat_ns.count);
 
-	if (!rc && job->indexes && !workload_stopped(w)) {
+	if (!rc && conf->indexes && !workload_stopped(w)) {
 		char sql[64];
 
 		begin_phase(w, "index", now, &u0);
-		for (uint64_t i = 0; i < job->indexes && !rc; i++) {
+		for (uint64_t i = 0; i < conf->indexes && !rc; i++) {
 			snprintf(sql, sizeof(sql), "DROP INDEX records_%llu", (unsigned long long)i);
 			if (exec(st, sql))
 				rc = sql_fail(w, st, "DROP INDEX");
@@ -269,7 +335,7 @@ static int import_run(struct worker *w)
 
 static void import_cleanup(struct worker *w)
 {
-	struct import_state *st = w->eng.priv;
+	struct import_state *st = w->priv;
 
 	if (!st)
 		return;
@@ -277,8 +343,20 @@ static void import_cleanup(struct worker *w)
 	sqlite3_close(st->db);
 	free(st->payload);
 	free(st);
-	w->eng.priv = NULL;
+	w->priv = NULL;
 	workload_db_dir_close(w);
+}
+
+static uint64_t import_work_items(const struct job *job)
+{
+	return ((const struct import_conf *)job->wl_conf)->rows;
+}
+
+static uint64_t import_series_points(const struct job *job)
+{
+	const struct import_conf *conf = job->wl_conf;
+
+	return conf->rows / conf->batch;
 }
 
 const struct workload_ops workload_import = {
@@ -287,5 +365,8 @@ const struct workload_ops workload_import = {
 	.run = import_run,
 	.cleanup = import_cleanup,
 	.validate = import_validate,
+	.options = &import_options,
+	.work_items = import_work_items,
+	.series_points = import_series_points,
 };
 #endif

@@ -22,6 +22,38 @@
 
 #define KV_KEY_BYTES 16
 
+static const struct opt_enum key_order_values[] = {
+	{ "seq", KV_KEY_SEQ, "keys in ascending order" },
+	{ "random", KV_KEY_RANDOM, "every key once, in a seeded random order" },
+	{ NULL, 0, NULL },
+};
+
+#define F(field) offsetof(struct kv_conf, field)
+#define S(field) sizeof(((struct kv_conf *)0)->field)
+
+/* clang-format off */
+static const struct option_def kv_defs[] = {
+	{ .name = "kv_engine", .type = OPT_STR, .offset = F(kv_engine), .size = S(kv_engine), .def = "sqlite", .dbio_own = 1,
+	  .help = "the database: gdbm (gdbm_store, gdbm_sync per batch), lmdb (one write transaction per batch; MDB_NOSYNC without sync_each_batch) or sqlite (one transaction per batch; synchronous=FULL with sync_each_batch, else OFF). The database lives in the thread's private directory, dbio.<job>.<thread>.db/<engine>, and is removed afterwards." },
+	{ .name = "records", .type = OPT_UINT, .offset = F(records), .def = "100000", .min = 1, .max = 1000000000, .dbio_own = 1,
+	  .help = "records each thread inserts." },
+	{ .name = "batch", .type = OPT_UINT, .offset = F(batch), .def = "1000", .min = 1, .max = 100000000, .dbio_own = 1,
+	  .help = "Records per batch; a batch is one transaction (lmdb, sqlite) and ends with a sync when sync_each_batch=1. The time series has one point per batch unless log_interval says otherwise." },
+	{ .name = "value_size", .type = OPT_RANGE, .offset = F(value_size), .def = "100-400", .dbio_own = 1,
+	  .help = "bytes per value, one size or a range lo-hi drawn uniformly (from randseed, so runs repeat)." },
+	{ .name = "key_order", .type = OPT_ENUM, .offset = F(key_order), .def = "seq", .values = key_order_values, .dbio_own = 1,
+	  .help = "the order of the inserted keys (16-byte decimal record numbers)." },
+	{ .name = "sync_each_batch", .type = OPT_BOOL, .offset = F(sync_each_batch), .def = "1", .dbio_own = 1,
+	  .help = "make every batch durable before the next (gdbm_sync, a synced lmdb commit, sqlite synchronous=FULL); 0 leaves it to the kernel's writeback." },
+	{ .name = "lookups", .type = OPT_UINT, .offset = F(lookups), .def = "0", .min = 0, .max = 1000000000, .dbio_own = 1,
+	  .help = "random gets of inserted keys after the inserts, in batches of batch." },
+	{ .name = "updates", .type = OPT_UINT, .offset = F(updates), .def = "0", .min = 0, .max = 1000000000, .dbio_own = 1,
+	  .help = "random overwrites of inserted keys after the lookups, in batches of batch, synced like the inserts." },
+};
+/* clang-format on */
+
+static const struct option_table kv_options = OPTION_TABLE(kv_defs, struct kv_conf);
+
 static const struct kv_backend *const backends[] = {
 #ifdef DBIO_HAVE_GDBM
 	&kv_gdbm,
@@ -54,17 +86,19 @@ struct kv_state {
 
 static int kv_validate(struct job *job, struct dbio_err *err)
 {
-	if (!backend_find(job->kv_engine)) {
+	struct kv_conf *conf = (struct kv_conf *)job->wl_conf;
+
+	if (!backend_find(conf->kv_engine)) {
 		char list[64] = "";
 
 		for (size_t i = 0; backends[i]; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
 				 backends[i]->name);
-		return job_fail_choice(job, "kv_engine", job->kv_engine, list[0] ? list : "(none built in)",
+		return job_fail_choice(job, "kv_engine", conf->kv_engine, list[0] ? list : "(none built in)",
 				       err);
 	}
-	if (job->batch > job->records)
-		job->batch = job->records;
+	if (conf->batch > conf->records)
+		conf->batch = conf->records;
 	if (job->time_based)
 		return job_fail(job, "time_based", err,
 				"not for workload=kv: a kv job runs its records, lookups and updates");
@@ -74,16 +108,17 @@ static int kv_validate(struct job *job, struct dbio_err *err)
 static int kv_prepare(struct worker *w)
 {
 	const struct job *job = w->job;
+	const struct kv_conf *conf = job->wl_conf;
 	struct kv_state *st = calloc(1, sizeof(*st));
 	struct dbio_err e = { 0 };
 	char lib_path[64];
 	struct rng fill;
 	int fd, rc;
 
-	w->eng.priv = st; /* the kv workload drives no I/O engine; its state lives here */
+	w->priv = st;
 	if (!st)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
-	st->be = backend_find(job->kv_engine);
+	st->be = backend_find(conf->kv_engine);
 	w->db_engine = st->be->name;
 	if ((rc = workload_db_dir(w)))
 		return rc;
@@ -97,15 +132,15 @@ static int kv_prepare(struct worker *w)
 				    st->path, strerror(errno));
 	dbio_sys->close(fd);
 	snprintf(lib_path, sizeof(lib_path), "%s/%s", w->db_lib_dir, st->be->name);
-	if ((rc = st->be->open(&st->db, lib_path, job, &e)))
+	if ((rc = st->be->open(&st->db, lib_path, conf, &e)))
 		return dbio_err_set(&w->err, rc, "%s: %s", st->path, e.msg);
-	st->value = malloc(job->value_size.hi);
+	st->value = malloc(conf->value_size.hi);
 	if (!st->value)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
 	rng_seed(&fill, job->randseed + w->index);
-	for (uint64_t i = 0; i < job->value_size.hi; i++)
+	for (uint64_t i = 0; i < conf->value_size.hi; i++)
 		st->value[i] = (char)rng_next(&fill);
-	offgen_init(&st->keys, job->key_order == KEY_RANDOM ? OFFGEN_RANDMAP : OFFGEN_SEQ, job->records,
+	offgen_init(&st->keys, conf->key_order == KV_KEY_RANDOM ? OFFGEN_RANDMAP : OFFGEN_SEQ, conf->records,
 		    job->randseed + w->index);
 	rng_seed(&w->rng, (job->randseed + w->index) * 0x9e3779b97f4a7c15ull + 7);
 	for (int t = 0; t < OP_NTYPES; t++)
@@ -131,9 +166,9 @@ static int be_fail(struct worker *w, struct kv_state *st, const char *phase, int
 /* One phase: n operations of type t in batches; returns 0 or the error. */
 static int phase(struct worker *w, struct kv_state *st, enum op_type t, uint64_t n, uint64_t *now)
 {
-	const struct job *job = w->job;
-	const bool write = t != OP_LOOKUP, sync = write && job->sync_each_batch;
-	const uint64_t span = job->value_size.hi - job->value_size.lo + 1;
+	const struct kv_conf *conf = w->job->wl_conf;
+	const bool write = t != OP_LOOKUP, sync = write && conf->sync_each_batch;
+	const uint64_t span = conf->value_size.hi - conf->value_size.lo + 1;
 	struct phase *ph = &w->phases[w->nphases++];
 	struct usage u0, u1;
 	char key[KV_KEY_BYTES];
@@ -143,15 +178,15 @@ static int phase(struct worker *w, struct kv_state *st, enum op_type t, uint64_t
 	ph->start_ns = *now;
 	usage_thread(&u0);
 	for (uint64_t done = 0; done < n && !rc && !workload_stopped(w);) {
-		uint64_t in_batch = n - done < job->batch ? n - done : job->batch, bytes = 0;
+		uint64_t in_batch = n - done < conf->batch ? n - done : conf->batch, bytes = 0;
 		const uint64_t batch_start = *now;
 
 		if ((rc = st->be->begin(st->db, write)))
 			break;
 		for (uint64_t i = 0; i < in_batch; i++) {
 			uint64_t rec =
-				t == OP_INSERT ? offgen_next(&st->keys) : rng_below(&w->rng, job->records);
-			size_t vl = job->value_size.lo + (size_t)rng_below(&w->rng, span);
+				t == OP_INSERT ? offgen_next(&st->keys) : rng_below(&w->rng, conf->records);
+			size_t vl = conf->value_size.lo + (size_t)rng_below(&w->rng, span);
 
 			make_key(key, rec);
 			if (t == OP_LOOKUP) {
@@ -193,8 +228,8 @@ static int phase(struct worker *w, struct kv_state *st, enum op_type t, uint64_t
 
 static int kv_run(struct worker *w)
 {
-	struct kv_state *st = w->eng.priv;
-	const struct job *job = w->job;
+	struct kv_state *st = w->priv;
+	const struct kv_conf *conf = w->job->wl_conf;
 	uint64_t now = clock_now_ns();
 	struct usage u0, u1;
 	int rc;
@@ -202,11 +237,11 @@ static int kv_run(struct worker *w)
 	w->start_ns = now;
 	usage_thread(&u0);
 	series_start(&w->series, w->series.interval_ns ? w->origin_ns : now);
-	rc = phase(w, st, OP_INSERT, job->records, &now);
-	if (!rc && job->lookups)
-		rc = phase(w, st, OP_LOOKUP, job->lookups, &now);
-	if (!rc && job->updates)
-		rc = phase(w, st, OP_UPDATE, job->updates, &now);
+	rc = phase(w, st, OP_INSERT, conf->records, &now);
+	if (!rc && conf->lookups)
+		rc = phase(w, st, OP_LOOKUP, conf->lookups, &now);
+	if (!rc && conf->updates)
+		rc = phase(w, st, OP_UPDATE, conf->updates, &now);
 	if (series_on(&w->series) && !w->series.manual)
 		series_finish(&w->series, now);
 	w->end_ns = now;
@@ -220,7 +255,7 @@ static int kv_run(struct worker *w)
 
 static void kv_cleanup(struct worker *w)
 {
-	struct kv_state *st = w->eng.priv;
+	struct kv_state *st = w->priv;
 
 	if (!st)
 		return;
@@ -228,8 +263,20 @@ static void kv_cleanup(struct worker *w)
 		st->be->close(st->db);
 	free(st->value);
 	free(st);
-	w->eng.priv = NULL;
+	w->priv = NULL;
 	workload_db_dir_close(w);
+}
+
+static uint64_t kv_work_items(const struct job *job)
+{
+	return ((const struct kv_conf *)job->wl_conf)->records;
+}
+
+static uint64_t kv_series_points(const struct job *job)
+{
+	const struct kv_conf *conf = job->wl_conf;
+
+	return (conf->records + conf->lookups + conf->updates) / conf->batch;
 }
 
 const struct workload_ops workload_kv = {
@@ -238,4 +285,7 @@ const struct workload_ops workload_kv = {
 	.run = kv_run,
 	.cleanup = kv_cleanup,
 	.validate = kv_validate,
+	.options = &kv_options,
+	.work_items = kv_work_items,
+	.series_points = kv_series_points,
 };

@@ -18,11 +18,11 @@ static int fail(struct kv_db *db, const char *what)
 	return -EIO;
 }
 
-static int g_open(struct kv_db **out, const char *path, const struct job *job, struct dbio_err *err)
+static int g_open(struct kv_db **out, const char *path, const struct kv_conf *conf, struct dbio_err *err)
 {
 	struct kv_db *db = calloc(1, sizeof(*db));
 
-	(void)job;
+	(void)conf;
 	if (!db)
 		return dbio_err_set(err, -ENOMEM, "out of memory");
 	db->f = gdbm_open(path, 0, GDBM_NEWDB | GDBM_NOLOCK, 0644, NULL);

@@ -26,18 +26,18 @@ static int fail(struct kv_db *db, const char *what, int rc)
 	return rc > 0 ? -rc : -EIO;
 }
 
-static int l_open(struct kv_db **out, const char *path, const struct job *job, struct dbio_err *err)
+static int l_open(struct kv_db **out, const char *path, const struct kv_conf *conf, struct dbio_err *err)
 {
 	struct kv_db *db = calloc(1, sizeof(*db));
 	/* Room for every record (key, largest value, page overhead) twice
 	 * over, for copy-on-write, plus slack. */
-	uint64_t map = (job->records * (job->value_size.hi + 16 + 64)) * 2 + (64u << 20);
+	uint64_t map = (conf->records * (conf->value_size.hi + 16 + 64)) * 2 + (64u << 20);
 	int rc;
 
 	if (!db)
 		return dbio_err_set(err, -ENOMEM, "out of memory");
 	if ((rc = mdb_env_create(&db->env)) || (rc = mdb_env_set_mapsize(db->env, (size_t)map)) ||
-	    (rc = mdb_env_open(db->env, path, MDB_NOSUBDIR | (job->sync_each_batch ? 0 : MDB_NOSYNC),
+	    (rc = mdb_env_open(db->env, path, MDB_NOSUBDIR | (conf->sync_each_batch ? 0 : MDB_NOSYNC),
 			       0644))) {
 		dbio_err_set(err, -EIO, "mdb_env_open: %s", mdb_strerror(rc));
 		if (db->env)

@@ -46,10 +46,10 @@ static void s_close(struct kv_db *db)
 	free(db);
 }
 
-static int s_open(struct kv_db **out, const char *path, const struct job *job, struct dbio_err *err)
+static int s_open(struct kv_db **out, const char *path, const struct kv_conf *conf, struct dbio_err *err)
 {
 	struct kv_db *db = calloc(1, sizeof(*db));
-	const char *setup = job->sync_each_batch
+	const char *setup = conf->sync_each_batch
 				    ? "PRAGMA synchronous=FULL; CREATE TABLE kv(k BLOB PRIMARY KEY, v BLOB);"
 				    : "PRAGMA synchronous=OFF; CREATE TABLE kv(k BLOB PRIMARY KEY, v BLOB);";
 

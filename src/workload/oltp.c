@@ -25,6 +25,31 @@
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
+/* oltp's own keys. */
+struct oltp_conf {
+	uint64_t oltp_reads;   /* page reads per transaction */
+	uint64_t oltp_writes;  /* page writes per transaction */
+	uint64_t group_commit; /* most commit records per log write + fdatasync */
+	uint64_t log_record;   /* bytes of a commit record */
+};
+
+#define F(field) offsetof(struct oltp_conf, field)
+
+/* clang-format off */
+static const struct option_def oltp_defs[] = {
+	{ .name = "oltp_reads", .type = OPT_UINT, .offset = F(oltp_reads), .def = "4", .min = 0, .max = 1000, .dbio_own = 1,
+	  .help = "random page reads per transaction." },
+	{ .name = "oltp_writes", .type = OPT_UINT, .offset = F(oltp_writes), .def = "2", .min = 0, .max = 1000, .dbio_own = 1,
+	  .help = "random page writes per transaction (buffered, no sync: a database's checkpoint does that)." },
+	{ .name = "group_commit", .type = OPT_UINT, .offset = F(group_commit), .def = "1", .min = 1, .max = 100000, .dbio_own = 1,
+	  .help = "the most commit records the log writer puts in one write + fdatasync; 1 syncs every commit on its own, larger lets waiting commits share a sync." },
+	{ .name = "log_record", .type = OPT_SIZE, .offset = F(log_record), .def = "512", .min = 16, .max = 1u << 20, .dbio_own = 1,
+	  .help = "bytes of one commit record appended to the log." },
+};
+/* clang-format on */
+
+static const struct option_table oltp_options = OPTION_TABLE(oltp_defs, struct oltp_conf);
+
 struct oltp_log {
 	pthread_mutex_t lock;
 	pthread_cond_t to_writer;  /* a commit is waiting, or a worker ended */
@@ -57,6 +82,8 @@ static void oltp_shared_release(void *shared)
 
 static int oltp_validate(struct job *job, struct dbio_err *err)
 {
+	const struct oltp_conf *conf = job->wl_conf;
+
 	if (job->numjobs < 2)
 		return job_fail(
 			job, "numjobs", err,
@@ -75,7 +102,7 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 	 * keys near their bounds that is ~98 GiB. */
 	int rc = workload_check_memory(job, job_is_set(job, "group_commit") ? "group_commit" : "log_record",
 				       "group_commit * log_record", "log buffer",
-				       job->group_commit * job->log_record,
+				       conf->group_commit * conf->log_record,
 				       "lower group_commit or log_record", err);
 
 	/* The page I/O is fileio's, buffers included. */
@@ -83,7 +110,8 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 }
 
 struct oltp_state {
-	int log_fd; /* the log writer's */
+	struct fileio_state *pages; /* the page I/O: fileio's */
+	int log_fd;		    /* the log writer's */
 	char log_path[4096];
 	char *log_buf;
 };
@@ -91,10 +119,11 @@ struct oltp_state {
 static int oltp_prepare(struct worker *w)
 {
 	const struct job *job = w->job;
+	const struct oltp_conf *conf = job->wl_conf;
 	struct oltp_state *st = calloc(1, sizeof(*st));
 	int rc;
 
-	w->eng.priv = NULL;
+	w->priv = st;
 	if (!st)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
 	st->log_fd = -1;
@@ -102,30 +131,24 @@ static int oltp_prepare(struct worker *w)
 		snprintf(st->log_path, sizeof(st->log_path), "%s/%slog", w->dir_path, w->prefix);
 		st->log_fd = dbio_sys->openat(w->dirfd, st->log_path + strlen(w->dir_path) + 1,
 					      O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
-		st->log_buf = malloc(job->group_commit * job->log_record);
+		st->log_buf = malloc(conf->group_commit * conf->log_record);
 		if (st->log_fd < 0 || !st->log_buf) {
 			rc = st->log_fd < 0 ? (errno == EEXIST ? DBIO_EUNSAFE : -errno) : -ENOMEM;
-			dbio_err_set(&w->err, rc, "%s: cannot create the log: %s", st->log_path,
-				     rc == -ENOMEM ? "out of memory" : strerror(-rc));
-			free(st->log_buf);
-			if (st->log_fd >= 0)
-				dbio_sys->close(st->log_fd);
-			free(st);
-			return rc;
+			return dbio_err_set(&w->err, rc, "%s: cannot create the log: %s", st->log_path,
+					    rc == -ENOMEM ? "out of memory" : strerror(-rc));
 		}
-		memset(st->log_buf, 0x4c, job->group_commit * job->log_record);
+		memset(st->log_buf, 0x4c, conf->group_commit * conf->log_record);
 	}
-	/* The page I/O goes through the fileio machinery: files, engine,
-	 * buffer, offsets. The log writer opens the data files too (unused). */
-	rc = workload_fileio.prepare(w);
-	if (!rc && job->dist != DIST_UNIFORM)
+	/* The page I/O goes through fileio's machinery: files, engine,
+	 * buffer. The log writer opens the data files too (unused). */
+	if ((rc = fileio_pages_setup(w, &st->pages)))
+		return rc;
+	if (job->dist != DIST_UNIFORM)
 		offgen_init_skewed(&w->gen, job->dist == DIST_ZIPF ? OFFGEN_ZIPF : OFFGEN_PARETO,
 				   job->dist_param, w->slice_len, job->randseed + w->index);
-	else if (!rc)
+	else
 		offgen_init(&w->gen, OFFGEN_UNIFORM, w->slice_len, job->randseed + w->index);
-	/* The workload keeps its own state beside the engine's. */
-	w->oltp = st;
-	return rc;
+	return 0;
 }
 
 static void stop_log(struct worker *w, struct oltp_log *log, int failed)
@@ -140,9 +163,9 @@ static void stop_log(struct worker *w, struct oltp_log *log, int failed)
 
 static int run_log_writer(struct worker *w)
 {
-	struct oltp_state *st = w->oltp;
+	struct oltp_state *st = w->priv;
 	struct oltp_log *log = w->shared;
-	const struct job *job = w->job;
+	const struct oltp_conf *conf = w->job->wl_conf;
 	uint64_t off = 0, now;
 	int rc = 0;
 
@@ -155,11 +178,11 @@ static int run_log_writer(struct worker *w)
 			break;
 		}
 		uint64_t from = log->durable;
-		uint64_t to =
-			log->requested - from > job->group_commit ? from + job->group_commit : log->requested;
+		uint64_t to = log->requested - from > conf->group_commit ? from + conf->group_commit
+									 : log->requested;
 
 		pthread_mutex_unlock(&log->lock);
-		size_t bytes = (size_t)((to - from) * job->log_record);
+		size_t bytes = (size_t)((to - from) * conf->log_record);
 
 		now = clock_now_ns();
 		for (size_t done = 0; done < bytes && !rc;) {
@@ -222,8 +245,10 @@ static int page_io(struct worker *w, struct io_req *req, enum op_type op, uint64
 static int run_transactions(struct worker *w)
 {
 	const struct job *job = w->job;
+	const struct oltp_conf *conf = job->wl_conf;
+	const struct oltp_state *st = w->priv;
 	struct oltp_log *log = w->shared;
-	struct io_req req = { .buf = w->buf, .len = job->bs };
+	struct io_req req = { .buf = fileio_pages_buffer(st->pages), .len = job->bs };
 	uint64_t now = clock_now_ns(), txns = 0;
 	const uint64_t deadline = w->origin_ns + job->runtime_ns;
 	int rc = 0;
@@ -231,9 +256,9 @@ static int run_transactions(struct worker *w)
 	while (!rc && !workload_stopped(w) && now < deadline) {
 		const uint64_t start = now;
 
-		for (uint64_t i = 0; i < job->oltp_reads && !rc; i++)
+		for (uint64_t i = 0; i < conf->oltp_reads && !rc; i++)
 			rc = page_io(w, &req, OP_READ, &now);
-		for (uint64_t i = 0; i < job->oltp_writes && !rc; i++)
+		for (uint64_t i = 0; i < conf->oltp_writes && !rc; i++)
 			rc = page_io(w, &req, OP_WRITE, &now);
 		if (rc)
 			break;
@@ -281,16 +306,16 @@ static int oltp_run(struct worker *w)
 
 static void oltp_cleanup(struct worker *w)
 {
-	struct oltp_state *st = w->oltp;
+	struct oltp_state *st = w->priv;
 
-	workload_fileio.cleanup(w);
 	if (!st)
 		return;
+	fileio_pages_teardown(w, st->pages);
 	if (st->log_fd >= 0)
 		dbio_sys->close(st->log_fd);
 	free(st->log_buf);
 	free(st);
-	w->oltp = NULL;
+	w->priv = NULL;
 }
 
 const struct workload_ops workload_oltp = {
@@ -303,4 +328,5 @@ const struct workload_ops workload_oltp = {
 	.shared_size = sizeof(struct oltp_log),
 	.shared_init = oltp_shared_init,
 	.shared_release = oltp_shared_release,
+	.options = &oltp_options,
 };

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/units.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
@@ -46,6 +47,36 @@ void workload_list(char *buf, size_t len)
 			break;
 		used += (size_t)n;
 	}
+}
+
+void workload_engine_conf(const struct job *job, struct engine_conf *conf)
+{
+	const bool queued = job->eng->caps & ENGINE_CAP_QUEUE;
+
+	*conf = (struct engine_conf){ .iodepth = queued ? (unsigned)job->iodepth : 1,
+				      .direct = job->direct,
+				      .writable = job_writes(job),
+				      .sync_file_range = job->sfr_every > 0,
+				      .own = job->eng_conf };
+}
+
+int workload_check_memory(const struct job *job, const char *key, const char *what, const char *purpose,
+			  uint64_t need, const char *fix, struct dbio_err *err)
+{
+	const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	const uint64_t ram = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+	const bool limited = job->mem_limit && (!ram || job->mem_limit < ram);
+	const uint64_t base = limited ? job->mem_limit : ram;
+	char n[32], cap[32], of[32];
+
+	if (!base || need <= base / 2)
+		return 0;
+	units_fmt_bytes(n, sizeof(n), need);
+	units_fmt_bytes(cap, sizeof(cap), base / 2);
+	units_fmt_bytes(of, sizeof(of), base);
+	return job_fail(job, key, err, "%s = %s of %s, more than the %s accepted (half of %s%s%s): %s", what,
+			n, purpose, cap, limited ? "mem_limit=" : "the machine's ", of,
+			limited ? "" : " of RAM", fix);
 }
 
 /* Bytes of the entries of the directory fd that start with prefix ("" for

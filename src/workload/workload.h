@@ -19,8 +19,24 @@
  *               starts and shared_release after all have joined; every
  *               thread of the job sees it as w->shared (the oltp log).
  *   validate(job, err)  Check and complete the job's options for this
- *               workload before anything is written; 0 or DBIO_EINPUT via
- *               job_fail. NULL: the fileio checks (job_validate_files).
+ *               workload before anything is written (job->wl_conf holds
+ *               its own keys); 0 or DBIO_EINPUT via job_fail. NULL: the
+ *               file checks (job_validate_files) for a workload that lays
+ *               out files, none otherwise.
+ *   work_items(job)  Units of work one thread does (records, rows), for
+ *               the progress line; NULL for a workload that lays out
+ *               files (its blocks are counted).
+ *   series_points(job)  Points the per-batch series of one thread holds
+ *               (records / batch), reserved before the run; NULL for a
+ *               workload that lays out files (log_interval's grid).
+ *
+ * options: the workload's own keys (job/option.h), filling its config
+ * struct, which the job holds as job->wl_conf; a key in it is refused for
+ * a job of another workload. NULL when it has none.
+ *
+ * State: a workload keeps its per-thread state in w->priv (made by
+ * prepare, freed by cleanup), and, when it drives an engine, the engine
+ * keeps its own in w->eng.priv.
  *
  * caps: WORKLOAD_CAP_FILES when the runner lays out the job's files
  * (size, nrfiles, ...). Otherwise each thread gets its directory and a
@@ -65,11 +81,10 @@ struct worker {
 	atomic_int *job_stop;		   /* set by any worker of the job that fails */
 	atomic_uint_fast64_t progress_ops; /* reads and writes so far, for the progress line */
 
-	void *shared;		 /* the job's shared state (shared_size), or NULL */
-	struct oltp_state *oltp; /* workload=oltp's own state beside the engine's */
-	int dirfd;		 /* without WORKLOAD_CAP_FILES: the thread's directory ... */
-	const char *dir_path;	 /* ... its path, for messages ... */
-	char prefix[192];	 /* ... and "dbio.<job>.<thread>." for its files */
+	void *shared;	      /* the job's shared state (shared_size), or NULL */
+	int dirfd;	      /* without WORKLOAD_CAP_FILES: the thread's directory ... */
+	const char *dir_path; /* ... its path, for messages ... */
+	char prefix[192];     /* ... and "dbio.<job>.<thread>." for its files */
 	/* workload_db_dir: a directory of the thread's own for a database
 	 * library's files (db_dir[0] is 0 until it is made). */
 	int db_dirfd;
@@ -77,8 +92,8 @@ struct worker {
 	char db_lib_dir[32]; /* "/proc/self/fd/<db_dirfd>": the path to give a library */
 
 	/* Filled by the workload. */
-	struct engine eng;
-	void *buf;
+	void *priv;	   /* the workload's per-thread state (prepare makes it, cleanup frees it) */
+	struct engine eng; /* the engine the workload drives, if any */
 	struct offgen gen;
 	struct rng rng;
 	struct op_stats stats[OP_NTYPES];
@@ -113,6 +128,10 @@ struct workload_ops {
 	size_t shared_size; /* bytes of per-job state the threads share, or 0 */
 	int (*shared_init)(void *shared, const struct job *job, struct dbio_err *err);
 	void (*shared_release)(void *shared);
+	/* Appended; see the contracts at the top. */
+	const struct option_table *options;
+	uint64_t (*work_items)(const struct job *job);
+	uint64_t (*series_points)(const struct job *job);
 };
 
 /* The registry (registry.c), in the order help lists it. */
@@ -124,6 +143,10 @@ const struct workload_ops *workload_find(const char *name);
 
 /* "fileio, kv" into buf. */
 void workload_list(char *buf, size_t len);
+
+/* What a job of a file workload sets its engine up and checks it with
+ * (job->eng resolved). */
+void workload_engine_conf(const struct job *job, struct engine_conf *conf);
 
 /*
  * Make the thread's private directory <prefix>db (dbio.<job>.<thread>.db)

@@ -31,10 +31,24 @@
 
 struct kv_db;
 
+/* workload=kv's own keys (kv.c's table), for its backends. */
+struct kv_conf {
+	char kv_engine[16]; /* gdbm, lmdb or sqlite */
+	uint64_t records;   /* to insert, per thread */
+	uint64_t batch;	    /* records per batch (transaction, sync) */
+	struct opt_range value_size;
+	int key_order;	      /* enum kv_key_order */
+	bool sync_each_batch; /* make each batch durable */
+	uint64_t lookups;     /* random gets after the inserts */
+	uint64_t updates;     /* random overwrites after the lookups */
+};
+
+enum kv_key_order { KV_KEY_SEQ, KV_KEY_RANDOM };
+
 struct kv_backend {
 	const char *name;
 	const char *package; /* the Debian package that provides it, for messages */
-	int (*open)(struct kv_db **db, const char *path, const struct job *job, struct dbio_err *err);
+	int (*open)(struct kv_db **db, const char *path, const struct kv_conf *conf, struct dbio_err *err);
 	int (*begin)(struct kv_db *db, bool write);
 	int (*put)(struct kv_db *db, const void *k, size_t kl, const void *v, size_t vl, bool update);
 	int (*get)(struct kv_db *db, const void *k, size_t kl, size_t *vl);
@@ -79,6 +93,17 @@ static inline void workload_record(struct worker *w, enum op_type t, uint64_t by
 
 /* fileio's hooks, for workloads that build on its page I/O (oltp). */
 extern const struct workload_ops workload_fileio;
+
+/* fileio's page I/O for a workload that builds on it (oltp): open the
+ * thread's files, make the buffers, set the job's engine up on them. The
+ * state goes into *st (also on failure; fileio_pages_teardown frees it).
+ * 0 or the error, with detail in w->err. */
+struct fileio_state;
+int fileio_pages_setup(struct worker *w, struct fileio_state **st);
+void fileio_pages_teardown(struct worker *w, struct fileio_state *st);
+
+/* The first of the thread's buffers (bs bytes of seeded data). */
+void *fileio_pages_buffer(const struct fileio_state *st);
 
 extern const struct kv_backend kv_gdbm;
 extern const struct kv_backend kv_lmdb;

@@ -237,3 +237,33 @@ bad_job() {
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	json_is "$result" jobs.0.name=j "$R0.ops.read.count=16"
 }
+
+# ---- keys that belong to another workload or engine ----
+
+@test "a key of another workload or engine is refused, naming whom it belongs to" {
+	refused "dbio: command line: key 'records': belongs to workload=kv; this job is workload=fileio (job 'job')" \
+		run --rw=read --size=64k --records=5 --directory="$target" --output "$result"
+	if grep -qw io_uring <<<"$("$DBIO" --version)"; then
+		refused "dbio: command line: key 'hipri': belongs to ioengine=io_uring; this job is ioengine=psync (job 'job')" \
+			run --ioengine=psync --hipri=1 --size=64k --directory="$target" --output "$result"
+	fi
+	refused "dbio: command line: key 'bs': belongs to the workloads that do file I/O (fileio, oltp); this job is workload=kv, which does no file I/O (job 'job')" \
+		run --workload=kv --bs=8k --directory="$target" --output "$result"
+	printf '[a]\nrw=read\nsize=64k\njournal_mode=wal\n' >own.fio
+	refused "dbio: own.fio:4: key 'journal_mode': belongs to workload=import; this job is workload=fileio (job 'a')" \
+		run own.fio --directory="$target" --output "$result"
+}
+
+@test "a key for several jobs ([global], or the command line over job files) need only be one job's own" {
+	printf '[global]\nrecords=300\nsize=64k\n[files]\nrw=read\n[db]\nworkload=kv\nbatch=100\n' >mix.fio
+	run --separate-stderr "$DBIO" run mix.fio --directory="$target" --output "$result" --bs=8k --progress=none
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	json_is "$result" jobs.0.options.bs=8192 jobs.1.options.records=300 "jobs.0.runs.0.ops.read.count=8" \
+		"jobs.1.runs.0.ops.insert.count=300"
+	# Each job's options are its own: no kv key in the file job, no file key in the kv job.
+	[ "$(jpy "$result" '"records" in r["jobs"][0]["options"]' '"bs" in r["jobs"][1]["options"]')" = "$(printf 'false\nfalse')" ]
+	printf '[global]\nrecords=300\n[files]\nrw=read\nsize=64k\n' >none.fio
+	rm "$result"
+	refused "dbio: none.fio:2: key 'records': belongs to workload=kv; no job it was given to is" \
+		run none.fio --directory="$target" --output "$result"
+}

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "engine/engine.h"
+#include "plan/plan.h"
 #include "util/built.h"
 
 #define NFILES	  3
@@ -325,13 +326,29 @@ static void queued_write_and_eof(struct fixture *f)
 	}
 }
 
+/* A job's keys of engine name, at their defaults but for keys[] set to
+ * 1: what engine_conf.own points to. */
+static const void *own_keys(struct job *job, const char *name, const char *const *keys)
+{
+	struct dbio_err err = { 0 };
+
+	assert_int_equal(plan_job_init(job, "j"), 0);
+	for (size_t i = 0; keys && keys[i]; i++)
+		assert_int_equal(job_set(job, keys[i], "1", NULL, &err), 0);
+	for (size_t t = 0; t < job->nkeys; t++)
+		if (job->keys[t].owner && !strcmp(job->keys[t].owner, name))
+			return job->keys[t].conf;
+	fail_msg("engine %s has no keys of its own", name);
+	return NULL;
+}
+
 static void test_engines_io_uring_queue(void **state)
 {
-	static const struct engine_conf confs[] = {
-		{ .iodepth = DEPTH },
-		{ .iodepth = DEPTH, .registerfiles = true },
-		{ .iodepth = DEPTH, .fixedbufs = true },
-		{ .iodepth = DEPTH, .registerfiles = true, .fixedbufs = true },
+	static const char *const variants[][3] = {
+		{ NULL },
+		{ "registerfiles", NULL },
+		{ "fixedbufs", NULL },
+		{ "registerfiles", "fixedbufs", NULL },
 	};
 
 	(void)state;
@@ -339,30 +356,41 @@ static void test_engines_io_uring_queue(void **state)
 		print_message("skip: this build has no io_uring engine\n");
 		skip();
 	}
-	for (size_t i = 0; i < sizeof(confs) / sizeof(confs[0]); i++) {
-		struct fixture *f = start("io_uring", &confs[i], 0);
+	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+		struct job job;
+		const struct engine_conf conf = { .iodepth = DEPTH,
+						  .own = own_keys(&job, "io_uring", variants[i]) };
+		struct fixture *f = start("io_uring", &conf, 0);
 
 		if (!f->set_up) {
 			finish(f);
+			job_release(&job);
 			skip();
 		}
 		queued_reads(f);
 		queued_write_and_eof(f);
 		finish(f);
+		job_release(&job);
 	}
 }
 
 static void test_engines_io_uring_checks(void **state)
 {
 	const struct engine_ops *ops = engine_find("io_uring");
+	struct job plain, hipri;
 
 	(void)state;
 	if (!ops)
 		return;
+	const void *own_plain = own_keys(&plain, "io_uring", NULL);
+	const void *own_hipri = own_keys(&hipri, "io_uring", (const char *const[]){ "hipri", NULL });
+
 	assert_true(ops->caps & ENGINE_CAP_QUEUE);
-	assert_null(ops->check(&(struct engine_conf){ .iodepth = 32 }));
-	assert_non_null(ops->check(&(struct engine_conf){ .iodepth = 1, .hipri = true }));
-	assert_null(ops->check(&(struct engine_conf){ .iodepth = 1, .hipri = true, .direct = true }));
+	assert_null(ops->check(&(struct engine_conf){ .iodepth = 32, .own = own_plain }));
+	assert_non_null(ops->check(&(struct engine_conf){ .iodepth = 1, .own = own_hipri }));
+	assert_null(ops->check(&(struct engine_conf){ .iodepth = 1, .direct = true, .own = own_hipri }));
+	job_release(&plain);
+	job_release(&hipri);
 }
 
 static void test_engines_libaio_queue(void **state)

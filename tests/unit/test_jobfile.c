@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "job/job.h"
+#include "plan/plan.h"
 #include "job/option.h"
 
 #define NS_PER_S 1000000000ull
@@ -25,7 +26,7 @@ static void parse_ok(struct jobset *set, const char *text, size_t njobs)
 {
 	struct dbio_err err = { 0 };
 
-	if (jobfile_parse_string(set, text, "x.fio", &err))
+	if (plan_jobfile_parse_string(set, text, "x.fio", &err))
 		fail_msg("parse failed: %s", err.msg);
 	assert_int_equal(err.code, 0);
 	assert_int_equal(set->njobs, njobs);
@@ -37,15 +38,27 @@ static void parse_fails(const char *text, int code, const char *msg)
 	struct jobset set = { 0 };
 	struct dbio_err err = { 0 };
 
-	assert_int_equal(jobfile_parse_string(&set, text, "x.fio", &err), code);
+	assert_int_equal(plan_jobfile_parse_string(&set, text, "x.fio", &err), code);
 	assert_int_equal(err.code, code);
 	assert_string_equal(err.msg, msg);
 	jobset_release(&set);
 }
 
-static size_t idx(const char *key)
+/* Where key was given for job. */
+static const struct job_origin *at(const struct job *job, const char *key)
 {
-	return option_index(option_find(key));
+	assert_true(job_is_set(job, key));
+	return job_origin_of(job, key);
+}
+
+/* Whether any key of job is set. */
+static bool any_set(const struct job *job)
+{
+	for (size_t t = 0; t < job->nkeys; t++)
+		for (size_t d = 0; d < job->keys[t].table->count; d++)
+			if (job->keys[t].state[d].set)
+				return true;
+	return false;
 }
 
 static void test_jobfile_global_applies_to_later_jobs_only(void **state)
@@ -74,7 +87,7 @@ static void test_jobfile_global_applies_to_later_jobs_only(void **state)
 	assert_int_equal(set.jobs[2].rw, RW_RANDREAD);
 	/* A global key counts as given, with the global line as origin. */
 	assert_true(job_is_set(&set.jobs[1], "bs"));
-	assert_int_equal(set.jobs[1].origin[idx("bs")].line, 4);
+	assert_int_equal(at(&set.jobs[1], "bs")->line, 4);
 	assert_false(job_is_set(&set.jobs[0], "rw"));
 	jobset_release(&set);
 }
@@ -130,16 +143,17 @@ static void test_jobfile_empty_sections_are_jobs(void **state)
 	struct job def;
 
 	(void)state;
-	job_defaults(&def, "x");
+	assert_int_equal(plan_job_init(&def, "x"), 0);
 	parse_ok(&set, "[a]\n[b]\n\n[c]", 3);
 	for (size_t i = 0; i < 3; i++) {
-		assert_int_equal(set.jobs[i].set_mask, 0);
+		assert_false(any_set(&set.jobs[i]));
 		assert_int_equal(set.jobs[i].bs, def.bs);
 		assert_string_equal(set.jobs[i].directory, def.directory);
 	}
 	assert_string_equal(set.jobs[2].name, "c");
 	assert_int_equal(set.jobs[2].section.line, 4);
 	jobset_release(&set);
+	job_release(&def);
 }
 
 static void test_jobfile_bare_keys(void **state)
@@ -159,7 +173,7 @@ static void test_jobfile_bare_keys(void **state)
 	assert_false(set.jobs[0].end_fsync);
 	assert_int_equal(set.jobs[0].runtime_ns, 10 * NS_PER_S);
 	assert_true(job_is_set(&set.jobs[0], "time_based"));
-	assert_int_equal(set.jobs[0].origin[idx("direct")].line, 4);
+	assert_int_equal(at(&set.jobs[0], "direct")->line, 4);
 	jobset_release(&set);
 }
 
@@ -182,9 +196,9 @@ static void test_jobfile_comments_and_blank_lines(void **state)
 	assert_int_equal(set.jobs[0].bs, 8192);
 	assert_int_equal(set.jobs[0].rw, RW_RANDWRITE);
 	assert_int_equal(set.jobs[0].section.line, 4);
-	assert_int_equal(set.jobs[0].origin[idx("bs")].line, 8);
-	assert_int_equal(set.jobs[0].origin[idx("rw")].line, 9);
-	assert_string_equal(set.jobs[0].origin[idx("rw")].file, "x.fio");
+	assert_int_equal(at(&set.jobs[0], "bs")->line, 8);
+	assert_int_equal(at(&set.jobs[0], "rw")->line, 9);
+	assert_string_equal(at(&set.jobs[0], "rw")->file, "x.fio");
 	jobset_release(&set);
 }
 
@@ -281,8 +295,8 @@ static void test_jobfile_two_files_in_one_set(void **state)
 	struct dbio_err err = { 0 };
 
 	(void)state;
-	assert_int_equal(jobfile_parse_string(&set, "[global]\nbs=8k\n[a]\n", "one.fio", &err), 0);
-	assert_int_equal(jobfile_parse_string(&set, "[b]\nrw=write\n", "two.fio", &err), 0);
+	assert_int_equal(plan_jobfile_parse_string(&set, "[global]\nbs=8k\n[a]\n", "one.fio", &err), 0);
+	assert_int_equal(plan_jobfile_parse_string(&set, "[b]\nrw=write\n", "two.fio", &err), 0);
 	assert_int_equal(set.njobs, 2);
 	assert_int_equal(set.nfiles, 2);
 	assert_string_equal(set.jobs[0].section.file, "one.fio");
@@ -290,9 +304,9 @@ static void test_jobfile_two_files_in_one_set(void **state)
 	/* [global] of one file does not reach into the next. */
 	assert_int_equal(set.jobs[0].bs, 8192);
 	assert_int_equal(set.jobs[1].bs, 4096);
-	assert_string_equal(set.jobs[1].origin[idx("rw")].file, "two.fio");
+	assert_string_equal(at(&set.jobs[1], "rw")->file, "two.fio");
 	/* A third file with only [global] has no job of its own. */
-	assert_int_equal(jobfile_parse_string(&set, "[global]\n", "three.fio", &err), DBIO_EINPUT);
+	assert_int_equal(plan_jobfile_parse_string(&set, "[global]\n", "three.fio", &err), DBIO_EINPUT);
 	assert_string_equal(err.msg,
 			    "three.fio: no job: expected at least one [section] other than [global]");
 	jobset_release(&set);
@@ -318,7 +332,7 @@ static void test_jobfile_long_directory_line(void **state)
 		/* The line after the long one is numbered right... */
 		snprintf(text, sizeof(text), "[a]\ndirectory=%s\nbs=8k\nbsz=1\n", dir);
 		memset(&err, 0, sizeof(err));
-		if (jobfile_parse_string(&set, text, "x.fio", &err) != DBIO_EINPUT ||
+		if (plan_jobfile_parse_string(&set, text, "x.fio", &err) != DBIO_EINPUT ||
 		    strcmp(err.msg, next_line)) {
 			print_error("directory of %zu bytes: '%s', expected '%s'\n", lens[k], err.msg,
 				    next_line);
@@ -328,7 +342,7 @@ static void test_jobfile_long_directory_line(void **state)
 		/* ... and the directory arrives whole. */
 		snprintf(text, sizeof(text), "[a]\ndirectory=%s\nbs=8k\n", dir);
 		memset(&err, 0, sizeof(err));
-		if (jobfile_parse_string(&set, text, "x.fio", &err)) {
+		if (plan_jobfile_parse_string(&set, text, "x.fio", &err)) {
 			print_error("directory of %zu bytes: %s\n", lens[k], err.msg);
 			bad++;
 		} else if (set.njobs != 1 || strcmp(set.jobs[0].directory, dir) || set.jobs[0].bs != 8192) {
@@ -356,7 +370,7 @@ static void test_jobfile_parse_file(void **state)
 	assert_non_null(fp);
 	fputs("[global]\nsize=1m\n\n[r]\nrw=randread\n[w]\nrw=write\nbsz=1\n", fp);
 	fclose(fp);
-	assert_int_equal(jobfile_parse(&set, path, &err), DBIO_EINPUT);
+	assert_int_equal(plan_jobfile_parse(&set, path, &err), DBIO_EINPUT);
 	char want[128];
 
 	snprintf(want, sizeof(want), "%s:8: key 'bsz': unknown (did you mean 'bs'?)", path);
@@ -368,7 +382,7 @@ static void test_jobfile_parse_file(void **state)
 	fputs("[global]\nsize=1m\n\n[r]\nrw=randread\n[w]\nrw=write\n", fp);
 	fclose(fp);
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(jobfile_parse(&set, path, &err), 0);
+	assert_int_equal(plan_jobfile_parse(&set, path, &err), 0);
 	assert_int_equal(set.njobs, 2);
 	assert_int_equal(set.jobs[1].rw, RW_WRITE);
 	assert_int_equal(set.jobs[1].size, 1048576);
@@ -378,7 +392,7 @@ static void test_jobfile_parse_file(void **state)
 	assert_int_equal(unlink(path), 0);
 
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(jobfile_parse(&set, path, &err), DBIO_EINPUT);
+	assert_int_equal(plan_jobfile_parse(&set, path, &err), DBIO_EINPUT);
 	snprintf(want, sizeof(want), "%s: cannot open job file: No such file or directory", path);
 	assert_string_equal(err.msg, want);
 	jobset_release(&set);

@@ -1,10 +1,11 @@
 /*
- * Unit tests for the option table and job model (src/job/option.h, job.h):
- * every table row is well formed and its default parses to what
- * job_defaults holds; option_set's parsing, exact error texts and recorded
- * origins; option_suggest; job_validate's checks and derived sizes. Also
- * walks the engine registry (src/engine/engine.h) and the command registry
- * (src/cmd/cmd.h).
+ * Unit tests for the option tables and job model (src/job/option.h, job.h,
+ * src/plan/plan.h): every row of every table of the build is well formed
+ * and its default parses to what plan_job_init holds; job_set's parsing,
+ * exact error texts and recorded origins; plan_suggest; plan_validate's
+ * checks, derived sizes and the refusal of keys that belong to another
+ * workload or engine. Also walks the engine registry (src/engine/engine.h)
+ * and the command registry (src/cmd/cmd.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,8 +21,39 @@
 #include "engine/engine.h"
 #include "job/job.h"
 #include "job/option.h"
+#include "plan/plan.h"
 
 #define NS_PER_S 1000000000ull
+
+/* Every job a test makes with fresh(), released after the test. */
+static struct job made[256];
+static size_t nmade;
+
+/* job, made anew with every table of the build at its defaults. */
+static void fresh(struct job *job, const char *name)
+{
+	assert_int_equal(plan_job_init(job, name), 0);
+	assert_true(nmade < sizeof(made) / sizeof(made[0]));
+	made[nmade++] = *job; /* the tables stay where they are */
+}
+
+static int release_made(void **state)
+{
+	(void)state;
+	while (nmade)
+		job_release(&made[--nmade]);
+	return 0;
+}
+
+/* Whether any key of job is set. */
+static bool any_set(const struct job *job)
+{
+	for (size_t t = 0; t < job->nkeys; t++)
+		for (size_t d = 0; d < job->keys[t].table->count; d++)
+			if (job->keys[t].state[d].set)
+				return true;
+	return false;
+}
 
 static const char size_accepted[] =
 	"a size from 1 B to 1 GiB with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k";
@@ -31,7 +63,7 @@ static void set_ok(struct job *job, const char *key, const char *value)
 {
 	struct dbio_err err = { 0 };
 
-	if (option_set(job, key, value, NULL, &err))
+	if (job_set(job, key, value, NULL, &err))
 		fail_msg("%s=%s: %s", key, value ? value : "(bare)", err.msg);
 }
 
@@ -41,11 +73,11 @@ static void set_fails(const char *key, const char *value, const char *msg)
 	struct dbio_err err = { 0 };
 	struct job job;
 
-	job_defaults(&job, "job");
-	assert_int_equal(option_set(&job, key, value, NULL, &err), DBIO_EINPUT);
+	fresh(&job, "job");
+	assert_int_equal(job_set(&job, key, value, NULL, &err), DBIO_EINPUT);
 	assert_int_equal(err.code, DBIO_EINPUT);
 	assert_string_equal(err.msg, msg);
-	assert_int_equal(job.set_mask, 0);
+	assert_false(any_set(&job));
 }
 
 /* job_validate must fail with DBIO_EINPUT and exactly msg. */
@@ -53,97 +85,116 @@ static void validate_fails(struct job *job, const char *msg)
 {
 	struct dbio_err err = { 0 };
 
-	assert_int_equal(job_validate(job, &err), DBIO_EINPUT);
+	assert_int_equal(plan_validate(job, &err), DBIO_EINPUT);
 	assert_string_equal(err.msg, msg);
 }
 
 static void test_option_table_rows_well_formed(void **state)
 {
-	(void)state;
-	assert_true(option_count > 0);
-	assert_true(option_count <= JOB_MAX_OPTS);
-	for (size_t i = 0; i < option_count; i++) {
-		const struct option_def *def = &option_table[i];
+	struct dbio_err err = { 0 };
+	struct plan_table t;
+	size_t ntables = 0, nkeys = 0;
 
-		assert_non_null(def->name);
-		assert_non_null(def->def);
-		assert_non_null(def->help);
-		if (!def->name[0] || !def->help[0])
-			fail_msg("option %zu ('%s'): empty name or help", i, def->name);
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(option_table[j].name, def->name))
-				fail_msg("option '%s' appears twice", def->name);
-		assert_ptr_equal(option_find(def->name), def);
-		assert_int_equal(option_index(def), i);
-		if (def->type == OPT_STR && (def->size == 0 || strlen(def->def) >= def->size))
-			fail_msg("option '%s': field size %zu for default '%s'", def->name, def->size,
-				 def->def);
-		if ((def->type == OPT_UINT || def->type == OPT_SIZE || def->type == OPT_TIME) &&
-		    def->min > def->max)
-			fail_msg("option '%s': min %llu > max %llu", def->name, (unsigned long long)def->min,
-				 (unsigned long long)def->max);
-		if (def->type == OPT_TIME && def->bare_unit_ns == 0)
-			fail_msg("option '%s': no unit for a bare number", def->name);
+	(void)state;
+	if (plan_check(&err))
+		fail_msg("plan_check: %s", err.msg);
+	for (size_t i = 0; plan_table_at(i, &t); i++, ntables++) {
+		assert_true(t.table->count > 0);
+		assert_true(t.table->conf_size > 0);
+		assert_true((t.scope == OPTION_SCOPE_WORKLOAD || t.scope == OPTION_SCOPE_ENGINE) ==
+			    (t.owner != NULL));
+		for (size_t k = 0; k < t.table->count; k++, nkeys++) {
+			const struct option_def *def = &t.table->defs[k];
+
+			assert_non_null(def->name);
+			assert_non_null(def->def);
+			assert_non_null(def->help);
+			if (!def->name[0] || !def->help[0])
+				fail_msg("option '%s': empty name or help", def->name);
+			assert_ptr_equal(option_table_find(t.table, def->name), def);
+			assert_true(def->offset < t.table->conf_size);
+			if (def->type == OPT_STR && (def->size == 0 || strlen(def->def) >= def->size))
+				fail_msg("option '%s': field size %zu for default '%s'", def->name, def->size,
+					 def->def);
+			if ((def->type == OPT_UINT || def->type == OPT_SIZE || def->type == OPT_TIME) &&
+			    def->min > def->max)
+				fail_msg("option '%s': min %llu > max %llu", def->name,
+					 (unsigned long long)def->min, (unsigned long long)def->max);
+			if (def->type == OPT_TIME && def->bare_unit_ns == 0)
+				fail_msg("option '%s': no unit for a bare number", def->name);
+		}
 	}
-	assert_null(option_find("bsz"));
-	assert_null(option_find(""));
+	assert_true(ntables >= 2);
+	assert_true(nkeys >= 40);
+	assert_null(plan_find("bsz"));
+	assert_null(plan_find(""));
 }
 
 static void test_option_enum_defaults_valid(void **state)
 {
-	(void)state;
-	for (size_t i = 0; i < option_count; i++) {
-		const struct option_def *def = &option_table[i];
-		const struct opt_enum *e;
-		int listed = 0;
+	struct plan_table t;
 
-		if (def->type != OPT_ENUM)
-			continue;
-		assert_non_null(def->values);
-		for (e = def->values; e->name; e++) {
-			for (const struct opt_enum *f = def->values; f != e; f++)
-				if (!strcmp(f->name, e->name))
-					fail_msg("option '%s': value '%s' twice", def->name, e->name);
-			if (!strcmp(e->name, def->def)) {
-				if (!e->help)
-					fail_msg("option '%s': default '%s' is an unlisted alias", def->name,
-						 def->def);
-				listed = 1;
+	(void)state;
+	for (size_t i = 0; plan_table_at(i, &t); i++)
+		for (size_t k = 0; k < t.table->count; k++) {
+			const struct option_def *def = &t.table->defs[k];
+			const struct opt_enum *e;
+			int listed = 0;
+
+			if (def->type != OPT_ENUM)
+				continue;
+			assert_non_null(def->values);
+			for (e = def->values; e->name; e++) {
+				for (const struct opt_enum *f = def->values; f != e; f++)
+					if (!strcmp(f->name, e->name))
+						fail_msg("option '%s': value '%s' twice", def->name, e->name);
+				if (!strcmp(e->name, def->def)) {
+					if (!e->help)
+						fail_msg("option '%s': default '%s' is an unlisted alias",
+							 def->name, def->def);
+					listed = 1;
+				}
 			}
+			if (!listed)
+				fail_msg("option '%s': default '%s' is not one of its values", def->name,
+					 def->def);
 		}
-		if (!listed)
-			fail_msg("option '%s': default '%s' is not one of its values", def->name, def->def);
-	}
 }
 
 static void test_option_defaults_parse(void **state)
 {
 	struct job defaults, parsed;
+	struct plan_table t;
 	char a[4200], b[4200];
+	size_t ntables = 0;
 
 	(void)state;
-	job_defaults(&defaults, "myjob");
-	assert_int_equal(defaults.set_mask, 0);
-	for (size_t i = 0; i < JOB_MAX_OPTS; i++) {
-		assert_null(defaults.origin[i].file);
-		assert_int_equal(defaults.origin[i].line, 0);
-	}
+	fresh(&defaults, "myjob");
+	assert_false(any_set(&defaults));
 	assert_string_equal(defaults.name, "myjob");
-	for (size_t i = 0; i < option_count; i++) {
-		const struct option_def *def = &option_table[i];
-		struct dbio_err err = { 0 };
+	while (plan_table_at(ntables, &t))
+		ntables++;
+	assert_int_equal(defaults.nkeys, ntables);
+	for (size_t i = 0; i < defaults.nkeys; i++) {
+		const struct job_keys *k = &defaults.keys[i];
 
-		memset(&parsed, 0, sizeof(parsed));
-		if (option_set(&parsed, def->name, def->def, NULL, &err))
-			fail_msg("default of '%s' does not parse: %s", def->name, err.msg);
-		assert_int_equal(parsed.set_mask, 1ull << i);
-		if (!strcmp(def->name, "name"))
-			continue;
-		option_format(&defaults, def, a, sizeof(a));
-		option_format(&parsed, def, b, sizeof(b));
-		if (strcmp(a, b))
-			fail_msg("'%s': job_defaults holds '%s', parsing '%s' gives '%s'", def->name, a,
-				 def->def, b);
+		for (size_t d = 0; d < k->table->count; d++) {
+			const struct option_def *def = &k->table->defs[d];
+			struct dbio_err err = { 0 };
+
+			fresh(&parsed, "x");
+			if (job_set(&parsed, def->name, def->def, NULL, &err))
+				fail_msg("default of '%s' does not parse: %s", def->name, err.msg);
+			assert_true(job_is_set(&parsed, def->name));
+			assert_true(parsed.keys[i].state[d].set);
+			if (!strcmp(def->name, "name"))
+				continue;
+			option_format(job_keys_base(&defaults, k), def, a, sizeof(a));
+			option_format(job_keys_base(&parsed, &parsed.keys[i]), def, b, sizeof(b));
+			if (strcmp(a, b))
+				fail_msg("'%s': plan_job_init holds '%s', parsing '%s' gives '%s'", def->name,
+					 a, def->def, b);
+		}
 	}
 }
 
@@ -153,7 +204,7 @@ static void test_option_default_values(void **state)
 	char buf[64];
 
 	(void)state;
-	job_defaults(&job, "job");
+	fresh(&job, "job");
 	assert_string_equal(job.directory, "./dbio-scratch");
 	assert_string_equal(job.ioengine, "psync");
 	assert_string_equal(job.group, "");
@@ -176,12 +227,12 @@ static void test_option_default_values(void **state)
 	assert_int_equal(job.fallocate, FALLOC_NATIVE);
 	assert_int_equal(job.prefill, PREFILL_AUTO);
 	assert_false(job.share_files);
-	assert_int_equal(job.npercentiles, 0);
-	option_format(&job, option_find("rw"), buf, sizeof(buf));
+	assert_int_equal(job.percentiles.n, 0);
+	option_format(&job, plan_find("rw"), buf, sizeof(buf));
 	assert_string_equal(buf, "read");
-	option_format(&job, option_find("bs"), buf, sizeof(buf));
+	option_format(&job, plan_find("bs"), buf, sizeof(buf));
 	assert_string_equal(buf, "4096");
-	option_format(&job, option_find("invalidate"), buf, sizeof(buf));
+	option_format(&job, plan_find("invalidate"), buf, sizeof(buf));
 	assert_string_equal(buf, "1");
 }
 
@@ -191,7 +242,7 @@ static void test_option_set_parses_values(void **state)
 	char buf[64];
 
 	(void)state;
-	job_defaults(&job, "job");
+	fresh(&job, "job");
 	set_ok(&job, "bs", "64k");
 	assert_int_equal(job.bs, 65536);
 	set_ok(&job, "size", "2g");
@@ -200,7 +251,7 @@ static void test_option_set_parses_values(void **state)
 	assert_int_equal(job.rw, RW_RANDWRITE);
 	set_ok(&job, "rw", "rw");
 	assert_int_equal(job.rw, RW_READWRITE);
-	option_format(&job, option_find("rw"), buf, sizeof(buf));
+	option_format(&job, plan_find("rw"), buf, sizeof(buf));
 	assert_string_equal(buf, "readwrite");
 	set_ok(&job, "sync", "1");
 	assert_int_equal(job.sync, SYNC_SYNC);
@@ -225,14 +276,14 @@ static void test_option_set_parses_values(void **state)
 	set_ok(&job, "directory", "/a:/b");
 	assert_string_equal(job.directory, "/a:/b");
 	set_ok(&job, "percentile_list", "99.5:99.99");
-	assert_int_equal(job.npercentiles, 2);
-	assert_true(job.percentiles[0] == 99.5);
-	assert_true(job.percentiles[1] == 99.99);
-	option_format(&job, option_find("percentile_list"), buf, sizeof(buf));
+	assert_int_equal(job.percentiles.n, 2);
+	assert_true(job.percentiles.v[0] == 99.5);
+	assert_true(job.percentiles.v[1] == 99.99);
+	option_format(&job, plan_find("percentile_list"), buf, sizeof(buf));
 	assert_string_equal(buf, "99.5:99.99");
 	set_ok(&job, "percentile_list", "100");
-	assert_int_equal(job.npercentiles, 1);
-	assert_true(job.percentiles[0] == 100.0);
+	assert_int_equal(job.percentiles.n, 1);
+	assert_true(job.percentiles.v[0] == 100.0);
 	set_ok(&job, "ioengine", "0123456789012345678901234567890"); /* 31 bytes fit */
 	assert_int_equal(strlen(job.ioengine), 31);
 }
@@ -242,7 +293,7 @@ static void test_option_set_bare_bool_is_1(void **state)
 	struct job job;
 
 	(void)state;
-	job_defaults(&job, "job");
+	fresh(&job, "job");
 	assert_false(job.time_based);
 	set_ok(&job, "time_based", NULL);
 	assert_true(job.time_based);
@@ -332,12 +383,12 @@ static void test_option_set_failure_keeps_value(void **state)
 	struct job job;
 
 	(void)state;
-	job_defaults(&job, "job");
+	fresh(&job, "job");
 	set_ok(&job, "bs", "8k");
-	assert_int_equal(option_set(&job, "bs", "8q", NULL, &err), DBIO_EINPUT);
+	assert_int_equal(job_set(&job, "bs", "8q", NULL, &err), DBIO_EINPUT);
 	assert_int_equal(job.bs, 8192);
 	/* The first error is kept: a second failure does not overwrite it. */
-	assert_int_equal(option_set(&job, "rwmixread", "101", NULL, &err), DBIO_EINPUT);
+	assert_int_equal(job_set(&job, "rwmixread", "101", NULL, &err), DBIO_EINPUT);
 	assert_int_equal(strncmp(err.msg, "command line: key 'bs': bad value '8q'", 38), 0);
 	assert_int_equal(job.rwmixread, 50);
 }
@@ -347,32 +398,44 @@ static void test_option_set_records_origin(void **state)
 	struct job_origin at = { .file = "jobs/a.fio", .line = 12 };
 	struct dbio_err err = { 0 };
 	struct job job;
-	size_t bs = option_index(option_find("bs"));
-	size_t rw = option_index(option_find("rw"));
 	char where[64];
 
 	(void)state;
-	job_defaults(&job, "job");
-	assert_int_equal(option_set(&job, "bs", "16k", &at, &err), 0);
-	assert_int_equal(job.set_mask, 1ull << bs);
-	assert_string_equal(job.origin[bs].file, "jobs/a.fio");
-	assert_int_equal(job.origin[bs].line, 12);
+	fresh(&job, "job");
+	assert_int_equal(job_set(&job, "bs", "16k", &at, &err), 0);
+	assert_string_equal(job_origin_of(&job, "bs")->file, "jobs/a.fio");
+	assert_int_equal(job_origin_of(&job, "bs")->line, 12);
 	assert_true(job_is_set(&job, "bs"));
 	assert_false(job_is_set(&job, "rw"));
+	/* Not given: the job's section. */
+	job.section = (struct job_origin){ .file = "s.fio", .line = 2 };
+	assert_ptr_equal(job_origin_of(&job, "rw"), &job.section);
 	at.line = 13;
-	assert_int_equal(option_set(&job, "rw", "write", &at, &err), 0);
-	assert_int_equal(job.origin[rw].line, 13);
-	assert_int_equal(job.origin[bs].line, 12);
-	assert_int_equal(job.set_mask, (1ull << bs) | (1ull << rw));
+	assert_int_equal(job_set(&job, "rw", "write", &at, &err), 0);
+	assert_int_equal(job_origin_of(&job, "rw")->line, 13);
+	assert_int_equal(job_origin_of(&job, "bs")->line, 12);
 	/* From the command line: no file. */
-	assert_int_equal(option_set(&job, "bs", "32k", NULL, &err), 0);
-	assert_null(job.origin[bs].file);
-	assert_string_equal(option_where(&job.origin[bs], where, sizeof(where)), "command line");
-	assert_string_equal(option_where(&at, where, sizeof(where)), "jobs/a.fio:13");
-	assert_string_equal(option_where(NULL, where, sizeof(where)), "command line");
+	assert_int_equal(job_set(&job, "bs", "32k", NULL, &err), 0);
+	assert_null(job_origin_of(&job, "bs")->file);
+	assert_string_equal(job_where(job_origin_of(&job, "bs"), where, sizeof(where)), "command line");
+	assert_string_equal(job_where(&at, where, sizeof(where)), "jobs/a.fio:13");
+	assert_string_equal(job_where(NULL, where, sizeof(where)), "command line");
+	/* A key two workloads have (batch: kv's and import's) is set in both. */
+	if (plan_find("rows")) {
+		size_t tables = 0;
+
+		assert_int_equal(job_set(&job, "batch", "77", &at, &err), 0);
+		for (size_t t = 0; t < job.nkeys; t++) {
+			const struct option_def *def = option_table_find(job.keys[t].table, "batch");
+
+			if (def && job.keys[t].state[def - job.keys[t].table->defs].set)
+				tables++;
+		}
+		assert_int_equal(tables, 2);
+	}
 	/* Messages name the place. */
 	at.line = 7;
-	assert_int_equal(option_set(&job, "rwmixread", "200", &at, &err), DBIO_EINPUT);
+	assert_int_equal(job_set(&job, "rwmixread", "200", &at, &err), DBIO_EINPUT);
 	assert_string_equal(err.msg, "jobs/a.fio:7: key 'rwmixread': bad value '200': out of "
 				     "range: expected a whole number from 0 to 100");
 }
@@ -380,24 +443,24 @@ static void test_option_set_records_origin(void **state)
 static void test_option_suggest(void **state)
 {
 	(void)state;
-	assert_string_equal(option_suggest("bsz"), "bs");
-	assert_string_equal(option_suggest("bs"), "bs");
-	assert_string_equal(option_suggest("runtim"), "runtime");
-	assert_string_equal(option_suggest("numjob"), "numjobs");
-	assert_string_equal(option_suggest("time_base"), "time_based");
-	assert_string_equal(option_suggest("randsed"), "randseed");
-	assert_string_equal(option_suggest("filesiz"), "filesize");
-	assert_string_equal(option_suggest("percentile"), "percentile_list"); /* a prefix */
-	assert_string_equal(option_suggest("rwmix"), "rwmixread");
-	assert_null(option_suggest("thinktime"));
-	assert_null(option_suggest("xyzzy"));
-	assert_null(option_suggest("a_very_long_key_name_that_matches_nothing_known_to_dbio_at_all"
-				   "_really"));
+	assert_string_equal(plan_suggest("bsz"), "bs");
+	assert_string_equal(plan_suggest("bs"), "bs");
+	assert_string_equal(plan_suggest("runtim"), "runtime");
+	assert_string_equal(plan_suggest("numjob"), "numjobs");
+	assert_string_equal(plan_suggest("time_base"), "time_based");
+	assert_string_equal(plan_suggest("randsed"), "randseed");
+	assert_string_equal(plan_suggest("filesiz"), "filesize");
+	assert_string_equal(plan_suggest("percentile"), "percentile_list"); /* a prefix */
+	assert_string_equal(plan_suggest("rwmix"), "rwmixread");
+	assert_null(plan_suggest("thinktime"));
+	assert_null(plan_suggest("xyzzy"));
+	assert_null(plan_suggest("a_very_long_key_name_that_matches_nothing_known_to_dbio_at_all"
+				 "_really"));
 }
 
 static void job_sized(struct job *job, const char *size)
 {
-	job_defaults(job, "job");
+	fresh(job, "job");
 	set_ok(job, "directory", "/tmp");
 	if (size)
 		set_ok(job, "size", size);
@@ -429,12 +492,12 @@ static void test_option_validate_time_based_needs_runtime(void **state)
 	set_ok(&job, "time_based", NULL);
 	validate_fails(&job, "command line: key 'time_based': needs a runtime, e.g. runtime=30s (job 'job')");
 	job_sized(&job, "1m");
-	assert_int_equal(option_set(&job, "time_based", NULL, &at, &err), 0);
+	assert_int_equal(job_set(&job, "time_based", NULL, &at, &err), 0);
 	validate_fails(&job, "t.fio:3: key 'time_based': needs a runtime, e.g. runtime=30s (job 'job')");
 	job_sized(&job, "1m");
 	set_ok(&job, "time_based", NULL);
 	set_ok(&job, "runtime", "10s");
-	assert_int_equal(job_validate(&job, &err), 0);
+	assert_int_equal(plan_validate(&job, &err), 0);
 }
 
 static void test_option_validate_filesize_below_bs(void **state)
@@ -453,7 +516,7 @@ static void test_option_validate_filesize_below_bs(void **state)
 	 * gives 8 files of one 4 KiB block, of which size uses 4. */
 	job_sized(&job, "16k");
 	set_ok(&job, "nrfiles", "8");
-	assert_int_equal(job_validate(&job, &err), 0);
+	assert_int_equal(plan_validate(&job, &err), 0);
 	assert_int_equal(job.filesize, 4096);
 	assert_int_equal(job.size, 16384);
 }
@@ -495,18 +558,21 @@ static void test_option_validate_direct_needs_512_multiple(void **state)
 	set_ok(&job, "bs", "1536");
 	set_ok(&job, "size", "1536k");
 	set_ok(&job, "direct", NULL);
-	assert_int_equal(job_validate(&job, &err), 0);
+	assert_int_equal(plan_validate(&job, &err), 0);
 }
 
 static void test_option_validate_other_errors(void **state)
 {
+	char list[256], msg[512];
 	struct job job;
 
 	(void)state;
 	job_sized(&job, "1m");
 	set_ok(&job, "ioengine", "libfoo");
-	validate_fails(&job, "command line: key 'ioengine': bad value 'libfoo': expected one of "
-			     "psync, sync, io_uring, libaio, mmap, null (job 'job')");
+	engine_list(list, sizeof(list));
+	snprintf(msg, sizeof(msg),
+		 "command line: key 'ioengine': bad value 'libfoo': expected one of %s (job 'job')", list);
+	validate_fails(&job, msg);
 	job_sized(&job, "1m");
 	set_ok(&job, "name", "a/b");
 	validate_fails(&job, "command line: key 'name': bad value 'a/b': expected a name without "
@@ -538,27 +604,88 @@ static void test_option_validate_derives_sizes(void **state)
 	(void)state;
 	job_sized(&job, "1m");
 	set_ok(&job, "nrfiles", "4");
-	assert_int_equal(job_validate(&job, &err), 0);
+	assert_int_equal(plan_validate(&job, &err), 0);
 	assert_int_equal(job.filesize, 262144);
 	assert_int_equal(job.size, 1048576);
 	job_sized(&job, NULL);
 	set_ok(&job, "filesize", "64k");
 	set_ok(&job, "nrfiles", "3");
-	assert_int_equal(job_validate(&job, &err), 0);
+	assert_int_equal(plan_validate(&job, &err), 0);
 	assert_int_equal(job.size, 196608);
 	assert_int_equal(job.filesize, 65536);
 	/* Both given: kept as given. */
 	job_sized(&job, "8k");
 	set_ok(&job, "filesize", "64k");
-	assert_int_equal(job_validate(&job, &err), 0);
+	assert_int_equal(plan_validate(&job, &err), 0);
 	assert_int_equal(job.size, 8192);
 	assert_int_equal(job.filesize, 65536);
 	/* An empty name becomes "job". */
 	job_sized(&job, "1m");
 	job.name[0] = '\0';
-	assert_int_equal(job_validate(&job, &err), 0);
+	assert_int_equal(plan_validate(&job, &err), 0);
 	assert_string_equal(job.name, "job");
 	assert_int_equal(err.code, 0);
+}
+
+/* A key given for a job that is not its own is refused, naming its owner
+ * and what the job is; one given for several jobs at once is refused only
+ * when no job takes it. */
+static void test_option_keys_belong_to_their_owner(void **state)
+{
+	struct job_origin shared = { .shared = true };
+	struct dbio_err err = { 0 };
+	struct jobset set = { 0 };
+	struct job job;
+
+	(void)state;
+	job_sized(&job, "64k");
+	set_ok(&job, "records", "5");
+	validate_fails(&job,
+		       "command line: key 'records': belongs to workload=kv; this job is workload=fileio "
+		       "(job 'job')");
+	job_sized(&job, "64k");
+	set_ok(&job, "hipri", "1");
+	if (engine_find("io_uring"))
+		validate_fails(&job, "command line: key 'hipri': belongs to ioengine=io_uring; this job is "
+				     "ioengine=psync (job 'job')");
+	fresh(&job, "job");
+	set_ok(&job, "directory", "/tmp");
+	set_ok(&job, "workload", "kv");
+	set_ok(&job, "bs", "8k");
+	validate_fails(&job, "command line: key 'bs': belongs to the workloads that do file I/O (fileio, "
+			     "oltp); this job is workload=kv, which does no file I/O (job 'job')");
+	if (plan_find("rows")) {
+		job_sized(&job, "64k");
+		set_ok(&job, "batch", "10");
+		validate_fails(&job, "command line: key 'batch': belongs to workload=kv and import; this job "
+				     "is workload=fileio (job 'job')");
+	}
+	/* Its own key: fine. */
+	fresh(&job, "job");
+	set_ok(&job, "directory", "/tmp");
+	set_ok(&job, "workload", "kv");
+	set_ok(&job, "records", "5");
+	assert_int_equal(plan_validate(&job, &err), 0);
+	/* Given for several jobs: a fileio job ignores records, the kv job
+	 * takes it; given to none, it is refused. */
+	fresh(&job, "a");
+	set_ok(&job, "directory", "/tmp");
+	set_ok(&job, "size", "64k");
+	assert_int_equal(job_set(&job, "records", "5", &shared, &err), 0);
+	assert_int_equal(plan_validate(&job, &err), 0);
+	assert_int_equal(jobset_add(&set, &job), 0);
+	assert_int_equal(plan_check_shared(&set, &err), DBIO_EINPUT);
+	assert_string_equal(err.msg,
+			    "command line: key 'records': belongs to workload=kv; no job it was given to is");
+	memset(&err, 0, sizeof(err));
+	fresh(&job, "b");
+	set_ok(&job, "directory", "/tmp");
+	set_ok(&job, "workload", "kv");
+	assert_int_equal(job_set(&job, "records", "5", &shared, &err), 0);
+	assert_int_equal(plan_validate(&job, &err), 0);
+	assert_int_equal(jobset_add(&set, &job), 0);
+	assert_int_equal(plan_check_shared(&set, &err), 0);
+	jobset_release(&set);
 }
 
 static void test_option_job_patterns(void **state)
@@ -575,7 +702,7 @@ static void test_option_job_patterns(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		job_defaults(&job, "job");
+		fresh(&job, "job");
 		set_ok(&job, "rw", cases[i].rw);
 		assert_int_equal(job_reads(&job), cases[i].reads);
 		assert_int_equal(job_writes(&job), cases[i].writes);
@@ -628,7 +755,7 @@ static void test_option_engine_registry(void **state)
 		set_ok(&job, "ioengine", ops->name);
 		if (!strcmp(ops->name, "libaio"))
 			set_ok(&job, "direct", "1"); /* libaio refuses buffered I/O */
-		if (job_validate(&job, &err))
+		if (plan_validate(&job, &err))
 			fail_msg("ioengine=%s: %s", ops->name, err.msg);
 	}
 	assert_non_null(engine_find("psync"));
@@ -667,29 +794,30 @@ static void test_option_cmd_registry(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_option_table_rows_well_formed),
-		cmocka_unit_test(test_option_enum_defaults_valid),
-		cmocka_unit_test(test_option_defaults_parse),
-		cmocka_unit_test(test_option_default_values),
-		cmocka_unit_test(test_option_set_parses_values),
-		cmocka_unit_test(test_option_set_bare_bool_is_1),
-		cmocka_unit_test(test_option_set_unknown_key_messages),
-		cmocka_unit_test(test_option_set_bad_value_messages),
-		cmocka_unit_test(test_option_set_bare_non_bool_needs_value),
-		cmocka_unit_test(test_option_set_failure_keeps_value),
-		cmocka_unit_test(test_option_set_records_origin),
-		cmocka_unit_test(test_option_suggest),
-		cmocka_unit_test(test_option_validate_missing_size),
-		cmocka_unit_test(test_option_validate_time_based_needs_runtime),
-		cmocka_unit_test(test_option_validate_filesize_below_bs),
-		cmocka_unit_test(test_option_validate_size_above_files),
-		cmocka_unit_test(test_option_validate_direct_needs_512_multiple),
-		cmocka_unit_test(test_option_validate_other_errors),
-		cmocka_unit_test(test_option_validate_derives_sizes),
-		cmocka_unit_test(test_option_job_patterns),
-		cmocka_unit_test(test_option_split_dirs),
-		cmocka_unit_test(test_option_engine_registry),
-		cmocka_unit_test(test_option_cmd_registry),
+		cmocka_unit_test_teardown(test_option_table_rows_well_formed, release_made),
+		cmocka_unit_test_teardown(test_option_enum_defaults_valid, release_made),
+		cmocka_unit_test_teardown(test_option_defaults_parse, release_made),
+		cmocka_unit_test_teardown(test_option_default_values, release_made),
+		cmocka_unit_test_teardown(test_option_set_parses_values, release_made),
+		cmocka_unit_test_teardown(test_option_set_bare_bool_is_1, release_made),
+		cmocka_unit_test_teardown(test_option_set_unknown_key_messages, release_made),
+		cmocka_unit_test_teardown(test_option_set_bad_value_messages, release_made),
+		cmocka_unit_test_teardown(test_option_set_bare_non_bool_needs_value, release_made),
+		cmocka_unit_test_teardown(test_option_set_failure_keeps_value, release_made),
+		cmocka_unit_test_teardown(test_option_set_records_origin, release_made),
+		cmocka_unit_test_teardown(test_option_suggest, release_made),
+		cmocka_unit_test_teardown(test_option_validate_missing_size, release_made),
+		cmocka_unit_test_teardown(test_option_validate_time_based_needs_runtime, release_made),
+		cmocka_unit_test_teardown(test_option_validate_filesize_below_bs, release_made),
+		cmocka_unit_test_teardown(test_option_validate_size_above_files, release_made),
+		cmocka_unit_test_teardown(test_option_validate_direct_needs_512_multiple, release_made),
+		cmocka_unit_test_teardown(test_option_validate_other_errors, release_made),
+		cmocka_unit_test_teardown(test_option_validate_derives_sizes, release_made),
+		cmocka_unit_test_teardown(test_option_keys_belong_to_their_owner, release_made),
+		cmocka_unit_test_teardown(test_option_job_patterns, release_made),
+		cmocka_unit_test_teardown(test_option_split_dirs, release_made),
+		cmocka_unit_test_teardown(test_option_engine_registry, release_made),
+		cmocka_unit_test_teardown(test_option_cmd_registry, release_made),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

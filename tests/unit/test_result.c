@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "job/option.h"
+#include "plan/plan.h"
 #include "result/result.h"
 
 #define NREADS 4096
@@ -38,7 +39,7 @@ static void set_ok(struct job *job, const char *key, const char *value)
 {
 	struct dbio_err err = { 0 };
 
-	if (option_set(job, key, value, NULL, &err))
+	if (job_set(job, key, value, NULL, &err))
 		fail_msg("%s=%s: %s", key, value, err.msg);
 }
 
@@ -52,12 +53,12 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	job_defaults(&f->job, "seqread");
+	plan_job_init(&f->job, "seqread");
 	set_ok(&f->job, "size", "16m");
 	set_ok(&f->job, "directory", "/tmp");
 	set_ok(&f->job, "percentile_list", "99.5:99.99");
-	if (job_validate(&f->job, &err)) {
-		print_error("job_validate: %s\n", err.msg);
+	if (plan_validate(&f->job, &err)) {
+		print_error("plan_validate: %s\n", err.msg);
 		return -1;
 	}
 	run_stats_init(&f->stats);
@@ -101,6 +102,7 @@ static int teardown(void **state)
 	json_decref(f->parsed);
 	json_decref(f->extra);
 	rmdir(f->dir);
+	job_release(&f->job);
 	free(f);
 	return 0;
 }
@@ -281,10 +283,24 @@ static void test_result_options_every_key(void **state)
 	json_t *job = json_array_get(at(f->parsed, "jobs"), 0);
 	json_t *opts = at(job, "options");
 
-	for (size_t i = 0; i < option_count; i++)
-		if (!json_object_get(opts, option_table[i].name))
-			fail_msg("options lack '%s'", option_table[i].name);
-	assert_int_equal(json_object_size(opts), option_count);
+	size_t own = 0;
+
+	/* A fileio job's options: the keys of every job and the file keys,
+	 * none of another workload's or engine's. */
+	for (size_t t = 0; t < f->job.nkeys; t++) {
+		const struct job_keys *k = &f->job.keys[t];
+
+		for (size_t d = 0; d < k->table->count; d++) {
+			bool there = json_object_get(opts, k->table->defs[d].name) != NULL;
+
+			if (k->applies && !there)
+				fail_msg("options lack '%s'", k->table->defs[d].name);
+			own += k->applies;
+		}
+	}
+	assert_int_equal(json_object_size(opts), own);
+	assert_null(json_object_get(opts, "records"));
+	assert_null(json_object_get(opts, "hipri"));
 	assert_int_equal(int_at(opts, "bs"), 4096);
 	assert_int_equal(int_at(opts, "size"), 16777216);
 	assert_int_equal(int_at(opts, "filesize"), 16777216);
@@ -317,7 +333,7 @@ static void test_result_options_large_randseed(void **state)
 	assert_true(json_is_integer(v));
 	assert_true(json_integer_value(v) == INT64_MAX);
 	/* ... and one it could not is refused when parsed. */
-	assert_int_equal(option_set(&f->job, "randseed", "9223372036854775808", NULL, &err), DBIO_EINPUT);
+	assert_int_equal(job_set(&f->job, "randseed", "9223372036854775808", NULL, &err), DBIO_EINPUT);
 	assert_non_null(strstr(err.msg, "out of range"));
 }
 
@@ -328,11 +344,12 @@ static void test_result_runs_append_by_index(void **state)
 	struct dbio_err err = { 0 };
 
 	assert_int_equal(result_add_run(f->result, 0, &f->job, &f->stats), 0);
-	job_defaults(&other, "second");
+	plan_job_init(&other, "second");
 	set_ok(&other, "size", "1m");
 	set_ok(&other, "directory", "/tmp");
-	assert_int_equal(job_validate(&other, &err), 0);
+	assert_int_equal(plan_validate(&other, &err), 0);
 	assert_int_equal(result_add_run(f->result, 1, &other, &f->stats), 0);
+	job_release(&other);
 	json_t *jobs = at(f->result, "jobs");
 
 	assert_int_equal(json_array_size(jobs), 2);

@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job/job.h"
-#include "job/option.h"
+#include "plan/plan.h"
 
 struct parse_state {
 	struct jobset *set;
@@ -109,10 +108,16 @@ static int on_key(void *user, const char *section, const char *key, const char *
 			     st->file, st->line, key);
 		return 0;
 	}
-	if (st->in_global)
-		return option_set(&st->global, key, value, &origin, st->err) == 0;
-	return option_set(&st->set->jobs[st->set->njobs - 1], key, value, &origin, st->err) == 0;
+	if (st->in_global) {
+		/* [global] keys reach every job after it: each need only be
+		 * some job's own (plan_check_shared). */
+		origin.shared = true;
+		return job_set(&st->global, key, value, &origin, st->err) == 0;
+	}
+	return job_set(&st->set->jobs[st->set->njobs - 1], key, value, &origin, st->err) == 0;
 }
+
+static int parse_with(struct parse_state *st, const char *name);
 
 static int parse(struct jobset *set, const char *name, const char *text, struct dbio_err *err)
 {
@@ -132,7 +137,19 @@ static int parse(struct jobset *set, const char *name, const char *text, struct 
 	if (!(set->files[set->nfiles] = strdup(name)))
 		return dbio_err_set(err, -ENOMEM, "%s: out of memory", name);
 	st.file = set->files[set->nfiles++];
-	job_defaults(&st.global, "job");
+	if (plan_job_init(&st.global, "job"))
+		rc = dbio_err_set(err, -ENOMEM, "%s: out of memory", name);
+	else
+		rc = parse_with(&st, name);
+	job_release(&st.global);
+	return rc;
+}
+
+/* Run inih over st's text, with st->global made. */
+static int parse_with(struct parse_state *st, const char *name)
+{
+	struct dbio_err *err = st->err;
+	int rc;
 
 	ini_allow_no_value = true; /* bare boolean keys: "time_based" */
 	ini_allow_multiline = false;
@@ -140,22 +157,22 @@ static int parse(struct jobset *set, const char *name, const char *text, struct 
 	ini_use_stack = false; /* lines of any length (long directory lists) */
 	ini_allow_realloc = true;
 	ini_max_line = 1 << 16;
-	rc = ini_parse_stream(read_line, &st, on_key, &st);
+	rc = ini_parse_stream(read_line, st, on_key, st);
 	if (err->code)
 		return err->code;
 	if (rc > 0)
 		return dbio_err_set(
 			err, DBIO_EINPUT,
-			"%s:%d: malformed line: expected '[section]', 'key=value' or a bare 'key'", st.file,
+			"%s:%d: malformed line: expected '[section]', 'key=value' or a bare 'key'", st->file,
 			rc);
 	if (rc == -2)
 		return dbio_err_set(err, -ENOMEM, "%s: out of memory", name);
 	if (rc < 0)
 		return dbio_err_set(err, -EIO, "%s: cannot read", name);
-	if (set->njobs == st.first_job)
+	if (st->set->njobs == st->first_job)
 		return dbio_err_set(err, DBIO_EINPUT,
 				    "%s: no job: expected at least one [section] other than [global]",
-				    st.file);
+				    st->file);
 	return 0;
 }
 
@@ -202,7 +219,7 @@ static int parse_text(struct jobset *set, const char *name, const char *text, si
 	return parse(set, name, text, err);
 }
 
-int jobfile_parse(struct jobset *set, const char *path, struct dbio_err *err)
+int plan_jobfile_parse(struct jobset *set, const char *path, struct dbio_err *err)
 {
 	FILE *fp = fopen(path, "re");
 	char *text = NULL;
@@ -246,7 +263,7 @@ int jobfile_parse(struct jobset *set, const char *path, struct dbio_err *err)
 	return rc;
 }
 
-int jobfile_parse_string(struct jobset *set, const char *text, const char *name, struct dbio_err *err)
+int plan_jobfile_parse_string(struct jobset *set, const char *text, const char *name, struct dbio_err *err)
 {
 	return parse_text(set, name, text, strlen(text), err);
 }

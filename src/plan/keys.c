@@ -1,0 +1,185 @@
+/*
+ * The key tables of the build and the jobs made with them; see plan.h. The
+ * tables are the job's own two (job/option.c) and the .options of every
+ * workload and engine in their registries, in that order: adding a
+ * plug-in's keys needs no line here.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "plan/plan.h"
+#include "workload/workload.h"
+
+bool plan_table_at(size_t i, struct plan_table *t)
+{
+	if (i == 0) {
+		*t = (struct plan_table){ OPTION_SCOPE_JOB, NULL, &option_job_table };
+		return true;
+	}
+	if (i == 1) {
+		*t = (struct plan_table){ OPTION_SCOPE_FILES, NULL, &option_files_table };
+		return true;
+	}
+	i -= 2;
+	for (size_t w = 0; w < workload_count; w++)
+		if (workload_registry[w]->options && i-- == 0) {
+			*t = (struct plan_table){ OPTION_SCOPE_WORKLOAD, workload_registry[w]->name,
+						  workload_registry[w]->options };
+			return true;
+		}
+	for (size_t e = 0; e < engine_count; e++)
+		if (engine_registry[e]->options && i-- == 0) {
+			*t = (struct plan_table){ OPTION_SCOPE_ENGINE, engine_registry[e]->name,
+						  engine_registry[e]->options };
+			return true;
+		}
+	return false;
+}
+
+static size_t ntables(void)
+{
+	struct plan_table t;
+	size_t n = 0;
+
+	while (plan_table_at(n, &t))
+		n++;
+	return n;
+}
+
+int plan_job_init(struct job *job, const char *name)
+{
+	const size_t n = ntables();
+	struct dbio_err err = { 0 };
+
+	memset(job, 0, sizeof(*job));
+	job->keys = calloc(n, sizeof(*job->keys));
+	if (!job->keys)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct job_keys *k = &job->keys[i];
+		struct plan_table t;
+
+		plan_table_at(i, &t);
+		*k = (struct job_keys){ .table = t.table, .scope = t.scope, .owner = t.owner };
+		job->nkeys++;
+		k->state = calloc(t.table->count ? t.table->count : 1, sizeof(*k->state));
+		if (t.scope == OPTION_SCOPE_WORKLOAD || t.scope == OPTION_SCOPE_ENGINE)
+			k->conf = calloc(1, t.table->conf_size);
+		if (!k->state ||
+		    ((t.scope == OPTION_SCOPE_WORKLOAD || t.scope == OPTION_SCOPE_ENGINE) && !k->conf))
+			return -ENOMEM;
+		/* A default that does not parse is a bug plan_check finds. */
+		for (size_t d = 0; d < t.table->count; d++)
+			option_parse(&t.table->defs[d], job_keys_base(job, k), t.table->defs[d].def,
+				     "default", &err);
+	}
+	snprintf(job->name, sizeof(job->name), "%s", name);
+	return 0;
+}
+
+const struct option_def *plan_find(const char *name)
+{
+	struct plan_table t;
+	const struct option_def *def;
+
+	for (size_t i = 0; plan_table_at(i, &t); i++)
+		if ((def = option_table_find(t.table, name)))
+			return def;
+	return NULL;
+}
+
+const char *plan_suggest(const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = 3, len = strlen(name);
+	struct plan_table t;
+
+	for (size_t i = 0; plan_table_at(i, &t); i++)
+		for (size_t k = 0; k < t.table->count; k++) {
+			const char *cand = t.table->defs[k].name;
+			size_t d = option_distance(name, cand);
+
+			if (len >= 3 && !strncmp(cand, name, len))
+				d = 1;
+			if (d < best_d) {
+				best_d = d;
+				best = cand;
+			}
+		}
+	return best;
+}
+
+/* "fileio, oltp": the workloads that lay out files. */
+static void file_workloads(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t w = 0; w < workload_count && used < len; w++)
+		if (workload_registry[w]->caps & WORKLOAD_CAP_FILES)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 workload_registry[w]->name);
+}
+
+const char *plan_owners(const char *name, char *buf, size_t len)
+{
+	const char *kinds[] = { [OPTION_SCOPE_WORKLOAD] = "workload", [OPTION_SCOPE_ENGINE] = "ioengine" };
+	enum option_scope last = OPTION_SCOPE_JOB;
+	struct plan_table t;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; plan_table_at(i, &t) && used < len; i++) {
+		char files[128];
+
+		if (!option_table_find(t.table, name))
+			continue;
+		if (t.scope == OPTION_SCOPE_JOB)
+			return buf;
+		if (t.scope == OPTION_SCOPE_FILES) {
+			file_workloads(files, sizeof(files));
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%sthe workloads that do file I/O (%s)", used ? " and " : "",
+						 files);
+		} else if (used && t.scope == last) {
+			used += (size_t)snprintf(buf + used, len - used, " and %s", t.owner);
+		} else {
+			used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " and " : "",
+						 kinds[t.scope], t.owner);
+		}
+		last = t.scope;
+	}
+	return buf;
+}
+
+int plan_check(struct dbio_err *err)
+{
+	struct plan_table a, b;
+	struct job job;
+	int rc = plan_job_init(&job, "x") ? -ENOMEM : 0;
+
+	for (size_t i = 0; plan_table_at(i, &a) && !rc; i++)
+		for (size_t k = 0; k < a.table->count && !rc; k++) {
+			const struct option_def *def = &a.table->defs[k];
+			struct dbio_err perr = { 0 };
+
+			for (size_t j = 0; j <= i && !rc; j++) {
+				const struct option_def *other;
+
+				plan_table_at(j, &b);
+				other = option_table_find(b.table, def->name);
+				if (other && other != def && (j == i || other->type != def->type))
+					rc = dbio_err_set(err, -EINVAL, "key '%s': twice %s", def->name,
+							  j == i ? "in one table" : "with different types");
+			}
+			if (!rc &&
+			    option_parse(def, job_keys_base(&job, &job.keys[i]), def->def, "default", &perr))
+				rc = dbio_err_set(err, -EINVAL, "key '%s': its default: %s", def->name,
+						  perr.msg);
+		}
+	job_release(&job);
+	return rc;
+}

@@ -1,0 +1,79 @@
+/*
+ * The plan: from job files and --key=value options to validated jobs. It is
+ * the one place that knows every option table of the build — the job's own
+ * (job/option.h) and each engine's and workload's (their .options) — so it
+ * makes jobs with all of them (plan_job_init), parses job files into
+ * jobsets (plan_jobfile_parse), and validates a job (plan_validate): it
+ * resolves the job's workload and engine, refuses keys that belong to
+ * another workload or engine, and runs the checks of the job, its
+ * workload and its engine. Nothing here writes anywhere.
+ */
+#ifndef DBIO_PLAN_PLAN_H
+#define DBIO_PLAN_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "job/job.h"
+#include "job/option.h"
+#include "util/err.h"
+
+/* One table of keys and whom they belong to. */
+struct plan_table {
+	enum option_scope scope;
+	const char *owner; /* the workload's or engine's name; NULL for the job's own tables */
+	const struct option_table *table;
+};
+
+/* The i-th table of the build: the keys of every job, the file keys, then
+ * each workload's and each engine's own keys, in registry order. false
+ * past the last. */
+bool plan_table_at(size_t i, struct plan_table *t);
+
+/* A job named name with every table of the build and every key at its
+ * default. 0 or -ENOMEM; job_release frees it either way. */
+int plan_job_init(struct job *job, const char *name);
+
+/* The def named name in any table of the build (the first), or NULL; the
+ * same name in two tables has the same type (plan_check). */
+const struct option_def *plan_find(const char *name);
+
+/* The closest key of the build to an unknown name, or NULL. */
+const char *plan_suggest(const char *name);
+
+/* "workload=kv", "workload=kv and import", "ioengine=io_uring", "the file
+ * workloads (fileio, oltp)": whom the key named name belongs to, into buf;
+ * "" for a key of every job. */
+const char *plan_owners(const char *name, char *buf, size_t len);
+
+/*
+ * Resolve and check job before anything is written: the workload (and, for
+ * a workload that lays out files, the I/O engine) must be in the build, and
+ * every key given for this job alone must be the job's, its workload's or
+ * its engine's; then the job's own checks, its workload's validate and its
+ * engine's check, which may complete derived values (filesize from size
+ * ...). Marks the tables that apply (job_keys.applies) and sets job->wl,
+ * eng, wl_conf and eng_conf. 0 or DBIO_EINPUT with a message naming where
+ * the offending key was given.
+ */
+int plan_validate(struct job *job, struct dbio_err *err);
+
+/* After every job of set is validated: a key given for several jobs at
+ * once ([global], or the command line over job files) must apply to at
+ * least one of them. 0 or DBIO_EINPUT naming the key, where it was given
+ * and whom it belongs to. */
+int plan_check_shared(const struct jobset *set, struct dbio_err *err);
+
+/* Check the tables of the build: names unique within a table, a name in
+ * two tables of one type, every default parses. 0 or -EINVAL with the
+ * offending key in err; for the unit tests. */
+int plan_check(struct dbio_err *err);
+
+/* Parse an INI job file into set ([global] sections apply to the jobs after
+ * them, as in fio); 0 or DBIO_EINPUT with "<file>:<line>: ..." in err. */
+int plan_jobfile_parse(struct jobset *set, const char *path, struct dbio_err *err);
+
+/* The same from a string; name stands for the file name in messages. */
+int plan_jobfile_parse_string(struct jobset *set, const char *text, const char *name, struct dbio_err *err);
+
+#endif

@@ -1,0 +1,236 @@
+/*
+ * Validation of a job before anything is written; see plan.h. The order
+ * is: the name, which workload and engine the job is, whether every key
+ * given for it is its own, the engine's checks, the job's own checks, then
+ * the workload's. Every failure names where the offending key was given.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/engine.h"
+#include "plan/plan.h"
+#include "util/termesc.h"
+#include "util/units.h"
+#include "workload/workload.h"
+
+/* Which of job's tables are its own, now that its workload and engine are
+ * known. */
+static void mark_applies(struct job *job)
+{
+	for (size_t t = 0; t < job->nkeys; t++) {
+		struct job_keys *k = &job->keys[t];
+
+		switch (k->scope) {
+		case OPTION_SCOPE_JOB:
+			k->applies = true;
+			break;
+		case OPTION_SCOPE_FILES:
+			k->applies = job->eng != NULL;
+			break;
+		case OPTION_SCOPE_WORKLOAD:
+			k->applies = !strcmp(k->owner, job->wl->name);
+			if (k->applies)
+				job->wl_conf = k->conf;
+			break;
+		case OPTION_SCOPE_ENGINE:
+			k->applies = job->eng && !strcmp(k->owner, job->eng->name);
+			if (k->applies)
+				job->eng_conf = k->conf;
+			break;
+		}
+	}
+}
+
+/* Whether key is set in one of job's own tables. */
+static bool set_in_own(const struct job *job, const char *key)
+{
+	for (size_t t = 0; t < job->nkeys; t++) {
+		const struct job_keys *k = &job->keys[t];
+		const struct option_def *def = option_table_find(k->table, key);
+
+		if (def && k->applies && k->state[def - k->table->defs].set)
+			return true;
+	}
+	return false;
+}
+
+/* "workload=kv" or "workload=kv, which does no file I/O": what the job is,
+ * for a key of scope that is not its own. */
+static void job_is(const struct job *job, enum option_scope scope, char *buf, size_t len)
+{
+	if (scope == OPTION_SCOPE_ENGINE && job->eng)
+		snprintf(buf, len, "ioengine=%s", job->eng->name);
+	else if (scope == OPTION_SCOPE_ENGINE || scope == OPTION_SCOPE_FILES)
+		snprintf(buf, len, "workload=%s, which does no file I/O", job->wl->name);
+	else
+		snprintf(buf, len, "workload=%s", job->wl->name);
+}
+
+/* A key given for this job alone that belongs to another workload or
+ * engine is an error; one given for several jobs at once is left to
+ * plan_check_shared. */
+static int check_ownership(const struct job *job, struct dbio_err *err)
+{
+	for (size_t t = 0; t < job->nkeys; t++) {
+		const struct job_keys *k = &job->keys[t];
+
+		for (size_t d = 0; !k->applies && d < k->table->count; d++) {
+			const char *key = k->table->defs[d].name;
+			char owners[256], is[128];
+
+			if (!k->state[d].set || k->state[d].origin.shared || set_in_own(job, key))
+				continue;
+			plan_owners(key, owners, sizeof(owners));
+			job_is(job, k->scope, is, sizeof(is));
+			return job_fail(job, key, err, "belongs to %s; this job is %s", owners, is);
+		}
+	}
+	return 0;
+}
+
+/* The workload and, for one that lays out files, the engine. */
+static int resolve(struct job *job, struct dbio_err *err)
+{
+	char list[256];
+
+	if (!(job->wl = workload_find(job->workload))) {
+		workload_list(list, sizeof(list));
+		return job_fail_choice(job, "workload", job->workload, list, err);
+	}
+	job->eng = NULL;
+	if (job->wl->caps & WORKLOAD_CAP_FILES) {
+		if (!(job->eng = engine_find(job->ioengine))) {
+			engine_list(list, sizeof(list));
+			return job_fail_choice(job, "ioengine", job->ioengine, list, err);
+		}
+	}
+	mark_applies(job);
+	return check_ownership(job, err);
+}
+
+/* What the file workloads ask of their engine. */
+static int check_engine(struct job *job, struct dbio_err *err)
+{
+	const struct engine_ops *eng = job->eng;
+	struct engine_conf conf;
+	const char *why;
+
+	if (job->rw == RW_REWRITE && (eng->caps & ENGINE_CAP_QUEUE))
+		return job_fail(
+			job, "rw", err,
+			"rewrite with ioengine=%s: each block is read, then written back, one after the "
+			"other; use ioengine=psync, sync or mmap",
+			eng->name);
+	if (job->iodepth > 1 && !(eng->caps & ENGINE_CAP_QUEUE))
+		return job_fail(
+			job, "iodepth", err,
+			"%llu with ioengine=%s, which keeps one I/O in flight: use iodepth=1, or ioengine=io_uring or libaio",
+			(unsigned long long)job->iodepth, eng->name);
+	if (job_parse_sync_file_range(job, err))
+		return err->code;
+	workload_engine_conf(job, &conf);
+	if (eng->check && (why = eng->check(&conf)))
+		return job_fail(job, "ioengine", err, "%s", why);
+	return 0;
+}
+
+/* The keys of every job. */
+static int check_job(struct job *job, struct dbio_err *err)
+{
+	char a[32];
+
+	if (job->time_based && job->runtime_ns == 0)
+		return job_fail(job, "time_based", err, "needs a runtime, e.g. runtime=30s");
+	if (!job->directory[0])
+		return job_fail(job, "directory", err,
+				"empty: expected one or more directories separated by ':'");
+	for (const char *p = job->directory; *p; p++)
+		if (*p == ':' && (p == job->directory || p[1] == ':' || p[1] == '\0'))
+			return job_fail(job, "directory", err,
+					"bad value '%s': an empty directory between ':' separators",
+					job->directory);
+	if (!job->randrepeat && !job_is_set(job, "randseed")) {
+		/* A fresh seed per run of dbio, recorded in the result's
+		 * options so the run can still be repeated. */
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		job->randseed = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) & INT64_MAX;
+	}
+	if (job_is_set(job, "cache"))
+		job->invalidate = job->cache != CACHE_KEEP;
+	else
+		job->cache = job->invalidate ? CACHE_FADVISE : CACHE_KEEP;
+	if (job->mem_limit && job->mem_limit < (4u << 20))
+		return job_fail(job, "mem_limit", err,
+				"%s is too small to run anything: give at least 4m, or 0 for no limit",
+				units_fmt_bytes(a, sizeof(a), job->mem_limit));
+	return 0;
+}
+
+int plan_validate(struct job *job, struct dbio_err *err)
+{
+	int rc;
+
+	if (!job->name[0])
+		snprintf(job->name, sizeof(job->name), "job");
+	if (strchr(job->name, '/'))
+		return job_fail(job, "name", err, "bad value '%s': expected a name without '/'", job->name);
+	/* Names reach the terminal (progress line, reports) and file names. */
+	if (termesc_needed(job->name))
+		return job_fail(job, "name", err,
+				"bad value '%s': expected a name of UTF-8 text without control characters",
+				job->name);
+	if ((rc = resolve(job, err)) || (job->eng && (rc = check_engine(job, err))) ||
+	    (rc = check_job(job, err)))
+		return rc;
+	if (job->wl->validate)
+		return job->wl->validate(job, err);
+	return job->eng ? job_validate_files(job, err) : 0;
+}
+
+/* Whether some job of set has key, given at origin, among its own keys. */
+static bool applies_somewhere(const struct jobset *set, const char *key, const struct job_origin *origin)
+{
+	for (size_t j = 0; j < set->njobs; j++) {
+		const struct job *job = &set->jobs[j];
+
+		for (size_t t = 0; t < job->nkeys; t++) {
+			const struct job_keys *k = &job->keys[t];
+			const struct option_def *def = option_table_find(k->table, key);
+			const struct job_key_state *st = def ? &k->state[def - k->table->defs] : NULL;
+
+			if (st && k->applies && st->set && st->origin.file == origin->file &&
+			    st->origin.line == origin->line)
+				return true;
+		}
+	}
+	return false;
+}
+
+int plan_check_shared(const struct jobset *set, struct dbio_err *err)
+{
+	for (size_t j = 0; j < set->njobs; j++) {
+		const struct job *job = &set->jobs[j];
+
+		for (size_t t = 0; t < job->nkeys; t++) {
+			const struct job_keys *k = &job->keys[t];
+
+			for (size_t d = 0; !k->applies && d < k->table->count; d++) {
+				const char *key = k->table->defs[d].name;
+				char owners[256], where[4200];
+
+				if (!k->state[d].set || !k->state[d].origin.shared ||
+				    applies_somewhere(set, key, &k->state[d].origin))
+					continue;
+				plan_owners(key, owners, sizeof(owners));
+				job_where(&k->state[d].origin, where, sizeof(where));
+				return dbio_err_set(err, DBIO_EINPUT,
+						    "%s: key '%s': belongs to %s; no job it was given to is",
+						    where, key, owners);
+			}
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,193 @@
+/*
+ * The runner's bookkeeping around the threads: handing a thread its files
+ * and blocks (run_assign) and, after they joined, merging what each
+ * measured into its job's stats (run_collect): histograms and counters by
+ * adding buckets, rusage summed, elapsed from the first start to the last
+ * end, phases, series, per-directory counts, the probe and the system
+ * counters.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/run_int.h"
+
+/* Hand thread t of job its files and its slice of the blocks. */
+void run_assign(struct worker *w, const struct job *job, struct layout *l, struct wfile *files, unsigned t)
+{
+	const uint64_t bpf = job->filesize / job->bs;
+	const uint64_t pass_ops = job->size / job->bs;
+	uint64_t first_file, last_file;
+
+	w->job = job;
+	w->index = t;
+	w->dirfd = l->dirs[t % l->ndirs].fd;
+	w->dir_path = l->dirs[t % l->ndirs].path;
+	snprintf(w->prefix, sizeof(w->prefix), "dbio.%s.%u.", job->name, t);
+	if (!(job->wl->caps & WORKLOAD_CAP_FILES)) {
+		w->ops_per_pass = job->wl->work_items ? job->wl->work_items(job) : 0;
+		return;
+	}
+	w->blocks_per_file = bpf;
+	if (job->share_files) {
+		uint64_t total = bpf * job->nrfiles;
+		uint64_t lo = total * t / job->numjobs, hi = total * (t + 1) / job->numjobs;
+
+		first_file = lo / bpf;
+		last_file = (hi - 1) / bpf;
+		w->slice_first = lo - first_file * bpf;
+		w->slice_len = hi - lo;
+		w->ops_per_pass = pass_ops * (t + 1) / job->numjobs - pass_ops * t / job->numjobs;
+		if (w->ops_per_pass > w->slice_len)
+			w->ops_per_pass = w->slice_len;
+	} else {
+		first_file = (uint64_t)t * job->nrfiles;
+		last_file = first_file + job->nrfiles - 1;
+		w->slice_first = 0;
+		w->slice_len = bpf * job->nrfiles;
+		w->ops_per_pass = pass_ops;
+	}
+	w->files = files;
+	w->nfiles = (size_t)(last_file - first_file + 1);
+	for (size_t i = 0; i < w->nfiles; i++) {
+		struct layout_file *lf = &l->files[first_file + i];
+
+		files[i] = (struct wfile){ .dirfd = l->dirs[lf->dir].fd,
+					   .name = lf->name,
+					   .path = lf->path,
+					   .fd = -1,
+					   .dir = (unsigned)lf->dir };
+	}
+}
+
+static int collect_probe(struct run_probe *rp, const struct probe *p)
+{
+	rp->kind = p->job->probe;
+	rp->lat = malloc(sizeof(*rp->lat));
+	rp->stalls = malloc((p->nstalls ? p->nstalls : 1) * sizeof(*rp->stalls));
+	if (!rp->lat || !rp->stalls)
+		return -ENOMEM;
+	*rp->lat = p->lat;
+	memcpy(rp->stalls, p->stalls, p->nstalls * sizeof(*rp->stalls));
+	rp->nstalls = p->nstalls;
+	rp->stalls_dropped = p->stalls_dropped;
+	rp->error = p->error;
+	return 0;
+}
+static void collect_phases(struct run_stats *st, const struct worker *w, bool first)
+{
+	for (unsigned i = 0; i < w->nphases && i < 4; i++) {
+		const struct phase *p = &w->phases[i];
+		struct run_phase *r = &st->phases[i];
+
+		if (first || i >= st->nphases) {
+			r->name = p->name;
+			r->usage = p->usage;
+			r->ops = p->ops;
+			r->start_ns = p->start_ns;
+			r->end_ns = p->end_ns;
+		} else {
+			usage_add(&r->usage, &p->usage);
+			r->ops += p->ops;
+			r->start_ns = p->start_ns < r->start_ns ? p->start_ns : r->start_ns;
+			r->end_ns = p->end_ns > r->end_ns ? p->end_ns : r->end_ns;
+		}
+		r->elapsed_ns = r->end_ns - r->start_ns;
+	}
+	if (w->nphases > st->nphases)
+		st->nphases = w->nphases;
+}
+static int collect_series(struct run_stats *st, struct run_slot *slots, size_t nthreads, size_t started)
+{
+	struct series *first = &slots[0].w.series;
+
+	if (!series_on(first))
+		return 0;
+	if (first->interval_ns) {
+		st->series = calloc(1, sizeof(*st->series));
+		if (!st->series || series_init(st->series, first->interval_ns, 0, first->npoints + 1))
+			return -ENOMEM;
+		st->nseries = 1;
+		st->series->origin_ns = first->origin_ns;
+		for (size_t t = 0; t < started; t++)
+			if (series_merge(st->series, &slots[t].w.series))
+				return -ENOMEM;
+		return 0;
+	}
+	st->series = calloc(nthreads, sizeof(*st->series));
+	if (!st->series)
+		return -ENOMEM;
+	for (size_t t = 0; t < nthreads; t++) {
+		st->series[t] = slots[t].w.series; /* ownership moves */
+		memset(&slots[t].w.series, 0, sizeof(slots[t].w.series));
+	}
+	st->nseries = nthreads;
+	return 0;
+}
+
+/* The threads of job j (slots[base ..]) into stats[j]. */
+static int collect_job(struct run_group *g, size_t j, size_t base, struct dbio_err *err)
+{
+	const struct job *job = &g->jobs[j];
+	struct run_stats *st = &g->stats[j];
+	uint64_t first = UINT64_MAX, last = 0;
+	size_t ran = g->started <= base ? 0 : g->started - base;
+	int rc = 0;
+
+	if (ran > job->numjobs)
+		ran = job->numjobs;
+	for (size_t t = 0; t < ran; t++) {
+		const struct run_slot *s = &g->slots[base + t];
+		const struct worker *w = &s->w;
+
+		if (s->rc)
+			rc = dbio_err_set(err, s->rc, "%s", w->err.msg);
+		for (int op = 0; op < OP_NTYPES; op++)
+			op_stats_merge(&st->ops[op], &w->stats[op]);
+		for (size_t d = 0; w->tio && d < st->ntargets; d++) {
+			struct target_io *sum = &st->targets[d];
+
+			for (int k = 0; k < 2; k++) {
+				sum->ops[k] += w->tio[d].ops[k];
+				sum->bytes[k] += w->tio[d].bytes[k];
+			}
+			if (w->tio[d].last_ns > sum->last_ns)
+				sum->last_ns = w->tio[d].last_ns;
+		}
+		hist_merge(&st->slat_ns, &w->slat_ns);
+		usage_add(&st->usage, &w->usage);
+		st->disk_bytes += w->disk_bytes;
+		if (w->db_engine)
+			st->db_engine = w->db_engine;
+		collect_phases(st, w, t == 0);
+		if (w->start_ns && w->start_ns < first)
+			first = w->start_ns;
+		if (w->end_ns > last)
+			last = w->end_ns;
+	}
+	st->elapsed_ns = last > first ? last - first : 0;
+	for (size_t d = 0; d < st->ntargets; d++)
+		st->targets[d].elapsed_ns =
+			st->targets[d].last_ns > first ? st->targets[d].last_ns - first : 0;
+	if (g->probes[j].stalls && collect_probe(&st->probe, &g->probes[j]))
+		rc = dbio_err_set(err, -ENOMEM, "out of memory for the probe");
+	if (sampler_copy(&st->counters, &g->sampler))
+		rc = dbio_err_set(err, -ENOMEM, "out of memory for the system counters");
+	if (collect_series(st, &g->slots[base], job->numjobs, ran))
+		rc = dbio_err_set(err, -ENOMEM, "out of memory for the time series");
+	return rc;
+}
+
+int run_collect(struct run_group *g, struct dbio_err *err)
+{
+	size_t base = 0;
+	int rc = 0;
+
+	for (size_t j = 0; j < g->n; j++) {
+		if (collect_job(g, j, base, err))
+			rc = err->code;
+		base += g->jobs[j].numjobs;
+	}
+	return rc;
+}

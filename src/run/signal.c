@@ -1,0 +1,60 @@
+/*
+ * The stop signals: SIGINT, SIGTERM, SIGHUP and SIGQUIT only raise
+ * run_stop_signal; workers, the layout and the tools the runner starts
+ * poll it; see run.h.
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "run/run.h"
+
+atomic_int run_stop_signal;
+
+/* The stop signals, one list for the handlers and the names. A run under
+ * nohup inherits SIGHUP ignored and must outlive the terminal, so an
+ * ignored SIGHUP stays ignored; SIGINT and SIGQUIT, which a shell ignores
+ * for its background jobs, are caught all the same (as SIGINT always was):
+ * sent on purpose, they should stop the run cleanly. */
+static const struct {
+	int sig;
+	const char *name;
+	bool keep_ignored;
+} stop_signals[] = {
+	{ SIGINT, "SIGINT", false },
+	{ SIGTERM, "SIGTERM", false },
+	{ SIGHUP, "SIGHUP", true },
+	{ SIGQUIT, "SIGQUIT", false },
+};
+
+static void on_signal(int sig)
+{
+	atomic_store(&run_stop_signal, sig);
+}
+
+void run_signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once */
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		struct sigaction old;
+
+		if (stop_signals[i].keep_ignored && sigaction(stop_signals[i].sig, NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(stop_signals[i].sig, &sa, NULL);
+	}
+}
+
+const char *run_signal_name(int sig)
+{
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (stop_signals[i].sig == sig)
+			return stop_signals[i].name;
+	return "a signal";
+}

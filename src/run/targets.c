@@ -1,0 +1,167 @@
+/*
+ * The runner's checks of the target directories before anything is
+ * written (they exist, hold only dbio's files, and can be used as the jobs
+ * ask), and dropping the page cache; see run.h.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "run/memlimit.h"
+#include "run/run_int.h"
+
+/* "<thread>.<rest>" or "shared.<rest>": what follows dbio.<job>. in the
+ * names of a job's files (so job 'a' does not claim job 'a.b''s). */
+static bool is_file_suffix(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (!n && !strcmp(s, "probe"))
+		return true;
+	if (!n && !strncmp(s, "shared", 6))
+		n = 6;
+	if (!n || s[n] != '.')
+		return false;
+	return s[n + 1] != '\0';
+}
+
+/* direct=1 where the files live in RAM: tmpfs accepts O_DIRECT (since
+ * Linux 6.6) but has no device to bypass the cache for, so the job would
+ * measure memory copies while the result says direct I/O. Worth a warning,
+ * not a refusal: it can be what the user wants to compare against. ramfs
+ * refuses O_DIRECT, which the open then says. statfs_path is where the
+ * directory is or will be made. */
+static void warn_ram(const struct job *job, const char *path, const char *statfs_path,
+		     const struct run_opts *opts)
+{
+	struct statfs fs;
+	const char *type;
+
+	if (!job->direct || statfs(statfs_path, &fs))
+		return;
+	if (fs.f_type == TMPFS_MAGIC)
+		type = "tmpfs";
+	else if (fs.f_type == RAMFS_MAGIC)
+		type = "ramfs";
+	else
+		return;
+	run_warn(
+		opts,
+		"%s: direct=1 on %s, which keeps its files in RAM: the job measures memory, not storage (job '%s')",
+		path, type, job->name);
+}
+
+static int check_dir(const struct job *job, const char *path, const struct run_opts *opts,
+		     struct dbio_err *err)
+{
+	char where[4200], prefix[160];
+	const char *foreign = NULL, *leftover = NULL;
+	struct stat st;
+	DIR *d;
+	int rc = 0;
+
+	job_where(job_origin_of(job, "directory"), where, sizeof(where));
+	if (stat(path, &st)) {
+		if (errno == ENOENT && !strcmp(path, RUN_SCRATCH_DEFAULT)) {
+			warn_ram(job, path, ".", opts);
+			return 0;
+		}
+		return dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s: %s (job '%s')", where, path,
+				    strerror(errno), job->name);
+	}
+	if (!S_ISDIR(st.st_mode))
+		return dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s: not a directory (job '%s')",
+				    where, path, job->name);
+	if (!(d = opendir(path)))
+		return dbio_err_set(err, -errno, "%s: cannot read directory: %s", path, strerror(errno));
+	snprintf(prefix, sizeof(prefix), "dbio.%s.", job->name);
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (strncmp(e->d_name, "dbio.", 5)) {
+			if (!foreign && !(foreign = strdup(e->d_name)))
+				foreign = "?";
+		} else if (!strncmp(e->d_name, prefix, strlen(prefix)) &&
+			   is_file_suffix(e->d_name + strlen(prefix)) && !leftover) {
+			if (!(leftover = strdup(e->d_name)))
+				leftover = "?";
+		}
+	}
+	closedir(d);
+	if (foreign && !opts->force)
+		rc = dbio_err_set(
+			err, DBIO_EUNSAFE,
+			"%s: holds files that are not dbio's (such as '%s'): refusing to work there; choose an empty directory or pass --force",
+			path, foreign);
+	else if (leftover)
+		rc = dbio_err_set(err, DBIO_EUNSAFE,
+				  "%s/%s: already exists: left by an earlier run? remove it and run again",
+				  path, leftover);
+	if (!rc)
+		warn_ram(job, path, path, opts);
+	if (foreign && strcmp(foreign, "?"))
+		free((char *)foreign);
+	if (leftover && strcmp(leftover, "?"))
+		free((char *)leftover);
+	return rc;
+}
+
+int run_drop_caches(struct dbio_err *err)
+{
+	int fd;
+
+	sync();
+	fd = open(RUN_DROP_CACHES, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "3", 1) != 1) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return dbio_err_set(err, -e, "cache=drop: cannot write %s: %s", RUN_DROP_CACHES, strerror(e));
+	}
+	close(fd);
+	return 0;
+}
+
+int run_check_targets(const struct jobset *set, const struct run_opts *opts, struct dbio_err *err)
+{
+	for (size_t j = 0; j < set->njobs; j++) {
+		struct memlimit probe;
+		int rc;
+
+		if (set->jobs[j].mem_limit && (rc = memlimit_check(&probe, err)))
+			return rc;
+		if (set->jobs[j].cache == CACHE_DROP && access(RUN_DROP_CACHES, W_OK)) {
+			char where[4200];
+			const struct job *job = &set->jobs[j];
+
+			job_where(job_origin_of(job, "cache"), where, sizeof(where));
+			return dbio_err_set(
+				err, DBIO_EINPUT,
+				"%s: key 'cache': drop needs write access to %s (run as root), or use cache=fadvise (job '%s')",
+				where, RUN_DROP_CACHES, job->name);
+		}
+	}
+	for (size_t j = 0; j < set->njobs; j++) {
+		char **dirs = NULL;
+		int n = job_split_dirs(set->jobs[j].directory, &dirs);
+		int rc = n < 0 ? dbio_err_set(err, n, "out of memory") : 0;
+
+		for (int i = 0; i < n; i++) {
+			if (!rc)
+				rc = check_dir(&set->jobs[j], dirs[i], opts, err);
+			free(dirs[i]);
+		}
+		free(dirs);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
