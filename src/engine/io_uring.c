@@ -10,7 +10,8 @@
  * its buffers (READ_FIXED/WRITE_FIXED: no page pinning per request), hipri
  * sets up the ring with IORING_SETUP_IOPOLL: completions are polled from
  * the device instead of interrupts, which needs direct=1 and a driver with
- * poll queues (otherwise each request fails with EOPNOTSUPP).
+ * poll queues (otherwise each request fails with EOPNOTSUPP), sqthread_poll
+ * has a kernel thread poll the submission ring (IORING_SETUP_SQPOLL).
  *
  * fsync and fdatasync are the system calls (the worker drains the ring
  * first), as for psync, so that a sync costs the same on every engine.
@@ -30,6 +31,7 @@ struct uring_conf {
 	bool registerfiles; /* register the files (IOSQE_FIXED_FILE) */
 	bool fixedbufs;	    /* register the buffers (READ/WRITE_FIXED) */
 	bool hipri;	    /* polled completion (IORING_SETUP_IOPOLL) */
+	bool sqthread_poll; /* a kernel thread submits (IORING_SETUP_SQPOLL) */
 };
 
 #define F(field) offsetof(struct uring_conf, field)
@@ -42,6 +44,8 @@ static const struct option_def uring_defs[] = {
 	  .help = "Register the thread's buffers with the ring once (READ_FIXED/WRITE_FIXED), so that requests skip mapping the buffer pages each time." },
 	{ .name = "hipri", .type = OPT_BOOL, .offset = F(hipri), .def = "0",
 	  .help = "Polled completion (IORING_SETUP_IOPOLL): the thread polls the device for completions instead of waiting for interrupts. Needs direct=1 and a block driver with poll queues; otherwise the I/O fails with 'Operation not supported'." },
+	{ .name = "sqthread_poll", .type = OPT_BOOL, .offset = F(sqthread_poll), .def = "0",
+	  .help = "A kernel thread polls the submission ring (IORING_SETUP_SQPOLL): submitting takes no system call while that thread is awake; it sleeps after a second without work and a submit then wakes it. The thread's CPU time is not counted in the job's rusage." },
 };
 /* clang-format on */
 
@@ -75,6 +79,10 @@ static int uring_setup(struct engine *e, const struct engine_conf *conf)
 	memset(&p, 0, sizeof(p));
 	if (own->hipri)
 		p.flags |= IORING_SETUP_IOPOLL;
+	if (own->sqthread_poll) {
+		p.flags |= IORING_SETUP_SQPOLL;
+		p.sq_thread_idle = 1000; /* ms */
+	}
 	rc = io_uring_queue_init_params(depth, &st->ring, &p);
 	if (rc < 0)
 		return rc;
@@ -133,6 +141,14 @@ static int uring_prep(struct uring_state *st, struct io_req *req)
 	uint64_t off = req->off + (uint64_t)req->res;
 	int fd = st->fixed_files ? (int)req->file : req->fd;
 
+	/* With a polling thread the submission ring frees up when that
+	 * thread has taken the entries, which can be after the submit
+	 * returned: flush what is prepared and wait for room. */
+	if (!sqe && (st->ring.flags & IORING_SETUP_SQPOLL)) {
+		io_uring_submit(&st->ring);
+		if (io_uring_sqring_wait(&st->ring) >= 0)
+			sqe = io_uring_get_sqe(&st->ring);
+	}
 	if (!sqe)
 		return -EBUSY;
 	if (st->fixed_bufs) {
@@ -244,7 +260,7 @@ static const char *uring_check(const struct engine_conf *conf)
 const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
 	.summary =
-		"io_uring (liburing): iodepth in flight, batched submit and reap; registerfiles, fixedbufs, hipri",
+		"io_uring (liburing): iodepth in flight, batched submit and reap; registerfiles, fixedbufs, hipri, sqthread_poll",
 	.caps = ENGINE_CAP_QUEUE,
 	.setup = uring_setup,
 	.teardown = uring_teardown,

@@ -117,6 +117,23 @@ syncs() {
 	done
 }
 
+@test "io_uring sqthread_poll=1: the ring is set up with a kernel polling thread (strace); exact counts" {
+	need_engine io_uring
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 run --separate-stderr strace -f -qq \
+		-e trace=io_uring_setup -o "$scratch/trace" "$DBIO" run --output "$result" --progress=none \
+		--directory="$target" --ioengine=io_uring --iodepth=8 --sqthread_poll=1 --rw=randrw --size=16m
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	grep -q 'io_uring_setup(8, {flags=IORING_SETUP_SQPOLL, .*sq_thread_idle=1000' "$scratch/trace" ||
+		{ cat "$scratch/trace"; false; }
+	json_is "$result" jobs.0.options.sqthread_poll=true
+	[ "$(jpy "$result" 'run["ops"]["read"]["count"] + run["ops"]["write"]["count"]')" -eq 4096 ]
+	# Not an option of another engine.
+	run --separate-stderr "$DBIO" run --directory="$target" --sqthread_poll=1 --size=16m
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'sqthread_poll': belongs to ioengine=io_uring; this job is ioengine=psync (job 'job')" ]
+}
+
 @test "io_uring time-based with a ramp: counts only what was issued after the ramp" {
 	need_engine io_uring
 	dbio_ok --directory="$target" --ioengine=io_uring --iodepth=16 --rw=randread --size=16m --bs=4k \
