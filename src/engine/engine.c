@@ -9,6 +9,7 @@
 #include "util/syscalls.h"
 
 extern const struct engine_ops engine_psync;
+extern const struct engine_ops engine_pvsync2;
 extern const struct engine_ops engine_sync;
 extern const struct engine_ops engine_mmap;
 extern const struct engine_ops engine_null;
@@ -16,7 +17,7 @@ extern const struct engine_ops engine_io_uring; /* DBIO_HAVE_LIBURING: see util/
 extern const struct engine_ops engine_libaio;	/* DBIO_HAVE_LIBAIO */
 
 const struct engine_ops *const engine_registry[] = {
-	&engine_psync,	  &engine_sync,
+	&engine_psync,	  &engine_sync, &engine_pvsync2,
 #ifdef DBIO_HAVE_LIBURING
 	&engine_io_uring,
 #endif

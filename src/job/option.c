@@ -120,7 +120,7 @@ static const struct option_def job_defs[] = {
 
 static const struct option_def files_defs[] = {
 	{ .name = "ioengine", .type = OPT_STR, .offset = F(ioengine), .size = S(ioengine), .def = "psync",
-	  .help = "How the I/O is issued: psync (pread/pwrite), sync (lseek + read/write), io_uring, libaio (direct=1 only), mmap (copies to/from a shared mapping) or null (no I/O: measures dbio's own cost). `dbio --version` lists the engines this build has; docs/engines.md describes each." },
+	  .help = "How the I/O is issued: psync (pread/pwrite), sync (lseek + read/write), pvsync2 (preadv2/pwritev2), io_uring, libaio (direct=1 only), mmap (copies to/from a shared mapping) or null (no I/O: measures dbio's own cost). `dbio --version` lists the engines this build has; docs/engines.md describes each." },
 	{ .name = "rw", .type = OPT_ENUM, .offset = F(rw), .def = "read", .values = rw_values,
 	  .help = "I/O pattern." },
 	{ .name = "rwmixread", .type = OPT_UINT, .offset = F(rwmixread), .def = "50", .min = 0, .max = 100,

@@ -20,6 +20,8 @@ const struct dbio_syscalls dbio_sys_libc = {
 	.unlinkat = unlinkat,
 	.posix_fadvise = posix_fadvise,
 	.sync_file_range = sync_file_range,
+	.preadv2 = preadv2,
+	.pwritev2 = pwritev2,
 };
 
 const struct dbio_syscalls *dbio_sys = &dbio_sys_libc;

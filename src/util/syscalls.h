@@ -9,6 +9,7 @@
 #define DBIO_UTIL_SYSCALLS_H
 
 #include <sys/types.h>
+#include <sys/uio.h>
 
 struct dbio_syscalls {
 	int (*openat)(int dirfd, const char *path, int flags, ...);
@@ -26,6 +27,8 @@ struct dbio_syscalls {
 	int (*unlinkat)(int dirfd, const char *path, int flags);
 	int (*posix_fadvise)(int fd, off_t off, off_t len, int advice); /* returns errno */
 	int (*sync_file_range)(int fd, off_t off, off_t len, unsigned int flags);
+	ssize_t (*preadv2)(int fd, const struct iovec *iov, int iovcnt, off_t off, int flags);
+	ssize_t (*pwritev2)(int fd, const struct iovec *iov, int iovcnt, off_t off, int flags);
 };
 
 /* The table in force; points at the libc table unless a test replaced it. */

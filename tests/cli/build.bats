@@ -56,7 +56,7 @@ min_refuses() {
 
 @test "build without libraries: an unknown value is still 'bad value', with what this build has" {
 	min_refuses "--workload=kv --kv_engine=bdb" "key 'kv_engine': bad value 'bdb': expected one of (none built in)"
-	min_refuses "--ioengine=posixaio" "key 'ioengine': bad value 'posixaio': expected one of psync, sync, mmap, null"
+	min_refuses "--ioengine=posixaio" "key 'ioengine': bad value 'posixaio': expected one of psync, sync, pvsync2, mmap, null"
 	min_refuses "--workload=tpcc" "key 'workload': bad value 'tpcc': expected one of fileio, kv, oltp"
 	# the full build names the same unknown values with its longer lists
 	run --separate-stderr "$DBIO" run --directory="$target" --workload=kv --kv_engine=bdb

@@ -134,6 +134,21 @@ syncs() {
 	[ "$stderr" = "dbio: command line: key 'sqthread_poll': belongs to ioengine=io_uring; this job is ioengine=psync (job 'job')" ]
 }
 
+@test "pvsync2: one preadv2/pwritev2 per block, with RWF_HIPRI when hipri=1 (strace); exact counts" {
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	for hipri in 0 1; do
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 run --separate-stderr strace -f -qq \
+			-e trace=preadv2,pwritev2 -o "$scratch/trace" "$DBIO" run --output "$result" --progress=none \
+			--directory="$target" --ioengine=pvsync2 --hipri=$hipri --rw=rewrite --size=1m
+		[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+		json_is "$result" "$R0.ops.read.count=256" "$R0.ops.write.count=256" jobs.0.options.hipri="$([ $hipri = 1 ] && echo true || echo false)"
+		flag=0
+		[ "$hipri" = 0 ] || flag=RWF_HIPRI
+		[ "$(grep -c "^[0-9]* preadv2(.*\], 1, [0-9]*, $flag) = 4096\$" "$scratch/trace")" -eq 256 ] || { head "$scratch/trace"; false; }
+		[ "$(grep -c "^[0-9]* pwritev2(.*\], 1, [0-9]*, $flag) = 4096\$" "$scratch/trace")" -eq 256 ]
+	done
+}
+
 @test "io_uring time-based with a ramp: counts only what was issued after the ramp" {
 	need_engine io_uring
 	dbio_ok --directory="$target" --ioengine=io_uring --iodepth=16 --rw=randread --size=16m --bs=4k \

@@ -66,7 +66,7 @@ bad_job() {
 }
 
 @test "command line: unknown ioengine lists the engines" {
-	refused "dbio: command line: key 'ioengine': bad value 'libaio-nope': expected one of psync, sync, io_uring, libaio, mmap, null (job 'job')" \
+	refused "dbio: command line: key 'ioengine': bad value 'libaio-nope': expected one of psync, sync, pvsync2, io_uring, libaio, mmap, null (job 'job')" \
 		run --directory="$target" --output "$result" --size=1m --ioengine=libaio-nope
 }
 
@@ -243,10 +243,10 @@ bad_job() {
 @test "a key of another workload or engine is refused, naming whom it belongs to" {
 	refused "dbio: command line: key 'records': belongs to workload=kv; this job is workload=fileio (job 'job')" \
 		run --rw=read --size=64k --records=5 --directory="$target" --output "$result"
-	if grep -qw io_uring <<<"$("$DBIO" --version)"; then
-		refused "dbio: command line: key 'hipri': belongs to ioengine=io_uring; this job is ioengine=psync (job 'job')" \
-			run --ioengine=psync --hipri=1 --size=64k --directory="$target" --output "$result"
-	fi
+	owners=ioengine=pvsync2
+	grep -qw io_uring <<<"$("$DBIO" --version)" && owners="$owners and io_uring"
+	refused "dbio: command line: key 'hipri': belongs to $owners; this job is ioengine=psync (job 'job')" \
+		run --ioengine=psync --hipri=1 --size=64k --directory="$target" --output "$result"
 	refused "dbio: command line: key 'bs': belongs to the workloads that do file I/O (fileio, oltp); this job is workload=kv, which does no file I/O (job 'job')" \
 		run --workload=kv --bs=8k --directory="$target" --output "$result"
 	printf '[a]\nrw=read\nsize=64k\njournal_mode=wal\n' >own.fio

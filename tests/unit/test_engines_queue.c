@@ -434,7 +434,7 @@ static void test_engines_registry_and_packages(void **state)
 	(void)state;
 	assert_int_equal(engine_registry_check(&bad), 0);
 	engine_list(list, sizeof(list));
-	assert_string_equal(list, "psync, sync, io_uring, libaio, mmap, null");
+	assert_string_equal(list, "psync, sync, pvsync2, io_uring, libaio, mmap, null");
 	/* The test build has every optional library (the Makefile's make test
 	 * installs them); tests/cli/build.bats checks a build without them. */
 	assert_null(built_missing_package("ioengine", "io_uring"));
