@@ -221,10 +221,10 @@ int layout_invalidate(struct layout *l, struct dbio_err *err)
 	return 0;
 }
 
-/* Remove the thread's private directory name (workload_db_dir) in parent
- * with what the database library made in it: only a 0700 directory of
- * dbio's user, which nobody else can have put anything in. */
-static void remove_db_dir(int parent, const char *name)
+/* Remove the directory name in parent with what is in it, down to depth
+ * more levels: only a 0700 directory of dbio's user, which nobody else can
+ * have put anything in. */
+static void remove_private_dir(int parent, const char *name, int depth)
 {
 	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
@@ -236,9 +236,14 @@ static void remove_db_dir(int parent, const char *name)
 		close(fd);
 		return;
 	}
-	for (struct dirent *e; (e = readdir(d));)
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (e->d_type == DT_DIR && depth > 0)
+			remove_private_dir(dirfd(d), e->d_name, depth - 1);
+		else
 			dbio_sys->unlinkat(dirfd(d), e->d_name, 0);
+	}
 	closedir(d);
 	dbio_sys->unlinkat(parent, name, AT_REMOVEDIR);
 }
@@ -268,7 +273,7 @@ void layout_remove_thread_files(struct layout *l)
 				if (strncmp(e->d_name, prefix, n) || !e->d_name[n])
 					continue;
 				if (!strcmp(e->d_name + n, "db"))
-					remove_db_dir(l->dirs[i].fd, e->d_name);
+					remove_private_dir(l->dirs[i].fd, e->d_name, 1); /* workload_db_dir */
 				else
 					dbio_sys->unlinkat(l->dirs[i].fd, e->d_name, 0);
 				break;

@@ -24,6 +24,9 @@ enum op_type {
 	OP_TXN,		    /* a whole transaction: its reads, writes and commit */
 	OP_LOG,		    /* a write to a database log (write-ahead log, journal) */
 	OP_SYNC_FILE_RANGE, /* sync_file_range(2) of the file just written */
+	OP_CREATE,	    /* creating a file (open O_CREAT | O_EXCL, its data, close) */
+	OP_STAT,	    /* stat of a file */
+	OP_DELETE,	    /* unlink of a file */
 	OP_NTYPES
 };
 

@@ -15,6 +15,7 @@ extern const struct workload_ops workload_fileio;
 extern const struct workload_ops workload_kv;
 extern const struct workload_ops workload_import;
 extern const struct workload_ops workload_oltp;
+extern const struct workload_ops workload_meta;
 
 const struct workload_ops *const workload_registry[] = {
 	&workload_fileio,
@@ -23,6 +24,7 @@ const struct workload_ops *const workload_registry[] = {
 	&workload_import,
 #endif
 	&workload_oltp,
+	&workload_meta,
 };
 
 const size_t workload_count = sizeof(workload_registry) / sizeof(workload_registry[0]);

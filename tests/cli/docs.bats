@@ -159,7 +159,7 @@ print(" ".join(sorted(o["required"])) + " ")' "$SCHEMA"
 	[ "$(value "$BATS_TEST_TMPDIR/r.json" 'len(d["jobs"][2]["runs"]), d["jobs"][2]["summary"]["runs"], d["jobs"][2]["runs"][0]["series"]["grid"]')" = "(2, 2, 'time')" ]
 }
 
-@test "docs: kv, import and sweep results validate" {
+@test "docs: kv, import, meta and sweep results validate" {
 	need_jsonschema
 	for engine in gdbm lmdb sqlite; do
 		run "$DBIO" run --workload=kv --kv_engine=$engine --records=3000 --batch=500 --lookups=500 \
@@ -172,7 +172,11 @@ print(" ".join(sorted(o["required"])) + " ")' "$SCHEMA"
 	run "$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --repeat=2 --directory="$DIR" \
 		--output="$BATS_TEST_TMPDIR/sweep.json"
 	[ "$status" -eq 0 ]
-	run validate "$BATS_TEST_TMPDIR"/kv-*.json "$BATS_TEST_TMPDIR/import.json" "$BATS_TEST_TMPDIR/sweep.json"
+	run "$DBIO" run --workload=meta --meta_files=300 --meta_dirs=3 --meta_size=100 --numjobs=2 \
+		--directory="$DIR" --output="$BATS_TEST_TMPDIR/meta.json"
+	[ "$status" -eq 0 ]
+	run validate "$BATS_TEST_TMPDIR"/kv-*.json "$BATS_TEST_TMPDIR/import.json" "$BATS_TEST_TMPDIR/meta.json" \
+		"$BATS_TEST_TMPDIR/sweep.json"
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
