@@ -3,7 +3,7 @@
  * combination of --fs (type and mkfs options), --mount-opts and --sched —
  * on a loop image dbio creates (or, with --device X --destroy-data, a real
  * block device), into one result rewritten after each configuration. The
- * storage is run/matrix.c's; the jobs run as in `dbio run` (cmd/jobrun.c).
+ * storage is provision/'s; the jobs run as in `dbio run` (cmd/jobrun.c).
  *
  * The result holds every configuration's job entries, each with `config`
  * (what was asked and what statfs and sysfs say is in force) and `point`
@@ -26,7 +26,7 @@
 #include "out/compare.h"
 #include "out/text.h"
 #include "result/result.h"
-#include "run/matrix.h"
+#include "provision/provision.h"
 #include "util/atomic.h"
 #include "util/units.h"
 
@@ -50,7 +50,7 @@ struct matrix_args {
 
 /* One combination; pointers into matrix_args and the parsed fs list. */
 struct config {
-	const struct matrix_fs *fs;
+	const struct provision_fs *fs;
 	const char *mount_opts; /* "" for the defaults */
 	const char *sched;	/* "" to keep the device's */
 	char label[700];
@@ -170,7 +170,7 @@ static int do_cleanup(bool quiet, bool explicit)
 	struct dbio_err err = { 0 };
 	char *log = NULL;
 	size_t n = 0;
-	int rc = matrix_cleanup_stale(&n, &log, &err);
+	int rc = provision_cleanup_stale(&n, &log, &err);
 
 	if (log && !quiet)
 		for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
@@ -193,7 +193,7 @@ static void config_label(struct config *c)
 }
 
 static json_t *matrix_json(const struct matrix_args *m, const struct config *cs, size_t n,
-			   const struct matrix_env *env, size_t jobs_per_config)
+			   const struct provision_env *env, size_t jobs_per_config)
 {
 	json_t *configs = json_array();
 
@@ -217,7 +217,7 @@ static json_t *matrix_json(const struct matrix_args *m, const struct config *cs,
 
 /* Mark jobs[base..] with the configuration they ran on. */
 static void annotate(json_t *result, size_t base, size_t index, const struct config *c,
-		     const struct matrix_info *info)
+		     const struct provision_info *info)
 {
 	json_t *jobs = json_object_get(result, "jobs");
 
@@ -288,11 +288,11 @@ static int matrix_main(int argc, char **argv)
 	struct matrix_args m = { 0 };
 	struct run_args args = { 0 };
 	struct dbio_err err = { 0 };
-	struct matrix_fs fss[MATRIX_MAX_AXIS];
+	struct provision_fs fss[MATRIX_MAX_AXIS];
 	struct config cs[MATRIX_MAX_CONFIGS];
-	struct matrix_env env = { .state_fd = -1, .loop_fd = -1 };
+	struct provision_env env = { .state_fd = -1, .loop_fd = -1 };
 	struct jobset set = { 0 };
-	char mkfs[MATRIX_MAX_AXIS][MATRIX_PATH_MAX], image[MATRIX_PATH_MAX], *extra = NULL;
+	char mkfs[MATRIX_MAX_AXIS][PROVISION_PATH_MAX], image[PROVISION_PATH_MAX], *extra = NULL;
 	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
 	const char *none = "";
 	size_t nfs = 0, nconfigs = 0, ndone = 0, nm, ns;
@@ -358,15 +358,15 @@ static int matrix_main(int argc, char **argv)
 				  m.alpha);
 	}
 	for (; !rc && nfs < m.nfs; nfs++)
-		if ((rc = matrix_fs_parse(m.fs[nfs], &fss[nfs], &err)) ||
-		    (rc = matrix_find_mkfs(fss[nfs].type, mkfs[nfs], sizeof(mkfs[nfs]), &err))) {
+		if ((rc = provision_fs_parse(m.fs[nfs], &fss[nfs], &err)) ||
+		    (rc = provision_find_mkfs(fss[nfs].type, mkfs[nfs], sizeof(mkfs[nfs]), &err))) {
 			nfs++;
 			break;
 		}
 	for (size_t i = 0; !rc && i < m.nmount; i++)
-		rc = matrix_check_mount_opts(m.mount_opts[i], &err);
+		rc = provision_check_mount_opts(m.mount_opts[i], &err);
 	for (size_t i = 0; !rc && i < m.nsched; i++)
-		rc = matrix_check_sched(m.sched[i], &err);
+		rc = provision_check_sched(m.sched[i], &err);
 	nm = m.nmount ? m.nmount : 1;
 	ns = m.nsched ? m.nsched : 1;
 	if (!rc && m.nfs * nm * ns > MATRIX_MAX_CONFIGS)
@@ -378,13 +378,13 @@ static int matrix_main(int argc, char **argv)
 						     COMPARE_MAX_METRICS, &err)) < 0)
 		rc = nmetrics;
 	/* The jobs, validated with a stand-in directory. */
-	if (!rc && (rc = jobrun_build(&args, (char *[]){ "directory=" MATRIX_STATE_DIR "/mnt" }, 1, &set,
+	if (!rc && (rc = jobrun_build(&args, (char *[]){ "directory=" PROVISION_STATE_DIR "/mnt" }, 1, &set,
 				      &suite, &err)) == 0) {
 		jobset_release(&set);
 		memset(&set, 0, sizeof(set));
 	}
 	if (!rc && m.device)
-		rc = matrix_check_device(m.device, args.opts.force, &err);
+		rc = provision_check_device(m.device, args.opts.force, &err);
 	if (rc)
 		goto fail;
 	for (size_t f = 0; f < m.nfs; f++)
@@ -401,11 +401,12 @@ static int matrix_main(int argc, char **argv)
 
 	/* What killed runs left goes first: their loop devices and mounts. */
 	do_cleanup(args.format != FORMAT_TEXT, false);
-	if (m.image && (rc = matrix_image_path(m.image, image, sizeof(image), &err)))
+	if (m.image && (rc = provision_image_path(m.image, image, sizeof(image), &err)))
 		goto fail;
 	run_signals_install();
-	begun = true; /* matrix_end undoes a matrix_begin that failed half-way too */
-	if ((rc = matrix_begin(&env, m.image ? image : NULL, image_size, m.device, m.loop_direct_io, &err)))
+	begun = true; /* provision_end undoes a provision_begin that failed half-way too */
+	if ((rc = provision_begin(&env, m.image ? image : NULL, image_size, m.device, m.loop_direct_io,
+				  (struct provision_stop){ &run_stop_signal, run_signal_name }, &err)))
 		goto fail;
 	if (asprintf(&extra, "directory=%s/dbio", env.mnt) < 0) {
 		rc = dbio_err_set(&err, -ENOMEM, "out of memory");
@@ -428,8 +429,8 @@ static int matrix_main(int argc, char **argv)
 	}
 	for (size_t c = 0; c < nconfigs && !rc; c++) {
 		size_t base = json_array_size(json_object_get(result, "jobs"));
-		struct matrix_info info;
-		uint64_t asked = matrix_fs_block_size(cs[c].fs);
+		struct provision_info info;
+		uint64_t asked = provision_fs_block_size(cs[c].fs);
 		int r;
 
 		if (args.format == FORMAT_TEXT)
@@ -438,8 +439,8 @@ static int matrix_main(int argc, char **argv)
 			rc = dbio_err_set(&err, DBIO_ESTOPPED, "matrix: stopped by %s",
 					  run_signal_name(atomic_load(&run_stop_signal)));
 		if (!rc)
-			rc = matrix_setup(&env, cs[c].fs, mkfs[cs[c].fs - fss], cs[c].mount_opts, cs[c].sched,
-					  &info, &err);
+			rc = provision_setup(&env, cs[c].fs, mkfs[cs[c].fs - fss], cs[c].mount_opts,
+					     cs[c].sched, &info, &err);
 		if (!rc && args.format == FORMAT_TEXT)
 			fprintf(stderr, "dbio:   %s on %s, block size %llu bytes (statfs)%s%s\n",
 				cs[c].fs->type, info.device, (unsigned long long)info.fs_block_size_bytes,
@@ -454,7 +455,7 @@ static int matrix_main(int argc, char **argv)
 			rc = jobrun_jobs(&set, &args, result, base, &err);
 			annotate(result, base, c, &cs[c], &info);
 		}
-		r = matrix_teardown(&env, &err);
+		r = provision_teardown(&env, &err);
 		rc = rc ? rc : r;
 		if (!rc) {
 			ndone++;
@@ -471,7 +472,7 @@ static int matrix_main(int argc, char **argv)
 		}
 	}
 	begun = false;
-	if (matrix_end(&env, &err)) {
+	if (provision_end(&env, &err)) {
 		rc = rc ? rc : err.code;
 		cmd_error("matrix: `dbio matrix --cleanup` undoes what is left");
 	}
@@ -502,14 +503,14 @@ out:
 	if (begun) {
 		struct dbio_err end_err = { 0 };
 
-		if (matrix_end(&env, &end_err)) {
+		if (provision_end(&env, &end_err)) {
 			cmd_error("%s", end_err.msg);
 			cmd_error("matrix: `dbio matrix --cleanup` undoes what is left");
 		}
 	}
 	jobset_release(&set);
 	for (size_t i = 0; i < nfs; i++)
-		matrix_fs_release(&fss[i]);
+		provision_fs_release(&fss[i]);
 	matrix_args_release(&m);
 	jobrun_args_release(&args);
 	json_decref(result);
