@@ -325,9 +325,12 @@ static struct matrix *matrix_new(int argc)
 	return x;
 }
 
-/* Release x, first undoing what a run that stopped half-way left. */
+/* Release x (NULL: nothing), first undoing what a run that stopped
+ * half-way left. */
 static void matrix_free(struct matrix *x)
 {
+	if (!x)
+		return;
 	if (x->begun) {
 		struct dbio_err end_err = { 0 };
 
