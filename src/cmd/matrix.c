@@ -3,7 +3,7 @@
  * combination of --fs (type and mkfs options), --mount-opts and --sched —
  * on a loop image dbio creates (or, with --device X --destroy-data, a real
  * block device), into one result rewritten after each configuration. The
- * storage is run/matrix.c's; the jobs run as in `dbio run` (cmd/jobrun.c).
+ * storage is provision/'s; the jobs run as in `dbio run` (cmd/jobrun.c).
  *
  * The result holds every configuration's job entries, each with `config`
  * (what was asked and what statfs and sysfs say is in force) and `point`
@@ -26,7 +26,7 @@
 #include "out/compare.h"
 #include "out/text.h"
 #include "result/result.h"
-#include "run/matrix.h"
+#include "provision/provision.h"
 #include "util/atomic.h"
 #include "util/units.h"
 
@@ -50,7 +50,7 @@ struct matrix_args {
 
 /* One combination; pointers into matrix_args and the parsed fs list. */
 struct config {
-	const struct matrix_fs *fs;
+	const struct provision_fs *fs;
 	const char *mount_opts; /* "" for the defaults */
 	const char *sched;	/* "" to keep the device's */
 	char label[700];
@@ -170,7 +170,7 @@ static int do_cleanup(bool quiet, bool explicit)
 	struct dbio_err err = { 0 };
 	char *log = NULL;
 	size_t n = 0;
-	int rc = matrix_cleanup_stale(&n, &log, &err);
+	int rc = provision_cleanup_stale(&n, &log, &err);
 
 	if (log && !quiet)
 		for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
@@ -193,7 +193,7 @@ static void config_label(struct config *c)
 }
 
 static json_t *matrix_json(const struct matrix_args *m, const struct config *cs, size_t n,
-			   const struct matrix_env *env, size_t jobs_per_config)
+			   const struct provision_env *env, size_t jobs_per_config)
 {
 	json_t *configs = json_array();
 
@@ -217,7 +217,7 @@ static json_t *matrix_json(const struct matrix_args *m, const struct config *cs,
 
 /* Mark jobs[base..] with the configuration they ran on. */
 static void annotate(json_t *result, size_t base, size_t index, const struct config *c,
-		     const struct matrix_info *info)
+		     const struct provision_info *info)
 {
 	json_t *jobs = json_object_get(result, "jobs");
 
@@ -282,239 +282,356 @@ static void print_table(const json_t *result, const struct config *cs, size_t nd
 		json_decref(views[c]);
 }
 
-static int matrix_main(int argc, char **argv)
-{
-	const struct compare_metric *metrics[COMPARE_MAX_METRICS];
-	struct matrix_args m = { 0 };
-	struct run_args args = { 0 };
-	struct dbio_err err = { 0 };
-	struct matrix_fs fss[MATRIX_MAX_AXIS];
+/* One `dbio matrix`: what its steps share. About 200 KiB with the mkfs
+ * paths, filesystems and configurations, so it lives on the heap. */
+struct matrix {
+	struct matrix_args m;
+	struct run_args args;
+	struct dbio_err err;
+	struct provision_fs fss[MATRIX_MAX_AXIS];
+	char mkfs[MATRIX_MAX_AXIS][PROVISION_PATH_MAX]; /* the mkfs of each --fs */
+	size_t nfs;					/* fss parsed, to release */
 	struct config cs[MATRIX_MAX_CONFIGS];
-	struct matrix_env env = { .state_fd = -1, .loop_fd = -1 };
-	struct jobset set = { 0 };
-	char mkfs[MATRIX_MAX_AXIS][MATRIX_PATH_MAX], image[MATRIX_PATH_MAX], *extra = NULL;
-	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
-	const char *none = "";
-	size_t nfs = 0, nconfigs = 0, ndone = 0, nm, ns;
-	uint64_t image_size = 4ull << 30;
-	double alpha = 0.05;
-	char *end = NULL;
-	json_t *result = NULL;
-	bool suite, begun = false, saved = false; /* saved: --output holds the latest state */
-	int nrest, nmetrics = 0, rc = 0, status;
+	size_t nconfigs, ndone;
+	const struct compare_metric *metrics[COMPARE_MAX_METRICS];
+	int nmetrics;
+	double alpha;
+	uint64_t image_size;
+	char image[PROVISION_PATH_MAX];
+	struct provision_env env;
+	struct jobset set;
+	json_t *result;
+	char *extra; /* "directory=<mount point>/dbio" */
+	char **rest; /* argv without matrix's own options, for jobrun_parse_args */
+	int nrest;
+	bool begun; /* provision_begin was called: provision_end is due */
+	bool saved; /* --output holds the latest state */
+};
 
-	if (!rest) {
-		cmd_error("matrix: out of memory");
-		return 1;
-	}
-	if ((status = take_args(argc, argv, &m, rest, &nrest)))
-		goto out;
-	status = jobrun_parse_args(nrest, rest, false, matrix_usage, &args);
-	if (status) {
-		status = status < 0 ? 0 : status;
-		goto out;
-	}
-	if (m.cleanup) {
-		if (nrest > 1 || m.nfs || m.image || m.device || m.nmount || m.nsched) {
-			cmd_error("matrix --cleanup: takes no other options");
-			status = 2;
-		} else if (geteuid() != 0) {
-			cmd_error("matrix --cleanup: needs root");
-			status = 2;
-		} else {
-			status = do_cleanup(false, true) ? 1 : 0;
-		}
-		goto out;
-	}
-	if (geteuid() != 0) {
-		cmd_error("matrix: needs root: it attaches loop devices, makes filesystems and mounts them");
-		status = 2;
-		goto out;
-	}
-	/* Everything is checked before anything is made. */
-	if (!m.nfs) {
-		rc = dbio_err_set(&err, DBIO_EINPUT, "matrix: no --fs: give at least one, e.g. --fs ext4");
-	} else if (!m.image == !m.device) {
-		rc = dbio_err_set(
-			&err, DBIO_EINPUT,
-			"matrix: give --image PATH (a file to create, or a directory) or --device /dev/X --destroy-data");
-	} else if (m.device && !m.destroy_data) {
-		rc = dbio_err_set(
-			&err, DBIO_EINPUT,
-			"matrix: --device %s: formatting a block device destroys its data: add --destroy-data to consent",
-			m.device);
-	} else if (m.destroy_data && !m.device) {
-		rc = dbio_err_set(&err, DBIO_EINPUT, "matrix: --destroy-data: only with --device");
-	} else if (m.device && (m.image_size || m.loop_direct_io)) {
-		rc = dbio_err_set(&err, DBIO_EINPUT,
-				  "matrix: --image-size and --loop-direct-io: only with --image");
-	} else if (m.image_size && (units_parse_size(m.image_size, &image_size) || image_size < (1u << 20))) {
-		rc = dbio_err_set(&err, DBIO_EINPUT,
-				  "--image-size %s: expected a size of at least 1m, e.g. 4g", m.image_size);
-	} else if (m.alpha &&
-		   (alpha = strtod(m.alpha, &end), *end || end == m.alpha || alpha <= 0 || alpha >= 1)) {
-		rc = dbio_err_set(&err, DBIO_EINPUT,
-				  "--alpha %s: expected a significance level between 0 and 1, e.g. 0.05",
-				  m.alpha);
-	}
-	for (; !rc && nfs < m.nfs; nfs++)
-		if ((rc = matrix_fs_parse(m.fs[nfs], &fss[nfs], &err)) ||
-		    (rc = matrix_find_mkfs(fss[nfs].type, mkfs[nfs], sizeof(mkfs[nfs]), &err))) {
-			nfs++;
-			break;
-		}
-	for (size_t i = 0; !rc && i < m.nmount; i++)
-		rc = matrix_check_mount_opts(m.mount_opts[i], &err);
-	for (size_t i = 0; !rc && i < m.nsched; i++)
-		rc = matrix_check_sched(m.sched[i], &err);
-	nm = m.nmount ? m.nmount : 1;
-	ns = m.nsched ? m.nsched : 1;
-	if (!rc && m.nfs * nm * ns > MATRIX_MAX_CONFIGS)
-		rc = dbio_err_set(
-			&err, DBIO_EINPUT,
-			"matrix: %zu configurations (%zu --fs x %zu --mount-opts x %zu --sched): at most %d, split the matrix",
-			m.nfs * nm * ns, m.nfs, nm, ns, MATRIX_MAX_CONFIGS);
-	if (!rc && (nmetrics = compare_parse_metrics(m.metrics ? m.metrics : compare_default_metrics, metrics,
-						     COMPARE_MAX_METRICS, &err)) < 0)
-		rc = nmetrics;
-	/* The jobs, validated with a stand-in directory. */
-	if (!rc && (rc = jobrun_build(&args, (char *[]){ "directory=" MATRIX_STATE_DIR "/mnt" }, 1, &set,
-				      &suite, &err)) == 0) {
-		jobset_release(&set);
-		memset(&set, 0, sizeof(set));
-	}
-	if (!rc && m.device)
-		rc = matrix_check_device(m.device, args.opts.force, &err);
-	if (rc)
-		goto fail;
-	for (size_t f = 0; f < m.nfs; f++)
-		for (size_t i = 0; i < nm; i++)
-			for (size_t s = 0; s < ns; s++) {
-				struct config *c = &cs[nconfigs++];
+static struct matrix *matrix_new(int argc)
+{
+	struct matrix *x = calloc(1, sizeof(*x));
 
-				c->fs = &fss[f];
-				c->mount_opts = m.nmount ? m.mount_opts[i] : none;
-				c->sched = m.nsched ? m.sched[s] : none;
-				config_label(c);
-			}
-	jobrun_progress(&args);
+	if (x && !(x->rest = calloc((size_t)argc + 1, sizeof(*x->rest)))) {
+		free(x);
+		return NULL;
+	}
+	if (x) {
+		x->env.state_fd = -1;
+		x->env.loop_fd = -1;
+		x->image_size = 4ull << 30;
+		x->alpha = 0.05;
+	}
+	return x;
+}
 
-	/* What killed runs left goes first: their loop devices and mounts. */
-	do_cleanup(args.format != FORMAT_TEXT, false);
-	if (m.image && (rc = matrix_image_path(m.image, image, sizeof(image), &err)))
-		goto fail;
-	run_signals_install();
-	begun = true; /* matrix_end undoes a matrix_begin that failed half-way too */
-	if ((rc = matrix_begin(&env, m.image ? image : NULL, image_size, m.device, m.loop_direct_io, &err)))
-		goto fail;
-	if (asprintf(&extra, "directory=%s/dbio", env.mnt) < 0) {
-		rc = dbio_err_set(&err, -ENOMEM, "out of memory");
-		goto fail;
-	}
-	if ((rc = jobrun_build(&args, &extra, 1, &set, &suite, &err)))
-		goto fail;
-	/* Outputs writable, cache= and mem_limit= possible: checked on the
-	 * empty mount point before the first filesystem is made. */
-	mkdir(extra + 10, 0755);
-	rc = jobrun_check(&args, &set, &err);
-	rmdir(extra + 10);
-	if (rc)
-		goto fail;
-	result = result_new(argc + 1, argv - 1);
-	if (!result ||
-	    json_object_set_new(result, "matrix", matrix_json(&m, cs, nconfigs, &env, set.njobs))) {
-		rc = dbio_err_set(&err, -ENOMEM, "out of memory");
-		goto fail;
-	}
-	for (size_t c = 0; c < nconfigs && !rc; c++) {
-		size_t base = json_array_size(json_object_get(result, "jobs"));
-		struct matrix_info info;
-		uint64_t asked = matrix_fs_block_size(cs[c].fs);
-		int r;
-
-		if (args.format == FORMAT_TEXT)
-			fprintf(stderr, "dbio: configuration %zu of %zu: %s\n", c + 1, nconfigs, cs[c].label);
-		if (atomic_load(&run_stop_signal))
-			rc = dbio_err_set(&err, DBIO_ESTOPPED, "matrix: stopped by %s",
-					  run_signal_name(atomic_load(&run_stop_signal)));
-		if (!rc)
-			rc = matrix_setup(&env, cs[c].fs, mkfs[cs[c].fs - fss], cs[c].mount_opts, cs[c].sched,
-					  &info, &err);
-		if (!rc && args.format == FORMAT_TEXT)
-			fprintf(stderr, "dbio:   %s on %s, block size %llu bytes (statfs)%s%s\n",
-				cs[c].fs->type, info.device, (unsigned long long)info.fs_block_size_bytes,
-				info.scheduler[0] ? ", scheduler " : "", info.scheduler);
-		if (!rc && asked && asked != info.fs_block_size_bytes)
-			fprintf(stderr, "dbio: warning: %s: asked for %llu-byte blocks, statfs says %llu\n",
-				cs[c].label, (unsigned long long)asked,
-				(unsigned long long)info.fs_block_size_bytes);
-		if (!rc)
-			rc = run_check_targets(&set, &args.opts, &err);
-		if (!rc) {
-			rc = jobrun_jobs(&set, &args, result, base, &err);
-			annotate(result, base, c, &cs[c], &info);
-		}
-		r = matrix_teardown(&env, &err);
-		rc = rc ? rc : r;
-		if (!rc) {
-			ndone++;
-			json_object_set_new(json_object_get(result, "matrix"), "completed",
-					    json_integer((json_int_t)ndone));
-		}
-		/* Partial until the last configuration is done. */
-		result_finish(result, rc != 0 || ndone < nconfigs, rc ? err.msg : NULL);
-		/* A FIFO or a device gets the result once, at the end. */
-		if (args.output && (rc || c + 1 == nconfigs || atomic_write_replaces(args.output))) {
-			saved = !jobrun_write_outputs(&args, result, false);
-			if (!saved && !rc)
-				rc = -EIO;
-		}
-	}
-	begun = false;
-	if (matrix_end(&env, &err)) {
-		rc = rc ? rc : err.code;
-		cmd_error("matrix: `dbio matrix --cleanup` undoes what is left");
-	}
-	if (!rc)
-		result_finish(result, false, NULL);
-	if (args.format == FORMAT_JSON) {
-		char *text = result_dump(result);
-
-		if (text)
-			puts(text);
-		free(text);
-	} else if (ndone) {
-		print_table(result, cs, ndone, metrics, (size_t)nmetrics, alpha);
-	}
-	fflush(stdout);
-	if (rc && err.code)
-		cmd_error("%s", err.msg);
-	if (rc && args.output && saved)
-		fprintf(stderr, "dbio: the finished configurations are in %s\n", args.output);
-	status = rc ? jobrun_status(rc) : 0; /* complete, as its file says, whenever a signal came */
-	goto out;
-fail:
-	cmd_error("%s", err.msg);
-	status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
-	if (atomic_load(&run_stop_signal))
-		status = 128 + atomic_load(&run_stop_signal);
-out:
-	if (begun) {
+/* Release x (NULL: nothing), first undoing what a run that stopped
+ * half-way left. */
+static void matrix_free(struct matrix *x)
+{
+	if (!x)
+		return;
+	if (x->begun) {
 		struct dbio_err end_err = { 0 };
 
-		if (matrix_end(&env, &end_err)) {
+		if (provision_end(&x->env, &end_err)) {
 			cmd_error("%s", end_err.msg);
 			cmd_error("matrix: `dbio matrix --cleanup` undoes what is left");
 		}
 	}
-	jobset_release(&set);
-	for (size_t i = 0; i < nfs; i++)
-		matrix_fs_release(&fss[i]);
-	matrix_args_release(&m);
-	jobrun_args_release(&args);
-	json_decref(result);
-	free(extra);
-	free(rest);
+	jobset_release(&x->set);
+	for (size_t i = 0; i < x->nfs; i++)
+		provision_fs_release(&x->fss[i]);
+	matrix_args_release(&x->m);
+	jobrun_args_release(&x->args);
+	json_decref(x->result);
+	free(x->extra);
+	free(x->rest);
+	free(x);
+}
+
+/* The command line, and `--cleanup` done at once. -1 to go on, else the
+ * exit status (after printing what went wrong). */
+static int matrix_parse(struct matrix *x, int argc, char **argv)
+{
+	struct matrix_args *m = &x->m;
+	int status;
+
+	if ((status = take_args(argc, argv, m, x->rest, &x->nrest)))
+		return status;
+	status = jobrun_parse_args(x->nrest, x->rest, false, matrix_usage, &x->args);
+	if (status)
+		return status < 0 ? 0 : status;
+	if (!m->cleanup)
+		return -1;
+	if (x->nrest > 1 || m->nfs || m->image || m->device || m->nmount || m->nsched) {
+		cmd_error("matrix --cleanup: takes no other options");
+		return 2;
+	}
+	if (geteuid() != 0) {
+		cmd_error("matrix --cleanup: needs root");
+		return 2;
+	}
+	return do_cleanup(false, true) ? 1 : 0;
+}
+
+/* The options of matrix itself, and how they go together. */
+static int check_options(struct matrix *x)
+{
+	const struct matrix_args *m = &x->m;
+	char *end = NULL;
+
+	if (!m->nfs)
+		return dbio_err_set(&x->err, DBIO_EINPUT,
+				    "matrix: no --fs: give at least one, e.g. --fs ext4");
+	if (!m->image == !m->device)
+		return dbio_err_set(
+			&x->err, DBIO_EINPUT,
+			"matrix: give --image PATH (a file to create, or a directory) or --device /dev/X --destroy-data");
+	if (m->device && !m->destroy_data)
+		return dbio_err_set(
+			&x->err, DBIO_EINPUT,
+			"matrix: --device %s: formatting a block device destroys its data: add --destroy-data to consent",
+			m->device);
+	if (m->destroy_data && !m->device)
+		return dbio_err_set(&x->err, DBIO_EINPUT, "matrix: --destroy-data: only with --device");
+	if (m->device && (m->image_size || m->loop_direct_io))
+		return dbio_err_set(&x->err, DBIO_EINPUT,
+				    "matrix: --image-size and --loop-direct-io: only with --image");
+	if (m->image_size && (units_parse_size(m->image_size, &x->image_size) || x->image_size < (1u << 20)))
+		return dbio_err_set(&x->err, DBIO_EINPUT,
+				    "--image-size %s: expected a size of at least 1m, e.g. 4g",
+				    m->image_size);
+	if (m->alpha &&
+	    (x->alpha = strtod(m->alpha, &end), *end || end == m->alpha || x->alpha <= 0 || x->alpha >= 1))
+		return dbio_err_set(&x->err, DBIO_EINPUT,
+				    "--alpha %s: expected a significance level between 0 and 1, e.g. 0.05",
+				    m->alpha);
+	return 0;
+}
+
+/* The axes: every --fs with its mkfs, --mount-opts and --sched, and how
+ * many configurations they make. */
+static int check_axes(struct matrix *x)
+{
+	const struct matrix_args *m = &x->m;
+	size_t nm = m->nmount ? m->nmount : 1, ns = m->nsched ? m->nsched : 1;
+	int rc = 0;
+
+	for (; !rc && x->nfs < m->nfs; x->nfs++)
+		if ((rc = provision_fs_parse(m->fs[x->nfs], &x->fss[x->nfs], &x->err)) ||
+		    (rc = provision_find_mkfs(x->fss[x->nfs].type, x->mkfs[x->nfs], sizeof(x->mkfs[x->nfs]),
+					      &x->err))) {
+			x->nfs++;
+			break;
+		}
+	for (size_t i = 0; !rc && i < m->nmount; i++)
+		rc = provision_check_mount_opts(m->mount_opts[i], &x->err);
+	for (size_t i = 0; !rc && i < m->nsched; i++)
+		rc = provision_check_sched(m->sched[i], &x->err);
+	if (!rc && m->nfs * nm * ns > MATRIX_MAX_CONFIGS)
+		rc = dbio_err_set(
+			&x->err, DBIO_EINPUT,
+			"matrix: %zu configurations (%zu --fs x %zu --mount-opts x %zu --sched): at most %d, split the matrix",
+			m->nfs * nm * ns, m->nfs, nm, ns, MATRIX_MAX_CONFIGS);
+	return rc;
+}
+
+/* Everything is checked before anything is made: root, the options, the
+ * axes, the metrics, the jobs (validated with a stand-in directory) and
+ * --device. */
+static int matrix_check(struct matrix *x)
+{
+	bool suite;
+	int rc;
+
+	if (geteuid() != 0)
+		return dbio_err_set(
+			&x->err, DBIO_EINPUT,
+			"matrix: needs root: it attaches loop devices, makes filesystems and mounts them");
+	if ((rc = check_options(x)) || (rc = check_axes(x)))
+		return rc;
+	x->nmetrics = compare_parse_metrics(x->m.metrics ? x->m.metrics : compare_default_metrics, x->metrics,
+					    COMPARE_MAX_METRICS, &x->err);
+	if (x->nmetrics < 0)
+		return x->nmetrics;
+	rc = jobrun_build(&x->args, (char *[]){ "directory=" PROVISION_STATE_DIR "/mnt" }, 1, &x->set, &suite,
+			  &x->err);
+	jobset_release(&x->set);
+	memset(&x->set, 0, sizeof(x->set));
+	if (!rc && x->m.device)
+		rc = provision_check_device(x->m.device, x->args.opts.force, &x->err);
+	return rc;
+}
+
+/* The configurations, the first --fs changing slowest, then --mount-opts,
+ * then --sched. */
+static void matrix_plan(struct matrix *x)
+{
+	const struct matrix_args *m = &x->m;
+	size_t nm = m->nmount ? m->nmount : 1, ns = m->nsched ? m->nsched : 1;
+
+	for (size_t f = 0; f < m->nfs; f++)
+		for (size_t i = 0; i < nm; i++)
+			for (size_t s = 0; s < ns; s++) {
+				struct config *c = &x->cs[x->nconfigs++];
+
+				c->fs = &x->fss[f];
+				c->mount_opts = m->nmount ? m->mount_opts[i] : "";
+				c->sched = m->nsched ? m->sched[s] : "";
+				config_label(c);
+			}
+}
+
+/* Before the first configuration: what killed runs left undone, the image
+ * path, the state file and mount point, the jobs with their directory on
+ * the mount point (checked there, still empty), and the result. */
+static int matrix_prepare(struct matrix *x, int argc, char **argv)
+{
+	struct run_args *args = &x->args;
+	bool suite;
+	int rc;
+
+	jobrun_progress(args);
+	do_cleanup(args->format != FORMAT_TEXT, false);
+	if (x->m.image && (rc = provision_image_path(x->m.image, x->image, sizeof(x->image), &x->err)))
+		return rc;
+	run_signals_install();
+	x->begun = true; /* provision_end undoes a provision_begin that failed half-way too */
+	if ((rc = provision_begin(&x->env, x->m.image ? x->image : NULL, x->image_size, x->m.device,
+				  x->m.loop_direct_io,
+				  (struct provision_stop){ &run_stop_signal, run_signal_name }, &x->err)))
+		return rc;
+	if (asprintf(&x->extra, "directory=%s/dbio", x->env.mnt) < 0) {
+		x->extra = NULL;
+		return dbio_err_set(&x->err, -ENOMEM, "out of memory");
+	}
+	if ((rc = jobrun_build(args, &x->extra, 1, &x->set, &suite, &x->err)))
+		return rc;
+	/* Outputs writable, cache= and mem_limit= possible: checked on the
+	 * empty mount point before the first filesystem is made. */
+	mkdir(x->extra + 10, 0755);
+	rc = jobrun_check(args, &x->set, &x->err);
+	rmdir(x->extra + 10);
+	if (rc)
+		return rc;
+	x->result = result_new(argc + 1, argv - 1);
+	if (!x->result || json_object_set_new(x->result, "matrix",
+					      matrix_json(&x->m, x->cs, x->nconfigs, &x->env, x->set.njobs)))
+		return dbio_err_set(&x->err, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Make configuration c, run the jobs there, undo it, and save the result
+ * (partial until the last configuration is done). 0 or the first error. */
+static int matrix_run_config(struct matrix *x, size_t c)
+{
+	const struct config *cfg = &x->cs[c];
+	size_t base = json_array_size(json_object_get(x->result, "jobs"));
+	uint64_t asked = provision_fs_block_size(cfg->fs);
+	bool text = x->args.format == FORMAT_TEXT;
+	struct provision_info info;
+	int rc = 0, r;
+
+	if (text)
+		fprintf(stderr, "dbio: configuration %zu of %zu: %s\n", c + 1, x->nconfigs, cfg->label);
+	if (atomic_load(&run_stop_signal))
+		rc = dbio_err_set(&x->err, DBIO_ESTOPPED, "matrix: stopped by %s",
+				  run_signal_name(atomic_load(&run_stop_signal)));
+	if (!rc)
+		rc = provision_setup(&x->env, cfg->fs, x->mkfs[cfg->fs - x->fss], cfg->mount_opts, cfg->sched,
+				     &info, &x->err);
+	if (!rc && text)
+		fprintf(stderr, "dbio:   %s on %s, block size %llu bytes (statfs)%s%s\n", cfg->fs->type,
+			info.device, (unsigned long long)info.fs_block_size_bytes,
+			info.scheduler[0] ? ", scheduler " : "", info.scheduler);
+	if (!rc && asked && asked != info.fs_block_size_bytes)
+		fprintf(stderr, "dbio: warning: %s: asked for %llu-byte blocks, statfs says %llu\n",
+			cfg->label, (unsigned long long)asked, (unsigned long long)info.fs_block_size_bytes);
+	if (!rc)
+		rc = run_check_targets(&x->set, &x->args.opts, &x->err);
+	if (!rc) {
+		rc = jobrun_jobs(&x->set, &x->args, x->result, base, &x->err);
+		annotate(x->result, base, c, cfg, &info);
+	}
+	r = provision_teardown(&x->env, &x->err);
+	rc = rc ? rc : r;
+	if (!rc) {
+		x->ndone++;
+		json_object_set_new(json_object_get(x->result, "matrix"), "completed",
+				    json_integer((json_int_t)x->ndone));
+	}
+	result_finish(x->result, rc != 0 || x->ndone < x->nconfigs, rc ? x->err.msg : NULL);
+	/* A FIFO or a device gets the result once, at the end. */
+	if (x->args.output && (rc || c + 1 == x->nconfigs || atomic_write_replaces(x->args.output))) {
+		x->saved = !jobrun_write_outputs(&x->args, x->result, false);
+		if (!x->saved && !rc)
+			rc = -EIO;
+	}
+	return rc;
+}
+
+/* After the configurations (rc: the first error): undo the run, print the
+ * result or the table, say what went wrong. The exit status. */
+static int matrix_finish(struct matrix *x, int rc)
+{
+	x->begun = false;
+	if (provision_end(&x->env, &x->err)) {
+		rc = rc ? rc : x->err.code;
+		cmd_error("matrix: `dbio matrix --cleanup` undoes what is left");
+	}
+	if (!rc)
+		result_finish(x->result, false, NULL);
+	if (x->args.format == FORMAT_JSON) {
+		char *text = result_dump(x->result);
+
+		if (text)
+			puts(text);
+		free(text);
+	} else if (x->ndone) {
+		print_table(x->result, x->cs, x->ndone, x->metrics, (size_t)x->nmetrics, x->alpha);
+	}
+	fflush(stdout);
+	if (rc && x->err.code)
+		cmd_error("%s", x->err.msg);
+	if (rc && x->args.output && x->saved)
+		fprintf(stderr, "dbio: the finished configurations are in %s\n", x->args.output);
+	return rc ? jobrun_status(rc) : 0; /* complete, as its file says, whenever a signal came */
+}
+
+/* A failure before the first configuration: its message and exit status. */
+static int matrix_fail(const struct matrix *x, int rc)
+{
+	cmd_error("%s", x->err.msg);
+	if (atomic_load(&run_stop_signal))
+		return 128 + atomic_load(&run_stop_signal);
+	return rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
+}
+
+static int matrix_main(int argc, char **argv)
+{
+	struct matrix *x = matrix_new(argc);
+	int status, rc;
+
+	if (!x) {
+		cmd_error("matrix: out of memory");
+		return 1;
+	}
+	status = matrix_parse(x, argc, argv);
+	if (status < 0) {
+		if (!(rc = matrix_check(x))) {
+			matrix_plan(x);
+			rc = matrix_prepare(x, argc, argv);
+		}
+		if (rc) {
+			status = matrix_fail(x, rc);
+		} else {
+			for (size_t c = 0; c < x->nconfigs && !rc; c++)
+				rc = matrix_run_config(x, c);
+			status = matrix_finish(x, rc);
+		}
+	}
+	matrix_free(x);
 	return status;
 }
 

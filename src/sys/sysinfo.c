@@ -1,10 +1,10 @@
-/* Environment capture from /proc and /sys; see sysinfo.h. */
+/* Environment capture from /proc and /sys (values read through sysfs.h); see
+ * sysinfo.h. */
 #include "sys/sysinfo.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "sys/fsinfo.h"
+#include "sys/sysfs.h"
 
 const struct sys_paths sysinfo_default_paths = {
 	.proc = "/proc",
@@ -49,37 +50,6 @@ static int __attribute__((format(printf, 3, 4))) pathf(char *buf, size_t len, co
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* Read a small text file (sysfs and procfs values) into buf, without
- * trailing white space; 0 or -errno. */
-static int read_text(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t off = 0;
-
-	if (fd < 0)
-		return -errno;
-	while (off + 1 < len) {
-		ssize_t n = read(fd, buf + off, len - 1 - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int rc = -errno;
-
-			close(fd);
-			return rc;
-		}
-		if (n == 0)
-			break;
-		off += (size_t)n;
-	}
-	close(fd);
-	while (off > 0 && isspace((unsigned char)buf[off - 1]))
-		off--;
-	buf[off] = '\0';
-	return 0;
-}
-
 static int parse_ll(const char *s, long long *v)
 {
 	char *end;
@@ -89,32 +59,11 @@ static int parse_ll(const char *s, long long *v)
 	return errno || end == s || *end ? -EINVAL : 0;
 }
 
-/* The active entry of a sysfs choice list: "a [b] c" -> "b". A file holding
- * a single word without brackets (queue/scheduler of a device without an
- * elevator on older kernels: "none") is that word. */
-static int bracketed(const char *s, char *out, size_t len)
-{
-	const char *open = strchr(s, '['), *close;
-
-	if (!open) {
-		if (!*s || strpbrk(s, " \t\n"))
-			return -EINVAL;
-		snprintf(out, len, "%s", s);
-		return 0;
-	}
-	close = strchr(open, ']');
-	if (!close || (size_t)(close - open - 1) >= len)
-		return -EINVAL;
-	memcpy(out, open + 1, (size_t)(close - open - 1));
-	out[close - open - 1] = '\0';
-	return 0;
-}
-
 static void put_str(json_t *o, const char *key, const char *path)
 {
 	char buf[4096];
 
-	if (!read_text(path, buf, sizeof(buf)) && *buf)
+	if (!sysfs_read_value(path, buf, sizeof(buf)) && *buf)
 		json_object_set_new(o, key, json_string(buf));
 }
 
@@ -124,7 +73,7 @@ static void put_int(json_t *o, const char *key, const char *path, long long scal
 	char buf[64];
 	long long v;
 
-	if (!read_text(path, buf, sizeof(buf)) && !parse_ll(buf, &v))
+	if (!sysfs_read_value(path, buf, sizeof(buf)) && !parse_ll(buf, &v))
 		json_object_set_new(o, key, json_integer(v * scale));
 }
 
@@ -133,15 +82,15 @@ static void put_bool(json_t *o, const char *key, const char *path)
 	char buf[64];
 	long long v;
 
-	if (!read_text(path, buf, sizeof(buf)) && !parse_ll(buf, &v))
+	if (!sysfs_read_value(path, buf, sizeof(buf)) && !parse_ll(buf, &v))
 		json_object_set_new(o, key, json_boolean(v != 0));
 }
 
 static void put_bracketed(json_t *o, const char *key, const char *path)
 {
-	char buf[1024], val[256];
+	char val[256];
 
-	if (!read_text(path, buf, sizeof(buf)) && !bracketed(buf, val, sizeof(val)))
+	if (!sysfs_read_choice(path, val, sizeof(val)))
 		json_object_set_new(o, key, json_string(val));
 }
 
@@ -298,21 +247,13 @@ static void describe_slaves(const struct sys_paths *p, const char *disk, json_t 
 /* disk/loop/: the backing file and the filesystem holding it. */
 static void describe_loop(const struct sys_paths *p, const char *disk, json_t *o, int depth)
 {
-	static const char deleted[] = " (deleted)";
 	char path[PATH_MAX], file[PATH_MAX];
 	json_t *loop;
-	size_t len;
+	bool gone;
 
-	if (pathf(path, sizeof(path), "%s/loop/backing_file", disk) || read_text(path, file, sizeof(file)) ||
-	    !*file)
+	if (sysfs_loop_backing(disk, file, sizeof(file), &gone))
 		return;
 	loop = json_object();
-	len = strlen(file);
-	/* The kernel prints d_path(), which marks an unlinked file. */
-	bool gone = len > sizeof(deleted) - 1 && !strcmp(file + len - (sizeof(deleted) - 1), deleted);
-
-	if (gone)
-		file[len - (sizeof(deleted) - 1)] = '\0';
 	json_object_set_new(loop, "backing_file", json_string(file));
 	json_object_set_new(loop, "backing_file_deleted", json_boolean(gone));
 	if (!pathf(path, sizeof(path), "%s/loop/offset", disk))

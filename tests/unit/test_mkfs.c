@@ -1,6 +1,6 @@
 /*
  * Unit tests for the mkfs and mount option checks of `dbio matrix`
- * (src/run/mkfs.c): the words mkfs gets for accepted options (getopt's
+ * (src/provision/mkfs.c and mount.c): the words mkfs gets for accepted options (getopt's
  * clusters and attached values, normalised), and the exact refusal of every
  * form that could name or displace the device: free words, a trailing
  * option that would take the device as its value, "--", options and
@@ -15,21 +15,21 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "run/matrix.h"
+#include "provision/provision.h"
 
 /* spec must parse to exactly the words of want (space-separated). */
 static void parses_to(const char *spec, const char *want)
 {
 	struct dbio_err err = { 0 };
-	struct matrix_fs fs;
+	struct provision_fs fs;
 	char got[1024] = "";
 
-	if (matrix_fs_parse(spec, &fs, &err))
+	if (provision_fs_parse(spec, &fs, &err))
 		fail_msg("--fs '%s': %s", spec, err.msg);
 	for (size_t i = 0; i < fs.nwords; i++)
 		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", i ? " " : "", fs.words[i]);
 	assert_null(fs.words[fs.nwords]);
-	matrix_fs_release(&fs);
+	provision_fs_release(&fs);
 	assert_string_equal(got, want);
 }
 
@@ -37,12 +37,12 @@ static void parses_to(const char *spec, const char *want)
 static void refused(const char *spec, const char *msg)
 {
 	struct dbio_err err = { 0 };
-	struct matrix_fs fs;
+	struct provision_fs fs;
 	char want[1024];
 
 	snprintf(want, sizeof(want), "--fs '%s': %s", spec, msg);
-	assert_int_equal(matrix_fs_parse(spec, &fs, &err), DBIO_EINPUT);
-	matrix_fs_release(&fs);
+	assert_int_equal(provision_fs_parse(spec, &fs, &err), DBIO_EINPUT);
+	provision_fs_release(&fs);
 	assert_string_equal(err.msg, want);
 }
 
@@ -133,18 +133,18 @@ static void test_mkfs_refuses_types_and_characters(void **state)
 static void test_mkfs_block_size_and_force_flag(void **state)
 {
 	struct dbio_err err = { 0 };
-	struct matrix_fs fs;
+	struct provision_fs fs;
 
 	(void)state;
-	assert_int_equal(matrix_fs_parse("ext2:-qb2048", &fs, &err), 0);
-	assert_int_equal(matrix_fs_block_size(&fs), 2048);
-	matrix_fs_release(&fs);
-	assert_int_equal(matrix_fs_parse("xfs:-b size=4096", &fs, &err), 0);
-	assert_int_equal(matrix_fs_block_size(&fs), 0);
-	matrix_fs_release(&fs);
-	assert_string_equal(matrix_mkfs_force_flag("ext3"), "-F");
-	assert_string_equal(matrix_mkfs_force_flag("xfs"), "-f");
-	assert_string_equal(matrix_mkfs_force_flag("btrfs"), "-f");
+	assert_int_equal(provision_fs_parse("ext2:-qb2048", &fs, &err), 0);
+	assert_int_equal(provision_fs_block_size(&fs), 2048);
+	provision_fs_release(&fs);
+	assert_int_equal(provision_fs_parse("xfs:-b size=4096", &fs, &err), 0);
+	assert_int_equal(provision_fs_block_size(&fs), 0);
+	provision_fs_release(&fs);
+	assert_string_equal(provision_mkfs_force_flag("ext3"), "-F");
+	assert_string_equal(provision_mkfs_force_flag("xfs"), "-f");
+	assert_string_equal(provision_mkfs_force_flag("btrfs"), "-f");
 }
 
 static void test_mkfs_mount_options(void **state)
@@ -154,8 +154,8 @@ static void test_mkfs_mount_options(void **state)
 	struct dbio_err err = { 0 };
 
 	(void)state;
-	assert_int_equal(matrix_check_mount_opts("", &err), 0);
-	assert_int_equal(matrix_check_mount_opts("noatime,data=writeback,commit=30", &err), 0);
+	assert_int_equal(provision_check_mount_opts("", &err), 0);
+	assert_int_equal(provision_check_mount_opts("noatime,data=writeback,commit=30", &err), 0);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char want[256], key[32];
 
@@ -167,11 +167,11 @@ static void test_mkfs_mount_options(void **state)
 			want, sizeof(want),
 			"--mount-opts '%s': option '%s' names another device: not accepted (the device is dbio's)",
 			bad[i], key);
-		assert_int_equal(matrix_check_mount_opts(bad[i], &err), DBIO_EINPUT);
+		assert_int_equal(provision_check_mount_opts(bad[i], &err), DBIO_EINPUT);
 		assert_string_equal(err.msg, want);
 	}
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(matrix_check_mount_opts("noatime;reboot", &err), DBIO_EINPUT);
+	assert_int_equal(provision_check_mount_opts("noatime;reboot", &err), DBIO_EINPUT);
 }
 
 int main(void)

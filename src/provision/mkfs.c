@@ -1,5 +1,5 @@
 /*
- * The options dbio hands to mkfs and mount for `dbio matrix`; see matrix.h.
+ * mkfs for `dbio matrix`: the options dbio hands to it, and running it.
  *
  * mkfs runs as root on a device dbio made, so its options must never be able
  * to name another device or file: `-q victim.img -L` would make -L swallow
@@ -10,16 +10,20 @@
  * option and no option's value is refused, as are options and suboptions
  * that read or write files (mke2fs -d, -l, -z, -J device=; mkfs.xfs -c, -p,
  * -d name=, -l logdev=, -r rtdev=; mkfs.btrfs --rootdir). The device is then
- * passed after "--", where no option can reach it.
+ * passed after "--", where no option can reach it, and mkfs runs through
+ * fork + execve with a fixed environment, never a shell.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/matrix.h"
+#include "provision/provision_int.h"
 
 enum mkfs_arg {
 	ARG_NONE,    /* a flag */
@@ -210,14 +214,14 @@ static const struct mkfs_tool *tool_of(const char *type)
 	return NULL;
 }
 
-const char *matrix_mkfs_force_flag(const char *type)
+const char *provision_mkfs_force_flag(const char *type)
 {
 	const struct mkfs_tool *t = tool_of(type);
 
 	return t ? t->force : NULL;
 }
 
-static int push_word(struct matrix_fs *fs, const char *s, size_t n, const char *spec, struct dbio_err *err)
+static int push_word(struct provision_fs *fs, const char *s, size_t n, const char *spec, struct dbio_err *err)
 {
 	if (fs->nwords + 1 >= sizeof(fs->words) / sizeof(fs->words[0]))
 		return dbio_err_set(err, DBIO_EINPUT, "--fs '%s': too many mkfs options", spec);
@@ -238,7 +242,7 @@ static const char *opt_label(const struct mkfs_opt *o, char *buf, size_t len)
 }
 
 /* Check value against o's rules (suboption keys) and append "-X" and value. */
-static int take_value(struct matrix_fs *fs, const struct mkfs_opt *o, const char *value, const char *spec,
+static int take_value(struct provision_fs *fs, const struct mkfs_opt *o, const char *value, const char *spec,
 		      struct dbio_err *err)
 {
 	char name[64];
@@ -297,8 +301,8 @@ static int refuse(const struct mkfs_opt *o, const char *spec, struct dbio_err *e
  * where an option taking a value takes the rest of the word or, when that
  * is empty, the next word. Any other word, and "--", is refused.
  */
-static int parse_words(struct matrix_fs *fs, const struct mkfs_tool *t, char **in, size_t n, const char *spec,
-		       struct dbio_err *err)
+static int parse_words(struct provision_fs *fs, const struct mkfs_tool *t, char **in, size_t n,
+		       const char *spec, struct dbio_err *err)
 {
 	for (size_t i = 0; i < n; i++) {
 		const char *w = in[i];
@@ -368,7 +372,7 @@ static int parse_words(struct matrix_fs *fs, const struct mkfs_tool *t, char **i
 	return 0;
 }
 
-void matrix_fs_release(struct matrix_fs *fs)
+void provision_fs_release(struct provision_fs *fs)
 {
 	for (size_t i = 0; i < fs->nwords; i++)
 		free(fs->words[i]);
@@ -376,7 +380,7 @@ void matrix_fs_release(struct matrix_fs *fs)
 	fs->words[0] = NULL;
 }
 
-int matrix_fs_parse(const char *spec, struct matrix_fs *fs, struct dbio_err *err)
+int provision_fs_parse(const char *spec, struct provision_fs *fs, struct dbio_err *err)
 {
 	const char *colon = strchr(spec, ':');
 	size_t tlen = colon ? (size_t)(colon - spec) : strlen(spec);
@@ -425,7 +429,7 @@ int matrix_fs_parse(const char *spec, struct matrix_fs *fs, struct dbio_err *err
 	return rc;
 }
 
-uint64_t matrix_fs_block_size(const struct matrix_fs *fs)
+uint64_t provision_fs_block_size(const struct provision_fs *fs)
 {
 	if (strncmp(fs->type, "ext", 3))
 		return 0;
@@ -435,44 +439,7 @@ uint64_t matrix_fs_block_size(const struct matrix_fs *fs)
 	return 0;
 }
 
-/*
- * Mount options that name another device or file: an external journal or
- * log, a second device. Mounting with one would let the kernel write to
- * storage dbio did not make.
- */
-static const char *const mount_refused[] = {
-	"journal_dev",	/* ext3/4: external journal by device number */
-	"journal_path", /* ext3/4: external journal by path */
-	"logdev",	/* xfs: external log */
-	"rtdev",	/* xfs: realtime device */
-	"device",	/* btrfs: another member device */
-};
-
-int matrix_check_mount_opts(const char *opts, struct dbio_err *err)
-{
-	for (const char *p = opts; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("-_=,.:", *p))
-			return dbio_err_set(
-				err, DBIO_EINPUT,
-				"--mount-opts '%s': expected a comma-separated list of options (letters, digits and - _ = , . :), e.g. noatime,data=writeback",
-				opts);
-	for (const char *p = opts; *p;) {
-		size_t len = strcspn(p, ","), key = strcspn(p, ",=");
-
-		if (key > len)
-			key = len;
-		for (size_t i = 0; i < sizeof(mount_refused) / sizeof(mount_refused[0]); i++)
-			if (strlen(mount_refused[i]) == key && !strncmp(p, mount_refused[i], key))
-				return dbio_err_set(
-					err, DBIO_EINPUT,
-					"--mount-opts '%s': option '%s' names another device: not accepted (the device is dbio's)",
-					opts, mount_refused[i]);
-		p += len + (p[len] == ',');
-	}
-	return 0;
-}
-
-int matrix_find_mkfs(const char *type, char *path, size_t len, struct dbio_err *err)
+int provision_find_mkfs(const char *type, char *path, size_t len, struct dbio_err *err)
 {
 	static const char *const dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin" };
 	const struct mkfs_tool *t = tool_of(type);
@@ -485,4 +452,130 @@ int matrix_find_mkfs(const char *type, char *path, size_t len, struct dbio_err *
 	return dbio_err_set(err, DBIO_EINPUT,
 			    "--fs %s: mkfs.%s: not found: install the Debian package %s (apt-get install %s)",
 			    type, type, t ? t->package : "?", t ? t->package : "?");
+}
+
+/* The signal number that asked the run to stop, or 0. */
+static int stopped(const struct provision_stop *stop)
+{
+	return stop->flag ? atomic_load(stop->flag) : 0;
+}
+
+/* Why the run stops: the caller's name of signal sig. */
+static const char *stop_name(const struct provision_stop *stop, int sig)
+{
+	return stop->name ? stop->name(sig) : "a signal";
+}
+
+/* Read the tool's output from fd until it closes, keeping the end of it in
+ * out; a stop request meanwhile (an EINTR) sends the tool SIGTERM. */
+static size_t collect(int fd, pid_t pid, char *out, size_t len, const struct provision_stop *stop)
+{
+	size_t used = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		if (used == len - 1) { /* keep the end */
+			memmove(out, out + len / 2, len / 2 - 1);
+			used = len / 2 - 1;
+		}
+		n = read(fd, out + used, len - 1 - used);
+		if (n > 0) {
+			used += (size_t)n;
+		} else if (n == 0 || errno != EINTR) {
+			break;
+		} else if (stopped(stop)) {
+			kill(pid, SIGTERM);
+		}
+	}
+	out[used] = '\0';
+	return used;
+}
+
+/* The failure of a tool that did not exit 0, with the last line of its
+ * output (out, used bytes) as the reason. */
+static int tool_failed(const char *tool, int status, char *out, size_t used, struct dbio_err *err)
+{
+	char *last, *end = out + used;
+
+	while (end > out && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	/* The last line says why, unless a usage text follows the reason. */
+	if ((last = strstr(out, "\nUsage:")) || (last = strstr(out, "\nusage:"))) {
+		*last = '\0';
+		last = strrchr(out, '\n');
+	} else {
+		last = strrchr(out, '\n');
+	}
+	last = last ? last + 1 : out;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return dbio_err_set(err, -ENOENT, "matrix: %s: cannot run it", tool);
+	if (WIFEXITED(status))
+		return dbio_err_set(err, -EIO, "matrix: %s failed (exit %d)%s%s", tool, WEXITSTATUS(status),
+				    *last ? ": " : "", last);
+	return dbio_err_set(err, -EIO, "matrix: %s killed by signal %d", tool, WTERMSIG(status));
+}
+
+/* Run argv (argv[0] a full path) with stdin from /dev/null and a fixed
+ * environment; its output is kept and its last line goes into the error
+ * when it fails. */
+static int run_tool(char *const argv[], const struct provision_stop *stop, struct dbio_err *err)
+{
+	char out[8192];
+	size_t used;
+	int pipefd[2], status = 0;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return dbio_err_set(err, -errno, "matrix: %s: %s", argv[0], strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return dbio_err_set(err, -errno, "matrix: %s: cannot start: %s", argv[0], strerror(errno));
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null < 0 || dup2(null, 0) < 0 || dup2(pipefd[1], 1) < 0 || dup2(pipefd[1], 2) < 0)
+			_exit(126);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		/* A known environment: nothing of the caller's (MKE2FS_CONFIG
+		 * names a file mke2fs reads) reaches the tool. */
+		execve(argv[0], argv, (char *[]){ "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL });
+		_exit(127);
+	}
+	close(pipefd[1]);
+	used = collect(pipefd[0], pid, out, sizeof(out), stop);
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (stopped(stop))
+		return dbio_err_set(err, DBIO_ESTOPPED, "matrix: %s: stopped by %s", argv[0],
+				    stop_name(stop, stopped(stop)));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	return tool_failed(argv[0], status, out, used, err);
+}
+
+/* mkfs.<type> [force] OPTIONS -- DEVICE: after "--" no option can take the
+ * device for its value (provision_fs_parse checked every option word). */
+int provision_mkfs_run(const struct provision_env *m, const struct provision_fs *fs, const char *mkfs_path,
+		       const char *dev, struct dbio_err *err)
+{
+	char *argv[sizeof(fs->words) / sizeof(fs->words[0]) + 5];
+	size_t n = 0;
+
+	argv[n++] = (char *)mkfs_path;
+	/* On a device the previous configuration's filesystem is there:
+	 * consent was given with --destroy-data. */
+	if (m->device[0])
+		argv[n++] = (char *)provision_mkfs_force_flag(fs->type);
+	for (size_t i = 0; i < fs->nwords; i++)
+		argv[n++] = fs->words[i];
+	argv[n++] = "--";
+	argv[n++] = (char *)dev;
+	argv[n] = NULL;
+	return run_tool(argv, &m->stop, err);
 }
