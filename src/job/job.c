@@ -190,6 +190,49 @@ int job_copy(struct job *dst, const struct job *src)
 	return 0;
 }
 
+/* One key as text: sizes and durations with their unit. */
+static void brief_value(const void *base, const struct option_def *def, char *buf, size_t len)
+{
+	const uint64_t v = *(const uint64_t *)((const char *)base + def->offset);
+
+	if (def->type == OPT_SIZE)
+		units_fmt_bytes(buf, len, v);
+	else if (def->type == OPT_TIME)
+		units_fmt_ns(buf, len, (double)v);
+	else
+		option_format(base, def, buf, len);
+}
+
+static void brief_table(const struct job *job, const struct job_keys *k, char *buf, size_t len, size_t *used)
+{
+	for (size_t d = 0; d < k->table->count && *used < len; d++) {
+		const struct option_def *def = &k->table->defs[d];
+		char v[256];
+
+		if (!def->brief && (!k->state[d].set || !strcmp(def->name, "name") ||
+				    !strcmp(def->name, "directory") || !strcmp(def->name, "workload")))
+			continue;
+		brief_value(job_keys_base(job, k), def, v, sizeof(v));
+		*used +=
+			(size_t)snprintf(buf + *used, len - *used, "%s%s=%s", *used ? " " : "", def->name, v);
+	}
+}
+
+void job_brief(const struct job *job, char *buf, size_t len)
+{
+	static const enum option_scope order[] = { OPTION_SCOPE_FILES, OPTION_SCOPE_WORKLOAD,
+						   OPTION_SCOPE_ENGINE, OPTION_SCOPE_JOB };
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (job_is_set(job, "workload"))
+		used += (size_t)snprintf(buf, len, "workload=%s", job->workload);
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
+		for (size_t t = 0; t < job->nkeys; t++)
+			if (job->keys[t].scope == order[o] && job->keys[t].applies)
+				brief_table(job, &job->keys[t], buf, len, &used);
+}
+
 bool job_reads(const struct job *job)
 {
 	return job->rw != RW_WRITE && job->rw != RW_RANDWRITE;

@@ -170,6 +170,13 @@ int job_validate_files(struct job *job, struct dbio_err *err);
  * DBIO_EINPUT naming the key. */
 int job_parse_sync_file_range(struct job *job, struct dbio_err *err);
 
+/* The job's one-line summary into buf, the way a user writes keys: "rw=read
+ * bs=4 KiB size=1 GiB nrfiles=1 ioengine=psync numjobs=4 fsync=1" — the
+ * keys of its own tables marked brief, and every other key that was given
+ * (but name and directory, which a report shows apart), workload first.
+ * plan_validate must have run. */
+void job_brief(const struct job *job, char *buf, size_t len);
+
 /* True when the job issues reads / writes. */
 bool job_reads(const struct job *job);
 bool job_writes(const struct job *job);

@@ -71,6 +71,7 @@ struct option_def {
 	uint64_t bare_unit_ns;	       /* OPT_TIME: unit of a bare number */
 	const char *help;	       /* one paragraph, plain text */
 	int dbio_own;		       /* 1: not a fio key */
+	int brief;		       /* 1: always in a job's one-line summary (job_brief) */
 };
 
 /* Whom a table's keys belong to, and so which jobs may be given them. */

@@ -412,8 +412,12 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 				json_object_set_new(opts, k->table->defs[d].name,
 						    option_value(job_keys_base(job, k), &k->table->defs[d]));
 		}
-		entry = json_pack("{s:s, s:o, s:o, s:o, s:[]}", "name", job->name, "options", opts, "targets",
-				  targets_json(job), "warnings", warnings_json(job), "runs");
+		char brief[1024];
+
+		job_brief(job, brief, sizeof(brief));
+		entry = json_pack("{s:s, s:s, s:o, s:o, s:o, s:[]}", "name", job->name, "brief", brief,
+				  "options", opts, "targets", targets_json(job), "warnings",
+				  warnings_json(job), "runs");
 		if (!entry || json_array_append_new(jobs, entry))
 			return -ENOMEM;
 	}

@@ -77,19 +77,19 @@ static const struct opt_enum synchronous_values[] = {
 
 /* clang-format off */
 static const struct option_def import_defs[] = {
-	{ .name = "rows", .type = OPT_UINT, .offset = F(rows), .def = "100000", .min = 1, .max = 1000000000, .dbio_own = 1,
+	{ .name = "rows", .type = OPT_UINT, .offset = F(rows), .def = "100000", .min = 1, .max = 1000000000, .dbio_own = 1, .brief = 1,
 	  .help = "rows each thread loads into its table." },
-	{ .name = "indexes", .type = OPT_UINT, .offset = F(indexes), .def = "3", .min = 0, .max = 6, .dbio_own = 1,
+	{ .name = "indexes", .type = OPT_UINT, .offset = F(indexes), .def = "3", .min = 0, .max = 6, .dbio_own = 1, .brief = 1,
 	  .help = "indexes on the table (on customer, created, amount, status, name, (customer, created), in that order); kept during the load, then dropped and built again in the index phase." },
-	{ .name = "batch", .type = OPT_UINT, .offset = F(batch), .def = "1000", .min = 1, .max = 100000000, .dbio_own = 1,
+	{ .name = "batch", .type = OPT_UINT, .offset = F(batch), .def = "1000", .min = 1, .max = 100000000, .dbio_own = 1, .brief = 1,
 	  .help = "Rows per transaction of the load phase. The time series has one point per batch unless log_interval says otherwise." },
 	{ .name = "value_size", .type = OPT_RANGE, .offset = F(value_size), .def = "100-400", .dbio_own = 1,
 	  .help = "Bytes of the payload column of a row, one size or a range lo-hi drawn uniformly (from randseed, so runs repeat)." },
-	{ .name = "page_size", .type = OPT_SIZE, .offset = F(page_size), .def = "4096", .min = 512, .max = 65536, .dbio_own = 1,
+	{ .name = "page_size", .type = OPT_SIZE, .offset = F(page_size), .def = "4096", .min = 512, .max = 65536, .dbio_own = 1, .brief = 1,
 	  .help = "SQLite's page size in bytes, a power of two (S0's block-size question at the engine level)." },
-	{ .name = "journal_mode", .type = OPT_ENUM, .offset = F(journal_mode), .def = "delete", .values = journal_values, .dbio_own = 1,
+	{ .name = "journal_mode", .type = OPT_ENUM, .offset = F(journal_mode), .def = "delete", .values = journal_values, .dbio_own = 1, .brief = 1,
 	  .help = "SQLite's journal_mode." },
-	{ .name = "synchronous", .type = OPT_ENUM, .offset = F(synchronous), .def = "full", .values = synchronous_values, .dbio_own = 1,
+	{ .name = "synchronous", .type = OPT_ENUM, .offset = F(synchronous), .def = "full", .values = synchronous_values, .dbio_own = 1, .brief = 1,
 	  .help = "SQLite's synchronous setting." },
 };
 /* clang-format on */

@@ -33,17 +33,17 @@ static const struct opt_enum key_order_values[] = {
 
 /* clang-format off */
 static const struct option_def kv_defs[] = {
-	{ .name = "kv_engine", .type = OPT_STR, .offset = F(kv_engine), .size = S(kv_engine), .def = "sqlite", .dbio_own = 1,
+	{ .name = "kv_engine", .type = OPT_STR, .offset = F(kv_engine), .size = S(kv_engine), .def = "sqlite", .dbio_own = 1, .brief = 1,
 	  .help = "the database: gdbm (gdbm_store, gdbm_sync per batch), lmdb (one write transaction per batch; MDB_NOSYNC without sync_each_batch) or sqlite (one transaction per batch; synchronous=FULL with sync_each_batch, else OFF). The database lives in the thread's private directory, dbio.<job>.<thread>.db/<engine>, and is removed afterwards." },
-	{ .name = "records", .type = OPT_UINT, .offset = F(records), .def = "100000", .min = 1, .max = 1000000000, .dbio_own = 1,
+	{ .name = "records", .type = OPT_UINT, .offset = F(records), .def = "100000", .min = 1, .max = 1000000000, .dbio_own = 1, .brief = 1,
 	  .help = "records each thread inserts." },
-	{ .name = "batch", .type = OPT_UINT, .offset = F(batch), .def = "1000", .min = 1, .max = 100000000, .dbio_own = 1,
+	{ .name = "batch", .type = OPT_UINT, .offset = F(batch), .def = "1000", .min = 1, .max = 100000000, .dbio_own = 1, .brief = 1,
 	  .help = "Records per batch; a batch is one transaction (lmdb, sqlite) and ends with a sync when sync_each_batch=1. The time series has one point per batch unless log_interval says otherwise." },
-	{ .name = "value_size", .type = OPT_RANGE, .offset = F(value_size), .def = "100-400", .dbio_own = 1,
+	{ .name = "value_size", .type = OPT_RANGE, .offset = F(value_size), .def = "100-400", .dbio_own = 1, .brief = 1,
 	  .help = "bytes per value, one size or a range lo-hi drawn uniformly (from randseed, so runs repeat)." },
-	{ .name = "key_order", .type = OPT_ENUM, .offset = F(key_order), .def = "seq", .values = key_order_values, .dbio_own = 1,
+	{ .name = "key_order", .type = OPT_ENUM, .offset = F(key_order), .def = "seq", .values = key_order_values, .dbio_own = 1, .brief = 1,
 	  .help = "the order of the inserted keys (16-byte decimal record numbers)." },
-	{ .name = "sync_each_batch", .type = OPT_BOOL, .offset = F(sync_each_batch), .def = "1", .dbio_own = 1,
+	{ .name = "sync_each_batch", .type = OPT_BOOL, .offset = F(sync_each_batch), .def = "1", .dbio_own = 1, .brief = 1,
 	  .help = "make every batch durable before the next (gdbm_sync, a synced lmdb commit, sqlite synchronous=FULL); 0 leaves it to the kernel's writeback." },
 	{ .name = "lookups", .type = OPT_UINT, .offset = F(lookups), .def = "0", .min = 0, .max = 1000000000, .dbio_own = 1,
 	  .help = "random gets of inserted keys after the inserts, in batches of batch." },

@@ -48,13 +48,13 @@ static const struct opt_enum order_values[] = {
 
 /* clang-format off */
 static const struct option_def meta_defs[] = {
-	{ .name = "meta_files", .type = OPT_UINT, .offset = F(files), .def = "1000", .min = 1, .max = 10000000, .dbio_own = 1,
+	{ .name = "meta_files", .type = OPT_UINT, .offset = F(files), .def = "1000", .min = 1, .max = 10000000, .dbio_own = 1, .brief = 1,
 	  .help = "Files each thread creates, stats and deletes." },
-	{ .name = "meta_dirs", .type = OPT_UINT, .offset = F(dirs), .def = "1", .min = 1, .max = 100000, .dbio_own = 1,
+	{ .name = "meta_dirs", .type = OPT_UINT, .offset = F(dirs), .def = "1", .min = 1, .max = 100000, .dbio_own = 1, .brief = 1,
 	  .help = "Directories each thread spreads its files over (file n goes to directory n % meta_dirs), made before the creates." },
-	{ .name = "meta_size", .type = OPT_SIZE, .offset = F(size), .def = "0", .min = 0, .max = 1u << 20, .dbio_own = 1,
+	{ .name = "meta_size", .type = OPT_SIZE, .offset = F(size), .def = "0", .min = 0, .max = 1u << 20, .dbio_own = 1, .brief = 1,
 	  .help = "Bytes written into each file when it is created (0: empty files), counted as the create's bytes." },
-	{ .name = "meta_order", .type = OPT_ENUM, .offset = F(order), .def = "seq", .values = order_values, .dbio_own = 1,
+	{ .name = "meta_order", .type = OPT_ENUM, .offset = F(order), .def = "seq", .values = order_values, .dbio_own = 1, .brief = 1,
 	  .help = "The order of the stats and deletes." },
 };
 /* clang-format on */

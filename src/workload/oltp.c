@@ -37,13 +37,13 @@ struct oltp_conf {
 
 /* clang-format off */
 static const struct option_def oltp_defs[] = {
-	{ .name = "oltp_reads", .type = OPT_UINT, .offset = F(oltp_reads), .def = "4", .min = 0, .max = 1000, .dbio_own = 1,
+	{ .name = "oltp_reads", .type = OPT_UINT, .offset = F(oltp_reads), .def = "4", .min = 0, .max = 1000, .dbio_own = 1, .brief = 1,
 	  .help = "random page reads per transaction." },
-	{ .name = "oltp_writes", .type = OPT_UINT, .offset = F(oltp_writes), .def = "2", .min = 0, .max = 1000, .dbio_own = 1,
+	{ .name = "oltp_writes", .type = OPT_UINT, .offset = F(oltp_writes), .def = "2", .min = 0, .max = 1000, .dbio_own = 1, .brief = 1,
 	  .help = "random page writes per transaction (buffered, no sync: a database's checkpoint does that)." },
-	{ .name = "group_commit", .type = OPT_UINT, .offset = F(group_commit), .def = "1", .min = 1, .max = 100000, .dbio_own = 1,
+	{ .name = "group_commit", .type = OPT_UINT, .offset = F(group_commit), .def = "1", .min = 1, .max = 100000, .dbio_own = 1, .brief = 1,
 	  .help = "the most commit records the log writer puts in one write + fdatasync; 1 syncs every commit on its own, larger lets waiting commits share a sync." },
-	{ .name = "log_record", .type = OPT_SIZE, .offset = F(log_record), .def = "512", .min = 16, .max = 1u << 20, .dbio_own = 1,
+	{ .name = "log_record", .type = OPT_SIZE, .offset = F(log_record), .def = "512", .min = 16, .max = 1u << 20, .dbio_own = 1, .brief = 1,
 	  .help = "bytes of one commit record appended to the log." },
 };
 /* clang-format on */

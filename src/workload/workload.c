@@ -18,13 +18,11 @@ extern const struct workload_ops workload_oltp;
 extern const struct workload_ops workload_meta;
 
 const struct workload_ops *const workload_registry[] = {
-	&workload_fileio,
-	&workload_kv,
+	&workload_fileio, &workload_kv,
 #ifdef DBIO_HAVE_SQLITE3
 	&workload_import,
 #endif
-	&workload_oltp,
-	&workload_meta,
+	&workload_oltp,	  &workload_meta,
 };
 
 const size_t workload_count = sizeof(workload_registry) / sizeof(workload_registry[0]);
