@@ -208,6 +208,23 @@ static void point_keys(const struct axis *axes, size_t naxes, size_t p, char **e
 	}
 }
 
+/* What a varied key's values are, for views that draw them on an axis. */
+static const char *axis_unit(const char *key)
+{
+	const struct option_def *def = plan_find(key);
+
+	switch (def ? def->type : OPT_STR) {
+	case OPT_SIZE:
+		return "bytes";
+	case OPT_TIME:
+		return "ns";
+	case OPT_UINT:
+		return "count";
+	default:
+		return "text";
+	}
+}
+
 static json_t *sweep_json(const struct axis *axes, size_t naxes, size_t npoints, size_t jobs_per_point)
 {
 	json_t *vary = json_array();
@@ -217,7 +234,8 @@ static json_t *sweep_json(const struct axis *axes, size_t naxes, size_t npoints,
 
 		for (size_t v = 0; v < axes[i].nvalues; v++)
 			json_array_append_new(values, json_string(axes[i].values[v]));
-		json_array_append_new(vary, json_pack("{s:s, s:o}", "key", axes[i].key, "values", values));
+		json_array_append_new(vary, json_pack("{s:s, s:o, s:s}", "key", axes[i].key, "values", values,
+						      "unit", axis_unit(axes[i].key)));
 	}
 	return json_pack("{s:o, s:I, s:I, s:I}", "vary", vary, "points", (json_int_t)npoints,
 			 "jobs_per_point", (json_int_t)jobs_per_point, "completed", (json_int_t)0);
@@ -326,7 +344,16 @@ static bool resume_mismatch(const json_t *resumed, const json_t *built, char *wh
 				 (long long)json_integer_value(json_object_get(had, keys[i])));
 			return true;
 		}
-	if (!json_equal(json_object_get(had, "vary"), json_object_get(built, "vary"))) {
+	const json_t *hv = json_object_get(had, "vary"), *bv = json_object_get(built, "vary");
+	bool same = json_array_size(hv) == json_array_size(bv);
+
+	/* The keys and values decide; unit is derived from the key. */
+	for (size_t i = 0; same && i < json_array_size(bv); i++)
+		same = json_equal(json_object_get(json_array_get(hv, i), "key"),
+				  json_object_get(json_array_get(bv, i), "key")) &&
+		       json_equal(json_object_get(json_array_get(hv, i), "values"),
+				  json_object_get(json_array_get(bv, i), "values"));
+	if (!same) {
 		snprintf(what, len, "argv's --vary values are not those of sweep.vary");
 		return true;
 	}
