@@ -3,6 +3,8 @@
 #   make run        install missing packages, build, run the default suite
 #   make test       install missing packages, build, run every test
 #   make SAN=1 ...  the same with AddressSanitizer + UndefinedBehaviorSanitizer
+#   make check-layers, check-size  the house rules: includes point down the layers,
+#                   no file over 800 lines, no function over 120
 #   make docs       regenerate docs/options.md, docs/dbio.1 and the options part of
 #                   docs/result.schema.json from the option tables
 #   make WITHOUT="gdbm lmdb" ...
@@ -57,7 +59,7 @@ OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/default_suite.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNITS   := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps run test unit cli docs check-docs format check-format clean
+.PHONY: all deps run test unit cli docs check-docs format check-format check-layers check-size clean
 all: $(PROG)
 
 deps:
@@ -116,6 +118,14 @@ format:
 
 check-format:
 	clang-format --dry-run --Werror $$(find src tests/unit bench -name '*.[ch]')
+
+# Includes point down the layers of docs/architecture.md; no file over 800
+# lines, no function over 120 (tests/cli/docs.bats runs both too).
+check-layers:
+	scripts/check-layers
+
+check-size:
+	scripts/check-size
 
 clean:
 	rm -rf build build-san build-min build-min-san dbio dbio-san dbio-min dbio-min-san

@@ -320,3 +320,13 @@ print(len(cited), "cited")
 sys.exit(1 if missing or len(cited) < 35 else 0)
 EOF2
 }
+
+@test "house: every include points down the layers of docs/architecture.md" {
+	run "$ROOT/scripts/check-layers"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "house: no source file over 800 lines, no function over 120" {
+	run "$ROOT/scripts/check-size"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+}
