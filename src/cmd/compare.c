@@ -3,7 +3,7 @@
  * jobs and sweep points, and print side by side each file's figures, the
  * change against the first file in percent and whether it is larger than
  * the noise (Welch's t-test over the runs), with the environment fields
- * that differ. The comparison itself is out/compare.c; this file reads the
+ * that differ. The comparison itself is views/compare.c; this file reads the
  * files, parses the command line, prints warnings and errors, and decides
  * the exit status (--fail-above for CI pipelines).
  */
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "out/compare.h"
+#include "views/compare.h"
 #include "result/result.h"
 
 enum compare_format { COMPARE_TEXT, COMPARE_CSV, COMPARE_JSON };

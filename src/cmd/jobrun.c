@@ -13,8 +13,8 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
 #include "job/option.h"
-#include "out/csv.h"
-#include "out/table.h"
+#include "views/csv.h"
+#include "views/table.h"
 #include "result/result.h"
 #include "util/atomic.h"
 

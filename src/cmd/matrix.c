@@ -23,8 +23,8 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
-#include "out/compare.h"
-#include "out/text.h"
+#include "views/compare.h"
+#include "views/text.h"
 #include "result/result.h"
 #include "run/matrix.h"
 #include "util/atomic.h"

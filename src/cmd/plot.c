@@ -1,6 +1,6 @@
 /*
  * dbio plot RESULT.json... --out DIR: draw the plots of result files with
- * gnuplot (out/plot.c) into DIR — per-interval series, latency by
+ * gnuplot (views/plot.c) into DIR — per-interval series, latency by
  * percentile, sweep curves and, for several files, comparison bars — and
  * keep each plot's data file and gnuplot script beside its image.
  */
@@ -13,7 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "result/result.h"
-#include "out/plot.h"
+#include "views/plot.h"
 #include "util/atomic.h"
 
 static void plot_usage(void)

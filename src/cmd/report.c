@@ -1,6 +1,6 @@
 /*
  * dbio report RESULT.json... --html FILE: one self-contained HTML page of
- * result files (out/html.c), with the plots of `dbio plot` drawn as SVG by
+ * result files (views/html.c), with the plots of `dbio plot` drawn as SVG by
  * gnuplot in memory (no temporary files) and embedded. Without gnuplot the page
  * has the tables only and says why. The page is written atomically.
  */
@@ -10,9 +10,9 @@
 
 #include "cmd/cmd.h"
 #include "result/result.h"
-#include "out/html.h"
+#include "views/html.h"
 #include "run/run.h"
-#include "out/plot.h"
+#include "views/plot.h"
 #include "util/atomic.h"
 
 static void report_usage(void)

@@ -15,7 +15,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
 #include "job/option.h"
-#include "out/table.h"
+#include "views/table.h"
 #include "result/result.h"
 #include "util/atomic.h"
 #include "util/units.h"

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the comparison of result files (src/out/compare.h): the
+ * Unit tests for the comparison of result files (src/views/compare.h): the
  * change and Welch's test against hand-computed figures, metric parsing,
  * the checks on a file, alignment of jobs and sweep points, environment
  * differences, and the text, CSV and JSON views. The result trees are
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "out/compare.h"
+#include "views/compare.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

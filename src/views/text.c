@@ -1,5 +1,5 @@
 /* The text report; see text.h. Every figure carries its unit. */
-#include "out/text.h"
+#include "views/text.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Tables of result points; see table.h. */
-#include "out/table.h"
+#include "views/table.h"
 
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
  * computation on result trees (alignment, per-run values, Welch's test,
  * environment differences); the printers only format what was built.
  */
-#include "out/compare.h"
+#include "views/compare.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /* The HTML report; see html.h. Every figure carries its unit. */
-#include "out/html.h"
+#include "views/html.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -5,7 +5,7 @@
  * gnuplot only as single-quoted strings with no enhanced-text markup, so a
  * job name is printed as it is and cannot change the script.
  */
-#include "out/plot.h"
+#include "views/plot.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,8 +14,8 @@
  * The comparison borrows the result trees it was built from: they must
  * outlive it.
  */
-#ifndef DBIO_OUT_COMPARE_H
-#define DBIO_OUT_COMPARE_H
+#ifndef DBIO_VIEWS_COMPARE_H
+#define DBIO_VIEWS_COMPARE_H
 
 #include <jansson.h>
 #include <stdbool.h>

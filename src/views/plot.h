@@ -19,8 +19,8 @@
  *   PLOT_COMPARE  with several results: bars of the metric per job and op
  *                 type, one bar (with its 95 % CI) per result.
  */
-#ifndef DBIO_OUT_PLOT_H
-#define DBIO_OUT_PLOT_H
+#ifndef DBIO_VIEWS_PLOT_H
+#define DBIO_VIEWS_PLOT_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* CSV views; see csv.h. Job names are quoted when they need it (RFC 4180). */
-#include "out/csv.h"
+#include "views/csv.h"
 
 #include <string.h>
 

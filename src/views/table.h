@@ -4,8 +4,8 @@
  * "one row per parameter value" shape. Text or CSV, with control
  * characters of the result's text escaped (util/termesc.h).
  */
-#ifndef DBIO_OUT_TABLE_H
-#define DBIO_OUT_TABLE_H
+#ifndef DBIO_VIEWS_TABLE_H
+#define DBIO_VIEWS_TABLE_H
 
 #include <jansson.h>
 #include <stdbool.h>

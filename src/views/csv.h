@@ -2,8 +2,8 @@
  * CSV views of a result tree, for spreadsheets and plotting tools, with
  * control characters of the result's text escaped (util/termesc.h).
  */
-#ifndef DBIO_OUT_CSV_H
-#define DBIO_OUT_CSV_H
+#ifndef DBIO_VIEWS_CSV_H
+#define DBIO_VIEWS_CSV_H
 
 #include <jansson.h>
 #include <stdio.h>
