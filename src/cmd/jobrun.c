@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/metric.h"
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
 #include "job/option.h"
@@ -272,7 +273,7 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 			}
 		}
 		for (size_t k = 0; k < n; k++)
-			result_summarize(result, base + j + k);
+			metric_summarize(result, base + j + k);
 		j += n;
 	}
 	free(stats);
