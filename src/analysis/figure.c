@@ -81,7 +81,7 @@ bool metric_figure(const struct metric *m, const json_t *job, const char *op, do
 	struct summary s;
 
 	*mean = *ci95 = 0;
-	if (metric_per_op(m) && !metric_op_done(job, op, false))
+	if (!nruns || (metric_per_op(m) && !metric_op_done(job, op, false)))
 		return false;
 	if (nruns > 1 && m->summary_key && json_object_get(job, "summary")) {
 		metric_summary(m, job, op, &s);

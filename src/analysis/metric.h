@@ -114,8 +114,8 @@ bool metric_summary(const struct metric *m, const json_t *job, const char *op, s
  * the one rule of tables and plots: with more than one run, the mean and
  * 95 % CI half-width over the complete runs (from the job's summary when
  * m is summarised); with one run (or no summary to read), that last run's
- * value and 0. False, with both 0, when m is per op and no run of the job
- * did op. */
+ * value and 0. False, with both 0, when the job has no run, or m is per
+ * op and no run of the job did op. */
 bool metric_figure(const struct metric *m, const json_t *job, const char *op, double *mean, double *ci95);
 
 /* Add (or replace) jobs[index].summary of result: across the job's

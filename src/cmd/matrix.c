@@ -23,7 +23,8 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
-#include "views/compare.h"
+#include "analysis/compare.h"
+#include "views/comparison.h"
 #include "views/text.h"
 #include "result/result.h"
 #include "run/matrix.h"
@@ -241,7 +242,7 @@ static void annotate(json_t *result, size_t base, size_t index, const struct con
 /* The comparison table: one view of result per configuration (its job
  * entries, without the point that tells them apart), compared as files. */
 static void print_table(const json_t *result, const struct config *cs, size_t ndone,
-			const struct compare_metric *const *metrics, size_t nmetrics, double alpha)
+			const struct metric *const *metrics, size_t nmetrics, double alpha)
 {
 	json_t *views[MATRIX_MAX_CONFIGS] = { 0 };
 	const char *names[MATRIX_MAX_CONFIGS];
@@ -284,7 +285,7 @@ static void print_table(const json_t *result, const struct config *cs, size_t nd
 
 static int matrix_main(int argc, char **argv)
 {
-	const struct compare_metric *metrics[COMPARE_MAX_METRICS];
+	const struct metric *metrics[COMPARE_MAX_METRICS];
 	struct matrix_args m = { 0 };
 	struct run_args args = { 0 };
 	struct dbio_err err = { 0 };
@@ -374,8 +375,8 @@ static int matrix_main(int argc, char **argv)
 			&err, DBIO_EINPUT,
 			"matrix: %zu configurations (%zu --fs x %zu --mount-opts x %zu --sched): at most %d, split the matrix",
 			m.nfs * nm * ns, m.nfs, nm, ns, MATRIX_MAX_CONFIGS);
-	if (!rc && (nmetrics = compare_parse_metrics(m.metrics ? m.metrics : compare_default_metrics, metrics,
-						     COMPARE_MAX_METRICS, &err)) < 0)
+	if (!rc &&
+	    (nmetrics = metric_parse_list("compare", m.metrics, metrics, COMPARE_MAX_METRICS, &err)) < 0)
 		rc = nmetrics;
 	/* The jobs, validated with a stand-in directory. */
 	if (!rc && (rc = jobrun_build(&args, (char *[]){ "directory=" MATRIX_STATE_DIR "/mnt" }, 1, &set,

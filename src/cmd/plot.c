@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/metric.h"
 #include "cmd/cmd.h"
 #include "result/result.h"
 #include "views/plot.h"
@@ -32,13 +33,13 @@ static void plot_usage(void)
 	       "With several files the series and latency plots are named -f<N>- by file.\n"
 	       "Beside each image are its data (.dat) and gnuplot script (.gp).\n\n"
 	       "  --out DIR        where to write the plots (required)\n"
-	       "  --format FORMAT  svg (default) or png\n"
-	       "  --metric NAME    what sweep curves and comparison bars show (default iops):\n"
-	       "                   %s\n\n"
-	       "Needs gnuplot (Debian: apt-get install gnuplot-nox). Prints the images it wrote.\n"
+	       "  --format FORMAT  svg (default) or png\n");
+	cmd_print_metrics("  --metric NAME    what sweep curves and comparison bars show (default iops):\n"
+			  "                   ",
+			  19, "\n\n");
+	printf("Needs gnuplot (Debian: apt-get install gnuplot-nox). Prints the images it wrote.\n"
 	       "Exit status: 0 done, 1 gnuplot missing or failed, 2 bad input (a result file, an\n"
-	       "option, or a DIR that cannot be made or written; nothing is drawn).\n",
-	       plot_metric_names);
+	       "option, or a DIR that cannot be made or written; nothing is drawn).\n");
 }
 
 /* dir/name+ext, replaced as --output would be (util/atomic.h): a symlink
@@ -62,7 +63,7 @@ static int plot_main(int argc, char **argv)
 	struct plot_input *in = NULL;
 	struct plot_set set = { 0 };
 	struct dbio_err err = { 0 };
-	const struct plot_metric *m;
+	const struct metric *m;
 	enum plot_format fmt;
 	size_t n = 0;
 	int status = 2, rc;
@@ -115,8 +116,11 @@ static int plot_main(int argc, char **argv)
 		cmd_error("plot: --format '%s': unknown: expected svg or png", format);
 		goto out;
 	}
-	if (!(m = plot_metric_find(metric))) {
-		cmd_error("plot: --metric '%s': unknown: expected one of %s", metric, plot_metric_names);
+	if (!(m = metric_find(metric))) {
+		char names[512];
+
+		cmd_error("plot: --metric '%s': unknown: expected one of %s", metric,
+			  metric_names(names, sizeof(names), ", ", false));
 		goto out;
 	}
 	for (size_t f = 0; f < n; f++) {

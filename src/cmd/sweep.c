@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/metric.h"
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
 #include "job/option.h"
@@ -31,6 +32,8 @@ struct axis {
 
 static void sweep_usage(void)
 {
+	char defaults[128], tail[160];
+
 	printf("usage: dbio sweep [JOBFILE...] [--KEY=VALUE...] --vary KEY=VALUES [--vary ...]\n"
 	       "                  [--output FILE] [--metric LIST] [--op LIST] [--format text|json|csv]\n"
 	       "       dbio sweep --resume FILE\n\n"
@@ -45,11 +48,10 @@ static void sweep_usage(void)
 	       "(sweep.completed counts the finished points); `dbio sweep --resume FILE`\n"
 	       "finishes an interrupted sweep without redoing the points it holds. A signal\n"
 	       "stops the sweep at once (exit 128 + signal); one that comes after the last\n"
-	       "point's runs does not make it partial: it is complete, exit 0.\n\n"
-	       "  --metric LIST    columns of the table, from iops, bw, lat_mean, p50, p95, p99,\n"
-	       "                   p99_9, max, cpu, elapsed, user, sys, worst, worst2 (the worst\n"
-	       "                   and second-worst series interval) (default iops,bw,p99)\n"
-	       "  --op LIST        rows of the table: only these op types (insert, or read,write);\n"
+	       "point's runs does not make it partial: it is complete, exit 0.\n\n");
+	snprintf(tail, sizeof(tail), "; default %s\n", metric_names(defaults, sizeof(defaults), ",", true));
+	cmd_print_metrics("  --metric LIST    columns of the table, from ", 19, tail);
+	printf("  --op LIST        rows of the table: only these op types (insert, or read,write);\n"
 	       "                   default every op type a job did. The result keeps them all.\n"
 	       "  --format FORMAT  text (default), json or csv on standard output\n"
 	       "Other options as for `dbio run`.\n");
@@ -346,7 +348,8 @@ static int sweep_main(int argc, char **argv)
 	struct dbio_err werr = { 0 }; /* the failure to write --output */
 	bool written;		      /* whether --output holds this sweep at all */
 	bool suite;
-	int rc = 0, wrc = 0, status, bad;
+	const struct metric *metrics[TABLE_MAX_METRICS];
+	int rc = 0, wrc = 0, status, bad, nmetrics;
 	char names[256], what[512];
 
 	status = jobrun_parse_args(argc, argv, true, sweep_usage, &args);
@@ -389,10 +392,10 @@ static int sweep_main(int argc, char **argv)
 			json_object_get(json_object_get(resumed, "sweep"), "completed"));
 	}
 	args.opts.progress = args.progress < 0 ? isatty(STDERR_FILENO) : args.progress;
-	if (args.metrics && table_check_metrics(args.metrics)) {
-		rc = dbio_err_set(&err, DBIO_EINPUT,
-				  "command line: --metric %s: item %d is not a metric: expected a list of %s",
-				  args.metrics, table_check_metrics(args.metrics), table_metric_names);
+	/* The table's columns are checked before anything runs. */
+	if (args.metrics && (nmetrics = metric_parse_list("command line", args.metrics, metrics,
+							  TABLE_MAX_METRICS, &err)) < 0) {
+		rc = nmetrics;
 		goto fail;
 	}
 	if (args.ops && (bad = cmd_check_ops(args.ops, names, sizeof(names)))) {
@@ -546,8 +549,7 @@ static int sweep_main(int argc, char **argv)
 			puts(text);
 		free(text);
 	} else {
-		table_points(stdout, result, args.metrics ? args.metrics : "iops,bw,p99", args.ops,
-			     args.format == FORMAT_CSV);
+		table_points(stdout, result, args.metrics, args.ops, args.format == FORMAT_CSV);
 	}
 	fflush(stdout);
 	if (rc && err.code)

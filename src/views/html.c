@@ -1,16 +1,24 @@
-/* The HTML report; see html.h. Every figure carries its unit. */
+/*
+ * The HTML report; see html.h. This file writes the page, its head, the
+ * side-by-side table and the sweep tables; html_jobs.c the environment and
+ * the jobs. Every figure carries its unit; the figures of metrics are the
+ * registry's (analysis/metric.h), the changes analysis/compare.h's.
+ */
 #include "views/html.h"
 
-#include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/compare.h"
+#include "analysis/match.h"
+#include "analysis/tree.h"
+#include "stats/opstats.h"
+#include "util/list.h"
 #include "util/termesc.h"
 #include "util/units.h"
-
-static const char *const op_names[] = { "read", "write", "fsync", "fdatasync" };
-#define NOPS (sizeof(op_names) / sizeof(op_names[0]))
+#include "views/views_int.h"
 
 void html_escape(FILE *fp, const char *s)
 {
@@ -111,22 +119,7 @@ void html_svg(FILE *fp, const char *svg, const char *prefix)
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static double num(const json_t *obj, const char *key)
-{
-	const json_t *v = json_object_get(obj, key);
-
-	return json_is_number(v) ? json_number_value(v) : 0.0;
-}
-
-static const char *str(const json_t *obj, const char *key)
-{
-	const char *s = json_string_value(json_object_get(obj, key));
-
-	return s ? s : "";
-}
-
-/* A latency with its unit, "µs" rather than "us". */
-static void put_ns(FILE *fp, double ns)
+void html_put_ns(FILE *fp, double ns)
 {
 	char buf[32];
 	size_t len;
@@ -139,44 +132,23 @@ static void put_ns(FILE *fp, double ns)
 		fputs(buf, fp);
 }
 
-static void put_bytes(FILE *fp, double bytes)
+void html_put_bytes(FILE *fp, double bytes)
 {
 	char buf[32];
 
 	fputs(units_fmt_bytes(buf, sizeof(buf), bytes > 0 ? (uint64_t)bytes : 0), fp);
 }
 
-/* A figure of metric m (a latency when m->unit is NULL) with its CI. */
-static void put_figure(FILE *fp, const struct plot_metric *m, double v, double ci)
-{
-	if (m->unit)
-		fprintf(fp, "%.1f", v);
-	else
-		put_ns(fp, v);
-	if (ci > 0) {
-		fputs(" ± ", fp);
-		if (m->unit)
-			fprintf(fp, "%.1f", ci);
-		else
-			put_ns(fp, ci);
-	}
-}
-
-static void th(FILE *fp, const char *text, bool left)
+void html_th(FILE *fp, const char *text, bool left)
 {
 	fprintf(fp, "<th%s>%s</th>", left ? " class=\"l\"" : "", text);
 }
 
-static void td_text(FILE *fp, const char *s)
+void html_td_text(FILE *fp, const char *s)
 {
 	fputs("<td class=\"l\">", fp);
 	html_escape(fp, s);
 	fputs("</td>", fp);
-}
-
-static const char *job_label(const json_t *result, const json_t *job, char *buf, size_t len)
-{
-	return plot_job_label(result, job, buf, len);
 }
 
 static bool have_plot(const struct html_report *r, enum plot_kind kind, size_t file)
@@ -187,8 +159,7 @@ static bool have_plot(const struct html_report *r, enum plot_kind kind, size_t f
 	return false;
 }
 
-/* The plot of kind for file and job, if it was drawn. */
-static void figure(FILE *fp, const struct html_report *r, enum plot_kind kind, size_t file, size_t job)
+void html_figure(FILE *fp, const struct html_report *r, enum plot_kind kind, size_t file, size_t job)
 {
 	if (!r->plots)
 		return;
@@ -204,6 +175,32 @@ static void figure(FILE *fp, const struct html_report *r, enum plot_kind kind, s
 		fputs("\n<figcaption>", fp);
 		html_escape(fp, p->title);
 		fputs("</figcaption></figure>\n", fp);
+	}
+}
+
+/* "throughput (ops/s)", or "p99 latency" (a latency's unit is its
+ * figures'): what a row or column of metric m is called. */
+static void metric_title(FILE *fp, const struct metric *m)
+{
+	if (metric_in_ns(m))
+		fputs(m->label, fp);
+	else
+		fprintf(fp, "%s (%s)", m->label, m->unit);
+}
+
+/* A figure of metric m with its CI. */
+static void put_figure(FILE *fp, const struct metric *m, double v, double ci)
+{
+	if (metric_in_ns(m))
+		html_put_ns(fp, v);
+	else
+		fprintf(fp, "%.1f", v);
+	if (ci > 0) {
+		fputs(" ± ", fp);
+		if (metric_in_ns(m))
+			html_put_ns(fp, ci);
+		else
+			fprintf(fp, "%.1f", ci);
 	}
 }
 
@@ -242,24 +239,24 @@ static void header(FILE *fp, const struct html_report *r)
 	}
 	fprintf(fp, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>dbio report</h1>\n", css);
 	fputs("<div class=\"scroll\"><table>\n<tr>", fp);
-	th(fp, "result file", true);
-	th(fp, "dbio", true);
-	th(fp, "host", true);
-	th(fp, "started (UTC)", true);
-	th(fp, "jobs", false);
-	th(fp, "command line", true);
+	html_th(fp, "result file", true);
+	html_th(fp, "dbio", true);
+	html_th(fp, "host", true);
+	html_th(fp, "started (UTC)", true);
+	html_th(fp, "jobs", false);
+	html_th(fp, "command line", true);
 	fputs("</tr>\n", fp);
 	for (size_t f = 0; f < r->n; f++) {
 		const json_t *res = r->in[f].result;
 
 		fputs("<tr>", fp);
-		td_text(fp, r->in[f].label);
-		td_text(fp, str(json_object_get(res, "tool"), "version"));
-		td_text(fp, str(json_object_get(res, "system"), "hostname"));
-		td_text(fp, str(res, "started_at"));
+		html_td_text(fp, r->in[f].label);
+		html_td_text(fp, tree_str(json_object_get(res, "tool"), "version"));
+		html_td_text(fp, tree_str(json_object_get(res, "system"), "hostname"));
+		html_td_text(fp, tree_str(res, "started_at"));
 		fprintf(fp, "<td>%zu</td><td class=\"l wrap\"><code>",
 			json_array_size(json_object_get(res, "jobs")));
-		html_escape(fp, str(res, "command_line"));
+		html_escape(fp, tree_str(res, "command_line"));
 		fputs("</code></td></tr>\n", fp);
 	}
 	fputs("</table></div>\n", fp);
@@ -271,9 +268,9 @@ static void header(FILE *fp, const struct html_report *r)
 		fputs("<p class=\"warn\">", fp);
 		html_escape(fp, r->in[f].label);
 		fputs(" is PARTIAL: dbio stopped early", fp);
-		if (*str(res, "error")) {
+		if (*tree_str(res, "error")) {
 			fputs(": ", fp);
-			html_escape(fp, str(res, "error"));
+			html_escape(fp, tree_str(res, "error"));
 		}
 		fputs("</p>\n", fp);
 	}
@@ -286,26 +283,55 @@ static void header(FILE *fp, const struct html_report *r)
 
 /* ---- side by side ---------------------------------------------------------- */
 
-/* The job entry of result whose label and op match, or NULL. */
-static const json_t *find_job(const json_t *result, const char *label, const char *op)
+/* A row of the side-by-side table: metric m of job and op in every file,
+ * with the change against the first (analysis/compare.h). */
+static void side_row(FILE *fp, const struct html_report *r, const struct match_rows *mr, size_t i,
+		     const struct metric *m, bool first)
 {
-	size_t j;
-	json_t *job;
+	double v0 = 0, c0 = 0, v, ci, pct;
+	bool have0 = false;
 
-	json_array_foreach (json_object_get(result, "jobs"), j, job) {
-		char l[512];
-		double v, ci;
+	fputs("<tr>", fp);
+	html_td_text(fp, first ? mr->rows[i].label : "");
+	html_td_text(fp, first ? mr->rows[i].op : "");
+	fputs("<td class=\"l\">", fp);
+	metric_title(fp, m);
+	fputs("</td>", fp);
+	for (size_t g = 0; g < r->n; g++) {
+		const json_t *job = match_rows_job(mr, i, g);
+		enum compare_side side;
 
-		if (!strcmp(job_label(result, job, l, sizeof(l)), label) &&
-		    plot_figure(job, op, plot_metric_find("iops"), &v, &ci))
-			return job;
+		if (!job || !metric_figure(m, job, mr->rows[i].op, &v, &ci)) {
+			fputs(g ? "<td>–</td><td></td>" : "<td>–</td>", fp);
+			continue;
+		}
+		fputs("<td>", fp);
+		put_figure(fp, m, v, ci);
+		fputs("</td>", fp);
+		if (!g) {
+			v0 = v, c0 = ci, have0 = true;
+			continue;
+		}
+		side = have0 ? compare_side_of(m, v0, c0, v, ci, &pct) : COMPARE_SIDE_NONE;
+		if (side == COMPARE_SIDE_NONE)
+			fputs("<td></td>", fp);
+		else
+			fprintf(fp, "<td class=\"%s\">%+.1f %%</td>",
+				side == COMPARE_SIDE_BETTER  ? "better"
+				: side == COMPARE_SIDE_WORSE ? "worse"
+							     : "noise",
+				pct);
 	}
-	return NULL;
+	fputs("</tr>\n", fp);
 }
 
 static void side_by_side(FILE *fp, const struct html_report *r)
 {
-	static const char *const mnames[] = { "iops", "bw", "lat_mean", "p99" };
+	const struct metric *ms[HTML_MAX_METRICS];
+	const json_t **results = calloc(r->n, sizeof(*results));
+	struct dbio_err err = { 0 };
+	struct match_rows mr = { 0 };
+	int nms = metric_parse_list("report", HTML_METRICS, ms, HTML_MAX_METRICS, &err);
 
 	fputs("<h2 class=\"first\" id=\"compare\">Side by side</h2>\n<p>Each figure is the mean over a job's "
 	      "runs (± the 95 % confidence interval when it has repeats); change is against the first "
@@ -313,180 +339,42 @@ static void side_by_side(FILE *fp, const struct html_report *r)
 	      "coloured; <span class=\"noise\">grey</span> when the confidence intervals overlap (within the "
 	      "noise).</p>\n<div class=\"scroll\"><table>\n<tr>",
 	      fp);
-	th(fp, "job", true);
-	th(fp, "op", true);
-	th(fp, "figure", true);
+	html_th(fp, "job", true);
+	html_th(fp, "op", true);
+	html_th(fp, "figure", true);
 	for (size_t f = 0; f < r->n; f++) {
 		fputs("<th>", fp);
 		html_escape(fp, r->in[f].label);
 		fputs("</th>", fp);
 		if (f)
-			th(fp, "change", false);
+			html_th(fp, "change", false);
 	}
 	fputs("</tr>\n", fp);
 	/* Rows: every job and op type of any result, in order of appearance. */
-	for (size_t f = 0; f < r->n; f++) {
-		const json_t *res = r->in[f].result;
-		size_t j;
-		json_t *job;
-
-		json_array_foreach (json_object_get(res, "jobs"), j, job) {
-			char label[512];
-
-			job_label(res, job, label, sizeof(label));
-			for (size_t k = 0; k < NOPS; k++) {
-				bool seen = false;
-
-				if (find_job(res, label, op_names[k]) != job)
-					continue;
-				for (size_t g = 0; g < f && !seen; g++)
-					seen = find_job(r->in[g].result, label, op_names[k]) != NULL;
-				if (seen)
-					continue;
-				for (size_t mi = 0; mi < 4; mi++) {
-					const struct plot_metric *m = plot_metric_find(mnames[mi]);
-					double v0 = 0, c0 = 0;
-					bool have0 = false;
-
-					fputs("<tr>", fp);
-					td_text(fp, mi ? "" : label);
-					td_text(fp, mi ? "" : op_names[k]);
-					fprintf(fp, "<td class=\"l\">%s%s%s%s</td>", m->label,
-						m->unit ? " (" : "", m->unit ? m->unit : "",
-						m->unit ? ")" : "");
-					for (size_t g = 0; g < r->n; g++) {
-						const json_t *gj =
-							find_job(r->in[g].result, label, op_names[k]);
-						double v, ci;
-
-						if (!gj || !plot_figure(gj, op_names[k], m, &v, &ci)) {
-							fputs(g ? "<td>–</td><td></td>" : "<td>–</td>", fp);
-							continue;
-						}
-						fputs("<td>", fp);
-						put_figure(fp, m, v, ci);
-						fputs("</td>", fp);
-						if (!g) {
-							v0 = v, c0 = ci, have0 = true;
-							continue;
-						}
-						if (!have0 || v0 == 0) {
-							fputs("<td></td>", fp);
-							continue;
-						}
-						double pct = (v - v0) / v0 * 100;
-						bool up_good = m->unit != NULL;
-						const char *cls =
-							fabs(v - v0) <= c0 + ci && (c0 > 0 || ci > 0)
-								? "noise"
-							: (pct > 0) == up_good ? "better"
-									       : "worse";
-
-						fprintf(fp, "<td class=\"%s\">%+.1f %%</td>",
-							pct == 0 ? "noise" : cls, pct);
-					}
-					fputs("</tr>\n", fp);
-				}
-			}
-		}
-	}
+	for (size_t f = 0; results && f < r->n; f++)
+		results[f] = r->in[f].result;
+	if (results && nms > 0 &&
+	    !match_rows_init(&mr, results, r->n, metric_find("iops"), HTML_OPS, SIZE_MAX))
+		for (size_t i = 0; i < mr.count; i++)
+			for (int mi = 0; mi < nms; mi++)
+				side_row(fp, r, &mr, i, ms[mi], mi == 0);
+	match_rows_release(&mr);
+	free(results);
 	fputs("</table></div>\n", fp);
-	figure(fp, r, PLOT_COMPARE, 0, 0);
-	figure(fp, r, PLOT_SWEEP, 0, 0);
-}
-
-/* ---- environment ----------------------------------------------------------- */
-
-/* Rows "key | value" of every scalar in obj, nested objects with their
- * key as prefix; *_bytes also in binary units. */
-static void kv_rows(FILE *fp, const json_t *obj, const char *prefix)
-{
-	const char *key;
-	json_t *v;
-
-	json_object_foreach ((json_t *)obj, key, v) {
-		char full[256];
-
-		snprintf(full, sizeof(full), "%s%s%s", prefix, *prefix ? "." : "", key);
-		if (json_is_object(v)) {
-			kv_rows(fp, v, full);
-			continue;
-		}
-		fputs("<tr>", fp);
-		td_text(fp, full);
-		fputs("<td class=\"l wrap\">", fp);
-		if (json_is_string(v)) {
-			html_escape(fp, json_string_value(v));
-		} else if (json_is_array(v)) {
-			size_t i;
-			json_t *e;
-
-			json_array_foreach (v, i, e) {
-				fputs(i ? ", " : "", fp);
-				if (json_is_string(e))
-					html_escape(fp, json_string_value(e));
-				else if (json_is_number(e))
-					fprintf(fp, "%g", json_number_value(e));
-			}
-		} else if (json_is_integer(v)) {
-			fprintf(fp, "%lld", (long long)json_integer_value(v));
-			size_t len = strlen(key);
-
-			if (len > 6 && !strcmp(key + len - 6, "_bytes") && json_integer_value(v) >= 1024) {
-				fputs(" (", fp);
-				put_bytes(fp, (double)json_integer_value(v));
-				fputs(")", fp);
-			}
-		} else if (json_is_real(v)) {
-			fprintf(fp, "%g", json_real_value(v));
-		} else if (json_is_boolean(v)) {
-			fputs(json_is_true(v) ? "yes" : "no", fp);
-		}
-		fputs("</td></tr>\n", fp);
-	}
-}
-
-static void environment(FILE *fp, const json_t *result)
-{
-	const json_t *seen[64];
-	size_t nseen = 0, j, t;
-	json_t *job, *target;
-
-	fputs("<h3>Environment</h3>\n<div class=\"env\"><div class=\"scroll\"><table>\n<tr>", fp);
-	th(fp, "system", true);
-	th(fp, "value", true);
-	fputs("</tr>\n", fp);
-	kv_rows(fp, json_object_get(result, "system"), "");
-	fputs("</table></div>\n", fp);
-	json_array_foreach (json_object_get(result, "jobs"), j, job) {
-		json_array_foreach (json_object_get(job, "targets"), t, target) {
-			bool dup = false;
-
-			for (size_t k = 0; k < nseen; k++)
-				dup |= !strcmp(str(seen[k], "directory"), str(target, "directory")) &&
-				       !strcmp(str(seen[k], "device"), str(target, "device"));
-			if (dup || nseen == 64)
-				continue;
-			seen[nseen++] = target;
-			fputs("<div class=\"scroll\"><table>\n<tr><th class=\"l\">target</th><th class=\"l\">",
-			      fp);
-			html_escape(fp, str(target, "directory"));
-			fputs("</th></tr>\n", fp);
-			kv_rows(fp, target, "");
-			fputs("</table></div>\n", fp);
-		}
-	}
-	fputs("</div>\n", fp);
+	html_figure(fp, r, PLOT_COMPARE, 0, 0);
+	html_figure(fp, r, PLOT_SWEEP, 0, 0);
 }
 
 /* ---- sweeps --------------------------------------------------------------- */
 
 static void sweep_table(FILE *fp, const struct html_report *r, size_t f)
 {
-	static const char *const mnames[] = { "iops", "bw", "lat_mean", "p99" };
+	const struct metric *ms[HTML_MAX_METRICS], *iops = metric_find("iops");
 	const json_t *result = r->in[f].result;
 	const json_t *sweep = json_object_get(result, "sweep");
 	const json_t *vary = json_object_get(sweep, "vary");
+	struct dbio_err err = { 0 };
+	int nms = metric_parse_list("report", HTML_METRICS, ms, HTML_MAX_METRICS, &err);
 	size_t i, j;
 	json_t *v, *job;
 
@@ -494,51 +382,45 @@ static void sweep_table(FILE *fp, const struct html_report *r, size_t f)
 		return;
 	fprintf(fp,
 		"<h3>Sweep</h3>\n<p>%.0f of %.0f points done; mean ± 95 %% CI over each point's runs.</p>\n",
-		num(sweep, "completed"), num(sweep, "points"));
+		tree_num(sweep, "completed"), tree_num(sweep, "points"));
 	fputs("<div class=\"scroll\"><table>\n<tr>", fp);
 	json_array_foreach (vary, i, v) {
 		fputs("<th class=\"l\">", fp);
-		html_escape(fp, str(v, "key"));
+		html_escape(fp, tree_str(v, "key"));
 		fputs("</th>", fp);
 	}
-	th(fp, "job", true);
-	th(fp, "op", true);
-	for (size_t mi = 0; mi < 4; mi++) {
-		const struct plot_metric *m = plot_metric_find(mnames[mi]);
-
-		fprintf(fp, "<th>%s%s%s%s</th>", m->label, m->unit ? " (" : "", m->unit ? m->unit : "",
-			m->unit ? ")" : "");
+	html_th(fp, "job", true);
+	html_th(fp, "op", true);
+	for (int mi = 0; mi < nms; mi++) {
+		fputs("<th>", fp);
+		metric_title(fp, ms[mi]);
+		fputs("</th>", fp);
 	}
-	th(fp, "CV of ops/s", false);
+	html_th(fp, "CV of ops/s", false);
 	fputs("</tr>\n", fp);
 	json_array_foreach (json_object_get(result, "jobs"), j, job) {
-		for (size_t k = 0; k < NOPS; k++) {
+		for (int t = 0; t < OP_NTYPES; t++) {
+			const char *op = op_type_name((enum op_type)t);
 			double val, ci;
+			struct summary s;
 
-			if (!plot_figure(job, op_names[k], plot_metric_find("iops"), &val, &ci))
+			if (!list_has(HTML_OPS, op) || !metric_figure(iops, job, op, &val, &ci))
 				continue;
 			fputs("<tr>", fp);
 			json_array_foreach (vary, i, v)
-				td_text(fp, str(json_object_get(job, "point"), str(v, "key")));
-			td_text(fp, str(job, "name"));
-			td_text(fp, op_names[k]);
-			for (size_t mi = 0; mi < 4; mi++) {
-				const struct plot_metric *m = plot_metric_find(mnames[mi]);
-
-				plot_figure(job, op_names[k], m, &val, &ci);
+				html_td_text(fp, tree_str(json_object_get(job, "point"), tree_str(v, "key")));
+			html_td_text(fp, tree_str(job, "name"));
+			html_td_text(fp, op);
+			for (int mi = 0; mi < nms; mi++) {
+				metric_figure(ms[mi], job, op, &val, &ci);
 				fputs("<td>", fp);
-				put_figure(fp, m, val, ci);
+				put_figure(fp, ms[mi], val, ci);
 				fputs("</td>", fp);
 			}
-			const json_t *iops = json_object_get(
-				json_object_get(json_object_get(json_object_get(job, "summary"), "ops"),
-						op_names[k]),
-				"iops");
-			double cv = num(iops, "cv") * 100;
-
-			if (num(iops, "n") > 1)
-				fprintf(fp, "<td%s>%.1f %%%s</td>", cv > 10 ? " class=\"warn\"" : "", cv,
-					cv > 10 ? " HIGH" : "");
+			metric_summary(iops, job, op, &s);
+			if (s.n > 1)
+				fprintf(fp, "<td%s>%.1f %%%s</td>", s.cv * 100 > 10 ? " class=\"warn\"" : "",
+					s.cv * 100, s.cv * 100 > 10 ? " HIGH" : "");
 			else
 				fputs("<td>–</td>", fp);
 			fputs("</tr>\n", fp);
@@ -546,285 +428,7 @@ static void sweep_table(FILE *fp, const struct html_report *r, size_t f)
 	}
 	fputs("</table></div>\n", fp);
 	if (r->n == 1)
-		figure(fp, r, PLOT_SWEEP, 0, 0);
-}
-
-/* ---- jobs ----------------------------------------------------------------- */
-
-static void brief_options(FILE *fp, const json_t *opts)
-{
-	static const char *const keys[] = { "rw",	  "bs",	       "size",	       "nrfiles", "numjobs",
-					    "ioengine",	  "direct",    "sync",	       "fsync",	  "fdatasync",
-					    "time_based", "runtime",   "log_interval", "cache",	  "mem_limit",
-					    "repeat",	  "rwmixread", "directory" };
-	const char *key;
-	json_t *v;
-
-	fputs("<p><code>", fp);
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		v = json_object_get(opts, keys[i]);
-		if (!v)
-			continue;
-		fprintf(fp, "%s%s=", i ? " " : "", keys[i]);
-		if (json_is_string(v))
-			html_escape(fp, json_string_value(v));
-		else if (json_is_boolean(v))
-			fputs(json_is_true(v) ? "1" : "0", fp);
-		else if (json_is_number(v) &&
-			 (!strcmp(keys[i], "bs") || !strcmp(keys[i], "size") ||
-			  !strcmp(keys[i], "mem_limit")) &&
-			 json_number_value(v) > 0)
-			put_bytes(fp, json_number_value(v));
-		else if (json_is_number(v) && !strcmp(keys[i], "runtime") && json_number_value(v) > 0)
-			put_ns(fp, json_number_value(v));
-		else if (json_is_number(v))
-			fprintf(fp, "%g", json_number_value(v));
-	}
-	fputs("</code></p>\n<details><summary>all options</summary><div class=\"scroll\"><table>\n", fp);
-	json_object_foreach ((json_t *)opts, key, v) {
-		fputs("<tr>", fp);
-		td_text(fp, key);
-		fputs("<td class=\"l wrap\">", fp);
-		if (json_is_string(v)) {
-			html_escape(fp, json_string_value(v));
-		} else {
-			char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-
-			html_escape(fp, text);
-			free(text);
-		}
-		fputs("</td></tr>\n", fp);
-	}
-	fputs("</table></div></details>\n", fp);
-}
-
-static void op_tables(FILE *fp, const json_t *runs)
-{
-	static const char *const cols[] = { "min", "mean", "p50", "p95", "p99", "p99_9", "max" };
-	static const char *const heads[] = { "lat min", "lat mean", "p50", "p95", "p99", "p99.9", "lat max" };
-	bool extra = false;
-	size_t r;
-	json_t *run;
-
-	json_array_foreach (runs, r, run)
-		for (size_t k = 0; k < NOPS; k++)
-			extra |= json_object_size(json_object_get(
-					 json_object_get(
-						 json_object_get(json_object_get(run, "ops"), op_names[k]),
-						 "lat_ns"),
-					 "percentiles")) > 0;
-	fputs("<div class=\"scroll\"><table>\n<tr>", fp);
-	th(fp, "run", false);
-	th(fp, "op", true);
-	th(fp, "count", false);
-	th(fp, "ops/s", false);
-	th(fp, "MiB/s", false);
-	for (size_t i = 0; i < 7; i++)
-		th(fp, heads[i], false);
-	if (extra)
-		th(fp, "other percentiles", true);
-	fputs("</tr>\n", fp);
-	json_array_foreach (runs, r, run) {
-		for (size_t k = 0; k < NOPS; k++) {
-			const json_t *op = json_object_get(json_object_get(run, "ops"), op_names[k]);
-			const json_t *lat = json_object_get(op, "lat_ns");
-			const char *pct;
-			json_t *v;
-
-			if (num(op, "count") == 0)
-				continue;
-			fprintf(fp,
-				"<tr><td>%zu%s</td><td class=\"l\">%s</td><td>%.0f</td><td>%.1f</td><td>%.2f</td>",
-				r + 1, json_is_true(json_object_get(run, "partial")) ? " (partial)" : "",
-				op_names[k], num(op, "count"), num(op, "iops"),
-				num(op, "bw_bytes") / 1048576.0);
-			for (size_t i = 0; i < 7; i++) {
-				fputs("<td>", fp);
-				put_ns(fp, num(lat, cols[i]));
-				fputs("</td>", fp);
-			}
-			if (!extra) {
-				fputs("</tr>\n", fp);
-				continue;
-			}
-			fputs("<td class=\"l\">", fp);
-			json_object_foreach ((json_t *)json_object_get(lat, "percentiles"), pct, v) {
-				fputs("p", fp);
-				html_escape(fp, pct);
-				fputs(" ", fp);
-				put_ns(fp, json_number_value(v));
-				fputs("; ", fp);
-			}
-			fputs("</td></tr>\n", fp);
-		}
-	}
-	fputs("</table></div>\n<div class=\"scroll\"><table>\n<tr>", fp);
-	th(fp, "run", false);
-	th(fp, "elapsed", false);
-	th(fp, "threads", false);
-	th(fp, "user (s)", false);
-	th(fp, "sys (s)", false);
-	th(fp, "CPU (% of one core)", false);
-	th(fp, "major faults", false);
-	th(fp, "minor faults", false);
-	th(fp, "voluntary switches", false);
-	th(fp, "involuntary switches", false);
-	th(fp, "block in (512 B)", false);
-	th(fp, "block out (512 B)", false);
-	th(fp, "memory cgroup peak", false);
-	fputs("</tr>\n", fp);
-	json_array_foreach (runs, r, run) {
-		const json_t *ru = json_object_get(run, "rusage");
-		const json_t *mem = json_object_get(run, "memory");
-
-		fprintf(fp, "<tr><td>%zu</td><td>", r + 1);
-		put_ns(fp, num(run, "elapsed_ns"));
-		fprintf(fp,
-			"</td><td>%.0f</td><td>%.2f</td><td>%.2f</td><td>%.1f</td><td>%.0f</td><td>%.0f</td>"
-			"<td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>",
-			num(run, "threads"), num(ru, "user_s"), num(ru, "sys_s"), num(ru, "cpu_pct"),
-			num(ru, "majflt"), num(ru, "minflt"), num(ru, "nvcsw"), num(ru, "nivcsw"),
-			num(ru, "inblock"), num(ru, "oublock"));
-		if (mem) {
-			put_bytes(fp, num(mem, "peak_bytes"));
-			fputs(" of ", fp);
-			put_bytes(fp, num(mem, "limit_bytes"));
-		} else {
-			fputs("–", fp);
-		}
-		fputs("</td></tr>\n", fp);
-	}
-	fputs("</table></div>\n", fp);
-}
-
-static void ci_cell(FILE *fp, const json_t *s, double scale, bool ns)
-{
-	fputs("<td>", fp);
-	if (ns) {
-		put_ns(fp, num(s, "mean"));
-		fputs(" ± ", fp);
-		put_ns(fp, num(s, "ci95"));
-	} else {
-		fprintf(fp, "%.1f ± %.1f", num(s, "mean") * scale, num(s, "ci95") * scale);
-	}
-	fputs("</td>", fp);
-}
-
-static void repeats(FILE *fp, const json_t *sum)
-{
-	const json_t *ops = json_object_get(sum, "ops");
-
-	fprintf(fp,
-		"<h4>Repeats</h4>\n<p>%.0f complete runs: mean ± 95 %% confidence interval (Student's t). "
-		"A coefficient of variation (CV) of ops/s above 10 %% is flagged.</p>\n"
-		"<div class=\"scroll\"><table>\n<tr>",
-		num(sum, "runs"));
-	th(fp, "op", true);
-	th(fp, "ops/s", false);
-	th(fp, "MiB/s", false);
-	th(fp, "lat mean", false);
-	th(fp, "lat p99", false);
-	th(fp, "lat max", false);
-	th(fp, "CV of ops/s", false);
-	fputs("</tr>\n", fp);
-	for (size_t k = 0; k < NOPS; k++) {
-		const json_t *op = json_object_get(ops, op_names[k]);
-		double cv;
-
-		if (!op)
-			continue;
-		cv = num(json_object_get(op, "iops"), "cv") * 100;
-		fprintf(fp, "<tr><td class=\"l\">%s</td>", op_names[k]);
-		ci_cell(fp, json_object_get(op, "iops"), 1, false);
-		ci_cell(fp, json_object_get(op, "bw_bytes"), 1 / 1048576.0, false);
-		ci_cell(fp, json_object_get(op, "lat_mean_ns"), 1, true);
-		ci_cell(fp, json_object_get(op, "lat_p99_ns"), 1, true);
-		ci_cell(fp, json_object_get(op, "lat_max_ns"), 1, true);
-		fprintf(fp, "<td%s>%.1f %%%s</td></tr>\n", cv > 10 ? " class=\"warn\"" : "", cv,
-			cv > 10 ? " HIGH VARIATION" : "");
-	}
-	fputs("</table></div>\n<p>elapsed ", fp);
-	put_ns(fp, num(json_object_get(sum, "elapsed_ns"), "mean"));
-	fputs(" ± ", fp);
-	put_ns(fp, num(json_object_get(sum, "elapsed_ns"), "ci95"));
-	fprintf(fp, ", CPU %.1f %% ± %.1f of one core</p>\n", num(json_object_get(sum, "cpu_pct"), "mean"),
-		num(json_object_get(sum, "cpu_pct"), "ci95"));
-}
-
-static void series(FILE *fp, const struct html_report *r, size_t f, size_t j, const json_t *runs)
-{
-	static const char *const rank[] = { "worst", "second-worst" };
-	bool any = false;
-	size_t i, k;
-	json_t *run, *w;
-
-	json_array_foreach (runs, i, run)
-		any |= json_object_get(run, "series") != NULL;
-	if (!any)
-		return;
-	fputs("<h4>Per-interval series</h4>\n<ul>\n", fp);
-	json_array_foreach (runs, i, run) {
-		const json_t *s = json_object_get(run, "series");
-		bool time_grid = !strcmp(str(s, "grid"), "time");
-
-		if (!s)
-			continue;
-		fprintf(fp, "<li>run %zu: %zu intervals of ", i + 1,
-			json_array_size(json_object_get(s, "points")));
-		if (time_grid)
-			put_ns(fp, num(s, "interval_ns"));
-		else
-			fprintf(fp, "%.0f reads and writes per thread", num(s, "interval_ops"));
-		if (json_is_true(json_object_get(s, "truncated")))
-			fputs(" <span class=\"warn\">(truncated: out of memory)</span>", fp);
-		json_array_foreach (json_object_get(s, "worst"), k, w) {
-			if (k >= 2)
-				break;
-			fprintf(fp, "; %s #%.0f", rank[k], num(w, "index") + 1);
-			if (!time_grid)
-				fprintf(fp, " of thread %.0f", num(w, "thread"));
-			fputs(" ending ", fp);
-			put_ns(fp, num(w, "end_ns"));
-			if (time_grid) {
-				double d = num(w, "duration_ns") / 1e9;
-
-				fprintf(fp, ": %.0f reads and writes (%.1f ops/s)", num(w, "count"),
-					d > 0 ? num(w, "count") / d : 0);
-			} else {
-				fprintf(fp, ": %.0f operations took ", num(w, "count"));
-				put_ns(fp, num(w, "duration_ns"));
-			}
-		}
-		fputs("</li>\n", fp);
-	}
-	fputs("</ul>\n", fp);
-	figure(fp, r, PLOT_SERIES, f, j);
-}
-
-static void jobs(FILE *fp, const struct html_report *r, size_t f)
-{
-	const json_t *result = r->in[f].result;
-	size_t j, k;
-	json_t *job, *warning;
-
-	json_array_foreach (json_object_get(result, "jobs"), j, job) {
-		const json_t *runs = json_object_get(job, "runs");
-		char label[512];
-
-		fprintf(fp, "<h3 id=\"f%zu-j%zu\">job ", f + 1, j + 1);
-		html_escape(fp, job_label(result, job, label, sizeof(label)));
-		fputs("</h3>\n", fp);
-		brief_options(fp, json_object_get(job, "options"));
-		json_array_foreach (json_object_get(job, "warnings"), k, warning) {
-			fputs("<p class=\"warn\">warning: ", fp);
-			html_escape(fp, json_string_value(warning));
-			fputs("</p>\n", fp);
-		}
-		op_tables(fp, runs);
-		if (json_array_size(runs) > 1 && num(json_object_get(job, "summary"), "runs") > 0)
-			repeats(fp, json_object_get(job, "summary"));
-		series(fp, r, f, j, runs);
-	}
+		html_figure(fp, r, PLOT_SWEEP, 0, 0);
 }
 
 void html_report_write(FILE *fp, const struct html_report *r)
@@ -836,12 +440,12 @@ void html_report_write(FILE *fp, const struct html_report *r)
 		fprintf(fp, "<h2%s id=\"f%zu\">", r->n == 1 ? " class=\"first\"" : "", f + 1);
 		html_escape(fp, r->in[f].label);
 		fputs("</h2>\n", fp);
-		environment(fp, r->in[f].result);
+		html_environment(fp, r->in[f].result);
 		sweep_table(fp, r, f);
 		if (have_plot(r, PLOT_LATENCY, f))
 			fputs("<h3>Latency distribution</h3>\n", fp);
-		figure(fp, r, PLOT_LATENCY, f, 0);
-		jobs(fp, r, f);
+		html_figure(fp, r, PLOT_LATENCY, f, 0);
+		html_jobs(fp, r, f);
 	}
 	fputs("<p style=\"color:#777;font-size:.8em\">Written by dbio report. Sizes in binary units "
 	      "(1 MiB = 1048576 bytes); rates per second of each run's measured time.</p>\n</body>\n</html>\n",

@@ -30,10 +30,10 @@ void html_svg(FILE *fp, const char *svg, const char *prefix);
 struct html_report {
 	const struct plot_input *in; /* the results and their names */
 	size_t n;
-	const struct plot_metric *metric; /* of the sweep tables' first column */
-	const struct plot_set *plots;	  /* may be NULL */
-	const char *const *svgs;	  /* svgs[i]: plots->plots[i] as SVG, NULL if not drawn */
-	const char *note;		  /* shown at the top (why plots are missing), or NULL */
+	const struct metric *metric;  /* of the plots (see plot_prepare) */
+	const struct plot_set *plots; /* may be NULL */
+	const char *const *svgs;      /* svgs[i]: plots->plots[i] as SVG, NULL if not drawn */
+	const char *note;	      /* shown at the top (why plots are missing), or NULL */
 };
 
 /* Write the whole page. */
