@@ -48,6 +48,21 @@ has_line() {
 	has_line "6 of 6 changes tested (both sides with repeats): 0 significant, 0 regressions"
 }
 
+@test "compare: --metric worst,worst2,nivcsw (from the metric registry): a row each, op all" {
+	dbio_ok --rw=write --size=1m --log_interval=64ops --repeat=2 --directory="$target"
+	run --separate-stderr "$DBIO" compare "$result" "$result" --metric iops,worst,worst2,nivcsw
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ -z "$stderr" ]
+	grep -q '^job  write  iops  ' <<<"$output"
+	grep -q '^job  all    worst   ' <<<"$output"
+	grep -q '^job  all    worst2  ' <<<"$output"
+	grep -q '^job  all    nivcsw  .* switches  ' <<<"$output"
+	has_line "4 of 4 changes tested (both sides with repeats): 0 significant, 0 regressions"
+	run --separate-stderr "$DBIO" compare "$result" "$result" --metric worst --format csv
+	[ "$status" -eq 0 ]
+	[ "$(cut -d, -f1-4,7 <<<"$output" | tail -n +2)" = "job,all,worst,ns,2" ]
+}
+
 @test "compare: known per-run iops give the exact change and p-value" {
 	compare base.json faster.json
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
