@@ -57,6 +57,27 @@ static int put(const char *dir, const char *name, const char *ext, const char *d
 	return rc;
 }
 
+/* Whether --out DIR is (or is now made) a directory dbio can write in;
+ * says why not. */
+static bool out_dir_ok(const char *out)
+{
+	struct stat st;
+
+	if (mkdir(out, 0777) && errno != EEXIST) {
+		cmd_error("plot: --out %s: cannot create: %s", out, strerror(errno));
+		return false;
+	}
+	if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
+		cmd_error("plot: --out %s: not a directory", out);
+		return false;
+	}
+	if (access(out, W_OK)) {
+		cmd_error("plot: --out %s: cannot write there: %s", out, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
 static int plot_main(int argc, char **argv)
 {
 	const char *out = NULL, *format = "svg", *metric = "iops";
@@ -67,7 +88,6 @@ static int plot_main(int argc, char **argv)
 	enum plot_format fmt;
 	size_t n = 0;
 	int status = 2, rc;
-	struct stat st;
 
 	in = calloc((size_t)argc, sizeof(*in));
 	if (!in) {
@@ -137,18 +157,8 @@ static int plot_main(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
-	if (mkdir(out, 0777) && errno != EEXIST) {
-		cmd_error("plot: --out %s: cannot create: %s", out, strerror(errno));
+	if (!out_dir_ok(out))
 		goto out;
-	}
-	if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
-		cmd_error("plot: --out %s: not a directory", out);
-		goto out;
-	}
-	if (access(out, W_OK)) {
-		cmd_error("plot: --out %s: cannot write there: %s", out, strerror(errno));
-		goto out;
-	}
 	status = 1;
 	if ((rc = plot_prepare(in, n, m, fmt, &set, &err))) {
 		cmd_error("plot: %s", err.msg);

@@ -335,261 +335,302 @@ static bool resume_mismatch(const json_t *resumed, const json_t *built, char *wh
 	return false;
 }
 
-static int sweep_main(int argc, char **argv)
+/* A sweep being run: what the steps of sweep_main share. */
+struct sweep {
+	struct run_args args;
+	const char *resuming; /* the file of --resume, or NULL */
+	char **resume_argv;
+	json_t *resumed; /* the --resume file's result, until it becomes result */
+	struct axis *axes;
+	char **extra; /* the point's KEY=VALUE of each axis */
+	size_t naxes, npoints, done;
+	struct jobset *sets; /* [npoints] */
+	json_t *grid, *result;
+	size_t completed, saved;   /* points finished; of them, in the --output file */
+	bool written;		   /* whether --output holds this sweep at all */
+	struct dbio_err err, werr; /* the failure; the failure to write --output */
+};
+
+/* Take the command line the --resume file recorded, with this one's
+ * --format and --progress (they only say how to show the sweep). 0; an
+ * error code with s->err; or, after printing the error, an exit status
+ * above 0. */
+static int sweep_resume(struct sweep *s)
 {
-	struct run_args args = { 0 };
-	struct dbio_err err = { 0 };
-	struct axis *axes = NULL;
-	struct jobset *sets = NULL;
-	char **extra = NULL, **resume_argv = NULL;
-	json_t *result = NULL, *resumed = NULL, *grid = NULL;
-	const char *resuming = NULL; /* the file of --resume */
-	size_t naxes = 0, npoints = 1, done = 0, completed, saved;
-	struct dbio_err werr = { 0 }; /* the failure to write --output */
-	bool written;		      /* whether --output holds this sweep at all */
-	bool suite;
-	const struct metric *metrics[TABLE_MAX_METRICS];
-	int rc = 0, wrc = 0, status, bad, nmetrics;
-	char names[256], what[512];
+	const char *path = s->args.resume;
+	const struct run_args now = s->args;
+	int rargc = 0, rc, status;
 
-	status = jobrun_parse_args(argc, argv, true, sweep_usage, &args);
+	if (now.nfiles || now.nkeys || now.nvary || now.output || now.series_csv) {
+		cmd_error(
+			"sweep --resume: takes only the result file (and --format, --progress): the jobs and --vary come from it");
+		return 2;
+	}
+	if ((rc = load_resume(path, &s->resumed, &rargc, &s->resume_argv, &s->err)))
+		return rc;
+	memset(&s->args, 0, sizeof(s->args));
+	status = jobrun_parse_args(rargc, s->resume_argv, true, sweep_usage, &s->args);
+	if (now.format_set)
+		s->args.format = now.format;
+	if (now.progress >= 0)
+		s->args.progress = now.progress;
+	jobrun_args_release((struct run_args *)&now);
 	if (status) {
-		status = status < 0 ? 0 : status;
-		goto out;
+		cmd_error("sweep: %s: cannot resume: its argv is not a command line this dbio takes", path);
+		return status == 1 ? 1 : 2;
 	}
-	if (args.resume) {
-		const char *path = args.resume;
-		int rargc = 0;
+	s->args.output = path;
+	s->resuming = path;
+	s->done = (size_t)json_integer_value(
+		json_object_get(json_object_get(s->resumed, "sweep"), "completed"));
+	return 0;
+}
 
-		if (args.nfiles || args.nkeys || args.nvary || args.output || args.series_csv) {
-			cmd_error(
-				"sweep --resume: takes only the result file (and --format, --progress): the jobs and --vary come from it");
-			status = 2;
-			goto out;
-		}
-		if ((rc = load_resume(path, &resumed, &rargc, &resume_argv, &err)))
-			goto fail;
-		/* --format and --progress of this command line win over the
-		 * recorded ones: they only say how to show the sweep. */
-		const struct run_args now = args;
+/* Check the table's columns and rows and parse the --vary axes, before
+ * anything runs. 0 or an error code with s->err. */
+static int sweep_axes(struct sweep *s)
+{
+	const struct metric *metrics[TABLE_MAX_METRICS];
+	char names[256];
+	int bad, rc;
 
-		memset(&args, 0, sizeof(args));
-		status = jobrun_parse_args(rargc, resume_argv, true, sweep_usage, &args);
-		if (now.format_set)
-			args.format = now.format;
-		if (now.progress >= 0)
-			args.progress = now.progress;
-		jobrun_args_release((struct run_args *)&now);
-		if (status) {
-			cmd_error("sweep: %s: cannot resume: its argv is not a command line this dbio takes",
-				  path);
-			status = status == 1 ? 1 : 2;
-			goto out;
-		}
-		args.output = path;
-		resuming = path;
-		done = (size_t)json_integer_value(
-			json_object_get(json_object_get(resumed, "sweep"), "completed"));
-	}
-	args.opts.progress = args.progress < 0 ? isatty(STDERR_FILENO) : args.progress;
-	/* The table's columns are checked before anything runs. */
-	if (args.metrics && (nmetrics = metric_parse_list("command line", args.metrics, metrics,
-							  TABLE_MAX_METRICS, &err)) < 0) {
-		rc = nmetrics;
-		goto fail;
-	}
-	if (args.ops && (bad = cmd_check_ops(args.ops, names, sizeof(names)))) {
-		rc = dbio_err_set(&err, DBIO_EINPUT,
-				  "command line: --op %s: item %d is not an op type: expected a list of %s",
-				  args.ops, bad, names);
-		goto fail;
-	}
-	if (!args.nvary) {
-		rc = dbio_err_set(&err, DBIO_EINPUT,
-				  "sweep: no --vary: give at least one, e.g. --vary numjobs=1,2,4");
-		goto fail;
-	}
-	axes = calloc(args.nvary, sizeof(*axes));
-	extra = calloc(args.nvary, sizeof(*extra));
-	if (!axes || !extra) {
-		rc = dbio_err_set(&err, -ENOMEM, "out of memory");
-		goto fail;
-	}
-	for (naxes = 0; naxes < args.nvary; naxes++) {
-		if ((rc = parse_axis(args.vary[naxes], &axes[naxes], &err))) {
-			naxes++;
-			goto fail;
+	if (s->args.metrics && (rc = metric_parse_list("command line", s->args.metrics, metrics,
+						       TABLE_MAX_METRICS, &s->err)) < 0)
+		return rc;
+	if (s->args.ops && (bad = cmd_check_ops(s->args.ops, names, sizeof(names))))
+		return dbio_err_set(&s->err, DBIO_EINPUT,
+				    "command line: --op %s: item %d is not an op type: expected a list of %s",
+				    s->args.ops, bad, names);
+	if (!s->args.nvary)
+		return dbio_err_set(&s->err, DBIO_EINPUT,
+				    "sweep: no --vary: give at least one, e.g. --vary numjobs=1,2,4");
+	s->axes = calloc(s->args.nvary, sizeof(*s->axes));
+	s->extra = calloc(s->args.nvary, sizeof(*s->extra));
+	if (!s->axes || !s->extra)
+		return dbio_err_set(&s->err, -ENOMEM, "out of memory");
+	for (s->npoints = 1; s->naxes < s->args.nvary; s->naxes++) {
+		struct axis *ax = &s->axes[s->naxes];
+
+		if ((rc = parse_axis(s->args.vary[s->naxes], ax, &s->err))) {
+			s->naxes++;
+			return rc;
 		}
 		/* Two --vary of one key would make a grid whose points set it
 		 * twice, and the last would silently win. */
-		for (size_t i = 0; i < naxes; i++)
-			if (!strcmp(axes[i].key, axes[naxes].key)) {
+		for (size_t i = 0; i < s->naxes; i++)
+			if (!strcmp(s->axes[i].key, ax->key)) {
 				rc = dbio_err_set(
-					&err, DBIO_EINPUT,
+					&s->err, DBIO_EINPUT,
 					"--vary %s: key '%s' is varied twice (also --vary %s): give all its values in one --vary",
-					args.vary[naxes], axes[naxes].key, args.vary[i]);
-				naxes++;
-				goto fail;
+					s->args.vary[s->naxes], ax->key, s->args.vary[i]);
+				s->naxes++;
+				return rc;
 			}
-		npoints *= axes[naxes].nvalues;
-		if (npoints > SWEEP_MAX_POINTS) {
-			rc = dbio_err_set(&err, DBIO_EINPUT, "--vary: the grid has more than %d points",
-					  SWEEP_MAX_POINTS);
-			naxes++;
-			goto fail;
+		s->npoints *= ax->nvalues;
+		if (s->npoints > SWEEP_MAX_POINTS) {
+			s->naxes++;
+			return dbio_err_set(&s->err, DBIO_EINPUT, "--vary: the grid has more than %d points",
+					    SWEEP_MAX_POINTS);
 		}
 	}
-	/* Every point is built and validated before anything runs. */
-	sets = calloc(npoints, sizeof(*sets));
-	if (!sets) {
-		rc = dbio_err_set(&err, -ENOMEM, "out of memory");
-		goto fail;
-	}
-	for (size_t p = 0; p < npoints && !rc; p++) {
-		point_keys(axes, naxes, p, extra);
-		rc = jobrun_build(&args, extra, naxes, &sets[p], &suite, &err);
+	return 0;
+}
+
+/* Build and validate every point, and start the result: the resumed one
+ * (if its argv makes the same grid) without the point that was running,
+ * or a new one. 0 or an error code with s->err. */
+static int sweep_build(struct sweep *s, int argc, char **argv)
+{
+	char what[512];
+	bool suite;
+	int rc = 0;
+
+	if (!(s->sets = calloc(s->npoints, sizeof(*s->sets))))
+		return dbio_err_set(&s->err, -ENOMEM, "out of memory");
+	for (size_t p = 0; p < s->npoints && !rc; p++) {
+		point_keys(s->axes, s->naxes, p, s->extra);
+		rc = jobrun_build(&s->args, s->extra, s->naxes, &s->sets[p], &suite, &s->err);
 		if (!rc)
-			rc = jobrun_check(&args, &sets[p], &err);
+			rc = jobrun_check(&s->args, &s->sets[p], &s->err);
 	}
 	if (rc)
-		goto fail;
-	if (!(grid = sweep_json(axes, naxes, npoints, sets[0].njobs))) {
-		rc = dbio_err_set(&err, -ENOMEM, "out of memory");
-		goto fail;
+		return rc;
+	if (!(s->grid = sweep_json(s->axes, s->naxes, s->npoints, s->sets[0].njobs)))
+		return dbio_err_set(&s->err, -ENOMEM, "out of memory");
+	if (!s->resumed) {
+		s->result = result_new(argc + 1, argv - 1);
+		if (!s->result || json_object_set(s->result, "sweep", s->grid))
+			return dbio_err_set(&s->err, -ENOMEM, "out of memory");
+		return 0;
 	}
+	/* The file's counts are trusted below only if its argv makes the
+	 * same grid. */
+	if (resume_mismatch(s->resumed, s->grid, what, sizeof(what)))
+		return dbio_err_set(&s->err, DBIO_EINPUT, "%s", what);
+	/* Drop the job entries of the point that was running when the sweep
+	 * stopped; keep the finished ones. */
+	json_t *jobs = json_object_get(s->resumed, "jobs");
 
-	if (resumed) {
-		/* The file's counts are trusted below only if its argv makes
-		 * the same grid. */
-		if (resume_mismatch(resumed, grid, what, sizeof(what))) {
-			rc = dbio_err_set(&err, DBIO_EINPUT, "%s", what);
-			goto fail;
-		}
-		/* Drop the job entries of the point that was running when the
-		 * sweep stopped; keep the finished ones. */
-		json_t *jobs = json_object_get(resumed, "jobs");
+	while (json_array_size(jobs) > s->done * s->sets[0].njobs)
+		json_array_remove(jobs, json_array_size(jobs) - 1);
+	s->result = s->resumed;
+	s->resumed = NULL;
+	if (s->done < s->npoints && s->args.format == FORMAT_TEXT)
+		cmd_note("resuming at point %zu of %zu", s->done + 1, s->npoints);
+	return 0;
+}
 
-		while (json_array_size(jobs) > done * sets[0].njobs)
-			json_array_remove(jobs, json_array_size(jobs) - 1);
-		result = resumed;
-		resumed = NULL;
-		if (done < npoints && args.format == FORMAT_TEXT)
-			cmd_note("resuming at point %zu of %zu", done + 1, npoints);
-	} else {
-		result = result_new(argc + 1, argv - 1);
-		if (!result || json_object_set(result, "sweep", grid)) {
-			rc = dbio_err_set(&err, -ENOMEM, "out of memory");
-			goto fail;
-		}
+/* Run point p and record it in the result, with its point and index. */
+static int sweep_point(struct sweep *s, size_t p)
+{
+	size_t base = json_array_size(json_object_get(s->result, "jobs"));
+	int rc;
+
+	point_keys(s->axes, s->naxes, p, s->extra);
+	if (s->args.format == FORMAT_TEXT) {
+		char line[4096] = "";
+		size_t used = 0;
+
+		for (size_t i = 0; i < s->naxes && used < sizeof(line); i++)
+			used += (size_t)snprintf(line + used, sizeof(line) - used, " %s", s->extra[i]);
+		cmd_note("point %zu of %zu:%s", p + 1, s->npoints, line);
 	}
+	rc = jobrun_jobs(&s->sets[p], &s->args, s->result, base, &s->err);
+	for (size_t j = 0; j < s->sets[p].njobs; j++) {
+		json_t *entry = json_array_get(json_object_get(s->result, "jobs"), base + j);
+		json_t *point = json_object();
+
+		for (size_t i = 0; i < s->naxes; i++)
+			json_object_set_new(point, s->axes[i].key, json_string(strchr(s->extra[i], '=') + 1));
+		json_object_set_new(entry, "point", point);
+		json_object_set_new(entry, "point_index", json_integer((json_int_t)p));
+	}
+	return rc;
+}
+
+/* Run the points not done yet, rewriting --output after each. 0 or the
+ * first error code, with s->err (or s->werr for --output). */
+static int sweep_run(struct sweep *s)
+{
+	int rc = 0, wrc = 0;
+
 	/* What the --output file holds: a resumed one its finished points. */
-	completed = saved = done;
-	written = resuming != NULL;
+	s->completed = s->saved = s->done;
+	s->written = s->resuming != NULL;
 	run_signals_install();
-	for (size_t p = done; p < npoints && !rc; p++) {
-		size_t base = json_array_size(json_object_get(result, "jobs"));
-
-		point_keys(axes, naxes, p, extra);
-		if (args.format == FORMAT_TEXT) {
-			char line[4096] = "";
-			size_t used = 0;
-
-			for (size_t i = 0; i < naxes && used < sizeof(line); i++)
-				used += (size_t)snprintf(line + used, sizeof(line) - used, " %s", extra[i]);
-			cmd_note("point %zu of %zu:%s", p + 1, npoints, line);
-		}
-		rc = jobrun_jobs(&sets[p], &args, result, base, &err);
-		for (size_t j = 0; j < sets[p].njobs; j++) {
-			json_t *entry = json_array_get(json_object_get(result, "jobs"), base + j);
-			json_t *point = json_object();
-
-			for (size_t i = 0; i < naxes; i++)
-				json_object_set_new(point, axes[i].key,
-						    json_string(strchr(extra[i], '=') + 1));
-			json_object_set_new(entry, "point", point);
-			json_object_set_new(entry, "point_index", json_integer((json_int_t)p));
-		}
+	for (size_t p = s->done; p < s->npoints && !rc; p++) {
+		rc = sweep_point(s, p);
 		if (!rc) {
-			completed = p + 1;
-			json_object_set_new(json_object_get(result, "sweep"), "completed",
-					    json_integer((json_int_t)completed));
+			s->completed = p + 1;
+			json_object_set_new(json_object_get(s->result, "sweep"), "completed",
+					    json_integer((json_int_t)s->completed));
 		}
 		/* Partial until the last point is done: a sweep killed
 		 * between two points leaves a file that says so (and
 		 * sweep.completed says how far it got). */
-		result_finish(result, rc != 0 || completed < npoints, rc ? err.msg : NULL);
+		result_finish(s->result, rc != 0 || s->completed < s->npoints, rc ? s->err.msg : NULL);
 		/* A FIFO or a device gets the result once, at the end. */
-		if (args.output && (rc || p + 1 == npoints || atomic_write_replaces(args.output))) {
-			wrc = result_write(result, args.output, &werr);
+		if (s->args.output && (rc || p + 1 == s->npoints || atomic_write_replaces(s->args.output))) {
+			wrc = result_write(s->result, s->args.output, &s->werr);
 			if (!wrc) {
-				saved = completed;
-				written = true;
+				s->saved = s->completed;
+				s->written = true;
 			} else if (!rc) {
 				rc = wrc;
 			}
 		}
-		if (!wrc && args.series_csv) {
-			int crc = jobrun_write_outputs(&(struct run_args){ .series_csv = args.series_csv },
-						       result, false);
+		if (!wrc && s->args.series_csv) {
+			int crc = jobrun_write_outputs(&(struct run_args){ .series_csv = s->args.series_csv },
+						       s->result, false);
 
 			rc = rc ? rc : crc;
 		}
 	}
 	if (!rc)
-		result_finish(result, false, NULL);
-	else if (!err.code && werr.code)
+		result_finish(s->result, false, NULL);
+	else if (!s->err.code && s->werr.code)
 		/* Stopped because --output could not be written: that is
 		 * what the JSON on standard output should say. */
-		result_finish(result, completed < npoints, completed < npoints ? werr.msg : NULL);
+		result_finish(s->result, s->completed < s->npoints,
+			      s->completed < s->npoints ? s->werr.msg : NULL);
+	return rc;
+}
 
-	if (args.format == FORMAT_JSON) {
-		char *text = result_dump(result);
+/* The table (or the JSON) on standard output, then what went wrong and
+ * where the finished points are. */
+static void sweep_show(const struct sweep *s, int rc)
+{
+	if (s->args.format == FORMAT_JSON) {
+		char *text = result_dump(s->result);
 
 		if (text)
 			puts(text);
 		free(text);
 	} else {
-		table_points(stdout, result, args.metrics, args.ops, args.format == FORMAT_CSV);
+		table_points(stdout, s->result, s->args.metrics, s->args.ops, s->args.format == FORMAT_CSV);
 	}
 	fflush(stdout);
-	if (rc && err.code)
-		cmd_error("%s", err.msg);
+	if (rc && s->err.code)
+		cmd_error("%s", s->err.msg);
 	/* Say the finished points are in the file only when it was written
 	 * after the last of them. */
-	if (werr.code && !written)
-		cmd_error("%s: the finished points are not saved", werr.msg);
-	else if (werr.code)
+	if (s->werr.code && !s->written)
+		cmd_error("%s: the finished points are not saved", s->werr.msg);
+	else if (s->werr.code)
 		cmd_error(
 			"%s: it holds %zu of the %zu finished points; `dbio sweep --resume %s` goes on from there",
-			werr.msg, saved, completed, args.output);
-	else if (rc && args.output)
-		cmd_note("the finished points are in %s; `dbio sweep --resume %s` goes on", args.output,
-			 args.output);
+			s->werr.msg, s->saved, s->completed, s->args.output);
+	else if (rc && s->args.output)
+		cmd_note("the finished points are in %s; `dbio sweep --resume %s` goes on", s->args.output,
+			 s->args.output);
+}
+
+static int sweep_main(int argc, char **argv)
+{
+	struct sweep s = { 0 };
+	int rc = 0, status;
+
+	status = jobrun_parse_args(argc, argv, true, sweep_usage, &s.args);
+	if (status) {
+		status = status < 0 ? 0 : status;
+		goto out;
+	}
+	if (s.args.resume && (rc = sweep_resume(&s)) > 0) {
+		status = rc;
+		goto out;
+	}
+	if (rc)
+		goto fail;
+	s.args.opts.progress = s.args.progress < 0 ? isatty(STDERR_FILENO) : s.args.progress;
+	if ((rc = sweep_axes(&s)) || (rc = sweep_build(&s, argc, argv)))
+		goto fail;
+	rc = sweep_run(&s);
+	sweep_show(&s, rc);
 	/* Every point done is a complete sweep, as its file says, even if a
 	 * signal came after the last point's runs. */
 	status = rc ? jobrun_status(rc) : 0;
 	goto out;
 fail:
-	if (resuming)
-		cmd_error("sweep: %s: cannot resume: %s", resuming, err.msg);
+	if (s.resuming)
+		cmd_error("sweep: %s: cannot resume: %s", s.resuming, s.err.msg);
 	else
-		cmd_error("%s", err.msg);
+		cmd_error("%s", s.err.msg);
 	status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
 out:
-	for (size_t p = 0; sets && p < npoints; p++)
-		jobset_release(&sets[p]);
-	free(sets);
-	for (size_t i = 0; i < naxes; i++) {
-		axis_release(&axes[i]);
-		free(extra[i]);
+	for (size_t p = 0; s.sets && p < s.npoints; p++)
+		jobset_release(&s.sets[p]);
+	free(s.sets);
+	for (size_t i = 0; i < s.naxes; i++) {
+		axis_release(&s.axes[i]);
+		free(s.extra[i]);
 	}
-	free(axes);
-	free(extra);
-	json_decref(result);
-	json_decref(resumed);
-	json_decref(grid);
-	free(resume_argv);
-	jobrun_args_release(&args);
+	free(s.axes);
+	free(s.extra);
+	json_decref(s.result);
+	json_decref(s.resumed);
+	json_decref(s.grid);
+	free(s.resume_argv);
+	jobrun_args_release(&s.args);
 	return status;
 }
 
