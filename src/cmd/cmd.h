@@ -32,6 +32,13 @@ const char *cmd_opt_value(int argc, char **argv, int *i, const char *key, bool *
  * ..."), for the message. */
 int cmd_check_ops(const char *list, char *names, size_t len);
 
+/* Print a usage text's --metric lines: lead, then the names of the metrics
+ * (analysis/metric.h; those of each op type, then those of the whole run)
+ * and tail (which ends with its newline), wrapped before column 80, each
+ * further line indented by indent spaces. The list comes from the
+ * registry, so it cannot lag behind it. */
+void cmd_print_metrics(const char *lead, int indent, const char *tail);
+
 /* Print "dbio: " + message to stderr as one line: control characters in
  * it (newline and tab too, and any a result file brought) are escaped
  * (util/termesc.h). */

@@ -3,9 +3,10 @@
  * jobs and sweep points, and print side by side each file's figures, the
  * change against the first file in percent and whether it is larger than
  * the noise (Welch's t-test over the runs), with the environment fields
- * that differ. The comparison itself is out/compare.c; this file reads the
- * files, parses the command line, prints warnings and errors, and decides
- * the exit status (--fail-above for CI pipelines).
+ * that differ. The comparison itself is analysis/compare.c, printed by
+ * views/comparison.c; this file reads the files, parses the command line,
+ * prints warnings and errors, and decides the exit status (--fail-above
+ * for CI pipelines).
  */
 #include <errno.h>
 #include <math.h>
@@ -14,7 +15,9 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "out/compare.h"
+#include "analysis/compare.h"
+#include "analysis/metric.h"
+#include "views/comparison.h"
 #include "result/result.h"
 
 enum compare_format { COMPARE_TEXT, COMPARE_CSV, COMPARE_JSON };
@@ -32,6 +35,8 @@ struct compare_args {
 
 static void compare_usage(void)
 {
+	char defaults[128], tail[160];
+
 	printf("usage: dbio compare A.json B.json [C.json ...] [--metric LIST] [--op LIST]\n"
 	       "                    [--alpha P] [--fail-above PCT] [--format text|csv|json]\n\n"
 	       "Compares result files of `dbio run` or `dbio sweep` (--output): jobs and sweep\n"
@@ -42,12 +47,10 @@ static void compare_usage(void)
 	       "\"significant\" when p < alpha, \"within noise\" otherwise, \"n/a (no repeats)\"\n"
 	       "when a side has fewer than 2 runs. A regression is a significant change for\n"
 	       "the worse (lower iops or bw, higher latency). Also lists the environment\n"
-	       "fields that differ: kernel, host, vm settings, filesystems, devices, options.\n\n"
-	       "  --metric LIST     rows, from iops (ops/s), bw (MiB/s), lat_mean, p50, p95, p99,\n"
-	       "                    p99_9, max (latencies, ns), cpu (%%), and per run elapsed (ns),\n"
-	       "                    user, sys (s), majflt, minflt (faults), nvcsw (switches);\n"
-	       "                    default iops,bw,p99\n"
-	       "  --op LIST         only the rows of these op types (insert, or read,write);\n"
+	       "fields that differ: kernel, host, vm settings, filesystems, devices, options.\n\n");
+	snprintf(tail, sizeof(tail), "; default %s\n", metric_names(defaults, sizeof(defaults), ",", true));
+	cmd_print_metrics("  --metric LIST     rows, from ", 20, tail);
+	printf("  --op LIST         only the rows of these op types (insert, or read,write);\n"
 	       "                    default every op type a job did\n"
 	       "  --alpha P         significance level, 0 < P < 1 (default 0.05)\n"
 	       "  --fail-above PCT  exit 1 when a significant regression is larger than PCT %%\n"
@@ -174,7 +177,7 @@ static size_t report_failures(const struct comparison *c, const struct compare_a
 
 static int compare_main(int argc, char **argv)
 {
-	const struct compare_metric *metrics[COMPARE_MAX_METRICS];
+	const struct metric *metrics[COMPARE_MAX_METRICS];
 	json_t *results[COMPARE_MAX_FILES] = { 0 };
 	struct comparison c = { 0 };
 	struct dbio_err err = { 0 };
@@ -184,8 +187,7 @@ static int compare_main(int argc, char **argv)
 	status = parse_args(argc, argv, &a);
 	if (status)
 		return status < 0 ? 0 : status;
-	nmetrics = compare_parse_metrics(a.metrics ? a.metrics : compare_default_metrics, metrics,
-					 COMPARE_MAX_METRICS, &err);
+	nmetrics = metric_parse_list("compare", a.metrics, metrics, COMPARE_MAX_METRICS, &err);
 	if (nmetrics < 0) {
 		cmd_error("%s", err.msg);
 		return 2;

@@ -10,11 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/metric.h"
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
 #include "plan/plan.h"
-#include "out/csv.h"
-#include "out/table.h"
+#include "views/csv.h"
+#include "views/table.h"
 #include "result/result.h"
 #include "util/atomic.h"
 
@@ -313,7 +314,7 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 			}
 		}
 		for (size_t k = 0; k < n; k++)
-			result_summarize(result, base + j + k);
+			metric_summarize(result, base + j + k);
 		j += n;
 	}
 	free(stats);

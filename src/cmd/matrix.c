@@ -9,7 +9,7 @@
  * (what was asked and what statfs and sysfs say is in force) and `point`
  * (the configuration as strings, so `dbio compare` of two matrix results
  * aligns them configuration by configuration). The text output is the
- * comparison table of out/compare.c with a column per configuration: one
+ * comparison table of analysis/compare.c (views/comparison.c prints it), a column per configuration: one
  * view of the result per configuration (its job entries only) is compared
  * like result files, so the marks are those of `dbio compare`.
  */
@@ -23,8 +23,10 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
-#include "out/compare.h"
-#include "out/text.h"
+#include "analysis/compare.h"
+#include "analysis/metric.h"
+#include "views/comparison.h"
+#include "views/text.h"
 #include "result/result.h"
 #include "provision/provision.h"
 #include "util/atomic.h"
@@ -58,6 +60,8 @@ struct config {
 
 static void matrix_usage(void)
 {
+	char defaults[128], tail[160];
+
 	printf("usage: dbio matrix [JOBFILE...] [--KEY=VALUE...] --image PATH [--image-size SIZE]\n"
 	       "                   --fs TYPE[:MKFS-OPTIONS] [--fs ...] [--mount-opts OPTS ...]\n"
 	       "                   [--sched LIST] [--output FILE] [--format text|json]\n"
@@ -86,10 +90,10 @@ static void matrix_usage(void)
 	       "  --destroy-data       as well, and --force when it carries a filesystem or\n"
 	       "                       partition table; never when mounted or in use\n"
 	       "  --cleanup            unmount, detach and remove what killed runs left behind\n"
-	       "                       (every matrix run does this first)\n"
-	       "  --metric LIST        rows of the table: iops, bw, lat_mean, p50, p95, p99, p99_9,\n"
-	       "                       max, cpu (default iops,bw,p99)\n"
-	       "  --alpha P            significance level of the table (default 0.05)\n"
+	       "                       (every matrix run does this first)\n");
+	snprintf(tail, sizeof(tail), " (default %s)\n", metric_names(defaults, sizeof(defaults), ",", true));
+	cmd_print_metrics("  --metric LIST        rows of the table, from ", 23, tail);
+	printf("  --alpha P            significance level of the table (default 0.05)\n"
 	       "Other options as for `dbio run`. Exit status: 0 done, 1 failed, 2 bad input or\n"
 	       "refused, 128+N stopped by signal N (everything made is undone first).\n");
 }
@@ -241,7 +245,7 @@ static void annotate(json_t *result, size_t base, size_t index, const struct con
 /* The comparison table: one view of result per configuration (its job
  * entries, without the point that tells them apart), compared as files. */
 static void print_table(const json_t *result, const struct config *cs, size_t ndone,
-			const struct compare_metric *const *metrics, size_t nmetrics, double alpha)
+			const struct metric *const *metrics, size_t nmetrics, double alpha)
 {
 	json_t *views[MATRIX_MAX_CONFIGS] = { 0 };
 	const char *names[MATRIX_MAX_CONFIGS];
@@ -293,7 +297,7 @@ struct matrix {
 	size_t nfs;					/* fss parsed, to release */
 	struct config cs[MATRIX_MAX_CONFIGS];
 	size_t nconfigs, ndone;
-	const struct compare_metric *metrics[COMPARE_MAX_METRICS];
+	const struct metric *metrics[COMPARE_MAX_METRICS];
 	int nmetrics;
 	double alpha;
 	uint64_t image_size;
@@ -451,8 +455,7 @@ static int matrix_check(struct matrix *x)
 			"matrix: needs root: it attaches loop devices, makes filesystems and mounts them");
 	if ((rc = check_options(x)) || (rc = check_axes(x)))
 		return rc;
-	x->nmetrics = compare_parse_metrics(x->m.metrics ? x->m.metrics : compare_default_metrics, x->metrics,
-					    COMPARE_MAX_METRICS, &x->err);
+	x->nmetrics = metric_parse_list("compare", x->m.metrics, x->metrics, COMPARE_MAX_METRICS, &x->err);
 	if (x->nmetrics < 0)
 		return x->nmetrics;
 	rc = jobrun_build(&x->args, (char *[]){ "directory=" PROVISION_STATE_DIR "/mnt" }, 1, &x->set, &suite,

@@ -1,6 +1,6 @@
 /*
  * dbio plot RESULT.json... --out DIR: draw the plots of result files with
- * gnuplot (out/plot.c) into DIR — per-interval series, latency by
+ * gnuplot (views/plot.c) into DIR — per-interval series, latency by
  * percentile, sweep curves and, for several files, comparison bars — and
  * keep each plot's data file and gnuplot script beside its image.
  */
@@ -11,9 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/metric.h"
 #include "cmd/cmd.h"
 #include "result/result.h"
-#include "out/plot.h"
+#include "views/plot.h"
 #include "util/atomic.h"
 
 static void plot_usage(void)
@@ -32,13 +33,13 @@ static void plot_usage(void)
 	       "With several files the series and latency plots are named -f<N>- by file.\n"
 	       "Beside each image are its data (.dat) and gnuplot script (.gp).\n\n"
 	       "  --out DIR        where to write the plots (required)\n"
-	       "  --format FORMAT  svg (default) or png\n"
-	       "  --metric NAME    what sweep curves and comparison bars show (default iops):\n"
-	       "                   %s\n\n"
-	       "Needs gnuplot (Debian: apt-get install gnuplot-nox). Prints the images it wrote.\n"
+	       "  --format FORMAT  svg (default) or png\n");
+	cmd_print_metrics("  --metric NAME    what sweep curves and comparison bars show (default iops):\n"
+			  "                   ",
+			  19, "\n\n");
+	printf("Needs gnuplot (Debian: apt-get install gnuplot-nox). Prints the images it wrote.\n"
 	       "Exit status: 0 done, 1 gnuplot missing or failed, 2 bad input (a result file, an\n"
-	       "option, or a DIR that cannot be made or written; nothing is drawn).\n",
-	       plot_metric_names);
+	       "option, or a DIR that cannot be made or written; nothing is drawn).\n");
 }
 
 /* dir/name+ext, replaced as --output would be (util/atomic.h): a symlink
@@ -56,17 +57,37 @@ static int put(const char *dir, const char *name, const char *ext, const char *d
 	return rc;
 }
 
+/* Whether --out DIR is (or is now made) a directory dbio can write in;
+ * says why not. */
+static bool out_dir_ok(const char *out)
+{
+	struct stat st;
+
+	if (mkdir(out, 0777) && errno != EEXIST) {
+		cmd_error("plot: --out %s: cannot create: %s", out, strerror(errno));
+		return false;
+	}
+	if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
+		cmd_error("plot: --out %s: not a directory", out);
+		return false;
+	}
+	if (access(out, W_OK)) {
+		cmd_error("plot: --out %s: cannot write there: %s", out, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
 static int plot_main(int argc, char **argv)
 {
 	const char *out = NULL, *format = "svg", *metric = "iops";
 	struct plot_input *in = NULL;
 	struct plot_set set = { 0 };
 	struct dbio_err err = { 0 };
-	const struct plot_metric *m;
+	const struct metric *m;
 	enum plot_format fmt;
 	size_t n = 0;
 	int status = 2, rc;
-	struct stat st;
 
 	in = calloc((size_t)argc, sizeof(*in));
 	if (!in) {
@@ -115,8 +136,11 @@ static int plot_main(int argc, char **argv)
 		cmd_error("plot: --format '%s': unknown: expected svg or png", format);
 		goto out;
 	}
-	if (!(m = plot_metric_find(metric))) {
-		cmd_error("plot: --metric '%s': unknown: expected one of %s", metric, plot_metric_names);
+	if (!(m = metric_find(metric))) {
+		char names[512];
+
+		cmd_error("plot: --metric '%s': unknown: expected one of %s", metric,
+			  metric_names(names, sizeof(names), ", ", false));
 		goto out;
 	}
 	for (size_t f = 0; f < n; f++) {
@@ -133,18 +157,8 @@ static int plot_main(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
-	if (mkdir(out, 0777) && errno != EEXIST) {
-		cmd_error("plot: --out %s: cannot create: %s", out, strerror(errno));
+	if (!out_dir_ok(out))
 		goto out;
-	}
-	if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
-		cmd_error("plot: --out %s: not a directory", out);
-		goto out;
-	}
-	if (access(out, W_OK)) {
-		cmd_error("plot: --out %s: cannot write there: %s", out, strerror(errno));
-		goto out;
-	}
 	status = 1;
 	if ((rc = plot_prepare(in, n, m, fmt, &set, &err))) {
 		cmd_error("plot: %s", err.msg);

@@ -1,6 +1,6 @@
 /*
  * dbio report RESULT.json... --html FILE: one self-contained HTML page of
- * result files (out/html.c), with the plots of `dbio plot` drawn as SVG by
+ * result files (views/html.c), with the plots of `dbio plot` drawn as SVG by
  * gnuplot in memory (no temporary files) and embedded. Without gnuplot the page
  * has the tables only and says why. The page is written atomically.
  */
@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/metric.h"
 #include "cmd/cmd.h"
 #include "result/result.h"
-#include "out/html.h"
+#include "views/html.h"
 #include "run/run.h"
-#include "out/plot.h"
+#include "views/plot.h"
 #include "util/atomic.h"
 
 static void report_usage(void)
@@ -26,17 +27,17 @@ static void report_usage(void)
 	       "series, sweep tables, and with several files a side-by-side table with the\n"
 	       "change against the first. The plots of `dbio plot` are embedded as SVG; without\n"
 	       "gnuplot (Debian: gnuplot-nox) the page has the tables only and says so.\n\n"
-	       "  --html FILE      the page to write (atomically; required)\n"
-	       "  --metric NAME    what sweep curves and comparison bars show (default iops):\n"
-	       "                   %s\n\n"
-	       "Exit status: 0 written, 1 could not write, 2 bad input.\n",
-	       plot_metric_names);
+	       "  --html FILE      the page to write (atomically; required)\n");
+	cmd_print_metrics("  --metric NAME    what sweep curves and comparison bars show (default iops):\n"
+			  "                   ",
+			  19, "\n\n");
+	printf("Exit status: 0 written, 1 could not write, 2 bad input.\n");
 }
 
 /* Draw the plots as SVG into svgs[] (NULL where a plot could not be
  * drawn). Returns a note for the page when plots are missing, else NULL. */
-static const char *draw(const struct plot_input *in, size_t n, const struct plot_metric *m,
-			struct plot_set *set, char ***svgs, char *note, size_t notelen)
+static const char *draw(const struct plot_input *in, size_t n, const struct metric *m, struct plot_set *set,
+			char ***svgs, char *note, size_t notelen)
 {
 	struct dbio_err err = { 0 };
 
@@ -76,7 +77,7 @@ static int report_main(int argc, char **argv)
 	struct plot_input *in = NULL;
 	struct plot_set set = { 0 };
 	struct dbio_err err = { 0 };
-	const struct plot_metric *m;
+	const struct metric *m;
 	char **svgs = NULL, *page = NULL, notebuf[1200];
 	size_t n = 0, pagelen = 0;
 	int status = 2;
@@ -120,8 +121,11 @@ static int report_main(int argc, char **argv)
 		cmd_error("report: --html FILE is required: the page to write");
 		goto out;
 	}
-	if (!(m = plot_metric_find(metric))) {
-		cmd_error("report: --metric '%s': unknown: expected one of %s", metric, plot_metric_names);
+	if (!(m = metric_find(metric))) {
+		char names[512];
+
+		cmd_error("report: --metric '%s': unknown: expected one of %s", metric,
+			  metric_names(names, sizeof(names), ", ", false));
 		goto out;
 	}
 	for (size_t f = 0; f < n; f++) {

@@ -9,7 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
-#include "out/text.h"
+#include "views/text.h"
 #include "result/result.h"
 
 static void run_usage(void)

@@ -15,7 +15,8 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
 #include "plan/plan.h"
-#include "out/table.h"
+#include "analysis/metric.h"
+#include "views/table.h"
 #include "result/result.h"
 #include "util/atomic.h"
 #include "util/units.h"
@@ -31,6 +32,8 @@ struct axis {
 
 static void sweep_usage(void)
 {
+	char defaults[128], tail[160];
+
 	printf("usage: dbio sweep [JOBFILE...] [--KEY=VALUE...] --vary KEY=VALUES [--vary ...]\n"
 	       "                  [--output FILE] [--metric LIST] [--op LIST] [--format text|json|csv]\n"
 	       "       dbio sweep --resume FILE\n\n"
@@ -45,11 +48,10 @@ static void sweep_usage(void)
 	       "(sweep.completed counts the finished points); `dbio sweep --resume FILE`\n"
 	       "finishes an interrupted sweep without redoing the points it holds. A signal\n"
 	       "stops the sweep at once (exit 128 + signal); one that comes after the last\n"
-	       "point's runs does not make it partial: it is complete, exit 0.\n\n"
-	       "  --metric LIST    columns of the table, from iops, bw, lat_mean, p50, p95, p99,\n"
-	       "                   p99_9, max, cpu, elapsed, user, sys, worst, worst2 (the worst\n"
-	       "                   and second-worst series interval) (default iops,bw,p99)\n"
-	       "  --op LIST        rows of the table: only these op types (insert, or read,write);\n"
+	       "point's runs does not make it partial: it is complete, exit 0.\n\n");
+	snprintf(tail, sizeof(tail), "; default %s\n", metric_names(defaults, sizeof(defaults), ",", true));
+	cmd_print_metrics("  --metric LIST    columns of the table, from ", 19, tail);
+	printf("  --op LIST        rows of the table: only these op types (insert, or read,write);\n"
 	       "                   default every op type a job did. The result keeps them all.\n"
 	       "  --format FORMAT  text (default), json or csv on standard output\n"
 	       "Other options as for `dbio run`.\n");
@@ -417,15 +419,14 @@ static int resume_args(struct sweep *s)
 /* --metric, --op and --vary: 0 or DBIO_EINPUT; the grid's axes made. */
 static int make_axes(struct sweep *s)
 {
+	const struct metric *metrics[TABLE_MAX_METRICS];
 	struct run_args *a = &s->args;
 	char names[256];
-	int bad;
+	int bad, rc;
 
-	if (a->metrics && table_check_metrics(a->metrics))
-		return dbio_err_set(
-			&s->err, DBIO_EINPUT,
-			"command line: --metric %s: item %d is not a metric: expected a list of %s",
-			a->metrics, table_check_metrics(a->metrics), table_metric_names);
+	if (a->metrics &&
+	    (rc = metric_parse_list("command line", a->metrics, metrics, TABLE_MAX_METRICS, &s->err)) < 0)
+		return rc;
 	if (a->ops && (bad = cmd_check_ops(a->ops, names, sizeof(names))))
 		return dbio_err_set(&s->err, DBIO_EINPUT,
 				    "command line: --op %s: item %d is not an op type: expected a list of %s",
@@ -439,9 +440,7 @@ static int make_axes(struct sweep *s)
 		return dbio_err_set(&s->err, -ENOMEM, "out of memory");
 	for (s->npoints = 1; s->naxes < a->nvary; s->naxes++) {
 		struct axis *ax = &s->axes[s->naxes];
-		int rc = parse_axis(a->vary[s->naxes], ax, &s->err);
-
-		if (rc) {
+		if ((rc = parse_axis(a->vary[s->naxes], ax, &s->err))) {
 			s->naxes++;
 			return rc;
 		}
@@ -581,8 +580,7 @@ static int finish(struct sweep *s, int rc)
 			puts(text);
 		free(text);
 	} else {
-		table_points(stdout, s->result, a->metrics ? a->metrics : "iops,bw,p99", a->ops,
-			     a->format == FORMAT_CSV);
+		table_points(stdout, s->result, a->metrics, a->ops, a->format == FORMAT_CSV);
 	}
 	fflush(stdout);
 	if (rc && s->err.code)

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "job/option.h"
-#include "stats/summary.h"
 #include "sys/fsinfo.h"
 #include "sys/sysinfo.h"
 #include "util/atomic.h"
@@ -472,102 +471,6 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 	if (!run || json_array_append_new(json_object_get(entry, "runs"), run))
 		return -ENOMEM;
 	return 0;
-}
-
-static json_t *summary_json(const struct summary *s)
-{
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)s->n, "mean", s->mean,
-			 "stddev", s->stddev, "min", s->min, "max", s->max, "ci95", s->ci95, "cv", s->cv);
-}
-
-/* Summary of the number at path (a '.'-separated list of keys) over runs. */
-static json_t *summarize_path(const json_t *runs, const char *path)
-{
-	size_t n = json_array_size(runs), used = 0;
-	double *x = calloc(n ? n : 1, sizeof(*x));
-	struct summary s;
-	json_t *out;
-
-	if (!x)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		const json_t *v = json_array_get(runs, i);
-		char key[128];
-		const char *p = path;
-
-		if (json_is_true(json_object_get(v, "partial")))
-			continue;
-		while (v && *p) {
-			size_t len = strcspn(p, ".");
-
-			snprintf(key, sizeof(key), "%.*s", (int)len, p);
-			v = json_object_get(v, key);
-			p += len + (p[len] == '.');
-		}
-		if (json_is_number(v))
-			x[used++] = json_number_value(v);
-	}
-	summary_of(x, used, &s);
-	free(x);
-	out = summary_json(&s);
-	return out;
-}
-
-void result_summarize(json_t *result, size_t index)
-{
-	static const char *const op_metrics[][2] = {
-		{ "iops", "iops" },
-		{ "bw_bytes", "bw_bytes" },
-		{ "lat_ns.mean", "lat_mean_ns" },
-		{ "lat_ns.p50", "lat_p50_ns" },
-		{ "lat_ns.p95", "lat_p95_ns" },
-		{ "lat_ns.p99", "lat_p99_ns" },
-		{ "lat_ns.p99_9", "lat_p99_9_ns" },
-		{ "lat_ns.max", "lat_max_ns" },
-	};
-	static const char *const run_metrics[][2] = {
-		{ "elapsed_ns", "elapsed_ns" },	 { "rusage.user_s", "user_s" }, { "rusage.sys_s", "sys_s" },
-		{ "rusage.cpu_pct", "cpu_pct" }, { "rusage.majflt", "majflt" }, { "rusage.minflt", "minflt" },
-		{ "rusage.nvcsw", "nvcsw" },	 { "rusage.nivcsw", "nivcsw" },
-	};
-	json_t *job = json_array_get(json_object_get(result, "jobs"), index);
-	const json_t *runs = json_object_get(job, "runs");
-	json_t *summary = json_object(), *ops = json_object();
-	size_t complete = 0, i;
-	json_t *run;
-
-	if (!job || !summary || !ops) {
-		json_decref(summary);
-		json_decref(ops);
-		return;
-	}
-	json_array_foreach (runs, i, run)
-		complete += !json_is_true(json_object_get(run, "partial"));
-	json_object_set_new(summary, "runs", json_integer((json_int_t)complete));
-	for (size_t m = 0; m < sizeof(run_metrics) / sizeof(run_metrics[0]); m++)
-		json_object_set_new(summary, run_metrics[m][1], summarize_path(runs, run_metrics[m][0]));
-	for (int t = 0; t < OP_NTYPES; t++) {
-		json_t *op = json_object();
-		char path[64];
-		bool any = false;
-
-		json_array_foreach (runs, i, run) {
-			const json_t *o = json_object_get(json_object_get(run, "ops"), op_type_name(t));
-
-			any |= json_integer_value(json_object_get(o, "count")) > 0;
-		}
-		if (!any) {
-			json_decref(op);
-			continue;
-		}
-		for (size_t m = 0; m < sizeof(op_metrics) / sizeof(op_metrics[0]); m++) {
-			snprintf(path, sizeof(path), "ops.%s.%s", op_type_name(t), op_metrics[m][0]);
-			json_object_set_new(op, op_metrics[m][1], summarize_path(runs, path));
-		}
-		json_object_set_new(ops, op_type_name(t), op);
-	}
-	json_object_set_new(summary, "ops", ops);
-	json_object_set_new(job, "summary", summary);
 }
 
 void result_finish(json_t *result, bool partial, const char *error)

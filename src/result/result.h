@@ -2,7 +2,9 @@
  * The result: everything a run measured, as one JSON tree (jansson). The
  * same tree is written to result files and read back by every view, so
  * reports never look at live state. Its shape is versioned by
- * schema_version and documented in docs/result.schema.json.
+ * schema_version and documented in docs/result.schema.json. The statistics
+ * across repeats (jobs[].summary) are added from the metric registry, by
+ * analysis/metric.h's metric_summarize.
  */
 #ifndef DBIO_RESULT_RESULT_H
 #define DBIO_RESULT_RESULT_H
@@ -23,12 +25,6 @@ json_t *result_new(int argc, char **argv);
  * position index) with what stats measured. percentiles[] of the job are
  * reported beside the standard ones. 0 or -ENOMEM. */
 int result_add_run(json_t *result, size_t index, const struct job *job, const struct run_stats *stats);
-
-/* Add (or replace) jobs[index].summary: across the job's runs, for the
- * elapsed time, every op type's iops, bw_bytes and latency mean, p50, p99,
- * p99_9 and max, and the CPU figures: n, mean, stddev, min, max, ci95, cv.
- * Partial runs are left out. */
-void result_summarize(json_t *result, size_t index);
 
 /* Record the end: finished_at, partial, and the error text, or no error
  * when error is NULL (one recorded before is removed). */

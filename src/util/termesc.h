@@ -9,7 +9,7 @@
  * are C1 controls to a terminal that is not in UTF-8 mode). Everything
  * else, UTF-8 text included, passes unchanged.
  *
- * The views of out/ write their text through termesc_open; cmd/ escapes its
+ * The views of views/ write their text through termesc_open; cmd/ escapes its
  * one-line messages with TERMESC_LINE. dbio's own escapes (the progress
  * line's "\r\033[K") are written to the terminal directly, not through
  * this.

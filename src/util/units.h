@@ -1,6 +1,6 @@
 /*
  * Parsing and printing of sizes and durations, shared by the job model (which
- * parses) and the views in out/ (which print). Sizes are binary: k = 1024.
+ * parses) and the views in views/ (which print). Sizes are binary: k = 1024.
  */
 #ifndef DBIO_UTIL_UNITS_H
 #define DBIO_UTIL_UNITS_H

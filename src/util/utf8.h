@@ -1,7 +1,7 @@
 /*
  * UTF-8 decoding, for the writers that must tell text from control
  * characters and bytes that are not text: the terminal filter
- * (util/termesc) and the gnuplot strings of out/plot.c.
+ * (util/termesc) and the gnuplot strings of views/plot.c.
  */
 #ifndef DBIO_UTIL_UTF8_H
 #define DBIO_UTIL_UTF8_H

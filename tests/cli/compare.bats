@@ -48,6 +48,21 @@ has_line() {
 	has_line "6 of 6 changes tested (both sides with repeats): 0 significant, 0 regressions"
 }
 
+@test "compare: --metric worst,worst2,nivcsw (from the metric registry): a row each, op all" {
+	dbio_ok --rw=write --size=1m --log_interval=64ops --repeat=2 --directory="$target"
+	run --separate-stderr "$DBIO" compare "$result" "$result" --metric iops,worst,worst2,nivcsw
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ -z "$stderr" ]
+	grep -q '^job  write  iops  ' <<<"$output"
+	grep -q '^job  all    worst   ' <<<"$output"
+	grep -q '^job  all    worst2  ' <<<"$output"
+	grep -q '^job  all    nivcsw  .* switches  ' <<<"$output"
+	has_line "4 of 4 changes tested (both sides with repeats): 0 significant, 0 regressions"
+	run --separate-stderr "$DBIO" compare "$result" "$result" --metric worst --format csv
+	[ "$status" -eq 0 ]
+	[ "$(cut -d, -f1-4,7 <<<"$output" | tail -n +2)" = "job,all,worst,ns,2" ]
+}
+
 @test "compare: known per-run iops give the exact change and p-value" {
 	compare base.json faster.json
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
@@ -241,7 +256,7 @@ compare_fails() { # compare_fails MESSAGE ARG...
 }
 
 @test "compare: errors: bad --metric, --alpha, --fail-above, --format, unknown option" {
-	compare_fails "dbio: compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, cpu, elapsed, user, sys, majflt, minflt, nvcsw" base.json faster.json --metric iops,p98
+	compare_fails "dbio: compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, cpu, majflt, minflt, nvcsw, nivcsw, worst, worst2" base.json faster.json --metric iops,p98
 	compare_fails "dbio: compare: --alpha 1: expected a significance level between 0 and 1, e.g. 0.05" base.json faster.json --alpha 1
 	compare_fails "dbio: compare: --alpha 0: expected a significance level between 0 and 1, e.g. 0.05" base.json faster.json --alpha=0
 	compare_fails "dbio: compare: --fail-above 5%: expected a percentage >= 0, e.g. 5 or 2.5" base.json faster.json --fail-above 5%

@@ -3,7 +3,7 @@
 # docs/result.schema.json, docs/options.md and docs/dbio.1 are exactly what
 # the option table generates, the man page renders cleanly, and the Python
 # recipe in docs/results.md for recomputing percentiles from lat_hist gives the
-# figures dbio wrote.
+# figures dbio wrote, and docs/compare.md lists the metric registry's metrics.
 
 setup() {
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
@@ -302,6 +302,14 @@ EOF
 		grep -q "^### \`$key\`" "$ROOT/docs/options.md" || { echo "options.md lacks $key"; false; }
 		grep -qx ".B $key" "$ROOT/docs/dbio.1" || { echo "dbio.1 lacks $key"; false; }
 	done
+}
+
+@test "docs: compare.md's table of metrics is the metric registry, in its order" {
+	run "$DBIO" compare "$ROOT/tests/cli/results/base.json" "$ROOT/tests/cli/results/faster.json" --metric none
+	[ "$status" -eq 2 ]
+	registry=${output##*expected a list of }
+	doc=$(sed -n '/^## Metrics/,/^## Op types/p' "$ROOT/docs/compare.md" | sed -n 's/^| `\([a-z0-9_]*\)` .*/\1/p' | paste -sd, | sed 's/,/, /g')
+	[ "$doc" = "$registry" ] || { echo "docs:     $doc"; echo "registry: $registry"; false; }
 }
 
 @test "docs: every test docs/safety.md names exists (a name cut with … matches by its start)" {

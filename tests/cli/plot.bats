@@ -104,6 +104,27 @@ PY
 	[ "$(head -c 8 png/latency.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 }
 
+@test "plot --metric of the whole run (from the metric registry): one curve and one bar per job, op all" {
+	need_gnuplot
+	run "$DBIO" sweep --rw=randrw --size=1m --repeat=2 --vary numjobs=1,2 --directory="$target" \
+		--output "$result" --format json
+	[ "$status" -eq 0 ]
+	cp "$result" a.json
+	run --separate-stderr "$DBIO" plot a.json "$result" --out plots --metric elapsed
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	valid_svg plots/sweep-elapsed.svg plots/compare-elapsed.svg
+	grep -q 'elapsed time (mean, 95 % CI) by numjobs' plots/sweep-elapsed.svg
+	# A curve per file ("all", not one per op type), of two points each.
+	[ "$(grep -c 'title .*all' plots/sweep-elapsed.gp)" -eq 2 ]
+	[ "$(grep -c . plots/sweep-elapsed.dat)" -eq 4 ]
+	# The bars: a row per point, the same figure for both files.
+	[ "$(awk 'NF { print $1, ($2 == $4) }' plots/compare-elapsed.dat | tr '\n' ' ')" = "0 1 1 1 " ]
+	grep -q "'job numjobs=1 all' 0, 'job numjobs=2 all' 1" plots/compare-elapsed.gp
+	run --separate-stderr "$DBIO" plot "$result" --out plots2 --metric p95
+	[ "$status" -eq 0 ]
+	grep -q 'p95 latency (' plots2/sweep-p95.svg
+}
+
 @test "plot: a job name with quotes and markup stays text in the SVG" {
 	need_gnuplot
 	dbio_ok --rw=write --size=1m --log_interval=100ops --directory="$target" --name="it's <b>&\"x\""

@@ -107,6 +107,26 @@ value() {
 	[ -z "$(ls -A "$target")" ]
 }
 
+@test "sweep --metric majflt,nvcsw,nivcsw (from the metric registry): columns with their titles" {
+	run --separate-stderr "$DBIO" sweep --rw=write --size=1m --vary bs=4k,8k --metric iops,majflt,nvcsw,nivcsw \
+		--directory="$target" --output "$result"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	grep -q '^bs  *job  *op  *ops/s  *major faults  *vol. switches  *invol. switches$' <<<"$output"
+	[ "$(grep -c '^[48]k  *job  *write ' <<<"$output")" -eq 2 ]
+	run --separate-stderr "$DBIO" sweep --resume "$result" --format csv
+	[ "$status" -eq 0 ]
+	[ "$(head -1 <<<"$output")" = "bs,job,op,iops,iops_ci95,majflt,majflt_ci95,nvcsw,nvcsw_ci95,nivcsw,nivcsw_ci95" ]
+	# The columns are the runs' rusage counts.
+	[ "$(tail -n +2 <<<"$output" | cut -d, -f8 | tr '\n' ' ')" = "$(value "$result" '" ".join("%g" % j["runs"][0]["rusage"]["nvcsw"] for j in d["jobs"])') " ]
+}
+
+@test "sweep --metric: a name that is not a metric is named, with the registry's list" {
+	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,8k --metric iops,faults --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: --metric iops,faults: 'faults' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, cpu, majflt, minflt, nvcsw, nivcsw, worst, worst2" ]
+	[ -z "$(ls -A "$target")" ]
+}
+
 @test "sweep: a varied key's column is as wide as its longest value, so the columns stay aligned" {
 	mkdir "$target/a" "$target/second-directory"
 	run --separate-stderr "$DBIO" sweep --rw=write --size=1m --numjobs=2 --metric iops \

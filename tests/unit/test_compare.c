@@ -1,9 +1,11 @@
 /*
- * Unit tests for the comparison of result files (src/out/compare.h): the
- * change and Welch's test against hand-computed figures, metric parsing,
- * the checks on a file, alignment of jobs and sweep points, environment
- * differences, and the text, CSV and JSON views. The result trees are
- * minimal: only what compare reads.
+ * Unit tests for the comparison of result files (src/analysis/compare.h)
+ * and its views (src/views/comparison.h): the change and Welch's test
+ * against hand-computed figures, the side-by-side verdict of the HTML
+ * page, alignment of jobs and sweep points, environment differences, rows
+ * of the metrics of the whole run, and the text, CSV and JSON views. The
+ * result trees are minimal: only what compare reads. The metric registry
+ * itself is test_metric.c's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,7 +17,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "out/compare.h"
+#include "analysis/compare.h"
+#include "views/comparison.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -58,13 +61,12 @@ static void add_job(json_t *r, json_t *j)
 	json_array_append_new(json_object_get(r, "jobs"), j);
 }
 
-static const struct compare_metric *metric(const char *name)
+static const struct metric *metric(const char *name)
 {
-	const struct compare_metric *m[1];
-	struct dbio_err err = { 0 };
+	const struct metric *m = metric_find(name);
 
-	assert_int_equal(compare_parse_metrics(name, m, 1, &err), 1);
-	return m[0];
+	assert_non_null(m);
+	return m;
 }
 
 /* a = {10..14}, b = {12..16}: means 12 and 14, both s^2 = 2.5, so
@@ -78,7 +80,7 @@ static void test_compare_welch_hand_computed(void **state)
 
 	summary_of(a, N(a), &sa);
 	summary_of(b, N(b), &sb);
-	compare_change_of(&sa, &sb, COMPARE_WORSE_LOWER, 0.05, &c);
+	compare_change_of(&sa, &sb, METRIC_BETTER_HIGHER, 0.05, &c);
 	assert_true(c.has_pct);
 	assert_near(c.change_pct, 100.0 / 6, 1e-9);
 	assert_true(c.tested);
@@ -88,17 +90,17 @@ static void test_compare_welch_hand_computed(void **state)
 
 	/* At alpha 0.1 it is significant: an improvement for iops, a
 	 * regression for a latency. */
-	compare_change_of(&sa, &sb, COMPARE_WORSE_LOWER, 0.1, &c);
+	compare_change_of(&sa, &sb, METRIC_BETTER_HIGHER, 0.1, &c);
 	assert_true(c.significant);
 	assert_false(c.regression);
-	compare_change_of(&sa, &sb, COMPARE_WORSE_HIGHER, 0.1, &c);
+	compare_change_of(&sa, &sb, METRIC_BETTER_LOWER, 0.1, &c);
 	assert_true(c.significant);
 	assert_true(c.regression);
-	compare_change_of(&sa, &sb, COMPARE_WORSE_NONE, 0.1, &c);
+	compare_change_of(&sa, &sb, METRIC_BETTER_NONE, 0.1, &c);
 	assert_true(c.significant);
 	assert_false(c.regression);
 	/* The other way round: -14.29 %, the same p. */
-	compare_change_of(&sb, &sa, COMPARE_WORSE_LOWER, 0.1, &c);
+	compare_change_of(&sb, &sa, METRIC_BETTER_HIGHER, 0.1, &c);
 	assert_near(c.change_pct, -100.0 / 7, 1e-9);
 	assert_near(c.p_value, 0.0805162, 1e-6);
 	assert_true(c.regression);
@@ -112,7 +114,7 @@ static void test_compare_change_without_repeats(void **state)
 
 	summary_of(a, N(a), &sa);
 	summary_of(one, N(one), &s1);
-	compare_change_of(&sa, &s1, COMPARE_WORSE_LOWER, 0.05, &c);
+	compare_change_of(&sa, &s1, METRIC_BETTER_HIGHER, 0.05, &c);
 	assert_true(c.has_pct);
 	assert_near(c.change_pct, 25.0, 1e-9);
 	assert_false(c.tested);
@@ -128,37 +130,32 @@ static void test_compare_change_zero_base(void **state)
 
 	summary_of(zero, N(zero), &z);
 	summary_of(some, N(some), &s);
-	compare_change_of(&z, &s, COMPARE_WORSE_HIGHER, 0.05, &c);
+	compare_change_of(&z, &s, METRIC_BETTER_LOWER, 0.05, &c);
 	assert_false(c.has_pct);
-	compare_change_of(&z, &z, COMPARE_WORSE_HIGHER, 0.05, &c);
+	compare_change_of(&z, &z, METRIC_BETTER_LOWER, 0.05, &c);
 	assert_true(c.has_pct);
 	assert_near(c.change_pct, 0, 0);
 	assert_near(c.p_value, 1.0, 0);
 	assert_false(c.significant);
 }
 
-static void test_compare_parse_metrics(void **state)
+/* The HTML page's verdict: by the overlap of the confidence intervals,
+ * in the metric's better direction. */
+static void test_compare_side_of(void **state)
 {
-	const struct compare_metric *m[COMPARE_MAX_METRICS];
-	struct dbio_err err = { 0 };
+	const struct metric *iops = metric("iops"), *p99 = metric("p99"), *cpu = metric("cpu");
+	double pct;
 
-	assert_int_equal(compare_parse_metrics(compare_default_metrics, m, N(m), &err), 3);
-	assert_string_equal(m[0]->name, "iops");
-	assert_string_equal(m[0]->unit, "ops/s");
-	assert_string_equal(m[1]->unit, "MiB/s");
-	assert_string_equal(m[2]->name, "p99");
-	assert_string_equal(m[2]->unit, "ns");
-	assert_int_equal(m[2]->worse, COMPARE_WORSE_HIGHER);
-	assert_int_equal(compare_parse_metrics("cpu,p99_9,max,lat_mean,p50,p95", m, N(m), &err), 6);
-	assert_string_equal(m[0]->unit, "%");
-	assert_int_equal(m[0]->worse, COMPARE_WORSE_NONE);
-	assert_int_equal(compare_parse_metrics("iops,p98", m, N(m), &err), DBIO_EINPUT);
-	assert_string_equal(
-		err.msg,
-		"compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, cpu, elapsed, user, sys, majflt, minflt, nvcsw");
-	err = (struct dbio_err){ 0 };
-	assert_int_equal(compare_parse_metrics("iops,", m, N(m), &err), DBIO_EINPUT);
-	assert_non_null(strstr(err.msg, "'' is not a metric"));
+	assert_int_equal(compare_side_of(iops, 100, 5, 120, 5, &pct), COMPARE_SIDE_BETTER);
+	assert_near(pct, 20, 1e-12);
+	assert_int_equal(compare_side_of(p99, 100, 5, 120, 5, &pct), COMPARE_SIDE_WORSE);
+	assert_int_equal(compare_side_of(iops, 100, 10, 120, 10, &pct), COMPARE_SIDE_NOISE);
+	assert_int_equal(compare_side_of(iops, 100, 0, 120, 0, &pct), COMPARE_SIDE_BETTER);
+	assert_int_equal(compare_side_of(iops, 100, 0, 100, 0, &pct), COMPARE_SIDE_NOISE);
+	assert_int_equal(compare_side_of(cpu, 50, 0, 80, 0, &pct), COMPARE_SIDE_NOISE);
+	assert_near(pct, 60, 1e-12);
+	assert_int_equal(compare_side_of(iops, 0, 0, 80, 0, &pct), COMPARE_SIDE_NONE);
+	assert_near(pct, 0, 0);
 }
 
 /* Sweep points are matched by their parameters, not by position; a point
@@ -166,7 +163,7 @@ static void test_compare_parse_metrics(void **state)
 static void test_compare_aligns_points(void **state)
 {
 	const double one[] = { 100, 110, 120 }, two[] = { 200, 210, 220 }, twob[] = { 400, 410, 420 };
-	const struct compare_metric *ms[] = { metric("iops") };
+	const struct metric *ms[] = { metric("iops") };
 	const char *names[] = { "a.json", "b.json" };
 	json_t *a = result("6.1"), *b = result("6.1");
 	const json_t *rs[] = { a, b };
@@ -207,7 +204,7 @@ static void test_compare_aligns_points(void **state)
 static void test_compare_aligns_equal_names_by_position(void **state)
 {
 	const double x[] = { 100, 110, 120 }, y[] = { 200, 210, 220 }, z[] = { 300, 310, 320 };
-	const struct compare_metric *ms[] = { metric("iops") };
+	const struct metric *ms[] = { metric("iops") };
 	const char *names[] = { "a.json", "b.json" };
 	json_t *a = result("6.1"), *b = result("6.1");
 	const json_t *rs[] = { a, b };
@@ -236,7 +233,7 @@ static void test_compare_aligns_equal_names_by_position(void **state)
 static void test_compare_no_job_in_common(void **state)
 {
 	const double x[] = { 100 };
-	const struct compare_metric *ms[] = { metric("iops") };
+	const struct metric *ms[] = { metric("iops") };
 	const char *names[] = { "a.json", "b.json" };
 	json_t *a = result("6.1"), *b = result("6.1");
 	const json_t *rs[] = { a, b };
@@ -259,7 +256,7 @@ static void test_compare_no_job_in_common(void **state)
 static void test_compare_skips_partial_runs(void **state)
 {
 	const double x[] = { 100, 110, 120 };
-	const struct compare_metric *ms[] = { metric("iops"), metric("p99") };
+	const struct metric *ms[] = { metric("iops"), metric("p99") };
 	const char *names[] = { "a.json", "b.json" };
 	json_t *a = result("6.1"), *b = result("6.1"), *j = job("job", NULL, x, 1);
 	const json_t *rs[] = { a, b };
@@ -289,7 +286,7 @@ static void test_compare_skips_partial_runs(void **state)
 static void test_compare_environment_differences(void **state)
 {
 	const double x[] = { 100, 110, 120 };
-	const struct compare_metric *ms[] = { metric("iops") };
+	const struct metric *ms[] = { metric("iops") };
 	const char *names[] = { "a.json", "b.json" };
 	json_t *a = result("6.1.0"), *b = result("6.18.0"), *jb = job("job", NULL, x, 3),
 	       *ja = job("job", NULL, x, 3);
@@ -326,11 +323,60 @@ static void test_compare_environment_differences(void **state)
 	json_decref(b);
 }
 
+/* A run with reads of bytes, fsyncs (that move none), elapsed_ns and the
+ * series' worst interval. */
+static json_t *run_with_series(double elapsed_ns, double worst_ns)
+{
+	return json_pack("{s:b, s:f, s:{s:{s:I, s:I, s:f}, s:{s:I, s:I, s:f}}, s:{s:[{s:f}]}}", "partial",
+			 false, "elapsed_ns", elapsed_ns, "ops", "read", "count", (json_int_t)100, "bytes",
+			 (json_int_t)409600, "bw_bytes", 4096.0 * 100, "fsync", "count", (json_int_t)10,
+			 "bytes", (json_int_t)0, "bw_bytes", 0.0, "series", "worst", "duration_ns", worst_ns);
+}
+
+/* Per-op metrics get a row per op type that did something, bw only where
+ * bytes moved (not fsync); metrics of the whole run one row, op "all",
+ * after them — elapsed and the series' worst interval alike. */
+static void test_compare_rows_per_op_and_per_run(void **state)
+{
+	const struct metric *ms[] = { metric("bw"), metric("elapsed"), metric("worst") };
+	const char *names[] = { "a.json", "b.json" };
+	json_t *a = result("6.1"), *b = result("6.1"), *ja = job("job", NULL, NULL, 0),
+	       *jb = job("job", NULL, NULL, 0);
+	const json_t *rs[] = { a, b };
+	struct dbio_err err = { 0 };
+	struct comparison c;
+
+	json_array_append_new(json_object_get(ja, "runs"), run_with_series(2e9, 30e6));
+	json_array_append_new(json_object_get(ja, "runs"), run_with_series(4e9, 50e6));
+	json_array_append_new(json_object_get(jb, "runs"), run_with_series(1e9, 20e6));
+	add_job(a, ja);
+	add_job(b, jb);
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 3, 0.05, NULL, &err), 0);
+	assert_int_equal(c.nrows, 3);
+	assert_string_equal(c.rows[0].op, "read");
+	assert_string_equal(c.rows[0].metric->name, "bw");
+	assert_near(c.rows[0].values[0].mean, 400.0 / 1024, 1e-12);
+	assert_string_equal(c.rows[1].op, "all");
+	assert_string_equal(c.rows[1].metric->name, "elapsed");
+	assert_near(c.rows[1].values[0].mean, 3e9, 0);
+	assert_int_equal(c.rows[1].values[0].n, 2);
+	assert_near(c.rows[1].changes[1].change_pct, -100.0 * 2 / 3, 1e-9);
+	assert_string_equal(c.rows[2].op, "all");
+	assert_string_equal(c.rows[2].metric->name, "worst");
+	assert_near(c.rows[2].values[0].mean, 40e6, 0);
+	assert_near(c.rows[2].values[1].mean, 20e6, 0);
+	assert_near(c.rows[2].changes[1].change_pct, -50, 1e-12);
+	assert_string_equal(compare_verdict(&c.rows[2], 1), "n/a (no repeats)");
+	compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
 /* The views, on base {10..14} iops against {12..16}. */
 static void test_compare_views(void **state)
 {
 	const double x[] = { 10, 11, 12, 13, 14 }, y[] = { 12, 13, 14, 15, 16 };
-	const struct compare_metric *ms[] = { metric("iops") };
+	const struct metric *ms[] = { metric("iops") };
 	const char *names[] = { "a.json", "b.json" };
 	json_t *a = result("6.1"), *b = result("6.1"), *doc, *change;
 	const json_t *rs[] = { a, b };
@@ -383,12 +429,13 @@ int main(void)
 		cmocka_unit_test(test_compare_welch_hand_computed),
 		cmocka_unit_test(test_compare_change_without_repeats),
 		cmocka_unit_test(test_compare_change_zero_base),
-		cmocka_unit_test(test_compare_parse_metrics),
+		cmocka_unit_test(test_compare_side_of),
 		cmocka_unit_test(test_compare_aligns_points),
 		cmocka_unit_test(test_compare_aligns_equal_names_by_position),
 		cmocka_unit_test(test_compare_no_job_in_common),
 		cmocka_unit_test(test_compare_skips_partial_runs),
 		cmocka_unit_test(test_compare_environment_differences),
+		cmocka_unit_test(test_compare_rows_per_op_and_per_run),
 		cmocka_unit_test(test_compare_views),
 	};
 

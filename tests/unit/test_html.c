@@ -1,5 +1,5 @@
 /*
- * Unit tests for the HTML report's escaping (src/out/html.h): the five
+ * Unit tests for the HTML report's escaping (src/views/html.h): the five
  * characters that can change markup, control characters shown as \x1b,
  * UTF-8 passed through byte for byte,
  * the empty string and NULL; and SVG embedding: the prolog dropped, ids and
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "out/html.h"
+#include "views/html.h"
 
 /* html_escape(s) as a new string. */
 static char *escaped(const char *s)

@@ -4,7 +4,7 @@
  * UTF-8 and as raw bytes, invalid UTF-8, text passed through byte for
  * byte; newline and tab kept except in one-line messages; a sequence cut
  * between two writes to the filtering stream kept whole; and the text
- * views of out/ writing a hostile result escaped.
+ * views of views/ writing a hostile result escaped.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,8 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "out/table.h"
-#include "out/text.h"
+#include "views/table.h"
+#include "views/text.h"
 #include "util/termesc.h"
 #include "util/utf8.h"
 

@@ -3,18 +3,18 @@
  * no external font, image or style sheet) of one or more result trees —
  * the environment, per job the op tables, CPU and faults, the repeats'
  * mean ± 95 % CI, the series, sweep tables, and with several results a
- * side-by-side table — with the plots out/plot.c drew (as SVG) embedded
- * where they belong. A view of result values, like out/text.c.
+ * side-by-side table — with the plots views/plot.c drew (as SVG) embedded
+ * where they belong. A view of result values, like views/text.c.
  *
  * Every string that comes from a result is escaped (& < > " ', and control
  * characters), in the page and in the embedded SVG.
  */
-#ifndef DBIO_OUT_HTML_H
-#define DBIO_OUT_HTML_H
+#ifndef DBIO_VIEWS_HTML_H
+#define DBIO_VIEWS_HTML_H
 
 #include <stdio.h>
 
-#include "out/plot.h"
+#include "views/plot.h"
 
 /* Write s with &, <, >, " and ' replaced by their character references and
  * control characters escaped as util/termesc.h does (\x1b); other text
@@ -30,10 +30,10 @@ void html_svg(FILE *fp, const char *svg, const char *prefix);
 struct html_report {
 	const struct plot_input *in; /* the results and their names */
 	size_t n;
-	const struct plot_metric *metric; /* of the sweep tables' first column */
-	const struct plot_set *plots;	  /* may be NULL */
-	const char *const *svgs;	  /* svgs[i]: plots->plots[i] as SVG, NULL if not drawn */
-	const char *note;		  /* shown at the top (why plots are missing), or NULL */
+	const struct metric *metric;  /* of the plots (see plot_prepare) */
+	const struct plot_set *plots; /* may be NULL */
+	const char *const *svgs;      /* svgs[i]: plots->plots[i] as SVG, NULL if not drawn */
+	const char *note;	      /* shown at the top (why plots are missing), or NULL */
 };
 
 /* Write the whole page. */

@@ -15,48 +15,27 @@
  *                 and op type, from lat_hist merged over the runs;
  *   PLOT_SWEEP    once for all results that are sweeps: the metric against
  *                 the varied value (the last --vary), mean with 95 % CI
- *                 error bars, a curve per op type and result;
+ *                 error bars, a curve per op type (one, "all", for a
+ *                 metric of the whole run) and result;
  *   PLOT_COMPARE  with several results: bars of the metric per job and op
  *                 type, one bar (with its 95 % CI) per result.
+ *
+ * The metric is any of the registry's (analysis/metric.h), its figures
+ * metric_figure's: the same numbers as the tables.
  */
-#ifndef DBIO_OUT_PLOT_H
-#define DBIO_OUT_PLOT_H
+#ifndef DBIO_VIEWS_PLOT_H
+#define DBIO_VIEWS_PLOT_H
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/metric.h"
 #include "util/err.h"
 
 enum plot_format { PLOT_SVG, PLOT_PNG };
 
 enum plot_kind { PLOT_SERIES, PLOT_LATENCY, PLOT_SWEEP, PLOT_COMPARE };
-
-/* A figure of an op type that sweeps and comparisons show. */
-struct plot_metric {
-	const char *name;     /* as --metric takes it */
-	const char *label;    /* axis label, without the unit */
-	const char *run_path; /* in a run's ops.<op>, dotted */
-	const char *sum_key;  /* in a job's summary.ops.<op> */
-	const char *unit;     /* NULL for a latency (its unit is chosen per plot) */
-	double scale;	      /* from the result's unit to unit */
-};
-
-/* The names plot_metric_find() knows, for messages. */
-extern const char plot_metric_names[];
-
-/* The metric called name, or NULL. */
-const struct plot_metric *plot_metric_find(const char *name);
-
-/* The figure of metric m for op type op of a job entry: the mean and 95 %
- * CI half-width of its summary when it has more than one run, else its
- * last run's value and 0. false when the job has no such figure (the op
- * type did nothing). */
-bool plot_figure(const json_t *job, const char *op, const struct plot_metric *m, double *mean, double *ci95);
-
-/* "name" or "name numjobs=4 bs=4k" for a job entry of a sweep: how plots
- * and tables call a job. Returns buf. */
-char *plot_job_label(const json_t *result, const json_t *job, char *buf, size_t len);
 
 struct plot_input {
 	const char *label;    /* the result's name in titles and legends: its path */
@@ -85,7 +64,7 @@ struct plot_set {
  * sweep curves and comparison bars show metric m. Fills set
  * (plot_set_release frees it; empty when the results have nothing to
  * plot). 0 or -errno with detail in err. */
-int plot_prepare(const struct plot_input *in, size_t n, const struct plot_metric *m, enum plot_format fmt,
+int plot_prepare(const struct plot_input *in, size_t n, const struct metric *m, enum plot_format fmt,
 		 struct plot_set *set, struct dbio_err *err);
 
 void plot_set_release(struct plot_set *set);

@@ -3,8 +3,8 @@
  * Control characters of the result's text (a job name, a hostname) are
  * written escaped (util/termesc.h): the text goes to a terminal.
  */
-#ifndef DBIO_OUT_TEXT_H
-#define DBIO_OUT_TEXT_H
+#ifndef DBIO_VIEWS_TEXT_H
+#define DBIO_VIEWS_TEXT_H
 
 #include <jansson.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
 /* CSV views; see csv.h. Job names are quoted when they need it (RFC 4180). */
-#include "out/csv.h"
+#include "views/csv.h"
 
 #include <string.h>
 
 #include "util/termesc.h"
 
-static void field(FILE *fp, const char *s)
+void csv_field(FILE *fp, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, fp);
@@ -48,7 +48,7 @@ static size_t series_rows(FILE *fp, const json_t *result)
 					index = 0;
 				last_thread = json_integer_value(thread);
 				json_object_foreach (json_object_get(pt, "ops"), op_name, op) {
-					field(fp, name ? name : "");
+					csv_field(fp, name ? name : "");
 					fprintf(fp, ",%zu,", r + 1);
 					if (thread)
 						fprintf(fp, "%lld", (long long)json_integer_value(thread));

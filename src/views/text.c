@@ -1,64 +1,21 @@
 /* The text report; see text.h. Every figure carries its unit. */
-#include "out/text.h"
+#include "views/text.h"
 
 #include <stdbool.h>
 #include <string.h>
 
+#include "analysis/metric.h"
+#include "analysis/tree.h"
 #include "util/termesc.h"
 #include "util/units.h"
 
-static double num(const json_t *obj, const char *key)
+/* The job's one-line summary (jobs[].brief, made from the option tables
+ * when the result was written). */
+static void brief_line(FILE *fp, const json_t *job)
 {
-	const json_t *v = json_object_get(obj, key);
+	const char *brief = tree_str(job, "brief");
 
-	return json_is_number(v) ? json_number_value(v) : 0.0;
-}
-
-static const char *str(const json_t *obj, const char *key)
-{
-	const char *s = json_string_value(json_object_get(obj, key));
-
-	return s ? s : "";
-}
-
-static void brief_options(FILE *fp, const json_t *opts)
-{
-	char bs[32], size[32];
-
-	if (!strcmp(str(opts, "workload"), "kv")) {
-		fprintf(fp,
-			"workload=kv kv_engine=%s records=%.0f batch=%.0f value_size=%s key_order=%s sync_each_batch=%d numjobs=%.0f",
-			str(opts, "kv_engine"), num(opts, "records"), num(opts, "batch"),
-			str(opts, "value_size"), str(opts, "key_order"),
-			json_is_true(json_object_get(opts, "sync_each_batch")), num(opts, "numjobs"));
-		if (num(opts, "lookups") > 0 || num(opts, "updates") > 0)
-			fprintf(fp, " lookups=%.0f updates=%.0f", num(opts, "lookups"), num(opts, "updates"));
-		return;
-	}
-	if (!strcmp(str(opts, "workload"), "import")) {
-		fprintf(fp,
-			"workload=import rows=%.0f indexes=%.0f batch=%.0f page_size=%.0f journal_mode=%s synchronous=%s numjobs=%.0f",
-			num(opts, "rows"), num(opts, "indexes"), num(opts, "batch"), num(opts, "page_size"),
-			str(opts, "journal_mode"), str(opts, "synchronous"), num(opts, "numjobs"));
-		return;
-	}
-
-	fprintf(fp, "rw=%s bs=%s size=%s nrfiles=%.0f numjobs=%.0f ioengine=%s", str(opts, "rw"),
-		units_fmt_bytes(bs, sizeof(bs), (uint64_t)num(opts, "bs")),
-		units_fmt_bytes(size, sizeof(size), (uint64_t)num(opts, "size")), num(opts, "nrfiles"),
-		num(opts, "numjobs"), str(opts, "ioengine"));
-	if (json_is_true(json_object_get(opts, "direct")))
-		fprintf(fp, " direct=1");
-	if (strcmp(str(opts, "sync"), "none"))
-		fprintf(fp, " sync=%s", str(opts, "sync"));
-	if (num(opts, "fsync") > 0)
-		fprintf(fp, " fsync=%.0f", num(opts, "fsync"));
-	if (num(opts, "fdatasync") > 0)
-		fprintf(fp, " fdatasync=%.0f", num(opts, "fdatasync"));
-	if (*str(opts, "sync_file_range"))
-		fprintf(fp, " sync_file_range=%s", str(opts, "sync_file_range"));
-	if (json_is_true(json_object_get(opts, "share_files")))
-		fprintf(fp, " share_files=1");
+	fputs(brief[0] ? brief : "(no summary: a result of an older dbio; its options are in the JSON)", fp);
 }
 
 /* A job over several directories: each one's reads and writes, over the
@@ -77,9 +34,9 @@ static void target_lines(FILE *fp, const json_t *targets)
 
 		fprintf(fp,
 			"      %-32s busy %8s  read %10.1f ops/s %9.2f MiB/s  write %10.1f ops/s %9.2f MiB/s\n",
-			str(t, "directory"), units_fmt_ns(el, sizeof(el), num(t, "elapsed_ns")),
-			num(rd, "iops"), num(rd, "bw_bytes") / 1048576.0, num(wr, "iops"),
-			num(wr, "bw_bytes") / 1048576.0);
+			tree_str(t, "directory"), units_fmt_ns(el, sizeof(el), tree_num(t, "elapsed_ns")),
+			tree_num(rd, "iops"), tree_num(rd, "bw_bytes") / 1048576.0, tree_num(wr, "iops"),
+			tree_num(wr, "bw_bytes") / 1048576.0);
 	}
 }
 
@@ -94,14 +51,14 @@ static void op_table(FILE *fp, const json_t *ops)
 	json_object_foreach ((json_t *)ops, name, op) {
 		const json_t *lat = json_object_get(op, "lat_ns");
 
-		if (num(op, "count") == 0)
+		if (tree_num(op, "count") == 0)
 			continue;
-		fprintf(fp, "    %-15s %12.0f %12.1f %10.2f", name, num(op, "count"), num(op, "iops"),
-			num(op, "bw_bytes") / 1048576.0);
+		fprintf(fp, "    %-15s %12.0f %12.1f %10.2f", name, tree_num(op, "count"),
+			tree_num(op, "iops"), tree_num(op, "bw_bytes") / 1048576.0);
 		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
 			char buf[32];
 
-			fprintf(fp, " %9s", units_fmt_ns(buf, sizeof(buf), num(lat, cols[i])));
+			fprintf(fp, " %9s", units_fmt_ns(buf, sizeof(buf), tree_num(lat, cols[i])));
 		}
 		fputc('\n', fp);
 		const json_t *extra = json_object_get(lat, "percentiles");
@@ -119,13 +76,14 @@ static void op_table(FILE *fp, const json_t *ops)
 
 static void usage_lines(FILE *fp, const json_t *ru)
 {
-	fprintf(fp, "    cpu: user %.2f s, sys %.2f s, %.1f %% of one core\n", num(ru, "user_s"),
-		num(ru, "sys_s"), num(ru, "cpu_pct"));
+	fprintf(fp, "    cpu: user %.2f s, sys %.2f s, %.1f %% of one core\n", tree_num(ru, "user_s"),
+		tree_num(ru, "sys_s"), tree_num(ru, "cpu_pct"));
 	fprintf(fp,
 		"    faults: %.0f major, %.0f minor; context switches: %.0f voluntary, %.0f involuntary\n",
-		num(ru, "majflt"), num(ru, "minflt"), num(ru, "nvcsw"), num(ru, "nivcsw"));
-	fprintf(fp, "    block I/O: %.0f in, %.0f out (512-byte blocks)\n", num(ru, "inblock"),
-		num(ru, "oublock"));
+		tree_num(ru, "majflt"), tree_num(ru, "minflt"), tree_num(ru, "nvcsw"),
+		tree_num(ru, "nivcsw"));
+	fprintf(fp, "    block I/O: %.0f in, %.0f out (512-byte blocks)\n", tree_num(ru, "inblock"),
+		tree_num(ru, "oublock"));
 }
 
 static void where_line(FILE *fp, const json_t *target)
@@ -134,59 +92,67 @@ static void where_line(FILE *fp, const json_t *target)
 	char bsz[32];
 
 	if (!json_object_get(target, "fs_type")) {
-		fprintf(fp, "%s", str(target, "directory"));
+		fprintf(fp, "%s", tree_str(target, "directory"));
 		return;
 	}
-	fprintf(fp, "%s: %s on %s (device %s), mounted at %s (%s), block size %s", str(target, "directory"),
-		str(target, "fs_type"), str(target, "source"), str(target, "device"),
-		str(target, "mount_point"), str(target, "mount_options"),
-		units_fmt_bytes(bsz, sizeof(bsz), (uint64_t)num(target, "fs_block_size_bytes")));
+	fprintf(fp, "%s: %s on %s (device %s), mounted at %s (%s), block size %s",
+		tree_str(target, "directory"), tree_str(target, "fs_type"), tree_str(target, "source"),
+		tree_str(target, "device"), tree_str(target, "mount_point"),
+		tree_str(target, "mount_options"),
+		units_fmt_bytes(bsz, sizeof(bsz), (uint64_t)tree_num(target, "fs_block_size_bytes")));
 	if (bdev)
-		fprintf(fp, "; disk %s, scheduler %s, %s", str(bdev, "name"),
-			json_object_get(bdev, "scheduler") ? str(bdev, "scheduler") : "?",
+		fprintf(fp, "; disk %s, scheduler %s, %s", tree_str(bdev, "name"),
+			json_object_get(bdev, "scheduler") ? tree_str(bdev, "scheduler") : "?",
 			json_is_true(json_object_get(bdev, "rotational")) ? "rotational" : "non-rotational");
 }
 
-/* "12.3 ± 0.4" in the unit fmt prints, and the CV flag. */
-static void mean_ci(FILE *fp, const json_t *sm, double scale, bool as_ns)
+/* " 12.3 ± 0.4" of a summary, with the unit of a latency. */
+static void mean_ci(FILE *fp, const struct summary *s, bool as_ns)
 {
 	char m[32], ci[32];
-	double mean = num(sm, "mean") * scale, half = num(sm, "ci95") * scale;
 
 	if (as_ns)
-		fprintf(fp, " %10s ± %-9s", units_fmt_ns(m, sizeof(m), mean),
-			units_fmt_ns(ci, sizeof(ci), half));
+		fprintf(fp, " %10s ± %-9s", units_fmt_ns(m, sizeof(m), s->mean),
+			units_fmt_ns(ci, sizeof(ci), s->ci95));
 	else
-		fprintf(fp, " %10.1f ± %-9.1f", mean, half);
+		fprintf(fp, " %10.1f ± %-9.1f", s->mean, s->ci95);
 }
 
-static void summary_block(FILE *fp, const json_t *sm)
+/* The repeats of a job: per op type the mean ± CI of the columns' metrics
+ * and the CV of its throughput, then elapsed and CPU. */
+static void summary_block(FILE *fp, const json_t *job)
 {
-	const json_t *ops = json_object_get(sm, "ops");
+	const struct metric *cols[4], *iops = metric_find("iops");
+	const json_t *sm = json_object_get(job, "summary");
+	struct dbio_err err = { 0 };
+	int ncols = metric_parse_list("text", "iops,bw,lat_mean,p99", cols, 4, &err);
+	struct summary s, el, cpu;
+	char a[32], b[32];
 	const char *name;
 	json_t *op;
 
 	fprintf(fp, "  summary of %.0f complete runs: mean ± 95 %% confidence interval (Student's t)\n",
-		num(sm, "runs"));
+		tree_num(sm, "runs"));
 	fprintf(fp, "    %-9s", "op");
-	fprintf(fp, " %10s %11s %10s %11s %10s %11s %10s %11s %s\n", "ops/s", "", "MiB/s", "", "lat mean", "",
-		"lat p99", "", "CV of ops/s");
-	json_object_foreach ((json_t *)ops, name, op) {
-		double cv = num(json_object_get(op, "iops"), "cv") * 100;
+	for (int c = 0; c < ncols; c++)
+		fprintf(fp, " %10s %11s", cols[c]->column, "");
+	fprintf(fp, " %s\n", "CV of ops/s");
+	json_object_foreach (json_object_get(sm, "ops"), name, op) {
+		double cv;
 
 		fprintf(fp, "    %-9s", name);
-		mean_ci(fp, json_object_get(op, "iops"), 1, false);
-		mean_ci(fp, json_object_get(op, "bw_bytes"), 1 / 1048576.0, false);
-		mean_ci(fp, json_object_get(op, "lat_mean_ns"), 1, true);
-		mean_ci(fp, json_object_get(op, "lat_p99_ns"), 1, true);
+		for (int c = 0; c < ncols; c++) {
+			metric_summary(cols[c], job, name, &s);
+			mean_ci(fp, &s, metric_in_ns(cols[c]));
+		}
+		metric_summary(iops, job, name, &s);
+		cv = s.cv * 100;
 		fprintf(fp, " %6.1f %%%s\n", cv, cv > 10 ? "  HIGH VARIATION (CV > 10 %)" : "");
 	}
-	char el[32], ci[32];
-
-	fprintf(fp, "    elapsed %s ± %s, cpu %.1f %% ± %.1f\n",
-		units_fmt_ns(el, sizeof(el), num(json_object_get(sm, "elapsed_ns"), "mean")),
-		units_fmt_ns(ci, sizeof(ci), num(json_object_get(sm, "elapsed_ns"), "ci95")),
-		num(json_object_get(sm, "cpu_pct"), "mean"), num(json_object_get(sm, "cpu_pct"), "ci95"));
+	metric_summary(metric_find("elapsed"), job, NULL, &el);
+	metric_summary(metric_find("cpu"), job, NULL, &cpu);
+	fprintf(fp, "    elapsed %s ± %s, cpu %.1f %% ± %.1f\n", units_fmt_ns(a, sizeof(a), el.mean),
+		units_fmt_ns(b, sizeof(b), el.ci95), cpu.mean, cpu.ci95);
 }
 
 static void phase_lines(FILE *fp, const json_t *run)
@@ -201,15 +167,16 @@ static void phase_lines(FILE *fp, const json_t *run)
 
 		fprintf(fp,
 			"    phase %-7s %.0f ops in %s (%.1f ops/s), user %.2f s, sys %.2f s, %.1f %% cpu, %.0f major / %.0f minor faults, %.0f voluntary switches\n",
-			str(ph, "name"), num(ph, "ops"), units_fmt_ns(el, sizeof(el), num(ph, "elapsed_ns")),
-			num(ph, "ops_per_s"), num(ru, "user_s"), num(ru, "sys_s"), num(ru, "cpu_pct"),
-			num(ru, "majflt"), num(ru, "minflt"), num(ru, "nvcsw"));
+			tree_str(ph, "name"), tree_num(ph, "ops"),
+			units_fmt_ns(el, sizeof(el), tree_num(ph, "elapsed_ns")), tree_num(ph, "ops_per_s"),
+			tree_num(ru, "user_s"), tree_num(ru, "sys_s"), tree_num(ru, "cpu_pct"),
+			tree_num(ru, "majflt"), tree_num(ru, "minflt"), tree_num(ru, "nvcsw"));
 	}
 	if (db) {
 		char sz[32];
 
-		fprintf(fp, "    database: %s, %s on disk at the end\n", str(db, "engine"),
-			units_fmt_bytes(sz, sizeof(sz), (uint64_t)num(db, "disk_bytes")));
+		fprintf(fp, "    database: %s, %s on disk at the end\n", tree_str(db, "engine"),
+			units_fmt_bytes(sz, sizeof(sz), (uint64_t)tree_num(db, "disk_bytes")));
 	}
 }
 
@@ -225,31 +192,32 @@ static void probe_lines(FILE *fp, const json_t *probe)
 		return;
 	fprintf(fp,
 		"    probe: a 4 KiB %s every %s: %.0f probes, p50 %s, p99 %s, max %s; %zu stall%s of %s or more\n",
-		!strcmp(str(probe, "kind"), "write") ? "write + fdatasync" : "uncached read",
-		units_fmt_ns(iv, sizeof(iv), num(probe, "interval_ns")), num(probe, "count"),
-		units_fmt_ns(a, sizeof(a), num(lat, "p50")), units_fmt_ns(b, sizeof(b), num(lat, "p99")),
-		units_fmt_ns(c, sizeof(c), num(lat, "max")),
-		json_array_size(stalls) + (size_t)num(probe, "stalls_dropped"),
+		!strcmp(tree_str(probe, "kind"), "write") ? "write + fdatasync" : "uncached read",
+		units_fmt_ns(iv, sizeof(iv), tree_num(probe, "interval_ns")), tree_num(probe, "count"),
+		units_fmt_ns(a, sizeof(a), tree_num(lat, "p50")),
+		units_fmt_ns(b, sizeof(b), tree_num(lat, "p99")),
+		units_fmt_ns(c, sizeof(c), tree_num(lat, "max")),
+		json_array_size(stalls) + (size_t)tree_num(probe, "stalls_dropped"),
 		json_array_size(stalls) == 1 ? "" : "s",
-		units_fmt_ns(st, sizeof(st), num(probe, "stall_ns")));
+		units_fmt_ns(st, sizeof(st), tree_num(probe, "stall_ns")));
 	json_array_foreach (stalls, i, s) {
 		if (i == 10) {
 			fprintf(fp, "      ... %zu more in the result\n", json_array_size(stalls) - 10);
 			break;
 		}
 		fprintf(fp, "      stall at %s into the run: %s\n",
-			units_fmt_ns(a, sizeof(a), num(s, "t_ns")),
-			units_fmt_ns(b, sizeof(b), num(s, "lat_ns")));
+			units_fmt_ns(a, sizeof(a), tree_num(s, "t_ns")),
+			units_fmt_ns(b, sizeof(b), tree_num(s, "lat_ns")));
 	}
 	if (json_object_get(probe, "error"))
-		fprintf(fp, "      the probe failed: %s\n", str(probe, "error"));
+		fprintf(fp, "      the probe failed: %s\n", tree_str(probe, "error"));
 }
 
 static void series_lines(FILE *fp, const json_t *series)
 {
 	static const char *const rank[] = { "worst", "second-worst" };
 	const json_t *worst = json_object_get(series, "worst");
-	bool time_grid = !strcmp(str(series, "grid"), "time");
+	bool time_grid = !strcmp(tree_str(series, "grid"), "time");
 	size_t i;
 	json_t *w;
 
@@ -260,18 +228,18 @@ static void series_lines(FILE *fp, const json_t *series)
 
 		fprintf(fp, "    series: %zu intervals of %s%s\n",
 			json_array_size(json_object_get(series, "points")),
-			units_fmt_ns(iv, sizeof(iv), num(series, "interval_ns")),
+			units_fmt_ns(iv, sizeof(iv), tree_num(series, "interval_ns")),
 			json_is_true(json_object_get(series, "truncated")) ? " (TRUNCATED: out of memory)"
 									   : "");
 	} else {
-		bool batches = !strcmp(str(series, "grid"), "batch");
+		bool batches = !strcmp(tree_str(series, "grid"), "batch");
 		char per[64];
 
 		if (batches)
 			snprintf(per, sizeof(per), "batches");
 		else
 			snprintf(per, sizeof(per), "intervals of %.0f data operations",
-				 num(series, "interval_ops"));
+				 tree_num(series, "interval_ops"));
 		fprintf(fp, "    series: %zu %s per thread%s\n",
 			json_array_size(json_object_get(series, "points")), per,
 			json_is_true(json_object_get(series, "truncated")) ? " (TRUNCATED: out of memory)"
@@ -280,17 +248,18 @@ static void series_lines(FILE *fp, const json_t *series)
 	json_array_foreach (worst, i, w) {
 		char end[32], dur[32];
 
-		units_fmt_ns(end, sizeof(end), num(w, "end_ns"));
-		units_fmt_ns(dur, sizeof(dur), num(w, "duration_ns"));
+		units_fmt_ns(end, sizeof(end), tree_num(w, "end_ns"));
+		units_fmt_ns(dur, sizeof(dur), tree_num(w, "duration_ns"));
 		if (time_grid)
 			fprintf(fp,
 				"    %s interval: #%.0f, ending %s into the run: %.0f data operations (%.1f ops/s)\n",
-				rank[i], num(w, "index") + 1, end, num(w, "count"),
-				num(w, "count") / (num(w, "duration_ns") / 1e9));
+				rank[i], tree_num(w, "index") + 1, end, tree_num(w, "count"),
+				tree_num(w, "count") / (tree_num(w, "duration_ns") / 1e9));
 		else
 			fprintf(fp,
 				"    %s interval: #%.0f of thread %.0f, ending %s into the run: %.0f data operations took %s\n",
-				rank[i], num(w, "index") + 1, num(w, "thread"), end, num(w, "count"), dur);
+				rank[i], tree_num(w, "index") + 1, tree_num(w, "thread"), end,
+				tree_num(w, "count"), dur);
 	}
 }
 
@@ -305,8 +274,8 @@ static void report_text(FILE *fp, const json_t *result)
 		size_t r;
 		json_t *run;
 
-		fprintf(fp, "job %s: ", str(job, "name"));
-		brief_options(fp, json_object_get(job, "options"));
+		fprintf(fp, "job %s: ", tree_str(job, "name"));
+		brief_line(fp, job);
 		fputc('\n', fp);
 		size_t k;
 		json_t *warning;
@@ -315,10 +284,10 @@ static void report_text(FILE *fp, const json_t *result)
 			fprintf(fp, "  warning: %s\n", json_string_value(warning));
 		json_array_foreach (runs, r, run) {
 			char el[32];
-			double threads = num(run, "threads");
+			double threads = tree_num(run, "threads");
 
 			fprintf(fp, "  run %zu: elapsed %s, %.0f thread%s%s\n", r + 1,
-				units_fmt_ns(el, sizeof(el), num(run, "elapsed_ns")), threads,
+				units_fmt_ns(el, sizeof(el), tree_num(run, "elapsed_ns")), threads,
 				threads == 1 ? "" : "s",
 				json_is_true(json_object_get(run, "partial")) ? ", PARTIAL (stopped early)"
 									      : "");
@@ -328,8 +297,8 @@ static void report_text(FILE *fp, const json_t *result)
 			if (json_object_get(run, "memory"))
 				fprintf(fp,
 					"    memory cgroup: limit %.0f MiB, peak %.1f MiB (page cache included)\n",
-					num(json_object_get(run, "memory"), "limit_bytes") / 1048576.0,
-					num(json_object_get(run, "memory"), "peak_bytes") / 1048576.0);
+					tree_num(json_object_get(run, "memory"), "limit_bytes") / 1048576.0,
+					tree_num(json_object_get(run, "memory"), "peak_bytes") / 1048576.0);
 			phase_lines(fp, run);
 			probe_lines(fp, json_object_get(run, "probe"));
 			if (json_object_get(run, "submission")) {
@@ -339,15 +308,15 @@ static void report_text(FILE *fp, const json_t *result)
 
 				fprintf(fp,
 					"    submission latency (the io_uring_submit or io_submit call that carried each I/O): %.0f I/Os, mean %s, p99 %s, max %s\n",
-					num(json_object_get(run, "submission"), "count"),
-					units_fmt_ns(a, sizeof(a), num(sl, "mean")),
-					units_fmt_ns(b, sizeof(b), num(sl, "p99")),
-					units_fmt_ns(c, sizeof(c), num(sl, "max")));
+					tree_num(json_object_get(run, "submission"), "count"),
+					units_fmt_ns(a, sizeof(a), tree_num(sl, "mean")),
+					units_fmt_ns(b, sizeof(b), tree_num(sl, "p99")),
+					units_fmt_ns(c, sizeof(c), tree_num(sl, "max")));
 			}
 			series_lines(fp, json_object_get(run, "series"));
 		}
 		if (json_array_size(runs) > 1 && json_object_get(job, "summary"))
-			summary_block(fp, json_object_get(job, "summary"));
+			summary_block(fp, job);
 		fputc('\n', fp);
 	}
 }
@@ -373,7 +342,7 @@ static void summary_text(FILE *fp, const json_t *result)
 	int width = 3;
 
 	json_array_foreach (jobs, i, job) {
-		int len = (int)strlen(str(job, "name"));
+		int len = (int)strlen(tree_str(job, "name"));
 
 		if (len > width)
 			width = len;
@@ -391,15 +360,17 @@ static void summary_text(FILE *fp, const json_t *result)
 		json_object_foreach ((json_t *)ops, name, op) {
 			char mean[32], p99[32];
 
-			if (num(op, "count") == 0)
+			if (tree_num(op, "count") == 0)
 				continue;
 			fprintf(fp, "%-*s  %-9s %12.1f %10.2f %10s %10s", width,
-				first ? str(job, "name") : "", name, num(op, "iops"),
-				num(op, "bw_bytes") / 1048576.0,
-				units_fmt_ns(mean, sizeof(mean), num(json_object_get(op, "lat_ns"), "mean")),
-				units_fmt_ns(p99, sizeof(p99), num(json_object_get(op, "lat_ns"), "p99")));
+				first ? tree_str(job, "name") : "", name, tree_num(op, "iops"),
+				tree_num(op, "bw_bytes") / 1048576.0,
+				units_fmt_ns(mean, sizeof(mean),
+					     tree_num(json_object_get(op, "lat_ns"), "mean")),
+				units_fmt_ns(p99, sizeof(p99),
+					     tree_num(json_object_get(op, "lat_ns"), "p99")));
 			if (first)
-				fprintf(fp, " %7.1f%%", num(json_object_get(run, "rusage"), "cpu_pct"));
+				fprintf(fp, " %7.1f%%", tree_num(json_object_get(run, "rusage"), "cpu_pct"));
 			fputc('\n', fp);
 			first = false;
 		}
@@ -411,8 +382,10 @@ static void summary_text(FILE *fp, const json_t *result)
 			bool dup = false;
 
 			for (size_t k = 0; k < nseen; k++)
-				dup |= !strcmp(str(seen_targets[k], "directory"), str(target, "directory")) &&
-				       !strcmp(str(seen_targets[k], "device"), str(target, "device"));
+				dup |= !strcmp(tree_str(seen_targets[k], "directory"),
+					       tree_str(target, "directory")) &&
+				       !strcmp(tree_str(seen_targets[k], "device"),
+					       tree_str(target, "device"));
 			if (!dup && nseen < 64)
 				seen_targets[nseen++] = target;
 		}

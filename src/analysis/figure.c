@@ -1,0 +1,190 @@
+/*
+ * Reading the registry's metrics from result trees, and writing the
+ * statistics across repeats back into them; see metric.h. Every view that
+ * shows a metric of a job reads it through these, so a table, a plot and
+ * a comparison of the same file agree.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/metric.h"
+#include "analysis/tree.h"
+#include "stats/opstats.h"
+
+/* Where a run holds m: the run itself, or its ops.<op>. */
+static const json_t *run_base(const struct metric *m, const json_t *run, const char *op)
+{
+	return metric_per_op(m) ? json_object_get(json_object_get(run, "ops"), op) : run;
+}
+
+bool metric_run_value(const struct metric *m, const json_t *run, const char *op, double *value)
+{
+	const json_t *v = tree_get(run_base(m, run, op), m->run_path);
+
+	*value = json_is_number(v) ? json_number_value(v) * m->scale : 0;
+	return json_is_number(v);
+}
+
+size_t metric_run_values(const struct metric *m, const json_t *job, const char *op, double *x)
+{
+	const json_t *runs = json_object_get(job, "runs"), *run;
+	size_t n = 0, i;
+
+	json_array_foreach (runs, i, run)
+		if (!json_is_true(json_object_get(run, "partial")) && metric_run_value(m, run, op, &x[n]))
+			n++;
+	return n;
+}
+
+bool metric_op_done(const json_t *job, const char *op, bool need_bytes)
+{
+	const json_t *runs = json_object_get(job, "runs"), *run;
+	size_t i;
+
+	json_array_foreach (runs, i, run) {
+		const json_t *o = json_object_get(json_object_get(run, "ops"), op);
+
+		if (tree_num(o, need_bytes ? "bytes" : "count") > 0)
+			return true;
+	}
+	return false;
+}
+
+bool metric_summary(const struct metric *m, const json_t *job, const char *op, struct summary *s)
+{
+	const json_t *sum = json_object_get(job, "summary"), *st;
+
+	*s = (struct summary){ 0 };
+	if (!m->summary_key)
+		return false;
+	if (metric_per_op(m))
+		sum = json_object_get(json_object_get(sum, "ops"), op);
+	st = json_object_get(sum, m->summary_key);
+	if (!json_is_object(st))
+		return false;
+	*s = (struct summary){
+		.n = (size_t)tree_num(st, "n"),
+		.mean = tree_num(st, "mean") * m->scale,
+		.stddev = tree_num(st, "stddev") * m->scale,
+		.min = tree_num(st, "min") * m->scale,
+		.max = tree_num(st, "max") * m->scale,
+		.ci95 = tree_num(st, "ci95") * m->scale,
+		.cv = tree_num(st, "cv"),
+	};
+	return true;
+}
+
+bool metric_figure(const struct metric *m, const json_t *job, const char *op, double *mean, double *ci95)
+{
+	const json_t *runs = json_object_get(job, "runs");
+	size_t nruns = json_array_size(runs);
+	struct summary s;
+
+	*mean = *ci95 = 0;
+	if (!nruns || (metric_per_op(m) && !metric_op_done(job, op, false)))
+		return false;
+	if (nruns > 1 && m->summary_key && json_object_get(job, "summary")) {
+		metric_summary(m, job, op, &s);
+		*mean = s.mean;
+		*ci95 = s.ci95;
+		return true;
+	}
+	if (nruns > 1 && !m->summary_key) {
+		/* Not in the summary (the series' worst intervals): the same
+		 * statistics, from the runs. */
+		double *x = calloc(nruns, sizeof(*x));
+
+		if (x) {
+			summary_of(x, metric_run_values(m, job, op, x), &s);
+			*mean = s.mean;
+			*ci95 = s.ci95;
+		}
+		free(x);
+		return true;
+	}
+	metric_run_value(m, json_array_get(runs, nruns - 1), op, mean);
+	return true;
+}
+
+/* The statistics of the number at path under every complete run. */
+static json_t *summarize_path(const json_t *runs, const char *path)
+{
+	size_t n = json_array_size(runs), used = 0, i;
+	double *x = calloc(n ? n : 1, sizeof(*x));
+	const json_t *run;
+	struct summary s;
+
+	if (!x)
+		return NULL;
+	json_array_foreach (runs, i, run) {
+		const json_t *v = tree_get(run, path);
+
+		if (!json_is_true(json_object_get(run, "partial")) && json_is_number(v))
+			x[used++] = json_number_value(v);
+	}
+	summary_of(x, used, &s);
+	free(x);
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)s.n, "mean", s.mean,
+			 "stddev", s.stddev, "min", s.min, "max", s.max, "ci95", s.ci95, "cv", s.cv);
+}
+
+/* summary.ops.<op> for every op type some run did (partial runs count). */
+static json_t *summarize_ops(const json_t *runs)
+{
+	json_t *ops = json_object();
+
+	for (int t = 0; ops && t < OP_NTYPES; t++) {
+		const char *name = op_type_name((enum op_type)t);
+		const json_t *run;
+		json_t *op;
+		bool any = false;
+		size_t i;
+
+		json_array_foreach (runs, i, run) {
+			const json_t *o = json_object_get(json_object_get(run, "ops"), name);
+
+			any |= json_integer_value(json_object_get(o, "count")) > 0;
+		}
+		if (!any || !(op = json_object()))
+			continue;
+		for (size_t k = 0; k < metric_count; k++) {
+			const struct metric *m = &metric_registry[k];
+			char path[128];
+
+			if (!metric_per_op(m) || !m->summary_key)
+				continue;
+			snprintf(path, sizeof(path), "ops.%s.%s", name, m->run_path);
+			json_object_set_new(op, m->summary_key, summarize_path(runs, path));
+		}
+		json_object_set_new(ops, name, op);
+	}
+	return ops;
+}
+
+void metric_summarize(json_t *result, size_t index)
+{
+	json_t *job = json_array_get(json_object_get(result, "jobs"), index);
+	const json_t *runs = json_object_get(job, "runs"), *run;
+	json_t *summary = json_object(), *ops;
+	size_t complete = 0, i;
+
+	if (!job || !summary) {
+		json_decref(summary);
+		return;
+	}
+	json_array_foreach (runs, i, run)
+		complete += !json_is_true(json_object_get(run, "partial"));
+	json_object_set_new(summary, "runs", json_integer((json_int_t)complete));
+	for (size_t k = 0; k < metric_count; k++) {
+		const struct metric *m = &metric_registry[k];
+
+		if (!metric_per_op(m) && m->summary_key)
+			json_object_set_new(summary, m->summary_key, summarize_path(runs, m->run_path));
+	}
+	if (!(ops = summarize_ops(runs))) {
+		json_decref(summary);
+		return;
+	}
+	json_object_set_new(summary, "ops", ops);
+	json_object_set_new(job, "summary", summary);
+}

@@ -1,0 +1,178 @@
+/*
+ * The metric registry and the lookups on it; see metric.h. Reading the
+ * metrics from a result tree is figure.c.
+ */
+#include "analysis/metric.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "stats/opstats.h"
+
+#define MIB (1.0 / 1048576)
+
+/* The order is the summaries' (docs/result.schema.json lists them so):
+ * per op type iops … max, then per run elapsed … nivcsw; the series'
+ * worst intervals are not summarised. */
+/* clang-format off */
+const struct metric metric_registry[] = {
+	{ .name = "iops", .label = "throughput", .column = "ops/s", .unit = "ops/s", .better = METRIC_BETTER_HIGHER,
+	  .scope = METRIC_PER_OP, .run_path = "iops", .summary_key = "iops", .scale = 1, .decimals = 1, .by_default = true },
+	{ .name = "bw", .label = "bandwidth", .column = "MiB/s", .unit = "MiB/s", .better = METRIC_BETTER_HIGHER,
+	  .scope = METRIC_PER_OP_BYTES, .run_path = "bw_bytes", .summary_key = "bw_bytes", .scale = MIB, .decimals = 2,
+	  .by_default = true },
+	{ .name = "lat_mean", .label = "mean latency", .column = "lat mean", .unit = "ns", .better = METRIC_BETTER_LOWER,
+	  .scope = METRIC_PER_OP, .run_path = "lat_ns.mean", .summary_key = "lat_mean_ns", .scale = 1 },
+	{ .name = "p50", .label = "p50 latency", .column = "lat p50", .unit = "ns", .better = METRIC_BETTER_LOWER,
+	  .scope = METRIC_PER_OP, .run_path = "lat_ns.p50", .summary_key = "lat_p50_ns", .scale = 1 },
+	{ .name = "p95", .label = "p95 latency", .column = "lat p95", .unit = "ns", .better = METRIC_BETTER_LOWER,
+	  .scope = METRIC_PER_OP, .run_path = "lat_ns.p95", .summary_key = "lat_p95_ns", .scale = 1 },
+	{ .name = "p99", .label = "p99 latency", .column = "lat p99", .unit = "ns", .better = METRIC_BETTER_LOWER,
+	  .scope = METRIC_PER_OP, .run_path = "lat_ns.p99", .summary_key = "lat_p99_ns", .scale = 1, .by_default = true },
+	{ .name = "p99_9", .label = "p99.9 latency", .column = "lat p99.9", .unit = "ns", .better = METRIC_BETTER_LOWER,
+	  .scope = METRIC_PER_OP, .run_path = "lat_ns.p99_9", .summary_key = "lat_p99_9_ns", .scale = 1 },
+	{ .name = "max", .label = "max latency", .column = "lat max", .unit = "ns", .better = METRIC_BETTER_LOWER,
+	  .scope = METRIC_PER_OP, .run_path = "lat_ns.max", .summary_key = "lat_max_ns", .scale = 1 },
+	{ .name = "elapsed", .label = "elapsed time", .column = "elapsed", .unit = "ns", .better = METRIC_BETTER_LOWER,
+	  .scope = METRIC_PER_RUN, .run_path = "elapsed_ns", .summary_key = "elapsed_ns", .scale = 1 },
+	{ .name = "user", .label = "user CPU time", .column = "user s", .unit = "s", .better = METRIC_BETTER_LOWER,
+	  .scope = METRIC_PER_RUN, .run_path = "rusage.user_s", .summary_key = "user_s", .scale = 1, .decimals = 2 },
+	{ .name = "sys", .label = "system CPU time", .column = "sys s", .unit = "s", .better = METRIC_BETTER_LOWER,
+	  .scope = METRIC_PER_RUN, .run_path = "rusage.sys_s", .summary_key = "sys_s", .scale = 1, .decimals = 2 },
+	/* A busier CPU is not worse by itself: the same work in less time
+	 * keeps it busier. */
+	{ .name = "cpu", .label = "CPU use", .column = "cpu %", .unit = "%", .better = METRIC_BETTER_NONE,
+	  .scope = METRIC_PER_RUN, .run_path = "rusage.cpu_pct", .summary_key = "cpu_pct", .scale = 1, .decimals = 1 },
+	{ .name = "majflt", .label = "major faults", .column = "major faults", .unit = "faults",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "rusage.majflt", .summary_key = "majflt",
+	  .scale = 1 },
+	{ .name = "minflt", .label = "minor faults", .column = "minor faults", .unit = "faults",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "rusage.minflt", .summary_key = "minflt",
+	  .scale = 1 },
+	{ .name = "nvcsw", .label = "voluntary switches", .column = "vol. switches", .unit = "switches",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "rusage.nvcsw", .summary_key = "nvcsw",
+	  .scale = 1 },
+	{ .name = "nivcsw", .label = "involuntary switches", .column = "invol. switches", .unit = "switches",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "rusage.nivcsw", .summary_key = "nivcsw",
+	  .scale = 1 },
+	/* The time the worst and the second-worst whole interval of the run's
+	 * series took (log_interval, or a kv job's batches). */
+	{ .name = "worst", .label = "worst interval", .column = "worst interval", .unit = "ns",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "series.worst.0.duration_ns", .scale = 1 },
+	{ .name = "worst2", .label = "second-worst interval", .column = "2nd-worst interval", .unit = "ns",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "series.worst.1.duration_ns", .scale = 1 },
+};
+/* clang-format on */
+
+const size_t metric_count = sizeof(metric_registry) / sizeof(metric_registry[0]);
+
+static const struct metric *find_n(const char *name, size_t len)
+{
+	for (size_t i = 0; i < metric_count; i++)
+		if (strlen(metric_registry[i].name) == len && !strncmp(metric_registry[i].name, name, len))
+			return &metric_registry[i];
+	return NULL;
+}
+
+const struct metric *metric_find(const char *name)
+{
+	return find_n(name, strlen(name));
+}
+
+bool metric_per_op(const struct metric *m)
+{
+	return m->scope != METRIC_PER_RUN;
+}
+
+bool metric_in_ns(const struct metric *m)
+{
+	return !strcmp(m->unit, "ns");
+}
+
+const char *metric_op(const struct metric *m, size_t k)
+{
+	if (!metric_per_op(m))
+		return k ? NULL : "all";
+	return k < OP_NTYPES ? op_type_name((enum op_type)k) : NULL;
+}
+
+char *metric_names(char *buf, size_t len, const char *sep, bool defaults_only)
+{
+	size_t used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < metric_count && used < len; i++) {
+		int n;
+
+		if (defaults_only && !metric_registry[i].by_default)
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s", used ? sep : "", metric_registry[i].name);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
+}
+
+int metric_parse_list(const char *subject, const char *list, const struct metric **out, size_t max,
+		      struct dbio_err *err)
+{
+	size_t n = 0;
+
+	if (!list) {
+		for (size_t i = 0; i < metric_count && n < max; i++)
+			if (metric_registry[i].by_default)
+				out[n++] = &metric_registry[i];
+		return (int)n;
+	}
+	for (const char *p = list;;) {
+		size_t len = strcspn(p, ",");
+		const struct metric *m = find_n(p, len);
+
+		if (!m) {
+			char names[512];
+
+			return dbio_err_set(err, DBIO_EINPUT,
+					    "%s: --metric %s: '%.*s' is not a metric: expected a list of %s",
+					    subject, list, (int)len, p,
+					    metric_names(names, sizeof(names), ", ", false));
+		}
+		if (n == max)
+			return dbio_err_set(err, DBIO_EINPUT, "%s: --metric %s: more than %zu metrics",
+					    subject, list, max);
+		out[n++] = m;
+		if (!p[len])
+			return (int)n;
+		p += len + 1;
+	}
+}
+
+static bool entry_ok(const struct metric *m)
+{
+	if (!m->name || !*m->name ||
+	    strspn(m->name, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(m->name))
+		return false;
+	if (find_n(m->name, strlen(m->name)) != m)
+		return false; /* a second entry of the same name */
+	if (!m->label || !*m->label || !m->column || !*m->column || !m->unit || !*m->unit)
+		return false;
+	if (m->better != METRIC_BETTER_NONE && m->better != METRIC_BETTER_HIGHER &&
+	    m->better != METRIC_BETTER_LOWER)
+		return false;
+	if (m->scope != METRIC_PER_OP && m->scope != METRIC_PER_OP_BYTES && m->scope != METRIC_PER_RUN)
+		return false;
+	if (!m->run_path || !*m->run_path || (m->summary_key && !*m->summary_key))
+		return false;
+	return m->scale > 0 && m->decimals >= 0 && m->decimals <= 6;
+}
+
+int metric_registry_check(const char **bad)
+{
+	for (size_t i = 0; i < metric_count; i++)
+		if (!entry_ok(&metric_registry[i])) {
+			*bad = metric_registry[i].name ? metric_registry[i].name : "(unnamed)";
+			return -EINVAL;
+		}
+	return 0;
+}

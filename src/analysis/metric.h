@@ -1,0 +1,128 @@
+/*
+ * The metric registry: every figure of a job that dbio shows by name —
+ * the rows of `dbio compare` and of matrix's table, the columns of the
+ * point tables (sweep, run --format csv), the sweep curves and comparison
+ * bars of `dbio plot` and `dbio report`, the repeats' summaries of the
+ * text and HTML reports — declared once, in one table, with how to read
+ * it from a result tree. The statistics across repeats that a result
+ * holds (jobs[].summary) are written from the same table
+ * (metric_summarize), so a metric is read back under the key it was
+ * written with. Views look metrics up here or iterate the table; none
+ * keeps its own list of names.
+ *
+ * Adding a metric is one row in metric_registry[] (metric.c); if it has a
+ * summary_key, the result schema (docs/result.schema.json) gains that key.
+ */
+#ifndef DBIO_ANALYSIS_METRIC_H
+#define DBIO_ANALYSIS_METRIC_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stats/summary.h"
+#include "util/err.h"
+
+/* Which way a change is for the better. */
+enum metric_better {
+	METRIC_BETTER_NONE,   /* neither (cpu %): a change is never a regression */
+	METRIC_BETTER_HIGHER, /* iops, bw */
+	METRIC_BETTER_LOWER   /* latencies, times, faults */
+};
+
+/* What a metric is a figure of, and so where a run holds it. */
+enum metric_scope {
+	METRIC_PER_OP,	     /* of each op type: runs[].ops.<op>.<run_path> */
+	METRIC_PER_OP_BYTES, /* the same, for op types that move bytes (reads, writes; not fsync) */
+	METRIC_PER_RUN	     /* of the whole run, every op type together: runs[].<run_path> */
+};
+
+struct metric {
+	const char *name;   /* as --metric takes it: "iops", "p99" */
+	const char *label;  /* in prose, titles and plot axes, without the unit: "p99 latency" */
+	const char *column; /* a text table's column title: "lat p99" */
+	const char *unit;   /* of the figure: "ops/s", "MiB/s", "ns", "s", "%", "faults", "switches" */
+	enum metric_better better;
+	enum metric_scope scope;
+	const char *run_path;	 /* dotted path (util: tree_get) in a run, or in its ops.<op> when per op */
+	const char *summary_key; /* in jobs[].summary, or its ops.<op> when per op; NULL: not summarised */
+	double scale;		 /* result value * scale = figure in unit */
+	int decimals;		 /* digits after the point in the comparison's text (ns: units_fmt_ns) */
+	bool by_default;	 /* in the default --metric list of compare, matrix and sweep */
+};
+
+/* Every metric, in the order lists name them and summaries hold them. */
+extern const struct metric metric_registry[];
+extern const size_t metric_count;
+
+/* The metric called name, or NULL. */
+const struct metric *metric_find(const char *name);
+
+/* Whether m is a figure of each op type (METRIC_PER_OP or _PER_OP_BYTES). */
+bool metric_per_op(const struct metric *m);
+
+/* Whether m's unit is ns: views print it with units_fmt_ns's unit (µs,
+ * ms, s) or choose a time unit for a plot's axis. */
+bool metric_in_ns(const struct metric *m);
+
+/* The op names m has figures for, one per call: for a per-op metric the
+ * k-th op type's name ("read", "write", … in stats/opstats.h order), for a
+ * per-run metric "all" at k = 0; NULL past the last. */
+const char *metric_op(const struct metric *m, size_t k);
+
+/* The names of the metrics, separated by sep ("iops, bw, …"), into buf
+ * (truncated to len); only the by_default ones when defaults_only.
+ * Returns buf. For usage texts and messages. */
+char *metric_names(char *buf, size_t len, const char *sep, bool defaults_only);
+
+/* The one checker of --metric lists: parse the comma-separated list (NULL:
+ * the by_default metrics) into out[0..max). Returns how many, or
+ * DBIO_EINPUT with "<subject>: --metric <list>: '<item>' is not a metric:
+ * expected a list of <names>" (an empty item is not a metric either) or
+ * "<subject>: --metric <list>: more than <max> metrics" in err. */
+int metric_parse_list(const char *subject, const char *list, const struct metric **out, size_t max,
+		      struct dbio_err *err);
+
+/* Check every entry of the registry: a name of [a-z0-9_] that is unique,
+ * a label, column and unit, a known better and scope, a run_path, a
+ * positive scale and 0 to 6 decimals. 0, or -EINVAL with the first bad
+ * entry's name in *bad. */
+int metric_registry_check(const char **bad);
+
+/* ---- reading a result tree (figure.c) ---- */
+
+/* The value of m in one run entry (jobs[].runs[i]; op is ignored for a
+ * per-run metric) times m->scale into *value; false, with *value 0, when
+ * the run does not hold it as a number. */
+bool metric_run_value(const struct metric *m, const json_t *run, const char *op, double *value);
+
+/* The values of m for op in the complete (not partial) runs of a job
+ * entry, scaled, into x (room for every run of the job); returns how
+ * many. */
+size_t metric_run_values(const struct metric *m, const json_t *job, const char *op, double *x);
+
+/* Whether some run of a job entry did op: ops.<op>.count above 0 (with
+ * need_bytes, ops.<op>.bytes above 0). Partial runs count. */
+bool metric_op_done(const json_t *job, const char *op, bool need_bytes);
+
+/* The statistics of m for op over the job entry's complete runs as its
+ * summary (jobs[].summary) holds them, scaled (cv as it is); false, with
+ * *s zeroed, when m has no summary_key or the summary lacks it. */
+bool metric_summary(const struct metric *m, const json_t *job, const char *op, struct summary *s);
+
+/* The figure of m for op of a job entry (a sweep point, a job of a run),
+ * the one rule of tables and plots: with more than one run, the mean and
+ * 95 % CI half-width over the complete runs (from the job's summary when
+ * m is summarised); with one run (or no summary to read), that last run's
+ * value and 0. False, with both 0, when the job has no run, or m is per
+ * op and no run of the job did op. */
+bool metric_figure(const struct metric *m, const json_t *job, const char *op, double *mean, double *ci95);
+
+/* Add (or replace) jobs[index].summary of result: across the job's
+ * complete runs, n, mean, stddev, min, max, ci95 and cv of every metric
+ * that has a summary_key — the per-run ones at the top, the per-op ones
+ * under ops.<op> for every op type some run did — and runs, the number of
+ * complete runs. Nothing is added when out of memory. */
+void metric_summarize(json_t *result, size_t index);
+
+#endif

@@ -1,0 +1,390 @@
+/*
+ * The comparison (analysis/compare.h) as text, CSV and JSON; see
+ * comparison.h. Only formatting: every figure, change and verdict was
+ * computed when the comparison was built.
+ */
+#include "views/comparison.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "views/csv.h"
+#include "util/termesc.h"
+#include "util/units.h"
+
+/* ---- text ---- */
+
+void compare_change_text(const struct compare_row *r, size_t f, char *buf, size_t len)
+{
+	const struct compare_change *ch = &r->changes[f];
+	char pct[48], p[32] = "";
+
+	if (!r->values[0].n || !r->values[f].n) {
+		snprintf(buf, len, "n/a (no complete run)");
+		return;
+	}
+	if (!ch->has_pct)
+		snprintf(pct, sizeof(pct), "n/a (A is 0)");
+	else if (fabs(ch->change_pct) < 0.05) /* no "+0.0" or "-0.0" */
+		snprintf(pct, sizeof(pct), "0.0 %%");
+	else
+		snprintf(pct, sizeof(pct), "%+.1f %%", ch->change_pct);
+	if (ch->tested && ch->p_value < 0.0001)
+		snprintf(p, sizeof(p), "p<0.0001, ");
+	else if (ch->tested)
+		snprintf(p, sizeof(p), "p=%.4f, ", ch->p_value);
+	snprintf(buf, len, "%s, %s%s", pct, p, compare_verdict(r, f));
+}
+
+static void fmt_figure(const struct metric *m, const struct summary *s, char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	if (!s->n) {
+		snprintf(buf, len, "n/a (no complete run)");
+	} else if (metric_in_ns(m)) {
+		units_fmt_ns(a, sizeof(a), s->mean);
+		if (s->n < 2)
+			snprintf(buf, len, "%s", a);
+		else
+			snprintf(buf, len, "%s ± %s", a, units_fmt_ns(b, sizeof(b), s->ci95));
+	} else if (s->n < 2) {
+		snprintf(buf, len, "%.*f %s", m->decimals, s->mean, m->unit);
+	} else {
+		snprintf(buf, len, "%.*f ± %.*f %s", m->decimals, s->mean, m->decimals, s->ci95, m->unit);
+	}
+}
+
+/* Columns on the screen: UTF-8 continuation bytes take none. */
+static size_t width_of(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void put_cell(FILE *fp, const char *s, size_t width, bool right, bool last)
+{
+	size_t pad = width > width_of(s) ? width - width_of(s) : 0;
+
+	if (right)
+		fprintf(fp, "%*s", (int)pad, "");
+	fputs(s, fp);
+	if (!right && !last)
+		fprintf(fp, "%*s", (int)pad, "");
+	if (!last)
+		fputs("  ", fp);
+}
+
+static void fmt_json_value(const json_t *v, char *buf, size_t len)
+{
+	if (!v || json_is_null(v))
+		snprintf(buf, len, "(absent)");
+	else if (json_is_string(v))
+		snprintf(buf, len, *json_string_value(v) ? "%s" : "\"\"", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+	else {
+		char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+
+		snprintf(buf, len, "%s", text ? text : "?");
+		free(text);
+	}
+}
+
+/* The keys of every row's point, in order of appearance. */
+static json_t *point_keys(const struct comparison *c)
+{
+	json_t *keys = json_array();
+
+	for (size_t i = 0; keys && i < c->nrows; i++) {
+		const char *k;
+		json_t *v;
+
+		json_object_foreach ((json_t *)c->rows[i].point, k, v) {
+			size_t j;
+			json_t *have;
+
+			json_array_foreach (keys, j, have)
+				if (!strcmp(json_string_value(have), k))
+					break;
+			if (j == json_array_size(keys))
+				json_array_append_new(keys, json_string(k));
+		}
+	}
+	return keys;
+}
+
+static void print_env(FILE *fp, const struct comparison *c)
+{
+	char val[256];
+
+	if (!c->ndiffs) {
+		fprintf(fp, "environment: identical\n");
+		return;
+	}
+	fprintf(fp, "environment: %zu field%s differ%s\n", c->ndiffs, c->ndiffs == 1 ? "" : "s",
+		c->ndiffs == 1 ? "s" : "");
+	for (size_t i = 0; i < c->ndiffs; i++) {
+		const struct compare_diff *d = &c->diffs[i];
+
+		fprintf(fp, "  %s", d->field);
+		if (d->jobs)
+			fprintf(fp, " (job%s %s)", strchr(d->jobs, ',') ? "s" : "", d->jobs);
+		fputc(':', fp);
+		for (size_t f = 0; f < c->nfiles; f++) {
+			fmt_json_value(json_array_get(d->values, f), val, sizeof(val));
+			fprintf(fp, "%s %c %s", f ? "," : "", (int)('A' + f), val);
+		}
+		fputc('\n', fp);
+	}
+}
+
+static void comparison_text(FILE *fp, const struct comparison *c)
+{
+	json_t *keys = point_keys(c);
+	size_t nkeys = json_array_size(keys);
+	size_t ncols = nkeys + 3 + c->nfiles + (c->nfiles - 1);
+	size_t *width = calloc(ncols, sizeof(*width));
+	char **cells = calloc((c->nrows + 1) * ncols, sizeof(*cells));
+	size_t tested = 0, significant = 0, regressions = 0;
+
+	for (size_t f = 0; f < c->nfiles; f++)
+		fprintf(fp, "%c: %s\n", (int)('A' + f), c->names[f]);
+	print_env(fp, c);
+	fprintf(fp, "mean ± 95 %% CI of the complete runs; changes against A, Welch's t-test at alpha %g\n\n",
+		c->alpha);
+	if (!width || !cells || !keys)
+		goto out;
+	/* Every cell as text first, so each column is as wide as its widest. */
+	for (size_t i = 0; i <= c->nrows; i++) {
+		char **row = &cells[i * ncols], buf[256];
+		const struct compare_row *r = i ? &c->rows[i - 1] : NULL;
+		size_t col = 0;
+
+		for (size_t k = 0; k < nkeys; k++) {
+			const char *key = json_string_value(json_array_get(keys, k));
+			const char *v = r ? json_string_value(json_object_get(r->point, key)) : key;
+
+			row[col++] = strdup(v ? v : "");
+		}
+		if (r && r->occurrence > 1)
+			snprintf(buf, sizeof(buf), "%s #%zu", r->job, r->occurrence);
+		else
+			snprintf(buf, sizeof(buf), "%s", r ? r->job : "job");
+		row[col++] = strdup(buf);
+		row[col++] = strdup(r ? r->op : "op");
+		row[col++] = strdup(r ? r->metric->name : "metric");
+		for (size_t f = 0; f < c->nfiles; f++) {
+			if (r)
+				fmt_figure(r->metric, &r->values[f], buf, sizeof(buf));
+			else
+				snprintf(buf, sizeof(buf), "%c", (int)('A' + f));
+			row[col++] = strdup(buf);
+		}
+		for (size_t f = 1; f < c->nfiles; f++) {
+			if (r)
+				compare_change_text(r, f, buf, sizeof(buf));
+			else
+				snprintf(buf, sizeof(buf), "%c vs A", (int)('A' + f));
+			row[col++] = strdup(buf);
+		}
+		for (size_t k = 0; k < ncols; k++)
+			if (row[k] && width_of(row[k]) > width[k])
+				width[k] = width_of(row[k]);
+	}
+	for (size_t i = 0; i <= c->nrows; i++) {
+		for (size_t k = 0; k < ncols; k++) {
+			const char *s = cells[i * ncols + k];
+			bool figure = k >= nkeys + 3 && k < nkeys + 3 + c->nfiles;
+
+			put_cell(fp, s ? s : "", width[k], figure && i > 0, k == ncols - 1);
+		}
+		fputc('\n', fp);
+	}
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t f = 1; f < c->nfiles; f++) {
+			tested += c->rows[i].changes[f].tested;
+			significant += c->rows[i].changes[f].significant;
+			regressions += c->rows[i].changes[f].regression;
+		}
+	fprintf(fp,
+		"\n%zu of %zu changes tested (both sides with repeats): %zu significant, %zu regression%s\n",
+		tested, c->nrows * (c->nfiles - 1), significant, regressions, regressions == 1 ? "" : "s");
+out:
+	for (size_t i = 0; cells && i < (c->nrows + 1) * ncols; i++)
+		free(cells[i]);
+	free(cells);
+	free(width);
+	json_decref(keys);
+}
+
+void compare_print_text(FILE *fp, const struct comparison *c)
+{
+	FILE *out = termesc_open(fp);
+
+	if (!out)
+		return; /* out of memory: nothing rather than raw control characters */
+	comparison_text(out, c);
+	fclose(out);
+}
+
+/* ---- CSV ---- */
+
+static void comparison_csv(FILE *fp, const struct comparison *c)
+{
+	json_t *keys = point_keys(c);
+	size_t k;
+	json_t *key;
+
+	json_array_foreach (keys, k, key) {
+		csv_field(fp, json_string_value(key));
+		fputc(',', fp);
+	}
+	fprintf(fp, "job,op,metric,unit");
+	for (size_t f = 0; f < c->nfiles; f++) {
+		int x = 'a' + (int)f;
+
+		fprintf(fp, ",%c_value,%c_ci95,%c_runs", x, x, x);
+		if (f)
+			fprintf(fp, ",%c_change_pct,%c_p_value,%c_significant,%c_regression", x, x, x, x);
+	}
+	fputc('\n', fp);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct compare_row *r = &c->rows[i];
+		char job[300];
+
+		json_array_foreach (keys, k, key) {
+			const char *v = json_string_value(json_object_get(r->point, json_string_value(key)));
+
+			csv_field(fp, v ? v : "");
+			fputc(',', fp);
+		}
+		if (r->occurrence > 1)
+			snprintf(job, sizeof(job), "%s #%zu", r->job, r->occurrence);
+		else
+			snprintf(job, sizeof(job), "%s", r->job);
+		csv_field(fp, job);
+		fprintf(fp, ",%s,%s,%s", r->op, r->metric->name, r->metric->unit);
+		for (size_t f = 0; f < c->nfiles; f++) {
+			const struct summary *s = &r->values[f];
+			const struct compare_change *ch = &r->changes[f];
+			bool both = s->n && r->values[0].n;
+
+			if (s->n)
+				fprintf(fp, ",%.10g,%.10g,%zu", s->mean, s->ci95, s->n);
+			else
+				fprintf(fp, ",,,0");
+			if (!f)
+				continue;
+			if (both && ch->has_pct)
+				fprintf(fp, ",%.4f", ch->change_pct);
+			else
+				fputc(',', fp);
+			if (both && ch->tested)
+				fprintf(fp, ",%.6g,%s,%s", ch->p_value, ch->significant ? "true" : "false",
+					ch->regression ? "true" : "false");
+			else
+				fprintf(fp, ",,,");
+		}
+		fputc('\n', fp);
+	}
+	json_decref(keys);
+}
+
+void compare_print_csv(FILE *fp, const struct comparison *c)
+{
+	FILE *out = termesc_open(fp);
+
+	if (!out)
+		return; /* out of memory: nothing rather than raw control characters */
+	comparison_csv(out, c);
+	fclose(out);
+}
+
+/* ---- JSON ---- */
+
+static json_t *row_json(const struct comparison *c, const struct compare_row *r)
+{
+	json_t *values = json_array(), *changes = json_array();
+	json_t *row =
+		json_pack("{s:s, s:O?, s:I, s:s, s:s, s:s, s:o, s:o}", "job", r->job, "point",
+			  (json_t *)r->point, "occurrence", (json_int_t)r->occurrence, "op", r->op, "metric",
+			  r->metric->name, "unit", r->metric->unit, "values", values, "changes", changes);
+
+	if (!row)
+		return NULL;
+	for (size_t f = 0; f < c->nfiles; f++) {
+		const struct summary *s = &r->values[f];
+		char label[2] = { (char)('A' + f), 0 };
+
+		json_array_append_new(values,
+				      s->n ? json_pack("{s:s, s:I, s:f, s:f, s:f}", "file", label, "runs",
+						       (json_int_t)s->n, "mean", s->mean, "ci95", s->ci95,
+						       "stddev", s->stddev)
+					   : json_pack("{s:s, s:I, s:n, s:n, s:n}", "file", label, "runs",
+						       (json_int_t)0, "mean", "ci95", "stddev"));
+	}
+	for (size_t f = 1; f < c->nfiles; f++) {
+		const struct compare_change *ch = &r->changes[f];
+		bool both = r->values[0].n && r->values[f].n;
+		char label[2] = { (char)('A' + f), 0 };
+		json_t *change = json_pack("{s:s, s:s, s:s}", "file", label, "against", "A", "verdict",
+					   compare_verdict(r, f));
+
+		if (!change)
+			continue;
+		json_object_set_new(change, "change_pct",
+				    both && ch->has_pct ? json_real(ch->change_pct) : json_null());
+		json_object_set_new(change, "p_value",
+				    both && ch->tested ? json_real(ch->p_value) : json_null());
+		json_object_set_new(change, "significant", json_boolean(both && ch->significant));
+		json_object_set_new(change, "regression", json_boolean(both && ch->regression));
+		json_array_append_new(changes, change);
+	}
+	return row;
+}
+
+json_t *compare_json(const struct comparison *c)
+{
+	json_t *files = json_array(), *diffs = json_array(), *rows = json_array(), *warnings = json_array();
+	json_t *doc = json_pack("{s:f, s:o, s:{s:b, s:o}, s:o, s:o}", "alpha", c->alpha, "files", files,
+				"environment", "identical", c->ndiffs == 0, "differences", diffs, "warnings",
+				warnings, "rows", rows);
+	size_t tested = 0, significant = 0, regressions = 0;
+
+	if (!doc)
+		return NULL;
+	for (size_t f = 0; f < c->nfiles; f++) {
+		char label[2] = { (char)('A' + f), 0 };
+
+		json_array_append_new(files, json_pack("{s:s, s:s}", "label", label, "path", c->names[f]));
+	}
+	for (size_t i = 0; i < c->ndiffs; i++) {
+		const struct compare_diff *d = &c->diffs[i];
+
+		json_array_append_new(diffs, json_pack("{s:s, s:s?, s:O}", "field", d->field, "jobs", d->jobs,
+						       "values", d->values));
+	}
+	for (size_t i = 0; i < c->nwarnings; i++)
+		json_array_append_new(warnings, json_string(c->warnings[i]));
+	for (size_t i = 0; i < c->nrows; i++) {
+		json_array_append_new(rows, row_json(c, &c->rows[i]));
+		for (size_t f = 1; f < c->nfiles; f++) {
+			tested += c->rows[i].changes[f].tested;
+			significant += c->rows[i].changes[f].significant;
+			regressions += c->rows[i].changes[f].regression;
+		}
+	}
+	json_object_set_new(doc, "tested", json_integer((json_int_t)tested));
+	json_object_set_new(doc, "significant", json_integer((json_int_t)significant));
+	json_object_set_new(doc, "regressions", json_integer((json_int_t)regressions));
+	return doc;
+}

@@ -1,0 +1,37 @@
+/*
+ * The comparison of result files (analysis/compare.h) printed: the text
+ * table of `dbio compare` and of matrix, its CSV, and its JSON document
+ * (docs/compare.md). The text and CSV are written with control characters
+ * escaped (util/termesc.h): file names, job names and environment values
+ * come from the files.
+ */
+#ifndef DBIO_VIEWS_COMPARISON_H
+#define DBIO_VIEWS_COMPARISON_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "analysis/compare.h"
+
+/* The text of row r's change cell for file f >= 1: "+16.7 %, p=0.0805,
+ * within noise", "-48.3 %, p=0.0011, significant, regression", "+2.0 %,
+ * n/a (no repeats)". */
+void compare_change_text(const struct compare_row *r, size_t f, char *buf, size_t len);
+
+/* The seed-report view: the files (A, B …), the environment differences
+ * ("environment: identical" when none), then a table with a row per job
+ * or point, op type and metric, a column per file (mean ± 95 % CI, with its
+ * unit) and a column per later file with the change against A. */
+void compare_print_text(FILE *fp, const struct comparison *c);
+
+/* CSV: one header row — the point keys, job, op, metric, unit, then per
+ * file <x>_value, <x>_ci95, <x>_runs and, after the first, <x>_change_pct,
+ * <x>_p_value, <x>_significant, <x>_regression (x = a, b, …) — and a row
+ * per row of the comparison. Figures are in the row's unit; n/a is empty. */
+void compare_print_csv(FILE *fp, const struct comparison *c);
+
+/* The comparison as a JSON document (docs/compare.md); NULL when out of
+ * memory. */
+json_t *compare_json(const struct comparison *c);
+
+#endif

@@ -1,0 +1,453 @@
+/*
+ * The HTML report; see html.h. This file writes the page, its head, the
+ * side-by-side table and the sweep tables; html_jobs.c the environment and
+ * the jobs. Every figure carries its unit; the figures of metrics are the
+ * registry's (analysis/metric.h), the changes analysis/compare.h's.
+ */
+#include "views/html.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare.h"
+#include "analysis/match.h"
+#include "analysis/tree.h"
+#include "stats/opstats.h"
+#include "util/list.h"
+#include "util/termesc.h"
+#include "util/units.h"
+#include "views/views_int.h"
+
+void html_escape(FILE *fp, const char *s)
+{
+	static const char *const refs[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&#39;" };
+	static const char specials[] = "&<>\"'";
+
+	if (!s)
+		return;
+	for (;;) {
+		size_t run = strcspn(s, specials);
+
+		/* Control characters as the terminal views show them: a
+		 * browser shows nothing of them, and the page copied or saved
+		 * as text would carry them to a terminal. */
+		termesc_write(fp, s, run, 0);
+		if (!s[run])
+			return;
+		fputs(refs[strchr(specials, s[run]) - specials], fp);
+		s += run + 1;
+	}
+}
+
+void html_svg(FILE *fp, const char *svg, const char *prefix)
+{
+	static const char *const refs[] = { "href='#", "href=\"#", "url(#" };
+	const char *p = strstr(svg, "<svg");
+	char quote = 0;
+	bool tag = false;
+
+	if (!p)
+		return;
+	while (*p) {
+		if (!tag) {
+			if (!strncmp(p, "<!--", 4)) {
+				const char *end = strstr(p + 4, "-->");
+
+				if (!end)
+					return;
+				p = end + 3;
+				continue;
+			}
+			switch (*p) {
+			case '<':
+				tag = true;
+				fputc('<', fp);
+				if (!strncmp(p, "</svg>", 6)) {
+					fputs("/svg>", fp);
+					return;
+				}
+				break;
+			case '>':
+				fputs("&gt;", fp);
+				break;
+			case '"':
+				fputs("&quot;", fp);
+				break;
+			case '\'':
+				fputs("&#39;", fp);
+				break;
+			default:
+				fputc(*p, fp);
+			}
+			p++;
+			continue;
+		}
+		/* In a tag: prefix ids and references to them. */
+		if (!quote && (p[0] == ' ' || p[0] == '\t' || p[0] == '\n') && !strncmp(p + 1, "id=", 3) &&
+		    (p[4] == '\'' || p[4] == '"')) {
+			fprintf(fp, "%cid=%c%s", p[0], p[4], prefix);
+			quote = p[4];
+			p += 5;
+			continue;
+		}
+		bool matched = false;
+
+		for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]) && !matched; i++) {
+			size_t len = strlen(refs[i]);
+
+			if (!strncmp(p, refs[i], len)) {
+				fprintf(fp, "%s%s", refs[i], prefix);
+				if (refs[i][0] == 'h')
+					quote = refs[i][5];
+				p += len;
+				matched = true;
+			}
+		}
+		if (matched)
+			continue;
+		if (quote && *p == quote)
+			quote = 0;
+		else if (!quote && (*p == '\'' || *p == '"'))
+			quote = *p;
+		else if (!quote && *p == '>')
+			tag = false;
+		fputc(*p++, fp);
+	}
+}
+
+/* ---- small helpers ------------------------------------------------------- */
+
+void html_put_ns(FILE *fp, double ns)
+{
+	char buf[32];
+	size_t len;
+
+	units_fmt_ns(buf, sizeof(buf), ns);
+	len = strlen(buf);
+	if (len > 3 && !strcmp(buf + len - 3, " us"))
+		fprintf(fp, "%.*s µs", (int)(len - 3), buf);
+	else
+		fputs(buf, fp);
+}
+
+void html_put_bytes(FILE *fp, double bytes)
+{
+	char buf[32];
+
+	fputs(units_fmt_bytes(buf, sizeof(buf), bytes > 0 ? (uint64_t)bytes : 0), fp);
+}
+
+void html_th(FILE *fp, const char *text, bool left)
+{
+	fprintf(fp, "<th%s>%s</th>", left ? " class=\"l\"" : "", text);
+}
+
+void html_td_text(FILE *fp, const char *s)
+{
+	fputs("<td class=\"l\">", fp);
+	html_escape(fp, s);
+	fputs("</td>", fp);
+}
+
+static bool have_plot(const struct html_report *r, enum plot_kind kind, size_t file)
+{
+	for (size_t i = 0; r->plots && i < r->plots->count; i++)
+		if (r->plots->plots[i].kind == kind && r->plots->plots[i].file == file && r->svgs[i])
+			return true;
+	return false;
+}
+
+void html_figure(FILE *fp, const struct html_report *r, enum plot_kind kind, size_t file, size_t job)
+{
+	if (!r->plots)
+		return;
+	for (size_t i = 0; i < r->plots->count; i++) {
+		const struct plot *p = &r->plots->plots[i];
+		char prefix[32];
+
+		if (p->kind != kind || p->file != file || p->job != job || !r->svgs[i])
+			continue;
+		snprintf(prefix, sizeof(prefix), "p%zu-", i);
+		fputs("<figure>\n", fp);
+		html_svg(fp, r->svgs[i], prefix);
+		fputs("\n<figcaption>", fp);
+		html_escape(fp, p->title);
+		fputs("</figcaption></figure>\n", fp);
+	}
+}
+
+/* "throughput (ops/s)", or "p99 latency" (a latency's unit is its
+ * figures'): what a row or column of metric m is called. */
+static void metric_title(FILE *fp, const struct metric *m)
+{
+	if (metric_in_ns(m))
+		fputs(m->label, fp);
+	else
+		fprintf(fp, "%s (%s)", m->label, m->unit);
+}
+
+/* A figure of metric m with its CI. */
+static void put_figure(FILE *fp, const struct metric *m, double v, double ci)
+{
+	if (metric_in_ns(m))
+		html_put_ns(fp, v);
+	else
+		fprintf(fp, "%.1f", v);
+	if (ci > 0) {
+		fputs(" ± ", fp);
+		if (metric_in_ns(m))
+			html_put_ns(fp, ci);
+		else
+			fprintf(fp, "%.1f", ci);
+	}
+}
+
+/* ---- the page ------------------------------------------------------------- */
+
+static const char css[] =
+	"*{box-sizing:border-box}\n"
+	"body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;color:#1a1a1a;"
+	"background:#fff;margin:0 auto;max-width:1200px;padding:0 1em 2em;line-height:1.45;font-size:15px}\n"
+	"h1{font-size:1.6em;margin:.8em 0 .3em}h2{font-size:1.3em;margin:1.6em 0 .4em;padding-top:.4em;"
+	"border-top:2px solid #335}h3{font-size:1.1em;margin:1.3em 0 .3em}h4{font-size:1em;margin:1em 0 .2em}\n"
+	".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}\n"
+	"table{border-collapse:collapse;margin:.3em 0 .8em;font-size:.9em;font-variant-numeric:tabular-nums}\n"
+	"th,td{border:1px solid #c8c8d0;padding:.2em .5em;text-align:right;white-space:nowrap;vertical-align:top}\n"
+	"th{background:#eef0f5;font-weight:600}.l{text-align:left}td.wrap{white-space:normal;min-width:16em}\n"
+	"tr:nth-child(even) td{background:#fafafc}\n"
+	"figure{margin:1em 0;max-width:900px}figure svg{display:block;width:100%;height:auto}\n"
+	"figcaption{font-size:.85em;color:#555}\n"
+	".warn{color:#a40000}.note{background:#fff4cc;border:1px solid #e0c060;padding:.4em .7em}\n"
+	".better{color:#0a6b0a}.worse{color:#a40000}.noise{color:#777}\n"
+	"code{font-size:.9em;overflow-wrap:anywhere}details{margin:.3em 0}\n"
+	".env{display:flex;flex-wrap:wrap;gap:0 1.5em;align-items:flex-start}.env>div{max-width:100%}\n"
+	"@media (max-width:600px){body{font-size:14px;padding:0 .5em}}\n"
+	"@media print{body{max-width:none;font-size:10pt}.scroll{overflow:visible}"
+	"h2{break-before:page}h2.first{break-before:auto}figure,table{break-inside:avoid}"
+	"details>*{display:block}a{color:inherit;text-decoration:none}}\n";
+
+static void header(FILE *fp, const struct html_report *r)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>dbio report: ",
+	      fp);
+	for (size_t f = 0; f < r->n; f++) {
+		fputs(f ? ", " : "", fp);
+		html_escape(fp, r->in[f].label);
+	}
+	fprintf(fp, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>dbio report</h1>\n", css);
+	fputs("<div class=\"scroll\"><table>\n<tr>", fp);
+	html_th(fp, "result file", true);
+	html_th(fp, "dbio", true);
+	html_th(fp, "host", true);
+	html_th(fp, "started (UTC)", true);
+	html_th(fp, "jobs", false);
+	html_th(fp, "command line", true);
+	fputs("</tr>\n", fp);
+	for (size_t f = 0; f < r->n; f++) {
+		const json_t *res = r->in[f].result;
+
+		fputs("<tr>", fp);
+		html_td_text(fp, r->in[f].label);
+		html_td_text(fp, tree_str(json_object_get(res, "tool"), "version"));
+		html_td_text(fp, tree_str(json_object_get(res, "system"), "hostname"));
+		html_td_text(fp, tree_str(res, "started_at"));
+		fprintf(fp, "<td>%zu</td><td class=\"l wrap\"><code>",
+			json_array_size(json_object_get(res, "jobs")));
+		html_escape(fp, tree_str(res, "command_line"));
+		fputs("</code></td></tr>\n", fp);
+	}
+	fputs("</table></div>\n", fp);
+	for (size_t f = 0; f < r->n; f++) {
+		const json_t *res = r->in[f].result;
+
+		if (!json_is_true(json_object_get(res, "partial")))
+			continue;
+		fputs("<p class=\"warn\">", fp);
+		html_escape(fp, r->in[f].label);
+		fputs(" is PARTIAL: dbio stopped early", fp);
+		if (*tree_str(res, "error")) {
+			fputs(": ", fp);
+			html_escape(fp, tree_str(res, "error"));
+		}
+		fputs("</p>\n", fp);
+	}
+	if (r->note) {
+		fputs("<p class=\"note\">", fp);
+		html_escape(fp, r->note);
+		fputs("</p>\n", fp);
+	}
+}
+
+/* ---- side by side ---------------------------------------------------------- */
+
+/* A row of the side-by-side table: metric m of job and op in every file,
+ * with the change against the first (analysis/compare.h). */
+static void side_row(FILE *fp, const struct html_report *r, const struct match_rows *mr, size_t i,
+		     const struct metric *m, bool first)
+{
+	double v0 = 0, c0 = 0, v, ci, pct;
+	bool have0 = false;
+
+	fputs("<tr>", fp);
+	html_td_text(fp, first ? mr->rows[i].label : "");
+	html_td_text(fp, first ? mr->rows[i].op : "");
+	fputs("<td class=\"l\">", fp);
+	metric_title(fp, m);
+	fputs("</td>", fp);
+	for (size_t g = 0; g < r->n; g++) {
+		const json_t *job = match_rows_job(mr, i, g);
+		enum compare_side side;
+
+		if (!job || !metric_figure(m, job, mr->rows[i].op, &v, &ci)) {
+			fputs(g ? "<td>–</td><td></td>" : "<td>–</td>", fp);
+			continue;
+		}
+		fputs("<td>", fp);
+		put_figure(fp, m, v, ci);
+		fputs("</td>", fp);
+		if (!g) {
+			v0 = v, c0 = ci, have0 = true;
+			continue;
+		}
+		side = have0 ? compare_side_of(m, v0, c0, v, ci, &pct) : COMPARE_SIDE_NONE;
+		if (side == COMPARE_SIDE_NONE)
+			fputs("<td></td>", fp);
+		else
+			fprintf(fp, "<td class=\"%s\">%+.1f %%</td>",
+				side == COMPARE_SIDE_BETTER  ? "better"
+				: side == COMPARE_SIDE_WORSE ? "worse"
+							     : "noise",
+				pct);
+	}
+	fputs("</tr>\n", fp);
+}
+
+static void side_by_side(FILE *fp, const struct html_report *r)
+{
+	const struct metric *ms[HTML_MAX_METRICS];
+	const json_t **results = calloc(r->n, sizeof(*results));
+	struct dbio_err err = { 0 };
+	struct match_rows mr = { 0 };
+	int nms = metric_parse_list("report", HTML_METRICS, ms, HTML_MAX_METRICS, &err);
+
+	fputs("<h2 class=\"first\" id=\"compare\">Side by side</h2>\n<p>Each figure is the mean over a job's "
+	      "runs (± the 95 % confidence interval when it has repeats); change is against the first "
+	      "result. <span class=\"better\">Better</span> and <span class=\"worse\">worse</span> are "
+	      "coloured; <span class=\"noise\">grey</span> when the confidence intervals overlap (within the "
+	      "noise).</p>\n<div class=\"scroll\"><table>\n<tr>",
+	      fp);
+	html_th(fp, "job", true);
+	html_th(fp, "op", true);
+	html_th(fp, "figure", true);
+	for (size_t f = 0; f < r->n; f++) {
+		fputs("<th>", fp);
+		html_escape(fp, r->in[f].label);
+		fputs("</th>", fp);
+		if (f)
+			html_th(fp, "change", false);
+	}
+	fputs("</tr>\n", fp);
+	/* Rows: every job and op type of any result, in order of appearance. */
+	for (size_t f = 0; results && f < r->n; f++)
+		results[f] = r->in[f].result;
+	if (results && nms > 0 &&
+	    !match_rows_init(&mr, results, r->n, metric_find("iops"), HTML_OPS, SIZE_MAX))
+		for (size_t i = 0; i < mr.count; i++)
+			for (int mi = 0; mi < nms; mi++)
+				side_row(fp, r, &mr, i, ms[mi], mi == 0);
+	match_rows_release(&mr);
+	free(results);
+	fputs("</table></div>\n", fp);
+	html_figure(fp, r, PLOT_COMPARE, 0, 0);
+	html_figure(fp, r, PLOT_SWEEP, 0, 0);
+}
+
+/* ---- sweeps --------------------------------------------------------------- */
+
+static void sweep_table(FILE *fp, const struct html_report *r, size_t f)
+{
+	const struct metric *ms[HTML_MAX_METRICS], *iops = metric_find("iops");
+	const json_t *result = r->in[f].result;
+	const json_t *sweep = json_object_get(result, "sweep");
+	const json_t *vary = json_object_get(sweep, "vary");
+	struct dbio_err err = { 0 };
+	int nms = metric_parse_list("report", HTML_METRICS, ms, HTML_MAX_METRICS, &err);
+	size_t i, j;
+	json_t *v, *job;
+
+	if (!sweep)
+		return;
+	fprintf(fp,
+		"<h3>Sweep</h3>\n<p>%.0f of %.0f points done; mean ± 95 %% CI over each point's runs.</p>\n",
+		tree_num(sweep, "completed"), tree_num(sweep, "points"));
+	fputs("<div class=\"scroll\"><table>\n<tr>", fp);
+	json_array_foreach (vary, i, v) {
+		fputs("<th class=\"l\">", fp);
+		html_escape(fp, tree_str(v, "key"));
+		fputs("</th>", fp);
+	}
+	html_th(fp, "job", true);
+	html_th(fp, "op", true);
+	for (int mi = 0; mi < nms; mi++) {
+		fputs("<th>", fp);
+		metric_title(fp, ms[mi]);
+		fputs("</th>", fp);
+	}
+	html_th(fp, "CV of ops/s", false);
+	fputs("</tr>\n", fp);
+	json_array_foreach (json_object_get(result, "jobs"), j, job) {
+		for (int t = 0; t < OP_NTYPES; t++) {
+			const char *op = op_type_name((enum op_type)t);
+			double val, ci;
+			struct summary s;
+
+			if (!list_has(HTML_OPS, op) || !metric_figure(iops, job, op, &val, &ci))
+				continue;
+			fputs("<tr>", fp);
+			json_array_foreach (vary, i, v)
+				html_td_text(fp, tree_str(json_object_get(job, "point"), tree_str(v, "key")));
+			html_td_text(fp, tree_str(job, "name"));
+			html_td_text(fp, op);
+			for (int mi = 0; mi < nms; mi++) {
+				metric_figure(ms[mi], job, op, &val, &ci);
+				fputs("<td>", fp);
+				put_figure(fp, ms[mi], val, ci);
+				fputs("</td>", fp);
+			}
+			metric_summary(iops, job, op, &s);
+			if (s.n > 1)
+				fprintf(fp, "<td%s>%.1f %%%s</td>", s.cv * 100 > 10 ? " class=\"warn\"" : "",
+					s.cv * 100, s.cv * 100 > 10 ? " HIGH" : "");
+			else
+				fputs("<td>–</td>", fp);
+			fputs("</tr>\n", fp);
+		}
+	}
+	fputs("</table></div>\n", fp);
+	if (r->n == 1)
+		html_figure(fp, r, PLOT_SWEEP, 0, 0);
+}
+
+void html_report_write(FILE *fp, const struct html_report *r)
+{
+	header(fp, r);
+	if (r->n > 1)
+		side_by_side(fp, r);
+	for (size_t f = 0; f < r->n; f++) {
+		fprintf(fp, "<h2%s id=\"f%zu\">", r->n == 1 ? " class=\"first\"" : "", f + 1);
+		html_escape(fp, r->in[f].label);
+		fputs("</h2>\n", fp);
+		html_environment(fp, r->in[f].result);
+		sweep_table(fp, r, f);
+		if (have_plot(r, PLOT_LATENCY, f))
+			fputs("<h3>Latency distribution</h3>\n", fp);
+		html_figure(fp, r, PLOT_LATENCY, f, 0);
+		html_jobs(fp, r, f);
+	}
+	fputs("<p style=\"color:#777;font-size:.8em\">Written by dbio report. Sizes in binary units "
+	      "(1 MiB = 1048576 bytes); rates per second of each run's measured time.</p>\n</body>\n</html>\n",
+	      fp);
+}

@@ -1,0 +1,116 @@
+/*
+ * Private to src/views/: what the plot files (plot.c: series and latency,
+ * plot_sweep.c: sweep curves and comparison bars, gnuplot.c: writing
+ * scripts and running gnuplot) and the HTML files (html.c: the page,
+ * html_jobs.c: environment and jobs) share. No other folder includes
+ * this.
+ */
+#ifndef DBIO_VIEWS_VIEWS_INT_H
+#define DBIO_VIEWS_VIEWS_INT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis/metric.h"
+#include "views/html.h"
+#include "views/plot.h"
+
+#define PLOT_MAX_CURVES 24 /* a legend longer than this is not read */
+
+/* A unit of an axis: a figure in the result's unit / div is in name. */
+struct plot_unit {
+	const char *name;
+	double div;
+};
+
+/* For latencies around ns: the largest unit that keeps ns at least 1. */
+struct plot_unit plot_time_unit(double ns);
+
+/* For sizes around bytes: the largest binary unit that keeps them at least 1. */
+struct plot_unit plot_size_unit(double bytes);
+
+/* The plot being written: its data file, its script, and the plot
+ * commands of up to two panels, gathered while the data is written. */
+struct plot_ctx {
+	enum plot_format fmt;
+	struct plot_set *set;
+	struct dbio_err *err;
+	struct plot *p;
+	FILE *dat, *gp;
+	int blocks; /* data blocks written */
+	int color;  /* line type of the next curve, the same in both panels */
+	struct plot_panel {
+		char *buf;
+		size_t len;
+		FILE *fp;
+		int curves;
+	} panel[2];
+};
+
+/* Write s as a gnuplot single-quoted string: ' doubled (the only escape
+ * there), control characters (C1 included) and bytes that are not UTF-8
+ * as '?', so that the SVG gnuplot writes stays well-formed XML and holds
+ * no terminal controls. */
+void plot_gp_str(FILE *fp, const char *s);
+
+/* name reduced to [A-Za-z0-9._-] (at most 40 of them) for a file name. */
+void plot_safe_name(char *buf, size_t len, const char *name);
+
+/* Start a plot of c->set: its data and script in memory, the terminal of
+ * width x height and the title. 0 or -errno with detail in c->err; end
+ * it with plot_end either way. */
+int plot_begin(struct plot_ctx *c, enum plot_kind kind, size_t file, size_t job, const char *stem,
+	       const char *title, int width, int height);
+
+/* Close the current data block; returns its index. */
+int plot_block_end(struct plot_ctx *c);
+
+/* Start the plot command of a curve in panel i ("plot" or ", "); returns
+ * the panel's stream for the rest of it. */
+FILE *plot_curve(struct plot_ctx *c, int i);
+
+/* Write panel i's plot command into the script (nothing if it is empty). */
+void plot_panel_flush(struct plot_ctx *c, int i);
+
+/* Close the plot's streams; with rc 0 (and no failure closing them) the
+ * plot joins the set, else it is freed. Returns rc or the failure. */
+int plot_end(struct plot_ctx *c, int rc);
+
+/* The sweep curves of the inputs that are sweeps over one key, and the
+ * comparison bars of several inputs, of metric m (plot_sweep.c). 0 or
+ * -errno with detail in c->err. */
+int plot_sweep(struct plot_ctx *c, const struct plot_input *in, size_t nin, const struct metric *m);
+int plot_compare(struct plot_ctx *c, const struct plot_input *in, size_t nin, const struct metric *m);
+
+/* ---- HTML (html.c, html_jobs.c) ---- */
+
+/* The op types the page's tables show: the file ones. */
+#define HTML_OPS "read,write,fsync,fdatasync"
+
+/* The metrics of the side-by-side and sweep tables. */
+#define HTML_METRICS	 "iops,bw,lat_mean,p99"
+#define HTML_MAX_METRICS 8
+
+/* A latency with its unit, "µs" rather than "us". */
+void html_put_ns(FILE *fp, double ns);
+
+/* A size in binary units. */
+void html_put_bytes(FILE *fp, double bytes);
+
+/* A header cell (text is markup), left-aligned when left. */
+void html_th(FILE *fp, const char *text, bool left);
+
+/* A left-aligned cell of text from a result (escaped). */
+void html_td_text(FILE *fp, const char *s);
+
+/* The plots of kind for file and job that were drawn, as figures. */
+void html_figure(FILE *fp, const struct html_report *r, enum plot_kind kind, size_t file, size_t job);
+
+/* The environment of a result: the system and every target, once. */
+void html_environment(FILE *fp, const json_t *result);
+
+/* Per job of input f: its options, warnings, op tables, repeats and
+ * series, with its series plot. */
+void html_jobs(FILE *fp, const struct html_report *r, size_t f);
+
+#endif

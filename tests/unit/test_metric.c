@@ -1,0 +1,328 @@
+/*
+ * Unit tests for the metric registry (src/analysis/metric.h): a walk of
+ * every entry (well formed, names unique, each accepted by the one
+ * --metric checker and found by name), the checker's refusals with their
+ * exact messages, every metric read from a sample run with exact values,
+ * the summary across repeats written and read back for every summarised
+ * metric, and the rule of metric_figure (repeats, partial runs, op types
+ * a job did not do). Every metric is also read from a run that
+ * result_add_run wrote, so a run_path cannot drift from the result. A
+ * metric added to the registry without a value here fails
+ * test_metric_reads_every_metric_of_a_run.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analysis/metric.h"
+#include "analysis/tree.h"
+#include "job/job.h"
+#include "job/option.h"
+#include "plan/plan.h"
+#include "result/result.h"
+#include "stats/opstats.h"
+#include "stats/series.h"
+
+/* The value each metric has in sample_run(k): the run's field times k,
+ * times the metric's scale. */
+static const struct {
+	const char *name;
+	double value;
+} expected[] = {
+	{ "iops", 500 }, { "bw", 1.953125 }, { "lat_mean", 1500.5 }, { "p50", 1200 },	 { "p95", 2500 },
+	{ "p99", 4000 }, { "p99_9", 8000 },  { "max", 16000 },	     { "elapsed", 2e9 }, { "user", 0.25 },
+	{ "sys", 0.5 },	 { "cpu", 37.5 },    { "majflt", 3 },	     { "minflt", 250 },	 { "nvcsw", 40 },
+	{ "nivcsw", 7 }, { "worst", 30e6 },  { "worst2", 20e6 },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A run as result_add_run writes it, with reads and fsyncs and a series,
+ * every figure k times that of k = 1. */
+static json_t *sample_run(double k, bool partial)
+{
+	return json_pack(
+		"{s:b, s:f, s:{s:{s:I, s:I, s:f, s:f, s:{s:f, s:f, s:f, s:f, s:f, s:f}}, s:{s:I, s:I, "
+		"s:f, s:f, s:{s:f}}}, s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f}, s:{s:[{s:f}, {s:f}]}}",
+		"partial", partial, "elapsed_ns", 2e9 * k, "ops", "read", "count", (json_int_t)(1000 * k),
+		"bytes", (json_int_t)(4096000 * k), "iops", 500 * k, "bw_bytes", 2048000 * k, "lat_ns",
+		"mean", 1500.5 * k, "p50", 1200 * k, "p95", 2500 * k, "p99", 4000 * k, "p99_9", 8000 * k,
+		"max", 16000 * k, "fsync", "count", (json_int_t)(10 * k), "bytes", (json_int_t)0, "iops",
+		5 * k, "bw_bytes", 0.0, "lat_ns", "p99", 9000 * k, "rusage", "user_s", 0.25 * k, "sys_s",
+		0.5 * k, "cpu_pct", 37.5 * k, "majflt", 3 * k, "minflt", 250 * k, "nvcsw", 40 * k, "nivcsw",
+		7 * k, "series", "worst", "duration_ns", 30e6 * k, "duration_ns", 20e6 * k);
+}
+
+/* A result with one job of the runs sample_run(ks[i]). */
+static json_t *sample_result(const double *ks, size_t n)
+{
+	json_t *r = json_pack("{s:[{s:s, s:[]}]}", "jobs", "name", "job", "runs");
+	json_t *runs = json_object_get(json_array_get(json_object_get(r, "jobs"), 0), "runs");
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(runs, sample_run(ks[i], false));
+	return r;
+}
+
+static const json_t *first_job(const json_t *r)
+{
+	return json_array_get(json_object_get(r, "jobs"), 0);
+}
+
+static double expected_of(const struct metric *m)
+{
+	for (size_t i = 0; i < N(expected); i++)
+		if (!strcmp(expected[i].name, m->name))
+			return expected[i].value;
+	fail_msg("metric '%s' has no expected value in test_metric.c", m->name);
+	return 0;
+}
+
+static void test_metric_registry_well_formed(void **state)
+{
+	const char *bad = NULL;
+
+	assert_int_equal(metric_registry_check(&bad), 0);
+	assert_null(bad);
+	assert_int_equal(metric_count, N(expected));
+	for (size_t i = 0; i < metric_count; i++) {
+		const struct metric *m = &metric_registry[i];
+
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(metric_registry[j].name, m->name);
+		assert_true(strlen(m->label) > 0);
+		assert_true(strlen(m->column) > 0 &&
+			    strlen(m->column) <= 22); /* a table's column is 22 wide */
+		assert_true(strlen(m->unit) > 0);
+		assert_true(m->scale > 0);
+		assert_ptr_equal(metric_find(m->name), m);
+		/* A summary key is the summary's, which has no worst intervals. */
+		if (m->summary_key)
+			assert_null(strstr(m->run_path, "series"));
+	}
+	assert_null(metric_find("p98"));
+	assert_null(metric_find(""));
+}
+
+/* Every name alone, and all of them in one list, pass the one checker. */
+static void test_metric_checker_accepts_every_name(void **state)
+{
+	const struct metric *out[64];
+	struct dbio_err err = { 0 };
+	char all[512];
+
+	for (size_t i = 0; i < metric_count; i++) {
+		assert_int_equal(metric_parse_list("t", metric_registry[i].name, out, 1, &err), 1);
+		assert_ptr_equal(out[0], &metric_registry[i]);
+	}
+	metric_names(all, sizeof(all), ",", false);
+	assert_int_equal(metric_parse_list("t", all, out, N(out), &err), (int)metric_count);
+	for (size_t i = 0; i < metric_count; i++)
+		assert_ptr_equal(out[i], &metric_registry[i]);
+	assert_int_equal(err.code, 0);
+}
+
+static void test_metric_checker_refuses(void **state)
+{
+	const struct metric *out[4];
+	struct dbio_err err = { 0 };
+	char names[512];
+
+	assert_int_equal(metric_parse_list("compare", "iops,p98", out, N(out), &err), DBIO_EINPUT);
+	assert_string_equal(
+		err.msg,
+		"compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, cpu, majflt, minflt, nvcsw, nivcsw, worst, worst2");
+	err = (struct dbio_err){ 0 };
+	assert_int_equal(metric_parse_list("command line", "iops,", out, N(out), &err), DBIO_EINPUT);
+	assert_non_null(strstr(err.msg, "command line: --metric iops,: '' is not a metric"));
+	err = (struct dbio_err){ 0 };
+	assert_int_equal(metric_parse_list("t", "iops,bw,p99,max,cpu", out, N(out), &err), DBIO_EINPUT);
+	assert_string_equal(err.msg, "t: --metric iops,bw,p99,max,cpu: more than 4 metrics");
+	/* No list: the default ones. */
+	assert_int_equal(metric_parse_list("t", NULL, out, N(out), &err), 3);
+	assert_string_equal(out[0]->name, "iops");
+	assert_string_equal(out[1]->name, "bw");
+	assert_string_equal(out[2]->name, "p99");
+	assert_string_equal(metric_names(names, sizeof(names), ",", true), "iops,bw,p99");
+}
+
+static void test_metric_ops(void **state)
+{
+	const struct metric *iops = metric_find("iops"), *elapsed = metric_find("elapsed");
+	size_t k;
+
+	for (k = 0; metric_op(iops, k); k++)
+		assert_string_equal(metric_op(iops, k), op_type_name((enum op_type)k));
+	assert_int_equal(k, OP_NTYPES);
+	assert_string_equal(metric_op(elapsed, 0), "all");
+	assert_null(metric_op(elapsed, 1));
+	assert_true(metric_per_op(metric_find("bw")));
+	assert_false(metric_per_op(metric_find("worst")));
+	assert_true(metric_in_ns(metric_find("p99")));
+	assert_false(metric_in_ns(metric_find("user")));
+}
+
+/* Every metric from one run, exactly: reads for the per-op ones. */
+static void test_metric_reads_every_metric_of_a_run(void **state)
+{
+	json_t *run = sample_run(1, false);
+	double v;
+
+	for (size_t i = 0; i < metric_count; i++) {
+		const struct metric *m = &metric_registry[i];
+
+		assert_true(metric_run_value(m, run, "read", &v));
+		if (v != expected_of(m))
+			fail_msg("%s: read %.17g, expected %.17g", m->name, v, expected_of(m));
+	}
+	/* An op type the run did not do has no per-op figure. */
+	assert_false(metric_run_value(metric_find("p99"), run, "write", &v));
+	assert_true(v == 0);
+	json_decref(run);
+}
+
+/* Every metric is in a run as result_add_run writes it: 6 reads and a
+ * count-grid series of intervals of 2 reads that took 10, 30 and 20 ms. */
+static void test_metric_reads_every_metric_result_add_run_writes(void **state)
+{
+	static char *argv[] = { "dbio", "run" };
+	const uint64_t ms = 1000000, ends[] = { 5, 10, 25, 40, 50, 60 };
+	struct run_stats st;
+	struct series s;
+	struct job job;
+	json_t *r = result_new(2, argv);
+	struct dbio_err err = { 0 };
+	double v;
+
+	assert_int_equal(plan_job_init(&job, "job"), 0);
+	assert_int_equal(job_set(&job, "size", "24k", NULL, &err), 0);
+	assert_int_equal(job_set(&job, "directory", "/tmp", NULL, &err), 0);
+	assert_int_equal(plan_validate(&job, &err), 0);
+	run_stats_init(&st);
+	assert_int_equal(series_init(&s, 0, 2, 8), 0);
+	series_start(&s, 0);
+	for (size_t i = 0; i < 6; i++) {
+		op_stats_add(&st.ops[OP_READ], 4096, 1000 * (i + 1));
+		series_add(&s, OP_READ, 4096, 1000 * (i + 1), ends[i] * ms);
+	}
+	series_finish(&s, 60 * ms);
+	st.series = &s;
+	st.nseries = 1;
+	st.elapsed_ns = 2000000000;
+	st.threads = 1;
+	st.usage = (struct usage){
+		.user_s = 0.5, .sys_s = 0.25, .majflt = 1, .minflt = 2, .nvcsw = 3, .nivcsw = 4
+	};
+	assert_non_null(r);
+	assert_int_equal(result_add_run(r, 0, &job, &st), 0);
+	const json_t *run = tree_get(r, "jobs.0.runs.0");
+
+	for (size_t i = 0; i < metric_count; i++)
+		if (!metric_run_value(&metric_registry[i], run, "read", &v))
+			fail_msg("%s: not in the run result_add_run wrote (%s)", metric_registry[i].name,
+				 metric_registry[i].run_path);
+	assert_true(metric_run_value(metric_find("iops"), run, "read", &v) && v == 3);
+	assert_true(metric_run_value(metric_find("majflt"), run, "all", &v) && v == 1);
+	assert_true(metric_run_value(metric_find("worst"), run, "all", &v) && v == 30 * ms);
+	assert_true(metric_run_value(metric_find("worst2"), run, "all", &v) && v == 20 * ms);
+	st.series = NULL;
+	st.nseries = 0;
+	series_release(&s);
+	run_stats_release(&st);
+	json_decref(r);
+	job_release(&job);
+}
+
+/* The summary written from the registry holds, for every summarised
+ * metric, the statistics of the runs' values; read back scaled. */
+static void test_metric_summary_round_trip(void **state)
+{
+	const double ks[] = { 1, 2, 3 };
+	json_t *r = sample_result(ks, N(ks));
+	const json_t *job = first_job(r), *sum;
+	struct summary s;
+	double mean, ci;
+
+	metric_summarize(r, 0);
+	sum = json_object_get(job, "summary");
+	assert_int_equal(tree_num(sum, "runs"), 3);
+	assert_non_null(tree_get(sum, "ops.read.lat_p99_ns"));
+	assert_non_null(tree_get(sum, "ops.fsync.iops"));
+	assert_null(tree_get(sum, "ops.write"));
+	for (size_t i = 0; i < metric_count; i++) {
+		const struct metric *m = &metric_registry[i];
+
+		if (!m->summary_key) {
+			assert_false(metric_summary(m, job, "read", &s));
+			continue;
+		}
+		assert_true(metric_summary(m, job, "read", &s));
+		assert_int_equal(s.n, 3);
+		if (fabs(s.mean - 2 * expected_of(m)) > 1e-9 * expected_of(m))
+			fail_msg("%s: summary mean %.17g, expected %.17g", m->name, s.mean,
+				 2 * expected_of(m));
+		if (fabs(s.stddev - expected_of(m)) > 1e-9 * expected_of(m))
+			fail_msg("%s: summary stddev %.17g, expected %.17g", m->name, s.stddev,
+				 expected_of(m));
+		assert_true(metric_figure(m, job, "read", &mean, &ci));
+		assert_true(mean == s.mean && ci == s.ci95);
+	}
+	/* Not summarised: the same statistics, from the runs. */
+	assert_true(metric_figure(metric_find("worst"), job, "read", &mean, &ci));
+	assert_true(mean == 60e6);
+	assert_true(fabs(ci - 30e6 * 4.302652729749464 / sqrt(3)) < 1);
+	json_decref(r);
+}
+
+/* One run: its value, no CI; partial runs are left out of the statistics;
+ * an op type the job did not do, or a job without runs, has no figure. */
+static void test_metric_figure_rules(void **state)
+{
+	const double one[] = { 2 }, none[] = { 0 };
+	json_t *r = sample_result(one, 1), *empty = sample_result(none, 0);
+	json_t *runs = json_object_get((json_t *)first_job(r), "runs");
+	const struct metric *iops = metric_find("iops"), *cpu = metric_find("cpu");
+	double mean, ci;
+
+	assert_true(metric_figure(iops, first_job(r), "read", &mean, &ci));
+	assert_true(mean == 1000 && ci == 0);
+	assert_true(metric_figure(cpu, first_job(r), "all", &mean, &ci));
+	assert_true(mean == 75);
+	assert_false(metric_figure(iops, first_job(r), "write", &mean, &ci));
+	assert_true(mean == 0 && ci == 0);
+	assert_true(metric_op_done(first_job(r), "fsync", false));
+	assert_false(metric_op_done(first_job(r), "fsync", true));
+	assert_false(metric_figure(cpu, first_job(empty), "all", &mean, &ci));
+
+	/* A second run, partial: the statistics are of the complete one. */
+	json_array_append_new(runs, sample_run(4, true));
+	metric_summarize(r, 0);
+	assert_true(metric_figure(iops, first_job(r), "read", &mean, &ci));
+	assert_true(mean == 1000 && ci == 0);
+	assert_true(metric_figure(metric_find("worst"), first_job(r), "all", &mean, &ci));
+	assert_true(mean == 60e6 && ci == 0);
+	json_decref(r);
+	json_decref(empty);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metric_registry_well_formed),
+		cmocka_unit_test(test_metric_checker_accepts_every_name),
+		cmocka_unit_test(test_metric_checker_refuses),
+		cmocka_unit_test(test_metric_ops),
+		cmocka_unit_test(test_metric_reads_every_metric_of_a_run),
+		cmocka_unit_test(test_metric_reads_every_metric_result_add_run_writes),
+		cmocka_unit_test(test_metric_summary_round_trip),
+		cmocka_unit_test(test_metric_figure_rules),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
