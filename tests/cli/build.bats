@@ -57,7 +57,7 @@ min_refuses() {
 @test "build without libraries: an unknown value is still 'bad value', with what this build has" {
 	min_refuses "--workload=kv --kv_engine=bdb" "key 'kv_engine': bad value 'bdb': expected one of (none built in)"
 	min_refuses "--ioengine=posixaio" "key 'ioengine': bad value 'posixaio': expected one of psync, sync, pvsync2, mmap, null"
-	min_refuses "--workload=tpcc" "key 'workload': bad value 'tpcc': expected one of fileio, kv, oltp"
+	min_refuses "--workload=tpcc" "key 'workload': bad value 'tpcc': expected one of fileio, kv, oltp, meta"
 	# the full build names the same unknown values with its longer lists
 	run --separate-stderr "$DBIO" run --directory="$target" --workload=kv --kv_engine=bdb
 	[ "$status" -eq 2 ]
@@ -67,12 +67,12 @@ min_refuses() {
 @test "build without libraries: --version lists what was left out and the package of each" {
 	run "$DBIO_MIN" --version
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"workloads: fileio, kv, oltp"* ]]
+	[[ "$output" == *"workloads: fileio, kv, oltp, meta"* ]]
 	want="left out of this build (install the package and build again): ioengine=io_uring (liburing-dev), ioengine=libaio (libaio-dev), kv_engine=gdbm (libgdbm-dev), kv_engine=lmdb (liblmdb-dev), kv_engine=sqlite (libsqlite3-dev), workload=import (libsqlite3-dev)"
 	grep -qxF "$want" <<<"$output"
 	run "$DBIO" --version
 	grep -qxF "left out of this build: nothing" <<<"$output"
-	grep -qxF "workloads: fileio, kv, import, oltp" <<<"$output"
+	grep -qxF "workloads: fileio, kv, import, oltp, meta" <<<"$output"
 }
 
 @test "build without libraries: fileio and oltp still run, with exact counts" {

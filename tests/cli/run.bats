@@ -354,7 +354,7 @@ has_line() {
 
 @test "text output: the op table with its units and the cpu and faults lines" {
 	dbio_ok --directory="$target" --rw=randrw --size=1m --bs=4k
-	[[ "${lines[0]}" == "job job: rw=randrw bs=4 KiB size=1 MiB nrfiles=1 numjobs=1 ioengine=psync"* ]]
+	[[ "${lines[0]}" == "job job: rw=randrw bs=4 KiB size=1 MiB nrfiles=1 ioengine=psync numjobs=1"* ]]
 	has_line '  run 1: elapsed [0-9.]+ [mun]?s, 1 thread'
 	has_line ' +op +count +ops/s +MiB/s +lat min +mean +p50 +p95 +p99 +p99\.9 +max'
 	has_line ' +read +[0-9]+ +[0-9.]+ +[0-9.]+( +[0-9.]+ [mun]?s){7}'
