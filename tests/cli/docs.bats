@@ -334,7 +334,57 @@ EOF2
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
+@test "house: check-layers fails on an upward include, an unknown module and a private header" {
+	src="$BATS_TEST_TMPDIR/src"
+	cp -r "$ROOT/src" "$src"
+	# an engine that includes the runner
+	echo '#include "run/run.h"' >>"$src/engine/null.c"
+	run "$ROOT/scripts/check-layers" "$src" "$ROOT/docs/architecture.md"
+	[ "$status" -eq 1 ]
+	[ "$output" = "src/engine/null.c:$(wc -l <"$src/engine/null.c"): engine includes run/, which is not below it" ]
+	# a module the Layers block does not name
+	rm -r "$src"
+	cp -r "$ROOT/src" "$src"
+	mkdir "$src/extra"
+	run "$ROOT/scripts/check-layers" "$src" "$ROOT/docs/architecture.md"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "src/extra/: a module the layers do not know"* ]]
+	rmdir "$src/extra"
+	# another module's private header, though the module is below
+	echo '#include "workload/workload_int.h"' >>"$src/run/layout.c"
+	run "$ROOT/scripts/check-layers" "$src" "$ROOT/docs/architecture.md"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"src/run/layout.c:"*": includes workload's private header" ]]
+	# the page says engine may include run: the check follows the page
+	sed 's/^    engine       ─► job, stats, util/    engine       ─► run, job, stats, util/' \
+		"$ROOT/docs/architecture.md" >"$BATS_TEST_TMPDIR/arch.md"
+	run "$ROOT/scripts/check-layers" "$ROOT/src" "$BATS_TEST_TMPDIR/arch.md"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$BATS_TEST_TMPDIR/arch.md: engine may include run, which is not a layer below it" ]
+}
+
 @test "house: no source file over 800 lines, no function over 120" {
 	run "$ROOT/scripts/check-size"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "house: check-size fails on a function of 121 lines and a file of 801" {
+	src="$BATS_TEST_TMPDIR/src"
+	mkdir -p "$src/x"
+	{
+		printf 'static int f(void)\n{\n'
+		for i in $(seq 117); do echo "	(void)0;"; done
+		printf '}\n'
+	} >"$src/x/ok.c"
+	run "$ROOT/scripts/check-size" "$src"
+	[ "$status" -eq 0 ]
+	sed -i 's/^{$/{\n	(void)0;/' "$src/x/ok.c"
+	run "$ROOT/scripts/check-size" "$src"
+	[ "$status" -eq 1 ]
+	[ "$output" = "src/x/ok.c:1: f: 121 lines (at most 120)" ]
+	rm "$src/x/ok.c"
+	seq 801 | sed 's,^,// ,' >"$src/x/long.h"
+	run "$ROOT/scripts/check-size" "$src"
+	[ "$status" -eq 1 ]
+	[ "$output" = "src/x/long.h: 801 lines (at most 800)" ]
 }
