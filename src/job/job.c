@@ -193,12 +193,13 @@ int job_copy(struct job *dst, const struct job *src)
 /* One key as text: sizes and durations with their unit. */
 static void brief_value(const void *base, const struct option_def *def, char *buf, size_t len)
 {
-	const uint64_t v = *(const uint64_t *)((const char *)base + def->offset);
+	/* Only sizes and durations are uint64_t fields; read no other as one. */
+	const uint64_t *v = (const uint64_t *)((const char *)base + def->offset);
 
 	if (def->type == OPT_SIZE)
-		units_fmt_bytes(buf, len, v);
+		units_fmt_bytes(buf, len, *v);
 	else if (def->type == OPT_TIME)
-		units_fmt_ns(buf, len, (double)v);
+		units_fmt_ns(buf, len, (double)*v);
 	else
 		option_format(base, def, buf, len);
 }
