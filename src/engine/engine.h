@@ -63,7 +63,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "job/option.h"
 #include "stats/opstats.h"
@@ -145,6 +147,34 @@ const struct engine_ops *engine_find(const char *name);
 /* The system call of a sync op on fd: fsync(2), fdatasync(2), or
  * sync_file_range(2) over the whole file with e->sync_flags. 0 or -errno. */
 int engine_sync_call(const struct engine *e, int fd, enum op_type op);
+
+/*
+ * The loop of a synchronous engine: call(e, req, done) moves the bytes of
+ * req from done on, and returns how many it moved or -1 with errno, as
+ * pread(2) does. Repeats after a short transfer, EINTR or EAGAIN; 0 bytes
+ * is -ENODATA. req->res is the bytes done either way. 0 or -errno. Inline,
+ * so that the compiler calls the engine's own call directly.
+ */
+static inline int engine_transfer(struct engine *e, struct io_req *req,
+				  ssize_t (*call)(struct engine *e, const struct io_req *req, uint64_t done))
+{
+	uint64_t done = 0;
+	int rc = 0;
+
+	while (done < req->len) {
+		ssize_t n = call(e, req, done);
+
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0) {
+			rc = n < 0 ? -errno : -ENODATA;
+			break;
+		}
+		done += (uint64_t)n;
+	}
+	req->res = (int64_t)done;
+	return rc;
+}
 
 /* "psync, sync" into buf. */
 void engine_list(char *buf, size_t len);

@@ -17,31 +17,18 @@ static void psync_teardown(struct engine *e)
 	(void)e;
 }
 
+static ssize_t psync_call(struct engine *e, const struct io_req *req, uint64_t done)
+{
+	(void)e;
+	return req->op == OP_READ ? dbio_sys->pread(req->fd, (char *)req->buf + done, req->len - done,
+						    (off_t)(req->off + done))
+				  : dbio_sys->pwrite(req->fd, (char *)req->buf + done, req->len - done,
+						     (off_t)(req->off + done));
+}
+
 static int psync_io(struct engine *e, struct io_req *req)
 {
-	char *buf = req->buf;
-	uint64_t done = 0;
-
-	(void)e;
-	while (done < req->len) {
-		ssize_t n = req->op == OP_READ ? dbio_sys->pread(req->fd, buf + done, req->len - done,
-								 (off_t)(req->off + done))
-					       : dbio_sys->pwrite(req->fd, buf + done, req->len - done,
-								  (off_t)(req->off + done));
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			req->res = (int64_t)done;
-			return -errno;
-		}
-		if (n == 0) {
-			req->res = (int64_t)done;
-			return -ENODATA;
-		}
-		done += (uint64_t)n;
-	}
-	req->res = (int64_t)done;
-	return 0;
+	return engine_transfer(e, req, psync_call);
 }
 
 static int psync_sync(struct engine *e, int fd, enum op_type op)

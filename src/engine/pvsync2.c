@@ -49,31 +49,18 @@ static void pvsync2_teardown(struct engine *e)
 	e->priv = NULL;
 }
 
-static int pvsync2_io(struct engine *e, struct io_req *req)
+static ssize_t pvsync2_call(struct engine *e, const struct io_req *req, uint64_t done)
 {
 	const int flags = *(const int *)e->priv;
-	uint64_t done = 0;
+	struct iovec iov = { .iov_base = (char *)req->buf + done, .iov_len = req->len - done };
 
-	while (done < req->len) {
-		struct iovec iov = { .iov_base = (char *)req->buf + done, .iov_len = req->len - done };
-		ssize_t n = req->op == OP_READ
-				    ? dbio_sys->preadv2(req->fd, &iov, 1, (off_t)(req->off + done), flags)
-				    : dbio_sys->pwritev2(req->fd, &iov, 1, (off_t)(req->off + done), flags);
+	return req->op == OP_READ ? dbio_sys->preadv2(req->fd, &iov, 1, (off_t)(req->off + done), flags)
+				  : dbio_sys->pwritev2(req->fd, &iov, 1, (off_t)(req->off + done), flags);
+}
 
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			req->res = (int64_t)done;
-			return -errno;
-		}
-		if (n == 0) {
-			req->res = (int64_t)done;
-			return -ENODATA;
-		}
-		done += (uint64_t)n;
-	}
-	req->res = (int64_t)done;
-	return 0;
+static int pvsync2_io(struct engine *e, struct io_req *req)
+{
+	return engine_transfer(e, req, pvsync2_call);
 }
 
 static int pvsync2_sync(struct engine *e, int fd, enum op_type op)
