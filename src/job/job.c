@@ -43,22 +43,12 @@ const char *job_where(const struct job_origin *origin, char *buf, size_t len)
  * a prefix of at least 3 letters), or NULL. */
 static const char *suggest(const struct job *job, const char *name)
 {
-	const char *best = NULL;
-	size_t best_d = 3, len = strlen(name);
+	struct option_closest c = { .name = name };
 
 	for (size_t t = 0; t < job->nkeys; t++)
-		for (size_t i = 0; i < job->keys[t].table->count; i++) {
-			const char *cand = job->keys[t].table->defs[i].name;
-			size_t d = option_distance(name, cand);
-
-			if (len >= 3 && !strncmp(cand, name, len))
-				d = 1;
-			if (d < best_d) {
-				best_d = d;
-				best = cand;
-			}
-		}
-	return best;
+		for (size_t i = 0; i < job->keys[t].table->count; i++)
+			option_closest_offer(&c, job->keys[t].table->defs[i].name);
+	return c.best;
 }
 
 int job_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,

@@ -210,6 +210,19 @@ size_t option_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+void option_closest_offer(struct option_closest *c, const char *cand)
+{
+	size_t len = strlen(c->name), d = option_distance(c->name, cand);
+
+	if (len >= 3 && !strncmp(cand, c->name, len))
+		d = 1;
+	/* a candidate that shares no letter with a short name is no guess */
+	if (d < (c->best_d ? c->best_d : 3) && d < len) {
+		c->best_d = d;
+		c->best = cand;
+	}
+}
+
 void option_accepted(const struct option_def *def, char *buf, size_t len)
 {
 	char lo[32], hi[32];

@@ -119,6 +119,18 @@ void option_accepted(const struct option_def *def, char *buf, size_t len);
 /* Edit distance between two names (at most 99), for "did you mean". */
 size_t option_distance(const char *a, const char *b);
 
+/* The search for the key closest to an unknown name: start with
+ * { .name = name }, offer every candidate, then read best: the first of
+ * the closest within an edit distance of 2 (and less than the name's
+ * length), or that starts with name when it has 3 letters or more; NULL
+ * when there is none. */
+struct option_closest {
+	const char *name;
+	const char *best;
+	size_t best_d; /* 0 at the start: no candidate yet */
+};
+void option_closest_offer(struct option_closest *c, const char *cand);
+
 /* The listed name of value in values ("wal"), or "?". */
 const char *option_enum_name(const struct opt_enum *values, int value);
 

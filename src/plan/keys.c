@@ -93,23 +93,13 @@ const struct option_def *plan_find(const char *name)
 
 const char *plan_suggest(const char *name)
 {
-	const char *best = NULL;
-	size_t best_d = 3, len = strlen(name);
+	struct option_closest c = { .name = name };
 	struct plan_table t;
 
 	for (size_t i = 0; plan_table_at(i, &t); i++)
-		for (size_t k = 0; k < t.table->count; k++) {
-			const char *cand = t.table->defs[k].name;
-			size_t d = option_distance(name, cand);
-
-			if (len >= 3 && !strncmp(cand, name, len))
-				d = 1;
-			if (d < best_d) {
-				best_d = d;
-				best = cand;
-			}
-		}
-	return best;
+		for (size_t k = 0; k < t.table->count; k++)
+			option_closest_offer(&c, t.table->defs[k].name);
+	return c.best;
 }
 
 /* "fileio, oltp": the workloads that lay out files. */

@@ -454,6 +454,9 @@ static void test_option_suggest(void **state)
 	assert_string_equal(plan_suggest("rwmix"), "rwmixread");
 	assert_null(plan_suggest("thinktime"));
 	assert_null(plan_suggest("xyzzy"));
+	/* a short name sharing no letter with a key is no guess ('rw') */
+	assert_null(plan_suggest("zz"));
+	assert_string_equal(plan_suggest("bz"), "bs");
 	assert_null(plan_suggest("a_very_long_key_name_that_matches_nothing_known_to_dbio_at_all"
 				 "_really"));
 }
