@@ -102,6 +102,18 @@ static void worst_block(struct plot_ctx *c, const json_t *series, bool time_grid
 		"dat index %d using 1:2:3 with labels offset 0,1.2 textcolor rgb '#d62728' notitle", b);
 }
 
+/* Block b of the data as one curve in each panel: column 2 (throughput)
+ * above, column 3 (latency) below, both named name, in the next colour. */
+static void two_curves(struct plot_ctx *c, int b, const char *name)
+{
+	for (int p = 0; p < 2; p++) {
+		fprintf(plot_curve(c, p), "dat index %d using 1:%d with linespoints lt %d pt 7 ps 0.4 title ",
+			b, p + 2, c->color);
+		plot_gp_str(c->panel[p].fp, name);
+	}
+	c->color++;
+}
+
 /* Time grid: ops/s per interval and op type (and of reads and writes
  * together when a run did both, where the worst intervals are marked). */
 static void series_time(struct plot_ctx *c, const json_t *runs, struct plot_unit lu)
@@ -136,14 +148,7 @@ static void series_time(struct plot_ctx *c, const json_t *runs, struct plot_unit
 			int b = plot_block_end(c);
 
 			run_name(name, sizeof(name), nruns, r, op_name(k));
-			fprintf(plot_curve(c, 0),
-				"dat index %d using 1:2 with linespoints lt %d pt 7 ps 0.4 title ", b,
-				c->color);
-			plot_gp_str(c->panel[0].fp, name);
-			fprintf(plot_curve(c, 1),
-				"dat index %d using 1:3 with linespoints lt %d pt 7 ps 0.4 title ", b,
-				c->color++);
-			plot_gp_str(c->panel[1].fp, name);
+			two_curves(c, b, name);
 		}
 		if (rw_both) {
 			json_array_foreach (points, i, pt) {
@@ -205,14 +210,7 @@ static void series_ops(struct plot_ctx *c, const json_t *runs, struct plot_unit 
 
 			snprintf(what, sizeof(what), "thread %.0f", thread);
 			run_name(name, sizeof(name), nruns, r, what);
-			fprintf(plot_curve(c, 0),
-				"dat index %d using 1:2 with linespoints lt %d pt 7 ps 0.4 title ", b,
-				c->color);
-			plot_gp_str(c->panel[0].fp, name);
-			fprintf(plot_curve(c, 1),
-				"dat index %d using 1:3 with linespoints lt %d pt 7 ps 0.4 title ", b,
-				c->color++);
-			plot_gp_str(c->panel[1].fp, name);
+			two_curves(c, b, name);
 		}
 		run_name(name, sizeof(name), nruns, r, "worst intervals");
 		worst_block(c, series, false, name, du);
