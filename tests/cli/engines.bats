@@ -144,8 +144,8 @@ syncs() {
 		json_is "$result" "$R0.ops.read.count=256" "$R0.ops.write.count=256" jobs.0.options.hipri="$([ $hipri = 1 ] && echo true || echo false)"
 		flag=0
 		[ "$hipri" = 0 ] || flag=RWF_HIPRI
-		[ "$(grep -c "^[0-9]* preadv2(.*\], 1, [0-9]*, $flag) = 4096\$" "$scratch/trace")" -eq 256 ] || { head "$scratch/trace"; false; }
-		[ "$(grep -c "^[0-9]* pwritev2(.*\], 1, [0-9]*, $flag) = 4096\$" "$scratch/trace")" -eq 256 ]
+		[ "$(grep -c "^[0-9]* *preadv2(.*\], 1, [0-9]*, $flag) = 4096\$" "$scratch/trace")" -eq 256 ] || { head "$scratch/trace"; false; }
+		[ "$(grep -c "^[0-9]* *pwritev2(.*\], 1, [0-9]*, $flag) = 4096\$" "$scratch/trace")" -eq 256 ]
 	done
 }
 
