@@ -1,0 +1,291 @@
+/*
+ * Unit tests for the runner (src/run/: targets.c, layout.c, runner.c,
+ * collect.c) through its public entry points run_check_targets and
+ * run_group, as `dbio run` calls them, on fileio jobs in a new directory
+ * under /tmp (run_fixture.h). What a user checks: the exact operations and
+ * bytes of every job and thread, the files left behind (none, or with
+ * --keep exactly the job's, of their size), and for a failure of the
+ * layout (ENOSPC, a refused create) the error text naming the file and an
+ * empty directory afterwards; a file that cannot be removed is a warning
+ * naming it; a directory holding foreign or left-over files is refused
+ * before anything is written.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "run_fixture.h"
+
+#define KIB 1024ull
+
+/* Two threads, two files each: 16 writes of 4 KiB in all, the files
+ * preallocated with fallocate and removed afterwards. */
+static void test_runner_write_job_counts_every_thread(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256];
+
+	fx_jobs(r, "[j]\nrw=write\nbs=4k\nsize=32k\nnrfiles=2\nnumjobs=2\n");
+	assert_int_equal(fx_run_jobs(r, false), 0);
+	assert_int_equal(r->err.code, 0);
+	assert_int_equal(r->stats[0].threads, 2);
+	assert_int_equal(fx_ops(r, 0, OP_WRITE), 16);
+	assert_int_equal(fx_bytes(r, 0, OP_WRITE), 64 * KIB);
+	assert_int_equal(fx_ops(r, 0, OP_READ), 0);
+	assert_int_equal(fx_ops(r, 0, OP_FSYNC), 0);
+	assert_false(r->stats[0].partial);
+	assert_true(r->stats[0].elapsed_ns > 0);
+	/* The threads' pwrites were all the I/O, every byte of it. */
+	assert_int_equal(atomic_load(&fx.calls[FX_PWRITE]), 16);
+	assert_int_equal(atomic_load(&fx.bytes[FX_PWRITE]), 64 * KIB);
+	assert_int_equal(atomic_load(&fx.calls[FX_FALLOCATE]), 4);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+	assert_string_equal(r->warnings, "");
+}
+
+/* A read job: the layout fills the file once (one pwrite and an fsync),
+ * then two passes of random reads read each block twice. */
+static void test_runner_read_job_prefills_then_reads(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256];
+
+	fx.fault[FX_PWRITE].layout = true; /* count the layout's writes */
+	fx.fault[FX_FSYNC].layout = true;
+	fx_jobs(r, "[j]\nrw=randread\nbs=8k\nsize=64k\nloops=2\n");
+	assert_int_equal(fx_run_jobs(r, false), 0);
+	assert_int_equal(fx_ops(r, 0, OP_READ), 16);
+	assert_int_equal(fx_bytes(r, 0, OP_READ), 128 * KIB);
+	assert_int_equal(fx_ops(r, 0, OP_WRITE), 0);
+	assert_int_equal(fx_bytes(r, 0, OP_WRITE), 0);
+	assert_int_equal(atomic_load(&fx.bytes[FX_PWRITE]), 64 * KIB);
+	assert_int_equal(atomic_load(&fx.calls[FX_FSYNC]), 1);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+}
+
+/* Two jobs run as one group: each has its own counts. */
+static void test_runner_group_keeps_jobs_apart(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256];
+
+	fx_jobs(r, "[w]\nrw=write\nbs=4k\nsize=16k\n[r]\nrw=read\nbs=16k\nsize=64k\nnumjobs=3\n");
+	assert_int_equal(r->set.njobs, 2);
+	assert_int_equal(fx_run_jobs(r, false), 0);
+	assert_int_equal(r->stats[0].threads, 1);
+	assert_int_equal(fx_ops(r, 0, OP_WRITE), 4);
+	assert_int_equal(fx_bytes(r, 0, OP_WRITE), 16 * KIB);
+	assert_int_equal(fx_ops(r, 0, OP_READ), 0);
+	assert_int_equal(r->stats[1].threads, 3);
+	assert_int_equal(fx_ops(r, 1, OP_READ), 12);
+	assert_int_equal(fx_bytes(r, 1, OP_READ), 192 * KIB);
+	assert_int_equal(fx_ops(r, 1, OP_WRITE), 0);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+}
+
+/* share_files: three threads split one file's 10 blocks, every block
+ * once (3 + 3 + 4). */
+static void test_runner_shared_file_is_split_exactly(void **state)
+{
+	struct fx_run *r = *state;
+
+	fx_jobs(r, "[j]\nrw=write\nbs=4k\nsize=40k\nnumjobs=3\nshare_files=1\n");
+	assert_int_equal(fx_run_jobs(r, false), 0);
+	assert_int_equal(fx_ops(r, 0, OP_WRITE), 10);
+	assert_int_equal(fx_bytes(r, 0, OP_WRITE), 40 * KIB);
+	assert_int_equal(atomic_load(&fx.bytes[FX_PWRITE]), 40 * KIB);
+}
+
+/* --keep leaves exactly the job's files, at their size. */
+static void test_runner_keep_leaves_the_files(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128];
+	struct stat st;
+
+	fx_jobs(r, "[j]\nrw=write\nbs=4k\nsize=32k\nnrfiles=2\n");
+	assert_int_equal(fx_run_jobs(r, true), 0);
+	assert_int_equal(fx_ops(r, 0, OP_WRITE), 8);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "dbio.j.0.0 dbio.j.0.1");
+	assert_int_equal(stat(fx_path(r, "dbio.j.0.0", path, sizeof(path)), &st), 0);
+	assert_int_equal(st.st_size, 16 * KIB);
+	assert_int_equal(stat(fx_path(r, "dbio.j.0.1", path, sizeof(path)), &st), 0);
+	assert_int_equal(st.st_size, 16 * KIB);
+}
+
+/* The disk fills while the second file is preallocated: the run fails
+ * with ENOSPC naming that file, no thread runs, and the first file is
+ * removed too. */
+static void test_runner_layout_enospc_leaves_no_file(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128], want[256];
+
+	fx.fault[FX_FALLOCATE] = (struct fx_fault){ .err = ENOSPC, .after = 1 };
+	fx_jobs(r, "[j]\nrw=write\nbs=4k\nsize=32k\nnrfiles=2\n");
+	assert_int_equal(fx_run_jobs(r, false), -ENOSPC);
+	snprintf(want, sizeof(want), "%s: cannot preallocate 16 KiB: No space left on device",
+		 fx_path(r, "dbio.j.0.1", path, sizeof(path)));
+	assert_string_equal(r->err.msg, want);
+	assert_int_equal(r->err.code, -ENOSPC);
+	assert_true(r->stats[0].partial);
+	assert_int_equal(fx_ops(r, 0, OP_WRITE), 0);
+	assert_int_equal(atomic_load(&fx.calls[FX_PWRITE]), 0);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+	assert_string_equal(r->warnings, "");
+}
+
+/* The disk fills while a read job's file is written: the same, with the
+ * layout's own words. */
+static void test_runner_prefill_enospc_leaves_no_file(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128], want[256];
+
+	fx.fault[FX_PWRITE] = (struct fx_fault){ .err = ENOSPC, .layout = true };
+	fx_jobs(r, "[j]\nrw=read\nbs=4k\nsize=32k\n");
+	assert_int_equal(fx_run_jobs(r, false), -ENOSPC);
+	snprintf(want, sizeof(want), "%s: cannot lay out file: No space left on device",
+		 fx_path(r, "dbio.j.0.0", path, sizeof(path)));
+	assert_string_equal(r->err.msg, want);
+	assert_int_equal(fx_ops(r, 0, OP_READ), 0);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+}
+
+/* A create the kernel refuses names the file; the file made before it
+ * is removed. */
+static void test_runner_create_failure_names_the_file(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128], want[256];
+
+	fx.fault[FX_OPENAT] = (struct fx_fault){ .err = EACCES, .name = "dbio.j.1.0" };
+	fx_jobs(r, "[j]\nrw=write\nbs=4k\nsize=8k\nnumjobs=2\n");
+	assert_int_equal(fx_run_jobs(r, false), -EACCES);
+	snprintf(want, sizeof(want), "%s: cannot create: Permission denied",
+		 fx_path(r, "dbio.j.1.0", path, sizeof(path)));
+	assert_string_equal(r->err.msg, want);
+	assert_int_equal(atomic_load(&fx.fails[FX_OPENAT]), 1);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+}
+
+/* A worker's open the kernel refuses names the file; the job fails before
+ * any I/O and every file is removed. */
+static void test_runner_open_failure_names_the_file(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128], want[256];
+
+	fx.fault[FX_OPENAT] = (struct fx_fault){ .err = EMFILE, .name = "dbio.j.0.1", .no_create = true };
+	fx_jobs(r, "[j]\nrw=write\nbs=4k\nsize=16k\nnrfiles=2\ncache=keep\n");
+	assert_int_equal(fx_run_jobs(r, false), -EMFILE);
+	snprintf(want, sizeof(want), "%s: cannot open: Too many open files",
+		 fx_path(r, "dbio.j.0.1", path, sizeof(path)));
+	assert_string_equal(r->err.msg, want);
+	assert_true(r->stats[0].partial);
+	assert_int_equal(fx_ops(r, 0, OP_WRITE), 0);
+	assert_int_equal(atomic_load(&fx.calls[FX_PWRITE]), 0);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+}
+
+/* One thread of two cannot open its file: the gate opens for nobody, so
+ * the other thread does no I/O either, and the error names that thread's
+ * file. */
+static void test_runner_one_thread_failing_stops_all(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128], want[256];
+
+	fx.fault[FX_OPENAT] = (struct fx_fault){ .err = EIO, .name = "dbio.j.1.0", .no_create = true };
+	fx_jobs(r, "[j]\nrw=write\nbs=4k\nsize=16k\nnumjobs=2\ncache=keep\n");
+	assert_int_equal(fx_run_jobs(r, false), -EIO);
+	snprintf(want, sizeof(want), "%s: cannot open: Input/output error",
+		 fx_path(r, "dbio.j.1.0", path, sizeof(path)));
+	assert_string_equal(r->err.msg, want);
+	assert_int_equal(fx_ops(r, 0, OP_WRITE), 0);
+	assert_int_equal(atomic_load(&fx.calls[FX_PWRITE]), 0);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+}
+
+/* A file that cannot be removed at the end does not fail the run: it is a
+ * warning naming it, and it stays. */
+static void test_runner_unremovable_file_is_a_warning(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128], want[256];
+
+	fx.fault[FX_UNLINKAT] = (struct fx_fault){ .err = EBUSY, .name = "dbio.j.0.0" };
+	fx_jobs(r, "[j]\nrw=write\nbs=4k\nsize=16k\n");
+	assert_int_equal(fx_run_jobs(r, false), 0);
+	assert_int_equal(fx_ops(r, 0, OP_WRITE), 4);
+	snprintf(want, sizeof(want), "%s: cannot remove: Device or resource busy: remove it by hand\n",
+		 fx_path(r, "dbio.j.0.0", path, sizeof(path)));
+	assert_string_equal(r->warnings, want);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "dbio.j.0.0");
+}
+
+/* A directory with a file that is not dbio's is refused before anything
+ * is created, and the file is left alone. */
+static void test_runner_refuses_foreign_files(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128], want[512];
+	int fd = open(fx_path(r, "notes.txt", path, sizeof(path)), O_CREAT | O_WRONLY, 0644);
+
+	assert_true(fd >= 0);
+	close(fd);
+	fx_jobs(r, "[j]\nrw=write\nbs=4k\nsize=16k\n");
+	assert_int_equal(fx_run_jobs(r, false), DBIO_EUNSAFE);
+	snprintf(
+		want, sizeof(want),
+		"%s: holds files that are not dbio's (such as 'notes.txt'): refusing to work there; choose an empty directory or pass --force",
+		r->dir);
+	assert_string_equal(r->err.msg, want);
+	assert_int_equal(atomic_load(&fx.calls[FX_OPENAT]), 0);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "notes.txt");
+}
+
+/* A file of the same job left by an earlier run is refused by name. */
+static void test_runner_refuses_a_leftover(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128], want[256];
+	int fd = open(fx_path(r, "dbio.j.0.0", path, sizeof(path)), O_CREAT | O_WRONLY, 0644);
+
+	assert_true(fd >= 0);
+	close(fd);
+	fx_jobs(r, "[j]\nrw=write\nbs=4k\nsize=16k\n");
+	assert_int_equal(fx_run_jobs(r, false), DBIO_EUNSAFE);
+	snprintf(want, sizeof(want), "%s: already exists: left by an earlier run? remove it and run again",
+		 path);
+	assert_string_equal(r->err.msg, want);
+	assert_int_equal(atomic_load(&fx.calls[FX_OPENAT]), 0);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "dbio.j.0.0");
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(test_runner_##name, fx_setup, fx_teardown)
+
+int main(void)
+{
+	/* clang-format off */
+	const struct CMUnitTest tests[] = {
+		T(write_job_counts_every_thread),
+		T(read_job_prefills_then_reads),
+		T(group_keeps_jobs_apart),
+		T(shared_file_is_split_exactly),
+		T(keep_leaves_the_files),
+		T(layout_enospc_leaves_no_file),
+		T(prefill_enospc_leaves_no_file),
+		T(create_failure_names_the_file),
+		T(open_failure_names_the_file),
+		T(one_thread_failing_stops_all),
+		T(unremovable_file_is_a_warning),
+		T(refuses_foreign_files),
+		T(refuses_a_leftover),
+	};
+	/* clang-format on */
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
