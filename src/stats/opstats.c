@@ -4,22 +4,14 @@
 const char *op_type_name(enum op_type t)
 {
 	static const char *const names[OP_NTYPES] = {
-		[OP_READ] = "read",
-		[OP_WRITE] = "write",
-		[OP_FSYNC] = "fsync",
-		[OP_FDATASYNC] = "fdatasync",
-		[OP_INSERT] = "insert",
-		[OP_LOOKUP] = "lookup",
-		[OP_UPDATE] = "update",
-		[OP_COMMIT] = "commit",
-		[OP_BATCH] = "batch",
-		[OP_INDEX] = "index",
-		[OP_TXN] = "transaction",
-		[OP_LOG] = "log",
-		[OP_CREATE] = "create",
-		[OP_STAT] = "stat",
-		[OP_DELETE] = "delete",
-		[OP_SYNC_FILE_RANGE] = "sync_file_range",
+		[OP_READ] = "read",	  [OP_WRITE] = "write",
+		[OP_FSYNC] = "fsync",	  [OP_FDATASYNC] = "fdatasync",
+		[OP_INSERT] = "insert",	  [OP_LOOKUP] = "lookup",
+		[OP_UPDATE] = "update",	  [OP_COMMIT] = "commit",
+		[OP_BATCH] = "batch",	  [OP_INDEX] = "index",
+		[OP_TXN] = "transaction", [OP_LOG] = "log",
+		[OP_CREATE] = "create",	  [OP_STAT] = "stat",
+		[OP_DELETE] = "delete",	  [OP_SYNC_FILE_RANGE] = "sync_file_range",
 	};
 	return (unsigned)t < OP_NTYPES ? names[t] : "?";
 }

@@ -120,7 +120,8 @@ static void sweep_collect(struct sweep_data *d, const struct plot_input *in, siz
 			continue; /* not a sweep, or over another key */
 		d->xkey = key;
 		if (!d->xunit)
-			d->xunit = json_string_value(json_object_get(json_array_get(vary, nvary - 1), "unit"));
+			d->xunit =
+				json_string_value(json_object_get(json_array_get(vary, nvary - 1), "unit"));
 		d->nfiles++;
 		json_array_foreach (json_object_get(in[f].result, "jobs"), j, job) {
 			const char *op;

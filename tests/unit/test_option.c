@@ -649,8 +649,9 @@ static void test_option_keys_belong_to_their_owner(void **state)
 	job_sized(&job, "64k");
 	set_ok(&job, "hipri", "1");
 	if (engine_find("io_uring"))
-		validate_fails(&job, "command line: key 'hipri': belongs to ioengine=pvsync2 and io_uring; this "
-				     "job is ioengine=psync (job 'job')");
+		validate_fails(&job,
+			       "command line: key 'hipri': belongs to ioengine=pvsync2 and io_uring; this "
+			       "job is ioengine=psync (job 'job')");
 	else
 		validate_fails(&job, "command line: key 'hipri': belongs to ioengine=pvsync2; this job is "
 				     "ioengine=psync (job 'job')");
