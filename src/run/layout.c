@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,32 +224,71 @@ int layout_invalidate(struct layout *l, struct dbio_err *err)
 
 /* Remove the directory name in parent with what is in it, down to depth
  * more levels: only a 0700 directory of dbio's user, which nobody else can
- * have put anything in. */
-static void remove_private_dir(int parent, const char *name, int depth)
+ * have put anything in. 0, or an errno with what could not be removed in
+ * what (a path below parent): EPERM for a directory that is not such. */
+static int remove_private_dir(int parent, const char *name, int depth, char *what, size_t len)
 {
 	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int first = 0;
 	struct stat st;
 	DIR *d;
 
+	snprintf(what, len, "%s", name);
 	if (fd < 0)
-		return;
+		return errno == ENOENT ? 0 : errno;
 	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077) || !(d = fdopendir(fd))) {
 		close(fd);
-		return;
+		return EPERM;
 	}
 	for (struct dirent *e; (e = readdir(d));) {
+		char below[PATH_MAX];
+		int rc = 0;
+
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		if (e->d_type == DT_DIR && depth > 0)
-			remove_private_dir(dirfd(d), e->d_name, depth - 1);
-		else
-			dbio_sys->unlinkat(dirfd(d), e->d_name, 0);
+			rc = remove_private_dir(dirfd(d), e->d_name, depth - 1, below, sizeof(below));
+		else if (dbio_sys->unlinkat(dirfd(d), e->d_name, 0) && errno != ENOENT)
+			rc = errno, snprintf(below, sizeof(below), "%s", e->d_name);
+		if (rc && !first) {
+			first = rc;
+			snprintf(what, len, "%s/%s", name, below);
+		}
 	}
 	closedir(d);
-	dbio_sys->unlinkat(parent, name, AT_REMOVEDIR);
+	if (dbio_sys->unlinkat(parent, name, AT_REMOVEDIR) && errno != ENOENT && !first) {
+		first = errno;
+		snprintf(what, len, "%s", name);
+	}
+	return first;
 }
 
-void layout_remove_thread_files(struct layout *l)
+/* Whether name, in directory i, is dbio.<job>.<t>.<something> of a thread t
+ * of the job that works there; *n is the length of that prefix. */
+static bool thread_entry(const struct layout *l, size_t i, const char *name, size_t *n)
+{
+	char prefix[192];
+
+	for (uint64_t t = i; t < l->job->numjobs; t += l->ndirs) {
+		*n = (size_t)snprintf(prefix, sizeof(prefix), "dbio.%s.%llu.", l->job->name,
+				      (unsigned long long)t);
+		if (!strncmp(name, prefix, *n) && name[*n])
+			return true;
+	}
+	return false;
+}
+
+/* Whether name in directory i is a file of the layout (layout_release
+ * removes those). */
+static bool laid_out(const struct layout *l, size_t i, const char *name)
+{
+	for (size_t f = 0; f < l->nfiles; f++)
+		if (l->files[f].dir == i && !strcmp(l->files[f].name, name))
+			return true;
+	return false;
+}
+
+void layout_remove_thread_files(struct layout *l, const struct run_opts *opts)
 {
 	if (l->keep)
 		return;
@@ -264,20 +304,24 @@ void layout_remove_thread_files(struct layout *l)
 			continue;
 		}
 		while ((e = readdir(d))) {
-			char prefix[192];
+			char what[PATH_MAX];
+			size_t n;
+			int rc = 0;
 
-			for (uint64_t t = i; t < l->job->numjobs; t += l->ndirs) {
-				size_t n = (size_t)snprintf(prefix, sizeof(prefix), "dbio.%s.%llu.",
-							    l->job->name, (unsigned long long)t);
-
-				if (strncmp(e->d_name, prefix, n) || !e->d_name[n])
-					continue;
-				if (!strcmp(e->d_name + n, "db"))
-					remove_private_dir(l->dirs[i].fd, e->d_name, 1); /* workload_db_dir */
-				else
-					dbio_sys->unlinkat(l->dirs[i].fd, e->d_name, 0);
-				break;
-			}
+			if (!thread_entry(l, i, e->d_name, &n) || laid_out(l, i, e->d_name))
+				continue;
+			if (!strcmp(e->d_name + n, "db")) /* workload_db_dir */
+				rc = remove_private_dir(l->dirs[i].fd, e->d_name, 1, what, sizeof(what));
+			else if (dbio_sys->unlinkat(l->dirs[i].fd, e->d_name, 0) && errno != ENOENT)
+				rc = errno, snprintf(what, sizeof(what), "%s", e->d_name);
+			if (rc == EPERM)
+				run_warn(
+					opts,
+					"%s/%s: not removed: not dbio's private directory any more (owner or mode changed): remove it by hand",
+					l->dirs[i].path, what);
+			else if (rc)
+				run_warn(opts, "%s/%s: cannot remove: %s: remove it by hand", l->dirs[i].path,
+					 what, strerror(rc));
 		}
 		closedir(d);
 	}

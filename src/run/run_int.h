@@ -48,8 +48,10 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 /* For workloads that make their own files: remove (unless keep) every file
  * named dbio.<job>.<thread>.<anything> in thread's directory (thread t
  * works in directory t % ndirs). run_check_targets made sure none existed
- * before the run. */
-void layout_remove_thread_files(struct layout *l);
+ * before the run; the layout's own files are left to layout_release.
+ * Each thing that cannot be removed is a warning through
+ * opts, naming it and why. */
+void layout_remove_thread_files(struct layout *l, const struct run_opts *opts);
 
 /* Create, preallocate and (if the job needs it) fill every file. Stops with
  * DBIO_ESTOPPED when run_stop_signal is raised. */

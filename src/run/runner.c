@@ -341,7 +341,8 @@ static void group_release(struct run_group *g)
 			free(g->shared[j]);
 		}
 	while (g->layouts && g->laid-- > 0) {
-		layout_remove_thread_files(&g->layouts[g->laid]); /* what the threads made themselves */
+		layout_remove_thread_files(&g->layouts[g->laid],
+					   g->opts); /* what the threads made themselves */
 		layout_release(&g->layouts[g->laid], g->opts);
 	}
 	memlimit_leave(&g->mem);

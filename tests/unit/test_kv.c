@@ -4,8 +4,9 @@
  * end to end by run_group in a new directory under /tmp (run_fixture.h).
  * What a user checks: the exact inserts, lookups, updates, commits and
  * batches, with their bytes, per phase and over threads; the database's
- * private directory gone afterwards, or kept with --keep; and a failure
- * that fails the run with a message naming the database file.
+ * private directory gone afterwards, or kept with --keep, or a warning
+ * naming it when it cannot be removed; and a failure that fails the run
+ * with a message naming the database file.
  *
  * The databases' own reads, writes and syncs are the libraries' and do
  * not go through dbio_sys: what kv does through it is making the
@@ -146,6 +147,25 @@ static void test_kv_create_failure_names_the_database(void **state)
 	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
 }
 
+/* The private directory cannot be removed at the end: the run still
+ * succeeds, and the warning names the directory and why, so that the user
+ * knows why the next run refuses it as left over. */
+static void test_kv_unremovable_database_is_a_warning(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128], want[256];
+
+	need_backend(r);
+	fx.fault[FX_UNLINKAT] = (struct fx_fault){ .err = EBUSY, .name = "dbio.j.0.db" };
+	jobs(r, "records=100\nbatch=10\n");
+	assert_int_equal(fx_run_jobs(r, false), 0);
+	assert_int_equal(fx_ops(r, 0, OP_INSERT), 100);
+	snprintf(want, sizeof(want), "%s: cannot remove: Device or resource busy: remove it by hand\n",
+		 fx_path(r, "dbio.j.0.db", path, sizeof(path)));
+	assert_string_equal(r->warnings, want);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "dbio.j.0.db");
+}
+
 #ifdef DBIO_HAVE_SQLITE3
 #define SQLITE_FULL_AT (64 * 1024) /* no write of SQLite's ends past it */
 
@@ -212,6 +232,7 @@ int main(void)
 		EACH(threads_have_their_own_database),
 		EACH(keep_leaves_the_database),
 		EACH(create_failure_names_the_database),
+		EACH(unremovable_database_is_a_warning),
 		{ "test_kv_sqlite_disk_full_fails_the_run", test_kv_sqlite_disk_full_fails_the_run, fx_setup,
 		  fx_teardown, (void *)"sqlite" },
 	};
