@@ -5,12 +5,14 @@
 # recipe in docs/results.md for recomputing percentiles from lat_hist gives the
 # figures dbio wrote, and docs/compare.md lists the metric registry's metrics.
 
+load helpers
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+SCHEMA=$ROOT/docs/result.schema.json
+
 setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	DBIO=${DBIO:-$ROOT/dbio}
-	SCHEMA=$ROOT/docs/result.schema.json
-	DIR=$BATS_TEST_TMPDIR/target
-	mkdir -p "$DIR"
+	dbio_setup
+	DIR=$target
 }
 
 need_jsonschema() {

@@ -9,11 +9,6 @@
 
 load helpers
 
-# The helpers' setup and teardown under other names, so that ours can add
-# to them.
-eval "helpers_$(declare -f setup)"
-eval "helpers_$(declare -f teardown)"
-
 # A loop device with an ext2 filesystem of 1 KiB blocks, shared by the
 # tests of this file: LOOP_IMG (the image), LOOP_DEV, LOOP_MNT, or
 # LOOP_SKIP saying why there is none.
@@ -57,19 +52,6 @@ teardown_file() {
 	[ -n "${LOOP_DEV:-}" ] && losetup -d "$LOOP_DEV"
 	[ -n "${LOOP_ROOT:-}" ] && rm -rf "$LOOP_ROOT"
 	return 0
-}
-
-setup() {
-	extra_dirs=()
-	helpers_setup
-}
-
-teardown() {
-	local d
-	for d in "${extra_dirs[@]}"; do
-		rm -rf "$d"
-	done
-	helpers_teardown
 }
 
 # pycheck FILE [ARG...] <<'PY': runs the Python on stdin with r = the JSON in

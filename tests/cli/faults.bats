@@ -9,14 +9,9 @@
 
 load helpers
 
-# The helpers' setup and teardown under other names, so that ours can add
-# to them.
-eval "helpers_$(declare -f setup)"
-eval "helpers_$(declare -f teardown)"
-
 setup() {
 	loop_mnt= loop_dev= append_only=
-	helpers_setup
+	dbio_setup
 }
 
 teardown() {
@@ -30,7 +25,7 @@ teardown() {
 		umount "$loop_mnt" || umount -l "$loop_mnt"
 	fi
 	[ -n "$loop_dev" ] && losetup -d "$loop_dev"
-	helpers_teardown
+	dbio_teardown
 }
 
 # wait_for_text FILE TEXT: poll until FILE holds TEXT, for at most 10 s.

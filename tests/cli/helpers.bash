@@ -1,9 +1,22 @@
 # Shared by the dbio command-line tests: where the binary is, a fresh scratch
 # directory per test (removed in teardown, with any tmpfs unmounted and any
-# background dbio killed), and readers for the result JSON.
+# background dbio killed) and readers for the result JSON.
 #
 # Every test runs in $scratch (the current directory) with an empty target
 # directory $target for the job files and $result as the --output path.
+#
+# A file that needs more before or after each test defines its own setup or
+# teardown around these (bats knows only one of each):
+#
+#	setup() {
+#		dbio_setup
+#		DIR=$(mktemp -d /var/tmp/dbio-x.XXXXXX)
+#		extra_dirs+=("$DIR")
+#	}
+#	teardown() {
+#		...undo what the file made...
+#		dbio_teardown
+#	}
 
 bats_require_minimum_version 1.5.0 # run --separate-stderr, run -N
 
@@ -17,7 +30,8 @@ JOBS="$BATS_TEST_DIRNAME/jobs"
 PYTHON=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
 R0=jobs.0.runs.0 # the first run of the first job, for json_is paths
 
-setup() {
+# dbio_setup: the scratch directory, $target and $result; cd into $scratch.
+dbio_setup() {
 	[ -x "$DBIO" ] || {
 		echo "dbio binary not found at $DBIO: run make, or set DBIO" >&2
 		return 1
@@ -32,7 +46,9 @@ setup() {
 	cd "$scratch" || return 1
 }
 
-teardown() {
+# dbio_teardown: kill $bg_pid, unmount $mounts, remove $extra_dirs and
+# $scratch. Always returns 0.
+dbio_teardown() {
 	cd / || true
 	if [ -n "${bg_pid:-}" ] && kill -0 "$bg_pid" 2>/dev/null; then
 		kill -KILL "$bg_pid" 2>/dev/null
@@ -45,6 +61,9 @@ teardown() {
 	[ -n "${scratch:-}" ] && rm -rf "$scratch"
 	return 0
 }
+
+setup() { dbio_setup; }
+teardown() { dbio_teardown; }
 
 # dbio_ok ARG...: `dbio run --output $result ARG...` must exit 0 and write
 # $result; its stdout and stderr are left in $output and $stderr.
@@ -161,3 +180,4 @@ fast_target() {
 		mounts+=("$target")
 	return 0
 }
+

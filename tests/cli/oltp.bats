@@ -4,14 +4,14 @@
 # transaction did its reads and writes and one commit; with group_commit=1
 # every commit had its own log write and fdatasync.
 
-setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	DBIO=${DBIO:-$ROOT/dbio}
-	DIR=$(mktemp -d /var/tmp/dbio-oltp.XXXXXX)
-}
+load helpers
 
-teardown() {
-	rm -rf "$DIR"
+# The target is under /var/tmp, on a disk where /tmp may be a tmpfs (no
+# O_DIRECT, syncs that reach no device).
+setup() {
+	dbio_setup
+	DIR=$(mktemp -d /var/tmp/dbio-oltp.XXXXXX)
+	extra_dirs+=("$DIR")
 }
 
 op() { # op FILE TYPE FIELD

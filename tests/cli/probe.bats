@@ -3,14 +3,14 @@
 # records every probe at or above probe_stall with its time into the run, and
 # leaves no file behind. Also workload=import's phases and counts.
 
-setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	DBIO=${DBIO:-$ROOT/dbio}
-	DIR=$(mktemp -d /var/tmp/dbio-probe.XXXXXX)
-}
+load helpers
 
-teardown() {
-	rm -rf "$DIR"
+# The target is under /var/tmp, on a disk where /tmp may be a tmpfs (no
+# O_DIRECT, syncs that reach no device).
+setup() {
+	dbio_setup
+	DIR=$(mktemp -d /var/tmp/dbio-probe.XXXXXX)
+	extra_dirs+=("$DIR")
 }
 
 value() {

@@ -2,14 +2,14 @@
 # dbio sync: every method and writes-per-sync cell runs, the sync calls are
 # counted exactly (one per N writes), and the table has a row per method.
 
-setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	DBIO=${DBIO:-$ROOT/dbio}
-	DIR=$(mktemp -d /var/tmp/dbio-sync.XXXXXX)
-}
+load helpers
 
-teardown() {
-	rm -rf "$DIR"
+# The target is under /var/tmp, on a disk where /tmp may be a tmpfs (no
+# O_DIRECT, syncs that reach no device).
+setup() {
+	dbio_setup
+	DIR=$(mktemp -d /var/tmp/dbio-sync.XXXXXX)
+	extra_dirs+=("$DIR")
 }
 
 value() {
