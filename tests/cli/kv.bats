@@ -80,7 +80,8 @@ syncs() {
 				echo "$e thread $t: got '$output'" >&2
 				false
 			}
-			[ "$vmin" -ge 100 ] && [ "$vmax" -le 400 ]
+			[ "$vmin" -ge 100 ]
+			[ "$vmax" -le 400 ]
 			[ "$e" != sqlite ] || [ "$order" = asc ]
 			total=$((total + bytes))
 		done
