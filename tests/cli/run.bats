@@ -227,22 +227,37 @@ check_mode() {
 	is_empty_dir "$scratch/c"
 }
 
+# Bounds that hold however loaded the machine: one thread's operations follow
+# each other (the end of one is the start of the next), so their latencies
+# add up to its elapsed time; an operation starts only before the deadline,
+# so the run ends within its longest operation after it.
+
 @test "time_based runtime=1s runs for one second, however small the size" {
 	dbio_ok --directory="$target" --rw=randread --size=1m --bs=4k --time_based --runtime=1s
-	run jpy "$result" 'run["elapsed_ns"]' 'run["ops"]["read"]["count"] > 256'
+	run jpy "$result" 'run["elapsed_ns"]' 'run["ops"]["read"]["count"]' 'run["ops"]["read"]["lat_ns"]["max"]'
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" -ge 1000000000 ]
-	[ "${lines[0]}" -le 1500000000 ]
-	[ "${lines[1]}" = true ]
+	elapsed=${lines[0]} reads=${lines[1]} max=${lines[2]}
+	[ "$elapsed" -ge 1000000000 ] # not stopped before the runtime
+	[ "$reads" -gt 256 ] # more than the size's 256 blocks: it went round again
+	# stopped by the runtime: the last read started before 1 s
+	[ "$elapsed" -lt $((1000000000 + max)) ]
 	json_is "$result" partial=false "$R0.partial=false"
 }
 
 @test "ramp_time is run before the measured phase and not counted" {
 	dbio_ok --directory="$target" --rw=randread --size=1m --bs=4k --time_based --ramp_time=300ms \
 		--runtime=500ms
-	run jpy "$result" 'run["elapsed_ns"]'
-	[ "$output" -ge 450000000 ] # the first measured op starts a little after the ramp
-	[ "$output" -le 750000000 ]
+	run jpy "$result" 'run["elapsed_ns"]' 'run["ops"]["read"]["lat_ns"]["max"]' \
+		'abs(run["ops"]["read"]["lat_ns"]["mean"] * run["ops"]["read"]["count"] - run["elapsed_ns"]) <= 1000'
+	[ "$status" -eq 0 ]
+	elapsed=${lines[0]} max=${lines[1]}
+	[ "$elapsed" -ge 450000000 ] # the first measured op starts a little after the ramp
+	# the deadline is 500 ms after the ramp: the last read started before it
+	[ "$elapsed" -lt $((500000000 + max)) ]
+	# The reads counted are those of the measured phase: their latencies
+	# add up to its elapsed time (to the mean's 10 digits in the JSON);
+	# the 300 ms of the ramp's reads would be on top.
+	[ "${lines[2]}" = true ]
 	json_is "$result" jobs.0.options.ramp_time=300000000 jobs.0.options.runtime=500000000
 }
 
