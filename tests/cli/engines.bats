@@ -2,13 +2,13 @@
 # Every I/O engine passes the same matrix: exact op counts and bytes per rw
 # mode, fsync counts, identical data whichever engine wrote it, the direct=1
 # alignment error, and iodepth > 1 refused where the engine cannot queue.
-# io_uring is skipped (with the reason) where the kernel refuses it; libaio
-# runs with direct=1 (it refuses buffered I/O) and is skipped where the
-# target's filesystem has no O_DIRECT.
+# The engines are those of the build under test (dbio --version): a test of
+# an engine the build left out skips, saying so. io_uring is skipped (with
+# the reason) where the kernel refuses it; libaio runs with direct=1 (it
+# refuses buffered I/O) and is skipped where the target's filesystem has no
+# O_DIRECT.
 
 load helpers
-
-ENGINES="psync sync mmap null io_uring libaio"
 
 # engine_keys ENGINE: the keys each engine runs the matrix with.
 engine_keys() {
@@ -19,9 +19,19 @@ engine_keys() {
 	esac
 }
 
-# need_engine ENGINE: skip, saying why, when ENGINE cannot run here.
+# queues ENGINE: ENGINE keeps iodepth I/Os in flight (a queued engine).
+queues() {
+	case $1 in
+	io_uring | libaio) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+# need_engine ENGINE: skip, saying why, when ENGINE is not in this build or
+# cannot run here.
 need_engine() {
 	local keys
+	need_built "ioengine=$1"
 	keys=$(engine_keys "$1")
 	mkdir -p "$scratch/probe"
 	# shellcheck disable=SC2086
@@ -87,6 +97,7 @@ syncs() {
 
 @test "psync: every rw mode gives exactly 4096 ops and 16 MiB" { matrix psync; }
 @test "sync: every rw mode gives exactly 4096 ops and 16 MiB" { matrix sync; }
+@test "pvsync2: every rw mode gives exactly 4096 ops and 16 MiB" { matrix pvsync2; }
 @test "mmap: every rw mode gives exactly 4096 ops and 16 MiB" { matrix mmap; }
 @test "null: every rw mode gives exactly 4096 ops and 16 MiB" { matrix null; }
 @test "io_uring iodepth=8: every rw mode gives exactly 4096 ops and 16 MiB" { matrix io_uring; }
@@ -94,6 +105,7 @@ syncs() {
 
 @test "psync: fsync=4 gives writes/4 fsyncs, fdatasync=8 writes/8" { syncs psync; }
 @test "sync: fsync=4 gives writes/4 fsyncs, fdatasync=8 writes/8" { syncs sync; }
+@test "pvsync2: fsync=4 gives writes/4 fsyncs, fdatasync=8 writes/8" { syncs pvsync2; }
 @test "mmap: fsync=4 gives writes/4 fsyncs (msync), fdatasync=8 writes/8" { syncs mmap; }
 @test "null: fsync=4 gives writes/4 fsyncs, fdatasync=8 writes/8" { syncs null; }
 @test "io_uring: fsync=4 gives writes/4 fsyncs, fdatasync=8 writes/8" { syncs io_uring; }
@@ -164,7 +176,8 @@ syncs() {
 # every engine's file has the checksum of psync's.
 @test "data written by one engine is what every other engine writes (sha256)" {
 	local e sums=() ref=""
-	for e in psync sync mmap io_uring libaio; do
+	for e in $(engines_of_build); do
+		[ "$e" != null ] || continue
 		if ! (need_engine "$e") >/dev/null 2>&1; then
 			echo "# $e skipped: cannot run here" >&3
 			continue
@@ -193,30 +206,56 @@ syncs() {
 }
 
 @test "direct=1 with bs=1000 fails with the alignment message on every engine" {
-	local e
-	for e in psync sync null io_uring libaio; do
+	local e want
+	for e in $(engines_of_build); do
+		want="dbio: command line: key 'bs': 1000 is not a multiple of 512, which direct=1 needs (the device's logical block size) (job 'job')"
+		[ "$e" != mmap ] ||
+			want="dbio: command line: key 'ioengine': mmap copies through the page cache, so direct=1 cannot apply; use direct=0, or ioengine=psync, libaio or io_uring with direct=1 (job 'job')"
 		run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$result" \
 			--ioengine="$e" --direct=1 --bs=1000 --size=1m
-		[ "$stderr" = "dbio: command line: key 'bs': 1000 is not a multiple of 512, which direct=1 needs (the device's logical block size) (job 'job')" ]
+		[ "$stderr" = "$want" ] || {
+			printf '%s: %s\n' "$e" "$stderr" >&2
+			return 1
+		}
 		is_empty_dir "$target"
 	done
-	run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$result" \
-		--ioengine=mmap --direct=1 --bs=1000 --size=1m
-	[ "$stderr" = "dbio: command line: key 'ioengine': mmap copies through the page cache, so direct=1 cannot apply; use direct=0, or ioengine=psync, libaio or io_uring with direct=1 (job 'job')" ]
 }
 
 @test "iodepth > 1 on an engine that cannot queue is refused, naming the key" {
-	local e
-	for e in psync sync mmap null; do
+	local e refused=0
+	for e in $(engines_of_build); do
+		queues "$e" && continue
 		run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$result" \
 			--ioengine="$e" --iodepth=4 --size=1m
-		[ "$stderr" = "dbio: command line: key 'iodepth': 4 with ioengine=$e, which keeps one I/O in flight: use iodepth=1, or ioengine=io_uring or libaio (job 'job')" ]
+		[ "$stderr" = "dbio: command line: key 'iodepth': 4 with ioengine=$e, which keeps one I/O in flight: use iodepth=1, or ioengine=io_uring or libaio (job 'job')" ] || {
+			printf '%s: %s\n' "$e" "$stderr" >&2
+			return 1
+		}
 		[ -z "$output" ]
 		is_empty_dir "$target"
+		refused=$((refused + 1))
 	done
+	[ "$refused" -ge 4 ] # psync, sync, pvsync2, mmap and null are in every build
+}
+
+@test "iodepth > 1 on a queued engine is accepted" {
+	local e n=0
+	for e in $(engines_of_build); do
+		queues "$e" || continue
+		run --separate-stderr "$DBIO" run --directory=/nonexistent --ioengine="$e" --iodepth=4 --direct=1 \
+			--size=1m
+		# refused only for the directory, after every key was accepted
+		[ "$stderr" = "dbio: command line: key 'directory': /nonexistent: No such file or directory (job 'job')" ] || {
+			printf '%s: %s\n' "$e" "$stderr" >&2
+			return 1
+		}
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || skip "this build has no queued engine: it left out $(left_out_text | grep -o 'ioengine=[^)]*)' | join_list ', ')"
 }
 
 @test "libaio without direct=1 is refused with the reason" {
+	need_built ioengine=libaio
 	run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$result" \
 		--ioengine=libaio --iodepth=8 --size=1m
 	[ "$stderr" = "dbio: command line: key 'ioengine': libaio without direct=1 runs synchronously in the kernel; use direct=1 or ioengine=io_uring (job 'job')" ]
@@ -224,20 +263,41 @@ syncs() {
 }
 
 @test "io_uring hipri without direct=1 is refused" {
+	need_built ioengine=io_uring
 	run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$result" \
 		--ioengine=io_uring --hipri=1 --size=1m
 	[ "$stderr" = "dbio: command line: key 'ioengine': hipri=1 (polled completion) needs direct=1: the kernel polls only for O_DIRECT I/O (job 'job')" ]
 }
 
-@test "dbio --version lists every engine" {
+@test "dbio --version lists the engines ioengine= takes, and each left-out one with its package" {
 	run "$DBIO" --version
 	[ "$status" -eq 0 ]
-	local e
-	for e in $ENGINES; do
-		[[ "$output" == *"
-  $e "* ]] || {
-			echo "--version does not list $e: $output" >&2
-			return 1
-		}
+	local engines e pkg
+	engines=$(engines_of_build | join_list ', ')
+	[ -n "$engines" ]
+	# ioengine= refuses an unknown value with the same list
+	run -2 --separate-stderr "$DBIO" run --directory="$target" --ioengine=nope --size=1m
+	[ "$stderr" = "dbio: command line: key 'ioengine': bad value 'nope': expected one of $engines (job 'job')" ]
+	# a left-out engine is refused, naming the package --version names
+	for e in $(left_out_of_build | sed -n 's/^ioengine=//p'); do
+		! grep -qxF "$e" <<<"$(engines_of_build)" || false
+		pkg=$(version_text | grep -o "ioengine=$e ([^)]*)" | sed 's/.*(\(.*\))/\1/')
+		[ -n "$pkg" ]
+		run -2 --separate-stderr "$DBIO" run --directory="$target" --ioengine="$e" --direct=1 --size=1m
+		[ "$stderr" = "dbio: command line: key 'ioengine': '$e' is not in this build of dbio: install $pkg and build dbio again (job 'job')" ]
 	done
+	is_empty_dir "$target"
+}
+
+@test "every engine of the build has its matrix and sync tests in this file" {
+	local e missing=
+	for e in $(engines_of_build); do
+		grep -q "^@test \"$e[ :].*every rw mode gives exactly 4096 ops" "$BATS_TEST_FILENAME" ||
+			missing="$missing $e(matrix)"
+		grep -q "^@test \"$e: fsync=4 gives writes/4 fsyncs" "$BATS_TEST_FILENAME" || missing="$missing $e(syncs)"
+	done
+	[ -z "$missing" ] || {
+		echo "no test for:$missing" >&2
+		false
+	}
 }

@@ -23,11 +23,15 @@ refused() {
 	[ "$(ls -A "$scratch")" = "$before" ]
 }
 
-# bad_job NAME: jobs/NAME.fio is refused with the line in jobs/NAME.expected.
+# bad_job NAME: jobs/NAME.fio is refused with the line in jobs/NAME.expected,
+# where @ENGINES@ stands for the I/O engines of the build under test.
 bad_job() {
+	local want
 	[ -f "$JOBS/$1.expected" ]
 	cp "$JOBS/$1.fio" .
-	refused "$(cat "$JOBS/$1.expected")" run "$1.fio" --directory="$target" --output "$result"
+	want=$(cat "$JOBS/$1.expected")
+	want=${want//@ENGINES@/$(engines_of_build | join_list ', ')}
+	refused "$want" run "$1.fio" --directory="$target" --output "$result"
 }
 
 @test "command line: unknown key, with the key meant" {
@@ -66,7 +70,10 @@ bad_job() {
 }
 
 @test "command line: unknown ioengine lists the engines" {
-	refused "dbio: command line: key 'ioengine': bad value 'libaio-nope': expected one of psync, sync, pvsync2, io_uring, libaio, mmap, null (job 'job')" \
+	local engines
+	engines=$(engines_of_build | join_list ', ')
+	[ -n "$engines" ]
+	refused "dbio: command line: key 'ioengine': bad value 'libaio-nope': expected one of $engines (job 'job')" \
 		run --directory="$target" --output "$result" --size=1m --ioengine=libaio-nope
 }
 
@@ -244,18 +251,24 @@ bad_job() {
 	refused "dbio: command line: key 'records': belongs to workload=kv; this job is workload=fileio (job 'job')" \
 		run --rw=read --size=64k --records=5 --directory="$target" --output "$result"
 	owners=ioengine=pvsync2
-	grep -qw io_uring <<<"$("$DBIO" --version)" && owners="$owners and io_uring"
+	! in_build ioengine=io_uring || owners="$owners and io_uring"
 	refused "dbio: command line: key 'hipri': belongs to $owners; this job is ioengine=psync (job 'job')" \
 		run --ioengine=psync --hipri=1 --size=64k --directory="$target" --output "$result"
 	refused "dbio: command line: key 'bs': belongs to the workloads that do file I/O (fileio, oltp); this job is workload=kv, which does no file I/O (job 'job')" \
 		run --workload=kv --bs=8k --directory="$target" --output "$result"
+}
+
+@test "a key of another workload in a job file is refused at its line" {
+	need_built workload=import
 	printf '[a]\nrw=read\nsize=64k\njournal_mode=wal\n' >own.fio
 	refused "dbio: own.fio:4: key 'journal_mode': belongs to workload=import; this job is workload=fileio (job 'a')" \
 		run own.fio --directory="$target" --output "$result"
 }
 
 @test "a key for several jobs ([global], or the command line over job files) need only be one job's own" {
-	printf '[global]\nrecords=300\nsize=64k\n[files]\nrw=read\n[db]\nworkload=kv\nbatch=100\n' >mix.fio
+	local kv
+	need_kv_engine
+	printf '[global]\nrecords=300\nsize=64k\n[files]\nrw=read\n[db]\nworkload=kv\nkv_engine=%s\nbatch=100\n' "$kv" >mix.fio
 	run --separate-stderr "$DBIO" run mix.fio --directory="$target" --output "$result" --bs=8k --progress=none
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	json_is "$result" jobs.0.options.bs=8192 jobs.1.options.records=300 "jobs.0.runs.0.ops.read.count=8" \

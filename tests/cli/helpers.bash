@@ -1,6 +1,7 @@
 # Shared by the dbio command-line tests: where the binary is, a fresh scratch
 # directory per test (removed in teardown, with any tmpfs unmounted and any
-# background dbio killed) and readers for the result JSON.
+# background dbio killed), readers for the result JSON, and what the build
+# under test holds (engines, workloads, kv engines), read from the binary.
 #
 # Every test runs in $scratch (the current directory) with an empty target
 # directory $target for the job files and $result as the --output path.
@@ -181,3 +182,126 @@ fast_target() {
 	return 0
 }
 
+# ---- what the build under test holds ----
+# Read from the binary, never written into a test: a build can leave out
+# io_uring, libaio, gdbm, lmdb and sqlite (make WITHOUT=...), and a test of
+# a part it left out skips, saying so.
+
+# version_text: `dbio --version` (src/cmd/help.c, cmd_print_version), run once
+# per test file and binary (it times a million clock reads).
+version_text() {
+	local cache=${BATS_FILE_TMPDIR:-${BATS_TEST_TMPDIR:-/tmp}}/dbio-version.${DBIO//\//_}
+	[ -s "$cache" ] || "$DBIO" --version >"$cache" || {
+		rm -f "$cache"
+		echo "$DBIO --version failed" >&2
+		return 1
+	}
+	cat "$cache"
+}
+
+# engines_of_build: the I/O engines of this build, one per line, in the
+# order of the registry (the indented lines under "engines:").
+engines_of_build() {
+	version_text | awk '/^engines:$/ { on = 1; next } on && /^  [^ ]/ { print $1; next } { on = 0 }'
+}
+
+# workloads_of_build: the workloads of this build, one per line.
+workloads_of_build() {
+	version_text | sed -n 's/^workloads: //p' | sed 's/, /\n/g'
+}
+
+# left_out_of_build: KEY=VALUE of every part this build left out (such as
+# ioengine=io_uring), one per line; nothing for a full build.
+left_out_of_build() {
+	version_text | sed -n 's/^left out of this build (install the package and build again): //p' |
+		sed 's/ ([^)]*)//g; s/, /\n/g'
+}
+
+# kv_engines_of_build: the kv_engine values of this build, one per line.
+# --version lists only the left-out ones, so this reads the list that a bad
+# kv_engine is refused with ("expected one of gdbm, lmdb, sqlite", or
+# "(none built in)").
+kv_engines_of_build() {
+	local msg
+	msg=$("$DBIO" run --workload=kv --kv_engine=/ --directory=/nonexistent 2>&1 >/dev/null) || true
+	msg=${msg#*"expected one of "}
+	msg=${msg% (job *}
+	[ "$msg" = "(none built in)" ] || printf '%s\n' "${msg//, /$'\n'}"
+}
+
+# in_build KEY=VALUE: true when this build has VALUE for KEY (ioengine,
+# workload or kv_engine).
+in_build() {
+	local key=${1%%=*} value=${1#*=} list
+	case $key in
+	ioengine) list=$(engines_of_build) ;;
+	workload) list=$(workloads_of_build) ;;
+	kv_engine) list=$(kv_engines_of_build) ;;
+	*)
+		echo "in_build: no list of '$key' values" >&2
+		return 2
+		;;
+	esac
+	grep -qxF -- "$value" <<<"$list"
+}
+
+# left_out_text: what --version says this build left out, with the package
+# of each ("ioengine=io_uring (liburing-dev), ..."), or "nothing".
+left_out_text() {
+	version_text | sed -n 's/^left out of this build[^:]*: //p'
+}
+
+# need_built KEY=VALUE...: skip the test, saying why, unless this build has
+# each of them.
+need_built() {
+	local kv what
+	for kv; do
+		in_build "$kv" && continue
+		what=$(left_out_text | grep -o "$kv ([^)]*)")
+		[ -n "$what" ] || skip "this build has no $kv"
+		skip "this build left out $what"
+	done
+}
+
+# need_kv_engine: set kv to a kv_engine of this build, its default where it
+# has that one (`dbio help options`), or skip, saying which it left out.
+need_kv_engine() {
+	local dflt
+	dflt=$("$DBIO" help options | sed -n 's/^kv_engine=\([^ ]*\) .*/\1/p')
+	kv=$(kv_engines_of_build | grep -xF -- "$dflt" || kv_engines_of_build | head -1)
+	[ -n "$kv" ] ||
+		skip "this build has no kv engine: it left out $(left_out_text | grep -o 'kv_engine=[^)]*)' | join_list ', ')"
+}
+
+# queued_engines_of_build: the engines of this build that keep several I/Os
+# in flight (io_uring, libaio), one per line: those that accept iodepth=2.
+queued_engines_of_build() {
+	local e
+	for e in $(engines_of_build); do
+		"$DBIO" run --ioengine="$e" --iodepth=2 --direct=1 --size=1m --directory=/nonexistent 2>&1 |
+			grep -q 'which keeps one I/O in flight' || echo "$e"
+	done
+}
+
+# need_queued_engine: set queued to the queued engines of this build (one
+# per line), or skip, saying which it left out.
+need_queued_engine() {
+	queued=$(queued_engines_of_build)
+	[ -n "$queued" ] ||
+		skip "this build has no queued engine: it left out $(left_out_text | grep -o 'ioengine=[^)]*)' | join_list ', ')"
+}
+
+# build_is_full: this build left nothing out (docs generated from every
+# option table, lists of every engine).
+build_is_full() {
+	version_text | grep -qxF "left out of this build: nothing"
+}
+
+# join_list SEP: the lines on standard input joined with SEP ("a, b").
+join_list() {
+	local sep=$1 out= line
+	while IFS= read -r line; do
+		out=${out:+$out$sep}$line
+	done
+	printf '%s\n' "$out"
+}

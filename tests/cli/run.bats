@@ -50,10 +50,17 @@ check_mode() {
 	[ "$status" -eq 0 ]
 	cmp "$target/dbio.job.0.0" "$scratch/ref/dbio.job.0.0"
 	rm -f "$target"/dbio.* "$scratch"/ref/dbio.*
-	# Queued engines cannot chain a write on a read: refused.
-	run --separate-stderr "$DBIO" run --directory="$target" --rw=rewrite --size=1m --ioengine=io_uring
-	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: command line: key 'rw': rewrite with ioengine=io_uring: each block is read, then written back, one after the other; use ioengine=psync, sync or mmap (job 'job')" ]
+}
+
+@test "rw=rewrite on a queued engine is refused: it cannot chain a write on a read" {
+	local queued e
+	need_queued_engine
+	for e in $queued; do
+		run --separate-stderr "$DBIO" run --directory="$target" --rw=rewrite --size=1m --ioengine="$e"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "dbio: command line: key 'rw': rewrite with ioengine=$e: each block is read, then written back, one after the other; use ioengine=psync, sync or mmap (job 'job')" ]
+	done
+	is_empty_dir "$target"
 }
 
 @test "rw=read: 4096 reads of 4 KiB over 16 MiB, no writes" {
@@ -117,7 +124,13 @@ check_mode() {
 	# Every call covers the whole file (offset 0, length 0) with the three flags.
 	[ "$(grep -c 'sync_file_range(' "$scratch/trace")" -eq 1024 ]
 	[ "$(grep -c 'sync_file_range([0-9]*, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE|SYNC_FILE_RANGE_WRITE|SYNC_FILE_RANGE_WAIT_AFTER) = 0' "$scratch/trace")" -eq 1024 ]
-	# A queued engine drains, then makes the same calls; write:16 only the write flag.
+}
+
+@test "sync_file_range=write:16 on io_uring: drains, then the same calls, with the write flag only (strace)" {
+	need_built ioengine=io_uring
+	fast_target
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # LeakSanitizer cannot run under ptrace
 	run strace -f -qq -e trace=sync_file_range -o "$scratch/trace2" "$DBIO" run --output "$result" \
 		--directory="$target" --rw=randwrite --size=16m --bs=4k --ioengine=io_uring --iodepth=8 \
 		--sync_file_range=write:16 --fdatasync=64
@@ -213,11 +226,6 @@ check_mode() {
 	[ "$(jpy "$result" 'all(0 < t["elapsed_ns"] <= run["elapsed_ns"] and abs(t["write"]["iops"] - 2048 / (t["elapsed_ns"] / 1e9)) < 1e-6 * t["write"]["iops"] for t in run["targets"])')" = true ]
 	[[ "$output" == *"per directory:"* ]]
 	[[ "$output" == *"$scratch/b "*"busy "*"read "*"write "*"MiB/s"* ]]
-	# Mixed reads and writes on a queued engine, two directories: the
-	# per-directory counts add up to the totals.
-	dbio_ok --directory="$scratch/a:$scratch/b" --rw=randrw --size=2m --bs=4k --numjobs=2 --nrfiles=3 \
-		--ioengine=io_uring --iodepth=4
-	[ "$(jpy "$result" 'sum(t["read"]["count"] for t in run["targets"]) == run["ops"]["read"]["count"] and sum(t["write"]["count"] for t in run["targets"]) == run["ops"]["write"]["count"] and sum(t["read"]["count"] + t["write"]["count"] for t in run["targets"]) == 1024')" = true ]
 	# One directory: no per-directory figures.
 	dbio_ok --directory="$scratch/a" --rw=write --size=1m --bs=4k
 	[ "$(jpy "$result" '"targets" in run')" = false ]
@@ -225,6 +233,16 @@ check_mode() {
 	is_empty_dir "$scratch/a"
 	is_empty_dir "$scratch/b"
 	is_empty_dir "$scratch/c"
+}
+
+@test "mixed reads and writes on io_uring over two directories: the per-directory counts add up to the totals" {
+	need_built ioengine=io_uring
+	mkdir "$scratch/a" "$scratch/b"
+	dbio_ok --directory="$scratch/a:$scratch/b" --rw=randrw --size=2m --bs=4k --numjobs=2 --nrfiles=3 \
+		--ioengine=io_uring --iodepth=4
+	[ "$(jpy "$result" 'sum(t["read"]["count"] for t in run["targets"]) == run["ops"]["read"]["count"] and sum(t["write"]["count"] for t in run["targets"]) == run["ops"]["write"]["count"] and sum(t["read"]["count"] + t["write"]["count"] for t in run["targets"]) == 1024')" = true ]
+	is_empty_dir "$scratch/a"
+	is_empty_dir "$scratch/b"
 }
 
 # Bounds that hold however loaded the machine: one thread's operations follow
@@ -459,12 +477,9 @@ has_line() {
 }
 
 @test "a queued engine's bs * iodepth * numjobs of buffers beyond half the RAM is refused" {
-	local engine
-	for engine in io_uring libaio; do
-		"$DBIO" --version | grep -qw "$engine" && break
-		engine=
-	done
-	[ -n "$engine" ] || skip "this build has neither io_uring nor libaio"
+	local queued engine
+	need_queued_engine
+	engine=$(head -1 <<<"$queued")
 	run -2 --separate-stderr "$DBIO" run --ioengine="$engine" --direct=1 --iodepth=4096 --bs=1g --numjobs=64 \
 		--size=2g --directory="$target" --output "$result"
 	[[ "$stderr" == "dbio: command line: key 'bs': bs * iodepth * numjobs = 256 TiB of I/O buffers, more than the "*" accepted (half of the machine's "*" of RAM): lower bs, iodepth or numjobs (job 'job')" ]]
