@@ -6,7 +6,13 @@
 
 load helpers
 
-ENGINES=(gdbm lmdb sqlite)
+# need_kv_engines: ENGINES is the kv engines of the build under test (gdbm,
+# lmdb and sqlite, less those it left out); skips, saying so, without one.
+need_kv_engines() {
+	mapfile -t ENGINES < <(kv_engines_of_build)
+	[ ${#ENGINES[@]} -gt 0 ] ||
+		skip "this build has no kv engine: it left out $(left_out_text | grep -o 'kv_engine=[^)]*)' | join_list ', ')"
+}
 KV_COUNT="$BATS_TEST_DIRNAME/kv_count.py"
 
 # kv_ok ENGINE ARG...: a kv run on ENGINE in $target that must succeed.
@@ -63,7 +69,8 @@ syncs() {
 	grep -E "(fsync|fdatasync)\([0-9]+<$target/dbio\.|msync\(" "$trace" | grep -vc 'resumed>' || true
 }
 
-@test "kv --keep: each thread's database holds exactly records records (gdbm, lmdb, sqlite)" {
+@test "kv --keep: each thread's database holds exactly records records (each kv engine of the build)" {
+	need_kv_engines
 	fast_target # counts, not timings: spare the disk
 	for e in "${ENGINES[@]}"; do need_reader "$e"; done
 	for e in "${ENGINES[@]}"; do
@@ -93,7 +100,8 @@ syncs() {
 	done
 }
 
-@test "kv key_order=random inserts every record once, in a shuffled order (gdbm, lmdb, sqlite)" {
+@test "kv key_order=random inserts every record once, in a shuffled order (each kv engine of the build)" {
+	need_kv_engines
 	fast_target # counts, not timings: spare the disk
 	for e in "${ENGINES[@]}"; do need_reader "$e"; done
 	for e in "${ENGINES[@]}"; do
@@ -114,6 +122,7 @@ syncs() {
 }
 
 @test "kv: inserts, commits and batches counted exactly; batch over records is one batch" {
+	need_kv_engines
 	fast_target # counts, not timings: spare the disk
 	for e in "${ENGINES[@]}"; do
 		# 1050 records in batches of 100: 11 batches, the last of 50
@@ -138,6 +147,7 @@ syncs() {
 }
 
 @test "kv lookups and updates: exact counts, their batches, phases in order" {
+	need_kv_engines
 	fast_target # counts, not timings: spare the disk
 	for e in "${ENGINES[@]}"; do
 		# batches: 11 insert + 3 lookup (250) + 4 update (330) = 18
@@ -160,6 +170,7 @@ syncs() {
 }
 
 @test "kv series: one point per batch on the batch grid; worst are the two longest" {
+	need_kv_engines
 	fast_target # counts, not timings: spare the disk
 	for e in "${ENGINES[@]}"; do
 		kv_ok "$e" --records=1050 --batch=100
@@ -182,6 +193,7 @@ syncs() {
 }
 
 @test "kv value_size: a range keeps each insert between 16+lo and 16+hi bytes; one size is exact" {
+	need_kv_engines
 	fast_target # counts, not timings: spare the disk
 	for e in "${ENGINES[@]}"; do
 		kv_ok "$e" --records=1000 --batch=250 --value_size=100-400
@@ -198,6 +210,7 @@ syncs() {
 }
 
 @test "kv value_size=64 --keep: every stored value is 64 bytes" {
+	need_kv_engines
 	fast_target # counts, not timings: spare the disk
 	for e in "${ENGINES[@]}"; do need_reader "$e"; done
 	for e in "${ENGINES[@]}"; do
@@ -215,6 +228,7 @@ syncs() {
 }
 
 @test "kv database: engine is kv_engine and disk_bytes > 0" {
+	need_kv_engines
 	for e in "${ENGINES[@]}"; do
 		kv_ok "$e" --records=500 --batch=100
 		json_is "$result" "$R0.database.engine=$e" "jobs.0.options.kv_engine=$e" "jobs.0.options.workload=kv"
@@ -224,6 +238,7 @@ syncs() {
 }
 
 @test "kv without --keep leaves the directory empty: no database, journal, lock or wal" {
+	need_kv_engines
 	for e in "${ENGINES[@]}"; do
 		for s in 1 0; do
 			kv_ok "$e" --records=500 --batch=100 --lookups=50 --updates=50 --numjobs=2 \
@@ -234,6 +249,7 @@ syncs() {
 }
 
 @test "kv refuses a database left by an earlier --keep run and leaves it alone" {
+	need_kv_engines
 	fast_target # counts, not timings: spare the disk
 	for e in "${ENGINES[@]}"; do
 		kv_ok "$e" --records=100 --keep
@@ -255,6 +271,7 @@ syncs() {
 }
 
 @test "kv sync_each_batch=1 syncs every batch; =0 leaves it to writeback (strace)" {
+	need_kv_engines
 	need_strace
 	fast_target
 	for e in "${ENGINES[@]}"; do
@@ -278,6 +295,7 @@ syncs() {
 # number and the same fill), SQLite sees an unchanged row and writes nothing,
 # and the update batches commit without a single sync.
 @test "kv updates with sync_each_batch=1 add a sync per update batch (value_size=64)" {
+	need_kv_engines
 	need_strace
 	fast_target
 	for e in "${ENGINES[@]}"; do
@@ -317,8 +335,10 @@ bad_value() {
 }
 
 @test "kv bad values exit 2 naming the key" {
+	local engines
+	engines=$(kv_engines_of_build | join_list ', ')
 	bad_value --workload=kv --kv_engine=foo -- \
-		"dbio: command line: key 'kv_engine': bad value 'foo': expected one of gdbm, lmdb, sqlite (job 'job')"
+		"dbio: command line: key 'kv_engine': bad value 'foo': expected one of ${engines:-(none built in)} (job 'job')"
 	bad_value --workload=kv --batch=0 -- \
 		"dbio: command line: key 'batch': bad value '0': out of range: expected a whole number from 1 to 100000000"
 	bad_value --workload=kv --records=0 -- \
@@ -329,8 +349,6 @@ bad_value() {
 		"dbio: command line: key 'value_size': bad value '400-100': the range is inverted (lo > hi): expected a size or a range lo-hi of sizes with optional k or m suffixes, e.g. 100-400 or 4k"
 	bad_value --workload=kv --value_size=0 -- \
 		"dbio: command line: key 'value_size': bad value '0': sizes must be from 1 byte to 64 MiB: expected a size or a range lo-hi of sizes with optional k or m suffixes, e.g. 100-400 or 4k"
-	bad_value --workload=kv --time_based --runtime=1 -- \
-		"dbio: command line: key 'time_based': not for workload=kv: a kv job runs its records, lookups and updates (job 'job')"
 	bad_value --workload=nosuch -- \
 		"dbio: command line: key 'workload': bad value 'nosuch': expected one of fileio, kv* (job 'job')" # more workloads may follow kv
 	bad_value --workload=kv --key_order=sideways -- \
@@ -339,11 +357,19 @@ bad_value() {
 		"dbio: command line: key 'sync_each_batch': bad value '2': expected 0 or 1 (a bare key means 1)"
 }
 
+@test "kv time_based is refused: a kv job runs its records, lookups and updates" {
+	local kv
+	need_kv_engine # the job's kv_engine is checked first
+	bad_value --workload=kv --kv_engine="$kv" --time_based --runtime=1 -- \
+		"dbio: command line: key 'time_based': not for workload=kv: a kv job runs its records, lookups and updates (job 'job')"
+}
+
 # A kv job has no files of its own size: the page-cache warning written for
 # fileio ("the job's 0 B of files ... use direct=1, at least N GiB of files")
 # and the job line's fileio keys (rw=read bs=4 KiB size=0 B ioengine=psync)
 # describe a job that does not exist.
 @test "kv job: the summary and warnings describe the kv job, not fileio keys it does not use" {
+	need_built kv_engine=sqlite
 	kv_ok sqlite --records=100
 	run jpy "$result" '[w for w in r["jobs"][0]["warnings"] if "0 B of files" in w]'
 	[ "$output" = "[]" ] || {
@@ -362,6 +388,7 @@ bad_value() {
 # ---- the files database libraries make ----
 
 @test "kv: every file a library opens is inside the thread's 0700 directory, named through /proc/self/fd (strace)" {
+	need_kv_engines
 	need_strace
 	fast_target
 	for e in "${ENGINES[@]}"; do
@@ -383,6 +410,7 @@ bad_value() {
 }
 
 @test "kv: another user planting lock, journal and database names in a world-writable target reaches nothing" {
+	need_kv_engines
 	[ "$(id -u)" -eq 0 ] || skip "needs root to act as another user"
 	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
 	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null || skip "cannot run as user 65534"
@@ -428,7 +456,7 @@ bad_value() {
 	done
 	# A directory of the attacker's at dbio's name is refused, not used.
 	setpriv --reuid=65534 --regid=65534 --clear-groups mkdir "$target/dbio.job.0.db"
-	run --separate-stderr "$DBIO" run --output "$result" --progress=none --workload=kv --kv_engine=lmdb \
+	run --separate-stderr "$DBIO" run --output "$result" --progress=none --workload=kv --kv_engine="${ENGINES[0]}" \
 		--records=100 --directory="$target"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"$target/dbio.job.0.db: already exists: left by an earlier run? remove it and run again"* ]]

@@ -75,6 +75,7 @@ span_ns() {
 }
 
 @test "import: phases schema, load, index; rows, commits and indexes counted exactly; nothing left" {
+	need_built workload=import
 	run "$DBIO" run --workload=import --rows=2500 --batch=1000 --indexes=4 --page_size=1024 \
 		--directory="$DIR" --output="$BATS_TEST_TMPDIR/i.json"
 	echo "$output"
@@ -90,6 +91,7 @@ span_ns() {
 }
 
 @test "import --keep: the table holds rows rows, the indexes exist, the page size is page_size" {
+	need_built workload=import
 	run "$DBIO" run --workload=import --rows=1234 --indexes=6 --page_size=2048 --keep --directory="$DIR"
 	[ "$status" -eq 0 ]
 	db=$DIR/dbio.job.0.db/import.sqlite
@@ -99,6 +101,7 @@ span_ns() {
 }
 
 @test "import: bad values name the key" {
+	need_built workload=import
 	run "$DBIO" run --workload=import --indexes=7 --directory="$DIR"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"key 'indexes': bad value '7': out of range"* ]]
