@@ -631,13 +631,9 @@ static void test_option_validate_derives_sizes(void **state)
 }
 
 /* A key given for a job that is not its own is refused, naming its owner
- * and what the job is; one given for several jobs at once is refused only
- * when no job takes it. */
+ * and what the job is. */
 static void test_option_keys_belong_to_their_owner(void **state)
 {
-	struct job_origin shared = { .shared = true };
-	struct dbio_err err = { 0 };
-	struct jobset set = { 0 };
 	struct job job;
 
 	(void)state;
@@ -667,10 +663,43 @@ static void test_option_keys_belong_to_their_owner(void **state)
 		validate_fails(&job, "command line: key 'batch': belongs to workload=kv and import; this job "
 				     "is workload=fileio (job 'job')");
 	}
+}
+
+/* A kv_engine of this build (its default, sqlite, where built), or NULL. */
+static const char *kv_engine_built(void)
+{
+#if defined(DBIO_HAVE_SQLITE3)
+	return "sqlite";
+#elif defined(DBIO_HAVE_LMDB)
+	return "lmdb";
+#elif defined(DBIO_HAVE_GDBM)
+	return "gdbm";
+#else
+	return NULL;
+#endif
+}
+
+/* A kv job takes its own key; one given for several jobs at once is
+ * refused only when no job takes it. */
+static void test_option_shared_key_needs_one_owner(void **state)
+{
+	struct job_origin shared = { .shared = true };
+	struct dbio_err err = { 0 };
+	struct jobset set = { 0 };
+	const char *kv = kv_engine_built();
+	struct job job;
+
+	(void)state;
+	if (!kv) {
+		print_message(
+			"skip: this build has no kv engine (make WITHOUT= left out gdbm, lmdb and sqlite3)\n");
+		skip();
+	}
 	/* Its own key: fine. */
 	fresh(&job, "job");
 	set_ok(&job, "directory", "/tmp");
 	set_ok(&job, "workload", "kv");
+	set_ok(&job, "kv_engine", kv);
 	set_ok(&job, "records", "5");
 	assert_int_equal(plan_validate(&job, &err), 0);
 	/* Given for several jobs: a fileio job ignores records, the kv job
@@ -688,6 +717,7 @@ static void test_option_keys_belong_to_their_owner(void **state)
 	fresh(&job, "b");
 	set_ok(&job, "directory", "/tmp");
 	set_ok(&job, "workload", "kv");
+	set_ok(&job, "kv_engine", kv);
 	assert_int_equal(job_set(&job, "records", "5", &shared, &err), 0);
 	assert_int_equal(plan_validate(&job, &err), 0);
 	assert_int_equal(jobset_add(&set, &job), 0);
@@ -821,6 +851,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_option_validate_other_errors, release_made),
 		cmocka_unit_test_teardown(test_option_validate_derives_sizes, release_made),
 		cmocka_unit_test_teardown(test_option_keys_belong_to_their_owner, release_made),
+		cmocka_unit_test_teardown(test_option_shared_key_needs_one_owner, release_made),
 		cmocka_unit_test_teardown(test_option_job_patterns, release_made),
 		cmocka_unit_test_teardown(test_option_split_dirs, release_made),
 		cmocka_unit_test_teardown(test_option_engine_registry, release_made),
