@@ -147,6 +147,30 @@ static void test_kv_create_failure_names_the_database(void **state)
 	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
 }
 
+/* The database file dbio makes with O_EXCL is already there (injected:
+ * the private directory is new, 0700): refused as unsafe, never opened
+ * over, nothing inserted, and the private directory removed. */
+static void test_kv_existing_database_is_refused(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128], want[256];
+
+	need_backend(r);
+	fx.fault[FX_OPENAT] = (struct fx_fault){ .err = EEXIST, .name = r->param };
+	jobs(r, "records=100\nbatch=10\n");
+	assert_int_equal(fx_run_jobs(r, false), DBIO_EUNSAFE);
+	snprintf(want, sizeof(want), "%s/%s: cannot create: File exists",
+		 fx_path(r, "dbio.j.0.db", path, sizeof(path)), r->param);
+	assert_string_equal(r->err.msg, want);
+	assert_int_equal(r->err.code, DBIO_EUNSAFE);
+	assert_true(r->stats[0].partial);
+	assert_int_equal(atomic_load(&fx.fails[FX_OPENAT]), 1);
+	assert_int_equal(fx_ops(r, 0, OP_INSERT), 0);
+	assert_int_equal(fx_ops(r, 0, OP_COMMIT), 0);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+	assert_string_equal(r->warnings, "");
+}
+
 /* The private directory cannot be removed at the end: the run still
  * succeeds, and the warning names the directory and why, so that the user
  * knows why the next run refuses it as left over. */
@@ -232,6 +256,7 @@ int main(void)
 		EACH(threads_have_their_own_database),
 		EACH(keep_leaves_the_database),
 		EACH(create_failure_names_the_database),
+		EACH(existing_database_is_refused),
 		EACH(unremovable_database_is_a_warning),
 		{ "test_kv_sqlite_disk_full_fails_the_run", test_kv_sqlite_disk_full_fails_the_run, fx_setup,
 		  fx_teardown, (void *)"sqlite" },

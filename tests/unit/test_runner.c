@@ -137,6 +137,31 @@ static void test_runner_layout_enospc_leaves_no_file(void **state)
 	assert_string_equal(r->warnings, "");
 }
 
+/* fallocate=posix: posix_fallocate, which returns its error, says ENOSPC
+ * for the first file: the same message and the same clean directory; the
+ * file is neither filled nor run on. */
+static void test_runner_posix_fallocate_enospc_leaves_no_file(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128], want[256];
+
+	fx.fault[FX_POSIX_FALLOCATE] = (struct fx_fault){ .err = ENOSPC };
+	fx_jobs(r, "[j]\nrw=read\nbs=4k\nsize=32k\nfallocate=posix\n");
+	assert_int_equal(fx_run_jobs(r, false), -ENOSPC);
+	snprintf(want, sizeof(want), "%s: cannot preallocate 32 KiB: No space left on device",
+		 fx_path(r, "dbio.j.0.0", path, sizeof(path)));
+	assert_string_equal(r->err.msg, want);
+	assert_int_equal(r->err.code, -ENOSPC);
+	assert_true(r->stats[0].partial);
+	assert_int_equal(r->stats[0].threads, 1);
+	assert_int_equal(r->stats[0].elapsed_ns, 0);
+	assert_int_equal(fx_ops(r, 0, OP_READ), 0);
+	assert_int_equal(atomic_load(&fx.calls[FX_POSIX_FALLOCATE]), 1);
+	assert_int_equal(atomic_load(&fx.calls[FX_PWRITE]), 0);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+	assert_string_equal(r->warnings, "");
+}
+
 /* The disk fills while a read job's file is written: the same, with the
  * layout's own words. */
 static void test_runner_prefill_enospc_leaves_no_file(void **state)
@@ -277,6 +302,7 @@ int main(void)
 		T(shared_file_is_split_exactly),
 		T(keep_leaves_the_files),
 		T(layout_enospc_leaves_no_file),
+		T(posix_fallocate_enospc_leaves_no_file),
 		T(prefill_enospc_leaves_no_file),
 		T(create_failure_names_the_file),
 		T(open_failure_names_the_file),
