@@ -128,6 +128,6 @@ check-size:
 	scripts/check-size
 
 clean:
-	rm -rf build build-san build-min build-min-san dbio dbio-san dbio-min dbio-min-san
+	rm -rf build build-san build-min build-min-san build-without dbio dbio-san dbio-min dbio-min-san dbio-without
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
