@@ -210,7 +210,7 @@ static int mmap_sync(struct engine *e, int fd, enum op_type op)
 static const char *mmap_check(const struct engine_conf *conf)
 {
 	if (conf->direct)
-		return "mmap copies through the page cache, so direct=1 cannot apply; use direct=0, or ioengine=psync, libaio or io_uring with direct=1";
+		return "mmap copies through the page cache, so direct=1 cannot apply; use direct=0, or another engine (ioengine=psync) with direct=1";
 	if (conf->sync_file_range)
 		return "mmap writes through the mapping, which sync_file_range does not write back; use fsync or fdatasync (msync), or another engine";
 	return NULL;

@@ -210,7 +210,7 @@ syncs() {
 	for e in $(engines_of_build); do
 		want="dbio: command line: key 'bs': 1000 is not a multiple of 512, which direct=1 needs (the device's logical block size) (job 'job')"
 		[ "$e" != mmap ] ||
-			want="dbio: command line: key 'ioengine': mmap copies through the page cache, so direct=1 cannot apply; use direct=0, or ioengine=psync, libaio or io_uring with direct=1 (job 'job')"
+			want="dbio: command line: key 'ioengine': mmap copies through the page cache, so direct=1 cannot apply; use direct=0, or another engine (ioengine=psync) with direct=1 (job 'job')"
 		run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$result" \
 			--ioengine="$e" --direct=1 --bs=1000 --size=1m
 		[ "$stderr" = "$want" ] || {
@@ -222,12 +222,19 @@ syncs() {
 }
 
 @test "iodepth > 1 on an engine that cannot queue is refused, naming the key" {
-	local e refused=0
+	local e refused=0 q hint
+	# the advice names only the queued engines this build has
+	q=($(queued_engines_of_build))
+	case ${#q[@]} in
+	0) hint=" (this build has no engine that queues: see dbio --version)" ;;
+	1) hint=", or ioengine=${q[0]}" ;;
+	*) hint=", or ioengine=$(printf '%s, ' "${q[@]:0:${#q[@]}-1}")" hint="${hint%, } or ${q[-1]}" ;;
+	esac
 	for e in $(engines_of_build); do
 		queues "$e" && continue
 		run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$result" \
 			--ioengine="$e" --iodepth=4 --size=1m
-		[ "$stderr" = "dbio: command line: key 'iodepth': 4 with ioengine=$e, which keeps one I/O in flight: use iodepth=1, or ioengine=io_uring or libaio (job 'job')" ] || {
+		[ "$stderr" = "dbio: command line: key 'iodepth': 4 with ioengine=$e, which keeps one I/O in flight: use iodepth=1$hint (job 'job')" ] || {
 			printf '%s: %s\n' "$e" "$stderr" >&2
 			return 1
 		}
