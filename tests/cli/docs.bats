@@ -36,11 +36,6 @@ sys.exit(1 if bad else 0)
 EOF
 }
 
-# jq-less reads: value FILE PYTHON-EXPRESSION-ON-d
-value() {
-	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 # The keys of every option table in the source (job/option.c's and each
 # engine's and workload's own), one per line, sorted and unique; with an
 # argument, those of the one table named ARG_defs (job, files, kv …).

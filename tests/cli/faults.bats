@@ -9,62 +9,6 @@
 
 load helpers
 
-setup() {
-	loop_mnt= loop_dev= append_only=
-	dbio_setup
-}
-
-teardown() {
-	# A dbio still running (a failed test) would keep the loop mount busy.
-	if [ -n "${bg_pid:-}" ] && kill -0 "$bg_pid" 2>/dev/null; then
-		kill -KILL "$bg_pid" 2>/dev/null
-		wait "$bg_pid" 2>/dev/null
-	fi
-	[ -n "$append_only" ] && chattr -a "$append_only" 2>/dev/null
-	if [ -n "$loop_mnt" ] && mountpoint -q "$loop_mnt"; then
-		umount "$loop_mnt" || umount -l "$loop_mnt"
-	fi
-	[ -n "$loop_dev" ] && losetup -d "$loop_dev"
-	dbio_teardown
-}
-
-# wait_for_text FILE TEXT: poll until FILE holds TEXT, for at most 10 s.
-wait_for_text() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		grep -qF -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	echo "$1 did not show '$2' within 10 s; it holds:" >&2
-	cat "$1" >&2
-	return 1
-}
-
-# start_running ARG...: `dbio run ARG... --output $result` in the
-# background with the progress line on, returning once that line shows the
-# threads doing I/O (the measured phase has begun). Its stdout and stderr go
-# to $scratch/stdout and $scratch/stderr.
-start_running() {
-	"$DBIO" run "$@" --progress=line --output "$result" >"$scratch/stdout" 2>"$scratch/stderr" 3>&- &
-	bg_pid=$!
-	wait_for_text "$scratch/stderr" " ops/s, "
-}
-
-# finish STATUS: wait for the background dbio, which must exit STATUS; its
-# stderr, with the progress line's carriage returns and erase codes taken
-# out, is then in $scratch/err (one message a line).
-finish() {
-	local rc=0
-	wait "$bg_pid" || rc=$?
-	bg_pid=
-	tr '\r' '\n' <"$scratch/stderr" | sed -e 's/\x1b\[K//g' -e '/^$/d' >"$scratch/err"
-	[ "$rc" -eq "$1" ] || {
-		echo "exit status $rc, expected $1; stderr:" >&2
-		cat "$scratch/err" >&2
-		return 1
-	}
-}
-
 @test "mmap: writes into a sparse file on a full filesystem end with ENOSPC, not SIGBUS; partial result, files removed" {
 	local small="$scratch/small"
 	mount_tmpfs "$small" 32m
@@ -82,7 +26,7 @@ finish() {
 truncated() {
 	start_running --ioengine=mmap --rw="$1" --size=16m --time_based --runtime=60s --directory="$target"
 	truncate -s 0 "$target/dbio.job.0.0"
-	finish 1
+	finish_running 1
 	[[ "$(tail -n 1 "$scratch/err")" == "dbio: $target/dbio.job.0.0: $2 of 4096 bytes at offset "*": the file ends at 0 bytes now: truncated while the job ran?" ]]
 	json_is "$result" partial=true "$R0.partial=true"
 	run jpy "$result" "run['ops']['$2']['count'] > 0"
@@ -104,15 +48,17 @@ truncated() {
 	truncate -s 64m "$scratch/ext4.img"
 	mkfs.ext4 -q -F "$scratch/ext4.img" >/dev/null 2>&1 || skip "cannot make an ext4 image"
 	loop_dev=$(losetup -f --show "$scratch/ext4.img" 2>/dev/null) || skip "losetup -f --show failed (no free loop device?)"
+	on_teardown losetup -d "$loop_dev"
 	loop_mnt="$scratch/mnt"
 	mkdir "$loop_mnt"
 	mount -o errors=remount-ro "$loop_dev" "$loop_mnt" 2>/dev/null || skip "cannot mount $loop_dev"
+	on_teardown unmount "$loop_mnt"
 	local trigger="/sys/fs/ext4/${loop_dev#/dev/}/trigger_fs_error" dir="$loop_mnt/d"
 	[ -w "$trigger" ] || skip "$trigger: not there, cannot make ext4 fail"
 	mkdir "$dir"
 	start_running --rw=write --size=8m --time_based --runtime=60s --directory="$dir"
 	echo 1 >"$trigger" # an ext4 error: errors=remount-ro turns the filesystem read-only
-	finish 1
+	finish_running 1
 	grep -qx "dbio: warning: $dir/dbio.job.0.0: cannot remove: Read-only file system: remove it by hand" "$scratch/err"
 	[[ "$(tail -n 1 "$scratch/err")" == "dbio: $dir/dbio.job.0.0: write of 4096 bytes at offset "*": Read-only file system" ]]
 	json_is "$result" partial=true "$R0.partial=true"
@@ -130,10 +76,10 @@ truncated() {
 	cd "$ram"
 	# No --directory: dbio makes ./dbio-scratch and removes it afterwards.
 	start_running --rw=write --size=1m --time_based --runtime=60s
-	append_only="$ram/dbio-scratch"
-	chattr +a "$append_only" # entries can be added, not removed
+	on_teardown chattr -a "$ram/dbio-scratch"
+	chattr +a "$ram/dbio-scratch" # entries can be added, not removed
 	kill -TERM "$bg_pid"
-	finish 143
+	finish_running 143
 	grep -qx "dbio: warning: ./dbio-scratch/dbio.job.0.0: cannot remove: Operation not permitted: remove it by hand" "$scratch/err"
 	grep -qx "dbio: warning: ./dbio-scratch: cannot remove the directory dbio made: Operation not permitted: remove it by hand" "$scratch/err"
 	[ "$(tail -n 1 "$scratch/err")" = "dbio: interrupted by SIGTERM" ]

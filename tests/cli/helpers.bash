@@ -1,23 +1,24 @@
 # Shared by the dbio command-line tests: where the binary is, a fresh scratch
-# directory per test (removed in teardown, with any tmpfs unmounted and any
-# background dbio killed), readers for the result JSON, and what the build
-# under test holds (engines, workloads, kv engines), read from the binary.
+# directory per test (removed in teardown, with whatever the test asked to be
+# undone, even when it failed), readers for the result JSON, waiting on
+# events, and what the build under test holds (engines, workloads, kv
+# engines), read from the binary.
 #
 # Every test runs in $scratch (the current directory) with an empty target
 # directory $target for the job files and $result as the --output path.
 #
-# A file that needs more before or after each test defines its own setup or
-# teardown around these (bats knows only one of each):
+# A file that needs more before each test defines its own setup calling
+# dbio_setup first (bats knows only one setup):
 #
 #	setup() {
 #		dbio_setup
 #		DIR=$(mktemp -d /var/tmp/dbio-x.XXXXXX)
 #		extra_dirs+=("$DIR")
 #	}
-#	teardown() {
-#		...undo what the file made...
-#		dbio_teardown
-#	}
+#
+# What a test or setup makes that teardown must undo (a mount, a loop
+# device, chattr +i) it hands to on_teardown as soon as it has made it, so
+# that no file needs a teardown of its own.
 
 bats_require_minimum_version 1.5.0 # run --separate-stderr, run -N
 
@@ -41,26 +42,44 @@ dbio_setup() {
 	target="$scratch/target"
 	result="$scratch/result.json"
 	mkdir "$target"
-	mounts=()
+	cleanups=()   # on_teardown's commands, run last first
 	extra_dirs=() # directories outside $scratch that teardown removes
 	bg_pid=
 	cd "$scratch" || return 1
 }
 
-# dbio_teardown: kill $bg_pid, unmount $mounts, remove $extra_dirs and
-# $scratch. Always returns 0.
+# dbio_teardown: kill $bg_pid (a dbio still running would keep a mount
+# busy), run the on_teardown commands last first, remove $extra_dirs and
+# $scratch. Tries everything; always returns 0.
 dbio_teardown() {
+	local i d
 	cd / || true
 	if [ -n "${bg_pid:-}" ] && kill -0 "$bg_pid" 2>/dev/null; then
 		kill -KILL "$bg_pid" 2>/dev/null
 		wait "$bg_pid" 2>/dev/null
 	fi
-	for m in "${mounts[@]}"; do
-		mountpoint -q "$m" && umount "$m"
+	for ((i = ${#cleanups[@]} - 1; i >= 0; i--)); do
+		eval "${cleanups[i]}" >/dev/null 2>&1 || true
 	done
 	for d in "${extra_dirs[@]}"; do rm -rf "$d"; done
-	[ -n "${scratch:-}" ] && rm -rf "$scratch"
+	if [ -n "${scratch:-}" ]; then
+		rm -rf "$scratch"
+	fi
 	return 0
+}
+
+# on_teardown CMD [ARG...]: run CMD ARG... in teardown, before the scratch
+# directory goes, whether or not the test passed; commands registered later
+# run first (the mount goes before the loop device under it).
+on_teardown() {
+	cleanups+=("$(printf '%q ' "$@")")
+}
+
+# unmount DIR: unmount DIR if something is mounted there, lazily if it is busy.
+unmount() {
+	if mountpoint -q "$1"; then
+		umount "$1" || umount -l "$1"
+	fi
 }
 
 setup() { dbio_setup; }
@@ -133,15 +152,68 @@ is_empty_dir() {
 	}
 }
 
-# wait_for FILE: poll until FILE exists, for at most 10 s.
-wait_for() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		[ -e "$1" ] && return 0
-		sleep 0.05
+# wait_until CMD [ARG...]: run CMD every 20 ms until it succeeds. Fails the
+# test, saying what it waited for, when the background dbio ($bg_pid, if
+# set) exits first or after ${DBIO_WAIT_S:-60} seconds: a deadline that
+# catches a hang, never one a slow machine meets.
+wait_until() {
+	local deadline=$((SECONDS + ${DBIO_WAIT_S:-60}))
+	until "$@"; do
+		if [ -n "${bg_pid:-}" ] && ! kill -0 "$bg_pid" 2>/dev/null; then
+			echo "waited for '$*': the background dbio (pid $bg_pid) exited first" >&2
+			return 1
+		fi
+		if [ "$SECONDS" -ge "$deadline" ]; then
+			echo "waited for '$*': not true after ${DBIO_WAIT_S:-60} s" >&2
+			return 1
+		fi
+		sleep 0.02
 	done
-	echo "$1 did not appear within 10 s" >&2
-	return 1
+}
+
+# wait_for FILE: wait_until FILE exists.
+wait_for() {
+	wait_until test -e "$1"
+}
+
+# wait_for_text FILE TEXT: wait_until FILE holds TEXT; shows FILE if not.
+wait_for_text() {
+	wait_until grep -qF -- "$2" "$1" || {
+		echo "$1 holds:" >&2
+		cat "$1" >&2
+		return 1
+	}
+}
+
+# start_running [--cmd COMMAND] ARG...: `dbio run ARG... --output $result`
+# (or dbio COMMAND: sweep, matrix) in the background ($bg_pid) with the
+# progress line on, returning once that line shows the threads doing I/O
+# (a measured phase has begun). Its stdout and stderr go to $scratch/stdout
+# and $scratch/stderr.
+start_running() {
+	local cmd=run
+	if [ "$1" = --cmd ]; then
+		cmd=$2
+		shift 2
+	fi
+	"$DBIO" "$cmd" "$@" --progress=line --output "$result" >"$scratch/stdout" 2>"$scratch/stderr" 3>&- &
+	bg_pid=$!
+	wait_for_text "$scratch/stderr" " ops/s, "
+}
+
+# finish_running STATUS: wait for the background dbio, which must exit
+# STATUS; its stderr, with the progress line's carriage returns and erase
+# codes taken out, is then in $scratch/err (one message a line).
+finish_running() {
+	local rc=0
+	wait "$bg_pid" || rc=$?
+	bg_pid=
+	tr '\r' '\n' <"$scratch/stderr" | sed -e 's/\x1b\[K//g' -e '/^$/d' >"$scratch/err"
+	[ "$rc" -eq "$1" ] || {
+		echo "exit status $rc, expected $1; stderr:" >&2
+		cat "$scratch/err" >&2
+		return 1
+	}
 }
 
 # mount_tmpfs DIR SIZE: mount a tmpfs of SIZE on DIR (created), unmounted in
@@ -150,7 +222,7 @@ mount_tmpfs() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
 	mkdir -p "$1"
 	mount -t tmpfs -o "size=$2" dbio-test "$1" 2>/dev/null || skip "cannot mount a tmpfs on $1"
-	mounts+=("$1")
+	on_teardown unmount "$1"
 }
 
 # json_has FILE PATH...: every dotted PATH is in the JSON and not null;
@@ -177,9 +249,15 @@ PY
 # fast_target: put $target on a tmpfs where one can be mounted, so that tests
 # counting fsyncs do not wait for a disk; elsewhere $target stays as it is.
 fast_target() {
-	[ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=128m dbio-test "$target" 2>/dev/null &&
-		mounts+=("$target")
-	return 0
+	if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=128m dbio-test "$target" 2>/dev/null; then
+		on_teardown unmount "$target"
+	fi
+}
+
+# value FILE EXPR: prints the Python expression EXPR evaluated with d = the
+# JSON in FILE, as Python prints it (True, ['4k', '8k']).
+value() {
+	"$PYTHON" -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # ---- what the build under test holds ----

@@ -32,24 +32,31 @@ leftovers() {
 	return 0
 }
 
-teardown() {
-	[ -z "${immutable:-}" ] || chattr -i "$immutable" 2>/dev/null
-	rm -f "/run/dbio-matrix/t$$.state"
-	if [ -n "${scratch:-}" ] && [ "$(id -u)" -eq 0 ]; then
-		[ -z "${bg_pid:-}" ] || { kill -KILL "$bg_pid" 2>/dev/null; wait "$bg_pid" 2>/dev/null; }
-		bg_pid=
-		"$DBIO" matrix --cleanup >/dev/null 2>&1
-		# Whatever dbio could not undo: unmount, detach.
-		losetup -a 2>/dev/null | grep -F "$scratch/" | while IFS=: read -r dev _; do
-			grep "^$dev " /proc/mounts | while read -r _ mnt _; do umount -l "$mnt"; done
-			losetup -d "$dev" 2>/dev/null
-		done
-		[ -z "${test_loop:-}" ] || losetup -d "$test_loop" 2>/dev/null
-	fi
-	for m in "${mounts[@]}"; do mountpoint -q "$m" && umount "$m"; done
-	cd / || true
-	[ -n "${scratch:-}" ] && rm -rf "$scratch"
+# undo_matrix: what dbio matrix --cleanup does, then whatever it could not
+# undo: the mounts of loop devices backed by a file under $scratch, and
+# those devices. Run in teardown (after a background dbio is killed).
+undo_matrix() {
+	local dev mnt
+	"$DBIO" matrix --cleanup >/dev/null 2>&1
+	losetup -a 2>/dev/null | grep -F "$scratch/" | while IFS=: read -r dev _; do
+		grep "^$dev " /proc/mounts | while read -r _ mnt _; do umount -l "$mnt"; done
+		losetup -d "$dev" 2>/dev/null
+	done
 	return 0
+}
+
+setup() {
+	dbio_setup
+	if [ "$(id -u)" -eq 0 ]; then
+		on_teardown undo_matrix
+	fi
+}
+
+# attach_loop FILE: sets test_loop to a loop device attached to FILE,
+# detached in teardown; skips the test when none can be attached.
+attach_loop() {
+	test_loop=$(losetup -f --show "$1") || skip "cannot attach a loop device"
+	on_teardown losetup -d "$test_loop"
 }
 
 @test "matrix: ext2 -b 1024, ext2 -b 4096 and ext4 in one result, block sizes read back with statfs" {
@@ -142,7 +149,7 @@ teardown() {
 	[ "$output" = "dbio: matrix: --device /dev/loop0: formatting a block device destroys its data: add --destroy-data to consent" ]
 	truncate -s 64m "$scratch/disk.img"
 	mkfs.ext4 -q -F -L precious "$scratch/disk.img"
-	test_loop=$(losetup -f --show "$scratch/disk.img") || skip "cannot attach a loop device"
+	attach_loop "$scratch/disk.img"
 	run "$DBIO" matrix "${JOB[@]}" --device "$test_loop" --destroy-data --fs ext2
 	[ "$status" -eq 2 ]
 	[ "$output" = "dbio: --device $test_loop: carries a filesystem signature (ext4) (label 'precious'): refusing to destroy it without --force as well" ]
@@ -153,6 +160,7 @@ teardown() {
 	[ "$output" = "dbio: --device $scratch/disk.img: not a block device" ]
 	mkdir "$scratch/m"
 	mount "$test_loop" "$scratch/m"
+	on_teardown unmount "$scratch/m"
 	run "$DBIO" matrix "${JOB[@]}" --device "$test_loop" --destroy-data --force --fs ext2
 	umount "$scratch/m"
 	[ "$status" -eq 2 ]
@@ -265,7 +273,7 @@ sum1m() { head -c 1048576 "$1" | sha256sum; }
 	# device that dbio did not make, with a filesystem on it.
 	truncate -s 64m "$scratch/disk.img"
 	mkfs.ext2 -q -F -L precious "$scratch/disk.img"
-	test_loop=$(losetup -f --show "$scratch/disk.img") || skip "cannot attach a loop device"
+	attach_loop "$scratch/disk.img"
 	read -r ma mi < <(stat -c '%t %T' "$test_loop")
 	mknod myloop b "$((16#$ma))" "$((16#$mi))"
 	for spec in 'ext4:-F -q myloop -L' 'ext4:-Fq myloop' 'ext2:-L x myloop' 'ext4:-E stride=1 myloop' 'ext4:-J device=myloop'; do
@@ -318,6 +326,7 @@ fake_state() {
 	local f=$1
 	shift
 	mkdir -p /run/dbio-matrix
+	on_teardown rm -f "$f"
 	printf 'dbio-matrix-state 2\n' >"$f"
 	printf '%s\n' "$@" >>"$f"
 }
@@ -352,7 +361,7 @@ fake_state() {
 	token=0123456789abcdef0123456789abcdef
 	echo precious >"$images/img"
 	truncate -s 64m "$scratch/disk.img"
-	test_loop=$(losetup -f --show "$scratch/disk.img") || skip "cannot attach a loop device"
+	attach_loop "$scratch/disk.img"
 	disk=${test_loop#/dev/}
 	grep -q mq-deadline "/sys/block/$disk/queue/scheduler" || skip "$disk offers no mq-deadline"
 	echo mq-deadline >"/sys/block/$disk/queue/scheduler"
@@ -381,7 +390,7 @@ fake_state() {
 	truncate -s 4096 "$images/stuck.img"
 	printf 'dbio-matrix-image %s\n' "$token" | dd of="$images/stuck.img" conv=notrunc status=none
 	chattr +i "$images/stuck.img" 2>/dev/null || skip "no immutable files on $images"
-	immutable="$images/stuck.img"
+	on_teardown chattr -i "$images/stuck.img"
 	state=/run/dbio-matrix/t$$.state
 	fake_state "$state" "image $token $images/stuck.img"
 	run --separate-stderr "$DBIO" matrix "${JOB[@]}" --repeat=1 --image "$images/new.img" --image-size 64m --fs ext2
@@ -392,7 +401,6 @@ fake_state() {
 	[[ "$output" == *"dbio: cleanup: $state: cannot undo 'image $token $images/stuck.img': Operation not permitted: undo it by hand, then remove $state"* ]]
 	[ -e "$state" ]
 	chattr -i "$images/stuck.img"
-	immutable=
 	run "$DBIO" matrix --cleanup
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"dbio: cleanup: removed $images/stuck.img"* ]]

@@ -13,10 +13,6 @@ setup() {
 	extra_dirs+=("$DIR")
 }
 
-value() {
-	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 # span_ns FILE: nanoseconds from the start of the first run of FILE to the end
 # of the result, plus 1 ms for the rounding of those times to milliseconds:
 # every probe of the run started within it.

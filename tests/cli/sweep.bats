@@ -5,10 +5,6 @@
 
 load helpers
 
-value() {
-	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 @test "sweep: a 3-point sweep gives 3 rows with the varied values and exact counts per point" {
 	run --separate-stderr "$DBIO" sweep --rw=read --size=4m --vary bs=4k,8k,16k --directory="$target" \
 		--output="$BATS_TEST_TMPDIR/s.json"

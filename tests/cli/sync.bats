@@ -12,10 +12,6 @@ setup() {
 	extra_dirs+=("$DIR")
 }
 
-value() {
-	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 @test "sync: a table row per method, 24 cells, one sync call per N writes" {
 	run "$DBIO" sync "$DIR" --runtime=200ms --output="$BATS_TEST_TMPDIR/s.json"
 	echo "$output"
