@@ -32,7 +32,8 @@ PY
 	}
 	[ "$output" = "$(printf 'plots/series-j1-job.svg\nplots/latency.svg')" ]
 	valid_svg plots/series-j1-job.svg plots/latency.svg
-	[ -s plots/series-j1-job.dat ] && [ -s plots/series-j1-job.gp ]
+	[ -s plots/series-j1-job.dat ]
+	[ -s plots/series-j1-job.gp ]
 	# Axes say their units; the worst intervals are marked.
 	grep -q 'ops/s' plots/series-j1-job.svg
 	grep -q 'time into the run (s)' plots/series-j1-job.svg
