@@ -212,21 +212,12 @@ print(" ".join(sorted(o["required"])) + " ")' "$SCHEMA"
 
 @test "docs: a partial result after SIGINT validates and says so" {
 	need_jsonschema
-	"$DBIO" run --rw=randread --size=4m --runtime=60s --time_based --directory="$DIR" \
-		--output="$BATS_TEST_TMPDIR/r.json" >/dev/null 2>"$BATS_TEST_TMPDIR/err" &
-	pid=$!
-	# The "running" line comes after the signal handlers are installed.
-	for _ in $(seq 100); do
-		grep -q 'running' "$BATS_TEST_TMPDIR/err" && break
-		sleep 0.1
-	done
-	sleep 0.5
-	kill -INT "$pid"
-	status=0
-	wait "$pid" || status=$?
-	[ "$status" -eq 130 ] || { cat "$BATS_TEST_TMPDIR/err"; false; }
-	validate "$BATS_TEST_TMPDIR/r.json"
-	[ "$(value "$BATS_TEST_TMPDIR/r.json" 'd["partial"], d["error"], d["jobs"][0]["runs"][0]["partial"]')" = "(True, 'interrupted by SIGINT', True)" ]
+	# Signalled once the progress line shows the threads doing I/O.
+	start_running --rw=randread --size=4m --runtime=60s --time_based --directory="$DIR"
+	kill -INT "$bg_pid"
+	finish_running 130
+	validate "$result"
+	[ "$(value "$result" 'd["partial"], d["error"], d["jobs"][0]["runs"][0]["partial"]')" = "(True, 'interrupted by SIGINT', True)" ]
 }
 
 @test "docs: the schema rejects a result with a key missing, a key added or a negative count" {

@@ -123,7 +123,9 @@ EOF
 }
 
 # jpy FILE EXPR...: prints each Python expression evaluated with r = the
-# result and run = its first job's first run (strings raw, else as JSON).
+# result and run = its first job's first run (strings raw, else as JSON);
+# ts(ISO) is a time in seconds, span(J) job J's first run as (start, end)
+# in seconds: started_at, and elapsed_ns after it.
 jpy() {
 	"$PYTHON" - "$@" <<'EOF'
 import json, sys
@@ -132,6 +134,9 @@ r = json.load(open(sys.argv[1]))
 run = r["jobs"][0]["runs"][0] if r.get("jobs") and r["jobs"][0]["runs"] else None
 def ts(s):  # ISO time "....Z" -> seconds since the epoch
     return datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp()
+def span(j):
+    x = r["jobs"][j]["runs"][0]
+    return ts(x["started_at"]), ts(x["started_at"]) + x["elapsed_ns"] / 1e9
 for e in sys.argv[2:]:
     v = eval(e)
     print(v if isinstance(v, str) else json.dumps(v))

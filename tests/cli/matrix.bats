@@ -119,11 +119,7 @@ attach_loop() {
 		--image "$images/img" --image-size 64m --fs ext2 --fs ext4 --sched none \
 		>"$scratch/out" 2>"$scratch/err" &
 	bg_pid=$! run_pid=$!
-	for ((i = 0; i < 200; i++)); do
-		grep -qF "/dbio-matrix/mnt.$run_pid." /proc/mounts && break
-		sleep 0.05
-	done
-	grep -qF "/dbio-matrix/mnt.$run_pid." /proc/mounts || { cat "$scratch/err"; false; }
+	wait_until grep -qF "/dbio-matrix/mnt.$run_pid." /proc/mounts || { cat "$scratch/err"; false; }
 	kill -KILL "$bg_pid"
 	wait "$bg_pid" || true
 	bg_pid=
@@ -177,20 +173,12 @@ attach_loop() {
 
 @test "matrix: SIGTERM mid-run undoes everything and keeps the finished part" {
 	need_matrix
-	"$DBIO" matrix --rw=write --bs=4k --size=2m --time_based --runtime=30s --progress=none \
-		--image "$images" --image-size 64m --fs ext2 --fs ext4 --output "$result" \
-		>"$scratch/out" 2>"$scratch/err" &
-	bg_pid=$! run_pid=$!
-	for ((i = 0; i < 200; i++)); do
-		grep -qF "/dbio-matrix/mnt.$run_pid." /proc/mounts && break
-		sleep 0.05
-	done
-	sleep 0.3
+	# Signalled in the first configuration's measured phase.
+	start_running --cmd matrix --rw=write --bs=4k --size=2m --time_based --runtime=30s \
+		--image "$images" --image-size 64m --fs ext2 --fs ext4
+	run_pid=$bg_pid
 	kill -TERM "$bg_pid"
-	status=0
-	wait "$bg_pid" || status=$?
-	bg_pid=
-	[ "$status" -eq 143 ] || { cat "$scratch/err"; false; }
+	finish_running 143
 	grep -qx "dbio: interrupted by SIGTERM" "$scratch/err"
 	json_is "$result" partial=true matrix.completed=0 jobs.0.runs.0.partial=true
 	[ -z "$(leftovers)" ] || { leftovers; false; }
@@ -336,11 +324,7 @@ fake_state() {
 	"$DBIO" matrix --rw=write --bs=4k --size=2m --time_based --runtime=30s --progress=none \
 		--image "$images/img" --image-size 64m --fs ext2 >"$scratch/out" 2>"$scratch/err" &
 	bg_pid=$! run_pid=$!
-	for ((i = 0; i < 200; i++)); do
-		grep -qF "/dbio-matrix/mnt.$run_pid." /proc/mounts && break
-		sleep 0.05
-	done
-	grep -qF "/dbio-matrix/mnt.$run_pid." /proc/mounts || { cat "$scratch/err"; false; }
+	wait_until grep -qF "/dbio-matrix/mnt.$run_pid." /proc/mounts || { cat "$scratch/err"; false; }
 	kill -KILL "$bg_pid"
 	wait "$bg_pid" || true
 	bg_pid=

@@ -29,23 +29,34 @@ load helpers
 	[ "$(echo "$output" | tail -n +2 | cut -d, -f1,2 | tr '\n' ' ')" = "1,4k 1,8k 1,16k 2,4k 2,8k 2,16k 3,4k 3,8k 3,16k " ]
 }
 
+# start_held_sweep ARG...: `dbio sweep ARG... --series-csv=series.csv` in the
+# background ($bg_pid), where series.csv is a FIFO nothing reads: after
+# writing a point's result, dbio waits to open it, so that the next point
+# cannot begin before the test lets it (opens the FIFO), however slow the
+# machine. Returns once the --output file ($R) says the first point is done.
+start_held_sweep() {
+	mkfifo series.csv
+	"$DBIO" sweep "$@" --series-csv=series.csv >/dev/null 2>&1 &
+	bg_pid=$!
+	wait_until grep -q '"completed": 1,\?$' "$R"
+}
+
 @test "sweep: killed after its first point, --resume finishes without rerunning it" {
-	R=$BATS_TEST_TMPDIR/r.json
-	"$DBIO" sweep --rw=randread --size=4m --runtime=1s --time_based --vary numjobs=1,2,3 \
-		--directory="$target" --output="$R" >/dev/null 2>&1 &
-	pid=$!
-	# Wait for the first point to be written, then stop the sweep (grep,
-	# not python: python's start-up can take longer than a point).
-	for _ in $(seq 500); do
-		grep -q '"completed": 1,\?$' "$R" 2>/dev/null && break
-		sleep 0.02
-	done
-	kill -INT "$pid"
+	R=$scratch/r.json
+	start_held_sweep --rw=randread --size=4m --runtime=200ms --time_based --vary numjobs=1,2,3 \
+		--directory="$target" --output="$R"
+	kill -INT "$bg_pid"
+	# Let it go on: the second point starts with the signal already in,
+	# and stops at once.
+	exec 6<>series.csv
 	rc=0
-	wait "$pid" || rc=$?
+	wait "$bg_pid" || rc=$?
+	bg_pid=
+	exec 6>&-
 	[ "$rc" -eq 130 ]
 	[ "$(value "$R" 'd["sweep"]["completed"]')" -eq 1 ]
 	first=$(value "$R" 'd["jobs"][0]["runs"][0]["started_at"]')
+	rm series.csv # the resumed sweep writes its series there, as a file
 	run --separate-stderr "$DBIO" sweep --resume "$R"
 	echo "$stderr"
 	[ "$status" -eq 0 ]
@@ -250,21 +261,16 @@ PY
 }
 
 @test "sweep: SIGKILLed after 1 of 3 points, its file says partial with 1 point completed" {
-	"$DBIO" sweep --rw=randread --size=4m --runtime=1s --time_based --vary numjobs=1,2,3 \
-		--directory="$target" --output=k.json >/dev/null 2>&1 &
-	bg_pid=$!
-	# Wait for the file written after the first point (grep, not python:
-	# python's start-up can take longer than a point); fail if dbio ends.
-	until grep -q '"completed": 1,\?$' k.json 2>/dev/null; do
-		kill -0 "$bg_pid"
-		sleep 0.02
-	done
+	R=$scratch/k.json
+	start_held_sweep --rw=randread --size=4m --runtime=200ms --time_based --vary numjobs=1,2,3 \
+		--directory="$target" --output="$R"
 	kill -KILL "$bg_pid"
 	wait "$bg_pid" || true
-	[ "$(jpy k.json 'r["sweep"]["completed"]')" -eq 1 ]
-	[ "$(jpy k.json 'r["partial"]')" = true ]
-	[ "$(jpy k.json '"error" in r')" = false ]
-	[ "$(jpy k.json 'r["sweep"]["points"]')" -eq 3 ]
+	bg_pid=
+	[ "$(jpy "$R" 'r["sweep"]["completed"]')" -eq 1 ]
+	[ "$(jpy "$R" 'r["partial"]')" = true ]
+	[ "$(jpy "$R" '"error" in r')" = false ]
+	[ "$(jpy "$R" 'r["sweep"]["points"]')" -eq 3 ]
 }
 
 @test "sweep: a signal after the last point's runs: exit 0 and a file that says complete" {
@@ -288,10 +294,7 @@ print(n)
 ')
 	"$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --directory="$target" --output=s.json >&5 2>err.txt &
 	bg_pid=$!
-	until grep -q '"completed": 2,\?$' s.json 2>/dev/null; do
-		kill -0 "$bg_pid"
-		sleep 0.02
-	done
+	wait_until grep -q '"completed": 2,\?$' s.json
 	kill -INT "$bg_pid"
 	head -c "$filled" <&5 >/dev/null # room for the table, should dbio still be writing it
 	rc=0
