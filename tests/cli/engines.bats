@@ -10,41 +10,12 @@
 
 load helpers
 
-# engine_keys ENGINE: the keys each engine runs the matrix with.
-engine_keys() {
-	case $1 in
-	io_uring) echo "--ioengine=io_uring --iodepth=8" ;;
-	libaio) echo "--ioengine=libaio --iodepth=8 --direct=1" ;;
-	*) echo "--ioengine=$1" ;;
-	esac
-}
-
 # queues ENGINE: ENGINE keeps iodepth I/Os in flight (a queued engine).
 queues() {
 	case $1 in
 	io_uring | libaio) return 0 ;;
 	*) return 1 ;;
 	esac
-}
-
-# need_engine ENGINE: skip, saying why, when ENGINE is not in this build or
-# cannot run here.
-need_engine() {
-	local keys
-	need_built "ioengine=$1"
-	keys=$(engine_keys "$1")
-	mkdir -p "$scratch/probe"
-	# shellcheck disable=SC2086
-	run --separate-stderr "$DBIO" run --directory="$scratch/probe" --output "$scratch/probe.json" \
-		--size=64k --bs=4k --rw=read $keys
-	rm -rf "$scratch/probe" "$scratch/probe.json"
-	[ "$status" -eq 0 ] && return 0
-	case $stderr in
-	*"setup failed"*) skip "$1: the kernel refuses it here: $stderr" ;;
-	*"does not support O_DIRECT"*) skip "$1: the target filesystem has no O_DIRECT: $stderr" ;;
-	esac
-	echo "$1 cannot run a 64 KiB read: $stderr" >&2
-	return 1
 }
 
 # matrix ENGINE: every rw mode over 16 MiB in 4 KiB blocks makes exactly
@@ -176,11 +147,12 @@ syncs() {
 # into a file it did not lay out, so "read back by another engine" is this:
 # every engine's file has the checksum of psync's.
 @test "data written by one engine is what every other engine writes (sha256)" {
-	local e sums=() ref=""
+	local e sums=() ref="" why
 	for e in $(engines_of_build); do
 		[ "$e" != null ] || continue
-		if ! (need_engine "$e") >/dev/null 2>&1; then
-			echo "# $e skipped: cannot run here" >&3
+		why=$(why_not_here "$e")
+		if [ -n "$why" ]; then
+			echo "# left out of this comparison: $why" >&3
 			continue
 		fi
 		mkdir "$scratch/$e"

@@ -388,3 +388,54 @@ join_list() {
 	done
 	printf '%s\n' "$out"
 }
+
+# ---- whether an I/O engine can run here ----
+
+# engine_keys ENGINE: the keys a job on ENGINE needs: a queue for the queued
+# engines, and direct=1 for libaio (which refuses buffered I/O).
+engine_keys() {
+	case $1 in
+	io_uring) echo "--ioengine=io_uring --iodepth=8" ;;
+	libaio) echo "--ioengine=libaio --iodepth=8 --direct=1" ;;
+	*) echo "--ioengine=$1" ;;
+	esac
+}
+
+# why_not_here ENGINE: prints why ENGINE is to be skipped (left out of the
+# build, refused by the kernel, no O_DIRECT on the target), nothing when it
+# runs a 64 KiB read; fails when it cannot for another reason. (Not a skip in
+# a subshell: bats' skip exits 0, and `(need_engine e)` would say it runs.)
+why_not_here() {
+	local keys
+	if ! in_build "ioengine=$1"; then
+		echo "this build left out $(left_out_text | grep -o "ioengine=$1 ([^)]*)")"
+		return 0
+	fi
+	keys=$(engine_keys "$1")
+	mkdir -p "$scratch/probe"
+	# shellcheck disable=SC2086
+	run --separate-stderr "$DBIO" run --directory="$scratch/probe" --output "$scratch/probe.json" \
+		--size=64k --bs=4k --rw=read $keys
+	rm -rf "$scratch/probe" "$scratch/probe.json"
+	if [ "$status" -eq 0 ]; then
+		return 0
+	fi
+	case $stderr in
+	*"setup failed"*) echo "$1: the kernel refuses it here: $stderr" ;;
+	*"does not support O_DIRECT"*) echo "$1: the target filesystem has no O_DIRECT: $stderr" ;;
+	*)
+		echo "$1 cannot run a 64 KiB read: $stderr" >&2
+		return 1
+		;;
+	esac
+}
+
+# need_engine ENGINE: skip, saying why, when ENGINE is not in this build or
+# cannot run here.
+need_engine() {
+	local why
+	why=$(why_not_here "$1")
+	if [ -n "$why" ]; then
+		skip "$why"
+	fi
+}

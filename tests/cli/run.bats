@@ -127,7 +127,7 @@ check_mode() {
 }
 
 @test "sync_file_range=write:16 on io_uring: drains, then the same calls, with the write flag only (strace)" {
-	need_built ioengine=io_uring
+	need_engine io_uring
 	fast_target
 	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
 	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # LeakSanitizer cannot run under ptrace
@@ -236,7 +236,7 @@ check_mode() {
 }
 
 @test "mixed reads and writes on io_uring over two directories: the per-directory counts add up to the totals" {
-	need_built ioengine=io_uring
+	need_engine io_uring
 	mkdir "$scratch/a" "$scratch/b"
 	dbio_ok --directory="$scratch/a:$scratch/b" --rw=randrw --size=2m --bs=4k --numjobs=2 --nrfiles=3 \
 		--ioengine=io_uring --iodepth=4
