@@ -269,9 +269,11 @@ compare_fails() { # compare_fails MESSAGE ARG...
 }
 
 @test "compare --op insert: two kv results compared on their inserts only" {
-	dbio_ok --workload=kv --records=2000 --batch=500 --directory="$target"
+	local kv
+	need_kv_engine
+	dbio_ok --workload=kv --kv_engine="$kv" --records=2000 --batch=500 --directory="$target"
 	mv "$result" kv-a.json
-	dbio_ok --workload=kv --records=2000 --batch=500 --directory="$target"
+	dbio_ok --workload=kv --kv_engine="$kv" --records=2000 --batch=500 --directory="$target"
 	run --separate-stderr "$DBIO" compare kv-a.json "$result" --metric iops,p99,elapsed --op insert
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^job  *insert  *iops ' <<<"$output")" -eq 1 ]

@@ -54,7 +54,9 @@ PY
 
 @test "plot: a kv run's batch series: a point per batch, its time, and its longest put or commit" {
 	need_gnuplot
-	dbio_ok --workload=kv --kv_engine=sqlite --records=3000 --batch=500 --directory="$target"
+	local kv
+	need_kv_engine
+	dbio_ok --workload=kv --kv_engine="$kv" --records=3000 --batch=500 --directory="$target"
 	run --separate-stderr "$DBIO" plot "$result" --out plots
 	[ "$status" -eq 0 ] || {
 		echo "$stderr" >&2

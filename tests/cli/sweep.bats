@@ -93,14 +93,20 @@ start_held_sweep() {
 }
 
 @test "sweep --op: only the named op types become rows; the result keeps every op" {
+	local kv
+	need_kv_engine
 	R=$BATS_TEST_TMPDIR/op.json
-	run --separate-stderr "$DBIO" sweep --workload=kv --kv_engine=sqlite --records=2000 --batch=500 \
+	run --separate-stderr "$DBIO" sweep --workload=kv --kv_engine="$kv" --records=2000 --batch=500 \
 		--vary sync_each_batch=1,0 --op insert --metric=iops,elapsed,worst --directory="$target" \
 		--format=csv --output="$R"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | tail -n +2 | cut -d, -f1-3 | tr '\n' ' ')" = "1,job,insert 0,job,insert " ]
 	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["ops"]["batch"]["count"]')" -eq 4 ]
+	[ -z "$(ls -A "$target")" ]
+}
+
+@test "sweep --op write,read: a row per point and op named; a name that is not an op type is refused" {
 	run --separate-stderr "$DBIO" sweep --rw=randrw --size=1m --vary bs=4k,8k --op write,read --directory="$target"
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | grep -c ' read ')" -eq 2 ]
