@@ -223,7 +223,10 @@ dir_for_cache() {
 	needs_loop # a loop device's small readahead keeps the partial read partial
 	local c res
 	for c in keep fadvise drop; do
-		[ "$c" = drop ] && [ "$(id -u)" -ne 0 ] && continue
+		if [ "$c" = drop ] && [ "$(id -u)" -ne 0 ]; then
+			echo "# cache=drop left out: it needs root" >&3
+			continue
+		fi
 		# keep: another process dropping the page cache between the run
 		# and fincore (seen on shared machines) empties it; try 3 times.
 		for attempt in 1 2 3; do
