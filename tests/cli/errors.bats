@@ -266,17 +266,16 @@ bad_job() {
 }
 
 @test "a key for several jobs ([global], or the command line over job files) need only be one job's own" {
-	local kv
-	need_kv_engine
-	printf '[global]\nrecords=300\nsize=64k\n[files]\nrw=read\n[db]\nworkload=kv\nkv_engine=%s\nbatch=100\n' "$kv" >mix.fio
+	# workload=meta, which every build has, beside a fileio job.
+	printf '[global]\nmeta_files=300\nsize=64k\n[files]\nrw=read\n[db]\nworkload=meta\nmeta_dirs=3\n' >mix.fio
 	run --separate-stderr "$DBIO" run mix.fio --directory="$target" --output "$result" --bs=8k --progress=none
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
-	json_is "$result" jobs.0.options.bs=8192 jobs.1.options.records=300 "jobs.0.runs.0.ops.read.count=8" \
-		"jobs.1.runs.0.ops.insert.count=300"
-	# Each job's options are its own: no kv key in the file job, no file key in the kv job.
-	[ "$(jpy "$result" '"records" in r["jobs"][0]["options"]' '"bs" in r["jobs"][1]["options"]')" = "$(printf 'false\nfalse')" ]
-	printf '[global]\nrecords=300\n[files]\nrw=read\nsize=64k\n' >none.fio
+	json_is "$result" jobs.0.options.bs=8192 jobs.1.options.meta_files=300 "jobs.0.runs.0.ops.read.count=8" \
+		"jobs.1.runs.0.ops.create.count=300"
+	# Each job's options are its own: no meta key in the file job, no file key in the meta job.
+	[ "$(jpy "$result" '"meta_files" in r["jobs"][0]["options"]' '"bs" in r["jobs"][1]["options"]')" = "$(printf 'false\nfalse')" ]
+	printf '[global]\nmeta_files=300\n[files]\nrw=read\nsize=64k\n' >none.fio
 	rm "$result"
-	refused "dbio: none.fio:2: key 'records': belongs to workload=kv; no job it was given to is" \
+	refused "dbio: none.fio:2: key 'meta_files': belongs to workload=meta; no job it was given to is" \
 		run none.fio --directory="$target" --output "$result"
 }
