@@ -47,6 +47,11 @@ void cmd_print_version(void)
 		printf("  %-8s %s\n", engine_registry[i]->name, engine_registry[i]->summary);
 	workload_list(list, sizeof(list));
 	printf("workloads: %s\n", list);
+	for (size_t i = 0; i < workload_count; i++)
+		if (workload_registry[i]->choices) {
+			workload_registry[i]->choices(list, sizeof(list));
+			printf("  %s\n", list);
+		}
 	if (built_missing_list(list, sizeof(list)))
 		printf("left out of this build (install the package and build again): %s\n", list);
 	else

@@ -75,6 +75,26 @@ static const struct kv_backend *backend_find(const char *name)
 	return NULL;
 }
 
+/* "gdbm, lmdb, sqlite": the backends of this build, or "(none built in)". */
+static void backend_list(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; backends[i] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", backends[i]->name);
+	if (!buf[0])
+		snprintf(buf, len, "(none built in)");
+}
+
+static void kv_choices(char *buf, size_t len)
+{
+	char list[64];
+
+	backend_list(list, sizeof(list));
+	snprintf(buf, len, "kv_engine: %s", list);
+}
+
 struct kv_state {
 	const struct kv_backend *be;
 	struct kv_db *db;
@@ -89,13 +109,10 @@ static int kv_validate(struct job *job, struct dbio_err *err)
 	struct kv_conf *conf = (struct kv_conf *)job->wl_conf;
 
 	if (!backend_find(conf->kv_engine)) {
-		char list[64] = "";
+		char list[64];
 
-		for (size_t i = 0; backends[i]; i++)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
-				 backends[i]->name);
-		return job_fail_choice(job, "kv_engine", conf->kv_engine, list[0] ? list : "(none built in)",
-				       err);
+		backend_list(list, sizeof(list));
+		return job_fail_choice(job, "kv_engine", conf->kv_engine, list, err);
 	}
 	if (conf->batch > conf->records)
 		conf->batch = conf->records;
@@ -288,4 +305,5 @@ const struct workload_ops workload_kv = {
 	.options = &kv_options,
 	.work_items = kv_work_items,
 	.series_points = kv_series_points,
+	.choices = kv_choices,
 };

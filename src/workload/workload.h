@@ -29,6 +29,10 @@
  *   series_points(job)  Points the per-batch series of one thread holds
  *               (records / batch), reserved before the run; NULL for a
  *               workload that lays out files (log_interval's grid).
+ *   choices(buf, len)  What this build offers for a key of the workload
+ *               whose values depend on the build, as "key: a, b, c"
+ *               (kv: "kv_engine: gdbm, lmdb, sqlite"), for --version;
+ *               NULL when nothing does.
  *
  * options: the workload's own keys (job/option.h), filling its config
  * struct, which the job holds as job->wl_conf; a key in it is refused for
@@ -132,6 +136,7 @@ struct workload_ops {
 	const struct option_table *options;
 	uint64_t (*work_items)(const struct job *job);
 	uint64_t (*series_points)(const struct job *job);
+	void (*choices)(char *buf, size_t len);
 };
 
 /* The registry (registry.c), in the order help lists it. */

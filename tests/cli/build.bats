@@ -68,6 +68,17 @@ min_refuses() {
 	grep -qxF "$want" <<<"$output"
 }
 
+@test "--version's kv_engine line is the list a bad kv_engine is refused with, in every build" {
+	local bin list
+	for bin in "$DBIO" "$DBIO_MIN"; do
+		list=$("$bin" --version | sed -n 's/^  kv_engine: //p')
+		[ -n "$list" ]
+		run -2 --separate-stderr "$bin" run --workload=kv --kv_engine=/ --directory=/nonexistent
+		[ "$stderr" = "dbio: command line: key 'kv_engine': bad value '/': expected one of $list (job 'job')" ]
+	done
+	[ "$("$DBIO_MIN" --version | sed -n 's/^  kv_engine: //p')" = "(none built in)" ]
+}
+
 # parts BINARY KEY: every value of KEY (ioengine, kv_engine, workload) that
 # BINARY's build has, and every one it left out, one per line, sorted.
 parts() {

@@ -300,16 +300,13 @@ left_out_of_build() {
 		sed 's/ ([^)]*)//g; s/, /\n/g'
 }
 
-# kv_engines_of_build: the kv_engine values of this build, one per line.
-# --version lists only the left-out ones, so this reads the list that a bad
-# kv_engine is refused with ("expected one of gdbm, lmdb, sqlite", or
-# "(none built in)").
+# kv_engines_of_build: the kv_engine values of this build, one per line,
+# from --version's line "  kv_engine: gdbm, lmdb, sqlite" (or "(none built
+# in)").
 kv_engines_of_build() {
-	local msg
-	msg=$("$DBIO" run --workload=kv --kv_engine=/ --directory=/nonexistent 2>&1 >/dev/null) || true
-	msg=${msg#*"expected one of "}
-	msg=${msg% (job *}
-	[ "$msg" = "(none built in)" ] || printf '%s\n' "${msg//, /$'\n'}"
+	local list
+	list=$(version_text | sed -n 's/^  kv_engine: //p')
+	[ "$list" = "(none built in)" ] || printf '%s\n' "${list//, /$'\n'}"
 }
 
 # in_build KEY=VALUE: true when this build has VALUE for KEY (ioengine,
