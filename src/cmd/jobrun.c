@@ -248,20 +248,8 @@ int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, st
 	}
 	if (!rc)
 		rc = plan_check_shared(set, err);
-	/* Jobs that run together must not share file names. */
-	for (size_t j = 1; j < set->njobs && !rc; j++)
-		for (size_t k = j;
-		     k-- > 0 && set->jobs[k].group[0] && !strcmp(set->jobs[k].group, set->jobs[j].group);)
-			if (!strcmp(set->jobs[k].name, set->jobs[j].name)) {
-				char where[4200];
-
-				job_where(&set->jobs[j].section, where, sizeof(where));
-				rc = dbio_err_set(
-					err, DBIO_EINPUT,
-					"%s: job '%s': runs in group '%s' beside a job of the same name: give it another name",
-					where, set->jobs[j].name, set->jobs[j].group);
-				break;
-			}
+	if (!rc)
+		rc = plan_groups(set, err);
 out:
 	job_release(&probe);
 	return rc;
@@ -293,8 +281,7 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 		uint64_t repeat = 1;
 		size_t n = 1;
 
-		while (set->jobs[j].group[0] && j + n < set->njobs &&
-		       !strcmp(set->jobs[j + n].group, set->jobs[j].group))
+		while (j + n < set->njobs && !set->jobs[j + n].starts_group)
 			n++;
 		for (size_t k = 0; k < n; k++)
 			if (set->jobs[j + k].repeat > repeat)

@@ -83,8 +83,10 @@ int cmd_check_ops(const char *list, char *names, size_t len)
 	return list_check(list, is_op_name);
 }
 
-/* "dbio: " + the message, with its control characters escaped: messages
- * quote job names, file names and text read from result files. */
+/* "dbio: " + each line of the message, with its control characters
+ * escaped: messages quote job names, file names and text read from result
+ * files. A message of several lines (every bad key of a job file) is
+ * several "dbio: " lines. */
 static void vsay(const char *fmt, va_list ap)
 {
 	char *msg;
@@ -94,9 +96,15 @@ static void vsay(const char *fmt, va_list ap)
 		fputs("dbio: out of memory\n", stderr);
 		return;
 	}
-	fputs("dbio: ", stderr);
-	termesc_write(stderr, msg, (size_t)len, TERMESC_LINE);
-	fputc('\n', stderr);
+	for (const char *line = msg; line;) {
+		const char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+
+		fputs("dbio: ", stderr);
+		termesc_write(stderr, line, n, TERMESC_LINE);
+		fputc('\n', stderr);
+		line = nl ? nl + 1 : NULL;
+	}
 	free(msg);
 }
 

@@ -61,7 +61,7 @@ static const char *cells_jobfile(void)
 
 	used += (size_t)snprintf(
 		text + used, sizeof(text) - used,
-		"[global]\nrw=write\nbs=8k\nprefill=1\ncache=keep\nruntime=2s\ntime_based\n");
+		"[global]\nstonewall\nrw=write\nbs=8k\nprefill=1\ncache=keep\nruntime=2s\ntime_based\n");
 	for (size_t m = 0; m < NMETHODS; m++)
 		for (size_t c = 0; c < NCOUNTS; c++) {
 			char keys[128];

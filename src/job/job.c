@@ -200,8 +200,7 @@ static void brief_table(const struct job *job, const struct job_keys *k, char *b
 		const struct option_def *def = &k->table->defs[d];
 		char v[256];
 
-		if (!def->brief && (!k->state[d].set || !strcmp(def->name, "name") ||
-				    !strcmp(def->name, "directory") || !strcmp(def->name, "workload")))
+		if (!def->brief && (!k->state[d].set || def->never_brief || def->fio_noop))
 			continue;
 		brief_value(job_keys_base(job, k), def, v, sizeof(v));
 		*used +=

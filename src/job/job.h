@@ -6,7 +6,8 @@
  * tables of keys are option.h's; which tables a job has, and which of them
  * apply to it, is decided by plan/ (plan_job_init, plan_validate), which
  * knows every engine and workload. A jobset is what `dbio run` executes:
- * jobs in order, consecutive jobs that share a `group` run together.
+ * jobs in order; as in fio, consecutive jobs run together until one says
+ * stonewall (job_run_groups).
  */
 #ifndef DBIO_JOB_JOB_H
 #define DBIO_JOB_JOB_H
@@ -61,7 +62,17 @@ struct job {
 	char name[128];
 	char directory[4096]; /* one or more directories separated by ':' */
 	char workload[32];    /* the workload registry's names */
-	char group[128];
+	bool stonewall;	      /* start after every job before it has finished */
+	bool new_group;	      /* a new reporting group */
+	char wait_for[128];   /* start after this job has finished */
+	char description[256];
+	bool group_reporting; /* fio's keys that change nothing measured (fio_noop) */
+	bool gtod_reduce;
+	bool thread;
+	uint64_t threads;
+	bool clat_percentiles;
+	bool lat_percentiles;
+	bool slat_percentiles;
 	uint64_t numjobs;
 	uint64_t runtime_ns; /* 0 = no limit */
 	bool time_based;
@@ -108,6 +119,9 @@ struct job {
 	struct job_keys *keys; /* every table of the build (plan_job_init), owned */
 	size_t nkeys;
 	struct job_origin section; /* the job's [section] line */
+	/* Resolved by plan_groups. */
+	bool starts_group; /* the first job of a group that runs together */
+	uint64_t groupid;  /* fio's reporting group: 0, then one more at each stonewall or new_group */
 	/* Resolved by plan_validate. */
 	const struct workload_ops *wl;
 	const struct engine_ops *eng; /* NULL for a workload that drives no engine */

@@ -72,6 +72,8 @@ struct option_def {
 	const char *help;	       /* one paragraph, plain text */
 	int dbio_own;		       /* 1: not a fio key */
 	int brief;		       /* 1: always in a job's one-line summary (job_brief) */
+	int never_brief;	       /* 1: never in the one-line summary: where or when, not what */
+	int fio_noop; /* 1: fio's key, accepted and recorded, changes nothing dbio measures */
 };
 
 /* Whom a table's keys belong to, and so which jobs may be given them. */

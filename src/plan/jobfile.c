@@ -2,8 +2,9 @@
  * fio-style INI job files, parsed with libinih from memory (the whole file,
  * checked first for what inih would misread). inih reports neither line
  * numbers nor empty sections through its handler, so the line reader we give
- * it counts lines and notices "[section]" headers; everything else (comments,
- * key=value splitting, trimming) is inih's.
+ * it counts lines, cuts comments as fio does (from ';' or '#' anywhere) and
+ * notices "[section]" headers; key=value splitting and trimming are inih's.
+ * fio's "include FILE" lines and its substitutions in values are ours.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "plan/plan.h"
 
@@ -19,13 +21,24 @@ struct parse_state {
 	const char *file; /* owned by set->files */
 	int line;	  /* number of the line inih is handling */
 	bool at_line_start;
+	bool at_line_start_next;
 	bool in_global;
 	bool in_section;
 	size_t first_job; /* jobs before this index came from other files */
 	struct job global;
 	struct dbio_err *err;
 	const char *text; /* what is left to read */
+	bool in_comment;  /* the rest of the line is a comment */
+	char *unknown;	  /* the keys the build does not know, a line each (malloc'd) */
+	size_t nunknown;
 };
+
+/* The deepest include inside include: fio has no limit, a loop needs one. */
+#define JOBFILE_MAX_INCLUDE 8
+
+static int read_whole(const char *path, char **out, size_t *outlen, struct dbio_err *err);
+static int check_text(const char *name, const char *text, size_t len, struct dbio_err *err);
+static int add_file_name(struct jobset *set, const char *name, const char **kept, struct dbio_err *err);
 
 static void begin_section(struct parse_state *st, const char *line)
 {
@@ -57,6 +70,9 @@ static void begin_section(struct parse_state *st, const char *line)
 
 	snprintf(job.name, sizeof(job.name), "%s", name);
 	job.section = (struct job_origin){ .file = st->file, .line = st->line };
+	/* fio: the jobs of a file start after those of the files before it */
+	if (st->first_job > 0 && st->set->njobs == st->first_job)
+		job.stonewall = true;
 	if (jobset_add(st->set, &job))
 		dbio_err_set(st->err, -ENOMEM, "%s: out of memory", st->file);
 }
@@ -79,6 +95,21 @@ static char *read_line(char *buf, int len, void *stream)
 	}
 	if (!got)
 		return NULL;
+	if (st->at_line_start)
+		st->in_comment = false;
+	{
+		/* fio: a comment runs from ';' or '#' to the end of the line */
+		size_t n = strlen(buf);
+		bool nl = n && buf[n - 1] == '\n';
+		char *c = st->in_comment ? buf : strpbrk(buf, ";#");
+
+		if (c) {
+			st->in_comment = !nl;
+			c[0] = nl ? '\n' : '\0';
+			c[nl] = '\0';
+		}
+		st->at_line_start_next = nl;
+	}
 	if (st->at_line_start) {
 		const char *p = buf;
 
@@ -88,10 +119,52 @@ static char *read_line(char *buf, int len, void *stream)
 		if (*p == '[')
 			begin_section(st, p);
 	}
-	size_t n = strlen(buf);
-
-	st->at_line_start = n && buf[n - 1] == '\n';
+	st->at_line_start = st->at_line_start_next;
 	return got;
+}
+
+/* Remember an unknown key's message, to list them all at the end. */
+static int note_unknown(struct parse_state *st, const struct dbio_err *kerr)
+{
+	size_t have = st->unknown ? strlen(st->unknown) : 0, add = strlen(kerr->msg) + 2;
+	char *grown = realloc(st->unknown, have + add);
+
+	if (!grown)
+		return dbio_err_set(st->err, -ENOMEM, "%s: out of memory", st->file);
+	snprintf(grown + have, add, "%s%s", have ? "\n" : "", kerr->msg);
+	st->unknown = grown;
+	st->nunknown++;
+	return 0;
+}
+
+static int include(struct parse_state *st, const char *spec, const struct job_origin *origin, int depth);
+
+/* key=value (value NULL: a bare key) from origin, for the job being read. */
+static int set_key(struct parse_state *st, const char *key, const char *value, const struct job_origin *from,
+		   int depth)
+{
+	struct job_origin origin = *from;
+	struct job *job = st->in_global ? &st->global : &st->set->jobs[st->set->njobs - 1];
+	struct dbio_err kerr = { 0 };
+	char expanded[4096];
+
+	if (!strncmp(key, "include", 7) && isspace((unsigned char)key[7]) && !value)
+		return include(st, key + 8, from, depth);
+	if (!st->in_section)
+		return dbio_err_set(
+			st->err, DBIO_EINPUT,
+			"%s:%d: key '%s': outside a section: put it under [global] or a [job] section",
+			origin.file, origin.line, key);
+	if (!job_find(job, key, NULL)) {
+		job_set(job, key, value, &origin, &kerr);
+		return note_unknown(st, &kerr);
+	}
+	if (value && plan_expand(key, value, &origin, expanded, sizeof(expanded), st->err))
+		return st->err->code;
+	/* [global] keys reach every job after it: each need only be some
+	 * job's own (plan_check_shared). */
+	origin.shared = st->in_global;
+	return job_set(job, key, value ? expanded : NULL, &origin, st->err);
 }
 
 static int on_key(void *user, const char *section, const char *key, const char *value)
@@ -102,19 +175,85 @@ static int on_key(void *user, const char *section, const char *key, const char *
 	(void)section;
 	if (st->err->code)
 		return 0;
-	if (!st->in_section) {
-		dbio_err_set(st->err, DBIO_EINPUT,
-			     "%s:%d: key '%s': outside a section: put it under [global] or a [job] section",
-			     st->file, st->line, key);
-		return 0;
+	return set_key(st, key, value, &origin, 0) == 0;
+}
+
+/* Cut s at its end's blanks, and skip those at its start. */
+static char *trim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	while (isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/* The keys of an included file, line by line, into the section being read. */
+static int include_lines(struct parse_state *st, const char *file, char *text, int depth)
+{
+	int line = 0;
+
+	for (char *next = text; next && !st->err->code;) {
+		char *l = next, *eq, *c;
+		struct job_origin origin;
+
+		next = strchr(l, '\n');
+		if (next)
+			*next++ = '\0';
+		line++;
+		if ((c = strpbrk(l, ";#")))
+			*c = '\0';
+		l = trim(l);
+		if (!*l)
+			continue;
+		origin = (struct job_origin){ .file = file, .line = line };
+		if (*l == '[')
+			return dbio_err_set(
+				st->err, DBIO_EINPUT,
+				"%s:%d: a section in an included file: an included file holds keys only (as in fio)",
+				file, line);
+		if ((eq = strchr(l, '=')))
+			*eq = '\0';
+		set_key(st, trim(l), eq ? trim(eq + 1) : NULL, &origin, depth);
 	}
-	if (st->in_global) {
-		/* [global] keys reach every job after it: each need only be
-		 * some job's own (plan_check_shared). */
-		origin.shared = true;
-		return job_set(&st->global, key, value, &origin, st->err) == 0;
-	}
-	return job_set(&st->set->jobs[st->set->njobs - 1], key, value, &origin, st->err) == 0;
+	return st->err->code;
+}
+
+/* fio's "include FILE": FILE as given when it exists, else beside the job
+ * file that includes it. */
+static int include(struct parse_state *st, const char *spec, const struct job_origin *origin, int depth)
+{
+	char path[4096], where[4200];
+	const char *kept;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	job_where(origin, where, sizeof(where));
+	while (isspace((unsigned char)*spec))
+		spec++;
+	if (!*spec)
+		return dbio_err_set(st->err, DBIO_EINPUT, "%s: include: expected a file name", where);
+	if (depth >= JOBFILE_MAX_INCLUDE)
+		return dbio_err_set(st->err, DBIO_EINPUT,
+				    "%s: include %s: more than %d includes deep (an include loop?)", where,
+				    spec, JOBFILE_MAX_INCLUDE);
+	snprintf(path, sizeof(path), "%s", spec);
+	if (access(spec, F_OK) && spec[0] != '/' && strrchr(origin->file, '/'))
+		snprintf(path, sizeof(path), "%.*s%s", (int)(strrchr(origin->file, '/') - origin->file + 1),
+			 origin->file, spec);
+	struct dbio_err rerr = { 0 };
+
+	if ((rc = read_whole(path, &text, &len, &rerr)))
+		return dbio_err_set(st->err, rc == -ENOMEM ? rc : DBIO_EINPUT, "%s: include: %s", where,
+				    rerr.msg);
+	if (!(rc = check_text(path, text, len, st->err)) &&
+	    !(rc = add_file_name(st->set, path, &kept, st->err)))
+		rc = include_lines(st, kept, text, depth + 1);
+	free(text);
+	return rc;
 }
 
 static int parse_with(struct parse_state *st, const char *name);
@@ -128,21 +267,31 @@ static int parse(struct jobset *set, const char *name, const char *text, struct 
 		.err = err,
 		.text = text,
 	};
+	int rc = add_file_name(set, name, &st.file, err);
+
+	if (rc)
+		return rc;
+	if (plan_job_init(&st.global, "job"))
+		rc = dbio_err_set(err, -ENOMEM, "%s: out of memory", name);
+	else
+		rc = parse_with(&st, name);
+	job_release(&st.global);
+	free(st.unknown);
+	return rc;
+}
+
+/* Keep a copy of name in set, for the origins that point into it. */
+static int add_file_name(struct jobset *set, const char *name, const char **kept, struct dbio_err *err)
+{
 	char **files = realloc(set->files, (set->nfiles + 1) * sizeof(*files));
-	int rc;
 
 	if (!files)
 		return dbio_err_set(err, -ENOMEM, "%s: out of memory", name);
 	set->files = files;
 	if (!(set->files[set->nfiles] = strdup(name)))
 		return dbio_err_set(err, -ENOMEM, "%s: out of memory", name);
-	st.file = set->files[set->nfiles++];
-	if (plan_job_init(&st.global, "job"))
-		rc = dbio_err_set(err, -ENOMEM, "%s: out of memory", name);
-	else
-		rc = parse_with(&st, name);
-	job_release(&st.global);
-	return rc;
+	*kept = set->files[set->nfiles++];
+	return 0;
 }
 
 /* Run inih over st's text, with st->global made. */
@@ -160,6 +309,8 @@ static int parse_with(struct parse_state *st, const char *name)
 	rc = ini_parse_stream(read_line, st, on_key, st);
 	if (err->code)
 		return err->code;
+	if (st->nunknown)
+		return dbio_err_set(err, DBIO_EINPUT, "%s", st->unknown);
 	if (rc > 0)
 		return dbio_err_set(
 			err, DBIO_EINPUT,
@@ -219,7 +370,8 @@ static int parse_text(struct jobset *set, const char *name, const char *text, si
 	return parse(set, name, text, err);
 }
 
-int plan_jobfile_parse(struct jobset *set, const char *path, struct dbio_err *err)
+/* The whole file at path, NUL-terminated, into *out (malloc'd). */
+static int read_whole(const char *path, char **out, size_t *outlen, struct dbio_err *err)
 {
 	FILE *fp = fopen(path, "re");
 	char *text = NULL;
@@ -255,10 +407,24 @@ int plan_jobfile_parse(struct jobset *set, const char *path, struct dbio_err *er
 		}
 	}
 	fclose(fp);
-	if (!rc) {
-		text[len] = '\0';
-		rc = parse_text(set, path, text, len, err);
+	if (rc) {
+		free(text);
+		return rc;
 	}
+	text[len] = '\0';
+	*out = text;
+	*outlen = len;
+	return 0;
+}
+
+int plan_jobfile_parse(struct jobset *set, const char *path, struct dbio_err *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc = read_whole(path, &text, &len, err);
+
+	if (!rc)
+		rc = parse_text(set, path, text, len, err);
 	free(text);
 	return rc;
 }

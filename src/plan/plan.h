@@ -64,13 +64,43 @@ int plan_validate(struct job *job, struct dbio_err *err);
  * and whom it belongs to. */
 int plan_check_shared(const struct jobset *set, struct dbio_err *err);
 
+/*
+ * Split set into the groups that run together, as fio does: a job starts a
+ * new group when it says stonewall (the first job of every job file after
+ * the first has it implied by plan_jobfile_parse) or when its wait_for
+ * names the only job of the group running when it comes; wait_for naming a
+ * job of an earlier group changes nothing. Sets starts_group and groupid
+ * (stonewall and new_group count up). Refused, DBIO_EINPUT: wait_for
+ * naming no job before this one, or a job that runs beside others (dbio
+ * starts jobs only at a group's start), and two jobs of one name in one
+ * group (their files would be one).
+ */
+int plan_groups(struct jobset *set, struct dbio_err *err);
+
 /* Check the tables of the build: names unique within a table, a name in
  * two tables of one type, every default parses. 0 or -EINVAL with the
  * offending key in err; for the unit tests. */
 int plan_check(struct dbio_err *err);
 
-/* Parse an INI job file into set ([global] sections apply to the jobs after
- * them, as in fio); 0 or DBIO_EINPUT with "<file>:<line>: ..." in err. */
+/*
+ * fio's substitutions in a job file's value, into out[len]: ${NAME}
+ * becomes the environment's NAME (an unset one is refused, where fio would
+ * make it empty); $ncpus, $pagesize and $mb_memory the machine's
+ * (configured CPUs, page size in bytes, RAM in MiB); a value with one of
+ * those words and + - * / % in it is computed as fio computes it with bc,
+ * and so is a value starting with a parenthesised expression, its unit
+ * kept: "(4*1024)k" is "4096k". 0, or DBIO_EINPUT naming where and key.
+ */
+int plan_expand(const char *key, const char *value, const struct job_origin *origin, char *out, size_t len,
+		struct dbio_err *err);
+
+/* Parse an INI job file into set, as fio reads one: [global] sections
+ * apply to the jobs after them; ';' or '#' begins a comment anywhere on a
+ * line; "include FILE" reads FILE's keys into the section (FILE relative
+ * to the working directory, else to the job file's); values expanded by
+ * plan_expand; the first job of a file after the first has stonewall set.
+ * 0 or DBIO_EINPUT with "<file>:<line>: ..." in err; every key the build
+ * does not know is listed, one line each, not only the first. */
 int plan_jobfile_parse(struct jobset *set, const char *path, struct dbio_err *err);
 
 /* The same from a string; name stands for the file name in messages. */

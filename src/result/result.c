@@ -414,7 +414,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 		char brief[1024];
 
 		job_brief(job, brief, sizeof(brief));
-		entry = json_pack("{s:s, s:s, s:o, s:o, s:o, s:[]}", "name", job->name, "brief", brief,
+		entry = json_pack("{s:s, s:s, s:I, s:b, s:o, s:o, s:o, s:[]}", "name", job->name, "brief",
+				  brief, "group", (json_int_t)job->groupid, "starts_group", job->starts_group,
 				  "options", opts, "targets", targets_json(job), "warnings",
 				  warnings_json(job), "runs");
 		if (!entry || json_array_append_new(jobs, entry))

@@ -20,7 +20,8 @@ enum {
 
 struct dbio_err {
 	int code;	/* 0 while no error has been recorded */
-	char msg[1024]; /* "<subject>: <what failed>: <reason>", no "dbio: " prefix */
+	char msg[8192]; /* "<subject>: <what failed>: <reason>", no "dbio: " prefix; lines after the
+			 * first (a list of every bad key of a file) begin with "dbio: " */
 };
 
 /* Record an error unless one is already recorded; returns code (or the

@@ -2,7 +2,9 @@
  * fileio: the fio-style file workload. Each operation is a read or write of
  * bs bytes at a block chosen by the offset generator, issued through the
  * job's engine, timed with one clock read per operation, and followed by an
- * fsync or fdatasync every N writes when the job asks for it.
+ * fsync or fdatasync every N writes when the job asks for it (as fio: one
+ * sync per write, the strongest due, and none after the last write of a job
+ * bound by size, since fio syncs before the next I/O).
  *
  * Two loops. Synchronous engines (psync, sync, mmap, null) run the tight
  * loop: one engine call and one clock read per operation, the end of one
@@ -285,13 +287,16 @@ static int timed_sync(struct worker *w, unsigned file, enum op_type op, bool mea
 	return 0;
 }
 
-/* The syncs due after a thread's writes-th write: a bit (1 << op) for each
- * of fsync, fdatasync and sync_file_range whose every-N count it is. */
+/* The sync due after a thread's writes-th write, as a bit (1 << op): as
+ * fio, one per write, the strongest whose every-N count it is — fsync,
+ * else fdatasync, else sync_file_range. */
 static unsigned syncs_due(const struct job *job, uint64_t writes)
 {
-	return (job->fsync && writes % job->fsync == 0 ? 1u << OP_FSYNC : 0) |
-	       (job->fdatasync && writes % job->fdatasync == 0 ? 1u << OP_FDATASYNC : 0) |
-	       (job->sfr_every && writes % job->sfr_every == 0 ? 1u << OP_SYNC_FILE_RANGE : 0);
+	if (job->fsync && writes % job->fsync == 0)
+		return 1u << OP_FSYNC;
+	if (job->fdatasync && writes % job->fdatasync == 0)
+		return 1u << OP_FDATASYNC;
+	return job->sfr_every && writes % job->sfr_every == 0 ? 1u << OP_SYNC_FILE_RANGE : 0;
 }
 
 /* Run the syncs of due on fd, in that order, each timed; 0, or -errno with
@@ -385,7 +390,9 @@ static int fileio_run_sync(struct worker *w)
 		if (req.op != OP_WRITE)
 			continue;
 		writes++;
-		const unsigned due = syncs_due(job, writes);
+		/* As fio: no sync after the last write of a job bound by size
+		 * (fio syncs before the next I/O, and there is none). */
+		const unsigned due = done < total ? syncs_due(job, writes) : 0;
 
 		if (due && (rc = run_syncs(w, req.file, due, measuring, &now, &req.op)))
 			break;
@@ -489,7 +496,7 @@ static unsigned q_fill(struct qloop *q)
 		q->issued++;
 		if (req->op == OP_WRITE) {
 			q->writes++;
-			q->due = syncs_due(q->job, q->writes);
+			q->due = q->issued < q->total ? syncs_due(q->job, q->writes) : 0; /* as above */
 			q->sync_file = file;
 		}
 	}

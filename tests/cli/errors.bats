@@ -192,8 +192,8 @@ bad_job() {
 	bad_job direct-bad-bs
 }
 
-@test "job file: two jobs of one name in one group" {
-	bad_job group-same-name
+@test "job file: two jobs of one name running together" {
+	bad_job same-name-together
 }
 
 @test "job file: a job name with '/'" {

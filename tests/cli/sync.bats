@@ -42,6 +42,10 @@ setup() {
 	[ "$(value "$R" '[j for j in d["jobs"] if j["name"] == "O_DIRECT+fdatasync-16"][0]["options"]["direct"]')" = True ]
 	# Every cell overwrote its own 8 KiB blocks: N blocks, bs 8 KiB.
 	[ "$(value "$R" '[j for j in d["jobs"] if j["name"] == "O_SYNC-16"][0]["options"]["size"]')" -eq 131072 ]
+	# one cell after another, never two at once (stonewall)
+	run jpy "$R" 'all(j["starts_group"] for j in r["jobs"])' \
+		'all(span(i)[0] >= span(i - 1)[1] - 0.002 for i in range(1, 24))'
+	[ "${lines[*]}" = "true true" ]
 	[ -z "$(ls -A "$DIR")" ]
 }
 

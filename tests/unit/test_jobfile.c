@@ -398,6 +398,116 @@ static void test_jobfile_parse_file(void **state)
 	jobset_release(&set);
 }
 
+/* plan_expand of value must give want. */
+static void expands(const char *value, const char *want)
+{
+	const struct job_origin o = { .file = "x.fio", .line = 3 };
+	struct dbio_err err = { 0 };
+	char out[128];
+
+	if (plan_expand("k", value, &o, out, sizeof(out), &err))
+		fail_msg("'%s': %s", value, err.msg);
+	assert_string_equal(out, want);
+}
+
+/* plan_expand of value must fail with msg. */
+static void expand_fails(const char *value, const char *msg)
+{
+	const struct job_origin o = { .file = "x.fio", .line = 3 };
+	struct dbio_err err = { 0 };
+	char out[64];
+
+	assert_int_equal(plan_expand("k", value, &o, out, sizeof(out), &err), DBIO_EINPUT);
+	assert_string_equal(err.msg, msg);
+}
+
+static void test_jobfile_expand(void **state)
+{
+	char cpus[32], want[64];
+
+	(void)state;
+	setenv("DBIO_UNIT_X", "8k", 1);
+	expands("plain", "plain");
+	expands("${DBIO_UNIT_X}", "8k");
+	expands("a${DBIO_UNIT_X}b${DBIO_UNIT_X}", "a8kb8k");
+	expands("(4*1024)k", "4096k");
+	expands("((1+2)*(3+4))", "21");
+	expands("(7/2)", "3");
+	expands("read:-8k", "read:-8k"); /* not arithmetic: no parenthesis, no fio word */
+	expands("zoned:50/5:30/15", "zoned:50/5:30/15");
+	snprintf(cpus, sizeof(cpus), "%ld", sysconf(_SC_NPROCESSORS_CONF));
+	expands("$ncpus", cpus);
+	snprintf(want, sizeof(want), "%ld", 2 * sysconf(_SC_NPROCESSORS_CONF) + 1);
+	expands("$ncpus*2+1", want);
+	snprintf(want, sizeof(want), "%ld", sysconf(_SC_PAGESIZE));
+	expands("$pagesize", want);
+	unsetenv("DBIO_UNIT_NO");
+	expand_fails(
+		"${DBIO_UNIT_NO}",
+		"x.fio:3: key 'k': ${DBIO_UNIT_NO} is not set in the environment (fio would make it empty): set it, e.g. DBIO_UNIT_NO=... dbio run ...");
+	expand_fails("${}", "x.fio:3: key 'k': '${}': expected ${NAME} with NAME an environment variable");
+	expand_fails("${OPEN",
+		     "x.fio:3: key 'k': '${OPEN': expected ${NAME} with NAME an environment variable");
+	expand_fails(
+		"(1/0)",
+		"x.fio:3: key 'k': bad value '(1/0)': cannot compute '(1/0)' (whole numbers with + - * / % and parentheses)");
+	expand_fails(
+		"(2*(3)",
+		"x.fio:3: key 'k': bad value '(2*(3)': cannot compute '(2*(3)' (whole numbers with + - * / % and parentheses)");
+	expand_fails(
+		"(9223372036854775807*2)",
+		"x.fio:3: key 'k': bad value '(9223372036854775807*2)': cannot compute '(9223372036854775807*2)' (whole numbers with + - * / % and parentheses)");
+	expand_fails(
+		"(1-5)",
+		"x.fio:3: key 'k': bad value '(1-5)': cannot compute '(1-5)' (whole numbers with + - * / % and parentheses)");
+	setenv("DBIO_UNIT_X", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", 1);
+	expand_fails("${DBIO_UNIT_X}",
+		     "x.fio:3: key 'k': the value is too long once expanded (at most 63 bytes)");
+}
+
+/* The groups of text: for each job, '|' when it starts a group, then its
+ * groupid, e.g. "|0 0 |1". */
+static void groups_are(const char *text, size_t njobs, const char *want)
+{
+	struct jobset set = { 0 };
+	struct dbio_err err = { 0 };
+	char got[128] = "";
+
+	parse_ok(&set, text, njobs);
+	if (plan_groups(&set, &err))
+		fail_msg("plan_groups: %s", err.msg);
+	for (size_t j = 0; j < set.njobs; j++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s%llu", j ? " " : "",
+			 set.jobs[j].starts_group ? "|" : "", (unsigned long long)set.jobs[j].groupid);
+	assert_string_equal(got, want);
+	jobset_release(&set);
+}
+
+static void test_jobfile_groups(void **state)
+{
+	(void)state;
+	groups_are("[a]\n[b]\n[c]\n", 3, "|0 0 0");
+	groups_are("[a]\n[b]\nstonewall\n[c]\n", 3, "|0 |1 1");
+	groups_are("[global]\nstonewall\n[a]\n[b]\n[c]\n", 3, "|0 |1 |2");
+	groups_are("[a]\n[b]\nnew_group\n[c]\n", 3, "|0 1 1");
+	groups_are("[a]\n[b]\nwait_for=a\n[c]\n", 3, "|0 |0 0");
+	groups_are("[a]\n[b]\nstonewall\n[c]\nwait_for=a\n", 3, "|0 |1 1");
+}
+
+static void test_jobfile_wait_for_refused(void **state)
+{
+	struct jobset set = { 0 };
+	struct dbio_err err = { 0 };
+
+	(void)state;
+	parse_ok(&set, "[a]\n[b]\n[c]\nwait_for=b\n", 3);
+	assert_int_equal(plan_groups(&set, &err), DBIO_EINPUT);
+	assert_string_equal(
+		err.msg,
+		"x.fio:4: key 'wait_for': 'b' runs at the same time as 'a' (no stonewall between them), and dbio starts a job only with its group: say stonewall to wait for every job before this one (job 'c')");
+	jobset_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +527,9 @@ int main(void)
 		cmocka_unit_test(test_jobfile_two_files_in_one_set),
 		cmocka_unit_test(test_jobfile_long_directory_line),
 		cmocka_unit_test(test_jobfile_parse_file),
+		cmocka_unit_test(test_jobfile_expand),
+		cmocka_unit_test(test_jobfile_groups),
+		cmocka_unit_test(test_jobfile_wait_for_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

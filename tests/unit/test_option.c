@@ -207,7 +207,8 @@ static void test_option_default_values(void **state)
 	fresh(&job, "job");
 	assert_string_equal(job.directory, "./dbio-scratch");
 	assert_string_equal(job.ioengine, "psync");
-	assert_string_equal(job.group, "");
+	assert_false(job.stonewall);
+	assert_string_equal(job.wait_for, "");
 	assert_int_equal(job.rw, RW_READ);
 	assert_int_equal(job.rwmixread, 50);
 	assert_int_equal(job.bs, 4096);
