@@ -6,7 +6,8 @@
 #   make check-layers, check-size  the house rules: includes point down the layers,
 #                   no file over 800 lines, no function over 120
 #   make docs       regenerate docs/options.md, docs/dbio.1 and the options part of
-#                   docs/result.schema.json from the option tables
+#                   docs/result.schema.json from the option tables, and
+#                   docs/fio-keys.md from them and src/plan/fio_keys.c
 #   make WITHOUT="gdbm lmdb" ...
 #                   leave optional libraries out (gdbm lmdb sqlite3 liburing libaio);
 #                   each is also left out when its development package is missing
@@ -107,6 +108,7 @@ test: deps
 
 docs: all
 	./dbio help options --markdown > docs/options.md
+	./dbio help fio-keys --markdown > docs/fio-keys.md
 	./dbio help options --man > $(BUILD)/options.man
 	sed -e '/@OPTIONS@/r $(BUILD)/options.man' -e '/@OPTIONS@/d' docs/dbio.1.in > docs/dbio.1
 	./dbio help options --schema > $(BUILD)/options.schema.json

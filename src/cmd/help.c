@@ -2,8 +2,11 @@
  * dbio help: usage, the version and engines, and the job-key reference
  * generated from the option tables of the build (text, Markdown for
  * docs/options.md, roff for the man page, JSON Schema for the result
- * schema), so they can never disagree.
+ * schema), so they can never disagree; and fio's keys and engines as dbio
+ * takes them (text, Markdown for docs/fio-keys.md), from the same tables
+ * and plan/fio_keys.h.
  */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,7 @@
 
 #include "cmd/cmd.h"
 #include "engine/engine.h"
+#include "plan/fio_keys.h"
 #include "plan/plan.h"
 #include "stats/hist.h"
 #include "util/built.h"
@@ -33,6 +37,7 @@ void cmd_print_usage(void)
 	       "  dbio run JOBFILE...           the jobs of fio-style job files\n"
 	       "  dbio run --KEY=VALUE...       one job from the command line\n"
 	       "  dbio help options             every job key, its default and accepted values\n"
+	       "  dbio help fio-keys            fio's job keys and engines: which dbio honours, why not\n"
 	       "  dbio --version                version, and the engines and workloads of this build\n\n"
 	       "See dbio(1) and docs/ for the result format and examples.\n");
 }
@@ -301,6 +306,204 @@ static void options_schema(void)
 	json_decref(o);
 }
 
+/* One row of `dbio help fio-keys`: a key or engine of fio's and what dbio
+ * does with it. */
+struct compat_row {
+	const char *name;
+	const char *reason; /* why dbio refuses it; NULL: honoured */
+	char owners[128];   /* honoured: whom it belongs to ("ioengine=io_uring"), or "" */
+	bool noop;	    /* honoured by being accepted: it changes nothing dbio measures */
+};
+
+static int compat_by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct compat_row *)a)->name, ((const struct compat_row *)b)->name);
+}
+
+/* rows[0..n) sorted by name, a name that two tables share once. */
+static size_t compat_sort(struct compat_row *rows, size_t n)
+{
+	size_t kept = 0;
+
+	qsort(rows, n, sizeof(*rows), compat_by_name);
+	for (size_t i = 0; i < n; i++)
+		if (!kept || strcmp(rows[kept - 1].name, rows[i].name))
+			rows[kept++] = rows[i];
+	return kept;
+}
+
+/* fio's job keys, sorted: every key of the build's tables that is fio's
+ * (not dbio_own) as honoured, every row of fio_keys as refused. NULL when
+ * out of memory. */
+static struct compat_row *compat_keys(size_t *n)
+{
+	struct compat_row *rows;
+	struct plan_table t;
+	size_t cap = fio_key_count;
+
+	for (size_t i = 0; plan_table_at(i, &t); i++)
+		cap += 2 * t.table->count; /* a key and its alias */
+	if (!(rows = calloc(cap, sizeof(*rows))))
+		return NULL;
+	*n = 0;
+	for (size_t i = 0; plan_table_at(i, &t); i++)
+		for (size_t d = 0; d < t.table->count; d++) {
+			const struct option_def *def = &t.table->defs[d];
+
+			if (def->dbio_own)
+				continue;
+			rows[*n].name = def->name;
+			rows[*n].noop = def->fio_noop;
+			plan_owners(def->name, rows[*n].owners, sizeof(rows[*n].owners));
+			(*n)++;
+			if (option_alias_of(def->name)) {
+				/* fio's other name: the same key */
+				rows[*n] = rows[*n - 1];
+				rows[*n].name = option_alias_of(def->name);
+				(*n)++;
+			}
+		}
+	for (size_t i = 0; i < fio_key_count; i++)
+		rows[(*n)++] = (struct compat_row){ .name = fio_keys[i].name, .reason = fio_keys[i].reason };
+	*n = compat_sort(rows, *n);
+	return rows;
+}
+
+/* fio's I/O engines, sorted: those of this build as honoured (dbio's
+ * engines have fio's names), fio_engines as refused. NULL when out of
+ * memory. */
+static struct compat_row *compat_engines(size_t *n)
+{
+	struct compat_row *rows = calloc(engine_count + fio_engine_count, sizeof(*rows));
+
+	if (!rows)
+		return NULL;
+	*n = 0;
+	for (size_t i = 0; i < engine_count; i++)
+		rows[(*n)++].name = engine_registry[i]->name;
+	for (size_t i = 0; i < fio_engine_count; i++)
+		rows[(*n)++] =
+			(struct compat_row){ .name = fio_engines[i].name, .reason = fio_engines[i].reason };
+	*n = compat_sort(rows, *n);
+	return rows;
+}
+
+static size_t compat_honoured(const struct compat_row *rows, size_t n)
+{
+	size_t honoured = 0;
+
+	for (size_t i = 0; i < n; i++)
+		honoured += !rows[i].reason;
+	return honoured;
+}
+
+static const char *compat_status(const struct compat_row *row)
+{
+	return row->noop ? "accepted, changes nothing dbio measures" : "honoured";
+}
+
+/* " (fio's other name for rw)" for an alias's row, else "". */
+static const char *compat_alias(const struct compat_row *row)
+{
+	static char buf[96];
+	const char *name = option_canonical(row->name);
+
+	if (name == row->name)
+		return "";
+	snprintf(buf, sizeof(buf), " (fio's other name for %s)", name);
+	return buf;
+}
+
+/* s as the text of a Markdown table cell. */
+static void markdown_cell(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", stdout);
+		else if (*s == '>')
+			fputs("&gt;", stdout);
+		else if (*s == '|')
+			fputs("\\|", stdout);
+		else
+			putchar(*s);
+	}
+}
+
+static void compat_text(const char *what, const struct compat_row *rows, size_t n)
+{
+	int width = 0;
+
+	/* wide enough for most names; a longer one pushes its line out */
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(rows[i].name) > width && strlen(rows[i].name) <= 24)
+			width = (int)strlen(rows[i].name);
+	printf("== fio's %s: %zu honoured, %zu refused ==\n\n", what, compat_honoured(rows, n),
+	       n - compat_honoured(rows, n));
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].reason)
+			printf("%-*s  refused: %s\n", width, rows[i].name, rows[i].reason);
+		else
+			printf("%-*s  %s%s%s%s\n", width, rows[i].name, compat_status(&rows[i]),
+			       rows[i].owners[0] ? " by " : "", rows[i].owners, compat_alias(&rows[i]));
+	putchar('\n');
+}
+
+static void compat_markdown(const char *what, const char *column, const struct compat_row *rows, size_t n)
+{
+	printf("## %s\n\n%zu honoured, %zu refused.\n\n| %s | in dbio |\n|---|---|\n", what,
+	       compat_honoured(rows, n), n - compat_honoured(rows, n), column);
+	for (size_t i = 0; i < n; i++) {
+		printf("| `%s` | ", rows[i].name);
+		if (rows[i].reason) {
+			fputs("refused: ", stdout);
+			markdown_cell(rows[i].reason);
+		} else {
+			printf("%s%s", compat_status(&rows[i]), rows[i].owners[0] ? " by " : "");
+			markdown_cell(rows[i].owners);
+			fputs(compat_alias(&rows[i]), stdout);
+		}
+		fputs(" |\n", stdout);
+	}
+	putchar('\n');
+}
+
+/* `dbio help fio-keys`: fio's keys and engines, which dbio honours (with
+ * fio's name and meaning) and why it refuses the others. */
+static int fio_keys_main(int markdown)
+{
+	struct compat_row *keys, *engines;
+	size_t nkeys = 0, nengines = 0;
+	char list[512];
+
+	keys = compat_keys(&nkeys);
+	engines = compat_engines(&nengines);
+	if (!keys || !engines) {
+		free(keys);
+		free(engines);
+		cmd_error("help fio-keys: %s", strerror(ENOMEM));
+		return 1;
+	}
+	engine_list(list, sizeof(list));
+	if (markdown) {
+		printf("# fio's keys and engines in dbio\n\n"
+		       "Generated from dbio's option tables and src/plan/fio_keys.c by\n"
+		       "`dbio help fio-keys --markdown`; do not edit. [fio.md](fio.md) says how dbio\n"
+		       "reads fio's job files.\n\n");
+		compat_markdown("Job keys", "key", keys, nkeys);
+		compat_markdown("I/O engines", "ioengine", engines, nengines);
+	} else {
+		printf("dbio reads fio's job files. A key or ioengine it honours has fio's name and\n"
+		       "meaning; a job that gives one it refuses is not run, and the reason says why.\n"
+		       "The engines of this build: %s.\n\n",
+		       list);
+		compat_text("job keys", keys, nkeys);
+		compat_text("I/O engines", engines, nengines);
+	}
+	free(keys);
+	free(engines);
+	return 0;
+}
+
 static int help_main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -326,6 +529,15 @@ static int help_main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (!strcmp(argv[1], "fio-keys")) {
+		const char *fmt = argc > 2 ? argv[2] : "--text";
+
+		if (strcmp(fmt, "--text") && strcmp(fmt, "--markdown")) {
+			cmd_error("help fio-keys: '%s': unknown format: expected --text or --markdown", fmt);
+			return 2;
+		}
+		return fio_keys_main(!strcmp(fmt, "--markdown"));
+	}
 	const struct cmd *cmd = cmd_find(argv[1]);
 
 	if (!strcmp(argv[1], "help")) {
@@ -333,7 +545,8 @@ static int help_main(int argc, char **argv)
 		return 0;
 	}
 	if (!cmd) {
-		cmd_error("help: '%s': unknown topic: expected a command name or 'options'", argv[1]);
+		cmd_error("help: '%s': unknown topic: expected a command name, 'options' or 'fio-keys'",
+			  argv[1]);
 		return 2;
 	}
 	char *sub[] = { argv[1], "--help", NULL };

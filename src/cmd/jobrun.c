@@ -195,7 +195,7 @@ static int apply_keys(struct job *job, char *const *keys, size_t n, bool shared,
 		if (asprintf(&copy, "--%s", arg) < 0)
 			return dbio_err_set(err, -ENOMEM, "out of memory");
 		split_key(copy, &key, &value);
-		rc = job_set(job, key, value, &origin, err);
+		rc = plan_set(job, key, value, &origin, err);
 		free(copy);
 		if (rc)
 			return rc;

@@ -115,9 +115,7 @@ static const struct option_def job_defs[] = {
 	{ .name = "probe_stall", .type = OPT_TIME, .offset = F(probe_stall_ns), .def = "100ms", .min = 1, .max = OPT_MAX, .bare_unit_ns = 1000000, .dbio_own = 1,
 	  .help = "A probe that takes this long or longer is a stall (bare number: milliseconds)." },
 	{ .name = "stonewall", .never_brief = 1, .type = OPT_BOOL, .offset = F(stonewall), .def = "0",
-	  .help = "Start this job only when every job before it in the job file has finished. As in fio, the jobs of a file run at the same time unless one says stonewall (or wait_for); the first job of every job file after the first has it implied. Also spelt wait_for_previous." },
-	{ .name = "wait_for_previous", .never_brief = 1, .type = OPT_BOOL, .offset = F(stonewall), .def = "0",
-	  .help = "fio's other name for stonewall." },
+	  .help = "Start this job only when every job before it in the job file has finished. As in fio, the jobs of a file run at the same time unless one says stonewall (or wait_for); the first job of every job file after the first has it implied." },
 	{ .name = "new_group", .never_brief = 1, .type = OPT_BOOL, .offset = F(new_group), .def = "0",
 	  .help = "Start a new reporting group at this job (fio's groupid, recorded in the result as the job's group), without waiting for the jobs before it; stonewall starts one too." },
 	{ .name = "wait_for", .never_brief = 1, .type = OPT_STR, .offset = F(wait_for), .size = S(wait_for), .def = "",
@@ -187,8 +185,34 @@ static const struct option_def files_defs[] = {
 const struct option_table option_job_table = OPTION_TABLE(job_defs, struct job);
 const struct option_table option_files_table = OPTION_TABLE(files_defs, struct job);
 
+/* fio's other names for keys dbio has: a job file may use either. */
+static const struct {
+	const char *alias, *name;
+} aliases[] = {
+	{ "allrandrepeat", "randrepeat" }, { "blocksize", "bs" },
+	{ "nr_files", "nrfiles" },	   { "readwrite", "rw" },
+	{ "timeout", "runtime" },	   { "wait_for_previous", "stonewall" },
+};
+
+const char *option_canonical(const char *name)
+{
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(aliases[i].alias, name))
+			return aliases[i].name;
+	return name;
+}
+
+const char *option_alias_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(aliases[i].name, name))
+			return aliases[i].alias;
+	return NULL;
+}
+
 const struct option_def *option_table_find(const struct option_table *table, const char *name)
 {
+	name = option_canonical(name);
 	for (size_t i = 0; i < table->count; i++)
 		if (!strcmp(table->defs[i].name, name))
 			return &table->defs[i];

@@ -102,7 +102,13 @@ struct option_table {
 extern const struct option_table option_job_table;
 extern const struct option_table option_files_table;
 
-/* The def named name in table, or NULL. */
+/* The key that name is fio's other name for ("readwrite" is "rw"), or name
+ * itself; option_alias_of is the other way ("rw" has "readwrite"), or NULL.
+ * Every lookup by name takes either. */
+const char *option_canonical(const char *name);
+const char *option_alias_of(const char *name);
+
+/* The def named name (or an alias of it) in table, or NULL. */
 const struct option_def *option_table_find(const struct option_table *table, const char *name);
 
 /* Parse value (non-NULL) for def into the field at base + def->offset. On a

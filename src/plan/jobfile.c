@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/engine.h"
+#include "plan/fio_keys.h"
 #include "plan/plan.h"
 
 struct parse_state {
@@ -156,11 +158,20 @@ static int set_key(struct parse_state *st, const char *key, const char *value, c
 			"%s:%d: key '%s': outside a section: put it under [global] or a [job] section",
 			origin.file, origin.line, key);
 	if (!job_find(job, key, NULL)) {
-		job_set(job, key, value, &origin, &kerr);
+		plan_set(job, key, value, &origin, &kerr);
 		return note_unknown(st, &kerr);
 	}
 	if (value && plan_expand(key, value, &origin, expanded, sizeof(expanded), st->err))
 		return st->err->code;
+	if (value && !strcmp(option_canonical(key), "ioengine") && fio_engine_reason(expanded)) {
+		/* listed with the unknown keys: all that dbio cannot do, at once */
+		char engines[256];
+
+		engine_list(engines, sizeof(engines));
+		dbio_err_set(&kerr, DBIO_EINPUT, "%s:%d: key '%s': '%s' is %s; dbio's engines are %s",
+			     origin.file, origin.line, key, expanded, fio_engine_reason(expanded), engines);
+		return note_unknown(st, &kerr);
+	}
 	/* [global] keys reach every job after it: each need only be some
 	 * job's own (plan_check_shared). */
 	origin.shared = st->in_global;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "plan/fio_keys.h"
 #include "plan/plan.h"
 #include "workload/workload.h"
 
@@ -89,6 +90,18 @@ const struct option_def *plan_find(const char *name)
 		if ((def = option_table_find(t.table, name)))
 			return def;
 	return NULL;
+}
+
+int plan_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
+	     struct dbio_err *err)
+{
+	const struct fio_key *fio;
+	char where[4200];
+
+	if (job_find(job, key, NULL) || !(fio = fio_key_find(key)))
+		return job_set(job, key, value, origin, err);
+	return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': %s", job_where(origin, where, sizeof(where)),
+			    key, fio->reason);
 }
 
 const char *plan_suggest(const char *name)

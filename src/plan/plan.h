@@ -38,6 +38,17 @@ int plan_job_init(struct job *job, const char *name);
  * same name in two tables has the same type (plan_check). */
 const struct option_def *plan_find(const char *name);
 
+/* job_set, but a key of fio's that dbio does not honour is refused with
+ * fio_keys' reason ("<where>: key 'rate': fio key dbio does not honour yet:
+ * caps the job's bandwidth") instead of as unknown. */
+int plan_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
+	     struct dbio_err *err);
+
+/* Refuse job's ioengine, which is not one of engines ("psync, sync, ..."):
+ * with fio_keys' reason when it is fio's ("'rdma' is fio's RDMA network
+ * engine; dbio's engines are ..."), else as job_fail_choice. */
+int plan_engine_refusal(const struct job *job, const char *engines, struct dbio_err *err);
+
 /* The closest key of the build to an unknown name, or NULL. */
 const char *plan_suggest(const char *name);
 

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
+#include "plan/fio_keys.h"
 #include "plan/plan.h"
 #include "util/termesc.h"
 #include "util/units.h"
@@ -89,6 +90,16 @@ static int check_ownership(const struct job *job, struct dbio_err *err)
 	return 0;
 }
 
+int plan_engine_refusal(const struct job *job, const char *engines, struct dbio_err *err)
+{
+	const char *why = fio_engine_reason(job->ioengine);
+
+	if (!why)
+		return job_fail_choice(job, "ioengine", job->ioengine, engines, err);
+	return job_fail(job, "ioengine", err, "'%s' is %s; dbio's engines are %s", job->ioengine, why,
+			engines);
+}
+
 /* The workload and, for one that lays out files, the engine. */
 static int resolve(struct job *job, struct dbio_err *err)
 {
@@ -102,7 +113,7 @@ static int resolve(struct job *job, struct dbio_err *err)
 	if (job->wl->caps & WORKLOAD_CAP_FILES) {
 		if (!(job->eng = engine_find(job->ioengine))) {
 			engine_list(list, sizeof(list));
-			return job_fail_choice(job, "ioengine", job->ioengine, list, err);
+			return plan_engine_refusal(job, list, err);
 		}
 	}
 	mark_applies(job);

@@ -299,3 +299,27 @@ EOF
 	grep -qx "a write 256" dbio.counts
 	grep -qx "b read 32" dbio.counts
 }
+
+@test "fio: a key or engine fio documents is refused with its reason, all of a file at once, never 'unknown'" {
+	printf '[j]\nsize=64k\nrate=1m\nverify=md5\nioengine=rdma\nbogus=1\n' >j.fio
+	refused_file j.fio "$(printf '%s\n' \
+		"dbio: j.fio:3: key 'rate': fio key dbio does not honour yet: caps the job's bandwidth" \
+		"dbio: j.fio:4: key 'verify': data verification (verify=) is not in dbio yet: it comes with the reliability work; run without it" \
+		"dbio: j.fio:5: key 'ioengine': 'rdma' is fio's RDMA network engine; dbio's engines are $(engines_of_build | join_list ', ')" \
+		"dbio: j.fio:6: key 'bogus': unknown (\`dbio help options\` lists the keys)")"
+	run --separate-stderr "$DBIO" run --directory="$target" --size=64k --ioengine=rdma
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'ioengine': 'rdma' is fio's RDMA network engine; dbio's engines are $(engines_of_build | join_list ', ') (job 'job')" ]
+	run --separate-stderr "$DBIO" run --directory="$target" --size=64k --rate=1m
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'rate': fio key dbio does not honour yet: caps the job's bandwidth" ]
+}
+
+@test "fio: fio's other names for keys are the keys: readwrite, blocksize, nr_files, timeout, wait_for_previous" {
+	printf '[a]\nreadwrite=write\nblocksize=8k\nnr_files=2\nsize=64k\n[b]\nwait_for_previous\nrw=read\nsize=64k\ntimeout=5s\n' >j.fio
+	dbio_ok j.fio --directory="$target"
+	json_is "$result" jobs.0.options.rw=write jobs.0.options.bs=8192 jobs.0.options.nrfiles=2 "$R0.ops.write.count=8"
+	json_is "$result" jobs.1.starts_group=true jobs.1.options.runtime=5000000000
+	run --separate-stderr "$DBIO" help fio-keys
+	[[ "$output" == *"readwrite "*"honoured by the workloads that do file I/O (fileio, oltp) (fio's other name for rw)"* ]]
+}
