@@ -9,6 +9,7 @@
 
 #include "analysis/metric.h"
 #include "analysis/tree.h"
+#include "result/result.h"
 #include "stats/opstats.h"
 
 /* Where a run holds m: the run itself, or its ops.<op>. */
@@ -34,6 +35,20 @@ size_t metric_run_values(const struct metric *m, const json_t *job, const char *
 		if (!json_is_true(json_object_get(run, "partial")) && metric_run_value(m, run, op, &x[n]))
 			n++;
 	return n;
+}
+
+bool metric_job_hist(const json_t *job, const char *op, struct hist *h, struct hist *tmp)
+{
+	size_t r;
+	json_t *run;
+
+	json_array_foreach (json_object_get(job, "runs"), r, run) {
+		const json_t *o = json_object_get(json_object_get(run, "ops"), op);
+
+		if (o && tree_num(o, "count") > 0 && !result_hist_load(o, tmp))
+			hist_merge(h, tmp);
+	}
+	return h->count > 0;
 }
 
 bool metric_op_done(const json_t *job, const char *op, bool need_bytes)

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "stats/hist.h"
 #include "stats/summary.h"
 #include "util/err.h"
 
@@ -104,6 +105,13 @@ size_t metric_run_values(const struct metric *m, const json_t *job, const char *
 /* Whether some run of a job entry did op: ops.<op>.count above 0 (with
  * need_bytes, ops.<op>.bytes above 0). Partial runs count. */
 bool metric_op_done(const json_t *job, const char *op, bool need_bytes);
+
+/* Add the latency histogram (lat_hist) of op type op of every run of a
+ * job entry, partial runs too, into h (hist_init it first: the histograms
+ * of several op types can be gathered in one); tmp is scratch. A run
+ * without op, or whose histogram does not read back, adds nothing.
+ * Returns whether h holds a value. */
+bool metric_job_hist(const json_t *job, const char *op, struct hist *h, struct hist *tmp);
 
 /* The statistics of m for op over the job entry's complete runs as its
  * summary (jobs[].summary) holds them, scaled (cv as it is); false, with

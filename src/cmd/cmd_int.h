@@ -15,7 +15,9 @@
 #include "run/run.h"
 #include "util/err.h"
 
-enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
+/* What goes to standard output. jobrun prints the JSON and CSV; the others
+ * through the show callback of jobrun_execute (run: text, fio's JSON). */
+enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_FIO_JSON, FORMAT_FIO_JSON_PLUS };
 
 /* The columns of `dbio run --format=csv` (a row per job and op type). */
 #define JOBRUN_CSV_METRICS "iops,bw,lat_mean,p50,p95,p99,p99_9,max,cpu,elapsed,user,sys"

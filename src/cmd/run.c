@@ -1,27 +1,53 @@
 /*
  * dbio run: parse job files and --key=value options into a jobset, validate
  * all of it before touching the disk, run the jobs (grouped ones together,
- * each with its repeats), collect one result, and show it as text or JSON.
+ * each with its repeats), collect one result, and show it as text, JSON,
+ * CSV or fio's JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
+#include "views/fio_json.h"
 #include "views/text.h"
 #include "result/result.h"
 
+/* What run prints on standard output: --format's values, and fio's JSON
+ * under fio's own flag too. */
+static const struct run_format {
+	const char *flag;
+	const char *name;
+	enum out_format format;
+} run_formats[] = {
+	{ "--format", "text", FORMAT_TEXT },
+	{ "--format", "json", FORMAT_JSON },
+	{ "--format", "csv", FORMAT_CSV },
+	{ "--format", "fio-json", FORMAT_FIO_JSON },
+	{ "--format", "fio-json+", FORMAT_FIO_JSON_PLUS },
+	{ "--output-format", "json", FORMAT_FIO_JSON },
+	{ "--output-format", "json+", FORMAT_FIO_JSON_PLUS },
+};
+
+#define RUN_NFORMATS (sizeof(run_formats) / sizeof(run_formats[0]))
+
 static void run_usage(void)
 {
-	printf("usage: dbio run [JOBFILE...] [--KEY=VALUE...] [--output FILE] [--format text|json|csv]\n"
-	       "                [--series-csv FILE] [--progress=line|none] [--keep] [--force]\n\n"
+	printf("usage: dbio run [JOBFILE...] [--KEY=VALUE...] [--output FILE] [--format FORMAT]\n"
+	       "                [--output-format=json|json+] [--series-csv FILE] [--progress=line|none]\n"
+	       "                [--keep] [--force]\n\n"
 	       "Without a job file or job keys, runs the default suite (about one minute) in\n"
 	       "./dbio-scratch or --directory. Job keys given on the command line apply to every\n"
 	       "job and override the job files; `dbio help options` lists them.\n\n"
 	       "  --output FILE    write the result as JSON to FILE (atomically)\n"
-	       "  --format FORMAT  text (default), json, or csv (a row per job and op type:\n"
-	       "                   iops, bw, latencies in ns, cpu, elapsed, user, sys) on standard output\n"
+	       "  --format FORMAT  text (default), json, csv (a row per job and op type: iops,\n"
+	       "                   bw, latencies in ns, cpu, elapsed, user, sys), or fio-json and\n"
+	       "                   fio-json+ (as --output-format) on standard output\n"
+	       "  --output-format=json|json+  fio's JSON on standard output instead of dbio's,\n"
+	       "                   as fio prints it with the same flag (json+: with latency\n"
+	       "                   bins); --output still writes dbio's result (docs/fio-output.md)\n"
 	       "  --series-csv FILE  write the time series (log_interval=) as CSV to FILE\n"
 	       "  --progress=line|none  an updating status line on stderr (default: line when\n"
 	       "                   stderr is a terminal)\n"
@@ -46,15 +72,99 @@ static void show_suite(const json_t *result, const struct jobset *set)
 	text_summary(stdout, result);
 }
 
+static void show_fio_json(const json_t *result, const struct jobset *set)
+{
+	(void)set;
+	if (fio_json_print(stdout, result, false))
+		cmd_error("run: fio JSON: out of memory");
+}
+
+static void show_fio_json_plus(const json_t *result, const struct jobset *set)
+{
+	(void)set;
+	if (fio_json_print(stdout, result, true))
+		cmd_error("run: fio JSON: out of memory");
+}
+
+/* Set *format from --format or --output-format (flag) VALUE; false, with
+ * the error printed, for a value flag does not take. */
+static bool parse_format(const char *flag, const char *value, enum out_format *format)
+{
+	char list[128] = "";
+	size_t n = 0, k = 0;
+
+	for (size_t f = 0; f < RUN_NFORMATS; f++)
+		if (!strcmp(run_formats[f].flag, flag)) {
+			if (!strcmp(run_formats[f].name, value)) {
+				*format = run_formats[f].format;
+				return true;
+			}
+			n++;
+		}
+	for (size_t f = 0; f < RUN_NFORMATS; f++)
+		if (!strcmp(run_formats[f].flag, flag)) {
+			k++;
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 k == 1	  ? ""
+				 : k == n ? " or "
+					  : ", ",
+				 run_formats[f].name);
+		}
+	cmd_error("command line: %s: bad value '%s': expected %s", flag, value, list);
+	return false;
+}
+
+/* Take --format and --output-format out of argv[0..argc), the rest into
+ * kept (argc + 1 entries, NULL-terminated), the last format given into
+ * *format (*set: one was). Returns how many are kept, or -1 after printing
+ * the error. */
+static int take_formats(int argc, char **argv, char **kept, enum out_format *format, bool *set)
+{
+	static const char *const flags[] = { "--format", "--output-format" };
+	int nkept = 0;
+
+	for (int i = 0; i < argc; i++) {
+		const char *flag = NULL, *value = NULL;
+		bool missing = false;
+
+		for (size_t f = 0; i > 0 && !flag && f < sizeof(flags) / sizeof(flags[0]); f++)
+			if ((value = cmd_opt_value(argc, argv, &i, flags[f], &missing)) || missing)
+				flag = flags[f];
+		if (!flag) {
+			kept[nkept++] = argv[i];
+			continue;
+		}
+		if (!value || !*value) {
+			cmd_error("command line: %s: needs a value", flag);
+			return -1;
+		}
+		if (!parse_format(flag, value, format))
+			return -1;
+		*set = true;
+	}
+	kept[nkept] = NULL;
+	return nkept;
+}
+
 static int run_main(int argc, char **argv)
 {
+	void (*show)(const json_t *result, const struct jobset *set);
 	struct run_args args = { 0 };
 	struct jobset set = { 0 };
 	struct dbio_err err = { 0 };
-	bool suite = false;
-	int rc, status;
+	char **kept = calloc((size_t)argc + 1, sizeof(*kept));
+	enum out_format format = FORMAT_TEXT;
+	bool suite = false, format_set = false;
+	int rc, status, nkept;
 
-	status = jobrun_parse_args(argc, argv, false, run_usage, &args);
+	if (!kept) {
+		cmd_error("run: out of memory");
+		return 1;
+	}
+	nkept = take_formats(argc, argv, kept, &format, &format_set);
+	status = nkept < 0 ? 2 : jobrun_parse_args(nkept, kept, false, run_usage, &args);
+	args.format = format;
+	args.format_set = format_set;
 	if (status) {
 		status = status < 0 ? 0 : status;
 		goto out_args;
@@ -66,12 +176,17 @@ static int run_main(int argc, char **argv)
 		status = dbio_exit_status(rc);
 		goto out_set;
 	}
-	status = jobrun_execute(&args, &set, argc + 1, argv - 1, suite ? show_suite : show_jobs);
+	show = args.format == FORMAT_FIO_JSON	     ? show_fio_json
+	       : args.format == FORMAT_FIO_JSON_PLUS ? show_fio_json_plus
+	       : suite				     ? show_suite
+						     : show_jobs;
+	status = jobrun_execute(&args, &set, argc + 1, argv - 1, show);
 
 out_set:
 	jobset_release(&set);
 out_args:
 	jobrun_args_release(&args);
+	free(kept);
 	return status;
 }
 

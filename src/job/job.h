@@ -114,6 +114,12 @@ struct job {
 	int dist;		      /* parsed: enum distribution */
 	double dist_param;	      /* zipf's exponent or pareto's h */
 	uint64_t iodepth;	      /* I/Os in flight per thread (queued engines) */
+	/* -- fio: pacing and threads -- */
+	/* -- end of pacing and threads -- */
+	/* -- fio: how much and where -- */
+	/* -- end of how much and where -- */
+	/* -- fio: files -- */
+	/* -- end of files -- */
 
 	/* Bookkeeping, not options. */
 	struct job_keys *keys; /* every table of the build (plan_job_init), owned */

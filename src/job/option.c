@@ -179,6 +179,12 @@ static const struct option_def files_defs[] = {
 	  .help = "Whether dbio writes the files fully before the measured phase (the layout); the writes are not measured." },
 	{ .name = "share_files", .type = OPT_BOOL, .offset = F(share_files), .def = "0", .dbio_own = 1,
 	  .help = "All threads share one set of nrfiles files whose total is size, as sysbench fileio does; each thread does 1/numjobs of the I/O, on its own slice of the blocks. 0: each thread has its own files, as in fio." },
+	/* -- fio: pacing and threads (rate, thinktime, startdelay, cpus_allowed, nice, prio ...) -- */
+	/* -- end of pacing and threads -- */
+	/* -- fio: how much and where (io_size, number_ios, offset, bsrange, bssplit, zones ...) -- */
+	/* -- end of how much and where -- */
+	/* -- fio: files (filename, filename_format, unlink, create_on_open ...) -- */
+	/* -- end of files -- */
 };
 /* clang-format on */
 

@@ -28,6 +28,13 @@ uint64_t hist_bucket_high(unsigned idx)
 	return hist_bucket_low(idx + 1) - 1;
 }
 
+uint64_t hist_bucket_mid(unsigned idx)
+{
+	uint64_t lo = hist_bucket_low(idx);
+
+	return lo + (hist_bucket_high(idx) - lo) / 2;
+}
+
 void hist_merge(struct hist *dst, const struct hist *src)
 {
 	if (!src->count)
@@ -65,8 +72,7 @@ uint64_t hist_percentile(const struct hist *h, double pct)
 		seen += h->buckets[i];
 		if (seen < rank)
 			continue;
-		uint64_t lo = hist_bucket_low(i), hi = hist_bucket_high(i);
-		uint64_t mid = lo + (hi - lo) / 2;
+		uint64_t mid = hist_bucket_mid(i);
 
 		if (mid < h->min)
 			mid = h->min;

@@ -72,6 +72,10 @@ static inline void hist_add(struct hist *h, uint64_t v)
 uint64_t hist_bucket_low(unsigned idx);
 uint64_t hist_bucket_high(unsigned idx);
 
+/* The value that stands for bucket idx: the middle of it (rounded down),
+ * the value a percentile falling in it is reported as before clamping. */
+uint64_t hist_bucket_mid(unsigned idx);
+
 /* dst += src, exactly as if dst had recorded src's values too. */
 void hist_merge(struct hist *dst, const struct hist *src);
 

@@ -287,17 +287,8 @@ static int plot_series(struct plot_ctx *c, const struct plot_input *in, size_t n
 /* The histogram of op type op over all runs of job; false when empty. */
 static bool job_hist(const json_t *job, const char *op, struct hist *h, struct hist *tmp)
 {
-	size_t r;
-	json_t *run;
-
 	hist_init(h);
-	json_array_foreach (json_object_get(job, "runs"), r, run) {
-		const json_t *o = json_object_get(json_object_get(run, "ops"), op);
-
-		if (o && tree_num(o, "count") > 0 && !result_hist_load(o, tmp))
-			hist_merge(h, tmp);
-	}
-	return h->count > 0;
+	return metric_job_hist(job, op, h, tmp);
 }
 
 /* One curve: latency against 1/(1 - q) for the fraction q of operations
@@ -310,8 +301,7 @@ static void latency_curve(FILE *dat, const struct hist *h, struct plot_unit u)
 	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
 		if (!h->buckets[i])
 			continue;
-		uint64_t lo = hist_bucket_low(i), hi = hist_bucket_high(i);
-		uint64_t mid = lo + (hi - lo) / 2;
+		uint64_t mid = hist_bucket_mid(i);
 		double x0 = total / (total - seen), x1;
 
 		mid = mid < h->min ? h->min : mid > h->max ? h->max : mid;

@@ -125,7 +125,7 @@ bad_job() {
 }
 
 @test "--format=xml" {
-	refused "dbio: command line: --format: bad value 'xml': expected text, json or csv" \
+	refused "dbio: command line: --format: bad value 'xml': expected text, json, csv, fio-json or fio-json+" \
 		run --directory="$target" --output "$result" --size=1m --format=xml
 }
 

@@ -436,3 +436,69 @@ need_engine() {
 		skip "$why"
 	fi
 }
+
+# ---- fio job files: refusals, and op counts beside fio's ----
+
+# refused_file FILE MESSAGE: `dbio run FILE` exits 2 with exactly MESSAGE on
+# stderr, and writes nothing: no result, nothing in $target.
+refused_file() {
+	rm -f "$result"
+	run --separate-stderr "$DBIO" run "$1" --directory="$target" --output="$result"
+	[ "$status" -eq 2 ] || {
+		echo "exit status $status, expected 2; stderr: $stderr" >&2
+		return 1
+	}
+	[ "$stderr" = "$2" ] || {
+		printf 'stderr:   %s\nexpected: %s\n' "$stderr" "$2" >&2
+		return 1
+	}
+	[ ! -e "$result" ]
+	is_empty_dir "$target"
+}
+
+# counts FILE: "job op count" per job and op type of a dbio result (fio's
+# names: fsync and fdatasync are sync), sorted.
+counts() {
+	"$PYTHON" - "$1" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+out = {}
+for j in r["jobs"]:
+    for t, o in j["runs"][0]["ops"].items():
+        name = {"fsync": "sync", "fdatasync": "sync"}.get(t, t)
+        if name in ("read", "write", "sync") and o["count"]:
+            out[(j["name"], name)] = out.get((j["name"], name), 0) + o["count"]
+for (job, op), n in sorted(out.items()):
+    print(job, op, n)
+EOF
+}
+
+# fio_counts FILE: the same from fio's --output-format=json.
+fio_counts() {
+	"$PYTHON" - "$1" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+out = {}
+for j in r["jobs"]:
+    for op in ("read", "write", "sync"):
+        # fio leaves fdatasyncs out of sync.total_ios, not out of its latencies
+        n = max(j[op]["total_ios"], j[op].get("lat_ns", {}).get("N", 0))
+        if n:
+            out[(j["jobname"], op)] = out.get((j["jobname"], op), 0) + n
+for (job, op), n in sorted(out.items()):
+    print(job, op, n)
+EOF
+}
+
+# same_as_fio FILE: dbio and fio run FILE in $target; their op counts per
+# job and op type must be the same (and not empty).
+same_as_fio() {
+	command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
+	dbio_ok "$1" --directory="$target"
+	counts "$result" >dbio.counts
+	rm -rf "$target" && mkdir "$target"
+	fio --directory="$target" --output-format=json --output=fio.json "$1" >/dev/null
+	fio_counts fio.json >fio.counts
+	[ -s fio.counts ]
+	diff fio.counts dbio.counts
+}

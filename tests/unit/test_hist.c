@@ -109,6 +109,21 @@ static void test_hist_bucket_width_at_most_1_128_of_low(void **state)
 	assert_int_equal(hist_bucket_high(hist_index(5000)), 5023);
 }
 
+/* A bucket's middle: the value itself where a bucket holds one, else
+ * low + (high - low) / 2; the last bucket's does not overflow. */
+static void test_hist_bucket_mid(void **state)
+{
+	unsigned last = HIST_NBUCKETS - 1;
+
+	(void)state;
+	assert_int_equal(hist_bucket_mid(hist_index(5)), 5);
+	assert_int_equal(hist_bucket_mid(hist_index(1000)), 1001);
+	assert_int_equal(hist_bucket_mid(hist_index(3000)), 2999);
+	assert_int_equal(hist_bucket_mid(hist_index(20000)), 20031);
+	assert_true(hist_bucket_mid(last) >= hist_bucket_low(last));
+	assert_true(hist_bucket_mid(last) <= hist_bucket_high(last));
+}
+
 static void test_hist_values_below_256_exact(void **state)
 {
 	struct hist *h = hist_new();
@@ -405,6 +420,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hist_index_of_bucket_bounds),
 		cmocka_unit_test(test_hist_bucket_width_at_most_1_128_of_low),
+		cmocka_unit_test(test_hist_bucket_mid),
 		cmocka_unit_test(test_hist_values_below_256_exact),
 		cmocka_unit_test(test_hist_percentile_error_bound_uniform),
 		cmocka_unit_test(test_hist_percentile_error_bound_lognormal),
