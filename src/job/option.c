@@ -184,6 +184,20 @@ static const struct option_def files_defs[] = {
 	/* -- fio: how much and where (io_size, number_ios, offset, bsrange, bssplit, zones ...) -- */
 	/* -- end of how much and where -- */
 	/* -- fio: files (filename, filename_format, unlink, create_on_open ...) -- */
+	{ .name = "filename", .never_brief = 1, .type = OPT_STR, .offset = F(filename), .size = S(filename), .def = "",
+	  .help = "Names of the job's files in directory, ':' between them, as in fio; nrfiles is their count, and every thread of the job (numjobs) does its I/O on these same files. dbio creates them (refusing a name that exists), lays them out and removes them, as its own dbio.<job>.<thread>.<n> files. An absolute path names the directory too (filename=/mnt/t/data is directory=/mnt/t filename=data). Not a device: dbio formats devices only in `dbio matrix --device ... --destroy-data`. Empty: dbio's names, a set per thread." },
+	{ .name = "unlink", .type = OPT_BOOL, .offset = F(unlink), .def = "1", .fio_noop = 1,
+	  .help = "fio's switch to delete the job's files when it is done. dbio always removes the files it made after each run, unless --keep; recorded, changes nothing measured." },
+	{ .name = "create_on_open", .type = OPT_BOOL, .offset = F(create_on_open), .def = "0", .fio_noop = 1,
+	  .help = "fio's switch to create files when the job opens them. dbio creates and lays out the files before the measured phase, either way; recorded, changes nothing measured." },
+	{ .name = "buffered", .type = OPT_BOOL, .offset = F(buffered), .def = "1",
+	  .help = "Use buffered I/O, as in fio: buffered=0 is direct=1 (giving both, they must agree)." },
+	{ .name = "rwmixwrite", .type = OPT_UINT, .offset = F(rwmixwrite), .def = "50", .min = 0, .max = 100,
+	  .help = "Percentage of writes in the mixed patterns, as in fio: rwmixwrite=30 is rwmixread=70 (giving both, they must add up to 100)." },
+	{ .name = "fsync_on_close", .type = OPT_BOOL, .offset = F(fsync_on_close), .def = "0",
+	  .help = "fsync each file when the job closes it, as in fio: in dbio the same as end_fsync=1 (each file of each thread, once, at the end)." },
+	{ .name = "overwrite", .type = OPT_BOOL, .offset = F(overwrite), .def = "0",
+	  .help = "Writes overwrite data that is there, as in fio: the files are written fully before the measured phase (prefill=1) also for a job that only writes." },
 	/* -- end of files -- */
 };
 /* clang-format on */

@@ -42,6 +42,38 @@ static int wait_for_starts(const struct jobset *set, size_t start, size_t j, boo
 		job->wait_for, set->jobs[other].name);
 }
 
+/* Does job a name file (fio's filename) in directory dir? */
+static bool names_file(const struct job *a, const char *dir, const char *file)
+{
+	char name[4096];
+
+	if (!a->filename[0] || strcmp(a->directory, dir))
+		return false;
+	for (size_t i = 0; i < a->nrfiles; i++)
+		if (!strcmp(job_filename_at(a, i, name, sizeof(name)), file))
+			return true;
+	return false;
+}
+
+/* Job j and a job before it in its group (from start) may not name one
+ * file: fio would share it, dbio lays out the files of each job apart. */
+static int check_shared_names(const struct jobset *set, size_t start, size_t j, struct dbio_err *err)
+{
+	const struct job *job = &set->jobs[j];
+	char name[4096];
+
+	for (size_t i = 0; job->filename[0] && i < job->nrfiles; i++) {
+		job_filename_at(job, i, name, sizeof(name));
+		for (size_t k = start; k < j; k++)
+			if (names_file(&set->jobs[k], job->directory, name))
+				return job_fail(
+					job, "filename", err,
+					"'%s' is a file of job '%s' too, which runs at the same time (no stonewall between them): dbio does not yet share a file between jobs; name another file, or add stonewall",
+					name, set->jobs[k].name);
+	}
+	return 0;
+}
+
 int plan_groups(struct jobset *set, struct dbio_err *err)
 {
 	uint64_t groupid = 0;
@@ -50,7 +82,7 @@ int plan_groups(struct jobset *set, struct dbio_err *err)
 	for (size_t j = 0; j < set->njobs; j++) {
 		struct job *job = &set->jobs[j];
 		bool starts = j == 0 || job->stonewall;
-		int rc;
+		int rc = 0;
 
 		if (job->wait_for[0] && (rc = wait_for_starts(set, start, j, &starts, err)))
 			return rc;
@@ -60,6 +92,8 @@ int plan_groups(struct jobset *set, struct dbio_err *err)
 			start = j;
 		job->starts_group = starts;
 		job->groupid = groupid;
+		if ((rc = check_shared_names(set, start, j, err)))
+			return rc;
 		for (size_t k = start; k < j; k++)
 			if (!strcmp(set->jobs[k].name, job->name)) {
 				char where[4200];

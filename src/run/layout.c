@@ -71,7 +71,8 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 
 	if (!files)
 		return 0;
-	const uint64_t threads = job->share_files ? 1 : job->numjobs;
+	/* share_files and fio's filename: one set of files for all threads */
+	const uint64_t threads = job->share_files || job->filename[0] ? 1 : job->numjobs;
 
 	l->files = calloc(threads * job->nrfiles, sizeof(*l->files));
 	if (!l->files)
@@ -83,7 +84,11 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 			size_t global = l->nfiles;
 
 			lf->dir = global % l->ndirs;
-			if (job->share_files)
+			char named[4096];
+
+			if (job->filename[0])
+				lf->name = strdup(job_filename_at(job, f, named, sizeof(named)));
+			else if (job->share_files)
 				lf->name = fmt_alloc("dbio.%s.shared.%llu", job->name, (unsigned long long)f);
 			else
 				lf->name = fmt_alloc("dbio.%s.%llu.%llu", job->name, (unsigned long long)t,
@@ -181,7 +186,9 @@ int layout_create(struct layout *l, struct dbio_err *err)
 			if (errno == EEXIST)
 				rc = dbio_err_set(
 					err, DBIO_EUNSAFE,
-					"%s: already exists: left by an earlier run? remove it and run again",
+					l->job->filename[0]
+						? "%s: exists, and dbio measures only files it creates (and removes): remove it or name another file"
+						: "%s: already exists: left by an earlier run? remove it and run again",
 					f->path);
 			else
 				rc = dbio_err_set(err, -errno, "%s: cannot create: %s", f->path,
