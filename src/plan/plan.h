@@ -38,9 +38,10 @@ int plan_job_init(struct job *job, const char *name);
  * same name in two tables has the same type (plan_check). */
 const struct option_def *plan_find(const char *name);
 
-/* job_set, but a key of fio's that dbio does not honour is refused with
- * fio_keys' reason ("<where>: key 'rate': fio key dbio does not honour yet:
- * caps the job's bandwidth") instead of as unknown. */
+/* job_set, but a key of a part this build left out is refused with the
+ * package that brings it back, and a key of fio's that dbio does not
+ * honour with fio_keys' reason ("<where>: key 'rate': fio key dbio does
+ * not honour yet: caps the job's bandwidth"), instead of as unknown. */
 int plan_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
 	     struct dbio_err *err);
 
