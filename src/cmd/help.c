@@ -217,6 +217,25 @@ static void man_key(const struct plan_table *t, const struct option_def *def, co
 	printf(".%s\n", def->dbio_own ? " (dbio's own key.)" : "");
 }
 
+/* A key's values, each alone or with fio's ":TEXT" after it, as a
+ * pattern; takes values. */
+static void enum_pattern(json_t *o, json_t *values)
+{
+	char re[1024] = "^(";
+	size_t used = 2, i;
+	json_t *v;
+
+	json_array_foreach (values, i, v) {
+		int n = snprintf(re + used, sizeof(re) - used, "%s%s", i ? "|" : "", json_string_value(v));
+
+		if (n > 0 && (size_t)n < sizeof(re) - used)
+			used += (size_t)n;
+	}
+	snprintf(re + used, sizeof(re) - used, ")(:.+)?$");
+	json_object_set_new(o, "pattern", json_string(re));
+	json_decref(values);
+}
+
 /* The JSON Schema of a key's value in a result's options. */
 static json_t *key_schema(const struct option_def *def)
 {
@@ -252,7 +271,10 @@ static json_t *key_schema(const struct option_def *def)
 		for (const struct opt_enum *e = def->values; e->name; e++)
 			if (e->help)
 				json_array_append_new(values, json_string(e->name));
-		json_object_set_new(o, "enum", values);
+		if (def->suffix_size)
+			enum_pattern(o, values); /* fio's VALUE:TEXT */
+		else
+			json_object_set_new(o, "enum", values);
 		break;
 	case OPT_PCT_LIST:
 		json_object_set_new(o, "type", json_string("array"));

@@ -355,7 +355,7 @@ int job_validate_files(struct job *job, struct dbio_err *err)
 	if (job->direct && job->filesize % 512)
 		return job_fail(job, "filesize", err, "%llu is not a multiple of 512, which direct=1 needs",
 				(unsigned long long)job->filesize);
-	return 0;
+	return job_validate_where(job, err);
 }
 
 int jobset_add(struct jobset *set, const struct job *job)

@@ -26,6 +26,7 @@ enum prefill_mode { PREFILL_AUTO, PREFILL_ON, PREFILL_OFF };
 enum cache_mode { CACHE_FADVISE, CACHE_DROP, CACHE_KEEP };
 enum probe_kind { PROBE_NONE, PROBE_WRITE, PROBE_READ };
 enum distribution { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO };
+enum rw_sequencer { RW_SEQ_SEQUENTIAL, RW_SEQ_IDENTICAL };
 
 /* Where a key's value came from, for messages: "jobs/a.fio:12" or
  * "command line". */
@@ -117,6 +118,18 @@ struct job {
 	/* -- fio: pacing and threads -- */
 	/* -- end of pacing and threads -- */
 	/* -- fio: how much and where -- */
+	uint64_t io_size;	   /* bytes of I/O per thread in all (fio's io_size, io_limit); 0: size */
+	uint64_t number_ios;	   /* stop a thread after this many reads and writes per loop; 0: never */
+	char offset[32];	   /* as given: bytes into each file where the I/O starts */
+	uint64_t offset_increment; /* thread i of numjobs starts offset + i * offset_increment */
+	uint64_t offset_align;	   /* fio_noop: fio aligns only a percentage offset (refused) */
+	char rw_mod[24];	   /* rw's offset modifier as given (rw=read:-8k): "-8k"; "" none */
+	int rw_sequencer;	   /* enum rw_sequencer */
+	/* Derived by job_validate_where. */
+	int64_t seq_add;	   /* sequential: bytes added after each I/O (rw=read:-8k: -8192) */
+	uint64_t seq_nr;	   /* random: a random offset every seq_nr I/Os (rw=randread:8) */
+	uint64_t offset_bytes;	   /* offset, parsed */
+	bool region_from_filesize; /* filesize= given: a file's region is filesize - its offset */
 	/* -- end of how much and where -- */
 	/* -- fio: files -- */
 	char filename[4096]; /* fio's filename: names in directory, ':' between them; "" = dbio's */
@@ -198,6 +211,32 @@ int job_validate_files(struct job *job, struct dbio_err *err);
  * directory and name), buffered into direct, rwmixwrite into rwmixread,
  * fsync_on_close into end_fsync, overwrite into prefill. */
 int job_validate_fio_files(struct job *job, struct dbio_err *err);
+
+/* fio's "how much and where" keys (job/fio_where.c), last thing of
+ * job_validate_files: io_size, number_ios, offset, offset_increment. 0 or
+ * DBIO_EINPUT naming the key. */
+int job_validate_where(struct job *job, struct dbio_err *err);
+
+/* The first of fio's "how much and where" keys given for job, or NULL; for
+ * a workload that does not honour them (oltp). */
+const char *job_where_key_given(const struct job *job);
+
+/* Where the I/O of thread t (0 <= t < numjobs) starts in each of its files
+ * (fio's file_offset: offset + t * offset_increment), how many bytes from
+ * there it covers (fio's io_size of a file: the region), and how big each
+ * file is: filesize when given (the region is what the offset leaves of
+ * it), else the offset and the region. job_validate_where must have run. */
+uint64_t job_file_offset(const struct job *job, uint64_t t);
+uint64_t job_region_bytes(const struct job *job, uint64_t t);
+uint64_t job_file_bytes(const struct job *job, uint64_t t);
+
+/* The reads and writes a thread does in all in a job bound by size, by
+ * fio's rule, when a pass over its files is pass_ops blocks and the
+ * thread's share of io_size is io_bytes (0: none): passes of size until
+ * loops passes are done and io_size is reached, never past io_size * loops
+ * bytes (the op that reaches it counted) nor number_ios * loops ops. For
+ * the progress line; the worker's budget (workload/where.h) decides. */
+uint64_t job_ops_total(const struct job *job, uint64_t pass_ops, uint64_t io_bytes);
 
 /* The i-th name of job's filename (0 <= i < nrfiles) into buf; buf. */
 const char *job_filename_at(const struct job *job, size_t i, char *buf, size_t len);

@@ -34,6 +34,12 @@ static const struct opt_enum rw_values[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_enum rw_sequencer_values[] = {
+	{ "sequential", RW_SEQ_SEQUENTIAL, "continue after the I/O before" },
+	{ "identical", RW_SEQ_IDENTICAL, "repeat the offset of the I/O before" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_enum sync_values[] = {
 	{ "none", SYNC_NONE, "no O_SYNC or O_DSYNC" },
 	{ "sync", SYNC_SYNC, "open files with O_SYNC" },
@@ -140,7 +146,8 @@ static const struct option_def job_defs[] = {
 
 static const struct option_def files_defs[] = {
 	{ .name = "rw", .type = OPT_ENUM, .offset = F(rw), .def = "read", .values = rw_values, .brief = 1,
-	  .help = "I/O pattern." },
+	  .suffix_offset = F(rw_mod), .suffix_size = S(rw_mod),
+	  .help = "I/O pattern. As in fio, :N after it is an offset modifier: after each sequential I/O, skip N bytes (rw=write:4k writes every other block; negative goes backwards: rw=read:-8k), or for a random pattern, a new random offset only every N I/Os (rw=randread:8; see rw_sequencer)." },
 	{ .name = "rwmixread", .type = OPT_UINT, .offset = F(rwmixread), .def = "50", .min = 0, .max = 100,
 	  .help = "Percentage of reads in the mixed patterns randrw and readwrite; each operation is a read with this probability." },
 	{ .name = "bs", .type = OPT_SIZE, .offset = F(bs), .def = "4k", .min = 1, .max = 1ull << 30, .brief = 1,
@@ -182,6 +189,18 @@ static const struct option_def files_defs[] = {
 	/* -- fio: pacing and threads (rate, thinktime, startdelay, cpus_allowed, nice, prio ...) -- */
 	/* -- end of pacing and threads -- */
 	/* -- fio: how much and where (io_size, number_ios, offset, bsrange, bssplit, zones ...) -- */
+	{ .name = "io_size", .type = OPT_SIZE, .offset = F(io_size), .def = "0", .min = 0, .max = OPT_MAX,
+	  .help = "Bytes of I/O per thread, as in fio, apart from size, which stays the region the I/O covers: less than size stops early, more starts the files over (a new pass) until io_size is done. With loops, io_size * loops in all. Not with time_based. With share_files=1, for all threads together. 0: size." },
+	{ .name = "number_ios", .type = OPT_UINT, .offset = F(number_ios), .def = "0", .min = 0, .max = OPT_MAX,
+	  .help = "Stop a thread after this many reads and writes (number_ios * loops with loops), as in fio, if size or io_size has not stopped it before. Not with time_based. 0: no limit." },
+	{ .name = "offset", .type = OPT_STR, .offset = F(offset), .size = S(offset), .def = "0",
+	  .help = "Where the I/O starts in each file, in bytes (4k, 1m), as in fio: the bytes before it are not touched. Without filesize= a file is offset + its share of size; with filesize=, the I/O covers filesize - offset of it. fio's percentage (offset=25%) is refused: fio takes it of the size a file has before the job lays it out, which for a new file (dbio makes every file) is 0." },
+	{ .name = "offset_increment", .type = OPT_SIZE, .offset = F(offset_increment), .def = "0", .min = 0, .max = OPT_MAX,
+	  .help = "Thread i of numjobs starts its I/O at offset + i * offset_increment, as in fio: with filename= the threads work on disjoint parts of the same files. Not with share_files=1. A percentage is refused (see offset)." },
+	{ .name = "rw_sequencer", .type = OPT_ENUM, .offset = F(rw_sequencer), .def = "sequential", .values = rw_sequencer_values,
+	  .help = "With rw=randread:N (a random pattern with an offset modifier), what the N - 1 I/Os between two random offsets do, as in fio. A sequential pattern is sequential either way." },
+	{ .name = "offset_align", .type = OPT_SIZE, .offset = F(offset_align), .def = "0", .min = 0, .max = OPT_MAX, .fio_noop = 1,
+	  .help = "fio's alignment of an offset given as a percentage; fio leaves an offset in bytes as it is, and dbio takes offsets in bytes only. Recorded, changes nothing measured." },
 	/* -- end of how much and where -- */
 	/* -- fio: files (filename, filename_format, unlink, create_on_open ...) -- */
 	{ .name = "filename", .never_brief = 1, .type = OPT_STR, .offset = F(filename), .size = S(filename), .def = "",
@@ -209,9 +228,13 @@ const struct option_table option_files_table = OPTION_TABLE(files_defs, struct j
 static const struct {
 	const char *alias, *name;
 } aliases[] = {
-	{ "allrandrepeat", "randrepeat" }, { "blocksize", "bs" },
-	{ "nr_files", "nrfiles" },	   { "readwrite", "rw" },
-	{ "timeout", "runtime" },	   { "wait_for_previous", "stonewall" },
+	{ "allrandrepeat", "randrepeat" },
+	{ "blocksize", "bs" },
+	{ "io_limit", "io_size" },
+	{ "nr_files", "nrfiles" },
+	{ "readwrite", "rw" },
+	{ "timeout", "runtime" },
+	{ "wait_for_previous", "stonewall" },
 };
 
 const char *option_canonical(const char *name)
@@ -460,6 +483,26 @@ static int parse_interval(const struct option_def *def, const char *value, const
 	return 0;
 }
 
+/* One of def's values, with fio's ":TEXT" after it where def takes one. */
+static int parse_enum(const struct option_def *def, void *base, const char *value, const char *where,
+		      struct dbio_err *err)
+{
+	const char *colon = def->suffix_size ? strchr(value, ':') : NULL;
+	const size_t n = colon ? (size_t)(colon - value) : strlen(value);
+
+	if (colon && (!colon[1] || strlen(colon + 1) >= def->suffix_size))
+		return bad_value(def, value, where, colon[1] ? "too long after ':'" : "nothing after ':'",
+				 err);
+	for (const struct opt_enum *e = def->values; e->name; e++)
+		if (strlen(e->name) == n && !strncmp(e->name, value, n)) {
+			*(int *)((char *)base + def->offset) = e->value;
+			if (def->suffix_size)
+				strcpy((char *)base + def->suffix_offset, colon ? colon + 1 : "");
+			return 0;
+		}
+	return bad_value(def, value, where, NULL, err);
+}
+
 int option_parse(const struct option_def *def, void *base, const char *value, const char *where,
 		 struct dbio_err *err)
 {
@@ -489,12 +532,7 @@ int option_parse(const struct option_def *def, void *base, const char *value, co
 		*(uint64_t *)field = v;
 		return 0;
 	case OPT_ENUM:
-		for (const struct opt_enum *e = def->values; e->name; e++)
-			if (!strcmp(e->name, value)) {
-				*(int *)field = e->value;
-				return 0;
-			}
-		return bad_value(def, value, where, NULL, err);
+		return parse_enum(def, base, value, where, err);
 	case OPT_RANGE:
 		return parse_range(def, value, where, (struct opt_range *)field, err);
 	case OPT_INTERVAL:
@@ -523,9 +561,13 @@ void option_format(const void *base, const struct option_def *def, char *buf, si
 	case OPT_TIME:
 		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
 		break;
-	case OPT_ENUM:
-		snprintf(buf, len, "%s", option_enum_name(def->values, *(const int *)field));
+	case OPT_ENUM: {
+		const char *suffix = def->suffix_size ? (const char *)base + def->suffix_offset : "";
+
+		snprintf(buf, len, "%s%s%s", option_enum_name(def->values, *(const int *)field),
+			 suffix[0] ? ":" : "", suffix);
 		break;
+	}
 	case OPT_RANGE: {
 		const struct opt_range *r = (const struct opt_range *)field;
 

@@ -74,6 +74,11 @@ struct option_def {
 	int brief;		       /* 1: always in a job's one-line summary (job_brief) */
 	int never_brief;	       /* 1: never in the one-line summary: where or when, not what */
 	int fio_noop; /* 1: fio's key, accepted and recorded, changes nothing dbio measures */
+	/* OPT_ENUM: fio's "VALUE:TEXT" form (rw=randread:8, rw=read:-8k): TEXT,
+	 * without the ':', goes into the char[suffix_size] field at
+	 * suffix_offset ("" for a bare VALUE), and results show "read:-8k".
+	 * suffix_size 0: no suffix. Its owner checks TEXT. */
+	size_t suffix_offset, suffix_size;
 };
 
 /* Whom a table's keys belong to, and so which jobs may be given them. */

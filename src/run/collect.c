@@ -13,12 +13,21 @@
 
 #include "run/run_int.h"
 
+/* Thread t's share of total among n, the shares adding up to total. */
+static uint64_t share_of(uint64_t total, uint64_t t, uint64_t n)
+{
+	const uint64_t q = total / n, r = total % n;
+
+	return q + r * (t + 1) / n - r * t / n;
+}
+
 /* Hand thread t of job its files and its slice of the blocks. */
 void run_assign(struct worker *w, const struct job *job, struct layout *l, struct wfile *files, unsigned t)
 {
-	const uint64_t bpf = job->filesize / job->bs;
+	/* fio's region of a file: what its offset leaves (offset_increment) */
+	const uint64_t bpf = job_region_bytes(job, job->share_files ? 0 : t) / job->bs;
 	const uint64_t pass_ops = job->size / job->bs;
-	uint64_t first_file, last_file;
+	uint64_t first_file, last_file, io_bytes = job->io_size;
 
 	w->job = job;
 	w->index = t;
@@ -27,6 +36,7 @@ void run_assign(struct worker *w, const struct job *job, struct layout *l, struc
 	snprintf(w->prefix, sizeof(w->prefix), "dbio.%s.%u.", job->name, t);
 	if (!(job->wl->caps & WORKLOAD_CAP_FILES)) {
 		w->ops_per_pass = job->wl->work_items ? job->wl->work_items(job) : 0;
+		w->ops_total = w->ops_per_pass;
 		return;
 	}
 	w->blocks_per_file = bpf;
@@ -39,8 +49,7 @@ void run_assign(struct worker *w, const struct job *job, struct layout *l, struc
 		w->slice_first = lo - first_file * bpf;
 		w->slice_len = hi - lo;
 		w->ops_per_pass = pass_ops * (t + 1) / job->numjobs - pass_ops * t / job->numjobs;
-		if (w->ops_per_pass > w->slice_len)
-			w->ops_per_pass = w->slice_len;
+		io_bytes = share_of(job->io_size, t, job->numjobs);
 	} else if (job->filename[0]) {
 		/* fio's filename: every thread on the same files, each the whole size */
 		first_file = 0;
@@ -55,6 +64,11 @@ void run_assign(struct worker *w, const struct job *job, struct layout *l, struc
 		w->slice_len = bpf * job->nrfiles;
 		w->ops_per_pass = pass_ops;
 	}
+	/* As fio, a pass is no more than the region (filesize - offset) holds. */
+	if (w->ops_per_pass > w->slice_len)
+		w->ops_per_pass = w->slice_len;
+	w->io_bytes = io_bytes;
+	w->ops_total = job->time_based ? 0 : job_ops_total(job, w->ops_per_pass, io_bytes);
 	w->files = files;
 	w->nfiles = (size_t)(last_file - first_file + 1);
 	for (size_t i = 0; i < w->nfiles; i++) {

@@ -94,6 +94,10 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 				lf->name = fmt_alloc("dbio.%s.%llu.%llu", job->name, (unsigned long long)t,
 						     (unsigned long long)f);
 			lf->path = lf->name ? fmt_alloc("%s/%s", l->dirs[lf->dir].path, lf->name) : NULL;
+			/* the threads of a set of files all start inside it */
+			lf->size = job_file_bytes(job, job->share_files ? 0
+						       : threads > 1	? t
+									: job->numjobs - 1);
 			l->nfiles++;
 			if (!lf->path)
 				return dbio_err_set(err, -ENOMEM, "%s: out of memory", job->name);
@@ -102,9 +106,9 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 	return 0;
 }
 
-static int preallocate(const struct layout *l, int fd)
+static int preallocate(const struct layout *l, const struct layout_file *f, int fd)
 {
-	const off_t size = (off_t)l->job->filesize;
+	const off_t size = (off_t)f->size;
 	int rc;
 
 	switch (l->job->fallocate) {
@@ -127,10 +131,10 @@ static int preallocate(const struct layout *l, int fd)
 	return dbio_sys->ftruncate(fd, size) == 0 ? 0 : -errno;
 }
 
-static int fill(const struct layout *l, int fd, char *buf)
+static int fill(const struct layout_file *f, int fd, char *buf)
 {
-	for (uint64_t off = 0; off < l->job->filesize;) {
-		uint64_t n = l->job->filesize - off < LAYOUT_CHUNK ? l->job->filesize - off : LAYOUT_CHUNK;
+	for (uint64_t off = 0; off < f->size;) {
+		uint64_t n = f->size - off < LAYOUT_CHUNK ? f->size - off : LAYOUT_CHUNK;
 		ssize_t w;
 
 		if (atomic_load(&run_stop_signal))
@@ -196,13 +200,13 @@ int layout_create(struct layout *l, struct dbio_err *err)
 			break;
 		}
 		f->created = true;
-		rc = preallocate(l, fd);
+		rc = preallocate(l, f, fd);
 		if (rc) {
 			char sz[32];
 
 			dbio_err_set(err, rc, "%s: cannot preallocate %s: %s", f->path,
-				     units_fmt_bytes(sz, sizeof(sz), l->job->filesize), strerror(-rc));
-		} else if (fill_files && (rc = fill(l, fd, buf)) != 0 && rc != DBIO_ESTOPPED) {
+				     units_fmt_bytes(sz, sizeof(sz), f->size), strerror(-rc));
+		} else if (fill_files && (rc = fill(f, fd, buf)) != 0 && rc != DBIO_ESTOPPED) {
 			dbio_err_set(err, rc, "%s: cannot lay out file: %s", f->path, strerror(-rc));
 		}
 		dbio_sys->close(fd);

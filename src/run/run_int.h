@@ -27,7 +27,8 @@ struct layout_dir {
 struct layout_file {
 	size_t dir; /* index into layout.dirs */
 	char *name;
-	char *path; /* dir path + name, for messages */
+	char *path;    /* dir path + name, for messages */
+	uint64_t size; /* bytes: the region of its threads and the offset before it (job_file_bytes) */
 	bool created;
 };
 

@@ -94,7 +94,7 @@ static void report_progress(const struct run_group *g, uint64_t now, uint64_t *l
 
 		p.ops += atomic_load_explicit(&g->slots[i].w.progress_ops, memory_order_relaxed);
 		if (!job->time_based)
-			p.total += g->slots[i].w.ops_per_pass * (job->eng ? job->loops : 1);
+			p.total += g->slots[i].w.ops_total;
 	}
 	if (first->runtime_ns)
 		p.limit_s = (double)(first->runtime_ns + first->ramp_ns) / 1e9;
@@ -229,7 +229,7 @@ static size_t series_hint(const struct job *job, const struct worker *w)
 	if (job->log_interval.ns && job->runtime_ns)
 		n = (job->ramp_ns + job->runtime_ns) / job->log_interval.ns + 2;
 	else if (job->log_interval.ops && !job->time_based)
-		n = w->ops_per_pass * job->loops / job->log_interval.ops + 2;
+		n = w->ops_total / job->log_interval.ops + 2;
 	return n > (1u << 20) ? 1u << 20 : (size_t)n;
 }
 

@@ -31,6 +31,7 @@
 #include "util/clock.h"
 #include "util/syscalls.h"
 #include "util/units.h"
+#include "workload/where.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
@@ -65,6 +66,7 @@ struct fileio_state {
 	struct fileio_slot *slots; /* queued engines: nbufs */
 	unsigned *free;		   /* free slot numbers, a stack */
 	struct io_req **done;	   /* reap's output */
+	struct where where;	   /* fileio: the next I/O and the budget */
 };
 
 static uint64_t buf_stride(const struct job *job)
@@ -150,7 +152,8 @@ static int start_engine(struct worker *w, struct fileio_state *st, const struct 
 	if (ops->attach) {
 		const struct engine_files files = { .fds = st->fds,
 						    .nfiles = w->nfiles,
-						    .file_bytes = job->filesize,
+						    .file_bytes = job_file_bytes(
+							    job, job->share_files ? 0 : w->index),
 						    .bufs = st->bufs,
 						    .nbufs = st->nbufs,
 						    .buf_bytes = buf_stride(job) };
@@ -215,20 +218,12 @@ static int fileio_prepare(struct worker *w)
 {
 	const struct job *job = w->job;
 	struct fileio_state *st;
-	enum offgen_mode mode = OFFGEN_SEQ;
-	const uint64_t seed = job->randseed + w->index;
 	int rc = fileio_pages_setup(w, &st);
 
 	w->priv = st;
 	if (rc)
 		return rc;
-	if (job_is_random(job))
-		mode = job->norandommap ? OFFGEN_UNIFORM : OFFGEN_RANDMAP;
-	if (job_is_random(job) && job->dist != DIST_UNIFORM)
-		offgen_init_skewed(&w->gen, job->dist == DIST_ZIPF ? OFFGEN_ZIPF : OFFGEN_PARETO,
-				   job->dist_param, w->slice_len, seed);
-	else
-		offgen_init(&w->gen, mode, w->slice_len, seed);
+	where_init(&st->where, w, job->randseed + w->index);
 	return 0;
 }
 
@@ -321,8 +316,7 @@ static int run_syncs(struct worker *w, unsigned file, unsigned due, bool measuri
 static int fileio_run_sync(struct worker *w)
 {
 	const struct job *job = w->job;
-	const uint64_t total = job->time_based ? UINT64_MAX : w->ops_per_pass * job->loops;
-	const uint64_t bpf = w->blocks_per_file;
+	struct where *wh = &((struct fileio_state *)w->priv)->where;
 	const bool mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE;
 	const enum op_type fixed_op = job_reads(job) ? OP_READ : OP_WRITE;
 	const bool rewrite = job->rw == RW_REWRITE;
@@ -331,7 +325,8 @@ static int fileio_run_sync(struct worker *w)
 	const uint64_t ramp_end = now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
 	bool measuring = job->ramp_ns == 0;
-	struct io_req req = { .buf = fileio_pages_buffer(w->priv), .len = job->bs };
+	struct io_req req = { .buf = fileio_pages_buffer(w->priv) };
+	struct where_io io;
 	uint64_t done = 0, writes = 0;
 	struct usage u0 = { 0 }, u1;
 	size_t file = 0;
@@ -342,7 +337,7 @@ static int fileio_run_sync(struct worker *w)
 		usage_thread(&u0);
 		series_start(&w->series, w->series.interval_ns ? w->origin_ns : now);
 	}
-	while (done < total) {
+	for (;;) {
 		if (atomic_load_explicit(w->stop, memory_order_relaxed) ||
 		    atomic_load_explicit(w->job_stop, memory_order_relaxed) || now >= deadline)
 			break;
@@ -351,20 +346,30 @@ static int fileio_run_sync(struct worker *w)
 			 * measures its whole size after the ramp. */
 			measuring = true;
 			done = writes = 0;
-			w->gen.pos = 0;
+			where_restart(wh);
 			w->start_ns = now;
 			usage_thread(&u0);
 			series_start(&w->series, w->series.interval_ns ? w->origin_ns + job->ramp_ns : now);
 		}
-		if (w->gen.pos == w->ops_per_pass)
-			offgen_new_pass(&w->gen);
-		uint64_t block = w->slice_first + offgen_next(&w->gen);
-
-		file = block / bpf;
-		req.file = (unsigned)file;
-		req.fd = w->files[file].fd;
-		req.off = (block % bpf) * job->bs;
 		req.op = mixed ? (rng_below(&w->rng, 100) < job->rwmixread ? OP_READ : OP_WRITE) : fixed_op;
+		if (!where_next(wh, req.op, &io))
+			break;
+		if (wh->resync) {
+			/* fio's synchronous engines sync once more at the start
+			 * of a pass when the last write count has one due */
+			const unsigned again = writes ? syncs_due(job, writes) : 0;
+			const enum op_type op = req.op;
+
+			wh->resync = false;
+			if (again && (rc = run_syncs(w, (unsigned)file, again, measuring, &now, &req.op)))
+				break;
+			req.op = op;
+		}
+		file = io.file;
+		req.file = io.file;
+		req.fd = w->files[file].fd;
+		req.off = io.off;
+		req.len = io.len;
 		for (;;) {
 			rc = w->eng.ops->io(&w->eng, &req);
 			uint64_t t = clock_now_ns();
@@ -392,7 +397,7 @@ static int fileio_run_sync(struct worker *w)
 		writes++;
 		/* As fio: no sync after the last write of a job bound by size
 		 * (fio syncs before the next I/O, and there is none). */
-		const unsigned due = done < total ? syncs_due(job, writes) : 0;
+		const unsigned due = where_more(wh) ? syncs_due(job, writes) : 0;
 
 		if (due && (rc = run_syncs(w, req.file, due, measuring, &now, &req.op)))
 			break;
@@ -426,12 +431,13 @@ struct qloop {
 	struct fileio_state *st;
 	const struct engine_ops *ops;
 	const struct job *job;
-	uint64_t total;	 /* operations to issue */
-	bool mixed;	 /* reads and writes mixed by rwmixread */
-	enum op_type op; /* else: this one */
-	bool series;	 /* a series is kept */
-	bool measuring;	 /* past the ramp */
-	bool stopping;	 /* issue nothing more; drain */
+	struct where *wh; /* the next I/O and the budget */
+	bool exhausted;	  /* the budget is spent: issue nothing more */
+	bool mixed;	  /* reads and writes mixed by rwmixread */
+	enum op_type op;  /* else: this one */
+	bool series;	  /* a series is kept */
+	bool measuring;	  /* past the ramp */
+	bool stopping;	  /* issue nothing more; drain */
 	uint64_t issued, done, writes;
 	unsigned inflight, nfree;
 	unsigned due, sync_file; /* syncs_due of the last write, and its file */
@@ -458,7 +464,8 @@ static void q_measure(struct qloop *q, uint64_t origin_ns)
 
 	q->measuring = true;
 	q->issued = q->done = q->writes = 0;
-	w->gen.pos = 0;
+	q->exhausted = false;
+	where_restart(q->wh);
 	w->start_ns = q->now;
 	usage_thread(&q->u0);
 	series_start(&w->series, w->series.interval_ns ? origin_ns : q->now);
@@ -472,20 +479,24 @@ static unsigned q_fill(struct qloop *q)
 	struct fileio_state *st = q->st;
 	unsigned k = 0;
 
-	while (!q->stopping && !q->due && q->nfree && q->issued < q->total) {
-		if (w->gen.pos == w->ops_per_pass)
-			offgen_new_pass(&w->gen);
-		uint64_t block = w->slice_first + offgen_next(&w->gen);
+	while (!q->stopping && !q->due && q->nfree && !q->exhausted) {
+		const enum op_type op =
+			q->mixed ? (rng_below(&w->rng, 100) < q->job->rwmixread ? OP_READ : OP_WRITE) : q->op;
+		struct where_io io;
+
+		if (!where_next(q->wh, op, &io)) {
+			q->exhausted = true;
+			break;
+		}
 		struct fileio_slot *slot = &st->slots[st->free[--q->nfree]];
 		struct io_req *req = &slot->req;
-		unsigned file = (unsigned)(block / w->blocks_per_file);
 		int rc;
 
-		req->file = file;
-		req->fd = w->files[file].fd;
-		req->off = (block % w->blocks_per_file) * q->job->bs;
-		req->op =
-			q->mixed ? (rng_below(&w->rng, 100) < q->job->rwmixread ? OP_READ : OP_WRITE) : q->op;
+		req->file = io.file;
+		req->fd = w->files[io.file].fd;
+		req->off = io.off;
+		req->len = io.len;
+		req->op = op;
 		slot->measured = q->measuring;
 		if ((rc = q->ops->queue(&w->eng, req))) {
 			q->nfree++;
@@ -496,8 +507,8 @@ static unsigned q_fill(struct qloop *q)
 		q->issued++;
 		if (req->op == OP_WRITE) {
 			q->writes++;
-			q->due = q->issued < q->total ? syncs_due(q->job, q->writes) : 0; /* as above */
-			q->sync_file = file;
+			q->due = where_more(q->wh) ? syncs_due(q->job, q->writes) : 0; /* as above */
+			q->sync_file = io.file;
 		}
 	}
 	return k;
@@ -572,7 +583,7 @@ static int fileio_run_queued(struct worker *w)
 			   .st = w->priv,
 			   .ops = w->eng.ops,
 			   .job = job,
-			   .total = job->time_based ? UINT64_MAX : w->ops_per_pass * job->loops,
+			   .wh = &((struct fileio_state *)w->priv)->where,
 			   .mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE,
 			   .op = job_reads(job) ? OP_READ : OP_WRITE,
 			   .series = series_on(&w->series),
@@ -610,7 +621,7 @@ static int fileio_run_queued(struct worker *w)
 		if (k)
 			q_submit(&q, k, t0);
 		if (!q.inflight) {
-			if (q.stopping || (q.issued >= q.total && !q.due))
+			if (q.stopping || (q.exhausted && !q.due))
 				break;
 			continue;
 		}

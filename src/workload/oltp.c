@@ -83,6 +83,7 @@ static void oltp_shared_release(void *shared)
 static int oltp_validate(struct job *job, struct dbio_err *err)
 {
 	const struct oltp_conf *conf = job->wl_conf;
+	const char *key;
 
 	if (job->numjobs < 2)
 		return job_fail(
@@ -94,6 +95,10 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 				"workload=oltp runs for a time: give runtime= and time_based");
 	if (job->ramp_ns)
 		return job_fail(job, "ramp_time", err, "not for workload=oltp (yet): measure from the start");
+	if ((key = job_where_key_given(job)))
+		return job_fail(
+			job, key, err,
+			"not for workload=oltp: its transactions pick their pages over the whole database, for runtime=");
 	if (!job_is_set(job, "bs"))
 		job->bs = 8192;	 /* a database page */
 	job->share_files = true; /* one database: every thread works on the same files */

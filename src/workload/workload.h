@@ -79,6 +79,9 @@ struct worker {
 	uint64_t slice_first;	  /* this worker's blocks: [slice_first, +slice_len) */
 	uint64_t slice_len;
 	uint64_t ops_per_pass;
+	uint64_t io_bytes; /* the thread's share of io_size (all of it unless share_files); 0: none */
+	uint64_t
+		ops_total; /* reads and writes in all (job_ops_total), for the progress line; 0: time_based */
 	struct series series;		   /* initialised (maybe off) and released by the runner */
 	uint64_t origin_ns;		   /* set when the gate opens: all threads start then */
 	const atomic_int *stop;		   /* set on SIGINT / SIGTERM */

@@ -1,0 +1,194 @@
+/*
+ * fio's "how much and where" keys, checked and resolved after the file
+ * checks: io_size and number_ios (how much a thread does), offset and
+ * offset_increment (where in its files it starts). The runner lays files
+ * out and hands threads their regions from job_file_offset,
+ * job_region_bytes and job_file_bytes; the file workload's budget
+ * (workload/where.h) stops a thread where fio would. See job.h.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "job/job.h"
+#include "util/units.h"
+
+/* Keys of the family, for workloads that do not honour them. */
+static const char *const where_keys[] = { "io_size", "number_ios", "offset", "offset_increment",
+					  "rw_sequencer" };
+
+const char *job_where_key_given(const struct job *job)
+{
+	if (job->rw_mod[0])
+		return "rw";
+	for (size_t i = 0; i < sizeof(where_keys) / sizeof(where_keys[0]); i++)
+		if (job_is_set(job, where_keys[i]))
+			return where_keys[i];
+	return NULL;
+}
+
+uint64_t job_file_offset(const struct job *job, uint64_t t)
+{
+	return job->offset_bytes + t * job->offset_increment;
+}
+
+uint64_t job_region_bytes(const struct job *job, uint64_t t)
+{
+	return job->region_from_filesize ? job->filesize - job_file_offset(job, t) : job->filesize;
+}
+
+uint64_t job_file_bytes(const struct job *job, uint64_t t)
+{
+	return job->region_from_filesize ? job->filesize : job_file_offset(job, t) + job->filesize;
+}
+
+/* offset: bytes; fio's percentage and zone count are refused with why. */
+static int parse_offset(struct job *job, struct dbio_err *err)
+{
+	const char *v = job->offset;
+	size_t len = strlen(v);
+
+	job->offset_bytes = 0;
+	if (len && v[len - 1] == '%')
+		return job_fail(
+			job, "offset", err,
+			"'%s': fio takes a percentage of the size a file has before the job lays it out, which for a new file is 0 (fio starts such a job at 0), and dbio makes every file: give the offset in bytes (offset=256k)",
+			v);
+	if (len && (v[len - 1] == 'z' || v[len - 1] == 'Z'))
+		return job_fail(
+			job, "offset", err,
+			"'%s': an offset in zones is for zoned block devices (zonemode=zbd), which dbio does not drive: give the offset in bytes",
+			v);
+	if (units_parse_size(v, &job->offset_bytes) || job->offset_bytes > OPT_MAX)
+		return job_fail(
+			job, "offset", err,
+			"bad value '%s': expected a size in bytes with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 256k",
+			v);
+	return 0;
+}
+
+/* Keys that bound a job by its I/O, which a time_based job ignores in fio. */
+static int check_time_based(const struct job *job, struct dbio_err *err)
+{
+	static const char *const keys[] = { "io_size", "number_ios" };
+
+	for (size_t i = 0; job->time_based && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (job_is_set(job, keys[i]))
+			return job_fail(
+				job, keys[i], err,
+				"bounds a job by its I/O, and this one is time_based: it runs for runtime= (fio ignores %s then); drop one of the two",
+				keys[i]);
+	return 0;
+}
+
+/* The offsets of every thread: aligned for direct=1, inside filesize when
+ * it is given, and every file within the sizes results can hold. */
+static int check_offsets(struct job *job, struct dbio_err *err)
+{
+	const uint64_t last = job->share_files ? 0 : job->numjobs - 1;
+	const char *key = job_is_set(job, "offset_increment") ? "offset_increment" : "offset";
+	char a[32], b[32], c[32];
+
+	if (job->share_files && job->offset_increment)
+		return job_fail(
+			job, "offset_increment", err,
+			"with share_files=1 the threads already split the blocks between them; drop one of the two");
+	if (job->direct && (job->offset_bytes % 512 || job->offset_increment % 512))
+		return job_fail(job, job->offset_bytes % 512 ? "offset" : "offset_increment", err,
+				"%llu is not a multiple of 512, which direct=1 needs",
+				(unsigned long long)(job->offset_bytes % 512 ? job->offset_bytes
+									     : job->offset_increment));
+	if (job->offset_increment && last > (OPT_MAX - job->offset_bytes) / job->offset_increment)
+		return job_fail(job, key, err, "thread %llu would start past the largest offset",
+				(unsigned long long)last);
+	const uint64_t off = job_file_offset(job, last);
+
+	if (!job->region_from_filesize && job->filesize > OPT_MAX - off)
+		return job_fail(job, key, err, "the files would be larger than the largest size");
+	if (job->region_from_filesize && (off > job->filesize || job->filesize - off < job->bs))
+		return job_fail(
+			job, key, err,
+			"thread %llu starts at %s, which leaves less than one block (bs=%s) of filesize=%s",
+			(unsigned long long)last, units_fmt_bytes(a, sizeof(a), off),
+			units_fmt_bytes(b, sizeof(b), job->bs), units_fmt_bytes(c, sizeof(c), job->filesize));
+	return 0;
+}
+
+/* rw's offset modifier: for a sequential pattern, bytes added after each
+ * I/O (negative: backwards); for a random one, I/Os per random offset. */
+static int parse_rw_mod(struct job *job, struct dbio_err *err)
+{
+	const char *v = job->rw_mod;
+	const bool neg = v[0] == '-';
+	uint64_t n = 0;
+
+	job->seq_add = 0;
+	job->seq_nr = 1;
+	if (!v[0])
+		return 0;
+	if (job->rw == RW_REWRITE)
+		return job_fail(job, "rw", err,
+				"rewrite:%s: rw=rewrite (dbio's own) takes no offset modifier", v);
+	if (job->nrfiles > 1)
+		return job_fail(
+			job, "rw", err,
+			"an offset modifier (:%s) with nrfiles=%llu: fio takes the files in turn, an I/O each, and dbio one after the other, so the modified offsets would differ; give one file per job",
+			v, (unsigned long long)job->nrfiles);
+	if (job_is_random(job)) {
+		if (units_parse_u64(v, &n) || n == 0)
+			return job_fail(
+				job, "rw", err,
+				"bad offset modifier ':%s': for a random pattern, expected a whole number of I/Os >= 1 (rw=randread:8: a new random offset every 8 I/Os)",
+				v);
+		job->seq_nr = n;
+		return 0;
+	}
+	if (units_parse_size(v + neg, &n) || n > OPT_MAX)
+		return job_fail(
+			job, "rw", err,
+			"bad offset modifier ':%s': for a sequential pattern, expected bytes to skip after each I/O (rw=write:4k), negative to go backwards (rw=read:-8k)",
+			v);
+	job->seq_add = neg ? -(int64_t)n : (int64_t)n;
+	return 0;
+}
+
+int job_validate_where(struct job *job, struct dbio_err *err)
+{
+	int rc;
+
+	job->region_from_filesize = job_is_set(job, "filesize");
+	if ((rc = parse_offset(job, err)) || (rc = check_time_based(job, err)) ||
+	    (rc = check_offsets(job, err)) || (rc = parse_rw_mod(job, err)))
+		return rc;
+	return 0;
+}
+
+/* Ops needed to reach bytes, the op that reaches it counted: fio issues
+ * while what it issued is below a limit. */
+static uint64_t ops_to_reach(uint64_t bytes, uint64_t bs)
+{
+	return bytes / bs + (bytes % bs != 0);
+}
+
+uint64_t job_ops_total(const struct job *job, uint64_t pass_ops, uint64_t io_bytes)
+{
+	const uint64_t bs = job->bs, loops = job->loops;
+	const uint64_t limit = io_bytes ? io_bytes : pass_ops * bs;
+	uint64_t cap = UINT64_MAX, ops;
+
+	if (pass_ops == 0)
+		return 0;
+	/* io_size * loops bytes, number_ios * loops ops, saturating */
+	if (limit <= UINT64_MAX / loops)
+		cap = ops_to_reach(limit * loops, bs);
+	if (job->number_ios && job->number_ios <= UINT64_MAX / loops && job->number_ios * loops < cap)
+		cap = job->number_ios * loops;
+	ops = pass_ops <= UINT64_MAX / loops ? pass_ops * loops : UINT64_MAX;
+	/* Past loops passes, fio starts another while io_size has a whole block
+	 * left to do. */
+	if (io_bytes && io_bytes / bs > ops) {
+		uint64_t more = (io_bytes / bs - ops + pass_ops - 1) / pass_ops;
+
+		ops = more <= (UINT64_MAX - ops) / pass_ops ? ops + more * pass_ops : UINT64_MAX;
+	}
+	return ops < cap ? ops : cap;
+}

@@ -1,0 +1,117 @@
+/*
+ * Where a thread of a file workload does its next I/O, and how much it does:
+ * fio's "how much and where" for fileio. The budget ends a job bound by
+ * size where fio ends it: passes over the thread's region of its files
+ * (size bytes each, or less when the files are done first), until loops
+ * passes are done and io_size is reached, never past io_size * loops bytes
+ * nor number_ios * loops I/Os. Each file's region starts at fio's
+ * file_offset (offset + thread * offset_increment).
+ *
+ * Two ways to the next offset. The plain one, offgen's blocks (a sequential
+ * walk, a random map, a distribution), inline. fio's, for what needs its
+ * byte-by-byte state (where.c): rw's offset modifier (holes, backwards,
+ * rw=randread:8 with rw_sequencer), as fio 3.33 computes it, its wrap at
+ * the end of the file included.
+ *
+ * fileio makes one in prepare (where_init), asks it for every I/O in the
+ * measured loop (where_next: no allocation, no system call) and starts it
+ * over when the ramp ends (where_restart).
+ */
+#ifndef DBIO_WORKLOAD_WHERE_H
+#define DBIO_WORKLOAD_WHERE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats/opstats.h"
+#include "workload/offgen.h"
+
+struct worker;
+
+/* One I/O: which of the thread's files, where in it, how many bytes. */
+struct where_io {
+	unsigned file;
+	uint64_t off;
+	uint64_t len;
+};
+
+struct where {
+	/* The thread's files, from the runner (struct worker). */
+	uint64_t bpf;	       /* blocks of each file's region */
+	uint64_t slice_first;  /* the thread's blocks: [slice_first, +slice_len) */
+	uint64_t ops_per_pass; /* blocks of a pass: size / bs */
+	uint64_t file_off;     /* fio's file_offset: where each file's region starts */
+	uint64_t region;       /* bytes of each file's region (fio's io_size of a file) */
+	uint64_t file_bytes;   /* each file's size (fio's real_file_size) */
+	uint64_t bs;
+	bool plain; /* offgen's blocks; else fio's offsets (where_next_fio) */
+	/* The budget; a time_based job has none (limit and max_ops the largest). */
+	bool time_based;
+	uint64_t pass_limit; /* bytes of a pass: fio's size */
+	uint64_t limit;	     /* bytes in all: (io_size or size) * loops */
+	uint64_t io_bytes;   /* the thread's io_size; 0: none */
+	uint64_t max_ops;    /* number_ios * loops */
+	uint64_t loops;	     /* loops= */
+	uint64_t loops_left; /* passes still owed to loops= */
+	uint64_t bytes, ops; /* issued since the start (or the end of the ramp) */
+	uint64_t pass_bytes; /* issued in this pass (fio's offsets) */
+	/* A pass ends where fio finds its files done (the end of a sequential
+	 * region, a full random map), and fio's synchronous engines then issue
+	 * a due sync once more when the next pass starts: resync says so. */
+	bool ends_at_files;
+	bool resync;
+	/* fio's offsets: its state per direction (read, write) of the file. */
+	bool random;		/* a random pattern */
+	bool identical;		/* rw_sequencer=identical */
+	int64_t seq_add;	/* rw=read:N: bytes added after each sequential I/O */
+	uint64_t seq_nr;	/* rw=randread:N: a random offset every seq_nr I/Os */
+	uint64_t seq_left;	/* I/Os until the next random offset */
+	uint64_t last_pos[2];	/* fio's last_pos: the end of the last I/O */
+	uint64_t last_start[2]; /* where it started; UINT64_MAX: none yet */
+	struct offgen gen;
+};
+
+/* Set wh up for worker w of a file workload (its job validated, its files
+ * and slice assigned by the runner), with seed for the random offsets. */
+void where_init(struct where *wh, const struct worker *w, uint64_t seed);
+
+/* Start over, as at the start: the ramp's I/O does not count. */
+void where_restart(struct where *wh);
+
+/* A pass is over (files_done: fio found its files done, rather than size
+ * issued): start the next one if fio would (the passes loops= owes, then
+ * while io_size has a whole block left); false when the job is done. */
+bool where_new_pass(struct where *wh, bool files_done);
+
+/* where_next for fio's offsets (where.c). */
+bool where_next_fio(struct where *wh, enum op_type op, struct where_io *io);
+
+/* Whether the budget allows another I/O after those issued: as fio, a sync
+ * due after the last write of a job bound by size is not issued. */
+static inline bool where_more(const struct where *wh)
+{
+	return wh->bytes < wh->limit && wh->ops < wh->max_ops;
+}
+
+/* The next I/O into *io, counted in the budget as issued; false when the
+ * thread's I/O is done (never for a time_based job). op is OP_READ or
+ * OP_WRITE, as the caller drew it. */
+static inline bool where_next(struct where *wh, enum op_type op, struct where_io *io)
+{
+	if (!where_more(wh))
+		return false;
+	if (!wh->plain)
+		return where_next_fio(wh, op, io);
+	if (wh->gen.pos == wh->ops_per_pass && !where_new_pass(wh, true))
+		return false;
+	uint64_t block = wh->slice_first + offgen_next(&wh->gen);
+
+	io->file = (unsigned)(block / wh->bpf);
+	io->off = wh->file_off + block % wh->bpf * wh->bs;
+	io->len = wh->bs;
+	wh->bytes += io->len;
+	wh->ops++;
+	return true;
+}
+
+#endif

@@ -1,0 +1,203 @@
+#!/usr/bin/env bats
+# fio's "how much and where" keys: io_size (io_limit) and number_ios (how
+# much a thread does), offset and offset_increment (where in its files it
+# starts), rw's offset modifiers (rw=write:4k, rw=read:-8k, rw=randread:8)
+# with rw_sequencer — each with op counts checked against fio's, and the
+# offsets against fio's write_iolog where they are fio's own.
+
+load helpers
+
+# dbio_offsets FILE: the reads and writes of `dbio run FILE`, "r0 r56 ..."
+# (KiB; "/LEN" after one that is not 4 KiB), from strace on the files in
+# $target; the layout's writes are left out (prefill=0).
+dbio_offsets() {
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # LeakSanitizer cannot run under ptrace
+	rm -rf "$target" && mkdir "$target"
+	strace -f -qq -y -e trace=pread64,pwrite64 -o "$scratch/trace" "$DBIO" run "$1" --prefill=0 \
+		--directory="$target" --output="$result" >/dev/null 2>&1
+	sed -nE 's/^[0-9]+ +p(read|write)64\([0-9]+<[^>]*\/target\/[^>]*>, .*, ([0-9]+), ([0-9]+)\) += [0-9]+$/\1 \3 \2/p' "$scratch/trace" |
+		awk '{ printf "%s%s%d%s", (NR > 1 ? " " : ""), substr($1, 1, 1), $2 / 1024, ($3 != 4096 ? "/" $3 : "") } END { print "" }'
+}
+
+# fio_offsets FILE: the same from fio's write_iolog of FILE's one job.
+fio_offsets() {
+	command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
+	rm -rf "$target" "$scratch/iolog" && mkdir "$target"
+	{
+		cat "$1"
+		echo "write_iolog=$scratch/iolog"
+	} >"$scratch/logged.fio"
+	fio --directory="$target" --output=/dev/null "$scratch/logged.fio" >/dev/null
+	awk '$3 == "read" || $3 == "write" { printf "%s%s%d%s", (n++ ? " " : ""), substr($3, 1, 1), $4 / 1024, ($5 != 4096 ? "/" $5 : "") } END { print "" }' "$scratch/iolog"
+}
+
+@test "fio where: io_size above and below size, with loops, and io_limit give fio's op counts" {
+	cat >j.fio <<'EOF'
+[global]
+size=1m
+bs=4k
+stonewall
+[more]
+rw=read
+io_size=2m
+[less]
+rw=randwrite
+io_size=512k
+[loops]
+rw=write
+io_size=3m
+loops=2
+[partial]
+rw=read
+io_limit=1030k
+[below-a-block]
+rw=read
+io_size=1026k
+EOF
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'below-a-block read 256\nless write 128\nloops write 768\nmore read 512\npartial read 258')" ]
+	json_is "$result" jobs.0.options.io_size=2097152 jobs.3.options.io_size=1054720
+}
+
+@test "fio where: number_ios stops a thread, times loops, as in fio" {
+	cat >j.fio <<'EOF'
+[global]
+size=1m
+bs=4k
+stonewall
+[fewer]
+rw=randread
+number_ios=100
+loops=2
+numjobs=2
+[more-than-size]
+rw=write
+number_ios=1000
+loops=2
+EOF
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'fewer read 400\nmore-than-size write 512')" ]
+}
+
+@test "fio where: syncs at the end of a pass and of the budget are fio's" {
+	fast_target
+	cat >j.fio <<'EOF'
+[global]
+size=64k
+bs=4k
+stonewall
+[loops]
+rw=write
+fsync=16
+loops=2
+[io-size]
+rw=randwrite
+fsync=16
+io_size=128k
+[budget]
+rw=write
+fsync=4
+number_ios=8
+EOF
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'budget sync 1\nbudget write 8\nio-size sync 2\nio-size write 32\nloops sync 2\nloops write 32')" ]
+}
+
+@test "fio where: offset and offset_increment give fio's op counts and file sizes" {
+	cat >j.fio <<'EOF'
+[global]
+bs=4k
+stonewall
+[clones]
+rw=write
+size=1m
+offset=256k
+offset_increment=512k
+numjobs=3
+[in-filesize]
+rw=read
+filesize=1m
+offset=256k
+[unaligned]
+rw=randread
+filesize=1m
+offset=1000
+[one-file]
+rw=randwrite
+filesize=2m
+offset_increment=512k
+numjobs=3
+filename=shared
+EOF
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'clones write 768\nin-filesize read 192\none-file write 1152\nunaligned read 255')" ]
+	rm -rf "$target" && mkdir "$target"
+	dbio_ok --directory="$target" --keep --rw=write --size=1m --offset=256k --offset_increment=512k --numjobs=3
+	[ "$(stat -c %s "$target/dbio.job.0.0")" -eq 1310720 ]
+	[ "$(stat -c %s "$target/dbio.job.2.0")" -eq 2359296 ]
+}
+
+@test "fio where: the I/O starts at offset (strace)" {
+	printf '[j]\nrw=write\nfilesize=64k\noffset=48k\n' >j.fio
+	[ "$(dbio_offsets j.fio)" = "w48 w52 w56 w60" ]
+}
+
+@test "fio where: holes, backwards and random-every-N give fio's op counts" {
+	cat >j.fio <<'EOF'
+[global]
+size=1m
+bs=4k
+stonewall
+[holes]
+rw=write:4k
+[holes-to-the-end]
+rw=write:8k
+size=64k
+loops=2
+[bytes]
+rw=read:100
+[backwards]
+rw=read:-8k
+offset=64k
+[random-every-8]
+rw=randread:8
+[identical]
+rw=randwrite:3
+rw_sequencer=identical
+io_size=3m
+EOF
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'backwards read 256\nbytes read 249\nholes write 256\nholes-to-the-end write 12\nidentical write 768\nrandom-every-8 read 256')" ]
+	json_is "$result" jobs.0.options.rw=write:4k jobs.3.options.rw=read:-8k jobs.5.options.rw_sequencer=identical
+}
+
+@test "fio where: backwards and holed offsets are fio's, wrap included" {
+	printf '[j]\nrw=read:-12k\nsize=64k\noffset=16k\n' >back.fio
+	[ "$(dbio_offsets back.fio)" = "$(fio_offsets back.fio)" ]
+	[ "$(dbio_offsets back.fio)" = "r52 r44 r36 r28 r20 r68 r60 r52 r44 r36 r28 r20 r68 r60 r52 r44" ]
+	printf '[j]\nrw=write:8k\nsize=64k\n' >holes.fio
+	[ "$(dbio_offsets holes.fio)" = "$(fio_offsets holes.fio)" ]
+	printf '[j]\nrw=randread:4\nrw_sequencer=identical\nsize=64k\n' >ident.fio
+	dbio_offsets ident.fio | awk '{ for (i = 1; i <= NF; i += 4) if ($i != $(i + 1) || $i != $(i + 2) || $i != $(i + 3)) exit 1 }'
+}
+
+@test "fio where: what fio means otherwise, or not at all, is refused with the reason" {
+	printf '[j]\nsize=1m\noffset=25%%\n' >pct.fio
+	refused_file pct.fio "dbio: pct.fio:3: key 'offset': '25%': fio takes a percentage of the size a file has before the job lays it out, which for a new file is 0 (fio starts such a job at 0), and dbio makes every file: give the offset in bytes (offset=256k) (job 'j')"
+	printf '[j]\nsize=1m\ntime_based\nruntime=1\nio_size=2m\n' >tb.fio
+	refused_file tb.fio "dbio: tb.fio:5: key 'io_size': bounds a job by its I/O, and this one is time_based: it runs for runtime= (fio ignores io_size then); drop one of the two (job 'j')"
+	printf '[j]\nsize=1m\nrw=write:4k\nnrfiles=2\n' >nr.fio
+	refused_file nr.fio "dbio: nr.fio:3: key 'rw': an offset modifier (:4k) with nrfiles=2: fio takes the files in turn, an I/O each, and dbio one after the other, so the modified offsets would differ; give one file per job (job 'j')"
+	printf '[j]\nsize=1m\nrw=randread:0\n' >zero.fio
+	refused_file zero.fio "dbio: zero.fio:3: key 'rw': bad offset modifier ':0': for a random pattern, expected a whole number of I/Os >= 1 (rw=randread:8: a new random offset every 8 I/Os) (job 'j')"
+	printf '[j]\nsize=1m\nrw=read:4q\n' >bad.fio
+	refused_file bad.fio "dbio: bad.fio:3: key 'rw': bad offset modifier ':4q': for a sequential pattern, expected bytes to skip after each I/O (rw=write:4k), negative to go backwards (rw=read:-8k) (job 'j')"
+	printf '[j]\nfilesize=1m\noffset_increment=512k\nnumjobs=3\n' >past.fio
+	refused_file past.fio "dbio: past.fio:3: key 'offset_increment': thread 2 starts at 1 MiB, which leaves less than one block (bs=4 KiB) of filesize=1 MiB (job 'j')"
+	printf '[j]\nsize=1m\ndirect=1\noffset=1000\n' >direct.fio
+	refused_file direct.fio "dbio: direct.fio:4: key 'offset': 1000 is not a multiple of 512, which direct=1 needs (job 'j')"
+	run --separate-stderr "$DBIO" run --workload=oltp --numjobs=2 --time_based --runtime=1 --offset=4k --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'offset': not for workload=oltp: its transactions pick their pages over the whole database, for runtime= (job 'job')" ]
+}
