@@ -264,6 +264,10 @@ static json_t *key_schema(const struct option_def *def)
 		json_object_set_new(o, "minimum", json_integer((json_int_t)def->min));
 		if (def->max && def->max != OPT_MAX)
 			json_object_set_new(o, "maximum", json_integer((json_int_t)def->max));
+		if (def->pair_offset) { /* or fio's READ,WRITE pair of two sizes */
+			json_object_set_new(o, "type", json_pack("[s, s]", "integer", "string"));
+			json_object_set_new(o, "pattern", json_string("^[0-9]+,[0-9]+$"));
+		}
 		break;
 	case OPT_ENUM:
 		json_object_set_new(o, "type", json_string("string"));

@@ -13,13 +13,16 @@
 #include "util/units.h"
 
 /* Keys of the family, for workloads that do not honour them. */
-static const char *const where_keys[] = { "io_size", "number_ios", "offset", "offset_increment",
-					  "rw_sequencer" };
+static const char *const where_keys[] = { "io_size",	      "number_ios",   "offset",
+					  "offset_increment", "rw_sequencer", "bsrange",
+					  "bssplit",	      "blockalign",   "bs_unaligned" };
 
 const char *job_where_key_given(const struct job *job)
 {
 	if (job->rw_mod[0])
 		return "rw";
+	if (job_is_set(job, "bs") && job->bs_write != job->bs)
+		return "bs";
 	for (size_t i = 0; i < sizeof(where_keys) / sizeof(where_keys[0]); i++)
 		if (job_is_set(job, where_keys[i]))
 			return where_keys[i];
@@ -171,7 +174,7 @@ static uint64_t ops_to_reach(uint64_t bytes, uint64_t bs)
 
 uint64_t job_ops_total(const struct job *job, uint64_t pass_ops, uint64_t io_bytes)
 {
-	const uint64_t bs = job->bs, loops = job->loops;
+	const uint64_t bs = job->min_bs, loops = job->loops;
 	const uint64_t limit = io_bytes ? io_bytes : pass_ops * bs;
 	uint64_t cap = UINT64_MAX, ops;
 
@@ -190,5 +193,12 @@ uint64_t job_ops_total(const struct job *job, uint64_t pass_ops, uint64_t io_byt
 
 		ops = more <= (UINT64_MAX - ops) / pass_ops ? ops + more * pass_ops : UINT64_MAX;
 	}
-	return ops < cap ? ops : cap;
+	if (ops > cap)
+		ops = cap;
+	/* Sizes that vary: as many bytes, in I/Os of the mean size. */
+	if (job->sizes_vary && job->mean_bs > bs)
+		ops = (uint64_t)((double)ops * (double)bs / (double)job->mean_bs) + 1;
+	if (job->number_ios && job->number_ios <= UINT64_MAX / loops && ops > job->number_ios * loops)
+		ops = job->number_ios * loops;
+	return ops;
 }

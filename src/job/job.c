@@ -186,7 +186,13 @@ static void brief_value(const void *base, const struct option_def *def, char *bu
 	/* Only sizes and durations are uint64_t fields; read no other as one. */
 	const uint64_t *v = (const uint64_t *)((const char *)base + def->offset);
 
-	if (def->type == OPT_SIZE)
+	const uint64_t *w = def->pair_offset ? (const uint64_t *)((const char *)base + def->pair_offset) : v;
+	char rs[32], ws[32];
+
+	if (def->type == OPT_SIZE && *w != *v) /* fio's READ,WRITE */
+		snprintf(buf, len, "%s,%s", units_fmt_bytes(rs, sizeof(rs), *v),
+			 units_fmt_bytes(ws, sizeof(ws), *w));
+	else if (def->type == OPT_SIZE)
 		units_fmt_bytes(buf, len, *v);
 	else if (def->type == OPT_TIME)
 		units_fmt_ns(buf, len, (double)*v);
@@ -312,7 +318,7 @@ int job_validate_files(struct job *job, struct dbio_err *err)
 {
 	char a[32], b[32];
 
-	if (job_validate_fio_files(job, err) || parse_distribution(job, err))
+	if (job_validate_fio_files(job, err) || parse_distribution(job, err) || job_validate_sizes(job, err))
 		return err->code;
 	if (job->size == 0 && job->filesize == 0)
 		return job_fail(job, "size", err,
@@ -321,32 +327,33 @@ int job_validate_files(struct job *job, struct dbio_err *err)
 		/* Round up to whole blocks, so the files hold all of size. */
 		uint64_t per_file = job->size / job->nrfiles + (job->size % job->nrfiles != 0);
 
-		job->filesize = (per_file + job->bs - 1) / job->bs * job->bs;
+		job->filesize = (per_file + job->min_bs - 1) / job->min_bs * job->min_bs;
 	}
 	if (job->size == 0)
 		job->size = job->filesize * job->nrfiles;
-	if (job->filesize < job->bs)
+	if (job->filesize < job->min_bs)
 		return job_fail(
 			job, job_is_set(job, "filesize") ? "filesize" : "size", err,
 			"each file would hold %s, less than one block (bs=%s); make size at least bs * nrfiles",
-			units_fmt_bytes(a, sizeof(a), job->filesize), units_fmt_bytes(b, sizeof(b), job->bs));
-	if (job->filesize / job->bs > UINT64_MAX / job->nrfiles)
+			units_fmt_bytes(a, sizeof(a), job->filesize),
+			units_fmt_bytes(b, sizeof(b), job->min_bs));
+	if (job->filesize / job->min_bs > UINT64_MAX / job->nrfiles)
 		return job_fail(job, "nrfiles", err, "too many blocks in all");
-	uint64_t space = job->filesize / job->bs * job->bs * job->nrfiles;
+	uint64_t space = job->filesize / job->min_bs * job->min_bs * job->nrfiles;
 
 	if (job->size > space)
 		return job_fail(job, "size", err,
 				"%s is more than the files hold (%s = nrfiles * filesize in whole blocks)",
 				units_fmt_bytes(a, sizeof(a), job->size),
 				units_fmt_bytes(b, sizeof(b), space));
-	if (job->size < job->bs)
+	if (job->size < job->min_bs)
 		return job_fail(job, "size", err, "%s is less than one block (bs=%s)",
 				units_fmt_bytes(a, sizeof(a), job->size),
-				units_fmt_bytes(b, sizeof(b), job->bs));
-	if (job->share_files && job->size / job->bs < job->numjobs)
-		return job_fail(job, "numjobs", err,
-				"%llu threads share %llu blocks: each needs at least one",
-				(unsigned long long)job->numjobs, (unsigned long long)(job->size / job->bs));
+				units_fmt_bytes(b, sizeof(b), job->min_bs));
+	if (job->share_files && job->size / job->min_bs < job->numjobs)
+		return job_fail(
+			job, "numjobs", err, "%llu threads share %llu blocks: each needs at least one",
+			(unsigned long long)job->numjobs, (unsigned long long)(job->size / job->min_bs));
 	if (job->direct && job->bs % 512)
 		return job_fail(
 			job, "bs", err,

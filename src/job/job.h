@@ -125,11 +125,25 @@ struct job {
 	uint64_t offset_align;	   /* fio_noop: fio aligns only a percentage offset (refused) */
 	char rw_mod[24];	   /* rw's offset modifier as given (rw=read:-8k): "-8k"; "" none */
 	int rw_sequencer;	   /* enum rw_sequencer */
+	uint64_t bs_write;	   /* bs's write size (fio's bs=READ,WRITE); bs is the read size */
+	char bsrange[80];	   /* as given: LO-HI[,LO-HI] (fio's bsrange, blocksize_range) */
+	char bssplit[512];	   /* as given: BS/PERCENT:...[,...] */
+	uint64_t blockalign;	   /* random offsets' alignment (fio's ba); 0: the block size */
+	uint64_t blockalign_write;
+	bool bs_unaligned; /* sizes of bsrange not multiples of the smallest */
 	/* Derived by job_validate_where. */
 	int64_t seq_add;	   /* sequential: bytes added after each I/O (rw=read:-8k: -8192) */
 	uint64_t seq_nr;	   /* random: a random offset every seq_nr I/Os (rw=randread:8) */
 	uint64_t offset_bytes;	   /* offset, parsed */
 	bool region_from_filesize; /* filesize= given: a file's region is filesize - its offset */
+	/* Derived by job_validate_sizes, per direction (0 read, 1 write). */
+	uint64_t min_bs_rw[2], max_bs_rw[2], ba_rw[2];
+	unsigned nsplit[2]; /* bssplit's sizes, by share ascending (fio's order) */
+	uint64_t split_bs[2][64];
+	unsigned split_perc[2][64];
+	uint64_t min_bs, max_bs; /* over the directions the job does: its block, its largest I/O */
+	bool sizes_vary;	 /* not one size and alignment for all its I/Os */
+	uint64_t mean_bs;	 /* the mean size of its I/Os, for estimates */
 	/* -- end of how much and where -- */
 	/* -- fio: files -- */
 	char filename[4096]; /* fio's filename: names in directory, ':' between them; "" = dbio's */
@@ -211,6 +225,12 @@ int job_validate_files(struct job *job, struct dbio_err *err);
  * directory and name), buffered into direct, rwmixwrite into rwmixread,
  * fsync_on_close into end_fsync, overwrite into prefill. */
 int job_validate_fio_files(struct job *job, struct dbio_err *err);
+
+/* fio's block size keys (job/fio_bs.c), before the file checks: bs's
+ * READ,WRITE form, bsrange, bssplit, blockalign and bs_unaligned into the
+ * sizes of each direction and min_bs, the job's block. 0 or DBIO_EINPUT
+ * naming the key. */
+int job_validate_sizes(struct job *job, struct dbio_err *err);
 
 /* fio's "how much and where" keys (job/fio_where.c), last thing of
  * job_validate_files: io_size, number_ios, offset, offset_increment. 0 or

@@ -151,7 +151,8 @@ static const struct option_def files_defs[] = {
 	{ .name = "rwmixread", .type = OPT_UINT, .offset = F(rwmixread), .def = "50", .min = 0, .max = 100,
 	  .help = "Percentage of reads in the mixed patterns randrw and readwrite; each operation is a read with this probability." },
 	{ .name = "bs", .type = OPT_SIZE, .offset = F(bs), .def = "4k", .min = 1, .max = 1ull << 30, .brief = 1,
-	  .help = "Block size: bytes per read or write." },
+	  .pair_offset = F(bs_write),
+	  .help = "Block size: bytes per read or write; READ,WRITE (fio's form, bs=8k,32k) gives reads and writes each their own." },
 	{ .name = "size", .type = OPT_SIZE, .offset = F(size), .def = "0", .min = 0, .max = OPT_MAX, .brief = 1,
 	  .help = "Bytes of I/O in one pass, per thread (or for all threads together with share_files=1). The files are this big together unless filesize says otherwise. One of size and filesize is required." },
 	{ .name = "filesize", .type = OPT_SIZE, .offset = F(filesize), .def = "0", .min = 0, .max = OPT_MAX,
@@ -199,6 +200,15 @@ static const struct option_def files_defs[] = {
 	  .help = "Thread i of numjobs starts its I/O at offset + i * offset_increment, as in fio: with filename= the threads work on disjoint parts of the same files. Not with share_files=1. A percentage is refused (see offset)." },
 	{ .name = "rw_sequencer", .type = OPT_ENUM, .offset = F(rw_sequencer), .def = "sequential", .values = rw_sequencer_values,
 	  .help = "With rw=randread:N (a random pattern with an offset modifier), what the N - 1 I/Os between two random offsets do, as in fio. A sequential pattern is sequential either way." },
+	{ .name = "bsrange", .type = OPT_STR, .offset = F(bsrange), .size = S(bsrange), .def = "",
+	  .help = "A range of block sizes, LO-HI (4k-16k), or READ,WRITE ranges (1k-4k,2k-8k), as in fio: each I/O's size is drawn by fio's rule (LO + HI * a uniform draw, cut to HI), a multiple of LO unless bs_unaligned. Over bs. With one file (nrfiles=1). Empty: bs." },
+	{ .name = "bssplit", .type = OPT_STR, .offset = F(bssplit), .size = S(bssplit), .def = "",
+	  .help = "Block sizes by weight, as in fio: SIZE/PERCENT:SIZE/PERCENT (4k/10:64k/50:32k/40), READ,WRITE lists apart with a comma; a size without a percentage shares what the others leave, and what the percentages leave below 100 goes to the size with the largest share. Over bs and bsrange. With one file (nrfiles=1). Empty: bs." },
+	{ .name = "blockalign", .type = OPT_SIZE, .offset = F(blockalign), .def = "0", .min = 0, .max = 1ull << 30,
+	  .pair_offset = F(blockalign_write),
+	  .help = "Where random I/Os start: multiples of this, as in fio; other than the block size it turns the random map off, as in fio. Sequential I/O ignores it. With one file (nrfiles=1). 0: the block size." },
+	{ .name = "bs_unaligned", .type = OPT_BOOL, .offset = F(bs_unaligned), .def = "0",
+	  .help = "Sizes drawn from bsrange may be any number of bytes in it, not only multiples of its smallest, as in fio. Not with direct=1." },
 	{ .name = "offset_align", .type = OPT_SIZE, .offset = F(offset_align), .def = "0", .min = 0, .max = OPT_MAX, .fio_noop = 1,
 	  .help = "fio's alignment of an offset given as a percentage; fio leaves an offset in bytes as it is, and dbio takes offsets in bytes only. Recorded, changes nothing measured." },
 	/* -- end of how much and where -- */
@@ -229,7 +239,10 @@ static const struct {
 	const char *alias, *name;
 } aliases[] = {
 	{ "allrandrepeat", "randrepeat" },
+	{ "ba", "blockalign" },
 	{ "blocksize", "bs" },
+	{ "blocksize_range", "bsrange" },
+	{ "blocksize_unaligned", "bs_unaligned" },
 	{ "io_limit", "io_size" },
 	{ "nr_files", "nrfiles" },
 	{ "readwrite", "rw" },
@@ -456,6 +469,39 @@ static int parse_range(const struct option_def *def, const char *value, const ch
 	return 0;
 }
 
+/* A size in fio's READ,WRITE[,TRIM] form (def->pair_offset). */
+static int parse_pair(const struct option_def *def, void *base, const char *value, const char *where,
+		      struct dbio_err *err)
+{
+	char part[3][64];
+	size_t n = 0;
+	uint64_t v[3];
+
+	for (const char *p = value;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (n == 3 || len >= sizeof(part[0]))
+			return bad_value(def, value, where, n == 3 ? "more than READ,WRITE,TRIM" : "too long",
+					 err);
+		snprintf(part[n++], sizeof(part[0]), "%.*s", (int)len, p);
+		p += len;
+		if (!*p)
+			break;
+	}
+	/* a single value is every kind's; an empty one the default */
+	if (n == 1)
+		snprintf(part[n++], sizeof(part[0]), "%s", part[0]);
+	for (size_t i = 0; i < n; i++) {
+		int rc = parse_number(def, part[i][0] ? part[i] : def->def, where, &v[i], err);
+
+		if (rc)
+			return rc;
+	}
+	*(uint64_t *)((char *)base + def->offset) = v[0];
+	*(uint64_t *)((char *)base + def->pair_offset) = v[1];
+	return 0;
+}
+
 static int parse_interval(const struct option_def *def, const char *value, const char *where,
 			  struct opt_interval *iv, struct dbio_err *err)
 {
@@ -510,6 +556,8 @@ int option_parse(const struct option_def *def, void *base, const char *value, co
 	uint64_t v = 0;
 	int rc;
 
+	if (def->pair_offset)
+		return parse_pair(def, base, value, where, err);
 	switch (def->type) {
 	case OPT_STR:
 		if (strlen(value) >= def->size)
@@ -548,6 +596,18 @@ int option_parse(const struct option_def *def, void *base, const char *value, co
 void option_format(const void *base, const struct option_def *def, char *buf, size_t len)
 {
 	const char *field = (const char *)base + def->offset;
+
+	if (def->pair_offset) {
+		struct option_def one = *def;
+		char r[64], w[64];
+
+		one.pair_offset = 0;
+		option_format(base, &one, r, sizeof(r));
+		one.offset = def->pair_offset;
+		option_format(base, &one, w, sizeof(w));
+		snprintf(buf, len, strcmp(r, w) ? "%s,%s" : "%s", r, w);
+		return;
+	}
 
 	switch (def->type) {
 	case OPT_STR:

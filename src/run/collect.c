@@ -25,8 +25,8 @@ static uint64_t share_of(uint64_t total, uint64_t t, uint64_t n)
 void run_assign(struct worker *w, const struct job *job, struct layout *l, struct wfile *files, unsigned t)
 {
 	/* fio's region of a file: what its offset leaves (offset_increment) */
-	const uint64_t bpf = job_region_bytes(job, job->share_files ? 0 : t) / job->bs;
-	const uint64_t pass_ops = job->size / job->bs;
+	const uint64_t bpf = job_region_bytes(job, job->share_files ? 0 : t) / job->min_bs;
+	const uint64_t pass_ops = job->size / job->min_bs;
 	uint64_t first_file, last_file, io_bytes = job->io_size;
 
 	w->job = job;

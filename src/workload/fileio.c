@@ -71,7 +71,7 @@ struct fileio_state {
 
 static uint64_t buf_stride(const struct job *job)
 {
-	return (job->bs + 4095) / 4096 * 4096;
+	return (job->max_bs + 4095) / 4096 * 4096;
 }
 
 static int open_files(struct worker *w)
@@ -118,21 +118,22 @@ static int make_buffers(struct worker *w, struct fileio_state *st, bool queued)
 	if ((rc = posix_memalign(&st->buf, 4096, stride * st->nbufs))) {
 		st->buf = NULL;
 		return dbio_err_set(&w->err, -rc, "worker %u: cannot allocate %u buffers of %llu bytes",
-				    w->index, st->nbufs, (unsigned long long)job->bs);
+				    w->index, st->nbufs, (unsigned long long)job->max_bs);
 	}
 	for (size_t i = 0; i < w->nfiles; i++)
 		st->fds[i] = w->files[i].fd;
 	rng_seed(&fill, (job->randseed + w->index) ^ 0x5eedf111ull);
-	for (uint64_t i = 0; i + 8 <= job->bs; i += 8) {
+	for (uint64_t i = 0; i + 8 <= job->max_bs; i += 8) {
 		uint64_t x = rng_next(&fill);
 		memcpy((char *)st->buf + i, &x, 8);
 	}
 	for (unsigned b = 0; b < st->nbufs; b++) {
 		st->bufs[b] = (char *)st->buf + stride * b;
 		if (b)
-			memcpy(st->bufs[b], st->buf, job->bs);
+			memcpy(st->bufs[b], st->buf, job->max_bs);
 		if (queued)
-			st->slots[b].req = (struct io_req){ .buf = st->bufs[b], .len = job->bs, .slot = b };
+			st->slots[b].req =
+				(struct io_req){ .buf = st->bufs[b], .len = job->max_bs, .slot = b };
 	}
 	return 0;
 }
@@ -223,7 +224,9 @@ static int fileio_prepare(struct worker *w)
 	w->priv = st;
 	if (rc)
 		return rc;
-	where_init(&st->where, w, job->randseed + w->index);
+	if (where_init(&st->where, w, job->randseed + w->index))
+		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory for the random map",
+				    w->index);
 	return 0;
 }
 
@@ -660,6 +663,10 @@ static int fileio_run(struct worker *w)
 
 static void fileio_cleanup(struct worker *w)
 {
+	struct fileio_state *st = w->priv;
+
+	if (st)
+		where_release(&st->where);
 	fileio_pages_teardown(w, w->priv);
 	w->priv = NULL;
 }

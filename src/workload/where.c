@@ -1,12 +1,40 @@
 /* Where the next I/O of a file workload goes, and fio's budget; see where.h. */
 #include "workload/where.h"
 
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "job/job.h"
 #include "workload/workload.h"
 
 #define NONE UINT64_MAX
 
-void where_init(struct where *wh, const struct worker *w, uint64_t seed)
+/* The random offsets of each direction: multiples of its alignment, as
+ * many as fio's last_block counts; offgen draws them when they are its
+ * blocks, and a map of them is kept when I/Os of several blocks mark it. */
+static int init_random(struct where *wh, const struct job *job, const struct worker *w)
+{
+	bool all_ok = true;
+
+	for (int d = 0; d < 2; d++) {
+		const uint64_t lo = job->min_bs_rw[d], ba = job->ba_rw[d];
+		const uint64_t cut = lo > ba ? lo - ba : 0;
+
+		wh->ba[d] = ba;
+		wh->lastb[d] = wh->region > cut ? (wh->region - cut) / ba : 0;
+		wh->offgen_ok[d] = ba == wh->bs && wh->lastb[d] == w->slice_len;
+		if (d ? job_writes(job) : job_reads(job))
+			all_ok = all_ok && wh->offgen_ok[d];
+	}
+	wh->mapped = job->sizes_vary && wh->random && wh->gen.mode == OFFGEN_RANDMAP && all_ok;
+	if (!wh->mapped)
+		return 0;
+	wh->map = calloc((wh->gen.nblocks + 63) / 64, sizeof(*wh->map));
+	return wh->map ? 0 : -ENOMEM;
+}
+
+int where_init(struct where *wh, const struct worker *w, uint64_t seed)
 {
 	const struct job *job = w->job;
 	const uint64_t t = job->share_files ? 0 : w->index;
@@ -16,12 +44,13 @@ void where_init(struct where *wh, const struct worker *w, uint64_t seed)
 			      .slice_first = w->slice_first,
 			      .ops_per_pass = w->ops_per_pass,
 			      .file_off = job_file_offset(job, t),
+			      .start_off = job_file_offset(job, t),
 			      .region = job_region_bytes(job, t),
 			      .file_bytes = job_file_bytes(job, t),
-			      .bs = job->bs,
-			      .plain = job->seq_add == 0 && job->seq_nr == 1,
+			      .bs = job->min_bs,
+			      .plain = job->seq_add == 0 && job->seq_nr == 1 && !job->sizes_vary,
 			      .time_based = job->time_based,
-			      .pass_limit = w->ops_per_pass * job->bs,
+			      .pass_limit = w->ops_per_pass * job->min_bs,
 			      .limit = UINT64_MAX,
 			      .io_bytes = w->io_bytes,
 			      .max_ops = UINT64_MAX,
@@ -29,7 +58,11 @@ void where_init(struct where *wh, const struct worker *w, uint64_t seed)
 			      .random = job_is_random(job),
 			      .identical = job->rw_sequencer == RW_SEQ_IDENTICAL,
 			      .seq_add = job->seq_add,
-			      .seq_nr = job->seq_nr };
+			      .seq_nr = job->seq_nr,
+			      .job = job };
+	/* sizes that vary: fio's pass is size bytes, whatever the sizes */
+	if (job->sizes_vary)
+		wh->pass_limit = job->size < wh->region ? job->size : wh->region;
 	if (!job->time_based) {
 		const uint64_t per_loop = w->io_bytes ? w->io_bytes : wh->pass_limit;
 
@@ -47,8 +80,18 @@ void where_init(struct where *wh, const struct worker *w, uint64_t seed)
 				   job->dist_param, w->slice_len, seed);
 	else
 		offgen_init(&wh->gen, mode, w->slice_len, seed);
+	rng_seed(&wh->rng, seed ^ 0xb10c51e5ull);
 	wh->seq_left = 1; /* as fio: the first I/O takes a new (random) offset */
+	int rc = init_random(wh, job, w);
+
 	where_restart(wh);
+	return rc;
+}
+
+void where_release(struct where *wh)
+{
+	free(wh->map);
+	wh->map = NULL;
 }
 
 /* A pass starts: fio opens its files again (fio_file_reset). */
@@ -59,6 +102,8 @@ static void start_pass(struct where *wh)
 		wh->last_pos[d] = wh->file_off;
 		wh->last_start[d] = NONE;
 	}
+	if (wh->map)
+		memset(wh->map, 0, (wh->gen.nblocks + 63) / 64 * sizeof(*wh->map));
 }
 
 void where_restart(struct where *wh)
@@ -76,11 +121,12 @@ bool where_new_pass(struct where *wh, bool files_done)
 	 * io_size (else size) has a whole block left, but not after a pass
 	 * that found its files done without io_size. */
 	const uint64_t lim = wh->io_bytes ? wh->io_bytes : wh->pass_limit;
+	const uint64_t max_bs = wh->job->max_bs;
 
 	if (wh->time_based || wh->loops_left) {
 		if (!wh->time_based)
 			wh->loops_left--;
-	} else if (wh->bytes >= lim || lim - wh->bytes < wh->bs || (files_done && !wh->io_bytes)) {
+	} else if (wh->bytes >= lim || lim - wh->bytes < max_bs || (files_done && !wh->io_bytes)) {
 		return false;
 	}
 	offgen_new_pass(&wh->gen);
@@ -117,58 +163,151 @@ static bool seq_offset(struct where *wh, int d, uint64_t *rel)
 	return true;
 }
 
-/* A random block of the region, as a relative offset; false when the
- * random map is full. */
-static bool random_offset(struct where *wh, uint64_t *rel)
+static bool map_isset(const struct where *wh, uint64_t b)
 {
-	if (wh->gen.mode == OFFGEN_RANDMAP && wh->gen.pos >= wh->gen.nblocks)
-		return false;
-	*rel = offgen_next(&wh->gen) * wh->bs;
+	return wh->map[b / 64] >> (b % 64) & 1;
+}
+
+/* A random offset of direction d, relative to the region; false when the
+ * random map is full. */
+static bool random_offset(struct where *wh, int d, uint64_t *rel)
+{
+	uint64_t b;
+
+	if (!wh->offgen_ok[d]) {
+		/* another alignment than the block: uniform, as fio without a map */
+		if (!wh->lastb[d])
+			return false;
+		*rel = rng_below(&wh->rng, wh->lastb[d]) * wh->ba[d];
+		return true;
+	}
+	do {
+		if (wh->gen.mode == OFFGEN_RANDMAP && wh->gen.pos >= wh->gen.nblocks)
+			return false;
+		b = offgen_next(&wh->gen);
+	} while (wh->mapped && map_isset(wh, b));
+	*rel = b * wh->bs;
 	return true;
 }
 
-/* fio's offset of the next I/O of len bytes in direction d (get_next_offset
- * with the checks of fill_io_u); false when the file is done. */
-static bool fio_offset(struct where *wh, int d, uint64_t len, uint64_t *off)
+/* Mark the blocks of an I/O of len at block b in the map, up to the first
+ * one done before, as fio does; the length cut to them. */
+static uint64_t map_mark(struct where *wh, uint64_t b, uint64_t len)
+{
+	uint64_t n = 0;
+
+	while (n * wh->bs < len && b + n < wh->gen.nblocks && !map_isset(wh, b + n)) {
+		wh->map[(b + n) / 64] |= 1ull << ((b + n) % 64);
+		n++;
+	}
+	return n * wh->bs < len ? n * wh->bs : len;
+}
+
+static double uniform01(struct rng *r)
+{
+	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+/* One draw of bssplit's table for an I/O at off (fio: the first entry
+ * whose running share passes the draw and that fits; else the last). */
+static uint64_t split_draw(struct where *wh, int d, uint64_t off, uint64_t end)
+{
+	const struct job *job = wh->job;
+	const unsigned v = (unsigned)rng_below(&wh->rng, 100);
+	uint64_t n = job->min_bs_rw[d];
+	unsigned share = 0;
+
+	for (unsigned i = 0; i < job->nsplit[d]; i++) {
+		if (!job->split_perc[d][i])
+			continue;
+		n = job->split_bs[d][i];
+		share += job->split_perc[d][i];
+		if (v < share && off + n <= end)
+			break;
+	}
+	return n;
+}
+
+/* The size of direction d's I/O at off (fio's get_next_buflen): fixed,
+ * or drawn from bssplit or bsrange, aligned to the smallest unless
+ * bs_unaligned, and inside the region; false when not even the smallest
+ * fits. */
+static bool next_len(struct where *wh, int d, uint64_t off, uint64_t *len)
+{
+	const struct job *job = wh->job;
+	const uint64_t lo = job->min_bs_rw[d], hi = job->max_bs_rw[d];
+	const uint64_t end = wh->start_off + wh->region; /* fio's io_u_fits */
+
+	if (lo == hi) {
+		*len = lo;
+		return true;
+	}
+	if (off + lo > end)
+		return false;
+	for (int tries = 0;; tries++) {
+		/* fio's bsrange: LO + HI * u, cut to HI */
+		uint64_t n = job->nsplit[d] ? split_draw(wh, d, off, end)
+					    : lo + (uint64_t)((double)hi * uniform01(&wh->rng));
+
+		if (tries == 64)
+			n = lo; /* shares too small to draw one that fits */
+		if (!job->bs_unaligned)
+			n = (lo & (lo - 1)) == 0 ? n & ~(lo - 1) : n - n % lo;
+		if (n > hi)
+			n = hi;
+		if (off + n <= end) {
+			*len = n;
+			return true;
+		}
+	}
+}
+
+/* fio's offset and size of the next I/O in direction d (get_next_offset,
+ * get_next_buflen and the checks of fill_io_u); false when the file is
+ * done. */
+static bool fio_offset(struct where *wh, int d, uint64_t *off, uint64_t *len)
 {
 	const bool hit = --wh->seq_left == 0;
+	bool picked = false; /* a random offset, which fio marks in its map */
 	uint64_t rel;
 
 	if (hit)
 		wh->seq_left = wh->seq_nr;
 	if (hit && wh->random) {
-		if (!random_offset(wh, &rel))
+		if (!random_offset(wh, d, &rel))
 			return false;
+		picked = true;
 	} else if (hit) {
 		if (!seq_offset(wh, d, &rel))
 			return false;
 	} else if (wh->identical) {
 		rel = wh->last_start[d] != NONE ? wh->last_start[d] - wh->file_off : 0;
-	} else if (!seq_offset(wh, d, &rel) && !random_offset(wh, &rel)) {
-		return false;
+	} else if (!seq_offset(wh, d, &rel)) {
+		if (!random_offset(wh, d, &rel))
+			return false;
 	}
-	if (rel >= wh->region || rel + wh->file_off >= wh->file_bytes ||
-	    len > wh->file_bytes - (rel + wh->file_off))
+	if (rel >= wh->region || rel + wh->file_off >= wh->file_bytes)
 		return false;
 	*off = rel + wh->file_off;
+	if (!next_len(wh, d, *off, len) || *len > wh->file_bytes - *off)
+		return false;
+	if (picked && wh->mapped)
+		*len = map_mark(wh, rel / wh->bs, *len);
 	return true;
 }
 
 bool where_next_fio(struct where *wh, enum op_type op, struct where_io *io)
 {
 	const int d = op == OP_WRITE;
-	const uint64_t len = wh->bs;
-	bool files_done = false;
-	uint64_t off;
+	uint64_t off, len;
 
 	/* A pass of size (fio's queued engines; its synchronous ones go on
 	 * until the files are done, for the same count), or the files done:
 	 * then the next pass, if any, and a second try in it. */
 	for (int tries = 0;; tries++) {
-		if (wh->pass_bytes < wh->pass_limit && fio_offset(wh, d, len, &off))
+		if (wh->pass_bytes < wh->pass_limit && fio_offset(wh, d, &off, &len))
 			break;
-		files_done = wh->pass_bytes < wh->pass_limit;
-		if (tries || !where_new_pass(wh, files_done))
+		if (tries || !where_new_pass(wh, wh->pass_bytes < wh->pass_limit))
 			return false;
 	}
 	io->file = 0;

@@ -7,11 +7,14 @@
  * nor number_ios * loops I/Os. Each file's region starts at fio's
  * file_offset (offset + thread * offset_increment).
  *
- * Two ways to the next offset. The plain one, offgen's blocks (a sequential
- * walk, a random map, a distribution), inline. fio's, for what needs its
- * byte-by-byte state (where.c): rw's offset modifier (holes, backwards,
- * rw=randread:8 with rw_sequencer), as fio 3.33 computes it, its wrap at
- * the end of the file included.
+ * Two ways to the next offset. The plain one, offgen's blocks of one size
+ * (a sequential walk, a random map, a distribution), inline. fio's, for
+ * what needs its byte-by-byte state (where.c): rw's offset modifier
+ * (holes, backwards, rw=randread:8 with rw_sequencer), as fio 3.33 computes
+ * it, its wrap at the end of the file included; sizes that vary (bs=R,W
+ * in a mixed job, bsrange, bssplit) drawn by fio's rule, random offsets
+ * aligned to blockalign, and a random map that an I/O of several blocks
+ * marks and is cut at, as fio's.
  *
  * fileio makes one in prepare (where_init), asks it for every I/O in the
  * measured loop (where_next: no allocation, no system call) and starts it
@@ -41,6 +44,7 @@ struct where {
 	uint64_t slice_first;  /* the thread's blocks: [slice_first, +slice_len) */
 	uint64_t ops_per_pass; /* blocks of a pass: size / bs */
 	uint64_t file_off;     /* fio's file_offset: where each file's region starts */
+	uint64_t start_off;    /* where it starts at the start of a pass */
 	uint64_t region;       /* bytes of each file's region (fio's io_size of a file) */
 	uint64_t file_bytes;   /* each file's size (fio's real_file_size) */
 	uint64_t bs;
@@ -68,12 +72,25 @@ struct where {
 	uint64_t seq_left;	/* I/Os until the next random offset */
 	uint64_t last_pos[2];	/* fio's last_pos: the end of the last I/O */
 	uint64_t last_start[2]; /* where it started; UINT64_MAX: none yet */
+	/* fio's sizes and alignments per direction (bs=R,W, bsrange, bssplit,
+	 * blockalign), drawn with rng; the job holds bssplit's table. */
+	const struct job *job;
+	uint64_t ba[2];	   /* random offsets are multiples of this */
+	uint64_t lastb[2]; /* how many: fio's last_block */
+	bool offgen_ok[2]; /* gen covers them (ba is bs); else uniform draws */
+	bool mapped;	   /* a random map of blocks of bs that I/Os of several
+			    * blocks mark (fio's axmap): each block done once */
+	uint64_t *map;	   /* gen.nblocks bits; owned */
+	struct rng rng;
 	struct offgen gen;
 };
 
 /* Set wh up for worker w of a file workload (its job validated, its files
- * and slice assigned by the runner), with seed for the random offsets. */
-void where_init(struct where *wh, const struct worker *w, uint64_t seed);
+ * and slice assigned by the runner), with seed for the random offsets and
+ * sizes. 0 or -ENOMEM (the random map of varying sizes); where_release
+ * frees what it holds either way. */
+int where_init(struct where *wh, const struct worker *w, uint64_t seed);
+void where_release(struct where *wh);
 
 /* Start over, as at the start: the ramp's I/O does not count. */
 void where_restart(struct where *wh);

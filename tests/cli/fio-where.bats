@@ -201,3 +201,124 @@ EOF
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: command line: key 'offset': not for workload=oltp: its transactions pick their pages over the whole database, for runtime= (job 'job')" ]
 }
+
+@test "fio where: bs=READ,WRITE gives fio's op counts, and results record both" {
+	cat >j.fio <<'EOF'
+[global]
+size=1m
+stonewall
+[reads]
+rw=read
+bs=4k,64k
+[writes]
+rw=write
+bs=4k,64k
+[write-default-read]
+rw=write
+bs=,8k
+[read-default-write]
+rw=randwrite
+bs=8k,
+[one-list]
+rw=randread
+bs=16k
+blocksize=2k,2k,2k
+EOF
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'one-list read 512\nread-default-write write 256\nreads read 256\nwrite-default-read write 128\nwrites write 16')" ]
+	json_is "$result" jobs.0.options.bs=4096,65536 jobs.2.options.bs=4096,8192 jobs.4.options.bs=2048
+}
+
+@test "fio where: a mixed job of bs=READ,WRITE reads and writes each its own size (strace)" {
+	printf '[j]\nrw=rw\nbs=4k,16k\nsize=256k\n' >j.fio
+	dbio_offsets j.fio | tr ' ' '\n' >ops
+	[ "$(grep -c '^r' ops)" -gt 0 ]
+	[ "$(grep -c '^w' ops)" -gt 0 ]
+	[ "$(grep -c '^r.*/' ops)" -eq 0 ]
+	[ "$(grep -c '^w.*/16384$' ops)" -eq "$(grep -c '^w' ops)" ]
+}
+
+# sizes FILE: the sizes of the I/Os of dbio_offsets FILE, one a line.
+sizes() {
+	dbio_offsets "$1" | tr ' ' '\n' | sed -e 's/^[rw][0-9]*\///' -e 's/^[rw][0-9]*$/4096/'
+}
+
+@test "fio where: bsrange and bssplit draw fio's sizes; a pass is size bytes, as in fio" {
+	printf '[j]\nrw=read\nbsrange=4k-16k\nsize=1m\n' >seq.fio
+	sizes seq.fio >s
+	[ "$(sort -un s | tr '\n' ' ')" = "4096 8192 12288 16384 " ]
+	[ "$(paste -sd+ s | bc)" -eq 1048576 ]
+	# random with the map: each block once, an I/O cut at a block done before
+	printf '[j]\nrw=randwrite\nbssplit=4k/50:64k/50\nsize=1m\n' >split.fio
+	sizes split.fio >s
+	[ "$(paste -sd+ s | bc)" -eq 1048576 ]
+	[ "$(awk '$1 % 4096 || $1 > 65536' s | wc -l)" -eq 0 ]
+	[ "$(grep -cx 65536 s)" -gt 0 ]
+	# reads and writes of their own sizes, size bytes in all
+	printf '[j]\nrw=randrw\nbssplit=2k/50:4k/50,4k/90:8k/10\nsize=1m\n' >mixed.fio
+	dbio_offsets mixed.fio | tr ' ' '\n' >ops
+	[ "$(grep -c '^r' ops)" -gt 0 ]
+	[ "$(grep -Ec '^r[0-9]+/(2048|4096)$|^r[0-9]+$' ops)" -eq "$(grep -c '^r' ops)" ]
+	[ "$(grep -Ec '^w[0-9]+/8192$|^w[0-9]+$' ops)" -eq "$(grep -c '^w' ops)" ]
+	[ "$(jpy "$result" "run['ops']['read']['bytes'] + run['ops']['write']['bytes']")" -ge 1048576 ]
+	# fio's bytes are the same: size, whatever the sizes drawn
+	command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
+	printf '[global]\nsize=1m\nstonewall\n[seq]\nrw=read\nbsrange=4k-16k\n[split]\nrw=randread\nbssplit=4k/10:64k/50:32k/\n' >j.fio
+	dbio_ok j.fio --directory="$target"
+	rm -rf "$target" && mkdir "$target"
+	fio --directory="$target" --output-format=json --output=fio.json j.fio >/dev/null
+	[ "$(jpy "$result" "[j['runs'][0]['ops']['read']['bytes'] for j in r['jobs']]")" = "[1048576, 1048576]" ]
+	[ "$(value fio.json "[j['read']['io_bytes'] for j in d['jobs']]")" = "[1048576, 1048576]" ]
+}
+
+@test "fio where: bs_unaligned sizes of any length fill the file as fio does" {
+	printf '[j]\nrw=write\nbsrange=1k-9k\nbs_unaligned\nsize=1m\n' >j.fio
+	sizes j.fio >s
+	[ "$(awk '$1 < 1024 || $1 > 9216' s | wc -l)" -eq 0 ]
+	[ "$(awk '$1 % 1024' s | wc -l)" -gt 0 ]
+	total=$(paste -sd+ s | bc)
+	[ "$total" -le 1048576 ]
+	[ $((1048576 - total)) -lt 1024 ]
+}
+
+@test "fio where: blockalign aligns random offsets, and bsrange=4k-4k is bs=4k, with fio's op counts" {
+	cat >j.fio <<'EOF'
+[global]
+size=1m
+stonewall
+norandommap
+[aligned]
+rw=randread
+bs=4k
+ba=1k
+[eight]
+rw=randwrite
+bs=8k
+blockalign=4k
+[tiobench]
+rw=randwrite
+bsrange=4k-4k
+numjobs=2
+EOF
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'aligned read 256\neight write 128\ntiobench write 512')" ]
+	printf '[j]\nrw=randread\nbs=4k\nba=1k\nsize=64k\n' >ba.fio
+	dbio_offsets ba.fio | tr ' ' '\n' | sed 's/^r//' >offs
+	[ "$(awk '$1 > 60' offs | wc -l)" -eq 0 ]
+	[ "$(awk '$1 % 4' offs | wc -l)" -gt 0 ]
+}
+
+@test "fio where: sizes fio takes otherwise, or not at all, are refused with the reason" {
+	printf '[j]\nsize=1m\nbssplit=4k/60:8k/50\n' >sum.fio
+	refused_file sum.fio "dbio: sum.fio:3: key 'bssplit': '4k/60:8k/50': the shares add up to 110, more than 100 (job 'j')"
+	printf '[j]\nsize=1m\nbsrange=16k-4k\n' >inv.fio
+	refused_file inv.fio "dbio: inv.fio:3: key 'bsrange': '16k-4k': the range is inverted (LO > HI) (job 'j')"
+	printf '[j]\nsize=1m\nbsrange=4k-16k\nnrfiles=2\n' >nr.fio
+	refused_file nr.fio "dbio: nr.fio:3: key 'bsrange': sizes or alignments that vary, with nrfiles=2: fio takes the files in turn, an I/O each, and dbio one after the other; give one file per job (job 'j')"
+	printf '[j]\nsize=1m\ndirect=1\nbssplit=4k/50:1000/50\n' >direct.fio
+	refused_file direct.fio "dbio: direct.fio:4: key 'bssplit': 1000 is not a multiple of 512, which direct=1 needs (the device's logical block size) (job 'j')"
+	printf '[j]\nsize=1m\ndirect=1\nbsrange=4k-8k\nbs_unaligned\n' >unal.fio
+	refused_file unal.fio "dbio: unal.fio:5: key 'bs_unaligned': sizes of any length do not go with direct=1, which needs multiples of 512 (job 'j')"
+	printf '[j]\nsize=1m\nbs=4k,8k,16k,32k\n' >four.fio
+	refused_file four.fio "dbio: four.fio:3: key 'bs': bad value '4k,8k,16k,32k': more than READ,WRITE,TRIM: expected a size from 1 B to 1 GiB with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k"
+}

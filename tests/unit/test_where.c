@@ -11,6 +11,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -233,6 +234,82 @@ static void test_where_regions_per_thread(void **state)
 	job_release(&job);
 }
 
+/* The sizes of a job's I/Os over n I/Os: how many of each multiple of
+ * unit up to 64 units, in count[]. With pass, a job of size=1m: its first
+ * pass is 1 MiB, in order for a sequential job, each byte once for a
+ * random one. */
+static void draw_sizes(const char *keys, unsigned n, uint64_t unit, unsigned count[65], bool pass_check)
+{
+	struct job job;
+	struct worker w;
+	struct where wh;
+	struct where_io io;
+	static unsigned char seen[1 << 20];
+	uint64_t next = 0, pass = 0;
+	bool first = pass_check;
+
+	start(&job, &w, &wh, keys, 3);
+	memset(seen, 0, sizeof(seen));
+	memset(count, 0, 65 * sizeof(count[0]));
+	for (unsigned i = 0; i < n; i++) {
+		assert_true(where_next(&wh, job_reads(&job) ? OP_READ : OP_WRITE, &io));
+		assert_int_equal(io.len % unit, 0);
+		assert_true(io.len / unit <= 64);
+		count[io.len / unit]++;
+		if (first && wh.pass_bytes < pass) /* a new pass */
+			first = false;
+		if (!first)
+			continue;
+		pass = wh.pass_bytes;
+		if (!job_is_random(&job))
+			assert_int_equal(io.off, next);
+		next = io.off + io.len;
+		for (uint64_t b = io.off; b < io.off + io.len; b++) {
+			assert_int_equal(seen[b], 0);
+			seen[b] = 1;
+		}
+	}
+	if (pass_check) {
+		assert_false(first);
+		assert_int_equal(pass, 1024 * KIB);
+	}
+	job_release(&job);
+	where_release(&wh);
+}
+
+/* Within 3 points of the share, of n draws. */
+static void near(unsigned got, unsigned n, unsigned percent)
+{
+	if (got * 100 < (percent - 3) * n || got * 100 > (percent + 3) * n)
+		fail_msg("%u of %u is not %u %%", got, n, percent);
+}
+
+static void test_where_sizes_are_drawn_as_fio_draws_them(void **state)
+{
+	unsigned c[65];
+
+	(void)state;
+	/* bsrange: LO + HI * u, aligned down to LO, cut to HI; far from the
+	 * end of the file, where only what fits is drawn */
+	draw_sizes("size=64m rw=read bsrange=4k-16k", 6000, 4 * KIB, c, false);
+	near(c[1], 6000, 25);
+	near(c[4], 6000, 25);
+	draw_sizes("size=64m rw=write bsrange=1k-2k", 6000, KIB, c, false);
+	near(c[1], 6000, 50);
+	near(c[2], 6000, 50);
+	/* bssplit: a size without a share gets what the others leave */
+	draw_sizes("size=64m rw=read bssplit=4k/10:64k/50:32k/", 1400, 4 * KIB, c, false);
+	near(c[1], 1400, 10);
+	near(c[8], 1400, 40);
+	near(c[16], 1400, 50);
+	/* a pass is size bytes, in order; random with the map: each byte once
+	 * a pass, an I/O cut at a block done before */
+	draw_sizes("size=1m rw=read bssplit=4k/50:64k/50 io_size=64m", 200, 4 * KIB, c, true);
+	draw_sizes("size=1m rw=randread bssplit=4k/50:64k/50 io_size=64m", 600, 4 * KIB, c, true);
+	assert_true(c[16] > 0);
+	draw_sizes("size=1m rw=randwrite bsrange=4k-32k io_size=64m", 600, 4 * KIB, c, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_where_offset_modifiers_are_fios),
 		cmocka_unit_test(test_where_random_every_n),
 		cmocka_unit_test(test_where_regions_per_thread),
+		cmocka_unit_test(test_where_sizes_are_drawn_as_fio_draws_them),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
