@@ -13,14 +13,19 @@
 #include "util/units.h"
 
 /* Keys of the family, for workloads that do not honour them. */
-static const char *const where_keys[] = { "io_size",	      "number_ios",   "offset",
-					  "offset_increment", "rw_sequencer", "bsrange",
-					  "bssplit",	      "blockalign",   "bs_unaligned" };
+static const char *const where_keys[] = { "percentage_random", "zonemode",     "zonesize",
+					  "zonerange",	       "zoneskip",     "random_generator",
+					  "io_size",	       "number_ios",   "offset",
+					  "offset_increment",  "rw_sequencer", "bsrange",
+					  "bssplit",	       "blockalign",   "bs_unaligned" };
 
 const char *job_where_key_given(const struct job *job)
 {
 	if (job->rw_mod[0])
 		return "rw";
+	if (!strncmp(job->random_distribution, "zoned", 5) ||
+	    !strncmp(job->random_distribution, "normal:", 7))
+		return "random_distribution";
 	if (job_is_set(job, "bs") && job->bs_write != job->bs)
 		return "bs";
 	for (size_t i = 0; i < sizeof(where_keys) / sizeof(where_keys[0]); i++)
@@ -154,14 +159,94 @@ static int parse_rw_mod(struct job *job, struct dbio_err *err)
 	return 0;
 }
 
+/* zonemode=strided and its sizes; zonesize alone is strided (fio 3.34 on). */
+static int check_zones(struct job *job, struct dbio_err *err)
+{
+	const char *given = job_is_set(job, "zonesize")	   ? "zonesize"
+			    : job_is_set(job, "zonerange") ? "zonerange"
+			    : job_is_set(job, "zoneskip")  ? "zoneskip"
+							   : NULL;
+	char a[32], b[32];
+
+	if (job->zonemode == ZONE_ZBD)
+		return job_fail(
+			job, "zonemode", err,
+			"zoned block devices (zonemode=zbd) are not in dbio: give zonemode=strided for zones of a file, or none");
+	if (job_is_set(job, "zonemode") && job->zonemode == ZONE_NONE && given)
+		return job_fail(
+			job, given, err,
+			"zonemode=none leaves no zones (fio 3.33 refuses the pair; later fio ignores %s): give zonemode=strided, or drop %s",
+			given, given);
+	if (!job->zonesize && (job->zonemode == ZONE_STRIDED || given))
+		return job_fail(job, job->zonemode == ZONE_STRIDED ? "zonemode" : given, err,
+				"zones need zonesize=, the bytes of I/O in each");
+	if (!job->zonesize)
+		return 0;
+	job->zonemode = ZONE_STRIDED;
+	if (!job->zonerange)
+		job->zonerange = job->zonesize; /* as fio */
+	if (job->zonerange < job->max_bs)
+		return job_fail(job, "zonerange", err, "%s is less than an I/O (bs=%s)",
+				units_fmt_bytes(a, sizeof(a), job->zonerange),
+				units_fmt_bytes(b, sizeof(b), job->max_bs));
+	if (job->direct && (job->zonesize % 512 || job->zonerange % 512 || job->zoneskip % 512))
+		return job_fail(job, given, err, "zone sizes must be multiples of 512, which direct=1 needs");
+	return 0;
+}
+
+/* The keys whose I/O dbio draws byte by byte (workload/where.c), which
+ * takes one file of one thread's own: the first given, or NULL. */
+static const char *byte_by_byte(const struct job *job)
+{
+	if (job->zonesize)
+		return "zonesize";
+	if (job_is_random(job) && (job->perc_rand < 100 || job->perc_rand_write < 100))
+		return "percentage_random";
+	if (job->dist == DIST_ZONED || job->dist == DIST_ZONED_ABS)
+		return "random_distribution";
+	return NULL;
+}
+
+/* zoned_abs's zones inside the region of every thread. */
+static int check_zoned_abs(const struct job *job, struct dbio_err *err)
+{
+	const uint64_t region = job_region_bytes(job, job->share_files ? 0 : job->numjobs - 1);
+	char a[32], b[32];
+
+	for (unsigned d = 0; job->dist == DIST_ZONED_ABS && d < 2; d++) {
+		const unsigned n = job->nzones[d];
+		const uint64_t end = n ? job->zone_start[d][n - 1] + job->zone_len[d][n - 1] : 0;
+
+		if (end > region)
+			return job_fail(
+				job, "random_distribution", err,
+				"the zones add up to %s, more than the %s a thread's region of its file holds",
+				units_fmt_bytes(a, sizeof(a), end), units_fmt_bytes(b, sizeof(b), region));
+	}
+	return 0;
+}
+
 int job_validate_where(struct job *job, struct dbio_err *err)
 {
+	const char *key;
 	int rc;
 
 	job->region_from_filesize = job_is_set(job, "filesize");
 	if ((rc = parse_offset(job, err)) || (rc = check_time_based(job, err)) ||
-	    (rc = check_offsets(job, err)) || (rc = parse_rw_mod(job, err)))
+	    (rc = check_offsets(job, err)) || (rc = parse_rw_mod(job, err)) || (rc = check_zones(job, err)) ||
+	    (rc = check_zoned_abs(job, err)))
 		return rc;
+	if (!(key = byte_by_byte(job)))
+		return 0;
+	if (job->nrfiles > 1)
+		return job_fail(
+			job, key, err, "with nrfiles=%llu: %s; give one file per job",
+			(unsigned long long)job->nrfiles,
+			job->zonesize
+				? "fio turns zones off for more than one file"
+				: "fio takes the files in turn, an I/O each, and dbio one after the other, so the offsets would differ");
+	if (job->share_files)
+		return job_fail(job, key, err, "does not go with share_files=1 (dbio's own) yet");
 	return 0;
 }
 

@@ -251,8 +251,12 @@ static int parse_distribution(struct job *job, struct dbio_err *err)
 	char *end;
 
 	job->dist = DIST_UNIFORM;
+	job->nzones[0] = job->nzones[1] = 0;
 	if (!strcmp(v, "random"))
 		return 0;
+	/* fio's forms of more than one number: job/fio_dist.c */
+	if (!strncmp(v, "zoned:", 6) || !strncmp(v, "zoned_abs:", 10) || !strncmp(v, "normal:", 7))
+		return job_parse_fio_distribution(job, err);
 	if (!strncmp(v, "zipf:", 5) || !strncmp(v, "pareto:", 7)) {
 		bool zipf = v[0] == 'z';
 		double p = strtod(v + (zipf ? 5 : 7), &end);

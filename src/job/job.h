@@ -25,8 +25,10 @@ enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP };
 enum prefill_mode { PREFILL_AUTO, PREFILL_ON, PREFILL_OFF };
 enum cache_mode { CACHE_FADVISE, CACHE_DROP, CACHE_KEEP };
 enum probe_kind { PROBE_NONE, PROBE_WRITE, PROBE_READ };
-enum distribution { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO };
+enum distribution { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED, DIST_ZONED_ABS };
 enum rw_sequencer { RW_SEQ_SEQUENTIAL, RW_SEQ_IDENTICAL };
+enum zone_mode { ZONE_NONE, ZONE_STRIDED, ZONE_ZBD };
+enum random_generator { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 };
 
 /* Where a key's value came from, for messages: "jobs/a.fio:12" or
  * "command line". */
@@ -111,10 +113,10 @@ struct job {
 	int fallocate; /* enum falloc_mode */
 	int prefill;   /* enum prefill_mode */
 	bool share_files;
-	char random_distribution[32]; /* as given: random, zipf:1.2, pareto:0.9 */
-	int dist;		      /* parsed: enum distribution */
-	double dist_param;	      /* zipf's exponent or pareto's h */
-	uint64_t iodepth;	      /* I/Os in flight per thread (queued engines) */
+	char random_distribution[512]; /* as given: random, zipf:1.2, pareto:0.9, zoned:50/5:50/ ... */
+	int dist;		       /* parsed: enum distribution */
+	double dist_param;	       /* zipf's exponent or pareto's h */
+	uint64_t iodepth;	       /* I/Os in flight per thread (queued engines) */
 	/* -- fio: pacing and threads -- */
 	/* -- end of pacing and threads -- */
 	/* -- fio: how much and where -- */
@@ -130,7 +132,11 @@ struct job {
 	char bssplit[512];	   /* as given: BS/PERCENT:...[,...] */
 	uint64_t blockalign;	   /* random offsets' alignment (fio's ba); 0: the block size */
 	uint64_t blockalign_write;
-	bool bs_unaligned; /* sizes of bsrange not multiples of the smallest */
+	bool bs_unaligned;			/* sizes of bsrange not multiples of the smallest */
+	uint64_t perc_rand, perc_rand_write;	/* fio's percentage_random: of a random pattern's I/Os */
+	int zonemode;				/* enum zone_mode */
+	uint64_t zonesize, zonerange, zoneskip; /* zonemode=strided: bytes of each zone, its span, the gap */
+	int random_generator;			/* enum random_generator */
 	/* Derived by job_validate_where. */
 	int64_t seq_add;	   /* sequential: bytes added after each I/O (rw=read:-8k: -8192) */
 	uint64_t seq_nr;	   /* random: a random offset every seq_nr I/Os (rw=randread:8) */
@@ -144,6 +150,12 @@ struct job {
 	uint64_t min_bs, max_bs; /* over the directions the job does: its block, its largest I/O */
 	bool sizes_vary;	 /* not one size and alignment for all its I/Os */
 	uint64_t mean_bs;	 /* the mean size of its I/Os, for estimates */
+	/* random_distribution=zoned (percent of the region) or zoned_abs (bytes):
+	 * per direction, each zone's share of the accesses, start and length;
+	 * derived by job_parse_fio_distribution. */
+	unsigned nzones[2];
+	unsigned zone_access[2][256];
+	uint64_t zone_start[2][256], zone_len[2][256];
 	/* -- end of how much and where -- */
 	/* -- fio: files -- */
 	char filename[4096]; /* fio's filename: names in directory, ':' between them; "" = dbio's */
@@ -231,6 +243,11 @@ int job_validate_fio_files(struct job *job, struct dbio_err *err);
  * sizes of each direction and min_bs, the job's block. 0 or DBIO_EINPUT
  * naming the key. */
 int job_validate_sizes(struct job *job, struct dbio_err *err);
+
+/* random_distribution's zoned:ACCESS/PERCENT:... and zoned_abs:ACCESS/SIZE:...
+ * forms, READ,WRITE lists apart (job/fio_dist.c), into the zone tables;
+ * normal:DEV into dist_param. 0 or DBIO_EINPUT naming the key. */
+int job_parse_fio_distribution(struct job *job, struct dbio_err *err);
 
 /* fio's "how much and where" keys (job/fio_where.c), last thing of
  * job_validate_files: io_size, number_ios, offset, offset_increment. 0 or

@@ -40,6 +40,20 @@ static const struct opt_enum rw_sequencer_values[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_enum zonemode_values[] = {
+	{ "none", ZONE_NONE, "no zones" },
+	{ "strided", ZONE_STRIDED, "zonesize bytes of I/O in each zonerange, zoneskip between" },
+	{ "zbd", ZONE_ZBD, "zoned block devices: refused (dbio does not drive them)" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_enum random_generator_values[] = {
+	{ "tausworthe", RANDGEN_TAUSWORTHE, "fio's default; dbio's own generator" },
+	{ "lfsr", RANDGEN_LFSR, "each block once a pass, also with norandommap" },
+	{ "tausworthe64", RANDGEN_TAUSWORTHE64, "fio's for more than 2^32 blocks; dbio's own generator" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_enum sync_values[] = {
 	{ "none", SYNC_NONE, "no O_SYNC or O_DSYNC" },
 	{ "sync", SYNC_SYNC, "open files with O_SYNC" },
@@ -209,6 +223,19 @@ static const struct option_def files_defs[] = {
 	  .help = "Where random I/Os start: multiples of this, as in fio; other than the block size it turns the random map off, as in fio. Sequential I/O ignores it. With one file (nrfiles=1). 0: the block size." },
 	{ .name = "bs_unaligned", .type = OPT_BOOL, .offset = F(bs_unaligned), .def = "0",
 	  .help = "Sizes drawn from bsrange may be any number of bytes in it, not only multiples of its smallest, as in fio. Not with direct=1." },
+	{ .name = "percentage_random", .type = OPT_UINT, .offset = F(perc_rand), .def = "100", .min = 0, .max = 100,
+	  .pair_offset = F(perc_rand_write),
+	  .help = "Of a random pattern's I/Os, this percentage at a random offset and the others after the I/O before, as in fio (READ,WRITE apart: 50,100). A sequential pattern ignores it, as in fio. With one file (nrfiles=1)." },
+	{ .name = "zonemode", .type = OPT_ENUM, .offset = F(zonemode), .def = "none", .values = zonemode_values,
+	  .help = "Confine the I/O to zones of the file, as in fio: strided does zonesize bytes in a zone, then moves zonerange + zoneskip on (back to the start at the end of the file). zonesize alone is strided, as in fio 3.34 and later. With one file (nrfiles=1)." },
+	{ .name = "zonesize", .type = OPT_SIZE, .offset = F(zonesize), .def = "0", .min = 0, .max = OPT_MAX,
+	  .help = "zonemode=strided: bytes of I/O in a zone before the next; above zonerange, a zone is done several times over. 0: no zones." },
+	{ .name = "zonerange", .type = OPT_SIZE, .offset = F(zonerange), .def = "0", .min = 0, .max = OPT_MAX,
+	  .help = "zonemode=strided: the span of a zone, where its I/O goes (random offsets inside it). 0: zonesize." },
+	{ .name = "zoneskip", .type = OPT_SIZE, .offset = F(zoneskip), .def = "0", .min = 0, .max = OPT_MAX,
+	  .help = "zonemode=strided: bytes skipped after a zone's span, before the next zone." },
+	{ .name = "random_generator", .type = OPT_ENUM, .offset = F(random_generator), .def = "tausworthe", .values = random_generator_values,
+	  .help = "fio's generator of random offsets. dbio has its own (seeded by randseed), so the offsets differ from fio's whichever is named; lfsr keeps its promise, each block once a pass also with norandommap. Recorded." },
 	{ .name = "offset_align", .type = OPT_SIZE, .offset = F(offset_align), .def = "0", .min = 0, .max = OPT_MAX, .fio_noop = 1,
 	  .help = "fio's alignment of an offset given as a percentage; fio leaves an offset in bytes as it is, and dbio takes offsets in bytes only. Recorded, changes nothing measured." },
 	/* -- end of how much and where -- */

@@ -79,8 +79,9 @@ struct option_def {
 	 * suffix_offset ("" for a bare VALUE), and results show "read:-8k".
 	 * suffix_size 0: no suffix. Its owner checks TEXT. */
 	size_t suffix_offset, suffix_size;
-	/* OPT_SIZE: fio's READ,WRITE[,TRIM] form (bs=8k,32k): the read value
-	 * fills the field, the write value the uint64_t at pair_offset. A value with no comma after it
+	/* OPT_SIZE, OPT_UINT: fio's READ,WRITE[,TRIM] form (bs=8k,32k): the
+	 * read value fills the field, the write value the uint64_t at
+	 * pair_offset. A value with no comma after it
 	 * applies to writes too (bs=8k); an empty one is the default (bs=,8k); TRIM is checked and not kept
 	 * (dbio issues no trims). Results show "8192,32768" when the two differ. 0: one value. */
 	size_t pair_offset;

@@ -225,7 +225,6 @@ const struct fio_key fio_keys[] = {
 	{ "opendir", "dbio reads and writes only files it makes in directory=; drop the key" },
 	{ "openfiles", "dbio keeps all of a thread's files open; drop the key" },
 	{ "per_job_logs", LOGS },
-	{ "percentage_random", LATER("mixes random and sequential I/O in one job") },
 	{ "percentage_sequential", DEPRECATED },
 	{ "pi_act", PROTECTION },
 	{ "pi_chk", PROTECTION },
@@ -244,7 +243,6 @@ const struct fio_key fio_keys[] = {
 	{ "proto", ENGINES("network (net, netsplice, rdma)") },
 	{ "protocol", ENGINES("network (net, netsplice)") },
 	{ "ramp_size", LATER("leaves the first bytes of I/O unmeasured; ramp_time= does it by time") },
-	{ "random_generator", "dbio has one random generator, seeded by randseed=; drop the key" },
 	{ "random_sequence_stride", LATER("how fio's sequence random distribution steps through its blocks") },
 	{ "rate", LATER("caps the job's bandwidth") },
 	{ "rate_cycle", LATER("the window over which rate_min= and rate_iops_min= are checked") },
@@ -372,10 +370,6 @@ const struct fio_key fio_keys[] = {
 	{ "zone_reset_frequency", ZBD },
 	{ "zone_reset_threshold", ZBD },
 	{ "zonecapacity", ZBD },
-	{ "zonemode", LATER("zonemode=strided confines the I/O to zones of the file; zonemode=zbd drives zoned devices") },
-	{ "zonerange", LATER("confines the I/O to zones of the file (zonesize= of each zonerange=, zoneskip= between)") },
-	{ "zonesize", LATER("confines the I/O to zones of the file (zonesize= of each zonerange=, zoneskip= between)") },
-	{ "zoneskip", LATER("confines the I/O to zones of the file (zonesize= of each zonerange=, zoneskip= between)") },
 };
 /* clang-format on */
 

@@ -72,12 +72,12 @@ static json_t *option_value(const void *base, const struct option_def *def)
 	case OPT_BOOL:
 		return json_boolean(*(const bool *)field);
 	case OPT_SIZE:
-		/* fio's READ,WRITE form with two sizes: "8192,32768" */
+	case OPT_UINT:
+		/* fio's READ,WRITE form with two values: "8192,32768" */
 		if (def->pair_offset &&
 		    *(const uint64_t *)field != *(const uint64_t *)((const char *)base + def->pair_offset))
 			break;
 		return json_integer((json_int_t) * (const uint64_t *)field);
-	case OPT_UINT:
 	case OPT_TIME:
 		return json_integer((json_int_t) * (const uint64_t *)field);
 	case OPT_PCT_LIST: {

@@ -115,6 +115,12 @@ void offgen_init_skewed(struct offgen *g, enum offgen_mode mode, double theta, u
 	offgen_init(g, OFFGEN_RANDMAP, nblocks, seed);
 	g->mode = mode;
 	g->theta = theta;
+	if (mode == OFFGEN_NORMAL && theta > 0) {
+		/* fio's gauss_init: a spread of theta % of the blocks, at most half */
+		g->normal_spread = (uint64_t)ceil((double)g->nblocks * theta / 100.0);
+		if (g->normal_spread > g->nblocks / 2)
+			g->normal_spread = g->nblocks / 2;
+	}
 	if (mode == OFFGEN_ZIPF) {
 		g->zipf_h_x1 = zipf_H(theta, 1.5) - 1;
 		g->zipf_h_n = zipf_H(theta, (double)g->nblocks + 0.5);
@@ -127,8 +133,32 @@ static double uniform01(struct rng *r)
 	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
 }
 
+/* fio's gauss_next: the mean of 12 uniform draws over [0, n], plus a
+ * uniform spread of normal_spread around it, halved until it stays below
+ * n. */
+static uint64_t normal_rank(struct offgen *g)
+{
+	const uint64_t n = g->nblocks;
+	uint64_t sum = 0;
+
+	for (int i = 0; i < 12; i++)
+		sum += rng_below(&g->rng, n + 1);
+	sum = (sum + 11) / 12;
+	if (g->normal_spread) {
+		int64_t dev =
+			(int64_t)(g->normal_spread * uniform01(&g->rng)) - (int64_t)(g->normal_spread / 2);
+
+		while (dev && ((int64_t)sum + dev < 0 || (uint64_t)((int64_t)sum + dev) >= n))
+			dev /= 2;
+		sum = (uint64_t)((int64_t)sum + dev);
+	}
+	return sum % n;
+}
+
 uint64_t offgen_skewed_rank(struct offgen *g)
 {
+	if (g->mode == OFFGEN_NORMAL)
+		return normal_rank(g);
 	if (g->mode == OFFGEN_PARETO) {
 		/* rank = n * u^(1 / (1 - h)): with h = 0.9 about 85 % of the
 		 * draws fall in the hottest 20 % of the blocks. */

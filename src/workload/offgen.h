@@ -12,7 +12,7 @@
 
 #include "util/rng.h"
 
-enum offgen_mode { OFFGEN_SEQ, OFFGEN_RANDMAP, OFFGEN_UNIFORM, OFFGEN_ZIPF, OFFGEN_PARETO };
+enum offgen_mode { OFFGEN_SEQ, OFFGEN_RANDMAP, OFFGEN_UNIFORM, OFFGEN_ZIPF, OFFGEN_PARETO, OFFGEN_NORMAL };
 
 struct offgen {
 	enum offgen_mode mode;
@@ -27,15 +27,18 @@ struct offgen {
 	/* Skewed modes: the hotness parameter and Zipf's precomputed terms. */
 	double theta;
 	double zipf_h_x1, zipf_h_n, zipf_s;
+	uint64_t normal_spread; /* OFFGEN_NORMAL: fio's stddev, in blocks */
 };
 
 /* A generator over blocks [0, nblocks); nblocks >= 1. */
 void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, uint64_t seed);
 
-/* A skewed generator (OFFGEN_ZIPF with exponent theta > 0, or
- * OFFGEN_PARETO with 0 < theta < 1): block ranks drawn from the
- * distribution, rank 0 the hottest, scattered over the blocks by a fixed
- * seeded permutation so the hot blocks are not all at the start. */
+/* A skewed generator (OFFGEN_ZIPF with exponent theta > 0, OFFGEN_PARETO
+ * with 0 < theta < 1, or OFFGEN_NORMAL, fio's normal:theta with 0 <= theta
+ * < 100): block ranks drawn from the distribution, rank 0 the hottest
+ * (normal: the middle rank), scattered over the blocks by a fixed seeded
+ * permutation so the hot blocks are not all at the start (fio hashes
+ * them). */
 void offgen_init_skewed(struct offgen *g, enum offgen_mode mode, double theta, uint64_t nblocks,
 			uint64_t seed);
 
@@ -66,6 +69,7 @@ static inline uint64_t offgen_next(struct offgen *g)
 		break;
 	case OFFGEN_ZIPF:
 	case OFFGEN_PARETO:
+	case OFFGEN_NORMAL:
 		return offgen_permute(g, offgen_skewed_rank(g));
 	}
 	return rng_below(&g->rng, g->nblocks);

@@ -11,10 +11,12 @@
 #define NONE UINT64_MAX
 
 /* The random offsets of each direction: multiples of its alignment, as
- * many as fio's last_block counts; offgen draws them when they are its
- * blocks, and a map of them is kept when I/Os of several blocks mark it. */
-static int init_random(struct where *wh, const struct job *job, const struct worker *w)
+ * many as fio's last_block counts in the region (in a zone: its span);
+ * offgen draws them when they are its blocks, and a map of them is kept
+ * when I/Os of several blocks mark it. */
+static int init_random(struct where *wh, const struct job *job)
 {
+	const uint64_t span = wh->zone_range ? wh->zone_range : wh->region;
 	bool all_ok = true;
 
 	for (int d = 0; d < 2; d++) {
@@ -22,67 +24,99 @@ static int init_random(struct where *wh, const struct job *job, const struct wor
 		const uint64_t cut = lo > ba ? lo - ba : 0;
 
 		wh->ba[d] = ba;
-		wh->lastb[d] = wh->region > cut ? (wh->region - cut) / ba : 0;
-		wh->offgen_ok[d] = ba == wh->bs && wh->lastb[d] == w->slice_len;
+		wh->lastb[d] = span > cut ? (span - cut) / ba : 0;
+		wh->offgen_ok[d] = ba == wh->bs && wh->lastb[d] == wh->gen.nblocks;
 		if (d ? job_writes(job) : job_reads(job))
 			all_ok = all_ok && wh->offgen_ok[d];
 	}
-	wh->mapped = job->sizes_vary && wh->random && wh->gen.mode == OFFGEN_RANDMAP && all_ok;
+	wh->mapped = job->sizes_vary && wh->random && !job->norandommap && wh->gen.mode == OFFGEN_RANDMAP &&
+		     all_ok;
 	if (!wh->mapped)
 		return 0;
 	wh->map = calloc((wh->gen.nblocks + 63) / 64, sizeof(*wh->map));
 	return wh->map ? 0 : -ENOMEM;
 }
 
+/* fio's end of a job bound by size: size bytes a pass (or what the region
+ * holds), io_size (or size) * loops bytes, number_ios * loops I/Os. */
+static void init_budget(struct where *wh, const struct job *job, const struct worker *w)
+{
+	wh->pass_limit = w->ops_per_pass * job->min_bs;
+	/* sizes that vary: fio's pass is size bytes, whatever the sizes */
+	if (job->sizes_vary)
+		wh->pass_limit = job->size < wh->region ? job->size : wh->region;
+	wh->limit = wh->max_ops = UINT64_MAX;
+	if (job->time_based)
+		return;
+	const uint64_t per_loop = w->io_bytes ? w->io_bytes : wh->pass_limit;
+
+	if (per_loop <= UINT64_MAX / job->loops)
+		wh->limit = per_loop * job->loops;
+	if (job->number_ios && job->number_ios <= UINT64_MAX / job->loops)
+		wh->max_ops = job->number_ios * job->loops;
+}
+
+/* The generator of blocks: sequential, a random map (lfsr keeps one even
+ * with norandommap, as fio's LFSR never repeats), uniform, a skewed
+ * distribution; over the thread's blocks, or a zone's. */
+static void init_gen(struct where *wh, const struct job *job, const struct worker *w, uint64_t seed)
+{
+	static const enum offgen_mode skewed[] = {
+		[DIST_ZIPF] = OFFGEN_ZIPF, [DIST_PARETO] = OFFGEN_PARETO, [DIST_NORMAL] = OFFGEN_NORMAL
+	};
+	const uint64_t nblocks = wh->zone_range ? wh->zone_range / wh->bs : w->slice_len;
+	enum offgen_mode mode = OFFGEN_SEQ;
+
+	if (job_is_random(job))
+		mode = job->norandommap && job->random_generator != RANDGEN_LFSR ? OFFGEN_UNIFORM
+										 : OFFGEN_RANDMAP;
+	if (job->dist == DIST_ZONED || job->dist == DIST_ZONED_ABS)
+		mode = OFFGEN_UNIFORM; /* fio keeps no map for a distribution */
+	wh->ends_at_files = wh->plain && !job->time_based && w->ops_per_pass == w->slice_len &&
+			    (mode == OFFGEN_SEQ || (mode == OFFGEN_RANDMAP && job->dist == DIST_UNIFORM));
+	if (job_is_random(job) && job->dist != DIST_UNIFORM && mode != OFFGEN_UNIFORM)
+		offgen_init_skewed(&wh->gen, skewed[job->dist], job->dist_param, nblocks, seed);
+	else
+		offgen_init(&wh->gen, mode, nblocks, seed);
+}
+
 int where_init(struct where *wh, const struct worker *w, uint64_t seed)
 {
 	const struct job *job = w->job;
 	const uint64_t t = job->share_files ? 0 : w->index;
-	enum offgen_mode mode = OFFGEN_SEQ;
+	const bool random = job_is_random(job);
 
-	*wh = (struct where){ .bpf = w->blocks_per_file,
-			      .slice_first = w->slice_first,
-			      .ops_per_pass = w->ops_per_pass,
-			      .file_off = job_file_offset(job, t),
-			      .start_off = job_file_offset(job, t),
-			      .region = job_region_bytes(job, t),
-			      .file_bytes = job_file_bytes(job, t),
-			      .bs = job->min_bs,
-			      .plain = job->seq_add == 0 && job->seq_nr == 1 && !job->sizes_vary,
-			      .time_based = job->time_based,
-			      .pass_limit = w->ops_per_pass * job->min_bs,
-			      .limit = UINT64_MAX,
-			      .io_bytes = w->io_bytes,
-			      .max_ops = UINT64_MAX,
-			      .loops = job->loops,
-			      .random = job_is_random(job),
-			      .identical = job->rw_sequencer == RW_SEQ_IDENTICAL,
-			      .seq_add = job->seq_add,
-			      .seq_nr = job->seq_nr,
-			      .job = job };
-	/* sizes that vary: fio's pass is size bytes, whatever the sizes */
-	if (job->sizes_vary)
-		wh->pass_limit = job->size < wh->region ? job->size : wh->region;
-	if (!job->time_based) {
-		const uint64_t per_loop = w->io_bytes ? w->io_bytes : wh->pass_limit;
-
-		if (per_loop <= UINT64_MAX / job->loops)
-			wh->limit = per_loop * job->loops;
-		if (job->number_ios && job->number_ios <= UINT64_MAX / job->loops)
-			wh->max_ops = job->number_ios * job->loops;
-	}
-	if (job_is_random(job))
-		mode = job->norandommap ? OFFGEN_UNIFORM : OFFGEN_RANDMAP;
-	wh->ends_at_files = wh->plain && !job->time_based && w->ops_per_pass == w->slice_len &&
-			    (mode == OFFGEN_SEQ || (mode == OFFGEN_RANDMAP && job->dist == DIST_UNIFORM));
-	if (job_is_random(job) && job->dist != DIST_UNIFORM)
-		offgen_init_skewed(&wh->gen, job->dist == DIST_ZIPF ? OFFGEN_ZIPF : OFFGEN_PARETO,
-				   job->dist_param, w->slice_len, seed);
-	else
-		offgen_init(&wh->gen, mode, w->slice_len, seed);
+	*wh = (struct where){
+		.bpf = w->blocks_per_file,
+		.slice_first = w->slice_first,
+		.ops_per_pass = w->ops_per_pass,
+		.file_off = job_file_offset(job, t),
+		.start_off = job_file_offset(job, t),
+		.region = job_region_bytes(job, t),
+		.file_bytes = job_file_bytes(job, t),
+		.bs = job->min_bs,
+		.time_based = job->time_based,
+		.io_bytes = w->io_bytes,
+		.loops = job->loops,
+		.random = random,
+		.identical = job->rw_sequencer == RW_SEQ_IDENTICAL,
+		.seq_add = job->seq_add,
+		.seq_nr = job->seq_nr,
+		.perc_rand = { job->perc_rand, job->perc_rand_write },
+		.zoned = job->dist == DIST_ZONED || job->dist == DIST_ZONED_ABS,
+		.zone_size = job->zonesize,
+		.zone_range = job->zonesize ? job->zonerange : 0,
+		.zone_skip = job->zoneskip,
+		.job = job,
+	};
+	/* offgen's blocks serve all but what fio draws byte by byte */
+	wh->plain = job->seq_add == 0 && job->seq_nr == 1 && !job->sizes_vary && !wh->zone_size &&
+		    !wh->zoned && !(random && (wh->perc_rand[0] < 100 || wh->perc_rand[1] < 100));
+	init_budget(wh, job, w);
+	init_gen(wh, job, w, seed);
 	rng_seed(&wh->rng, seed ^ 0xb10c51e5ull);
 	wh->seq_left = 1; /* as fio: the first I/O takes a new (random) offset */
-	int rc = init_random(wh, job, w);
+	int rc = init_random(wh, job);
 
 	where_restart(wh);
 	return rc;
@@ -98,6 +132,8 @@ void where_release(struct where *wh)
 static void start_pass(struct where *wh)
 {
 	wh->pass_bytes = 0;
+	wh->file_off = wh->start_off;
+	wh->zone_bytes = 0;
 	for (int d = 0; d < 2; d++) {
 		wh->last_pos[d] = wh->file_off;
 		wh->last_start[d] = NONE;
@@ -135,6 +171,38 @@ bool where_new_pass(struct where *wh, bool files_done)
 	return true;
 }
 
+/* fio's file reset: both directions start over at file_off, with a new
+ * random map. */
+static void reset_file(struct where *wh)
+{
+	for (int d = 0; d < 2; d++) {
+		wh->last_pos[d] = wh->file_off;
+		wh->last_start[d] = NONE;
+	}
+	offgen_new_pass(&wh->gen);
+	if (wh->map)
+		memset(wh->map, 0, (wh->gen.nblocks + 63) / 64 * sizeof(*wh->map));
+}
+
+/* zonemode=strided before each I/O (fio's setup_strided_zone_mode): after
+ * zone_size bytes, the next zone, back to the start past the end of the
+ * file; in a zone, back to its start past its span; a new random map each
+ * zone_range bytes. */
+static void zone_step(struct where *wh, int d)
+{
+	if (wh->zone_bytes >= wh->zone_size) {
+		wh->zone_bytes = 0;
+		wh->file_off += wh->zone_range + wh->zone_skip;
+		if (wh->file_off >= wh->file_bytes)
+			wh->file_off = wh->start_off;
+		wh->last_pos[d] = wh->file_off;
+	}
+	if (wh->last_pos[d] >= wh->file_off + wh->zone_range)
+		wh->last_pos[d] = wh->file_off;
+	if (wh->zone_bytes % wh->zone_range == 0)
+		reset_file(wh);
+}
+
 /* fio's next sequential offset of direction d (get_next_seq_offset),
  * relative to the region, wrapping as fio 3.33 does; false when the file
  * is done. */
@@ -168,12 +236,36 @@ static bool map_isset(const struct where *wh, uint64_t b)
 	return wh->map[b / 64] >> (b % 64) & 1;
 }
 
+/* fio's zoned random offset: a zone by its share of the accesses, then a
+ * uniform block in it (zoned: shares of last_block; zoned_abs: bytes). */
+static bool zoned_offset(struct where *wh, int d, uint64_t *rel)
+{
+	const struct job *job = wh->job;
+	const unsigned v = (unsigned)rng_below(&wh->rng, 100);
+	unsigned i = 0, share = job->zone_access[d][0];
+	uint64_t start, len;
+
+	while (v >= share && i + 1 < job->nzones[d])
+		share += job->zone_access[d][++i];
+	if (job->dist == DIST_ZONED) {
+		start = job->zone_start[d][i] * wh->lastb[d] / 100;
+		len = wh->lastb[d] * job->zone_len[d][i] / 100;
+	} else {
+		start = job->zone_start[d][i] / wh->ba[d];
+		len = (job->zone_start[d][i] + job->zone_len[d][i]) / wh->ba[d] - start;
+	}
+	*rel = (start + (len ? rng_below(&wh->rng, len) : 0)) * wh->ba[d];
+	return true;
+}
+
 /* A random offset of direction d, relative to the region; false when the
  * random map is full. */
 static bool random_offset(struct where *wh, int d, uint64_t *rel)
 {
 	uint64_t b;
 
+	if (wh->zoned && wh->job->nzones[d])
+		return zoned_offset(wh, d, rel);
 	if (!wh->offgen_ok[d]) {
 		/* another alignment than the block: uniform, as fio without a map */
 		if (!wh->lastb[d])
@@ -273,7 +365,11 @@ static bool fio_offset(struct where *wh, int d, uint64_t *off, uint64_t *len)
 
 	if (hit)
 		wh->seq_left = wh->seq_nr;
-	if (hit && wh->random) {
+	/* percentage_random: fio's should_do_random; else after the I/O before */
+	if (hit && wh->random && wh->perc_rand[d] < 100 && rng_below(&wh->rng, 100) >= wh->perc_rand[d]) {
+		if (!seq_offset(wh, d, &rel) && !random_offset(wh, d, &rel))
+			return false;
+	} else if (hit && wh->random) {
 		if (!random_offset(wh, d, &rel))
 			return false;
 		picked = true;
@@ -305,6 +401,8 @@ bool where_next_fio(struct where *wh, enum op_type op, struct where_io *io)
 	 * until the files are done, for the same count), or the files done:
 	 * then the next pass, if any, and a second try in it. */
 	for (int tries = 0;; tries++) {
+		if (wh->zone_size)
+			zone_step(wh, d);
 		if (wh->pass_bytes < wh->pass_limit && fio_offset(wh, d, &off, &len))
 			break;
 		if (tries || !where_new_pass(wh, wh->pass_bytes < wh->pass_limit))
@@ -316,6 +414,7 @@ bool where_next_fio(struct where *wh, enum op_type op, struct where_io *io)
 	wh->last_start[d] = off;
 	wh->last_pos[d] = off + len;
 	wh->pass_bytes += len;
+	wh->zone_bytes += len;
 	wh->bytes += len;
 	wh->ops++;
 	return true;

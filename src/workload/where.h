@@ -65,11 +65,16 @@ struct where {
 	bool ends_at_files;
 	bool resync;
 	/* fio's offsets: its state per direction (read, write) of the file. */
-	bool random;		/* a random pattern */
-	bool identical;		/* rw_sequencer=identical */
-	int64_t seq_add;	/* rw=read:N: bytes added after each sequential I/O */
-	uint64_t seq_nr;	/* rw=randread:N: a random offset every seq_nr I/Os */
-	uint64_t seq_left;	/* I/Os until the next random offset */
+	bool random;	       /* a random pattern */
+	bool identical;	       /* rw_sequencer=identical */
+	int64_t seq_add;       /* rw=read:N: bytes added after each sequential I/O */
+	uint64_t seq_nr;       /* rw=randread:N: a random offset every seq_nr I/Os */
+	uint64_t seq_left;     /* I/Os until the next random offset */
+	uint64_t perc_rand[2]; /* percentage_random: of a random pattern's I/Os */
+	bool zoned;	       /* random_distribution=zoned or zoned_abs */
+	/* zonemode=strided: zone_size bytes in a zone, then zone_range +
+	 * zone_skip on (file_off moves); zone_bytes done in this one */
+	uint64_t zone_size, zone_range, zone_skip, zone_bytes;
 	uint64_t last_pos[2];	/* fio's last_pos: the end of the last I/O */
 	uint64_t last_start[2]; /* where it started; UINT64_MAX: none yet */
 	/* fio's sizes and alignments per direction (bs=R,W, bsrange, bssplit,

@@ -322,3 +322,146 @@ EOF
 	printf '[j]\nsize=1m\nbs=4k,8k,16k,32k\n' >four.fio
 	refused_file four.fio "dbio: four.fio:3: key 'bs': bad value '4k,8k,16k,32k': more than READ,WRITE,TRIM: expected a size from 1 B to 1 GiB with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k"
 }
+
+
+@test "fio where: zonemode=strided gives fio's op counts and offsets" {
+	cat >j.fio <<'EOF'
+[global]
+size=256k
+bs=4k
+zonemode=strided
+stonewall
+[skip]
+rw=read
+zonesize=16k
+zoneskip=16k
+[range]
+rw=write
+zonesize=16k
+zonerange=64k
+fsync=5
+[twice]
+rw=read
+zonesize=32k
+zonerange=16k
+[random]
+rw=randread
+zonesize=16k
+zonerange=64k
+[after-offset]
+rw=write
+zonesize=16k
+zonerange=32k
+zoneskip=32k
+offset=8k
+EOF
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'after-offset write 64\nrandom read 64\nrange sync 12\nrange write 64\nskip read 64\ntwice read 64')" ]
+	printf '[j]\nrw=write\nsize=256k\nzonemode=strided\nzonesize=16k\nzonerange=32k\nzoneskip=32k\noffset=8k\n' >z.fio
+	[ "$(dbio_offsets z.fio)" = "$(fio_offsets z.fio)" ]
+	printf '[j]\nrw=read\nsize=256k\nzonemode=strided\nzonesize=32k\nzonerange=16k\n' >twice.fio
+	[ "$(dbio_offsets twice.fio)" = "$(fio_offsets twice.fio)" ]
+}
+
+@test "fio where: zonesize alone is zonemode=strided, and random I/O stays in its zone" {
+	printf '[j]\nrw=randread\nsize=256k\nzonesize=16k\nzonerange=64k\n' >j.fio
+	dbio_offsets j.fio | tr ' ' '\n' | sed 's/^r//' >offs
+	json_is "$result" jobs.0.options.zonemode=strided jobs.0.options.zonerange=65536
+	# I/O n (from 0) is in zone n / 4 (of 4 zones, then over again)
+	[ "$(awk '{ z = int((NR - 1) / 4) % 4; if ($1 < z * 64 || $1 >= z * 64 + 64) print }' offs | wc -l)" -eq 0 ]
+	[ "$(wc -l <offs)" -eq 64 ]
+}
+
+@test "fio where: percentage_random gives fio's op counts; 0 is fio's sequential walk" {
+	cat >j.fio <<'EOF'
+[global]
+size=1m
+bs=4k
+stonewall
+[half]
+rw=randread
+percentage_random=50
+[none]
+rw=randwrite
+percentage_random=0
+fsync=7
+EOF
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'half read 256\nnone sync 36\nnone write 256')" ]
+	# READ,WRITE apart: a mixed job, so only the total is fio's
+	rm -rf "$target" && mkdir "$target"
+	dbio_ok --directory="$target" --rw=randrw --percentage_random=100,20 --size=1m --io_size=2m
+	[ "$(jpy "$result" "run['ops']['read']['count'] + run['ops']['write']['count']")" -eq 512 ]
+	json_is "$result" jobs.0.options.percentage_random=100,20
+	printf '[j]\nrw=randread\nsize=64k\npercentage_random=0\n' >seq.fio
+	[ "$(dbio_offsets seq.fio)" = "$(fio_offsets seq.fio)" ]
+}
+
+@test "fio where: random_distribution zoned, zoned_abs and normal, random_generator give fio's op counts" {
+	cat >j.fio <<'EOF'
+[global]
+size=1m
+bs=4k
+stonewall
+[zones]
+rw=randread
+norandommap
+random_distribution=zoned:50/5:30/15:20/
+[zones-map]
+rw=randwrite
+random_distribution=zoned:60/10:30/20:8/30:2/40
+[absolute]
+rw=randread
+random_distribution=zoned_abs:60/64k:30/256k:10/512k
+[normal]
+rw=randread
+random_distribution=normal:10
+[lfsr]
+rw=randread
+norandommap
+random_generator=lfsr
+EOF
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'absolute read 256\nlfsr read 256\nnormal read 256\nzones read 256\nzones-map write 256')" ]
+	json_is "$result" jobs.4.options.random_generator=lfsr
+}
+
+@test "fio where: zoned sends its shares of the accesses to its zones (strace)" {
+	printf '[j]\nrw=randread\nsize=1m\nnorandommap\nrandom_distribution=zoned:50/5:50/\nio_size=8m\n' >j.fio
+	dbio_offsets j.fio | tr ' ' '\n' | sed 's/^r//' >offs
+	[ "$(wc -l <offs)" -eq 2048 ]
+	# half the reads in the first 5 % (fio's 5 % of 256 blocks: 12 blocks, 48 KiB)
+	hot=$(awk '$1 < 48' offs | wc -l)
+	[ "$hot" -gt 900 ]
+	[ "$hot" -lt 1150 ]
+}
+
+@test "fio where: lfsr does each block once, also with norandommap (strace)" {
+	printf '[j]\nrw=randread\nsize=256k\nnorandommap\nrandom_generator=lfsr\n' >j.fio
+	dbio_offsets j.fio | tr ' ' '\n' >offs
+	[ "$(sort -u offs | wc -l)" -eq 64 ]
+	[ "$(wc -l <offs)" -eq 64 ]
+}
+
+@test "fio where: zones and distributions fio takes otherwise, or not at all, are refused with the reason" {
+	printf '[j]\nsize=1m\nzonemode=zbd\n' >zbd.fio
+	refused_file zbd.fio "dbio: zbd.fio:3: key 'zonemode': zoned block devices (zonemode=zbd) are not in dbio: give zonemode=strided for zones of a file, or none (job 'j')"
+	printf '[j]\nsize=1m\nzonemode=none\nzonesize=64k\n' >none.fio
+	refused_file none.fio "dbio: none.fio:4: key 'zonesize': zonemode=none leaves no zones (fio 3.33 refuses the pair; later fio ignores zonesize): give zonemode=strided, or drop zonesize (job 'j')"
+	printf '[j]\nsize=1m\nzonerange=64k\n' >range.fio
+	refused_file range.fio "dbio: range.fio:3: key 'zonerange': zones need zonesize=, the bytes of I/O in each (job 'j')"
+	printf '[j]\nsize=1m\nzonesize=64k\nnrfiles=2\n' >files.fio
+	refused_file files.fio "dbio: files.fio:3: key 'zonesize': with nrfiles=2: fio turns zones off for more than one file; give one file per job (job 'j')"
+	printf '[j]\nsize=1m\nrw=randread\npercentage_random=50\nnrfiles=2\n' >perc.fio
+	refused_file perc.fio "dbio: perc.fio:4: key 'percentage_random': with nrfiles=2: fio takes the files in turn, an I/O each, and dbio one after the other, so the offsets would differ; give one file per job (job 'j')"
+	printf '[j]\nsize=1m\nrw=randread\nrandom_distribution=zoned:50/5:30/15\n' >sum.fio
+	refused_file sum.fio "dbio: sum.fio:4: key 'random_distribution': '50/5:30/15': the accesses add up to 80 and the zones to 20 %: expected accesses of 100 in all and zones of at most 100 % (job 'j')"
+	printf '[j]\nsize=1m\nrw=randread\nrandom_distribution=zoned_abs:50/512k:50/1m\n' >abs.fio
+	refused_file abs.fio "dbio: abs.fio:4: key 'random_distribution': the zones add up to 1.50 MiB, more than the 1 MiB a thread's region of its file holds (job 'j')"
+	printf '[j]\nsize=1m\nrw=randread\nrandom_distribution=normal:10:0.3\n' >center.fio
+	refused_file center.fio "dbio: center.fio:4: key 'random_distribution': 'normal:10:0.3': a center after the deviation is not taken yet: give normal:DEV alone (job 'j')"
+	printf '[j]\nsize=1m\nrw=randread\nrandom_distribution=normal:100\n' >dev.fio
+	refused_file dev.fio "dbio: dev.fio:4: key 'random_distribution': bad value 'normal:100': normal:DEV takes a deviation from 0 to below 100 (job 'j')"
+	printf '[j]\nsize=1m\nrw=randread\npercentage_sequential=30\n' >seqp.fio
+	refused_file seqp.fio "dbio: seqp.fio:4: key 'percentage_sequential': fio ignores it too (deprecated); drop the key"
+}

@@ -24,7 +24,7 @@
 
 #define KIB 1024ull
 
-/* A validated fileio job of one file per thread from "key=value" lines. */
+/* A validated fileio job of one file per thread from "key=value" words. */
 static void make_job(struct job *job, const char *keys)
 {
 	char copy[512], *save = NULL;
@@ -35,8 +35,9 @@ static void make_job(struct job *job, const char *keys)
 	for (char *kv = strtok_r(copy, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
 		char *eq = strchr(kv, '=');
 
-		*eq = '\0';
-		if (job_set(job, kv, eq + 1, NULL, &err))
+		if (eq)
+			*eq = '\0';
+		if (job_set(job, kv, eq ? eq + 1 : NULL, NULL, &err)) /* a bare key: 1 */
 			fail_msg("%s", err.msg);
 	}
 	if (plan_validate(job, &err))
@@ -310,6 +311,64 @@ static void test_where_sizes_are_drawn_as_fio_draws_them(void **state)
 	draw_sizes("size=1m rw=randwrite bsrange=4k-32k io_size=64m", 600, 4 * KIB, c, true);
 }
 
+/* The share (percent) of n I/Os of a random job whose offset is in
+ * [lo, hi) KiB of its 1 MiB file. */
+static unsigned share_in(const char *keys, unsigned n, uint64_t lo, uint64_t hi)
+{
+	struct job job;
+	struct worker w;
+	struct where wh;
+	struct where_io io;
+	unsigned in = 0;
+
+	start(&job, &w, &wh, keys, 5);
+	for (unsigned i = 0; i < n; i++) {
+		assert_true(where_next(&wh, OP_READ, &io));
+		in += io.off >= lo * KIB && io.off < hi * KIB;
+	}
+	job_release(&job);
+	where_release(&wh);
+	return in * 100 / n;
+}
+
+/* zoned and zoned_abs send each share of the accesses to its zone. */
+static void test_where_zoned_shares(void **state)
+{
+	static const char *zoned = "size=1m rw=randread norandommap io_size=64m "
+				   "random_distribution=zoned:60/10:30/20:8/30:2/40";
+	static const char *abs = "size=1m rw=randread io_size=64m "
+				 "random_distribution=zoned_abs:70/128k:30/512k";
+
+	(void)state;
+	/* fio's 10 % of 256 blocks is 25 blocks: 100 KiB */
+	near(share_in(zoned, 8000, 0, 100), 100, 60);
+	near(share_in(zoned, 8000, 100, 304), 100, 30);
+	near(share_in(zoned, 8000, 304, 1024), 100, 10);
+	near(share_in(abs, 8000, 0, 128), 100, 70);
+	near(share_in(abs, 8000, 128, 640), 100, 30);
+	assert_int_equal(share_in(abs, 8000, 640, 1024), 0);
+}
+
+/* normal:DEV: fio's mean of 12 uniform draws, spread by DEV %: most ranks
+ * near the middle. */
+static void test_where_normal_ranks(void **state)
+{
+	struct offgen g;
+	unsigned middle = 0, low = 0;
+
+	(void)state;
+	offgen_init_skewed(&g, OFFGEN_NORMAL, 10, 1000, 9);
+	for (int i = 0; i < 10000; i++) {
+		uint64_t r = offgen_skewed_rank(&g);
+
+		assert_true(r < 1000);
+		middle += r >= 400 && r < 600;
+		low += r < 200;
+	}
+	assert_true(middle > 7000);
+	assert_true(low < 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +378,8 @@ int main(void)
 		cmocka_unit_test(test_where_random_every_n),
 		cmocka_unit_test(test_where_regions_per_thread),
 		cmocka_unit_test(test_where_sizes_are_drawn_as_fio_draws_them),
+		cmocka_unit_test(test_where_zoned_shares),
+		cmocka_unit_test(test_where_normal_ranks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

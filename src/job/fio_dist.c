@@ -1,0 +1,139 @@
+/*
+ * random_distribution's forms of fio that need more than one number:
+ * zoned:ACCESS/PERCENT:... (shares of the accesses to shares of the region)
+ * and zoned_abs:ACCESS/SIZE:... (to bytes of it), READ,WRITE lists apart,
+ * into the job's zone tables; and normal:DEV. workload/where.c draws from
+ * them. See job_parse_fio_distribution in job.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job/job.h"
+#include "util/units.h"
+
+#define ZONES_MAX 256 /* fio's ZONESPLIT_MAX */
+
+/* One entry ACCESS/SHARE into the zone tables of direction d: the share a
+ * percentage (zoned; none or 0: unknown yet, UINT64_MAX) or bytes
+ * (zoned_abs; none: 0). */
+static int parse_zone(struct job *job, unsigned d, char *e, bool abs, struct dbio_err *err)
+{
+	const unsigned i = job->nzones[d];
+	char *slash = strchr(e, '/'), *end = NULL;
+	unsigned long access;
+	uint64_t share = abs ? 0 : UINT64_MAX;
+
+	if (i == ZONES_MAX)
+		return job_fail(job, "random_distribution", err, "more than %d zones for one direction",
+				ZONES_MAX);
+	if (slash)
+		*slash = '\0';
+	access = strtoul(e, &end, 10);
+	if (end == e || *end || access > 100)
+		return job_fail(job, "random_distribution", err,
+				"bad share of accesses '%s': expected a percentage from 0 to 100", e);
+	if (slash && slash[1] && abs && units_parse_size(slash + 1, &share))
+		return job_fail(job, "random_distribution", err,
+				"bad zone size '%s': expected bytes with an optional k, m, g or t suffix",
+				slash + 1);
+	if (slash && slash[1] && !abs) {
+		unsigned long p = strtoul(slash + 1, &end, 10);
+
+		if (*end)
+			return job_fail(job, "random_distribution", err,
+					"bad zone '%s': expected a percentage of the file", slash + 1);
+		share = p == 0 ? UINT64_MAX : p > 100 ? 100 : p; /* as fio */
+	}
+	job->zone_access[d][i] = (unsigned)access;
+	job->zone_len[d][i] = share;
+	job->nzones[d] = i + 1;
+	return 0;
+}
+
+/* Direction d's list: every zone, the accesses adding up to 100, the
+ * shares of the file at most 100 (the unknown ones sharing the rest). */
+static int parse_zones(struct job *job, unsigned d, const char *list, bool abs, struct dbio_err *err)
+{
+	char copy[512];
+	unsigned access = 0, missing = 0;
+	uint64_t shares = 0, start = 0;
+	int rc;
+
+	job->nzones[d] = 0;
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (char *save = NULL, *e = strtok_r(copy, ":", &save); e; e = strtok_r(NULL, ":", &save))
+		if ((rc = parse_zone(job, d, e, abs, err)))
+			return rc;
+	for (unsigned i = 0; i < job->nzones[d]; i++) {
+		access += job->zone_access[d][i];
+		if (job->zone_len[d][i] == UINT64_MAX)
+			missing++;
+		else
+			shares += job->zone_len[d][i];
+	}
+	if (access != 100 || (!abs && shares > 100))
+		return job_fail(
+			job, "random_distribution", err,
+			"'%s': the accesses add up to %u and the zones to %llu%s: expected accesses of 100 in all%s",
+			list, access, (unsigned long long)shares, abs ? " bytes" : " %",
+			abs ? "" : " and zones of at most 100 %");
+	for (unsigned i = 0; i < job->nzones[d]; i++) {
+		if (job->zone_len[d][i] == UINT64_MAX)
+			job->zone_len[d][i] = (100 - shares) / missing;
+		job->zone_start[d][i] = start;
+		start += job->zone_len[d][i];
+	}
+	return 0;
+}
+
+/* normal:DEV, fio's Gaussian: DEV from 0 to below 100. */
+static int parse_normal(struct job *job, struct dbio_err *err)
+{
+	const char *v = job->random_distribution + strlen("normal:");
+	char *end;
+	double dev = strtod(v, &end);
+
+	if (end != v && *end == ':')
+		return job_fail(job, "random_distribution", err,
+				"'%s': a center after the deviation is not taken yet: give normal:DEV alone",
+				job->random_distribution);
+	if (end == v || *end || !(dev >= 0 && dev < 100))
+		return job_fail(job, "random_distribution", err,
+				"bad value '%s': normal:DEV takes a deviation from 0 to below 100",
+				job->random_distribution);
+	job->dist = DIST_NORMAL;
+	job->dist_param = dev;
+	return 0;
+}
+
+int job_parse_fio_distribution(struct job *job, struct dbio_err *err)
+{
+	const char *v = job->random_distribution;
+	const bool abs = !strncmp(v, "zoned_abs:", 10);
+	const char *lists = v + (abs ? 10 : 6), *comma = strchr(lists, ',');
+	char first[512];
+	int rc;
+
+	if (!strncmp(v, "normal:", 7))
+		return parse_normal(job, err);
+	/* READ,WRITE: one list is every direction's, as in fio */
+	snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - lists) : (int)strlen(lists), lists);
+	if ((rc = parse_zones(job, 0, first, abs, err)))
+		return rc;
+	if (comma && strchr(comma + 1, ',') && strchr(strchr(comma + 1, ',') + 1, ','))
+		return job_fail(job, "random_distribution", err, "'%s': more than READ,WRITE,TRIM lists", v);
+	job->nzones[1] = 0; /* "LIST,": writes uniform */
+	if (!comma) {
+		memcpy(job->zone_access[1], job->zone_access[0], sizeof(job->zone_access[0]));
+		memcpy(job->zone_start[1], job->zone_start[0], sizeof(job->zone_start[0]));
+		memcpy(job->zone_len[1], job->zone_len[0], sizeof(job->zone_len[0]));
+		job->nzones[1] = job->nzones[0];
+	} else if (comma[1] && comma[1] != ',') {
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(comma + 1, ","), comma + 1);
+		if ((rc = parse_zones(job, 1, first, abs, err)))
+			return rc;
+	}
+	job->dist = abs ? DIST_ZONED_ABS : DIST_ZONED;
+	return 0;
+}
