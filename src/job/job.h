@@ -140,6 +140,7 @@ struct job {
 	const struct engine_ops *eng; /* NULL for a workload that drives no engine */
 	const void *wl_conf;	      /* the workload's own keys, or NULL */
 	const void *eng_conf;	      /* the engine's own keys, or NULL */
+	const char *engine_warning;   /* static: what the engine says of this job (warn), or NULL */
 };
 
 struct jobset {

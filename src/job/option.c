@@ -152,7 +152,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "nrfiles", .type = OPT_UINT, .offset = F(nrfiles), .def = "1", .min = 1, .max = 1000000, .brief = 1,
 	  .help = "Number of files per thread (or in all with share_files=1). Offsets run over the files as one space: block b is in file b / (filesize / bs)." },
 	{ .name = "ioengine", .type = OPT_STR, .offset = F(ioengine), .size = S(ioengine), .def = "psync", .brief = 1,
-	  .help = "How the I/O is issued: psync (pread/pwrite), sync (lseek + read/write), pvsync2 (preadv2/pwritev2), io_uring, libaio (direct=1 only), mmap (copies to/from a shared mapping) or null (no I/O: measures dbio's own cost). `dbio --version` lists the engines this build has; docs/engines.md describes each." },
+	  .help = "How the I/O is issued: psync (pread/pwrite), sync (lseek + read/write), pvsync2 (preadv2/pwritev2), io_uring, libaio (queues with direct=1; buffered it runs one I/O at a time, with a warning), mmap (copies to/from a shared mapping) or null (no I/O: measures dbio's own cost). `dbio --version` lists the engines this build has; docs/engines.md describes each." },
 	{ .name = "iodepth", .type = OPT_UINT, .offset = F(iodepth), .def = "1", .min = 1, .max = 4096,
 	  .help = "I/Os kept in flight per thread by a queued engine (io_uring, libaio): submitted in batches, reaped as they complete. More than 1 with an engine that cannot queue (psync, sync, mmap, null) is an error." },
 	{ .name = "direct", .type = OPT_BOOL, .offset = F(direct), .def = "0",

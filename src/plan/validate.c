@@ -165,6 +165,7 @@ static int check_engine(struct job *job, struct dbio_err *err)
 	workload_engine_conf(job, &conf);
 	if (eng->check && (why = eng->check(&conf)))
 		return job_fail(job, "ioengine", err, "%s", why);
+	job->engine_warning = eng->warn ? eng->warn(&conf) : NULL;
 	return 0;
 }
 
