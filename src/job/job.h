@@ -126,6 +126,7 @@ struct job {
 	uint64_t rwmixwrite; /* fio's 100 - rwmixread */
 	bool fsync_on_close; /* fio's: fsync each file when closing it, as end_fsync */
 	bool overwrite;	     /* fio's: lay the files out before writing, as prefill=1 */
+	uint64_t openfiles;  /* fio's: files open at once; dbio keeps all open (0 = all) */
 	/* -- end of files -- */
 
 	/* Bookkeeping, not options. */

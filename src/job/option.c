@@ -198,6 +198,8 @@ static const struct option_def files_defs[] = {
 	  .help = "fsync each file when the job closes it, as in fio: in dbio the same as end_fsync=1 (each file of each thread, once, at the end)." },
 	{ .name = "overwrite", .type = OPT_BOOL, .offset = F(overwrite), .def = "0",
 	  .help = "Writes overwrite data that is there, as in fio: the files are written fully before the measured phase (prefill=1) also for a job that only writes." },
+	{ .name = "openfiles", .type = OPT_UINT, .offset = F(openfiles), .def = "0", .min = 0, .max = OPT_MAX,
+	  .help = "Files a thread keeps open at once, as in fio. dbio opens a thread's nrfiles files before the measured phase and keeps them open, so it takes openfiles of at least nrfiles (0: all); fio's metadata engines (ioengine=filecreate ...) open one file at a time, which openfiles=1 says." },
 	/* -- end of files -- */
 };
 /* clang-format on */
