@@ -313,3 +313,21 @@ PY
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: command line: key 'openfiles': 1 of nrfiles=2: dbio keeps every file of a thread open through the run, and does not close and reopen files between I/Os as fio then does; give openfiles of at least nrfiles, or none (job 'job')" ]
 }
+
+@test "fio: bad values, trim modes and unknown keys of a file are listed together; hundreds end with a count" {
+	printf '[j]\nrw=randtrim\nbs=huge\nsize=1m\nrate=1\n' >j.fio
+	refused_file j.fio "$(printf '%s\n' \
+		"dbio: j.fio:2: key 'rw': 'randtrim': dbio issues no trim (discard) yet, so fio's trim modes are not honoured; use read, write, randread, randwrite, randrw, readwrite or rewrite" \
+		"dbio: j.fio:3: key 'bs': bad value 'huge': expected a size from 1 B to 1 GiB with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k" \
+		"dbio: j.fio:5: key 'rate': fio key dbio does not honour yet: caps the job's bandwidth")"
+	{
+		printf '[j]\nsize=1m\n'
+		for i in $(seq 300); do printf 'bogus_key_%s=1\n' "$i"; done
+	} >many.fio
+	run --separate-stderr "$DBIO" run many.fio --directory="$target"
+	[ "$status" -eq 2 ]
+	n=${#stderr_lines[@]}
+	[ "${stderr_lines[0]}" = "dbio: many.fio:3: key 'bogus_key_1': unknown (\`dbio help options\` lists the keys)" ]
+	[ "${stderr_lines[n - 1]}" = "dbio: many.fio: $((300 - (n - 1))) more keys refused, not shown: fix these and run again" ]
+	[ "$n" -gt 50 ]
+}
