@@ -120,12 +120,13 @@ int run_collect(struct run_group *g, struct dbio_err *err);
  * thread. run_thread_setup, before the thread prepares: its CPUs
  * (cpus_allowed or cpumask, by cpus_allowed_policy), nice and I/O priority;
  * 0 or -errno with w->err naming the job, thread and call. run_thread_delay,
- * after the gate opened at open_ns: startdelay; false when a stop came
- * first. run_thread_exit, when its run returned rc: with exitall (any job
+ * after the gate opened: startdelay, until w->origin_ns (the gate plus the
+ * job's least delay) and, for a range, a draw of the rest; false when a
+ * stop came first. run_thread_exit, when its run returned rc: with exitall (any job
  * of the job files) or exitall_on_error and a failure, stop the jobs of g
  * that exit_what names. */
 int run_thread_setup(struct worker *w);
-bool run_thread_delay(struct worker *w, uint64_t open_ns);
+bool run_thread_delay(struct worker *w);
 void run_thread_exit(struct run_group *g, const struct job *job, int rc);
 
 /* Format a warning and hand it to opts->warn (nothing when NULL). */

@@ -68,9 +68,10 @@ static void *worker_main(void *arg)
 	pthread_cond_broadcast(&s->gate->cond);
 	while (!s->gate->open)
 		pthread_cond_wait(&s->gate->cond, &s->gate->lock);
-	s->w.origin_ns = s->gate->open_ns;
+	/* a job's time starts with its I/O, after its startdelay (fio's epoch) */
+	s->w.origin_ns = s->gate->open_ns + s->w.job->startdelay_lo_ns;
 	pthread_mutex_unlock(&s->gate->lock);
-	if (!rc && !atomic_load(&s->gate->failed) && run_thread_delay(&s->w, s->w.origin_ns))
+	if (!rc && !atomic_load(&s->gate->failed) && run_thread_delay(&s->w))
 		rc = wl->run(&s->w);
 	run_thread_exit(s->group, s->w.job, rc);
 	wl->cleanup(&s->w);

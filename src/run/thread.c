@@ -120,19 +120,19 @@ int run_thread_setup(struct worker *w)
 	return 0;
 }
 
-bool run_thread_delay(struct worker *w, uint64_t open_ns)
+bool run_thread_delay(struct worker *w)
 {
 	const struct job *job = w->job;
-	uint64_t delay = job->startdelay_lo_ns;
+	uint64_t extra = 0;
 
-	if (job->startdelay_hi_ns > delay) {
+	if (job->startdelay_hi_ns > job->startdelay_lo_ns) {
 		/* each thread its own, from a seeded draw, as fio */
 		struct rng rng;
 
 		rng_seed(&rng, (job->randseed + job->thread_base + w->index) ^ 0x57a27de1ull);
-		delay += rng_below(&rng, job->startdelay_hi_ns - delay + 1);
+		extra = rng_below(&rng, job->startdelay_hi_ns - job->startdelay_lo_ns + 1);
 	}
-	return !delay || sleep_until_ns(open_ns + delay, w->stop, w->job_stop);
+	return !job->startdelay_hi_ns || sleep_until_ns(w->origin_ns + extra, w->stop, w->job_stop);
 }
 
 void run_thread_exit(struct run_group *g, const struct job *job, int rc)
