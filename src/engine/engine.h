@@ -39,6 +39,9 @@
  *   check(conf)       Before anything runs (job validation): NULL when the
  *                     engine can run a job configured so, else a static
  *                     sentence saying why not and what to use instead.
+ *   warn(conf)        Optional, after check: NULL, or a static sentence on
+ *                     what the job measures that the user may not expect
+ *                     (a warning of the job in the result and the report).
  *   queue(e, req)     Queued engines (ENGINE_CAP_QUEUE): add req to the
  *                     submission queue without a system call. The worker
  *                     never has more than conf->iodepth requests queued or
@@ -128,6 +131,7 @@ struct engine_ops {
 	int (*queue)(struct engine *e, struct io_req *req);
 	int (*submit)(struct engine *e);
 	int (*reap)(struct engine *e, struct io_req **done, unsigned max, unsigned min);
+	const char *(*warn)(const struct engine_conf *conf);
 	/* A sentence for a failed setup, e.g. what makes the kernel refuse
 	 * io_uring; NULL when strerror says it all. */
 	const char *setup_hint;

@@ -312,7 +312,7 @@ int job_validate_files(struct job *job, struct dbio_err *err)
 {
 	char a[32], b[32];
 
-	if (parse_distribution(job, err))
+	if (job_validate_fio_files(job, err) || parse_distribution(job, err))
 		return err->code;
 	if (job->size == 0 && job->filesize == 0)
 		return job_fail(job, "size", err,

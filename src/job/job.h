@@ -166,6 +166,14 @@ struct job {
 	/* -- fio: how much and where -- */
 	/* -- end of how much and where -- */
 	/* -- fio: files -- */
+	char filename[4096]; /* fio's filename: names in directory, ':' between them; "" = dbio's */
+	bool unlink;	     /* fio_noop: dbio always removes what it made, unless --keep */
+	bool create_on_open; /* fio_noop: dbio lays files out before the measured phase */
+	bool buffered;	     /* fio's inverse of direct */
+	uint64_t rwmixwrite; /* fio's 100 - rwmixread */
+	bool fsync_on_close; /* fio's: fsync each file when closing it, as end_fsync */
+	bool overwrite;	     /* fio's: lay the files out before writing, as prefill=1 */
+	uint64_t openfiles;  /* fio's: files open at once; dbio keeps all open (0 = all) */
 	/* -- end of files -- */
 
 	/* Bookkeeping, not options. */
@@ -180,6 +188,7 @@ struct job {
 	const struct engine_ops *eng; /* NULL for a workload that drives no engine */
 	const void *wl_conf;	      /* the workload's own keys, or NULL */
 	const void *eng_conf;	      /* the engine's own keys, or NULL */
+	const char *engine_warning;   /* static: what the engine says of this job (warn), or NULL */
 };
 
 struct jobset {
@@ -232,6 +241,15 @@ void job_release(struct job *job);
 /* The file checks of the file workloads (sizes, blocks, direct alignment,
  * random_distribution), completing filesize, size, dist and dist_param. */
 int job_validate_files(struct job *job, struct dbio_err *err);
+
+/* fio's file keys (job/fio_files.c), first thing of job_validate_files:
+ * filename (names, nrfiles from their count, an absolute path splits into
+ * directory and name), buffered into direct, rwmixwrite into rwmixread,
+ * fsync_on_close into end_fsync, overwrite into prefill. */
+int job_validate_fio_files(struct job *job, struct dbio_err *err);
+
+/* The i-th name of job's filename (0 <= i < nrfiles) into buf; buf. */
+const char *job_filename_at(const struct job *job, size_t i, char *buf, size_t len);
 
 /* Parse sync_file_range (FLAGS:N) into sfr_every and sfr_flags; 0 or
  * DBIO_EINPUT naming the key. */

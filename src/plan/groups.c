@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "plan/plan.h"
+#include "util/units.h"
 
 /* The index of the last job before j named name, or j when there is none. */
 static size_t find_before(const struct jobset *set, size_t j, const char *name)
@@ -42,6 +43,41 @@ static int wait_for_starts(const struct jobset *set, size_t start, size_t j, boo
 		job->wait_for, set->jobs[other].name);
 }
 
+/* Does job a name file (fio's filename) in directory dir? */
+static bool names_file(const struct job *a, const char *dir, const char *file)
+{
+	char name[4096];
+
+	if (!a->filename[0] || strcmp(a->directory, dir))
+		return false;
+	for (size_t i = 0; i < a->nrfiles; i++)
+		if (!strcmp(job_filename_at(a, i, name, sizeof(name)), file))
+			return true;
+	return false;
+}
+
+/* Job j and a job before it in its group (from start) that name one file
+ * share it, as in fio (layout_share): they must agree on its size. */
+static int check_shared_names(const struct jobset *set, size_t start, size_t j, struct dbio_err *err)
+{
+	const struct job *job = &set->jobs[j];
+	char name[4096], a[32], b[32];
+
+	for (size_t i = 0; job->filename[0] && i < job->nrfiles; i++) {
+		job_filename_at(job, i, name, sizeof(name));
+		for (size_t k = start; k < j; k++)
+			if (names_file(&set->jobs[k], job->directory, name) &&
+			    set->jobs[k].filesize != job->filesize)
+				return job_fail(
+					job, "filename", err,
+					"'%s' is a file of job '%s' too, which runs at the same time and makes it %s; here it is %s: jobs that share a file must agree on its size (filesize=)",
+					name, set->jobs[k].name,
+					units_fmt_bytes(a, sizeof(a), set->jobs[k].filesize),
+					units_fmt_bytes(b, sizeof(b), job->filesize));
+	}
+	return 0;
+}
+
 int plan_groups(struct jobset *set, struct dbio_err *err)
 {
 	uint64_t groupid = 0;
@@ -50,7 +86,7 @@ int plan_groups(struct jobset *set, struct dbio_err *err)
 	for (size_t j = 0; j < set->njobs; j++) {
 		struct job *job = &set->jobs[j];
 		bool starts = j == 0 || job->stonewall;
-		int rc;
+		int rc = 0;
 
 		if (job->wait_for[0] && (rc = wait_for_starts(set, start, j, &starts, err)))
 			return rc;
@@ -60,6 +96,8 @@ int plan_groups(struct jobset *set, struct dbio_err *err)
 			start = j;
 		job->starts_group = starts;
 		job->groupid = groupid;
+		if ((rc = check_shared_names(set, start, j, err)))
+			return rc;
 		for (size_t k = start; k < j; k++)
 			if (!strcmp(set->jobs[k].name, job->name)) {
 				char where[4200];

@@ -146,9 +146,9 @@ static int set_key(struct parse_state *st, const char *key, const char *value, c
 		   int depth)
 {
 	struct job_origin origin = *from;
-	struct job *job = st->in_global ? &st->global : &st->set->jobs[st->set->njobs - 1];
 	struct dbio_err kerr = { 0 };
 	char expanded[4096];
+	struct job *job;
 
 	if (!strncmp(key, "include", 7) && isspace((unsigned char)key[7]) && !value)
 		return include(st, key + 8, from, depth);
@@ -157,6 +157,7 @@ static int set_key(struct parse_state *st, const char *key, const char *value, c
 			st->err, DBIO_EINPUT,
 			"%s:%d: key '%s': outside a section: put it under [global] or a [job] section",
 			origin.file, origin.line, key);
+	job = st->in_global ? &st->global : &st->set->jobs[st->set->njobs - 1];
 	if (!job_find(job, key, NULL)) {
 		plan_set(job, key, value, &origin, &kerr);
 		return note_unknown(st, &kerr);

@@ -12,6 +12,7 @@
 #include "engine/engine.h"
 #include "plan/fio_keys.h"
 #include "plan/plan.h"
+#include "util/built.h"
 #include "workload/workload.h"
 
 bool plan_table_at(size_t i, struct plan_table *t)
@@ -95,13 +96,21 @@ const struct option_def *plan_find(const char *name)
 int plan_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
 	     struct dbio_err *err)
 {
+	const char *option, *part, *package;
 	const struct fio_key *fio;
 	char where[4200];
 
-	if (job_find(job, key, NULL) || !(fio = fio_key_find(key)))
+	if (job_find(job, key, NULL))
 		return job_set(job, key, value, origin, err);
-	return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': %s", job_where(origin, where, sizeof(where)),
-			    key, fio->reason);
+	job_where(origin, where, sizeof(where));
+	if ((package = built_missing_key(key, &option, &part)))
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"%s: key '%s': belongs to %s=%s, which this build of dbio left out: install %s and build dbio again",
+			where, key, option, part, package);
+	if (!(fio = fio_key_find(key)))
+		return job_set(job, key, value, origin, err);
+	return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': %s", where, key, fio->reason);
 }
 
 const char *plan_suggest(const char *name)

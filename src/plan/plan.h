@@ -38,11 +38,24 @@ int plan_job_init(struct job *job, const char *name);
  * same name in two tables has the same type (plan_check). */
 const struct option_def *plan_find(const char *name);
 
-/* job_set, but a key of fio's that dbio does not honour is refused with
- * fio_keys' reason ("<where>: key 'rate': fio key dbio does not honour yet:
- * caps the job's bandwidth") instead of as unknown. */
+/* job_set, but a key of a part this build left out is refused with the
+ * package that brings it back, and a key of fio's that dbio does not
+ * honour with fio_keys' reason ("<where>: key 'rate': fio key dbio does
+ * not honour yet: caps the job's bandwidth"), instead of as unknown. */
 int plan_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
 	     struct dbio_err *err);
+
+/* fio's metadata engines (filecreate, filestat, filedelete, dircreate,
+ * dirstat, dirdelete): a job with one of them as ioengine becomes a meta
+ * job of one measured phase over nrfiles files or directories per thread
+ * (workload=meta, meta_files, meta_phases, meta_kind, as if given where
+ * ioengine was); its file keys are spent. 0 (also for any other job), or
+ * DBIO_EINPUT for such an engine on a workload other than fileio. */
+int plan_fio_meta(struct job *job, struct dbio_err *err);
+
+/* The i-th of those engines, with its meta_phases and meta_kind; false past
+ * the last. */
+bool plan_fio_meta_at(size_t i, const char **engine, const char **phase, const char **kind);
 
 /* Refuse job's ioengine, which is not one of engines ("psync, sync, ..."):
  * with fio_keys' reason when it is fio's ("'rdma' is fio's RDMA network

@@ -148,6 +148,7 @@ static int check_engine(struct job *job, struct dbio_err *err)
 	workload_engine_conf(job, &conf);
 	if (eng->check && (why = eng->check(&conf)))
 		return job_fail(job, "ioengine", err, "%s", why);
+	job->engine_warning = eng->warn ? eng->warn(&conf) : NULL;
 	return 0;
 }
 
@@ -198,8 +199,8 @@ int plan_validate(struct job *job, struct dbio_err *err)
 		return job_fail(job, "name", err,
 				"bad value '%s': expected a name of UTF-8 text without control characters",
 				job->name);
-	if ((rc = resolve(job, err)) || (job->eng && (rc = check_engine(job, err))) ||
-	    (rc = check_job(job, err)))
+	if ((rc = plan_fio_meta(job, err)) || (rc = resolve(job, err)) ||
+	    (job->eng && (rc = check_engine(job, err))) || (rc = check_job(job, err)))
 		return rc;
 	if (job->wl->validate)
 		return job->wl->validate(job, err);

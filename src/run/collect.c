@@ -41,6 +41,13 @@ void run_assign(struct worker *w, const struct job *job, struct layout *l, struc
 		w->ops_per_pass = pass_ops * (t + 1) / job->numjobs - pass_ops * t / job->numjobs;
 		if (w->ops_per_pass > w->slice_len)
 			w->ops_per_pass = w->slice_len;
+	} else if (job->filename[0]) {
+		/* fio's filename: every thread on the same files, each the whole size */
+		first_file = 0;
+		last_file = job->nrfiles - 1;
+		w->slice_first = 0;
+		w->slice_len = bpf * job->nrfiles;
+		w->ops_per_pass = pass_ops;
 	} else {
 		first_file = (uint64_t)t * job->nrfiles;
 		last_file = first_file + job->nrfiles - 1;

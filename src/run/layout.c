@@ -71,7 +71,8 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 
 	if (!files)
 		return 0;
-	const uint64_t threads = job->share_files ? 1 : job->numjobs;
+	/* share_files and fio's filename: one set of files for all threads */
+	const uint64_t threads = job->share_files || job->filename[0] ? 1 : job->numjobs;
 
 	l->files = calloc(threads * job->nrfiles, sizeof(*l->files));
 	if (!l->files)
@@ -83,7 +84,11 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 			size_t global = l->nfiles;
 
 			lf->dir = global % l->ndirs;
-			if (job->share_files)
+			char named[4096];
+
+			if (job->filename[0])
+				lf->name = strdup(job_filename_at(job, f, named, sizeof(named)));
+			else if (job->share_files)
 				lf->name = fmt_alloc("dbio.%s.shared.%llu", job->name, (unsigned long long)f);
 			else
 				lf->name = fmt_alloc("dbio.%s.%llu.%llu", job->name, (unsigned long long)t,
@@ -149,9 +154,31 @@ static bool needs_fill(const struct job *job)
 	return job->prefill == PREFILL_ON;
 }
 
+/* The file of l named as f (in a directory of the same path), or NULL. */
+static struct layout_file *same_file(struct layout *l, const struct layout *of, const struct layout_file *f)
+{
+	for (size_t i = 0; i < l->nfiles; i++)
+		if (!l->files[i].borrowed && !strcmp(l->files[i].name, f->name) &&
+		    !strcmp(l->dirs[l->files[i].dir].path, of->dirs[f->dir].path))
+			return &l->files[i];
+	return NULL;
+}
+
+void layout_share(struct layout *l, size_t n)
+{
+	for (size_t j = 1; j < n; j++)
+		for (size_t i = 0; l[j].job->filename[0] && i < l[j].nfiles; i++)
+			for (size_t k = 0; k < j; k++)
+				if (l[k].job->filename[0] && same_file(&l[k], &l[j], &l[j].files[i])) {
+					l[j].files[i].borrowed = true;
+					l[k].fill |= needs_fill(l[j].job);
+					break;
+				}
+}
+
 int layout_create(struct layout *l, struct dbio_err *err)
 {
-	const bool fill_files = needs_fill(l->job);
+	const bool fill_files = needs_fill(l->job) || l->fill;
 	char *buf = NULL;
 	int rc = 0;
 
@@ -175,13 +202,17 @@ int layout_create(struct layout *l, struct dbio_err *err)
 			rc = DBIO_ESTOPPED;
 			break;
 		}
+		if (f->borrowed)
+			continue;
 		fd = dbio_sys->openat(l->dirs[f->dir].fd, f->name,
 				      O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			if (errno == EEXIST)
 				rc = dbio_err_set(
 					err, DBIO_EUNSAFE,
-					"%s: already exists: left by an earlier run? remove it and run again",
+					l->job->filename[0]
+						? "%s: exists, and dbio measures only files it creates (and removes): remove it or name another file"
+						: "%s: already exists: left by an earlier run? remove it and run again",
 					f->path);
 			else
 				rc = dbio_err_set(err, -errno, "%s: cannot create: %s", f->path,
@@ -310,8 +341,10 @@ void layout_remove_thread_files(struct layout *l, const struct run_opts *opts)
 
 			if (!thread_entry(l, i, e->d_name, &n) || laid_out(l, i, e->d_name))
 				continue;
-			if (!strcmp(e->d_name + n, "db")) /* workload_db_dir */
-				rc = remove_private_dir(l->dirs[i].fd, e->d_name, 1, what, sizeof(what));
+			/* workload_db_dir: two levels below it at most (meta's
+			 * d<n>/<directory>, with meta_kind=dir) */
+			if (!strcmp(e->d_name + n, "db"))
+				rc = remove_private_dir(l->dirs[i].fd, e->d_name, 2, what, sizeof(what));
 			else if (dbio_sys->unlinkat(l->dirs[i].fd, e->d_name, 0) && errno != ENOENT)
 				rc = errno, snprintf(what, sizeof(what), "%s", e->d_name);
 			if (rc == EPERM)

@@ -29,6 +29,7 @@ struct layout_file {
 	char *name;
 	char *path; /* dir path + name, for messages */
 	bool created;
+	bool borrowed; /* another job of the group lays it out (layout_share) */
 };
 
 struct layout {
@@ -38,6 +39,7 @@ struct layout {
 	struct layout_file *files; /* numjobs * nrfiles, or nrfiles when shared */
 	size_t nfiles;
 	bool keep;
+	bool fill; /* fill the files even if this job does not read: a sharer does */
 };
 
 /* Split job->directory, open (or, for the default scratch directory, make)
@@ -52,6 +54,12 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
  * Each thing that cannot be removed is a warning through
  * opts, naming it and why. */
 void layout_remove_thread_files(struct layout *l, const struct run_opts *opts);
+
+/* fio's filename: jobs of one group (layouts l[0..n)) that name one file
+ * in one directory share it. The first job's layout creates it, filling
+ * it when any of them reads; the others borrow it (they neither create
+ * nor remove it). plan_groups made sure the sharers agree on its size. */
+void layout_share(struct layout *l, size_t n);
 
 /* Create, preallocate and (if the job needs it) fill every file. Stops with
  * DBIO_ESTOPPED when run_stop_signal is raised. */

@@ -191,15 +191,19 @@ static int group_prepare(struct run_group *g, struct dbio_err *err)
 			limit = g->jobs[j].mem_limit;
 	if (limit && (rc = memlimit_enter(&g->mem, limit, err)))
 		return rc;
-	for (g->laid = 0; g->laid < g->n && !rc; g->laid++) {
-		const struct job *job = &g->jobs[g->laid];
+	for (g->laid = 0; g->laid < g->n && !rc; g->laid++)
+		rc = layout_init(&g->layouts[g->laid], &g->jobs[g->laid],
+				 g->jobs[g->laid].wl->caps & WORKLOAD_CAP_FILES, g->opts->keep, err);
+	if (!rc)
+		layout_share(g->layouts, g->n);
+	for (size_t j = 0; j < g->n && !rc; j++) {
+		const struct job *job = &g->jobs[j];
 		const bool files = job->wl->caps & WORKLOAD_CAP_FILES;
 
-		rc = layout_init(&g->layouts[g->laid], job, files, g->opts->keep, err);
-		if (!rc && files)
-			rc = layout_create(&g->layouts[g->laid], err);
+		if (files)
+			rc = layout_create(&g->layouts[j], err);
 		if (!rc && files && job->cache == CACHE_FADVISE)
-			rc = layout_invalidate(&g->layouts[g->laid], err);
+			rc = layout_invalidate(&g->layouts[j], err);
 		drop |= job->cache == CACHE_DROP;
 	}
 	for (size_t j = 0; j < g->n && !rc; j++) {

@@ -113,6 +113,26 @@ static int check_dir(const struct job *job, const char *path, const struct run_o
 	return rc;
 }
 
+/* fio's filename: a name that exists is not dbio's to measure (nor to
+ * remove afterwards). Name i is in directory i % ndirs, as the layout puts
+ * it. */
+static int check_named_files(const struct job *job, char **dirs, size_t ndirs, struct dbio_err *err)
+{
+	for (size_t i = 0; job->filename[0] && i < job->nrfiles; i++) {
+		char name[4096], path[8200];
+		struct stat st;
+
+		job_filename_at(job, i, name, sizeof(name));
+		snprintf(path, sizeof(path), "%s/%s", dirs[i % ndirs], name);
+		if (!lstat(path, &st) || errno != ENOENT)
+			return dbio_err_set(
+				err, DBIO_EUNSAFE,
+				"%s: exists, and dbio measures only files it creates (and removes): remove it or name another file (key 'filename', job '%s')",
+				path, job->name);
+	}
+	return 0;
+}
+
 int run_drop_caches(struct dbio_err *err)
 {
 	int fd;
@@ -154,11 +174,13 @@ int run_check_targets(const struct jobset *set, const struct run_opts *opts, str
 		int n = job_split_dirs(set->jobs[j].directory, &dirs);
 		int rc = n < 0 ? dbio_err_set(err, n, "out of memory") : 0;
 
-		for (int i = 0; i < n; i++) {
+		for (int i = 0; i < n; i++)
 			if (!rc)
 				rc = check_dir(&set->jobs[j], dirs[i], opts, err);
+		if (!rc && n > 0)
+			rc = check_named_files(&set->jobs[j], dirs, (size_t)n, err);
+		for (int i = 0; i < n; i++)
 			free(dirs[i]);
-		}
 		free(dirs);
 		if (rc)
 			return rc;

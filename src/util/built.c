@@ -8,25 +8,41 @@ static const struct {
 	const char *option;
 	const char *value;
 	const char *package;
+	const char *keys; /* the part's own keys, ' ' between them and at both ends */
 } missing[] = {
 #ifndef DBIO_HAVE_LIBURING
-	{ "ioengine", "io_uring", "liburing-dev" },
+	{ "ioengine", "io_uring", "liburing-dev", " registerfiles fixedbufs sqthread_poll " },
 #endif
 #ifndef DBIO_HAVE_LIBAIO
-	{ "ioengine", "libaio", "libaio-dev" },
+	{ "ioengine", "libaio", "libaio-dev", NULL },
 #endif
 #ifndef DBIO_HAVE_GDBM
-	{ "kv_engine", "gdbm", "libgdbm-dev" },
+	{ "kv_engine", "gdbm", "libgdbm-dev", NULL },
 #endif
 #ifndef DBIO_HAVE_LMDB
-	{ "kv_engine", "lmdb", "liblmdb-dev" },
+	{ "kv_engine", "lmdb", "liblmdb-dev", NULL },
 #endif
 #ifndef DBIO_HAVE_SQLITE3
-	{ "kv_engine", "sqlite", "libsqlite3-dev" },
-	{ "workload", "import", "libsqlite3-dev" },
+	{ "kv_engine", "sqlite", "libsqlite3-dev", NULL },
+	{ "workload", "import", "libsqlite3-dev", " rows indexes page_size journal_mode synchronous " },
 #endif
-	{ NULL, NULL, NULL },
+	{ NULL, NULL, NULL, NULL },
 };
+
+const char *built_missing_key(const char *key, const char **option, const char **value)
+{
+	char word[80];
+
+	if (snprintf(word, sizeof(word), " %s ", key) >= (int)sizeof(word))
+		return NULL;
+	for (size_t i = 0; missing[i].option; i++)
+		if (missing[i].keys && strstr(missing[i].keys, word)) {
+			*option = missing[i].option;
+			*value = missing[i].value;
+			return missing[i].package;
+		}
+	return NULL;
+}
 
 const char *built_missing_package(const char *option, const char *value)
 {

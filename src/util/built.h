@@ -15,6 +15,11 @@
  * is not one dbio knows. */
 const char *built_missing_package(const char *option, const char *value);
 
+/* The package that brings back key, a key of a part this build left out
+ * (io_uring's registerfiles ...), with the part in *option and *value; or
+ * NULL. Only keys no part of the build has are listed. */
+const char *built_missing_key(const char *key, const char **option, const char **value);
+
 /* "kv_engine=gdbm (libgdbm-dev), ..." into buf, or "" when nothing is
  * left out; returns the number of parts left out. */
 size_t built_missing_list(char *buf, size_t len);

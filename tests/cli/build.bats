@@ -126,3 +126,26 @@ parts() {
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"WITHOUT: 'bdb' is not an optional library; expected some of: gdbm lmdb sqlite3 liburing libaio"* ]]
 }
+
+@test "build without libraries: a key of a part it left out names the package, not 'unknown'" {
+	run --separate-stderr "$DBIO_MIN" run --directory="$target" --size=1m --registerfiles=1
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'registerfiles': belongs to ioengine=io_uring, which this build of dbio left out: install liburing-dev and build dbio again" ]
+	printf '[j]\nworkload=import\nrows=10\njournal_mode=wal\n' >j.fio
+	run --separate-stderr "$DBIO_MIN" run j.fio --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "dbio: j.fio:3: key 'rows': belongs to workload=import, which this build of dbio left out: install libsqlite3-dev and build dbio again" ]
+	[ "${stderr_lines[1]}" = "dbio: j.fio:4: key 'journal_mode': belongs to workload=import, which this build of dbio left out: install libsqlite3-dev and build dbio again" ]
+}
+
+@test "the keys util/built.c names for a left-out part are that part's keys in the full build" {
+	build_is_full || skip "needs the build with every library"
+	for key in registerfiles fixedbufs sqthread_poll; do
+		run --separate-stderr "$DBIO" run --directory="$target" --size=1m "--$key=1"
+		[ "$stderr" = "dbio: command line: key '$key': belongs to ioengine=io_uring; this job is ioengine=psync (job 'job')" ]
+	done
+	for kv in rows=1 indexes=1 page_size=4k journal_mode=wal synchronous=full; do
+		run --separate-stderr "$DBIO" run --directory="$target" --size=1m "--$kv"
+		[ "$stderr" = "dbio: command line: key '${kv%%=*}': belongs to workload=import; this job is workload=fileio (job 'job')" ]
+	done
+}

@@ -259,3 +259,57 @@ EOF
 	run --separate-stderr "$DBIO" help fio-keys
 	[[ "$output" == *"readwrite "*"honoured by the workloads that do file I/O (fileio, oltp) (fio's other name for rw)"* ]]
 }
+
+# meta_counts FILE: "job op count" of a meta result's measured phase.
+meta_counts() {
+	"$PYTHON" - "$1" <<'PY'
+import json, sys
+for j in json.load(open(sys.argv[1]))["jobs"]:
+    for t, o in sorted(j["runs"][0]["ops"].items()):
+        if o["count"]:
+            print(j["name"], t, o["count"])
+PY
+}
+
+@test "fio: filecreate, filestat and filedelete run on workload=meta, one phase each, with fio's counts per job" {
+	command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
+	for e in filecreate:create filestat:stat filedelete:delete; do
+		printf '[global]\nioengine=%s\nfilesize=4k\nnrfiles=20\nopenfiles=1\nfallocate=none\n[t0]\n[t1]\nnumjobs=2\n' "${e%%:*}" >m.fio
+		dbio_ok m.fio --directory="$target"
+		meta_counts "$result" >dbio.counts
+		[ "$(cat dbio.counts)" = "$(printf 't0 %s 20\nt1 %s 40' "${e#*:}" "${e#*:}")" ]
+		json_is "$result" jobs.0.options.meta_phases="${e#*:}" jobs.0.options.meta_kind=file jobs.0.options.meta_files=20
+		is_empty_dir "$target"
+		# fio counts each call of these engines as a read
+		fio --directory="$target" --output-format=json --output=fio.json m.fio >/dev/null
+		run "$PYTHON" -c 'import json, sys; print(" ".join(str(j["read"]["total_ios"]) for j in json.load(open(sys.argv[1]))["jobs"]))' fio.json
+		[ "$output" = "20 20 20" ]
+		rm -rf "$target" && mkdir "$target"
+	done
+}
+
+@test "fio: dircreate, dirstat and dirdelete make, stat and remove directories (strace), nothing left" {
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # LeakSanitizer cannot run under ptrace
+	printf '[global]\nnrfiles=10\n[c]\nioengine=dircreate\n[s]\nioengine=dirstat\n[d]\nioengine=dirdelete\n' >m.fio
+	# a file per thread (-ff): no call split by another thread's
+	run strace -ff -qq -e trace=mkdirat,newfstatat,unlinkat -o "$scratch/tr" "$DBIO" run m.fio \
+		--output "$result" --directory="$target"
+	[ "$status" -eq 0 ]
+	cat "$scratch"/tr.* >"$scratch/trace"
+	meta_counts "$result" >dbio.counts
+	[ "$(cat dbio.counts)" = "$(printf 'c create 10\ns stat 10\nd delete 10')" ]
+	# s and d make their 10 unmeasured first; everything is removed
+	[ "$(grep -c 'mkdirat([0-9]*, "[0-9]*", 0700) *= 0' "$scratch/trace")" -eq 30 ]
+	[ "$(grep -c 'unlinkat([0-9]*, "[0-9]*", AT_REMOVEDIR) *= 0' "$scratch/trace")" -eq 30 ]
+	is_empty_dir "$target"
+}
+
+@test "fio: a metadata engine on another workload, or openfiles below nrfiles for file I/O, is refused" {
+	run --separate-stderr "$DBIO" run --workload=kv --ioengine=filecreate --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'ioengine': 'filecreate' is fio's metadata engine, a job of workload=meta; this job is workload=kv (job 'job')" ]
+	run --separate-stderr "$DBIO" run --openfiles=1 --nrfiles=2 --size=1m --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'openfiles': 1 of nrfiles=2: dbio keeps every file of a thread open through the run, and does not close and reopen files between I/Os as fio then does; give openfiles of at least nrfiles, or none (job 'job')" ]
+}

@@ -463,6 +463,9 @@ static void test_jobfile_expand(void **state)
 		"(9223372036854775807*2)",
 		"x.fio:3: key 'k': bad value '(9223372036854775807*2)': cannot compute '(9223372036854775807*2)' (whole numbers with + - * / % and parentheses)");
 	expand_fails(
+		"(-(0-9223372036854775807-1))",
+		"x.fio:3: key 'k': bad value '(-(0-9223372036854775807-1))': cannot compute '(-(0-9223372036854775807-1))' (whole numbers with + - * / % and parentheses)");
+	expand_fails(
 		"(1-5)",
 		"x.fio:3: key 'k': bad value '(1-5)': cannot compute '(1-5)' (whole numbers with + - * / % and parentheses)");
 	setenv("DBIO_UNIT_X", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", 1);

@@ -1,0 +1,134 @@
+/*
+ * fio's file keys, resolved into dbio's own before the file checks:
+ * filename into nrfiles (and directory, for an absolute path), buffered
+ * into direct, rwmixwrite into rwmixread, fsync_on_close into end_fsync,
+ * overwrite into prefill. See job_validate_fio_files in job.h.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "job/job.h"
+
+/* The length of the i-th ':'-separated name of list, and where it starts. */
+static size_t name_at(const char *list, size_t i, const char **start)
+{
+	const char *p = list;
+
+	while (i-- > 0 && (p = strchr(p, ':')))
+		p++;
+	if (!p) {
+		*start = "";
+		return 0;
+	}
+	*start = p;
+	return strcspn(p, ":");
+}
+
+const char *job_filename_at(const struct job *job, size_t i, char *buf, size_t len)
+{
+	const char *start;
+	size_t n = name_at(job->filename, i, &start);
+
+	snprintf(buf, len, "%.*s", (int)n, start);
+	return buf;
+}
+
+/* filename=/dir/name: directory=/dir, filename=name; a device is refused. */
+static int split_absolute(struct job *job, struct dbio_err *err)
+{
+	const char *slash = strrchr(job->filename, '/');
+	char dir[sizeof(job->directory)];
+
+	if (!strncmp(job->filename, "/dev/", 5))
+		return job_fail(
+			job, "filename", err,
+			"'%s' is a device: dbio formats and measures a device only in `dbio matrix --device %s --destroy-data`; for a job file, give a filename (or directory=) on a filesystem",
+			job->filename, job->filename);
+	if (strchr(job->filename, ':'))
+		return job_fail(
+			job, "filename", err,
+			"'%s': an absolute path names one file; for several, give directory= and names separated by ':'",
+			job->filename);
+	snprintf(dir, sizeof(dir), "%.*s", slash == job->filename ? 1 : (int)(slash - job->filename),
+		 job->filename);
+	if (job_is_set(job, "directory") && strcmp(dir, job->directory))
+		return job_fail(
+			job, "filename", err,
+			"'%s' is not in directory=%s: give a name without '/' for a file in directory=, or no directory=",
+			job->filename, job->directory);
+	snprintf(job->directory, sizeof(job->directory), "%s", dir);
+	memmove(job->filename, slash + 1, strlen(slash + 1) + 1);
+	return 0;
+}
+
+/* filename: names, each once, no '/'; nrfiles becomes their count. */
+static int check_filename(struct job *job, struct dbio_err *err)
+{
+	uint64_t n = 1;
+	int rc;
+
+	if (job->filename[0] == '/' && (rc = split_absolute(job, err)))
+		return rc;
+	for (const char *p = job->filename; (p = strchr(p, ':')); p++)
+		n++;
+	for (size_t i = 0; i < n; i++) {
+		const char *a, *b;
+		size_t la = name_at(job->filename, i, &a);
+
+		if (la == 0 || (la <= 2 && !strncmp(a, "..", la)) || memchr(a, '/', la))
+			return job_fail(
+				job, "filename", err,
+				"'%s': name %zu of the list is '%.*s': expected names of files in directory= (no '/', not '.' or '..'), ':' between them",
+				job->filename, i + 1, (int)la, a);
+		for (size_t k = 0; k < i; k++)
+			if (name_at(job->filename, k, &b) == la && !memcmp(a, b, la))
+				return job_fail(job, "filename", err, "'%s': '%.*s' is named twice",
+						job->filename, (int)la, a);
+	}
+	if (job_is_set(job, "nrfiles") && job->nrfiles != n)
+		return job_fail(
+			job, "nrfiles", err,
+			"%llu, but filename names %llu file%s: give one of the two, or make them agree",
+			(unsigned long long)job->nrfiles, (unsigned long long)n, n == 1 ? "" : "s");
+	if (job->share_files)
+		return job_fail(
+			job, "share_files", err,
+			"filename already makes every thread work on the same files; drop share_files");
+	job->nrfiles = n;
+	return 0;
+}
+
+int job_validate_fio_files(struct job *job, struct dbio_err *err)
+{
+	int rc;
+
+	if (job->filename[0] && (rc = check_filename(job, err)))
+		return rc;
+	if (job_is_set(job, "buffered")) {
+		if (job_is_set(job, "direct") && job->direct == job->buffered)
+			return job_fail(job, "buffered", err,
+					"%d contradicts direct=%d: buffered=0 is direct=1", job->buffered,
+					job->direct);
+		job->direct = !job->buffered;
+	}
+	if (job_is_set(job, "rwmixwrite")) {
+		if (job_is_set(job, "rwmixread") && job->rwmixread + job->rwmixwrite != 100)
+			return job_fail(job, "rwmixwrite", err,
+					"%llu and rwmixread=%llu do not add up to 100: give one of the two",
+					(unsigned long long)job->rwmixwrite,
+					(unsigned long long)job->rwmixread);
+		job->rwmixread = 100 - job->rwmixwrite;
+	} else {
+		job->rwmixwrite = 100 - job->rwmixread;
+	}
+	if (job->openfiles && job->openfiles < job->nrfiles)
+		return job_fail(
+			job, "openfiles", err,
+			"%llu of nrfiles=%llu: dbio keeps every file of a thread open through the run, and does not close and reopen files between I/Os as fio then does; give openfiles of at least nrfiles, or none",
+			(unsigned long long)job->openfiles, (unsigned long long)job->nrfiles);
+	if (job->fsync_on_close)
+		job->end_fsync = true;
+	if (job->overwrite && !job_is_set(job, "prefill"))
+		job->prefill = PREFILL_ON;
+	return 0;
+}
