@@ -183,6 +183,10 @@ static inline int engine_transfer(struct engine *e, struct io_req *req,
 /* "psync, sync" into buf. */
 void engine_list(char *buf, size_t len);
 
+/* "io_uring or libaio", the engines of this build that queue
+ * (ENGINE_CAP_QUEUE), into buf; "" when it has none. */
+void engine_list_queued(char *buf, size_t len);
+
 /* Check every registered ops object is complete; 0 or -EINVAL with the
  * offending engine's name in *bad. */
 int engine_registry_check(const char **bad);

@@ -109,5 +109,6 @@ int plan_groups(struct jobset *set, struct dbio_err *err)
 					where, job->name, job->name);
 			}
 	}
+	plan_threads(set);
 	return 0;
 }

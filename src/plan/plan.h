@@ -101,6 +101,13 @@ int plan_check_shared(const struct jobset *set, struct dbio_err *err);
  */
 int plan_groups(struct jobset *set, struct dbio_err *err);
 
+/* What fio's thread keys need of the whole jobset (plan_groups calls it):
+ * each job's thread_base, the number of its first thread counting every
+ * thread of the jobs before it (fio's thread_number - 1, by which
+ * cpus_allowed_policy=split hands out CPUs), and exitall_any, whether any
+ * job says exitall (in fio a switch of the whole run). */
+void plan_threads(struct jobset *set);
+
 /* Check the tables of the build: names unique within a table, a name in
  * two tables of one type, every default parses. 0 or -EINVAL with the
  * offending key in err; for the unit tests. */

@@ -91,6 +91,7 @@ struct run_slot {
 	struct worker w;
 	struct run_gate *gate;
 	int rc;
+	struct run_group *group; /* the group it runs in (exitall) */
 };
 
 /* A group of jobs running together, from run_group's first step to its
@@ -122,6 +123,19 @@ void run_assign(struct worker *w, const struct job *job, struct layout *l, struc
 /* Merge what the started threads measured into g->stats, per job. 0 or
  * the first failure of a thread (its message in err). */
 int run_collect(struct run_group *g, struct dbio_err *err);
+
+/* fio's keys of a job's threads (thread.c), each for the calling worker
+ * thread. run_thread_setup, before the thread prepares: its CPUs
+ * (cpus_allowed or cpumask, by cpus_allowed_policy), nice and I/O priority;
+ * 0 or -errno with w->err naming the job, thread and call. run_thread_delay,
+ * after the gate opened: startdelay, until w->origin_ns (the gate plus the
+ * job's least delay) and, for a range, a draw of the rest; false when a
+ * stop came first. run_thread_exit, when its run returned rc: with exitall (any job
+ * of the job files) or exitall_on_error and a failure, stop the jobs of g
+ * that exit_what names. */
+int run_thread_setup(struct worker *w);
+bool run_thread_delay(struct worker *w);
+void run_thread_exit(struct run_group *g, const struct job *job, int rc);
 
 /* Format a warning and hand it to opts->warn (nothing when NULL). */
 void run_warn(const struct run_opts *opts, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

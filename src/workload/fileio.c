@@ -9,12 +9,18 @@
  * Two loops. Synchronous engines (psync, sync, mmap, null) run the tight
  * loop: one engine call and one clock read per operation, the end of one
  * operation being the start of the next. Queued engines (io_uring, libaio)
- * run the queued loop: fill the free slots (up to iodepth), submit them in
- * one batch, reap what has completed; an I/O's latency runs from the end of
+ * run the queued loop: fill the free slots (up to iodepth), submitting
+ * every iodepth_batch_submit of them (by default all at once), reap as
+ * iodepth_batch_complete_min and _max say, down to iodepth_low once the
+ * queue was full; an I/O's latency runs from the end of
  * the submit that carried it to the reap that returned it (fio's clat), and
  * its submission latency from the start of the batch to the end of the
  * submit (fio's slat). Before an fsync or fdatasync the queue is drained, so
  * that the sync covers every write before it, as in the synchronous loop.
+ *
+ * fio's pacing (pace.h: rate, thinktime, rate_min) waits before an I/O is
+ * issued, the queued loop after draining what is in flight, so that no
+ * latency includes a wait; the clock is read again after it.
  *
  * Memory: prepare makes the thread's state (struct fileio_state, in
  * w->priv) and one block of iodepth buffers of bs bytes (each 4 KiB
@@ -31,6 +37,7 @@
 #include "util/clock.h"
 #include "util/syscalls.h"
 #include "util/units.h"
+#include "workload/pace.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
@@ -65,6 +72,7 @@ struct fileio_state {
 	struct fileio_slot *slots; /* queued engines: nbufs */
 	unsigned *free;		   /* free slot numbers, a stack */
 	struct io_req **done;	   /* reap's output */
+	struct pace pace;	   /* fio's rate, thinktime and rate floor (fileio only) */
 };
 
 static uint64_t buf_stride(const struct job *job)
@@ -229,6 +237,7 @@ static int fileio_prepare(struct worker *w)
 				   job->dist_param, w->slice_len, seed);
 	else
 		offgen_init(&w->gen, mode, w->slice_len, seed);
+	pace_init(&st->pace, job, seed ^ 0x9ace5eedull, w->stop, w->job_stop);
 	return 0;
 }
 
@@ -334,9 +343,11 @@ static int fileio_run_sync(struct worker *w)
 	struct io_req req = { .buf = fileio_pages_buffer(w->priv), .len = job->bs };
 	uint64_t done = 0, writes = 0;
 	struct usage u0 = { 0 }, u1;
+	struct pace *pace = &((struct fileio_state *)w->priv)->pace;
 	size_t file = 0;
 	int rc = 0;
 
+	pace_start(pace, now);
 	if (measuring) {
 		w->start_ns = now;
 		usage_thread(&u0);
@@ -355,6 +366,7 @@ static int fileio_run_sync(struct worker *w)
 			w->start_ns = now;
 			usage_thread(&u0);
 			series_start(&w->series, w->series.interval_ns ? w->origin_ns + job->ramp_ns : now);
+			pace_start(pace, now);
 		}
 		if (w->gen.pos == w->ops_per_pass)
 			offgen_new_pass(&w->gen);
@@ -365,12 +377,18 @@ static int fileio_run_sync(struct worker *w)
 		req.fd = w->files[file].fd;
 		req.off = (block % bpf) * job->bs;
 		req.op = mixed ? (rng_below(&w->rng, 100) < job->rwmixread ? OP_READ : OP_WRITE) : fixed_op;
+		if (pace->rate && !pace_rate_wait(pace, &req.op, &now, deadline))
+			break;
 		for (;;) {
 			rc = w->eng.ops->io(&w->eng, &req);
 			uint64_t t = clock_now_ns();
 
 			if (rc)
 				break;
+			if (pace->on) {
+				pace_issued(pace, req.op, req.len);
+				pace->completed++;
+			}
 			if (measuring) {
 				op_stats_add(&w->stats[req.op], req.len, t - now);
 				if (series)
@@ -387,6 +405,10 @@ static int fileio_run_sync(struct worker *w)
 			break;
 		done++;
 		atomic_store_explicit(&w->progress_ops, done, memory_order_relaxed);
+		if (pace->think && pace_think_due(pace, now))
+			now = pace_think(pace, req.op, now, deadline);
+		if (pace->floor && measuring && (rc = pace_floor_check(pace, w, now)))
+			break;
 		if (req.op != OP_WRITE)
 			continue;
 		writes++;
@@ -439,6 +461,12 @@ struct qloop {
 	int rc;			 /* the first failure */
 	uint64_t now;
 	struct usage u0;
+	struct pace *pace;
+	enum { Q_GO, Q_RATE, Q_THINK } pause; /* once drained: wait for the rate, or think */
+	uint64_t pause_until;		      /* Q_RATE: until then */
+	bool hold;			      /* the next I/O is held_op (the rate chose it) */
+	enum op_type held_op, last_op;
+	bool poll; /* iodepth_batch_complete_min and _max 0: reap after every I/O, as fio */
 };
 
 static inline void q_fail(struct qloop *q, int rc, const struct io_req *req)
@@ -462,17 +490,43 @@ static void q_measure(struct qloop *q, uint64_t origin_ns)
 	w->start_ns = q->now;
 	usage_thread(&q->u0);
 	series_start(&w->series, w->series.interval_ns ? origin_ns : q->now);
+	pace_start(q->pace, q->now);
 }
 
-/* Fill the free slots with requests, none past a due sync; how many were
- * queued. */
-static unsigned q_fill(struct qloop *q)
+static void q_submit(struct qloop *q, unsigned k, uint64_t t0);
+
+/* The direction of the next request, or Q_RATE set when the rate makes it
+ * wait (the direction is then held for after the wait). */
+static bool q_next_op(struct qloop *q, enum op_type *op)
+{
+	uint64_t wait;
+
+	*op = q->hold	 ? q->held_op
+	      : q->mixed ? (rng_below(&q->w->rng, 100) < q->job->rwmixread ? OP_READ : OP_WRITE)
+			 : q->op;
+	q->hold = false;
+	if (!q->pace->rate || !(wait = pace_rate_wait_ns(q->pace, op, q->now)))
+		return true;
+	q->hold = true;
+	q->held_op = *op;
+	q->pause = Q_RATE;
+	q->pause_until = q->now + wait;
+	return false;
+}
+
+/* Fill the free slots with requests, none past a due sync or pause,
+ * submitting every iodepth_batch_submit of them and what is left at the
+ * end. */
+static void q_fill(struct qloop *q)
 {
 	struct worker *w = q->w;
 	struct fileio_state *st = q->st;
+	uint64_t t0 = q->now;
 	unsigned k = 0;
+	enum op_type op;
 
-	while (!q->stopping && !q->due && q->nfree && q->issued < q->total) {
+	while (!q->stopping && !q->due && !q->pause && q->nfree && q->issued < q->total &&
+	       q_next_op(q, &op)) {
 		if (w->gen.pos == w->ops_per_pass)
 			offgen_new_pass(&w->gen);
 		uint64_t block = w->slice_first + offgen_next(&w->gen);
@@ -484,8 +538,7 @@ static unsigned q_fill(struct qloop *q)
 		req->file = file;
 		req->fd = w->files[file].fd;
 		req->off = (block % w->blocks_per_file) * q->job->bs;
-		req->op =
-			q->mixed ? (rng_below(&w->rng, 100) < q->job->rwmixread ? OP_READ : OP_WRITE) : q->op;
+		req->op = q->last_op = op;
 		slot->measured = q->measuring;
 		if ((rc = q->ops->queue(&w->eng, req))) {
 			q->nfree++;
@@ -499,8 +552,21 @@ static unsigned q_fill(struct qloop *q)
 			q->due = q->issued < q->total ? syncs_due(q->job, q->writes) : 0; /* as above */
 			q->sync_file = file;
 		}
+		if (q->pace->on) {
+			pace_issued(q->pace, op, req->len);
+			if (q->pace->think && pace_think_due(q->pace, q->now))
+				q->pause = Q_THINK;
+		}
+		if (k == q->job->iodepth_batch_submit || q->poll) {
+			q_submit(q, k, t0);
+			t0 = q->now;
+			k = 0;
+			if (q->poll)
+				break;
+		}
 	}
-	return k;
+	if (k)
+		q_submit(q, k, t0);
 }
 
 /* One submit for the k requests queued since t0; each gets its submission
@@ -528,13 +594,17 @@ static void q_submit(struct qloop *q, unsigned k, uint64_t t0)
 	q->now = t1;
 }
 
-/* Reap at least one request and every other that completed; false when
- * the queue itself failed (what is in flight is then lost). */
+/* Reap as fio does: wait for iodepth_batch_complete_min completions (at
+ * least one, at most what is in flight) and take up to _max of them;
+ * false when the queue itself failed (what is in flight is then lost). */
 static bool q_reap(struct qloop *q)
 {
 	struct worker *w = q->w;
 	struct fileio_state *st = q->st;
-	int n = q->ops->reap(&w->eng, st->done, q->inflight, 1);
+	const uint64_t lo = q->job->iodepth_batch_complete_min, hi = q->job->iodepth_batch_complete_max;
+	const unsigned min = lo && lo < q->inflight ? (unsigned)lo : lo ? q->inflight : 1;
+	const unsigned max = hi < q->inflight ? (hi > min ? (unsigned)hi : min) : q->inflight;
+	int n = q->ops->reap(&w->eng, st->done, max, min);
 	uint64_t t = clock_now_ns();
 
 	q->now = t;
@@ -562,6 +632,9 @@ static bool q_reap(struct qloop *q)
 		q->done++;
 	}
 	atomic_store_explicit(&w->progress_ops, q->done, memory_order_relaxed);
+	q->pace->completed += (unsigned)n;
+	if (q->pace->floor && q->measuring && !q->rc && (n = pace_floor_check(q->pace, w, t)))
+		q_fail(q, n, &st->slots[0].req);
 	return true;
 }
 
@@ -576,7 +649,9 @@ static int fileio_run_queued(struct worker *w)
 			   .mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE,
 			   .op = job_reads(job) ? OP_READ : OP_WRITE,
 			   .series = series_on(&w->series),
-			   .now = clock_now_ns() };
+			   .now = clock_now_ns(),
+			   .pace = &((struct fileio_state *)w->priv)->pace,
+			   .poll = !job->iodepth_batch_complete_min && !job->iodepth_batch_complete_max };
 	const uint64_t ramp_end = q.now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
 	struct usage u1;
@@ -585,6 +660,7 @@ static int fileio_run_queued(struct worker *w)
 	q.nfree = q.st->nbufs;
 	for (unsigned i = 0; i < q.nfree; i++)
 		q.st->free[i] = q.nfree - 1 - i;
+	pace_start(q.pace, q.now);
 	if (job->ramp_ns == 0)
 		q_measure(&q, w->origin_ns);
 	for (;;) {
@@ -594,6 +670,17 @@ static int fileio_run_queued(struct worker *w)
 			q.stopping = true;
 		if (!q.measuring && q.now >= ramp_end)
 			q_measure(&q, w->origin_ns + job->ramp_ns);
+		if (q.pause && !q.inflight) {
+			/* Drained, as fio before a pause: no latency runs through it. */
+			if (q.pause == Q_THINK && !q.stopping) {
+				q.now = pace_think(q.pace, q.last_op, q.now, deadline);
+			} else if (!q.stopping) {
+				pace_sleep(q.pace, q.pause_until < deadline ? q.pause_until : deadline);
+				q.now = clock_now_ns();
+			}
+			q.pause = Q_GO;
+			continue;
+		}
 		if (q.due && !q.inflight) {
 			/* The queue is drained: the syncs cover every write before. */
 			if (!q.stopping &&
@@ -604,17 +691,19 @@ static int fileio_run_queued(struct worker *w)
 			}
 			q.due = 0;
 		}
-		const uint64_t t0 = q.now;
-		const unsigned k = q_fill(&q);
-
-		if (k)
-			q_submit(&q, k, t0);
+		q_fill(&q);
 		if (!q.inflight) {
-			if (q.stopping || (q.issued >= q.total && !q.due))
+			if (q.stopping || (q.issued >= q.total && !q.due && !q.pause))
 				break;
 			continue;
 		}
-		if (!q_reap(&q))
+		/* A full queue is reaped down to iodepth_low, as fio. */
+		const bool full = !q.nfree;
+		bool ok;
+
+		while ((ok = q_reap(&q)) && full && q.inflight > job->iodepth_low)
+			;
+		if (!ok)
 			break;
 	}
 	if (q.rc) {
@@ -675,6 +764,8 @@ static int fileio_validate(struct job *job, struct dbio_err *err)
 {
 	int rc = job_validate_files(job, err);
 
+	if (!rc)
+		rc = pace_validate(job, err);
 	return rc ? rc : fileio_check_buffers(job, err);
 }
 

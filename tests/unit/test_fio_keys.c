@@ -111,8 +111,8 @@ static void test_fio_keys_find(void **state)
 		fio_key_find("verify")->reason,
 		"data verification (verify=) is not in dbio yet: it comes with the reliability work; "
 		"run without it");
-	assert_string_equal(fio_key_find("rate")->reason,
-			    "fio key dbio does not honour yet: caps the job's bandwidth");
+	assert_string_equal(fio_key_find("cgroup_weight")->reason,
+			    "fio key dbio does not honour yet: sets the I/O weight of the job's cgroup");
 	assert_string_equal(
 		fio_key_find("block")->reason,
 		"option of fio's tiobench profile (fio --profile=tiobench), which dbio does not have");
