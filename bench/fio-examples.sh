@@ -34,6 +34,10 @@ PARENT=/var/tmp
 OUTFILE=""
 LIMIT=60
 
+# Variables fio's examples expect from the environment (sprandom.fio says
+# "FIO_BS should be set"), for both tools; a value already set is kept.
+export FIO_BS=${FIO_BS:-4096}
+
 # The scaling: both tools get these (fio-only where dbio lacks the key).
 SIZE=4m           # size, filesize and io_size above it come down to it
 SIZE_RUNTIME=10   # runtime of jobs bound by size: a bound that 4 MiB never meets
@@ -382,7 +386,9 @@ def fio_counts(d):
     for j in d.get("jobs", []):
         c = jobs.setdefault(j["jobname"], dict.fromkeys(TYPES, 0))
         for t in TYPES:  # one entry per thread (numjobs) unless group_reporting
-            c[t] += j.get(t, {}).get("total_ios", 0)
+            o = j.get(t, {})
+            # fio leaves fdatasyncs out of sync.total_ios, not out of lat_ns.N
+            c[t] += max(o.get("total_ios", 0), o.get("lat_ns", {}).get("N", 0) if t == "sync" else 0)
     return jobs
 
 
@@ -393,6 +399,10 @@ def dbio_counts(d):
         for r in j.get("runs", []):
             ops = r.get("ops", {})
             c["read"] += ops.get("read", {}).get("count", 0)
+            # fio counts the calls of its metadata engines (filecreate ...)
+            # as reads; dbio runs them as workload=meta's create, stat, delete
+            for t in ("create", "stat", "delete"):
+                c["read"] += ops.get(t, {}).get("count", 0)
             c["write"] += ops.get("write", {}).get("count", 0)
             for t in ("fsync", "fdatasync", "sync_file_range"):  # fio's "sync"
                 c["sync"] += ops.get(t, {}).get("count", 0)

@@ -400,13 +400,23 @@ static struct compat_row *compat_keys(size_t *n)
  * memory. */
 static struct compat_row *compat_engines(size_t *n)
 {
-	struct compat_row *rows = calloc(engine_count + fio_engine_count, sizeof(*rows));
+	const char *engine, *phase, *kind;
+	size_t nmeta = 0;
+	struct compat_row *rows;
 
-	if (!rows)
+	while (plan_fio_meta_at(nmeta, &engine, &phase, &kind))
+		nmeta++;
+	if (!(rows = calloc(engine_count + nmeta + fio_engine_count, sizeof(*rows))))
 		return NULL;
 	*n = 0;
 	for (size_t i = 0; i < engine_count; i++)
 		rows[(*n)++].name = engine_registry[i]->name;
+	for (size_t i = 0; plan_fio_meta_at(i, &engine, &phase, &kind); i++) {
+		rows[*n].name = engine;
+		snprintf(rows[*n].owners, sizeof(rows[*n].owners),
+			 "workload=meta (meta_phases=%s meta_kind=%s)", phase, kind);
+		(*n)++;
+	}
 	for (size_t i = 0; i < fio_engine_count; i++)
 		rows[(*n)++] =
 			(struct compat_row){ .name = fio_engines[i].name, .reason = fio_engines[i].reason };

@@ -61,6 +61,22 @@ void engine_list(char *buf, size_t len)
 	}
 }
 
+void engine_list_queued(char *buf, size_t len)
+{
+	size_t used = 0, n = 0, count = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < engine_count; i++)
+		count += !!(engine_registry[i]->caps & ENGINE_CAP_QUEUE);
+	for (size_t i = 0; i < engine_count && used < len; i++)
+		if (engine_registry[i]->caps & ENGINE_CAP_QUEUE)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 !n++	      ? ""
+						 : n == count ? " or "
+							      : ", ",
+						 engine_registry[i]->name);
+}
+
 int engine_registry_check(const char **bad)
 {
 	for (size_t i = 0; i < engine_count; i++) {

@@ -39,6 +39,9 @@
  *   check(conf)       Before anything runs (job validation): NULL when the
  *                     engine can run a job configured so, else a static
  *                     sentence saying why not and what to use instead.
+ *   warn(conf)        Optional, after check: NULL, or a static sentence on
+ *                     what the job measures that the user may not expect
+ *                     (a warning of the job in the result and the report).
  *   queue(e, req)     Queued engines (ENGINE_CAP_QUEUE): add req to the
  *                     submission queue without a system call. The worker
  *                     never has more than conf->iodepth requests queued or
@@ -128,6 +131,7 @@ struct engine_ops {
 	int (*queue)(struct engine *e, struct io_req *req);
 	int (*submit)(struct engine *e);
 	int (*reap)(struct engine *e, struct io_req **done, unsigned max, unsigned min);
+	const char *(*warn)(const struct engine_conf *conf);
 	/* A sentence for a failed setup, e.g. what makes the kernel refuse
 	 * io_uring; NULL when strerror says it all. */
 	const char *setup_hint;
@@ -178,6 +182,10 @@ static inline int engine_transfer(struct engine *e, struct io_req *req,
 
 /* "psync, sync" into buf. */
 void engine_list(char *buf, size_t len);
+
+/* "io_uring or libaio", the engines of this build that queue
+ * (ENGINE_CAP_QUEUE), into buf; "" when it has none. */
+void engine_list_queued(char *buf, size_t len);
 
 /* Check every registered ops object is complete; 0 or -EINVAL with the
  * offending engine's name in *bad. */

@@ -121,6 +121,11 @@ int job_validate_fio_files(struct job *job, struct dbio_err *err)
 	} else {
 		job->rwmixwrite = 100 - job->rwmixread;
 	}
+	if (job->openfiles && job->openfiles < job->nrfiles)
+		return job_fail(
+			job, "openfiles", err,
+			"%llu of nrfiles=%llu: dbio keeps every file of a thread open through the run, and does not close and reopen files between I/Os as fio then does; give openfiles of at least nrfiles, or none",
+			(unsigned long long)job->openfiles, (unsigned long long)job->nrfiles);
 	if (job->fsync_on_close)
 		job->end_fsync = true;
 	if (job->overwrite && !job_is_set(job, "prefill"))

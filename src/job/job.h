@@ -29,6 +29,11 @@ enum distribution { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONE
 enum rw_sequencer { RW_SEQ_SEQUENTIAL, RW_SEQ_IDENTICAL };
 enum zone_mode { ZONE_NONE, ZONE_STRIDED, ZONE_ZBD };
 enum random_generator { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 };
+enum think_count { THINK_COMPLETE, THINK_ISSUE };
+enum rate_process { RATE_LINEAR, RATE_POISSON };
+enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
+enum io_class { IOCLASS_NONE, IOCLASS_RT, IOCLASS_BE, IOCLASS_IDLE };
+enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
 
 /* Where a key's value came from, for messages: "jobs/a.fio:12" or
  * "command line". */
@@ -118,6 +123,48 @@ struct job {
 	double dist_param;	       /* zipf's exponent or pareto's h */
 	uint64_t iodepth;	       /* I/Os in flight per thread (queued engines) */
 	/* -- fio: pacing and threads -- */
+	uint64_t thinktime_ns;	      /* pause after every thinktime_blocks I/Os; 0: none */
+	uint64_t thinktime_spin_ns;   /* the part of the pause spent spinning */
+	uint64_t thinktime_blocks;    /* I/Os between two pauses */
+	int thinktime_blocks_type;    /* enum think_count */
+	uint64_t thinktime_iotime_ns; /* or a pause after this long of I/O; 0: by blocks only */
+	char startdelay[64];	      /* as given: "2s" or "1s-5s" */
+	char rate[96];		      /* as given: "R", "R,W", "R," or ",W" (bytes/s) */
+	char rate_iops[96];
+	char rate_min[96];
+	char rate_iops_min[96];
+	int rate_process;	/* enum rate_process */
+	uint64_t rate_cycle_ns; /* the window of rate_min and rate_iops_min */
+	bool rate_ignore_thinktime;
+	char cpus_allowed[256];	 /* as given: "0,5,8-15" */
+	char cpumask[32];	 /* as given: a bit mask, decimal or 0x hex */
+	int cpus_allowed_policy; /* enum cpus_policy */
+	char nice[16];		 /* as given: -20 to 19 */
+	uint64_t prio;		 /* I/O priority within prioclass, 0 (highest) to 7 */
+	int prioclass;		 /* enum io_class */
+	bool exitall;
+	int exit_what; /* enum exit_what */
+	bool exitall_on_error;
+	char continue_on_error[16];
+	char io_submit_mode[16];
+	uint64_t iodepth_batch_submit; /* queued engines: submit when this many are queued */
+	uint64_t iodepth_batch_complete_min;
+	uint64_t iodepth_batch_complete_max;
+	uint64_t iodepth_low;
+	/* Parsed by job_validate_pacing ([0] reads, [1] writes; 0: none). */
+	uint64_t startdelay_lo_ns, startdelay_hi_ns;
+	uint64_t rate_bps[2];	   /* rate, else rate_iops * bs */
+	uint64_t rate_min_bps[2];  /* rate_min */
+	uint64_t rate_min_iops[2]; /* rate_iops_min, when rate_min is not given */
+	uint64_t cpus[16];	   /* the CPUs of cpus_allowed or cpumask, a bit each */
+	bool cpus_set;		   /* cpus_allowed or cpumask was given */
+	int nice_inc;		   /* nice, as a number */
+	/* Resolved by plan_groups: fio's thread number of the job's first
+	 * thread, counted over every job of the job files from 0, and
+	 * whether any job of them says exitall (a switch of fio's whole
+	 * run). */
+	uint64_t thread_base;
+	bool exitall_any;
 	/* -- end of pacing and threads -- */
 	/* -- fio: how much and where -- */
 	uint64_t io_size;	   /* bytes of I/O per thread in all (fio's io_size, io_limit); 0: size */
@@ -165,6 +212,7 @@ struct job {
 	uint64_t rwmixwrite; /* fio's 100 - rwmixread */
 	bool fsync_on_close; /* fio's: fsync each file when closing it, as end_fsync */
 	bool overwrite;	     /* fio's: lay the files out before writing, as prefill=1 */
+	uint64_t openfiles;  /* fio's: files open at once; dbio keeps all open (0 = all) */
 	/* -- end of files -- */
 
 	/* Bookkeeping, not options. */
@@ -179,6 +227,7 @@ struct job {
 	const struct engine_ops *eng; /* NULL for a workload that drives no engine */
 	const void *wl_conf;	      /* the workload's own keys, or NULL */
 	const void *eng_conf;	      /* the engine's own keys, or NULL */
+	const char *engine_warning;   /* static: what the engine says of this job (warn), or NULL */
 };
 
 struct jobset {
@@ -281,6 +330,21 @@ const char *job_filename_at(const struct job *job, size_t i, char *buf, size_t l
 /* Parse sync_file_range (FLAGS:N) into sfr_every and sfr_flags; 0 or
  * DBIO_EINPUT naming the key. */
 int job_parse_sync_file_range(struct job *job, struct dbio_err *err);
+
+/* fio's keys of pacing and threads (job/fio_pacing.c): parse rate,
+ * rate_iops, rate_min and rate_iops_min (fio's R,W forms), startdelay,
+ * cpus_allowed or cpumask and nice into their parsed fields, refuse the
+ * values dbio does not do (continue_on_error other than none,
+ * io_submit_mode=offload, exit_what=all), and complete the queued
+ * engines' batch keys from iodepth as fio does. 0 or DBIO_EINPUT naming
+ * the key. */
+int job_validate_pacing(struct job *job, struct dbio_err *err);
+
+/* fio's R,W form of a rate into out[0] (reads) and out[1] (writes), 0 for
+ * none: "V" is both, "R,W" each, "R," reads only, ",W" writes only; each
+ * a number with an optional binary k, m, g or t suffix. 0, -EINVAL or
+ * -ERANGE. */
+int job_parse_rw_pair(const char *s, uint64_t out[2]);
 
 /* The job's one-line summary into buf, the way a user writes keys: "rw=read
  * bs=4 KiB size=1 GiB nrfiles=1 ioengine=psync numjobs=4 fsync=1" — the

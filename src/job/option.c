@@ -96,6 +96,43 @@ static const struct opt_enum probe_values[] = {
 	{ NULL, 0, NULL },
 };
 
+/* fio: pacing and threads */
+static const struct opt_enum think_count_values[] = {
+	{ "complete", THINK_COMPLETE, "count the I/Os completed" },
+	{ "issue", THINK_ISSUE, "count the I/Os issued" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_enum rate_process_values[] = {
+	{ "linear", RATE_LINEAR,
+	  "I/O n is issued no sooner than n I/Os' worth of bytes at the rate after the start" },
+	{ "poisson", RATE_POISSON,
+	  "exponentially distributed gaps with the rate's mean (a Poisson process)" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_enum cpus_policy_values[] = {
+	{ "shared", CPUS_SHARED, "every thread may run on every CPU of the set" },
+	{ "split", CPUS_SPLIT, "each thread runs on one CPU of the set, handed out in turn" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_enum io_class_values[] = {
+	{ "0", IOCLASS_NONE, "none given: best effort, as fio" },
+	{ "1", IOCLASS_RT, "realtime (needs CAP_SYS_ADMIN)" },
+	{ "2", IOCLASS_BE, "best effort" },
+	{ "3", IOCLASS_IDLE, "idle: only when the disk has nothing else to do (prio is ignored)" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_enum exit_what_values[] = {
+	{ "group", EXIT_GROUP, "the jobs of its reporting group (fio's groupid)" },
+	{ "stonewall", EXIT_STONEWALL,
+	  "every job running with it; the next group after a stonewall starts as usual" },
+	{ "all", EXIT_ALL, "every job, also those of later groups (refused: dbio does not cancel groups)" },
+	{ NULL, 0, NULL },
+};
+
 /* clang-format off */
 static const struct option_def job_defs[] = {
 	{ .name = "name", .never_brief = 1, .type = OPT_STR, .offset = F(name), .size = S(name), .def = "",
@@ -174,7 +211,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "nrfiles", .type = OPT_UINT, .offset = F(nrfiles), .def = "1", .min = 1, .max = 1000000, .brief = 1,
 	  .help = "Number of files per thread (or in all with share_files=1). Offsets run over the files as one space: block b is in file b / (filesize / bs)." },
 	{ .name = "ioengine", .type = OPT_STR, .offset = F(ioengine), .size = S(ioengine), .def = "psync", .brief = 1,
-	  .help = "How the I/O is issued: psync (pread/pwrite), sync (lseek + read/write), pvsync2 (preadv2/pwritev2), io_uring, libaio (direct=1 only), mmap (copies to/from a shared mapping) or null (no I/O: measures dbio's own cost). `dbio --version` lists the engines this build has; docs/engines.md describes each." },
+	  .help = "How the I/O is issued: psync (pread/pwrite), sync (lseek + read/write), pvsync2 (preadv2/pwritev2), io_uring, libaio (queues with direct=1; buffered it runs one I/O at a time, with a warning), mmap (copies to/from a shared mapping) or null (no I/O: measures dbio's own cost). `dbio --version` lists the engines this build has; docs/engines.md describes each." },
 	{ .name = "iodepth", .type = OPT_UINT, .offset = F(iodepth), .def = "1", .min = 1, .max = 4096,
 	  .help = "I/Os kept in flight per thread by a queued engine (io_uring, libaio): submitted in batches, reaped as they complete. More than 1 with an engine that cannot queue (psync, sync, mmap, null) is an error." },
 	{ .name = "direct", .type = OPT_BOOL, .offset = F(direct), .def = "0",
@@ -202,6 +239,62 @@ static const struct option_def files_defs[] = {
 	{ .name = "share_files", .type = OPT_BOOL, .offset = F(share_files), .def = "0", .dbio_own = 1,
 	  .help = "All threads share one set of nrfiles files whose total is size, as sysbench fileio does; each thread does 1/numjobs of the I/O, on its own slice of the blocks. 0: each thread has its own files, as in fio." },
 	/* -- fio: pacing and threads (rate, thinktime, startdelay, cpus_allowed, nice, prio ...) -- */
+	{ .name = "thinktime", .type = OPT_TIME, .offset = F(thinktime_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
+	  .help = "Pause this long after every thinktime_blocks reads and writes of a thread, as an application that computes between its I/Os (bare number: microseconds, as in fio). A queued engine first waits for every I/O in flight, so that no I/O's latency includes the pause. The pause is not counted in any latency; the runtime includes it. 0: no pause. workload=fileio only." },
+	{ .name = "thinktime_spin", .type = OPT_TIME, .offset = F(thinktime_spin_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
+	  .help = "Spend this much of each thinktime pause busy on the CPU (reading the clock), and sleep the rest (bare number: microseconds); longer than thinktime, the pause is this long. workload=fileio only." },
+	{ .name = "thinktime_blocks", .type = OPT_UINT, .offset = F(thinktime_blocks), .def = "1", .min = 0, .max = OPT_MAX,
+	  .help = "Reads and writes between two thinktime pauses (counted as thinktime_blocks_type says). With a queued engine this caps the I/Os in flight, as in fio: the queue drains before each pause. workload=fileio only." },
+	{ .name = "thinktime_blocks_type", .type = OPT_ENUM, .offset = F(thinktime_blocks_type), .def = "complete", .values = think_count_values,
+	  .help = "What thinktime_blocks counts. The same for a synchronous engine; with a queued one, issue pauses after thinktime_blocks I/Os are queued, complete after that many have completed. workload=fileio only." },
+	{ .name = "thinktime_iotime", .type = OPT_TIME, .offset = F(thinktime_iotime_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
+	  .help = "Pause after this long of I/O since the last pause (bare number: seconds): thinktime_iotime=9s thinktime=1s repeats 9 s of I/O and 1 s of pause. With thinktime_blocks given too, whichever comes first. 0: by thinktime_blocks only. workload=fileio only." },
+	{ .name = "startdelay", .never_brief = 1, .type = OPT_STR, .offset = F(startdelay), .size = S(startdelay), .def = "0",
+	  .help = "Start the job's threads this long after their group starts (bare number: seconds). A range lo-hi (5-10, 500ms-2s) gives each thread its own delay drawn from it, seeded by randseed. The time each thread's I/O starts is the start of its measured phase and runtime. fio counts the delay from the start of the whole run: for the jobs of the first group the two are the same. workload=fileio only." },
+	{ .name = "rate", .type = OPT_STR, .offset = F(rate), .size = S(rate), .def = "",
+	  .help = "Cap the bandwidth of each thread, in bytes per second (k, m, g suffixes, binary). One value caps reads and writes each; R,W caps them apart; R, caps reads only, ,W writes only. Before an I/O that would run ahead of the rate, the thread waits (a queued engine first waits for what is in flight); the wait is not counted in any latency, which runs from the I/O's issue, as in fio. A mixed job whose next direction is ahead and whose other direction is not switches direction, as fio does. Empty: no cap. workload=fileio only." },
+	{ .name = "rate_iops", .type = OPT_STR, .offset = F(rate_iops), .size = S(rate_iops), .def = "",
+	  .help = "Cap each thread's reads and writes per second; the forms of rate (R,W ...). The same as rate=IOPS*bs; where both are given for a direction, rate wins, as in fio. Empty: no cap. workload=fileio only." },
+	{ .name = "rate_min", .type = OPT_STR, .offset = F(rate_min), .size = S(rate_min), .def = "",
+	  .help = "Fail the job when a thread's bandwidth in a direction it does I/O in falls below this (bytes per second; the forms of rate), as fio does: after 2 s of measured phase, over every rate_cycle. The job stops and dbio exits 1, naming the rate it got. Empty: no floor. workload=fileio only." },
+	{ .name = "rate_iops_min", .type = OPT_STR, .offset = F(rate_iops_min), .size = S(rate_iops_min), .def = "",
+	  .help = "As rate_min, in reads or writes per second; where rate_min is given for a direction, rate_min is checked instead, as in fio. Empty: no floor. workload=fileio only." },
+	{ .name = "rate_process", .type = OPT_ENUM, .offset = F(rate_process), .def = "linear", .values = rate_process_values,
+	  .help = "How a capped rate spaces a thread's I/Os. workload=fileio only." },
+	{ .name = "rate_cycle", .type = OPT_TIME, .offset = F(rate_cycle_ns), .def = "1000", .min = 1000000, .max = OPT_MAX, .bare_unit_ns = 1000000,
+	  .help = "The window over which rate_min and rate_iops_min are checked (bare number: milliseconds, as in fio), at least 1 ms. workload=fileio only." },
+	{ .name = "rate_ignore_thinktime", .type = OPT_BOOL, .offset = F(rate_ignore_thinktime), .def = "0",
+	  .help = "Count the thinktime pauses as time spent at the rate, so that a capped thread does not catch up after a pause with a burst (fio's meaning, its one-block allowance included). workload=fileio only." },
+	{ .name = "cpus_allowed", .never_brief = 1, .type = OPT_STR, .offset = F(cpus_allowed), .size = S(cpus_allowed), .def = "",
+	  .help = "Run the job's threads on these CPUs (sched_setaffinity before the thread prepares): numbers from 0 and ranges, e.g. 0,5,8-15. Each must be below the CPUs the machine has configured. Empty: where dbio may run." },
+	{ .name = "cpumask", .never_brief = 1, .type = OPT_STR, .offset = F(cpumask), .size = S(cpumask), .def = "",
+	  .help = "cpus_allowed as a bit mask of CPUs 0 to 31, decimal or 0x hex: 34 or 0x22 is CPUs 1 and 5. Not with cpus_allowed." },
+	{ .name = "cpus_allowed_policy", .never_brief = 1, .type = OPT_ENUM, .offset = F(cpus_allowed_policy), .def = "shared", .values = cpus_policy_values,
+	  .help = "How the CPUs of cpus_allowed or cpumask go to threads. split gives thread n its own CPU, the (n mod CPUs)-th of the set, counting n over every thread of the job files in order, as fio numbers its threads." },
+	{ .name = "nice", .type = OPT_STR, .offset = F(nice), .size = S(nice), .def = "0",
+	  .help = "Add this to the nice value of each of the job's threads before it prepares (nice(2), as fio), from -20 to 19; below 0 needs CAP_SYS_NICE." },
+	{ .name = "prio", .type = OPT_UINT, .offset = F(prio), .def = "0", .min = 0, .max = 7,
+	  .help = "I/O priority of each of the job's threads within prioclass, 0 (highest) to 7, set with ioprio_set(2) before the thread prepares; only when prio or prioclass is given." },
+	{ .name = "prioclass", .type = OPT_ENUM, .offset = F(prioclass), .def = "0", .values = io_class_values,
+	  .help = "I/O priority class of each of the job's threads (ioprio_set(2), as ionice(1)); only when prio or prioclass is given." },
+	{ .name = "exitall", .never_brief = 1, .type = OPT_BOOL, .offset = F(exitall), .def = "0",
+	  .help = "When a thread finishes, stop the other jobs running with it (which ones: exit_what), as fio. As in fio, one job saying it makes it so for every job of the job files, each stopping others by its own exit_what; the threads of the finishing job's own group stop too. A job stopped so ends normally, with what it did." },
+	{ .name = "exit_what", .never_brief = 1, .type = OPT_ENUM, .offset = F(exit_what), .def = "group", .values = exit_what_values,
+	  .help = "What exitall or exitall_on_error stops when this job's thread finishes." },
+	{ .name = "exitall_on_error", .never_brief = 1, .type = OPT_BOOL, .offset = F(exitall_on_error), .def = "0",
+	  .help = "When a thread of this job fails, stop the other jobs running with it (which ones: exit_what); without it a failure stops the failing job's own threads only." },
+	{ .name = "continue_on_error", .type = OPT_STR, .offset = F(continue_on_error), .size = S(continue_on_error), .def = "none",
+	  .help = "none (or 0): stop the job at its first I/O error, which is what dbio does. Any other of fio's values is refused." },
+	{ .name = "io_submit_mode", .type = OPT_STR, .offset = F(io_submit_mode), .size = S(io_submit_mode), .def = "inline",
+	  .help = "inline: each thread submits and reaps its own I/O, which is what dbio does. offload (a pool of submitting threads) is refused." },
+	{ .name = "iodepth_batch_submit", .type = OPT_UINT, .offset = F(iodepth_batch_submit), .def = "0", .min = 0, .max = 4096,
+	  .help = "Queued engines (io_uring, libaio): while filling the queue, submit each time this many I/Os are queued; what is left is submitted when the queue is full or before waiting. 0, or more than iodepth: iodepth (submit a full queue at once), which is dbio's default; fio's is 1. fio's iodepth_batch is the same key. workload=fileio only." },
+	{ .name = "iodepth_batch_complete_min", .type = OPT_UINT, .offset = F(iodepth_batch_complete_min), .def = "1", .min = 0, .max = 4096,
+	  .help = "Queued engines: wait for at least this many completions at once (never more than are in flight). 0 polls, as in fio: it reaps after every I/O queued, and fio's code then still waits for one. fio's iodepth_batch_complete is the same key. workload=fileio only." },
+	{ .name = "iodepth_batch_complete_max", .type = OPT_UINT, .offset = F(iodepth_batch_complete_max), .def = "0", .min = 0, .max = 4096,
+	  .help = "Queued engines: take at most this many completions at once; below iodepth_batch_complete_min it is that. Not given: iodepth (dbio takes every completion there is; fio's default is iodepth_batch_complete_min). workload=fileio only." },
+	{ .name = "iodepth_low", .type = OPT_UINT, .offset = F(iodepth_low), .def = "0", .min = 0, .max = 4096,
+	  .help = "Queued engines: once the queue is full, reap until no more than this many are in flight before filling it again. 0, or more than iodepth: iodepth (refill as soon as one completes), as in fio. workload=fileio only." },
 	/* -- end of pacing and threads -- */
 	/* -- fio: how much and where (io_size, number_ios, offset, bsrange, bssplit, zones ...) -- */
 	{ .name = "io_size", .type = OPT_SIZE, .offset = F(io_size), .def = "0", .min = 0, .max = OPT_MAX,
@@ -254,6 +347,8 @@ static const struct option_def files_defs[] = {
 	  .help = "fsync each file when the job closes it, as in fio: in dbio the same as end_fsync=1 (each file of each thread, once, at the end)." },
 	{ .name = "overwrite", .type = OPT_BOOL, .offset = F(overwrite), .def = "0",
 	  .help = "Writes overwrite data that is there, as in fio: the files are written fully before the measured phase (prefill=1) also for a job that only writes." },
+	{ .name = "openfiles", .type = OPT_UINT, .offset = F(openfiles), .def = "0", .min = 0, .max = OPT_MAX,
+	  .help = "Files a thread keeps open at once, as in fio. dbio opens a thread's nrfiles files before the measured phase and keeps them open, so it takes openfiles of at least nrfiles (0: all); fio's metadata engines (ioengine=filecreate ...) open one file at a time, which openfiles=1 says." },
 	/* -- end of files -- */
 };
 /* clang-format on */
@@ -275,6 +370,11 @@ static const struct {
 	{ "readwrite", "rw" },
 	{ "timeout", "runtime" },
 	{ "wait_for_previous", "stonewall" },
+	/* fio: pacing and threads */
+	{ "iodepth_batch", "iodepth_batch_submit" },
+	{ "iodepth_batch_complete", "iodepth_batch_complete_min" },
+	{ "ratecycle", "rate_cycle" },
+	{ "ratemin", "rate_min" },
 };
 
 const char *option_canonical(const char *name)
@@ -389,6 +489,7 @@ void option_accepted(const struct option_def *def, char *buf, size_t len)
 			 "a duration with a suffix ns, us, ms, s, m or h (a bare number is in %s), e.g. 30s",
 			 def->bare_unit_ns == NS_PER_S	? "seconds"
 			 : def->bare_unit_ns == 1000000 ? "milliseconds"
+			 : def->bare_unit_ns == 1000	? "microseconds"
 							: "nanoseconds");
 		break;
 	case OPT_ENUM:

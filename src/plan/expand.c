@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,10 @@ static long long calc_atom(struct calc *c)
 	}
 	if (*c->p == '-') {
 		c->p++;
-		return -calc_atom(c);
+		v = calc_atom(c);
+		if (v == LLONG_MIN)
+			c->bad = true;
+		return c->bad ? 0 : -v;
 	}
 	if (!isdigit((unsigned char)*c->p)) {
 		c->bad = true;

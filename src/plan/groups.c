@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "plan/plan.h"
+#include "util/units.h"
 
 /* The index of the last job before j named name, or j when there is none. */
 static size_t find_before(const struct jobset *set, size_t j, const char *name)
@@ -55,21 +56,24 @@ static bool names_file(const struct job *a, const char *dir, const char *file)
 	return false;
 }
 
-/* Job j and a job before it in its group (from start) may not name one
- * file: fio would share it, dbio lays out the files of each job apart. */
+/* Job j and a job before it in its group (from start) that name one file
+ * share it, as in fio (layout_share): they must agree on its size. */
 static int check_shared_names(const struct jobset *set, size_t start, size_t j, struct dbio_err *err)
 {
 	const struct job *job = &set->jobs[j];
-	char name[4096];
+	char name[4096], a[32], b[32];
 
 	for (size_t i = 0; job->filename[0] && i < job->nrfiles; i++) {
 		job_filename_at(job, i, name, sizeof(name));
 		for (size_t k = start; k < j; k++)
-			if (names_file(&set->jobs[k], job->directory, name))
+			if (names_file(&set->jobs[k], job->directory, name) &&
+			    set->jobs[k].filesize != job->filesize)
 				return job_fail(
 					job, "filename", err,
-					"'%s' is a file of job '%s' too, which runs at the same time (no stonewall between them): dbio does not yet share a file between jobs; name another file, or add stonewall",
-					name, set->jobs[k].name);
+					"'%s' is a file of job '%s' too, which runs at the same time and makes it %s; here it is %s: jobs that share a file must agree on its size (filesize=)",
+					name, set->jobs[k].name,
+					units_fmt_bytes(a, sizeof(a), set->jobs[k].filesize),
+					units_fmt_bytes(b, sizeof(b), job->filesize));
 	}
 	return 0;
 }
@@ -105,5 +109,6 @@ int plan_groups(struct jobset *set, struct dbio_err *err)
 					where, job->name, job->name);
 			}
 	}
+	plan_threads(set);
 	return 0;
 }

@@ -31,7 +31,7 @@ struct parse_state {
 	struct dbio_err *err;
 	const char *text; /* what is left to read */
 	bool in_comment;  /* the rest of the line is a comment */
-	char *unknown;	  /* the keys the build does not know, a line each (malloc'd) */
+	char *unknown;	  /* the refused keys, a line each (malloc'd): note_refusal */
 	size_t nunknown;
 };
 
@@ -125,8 +125,9 @@ static char *read_line(char *buf, int len, void *stream)
 	return got;
 }
 
-/* Remember an unknown key's message, to list them all at the end. */
-static int note_unknown(struct parse_state *st, const struct dbio_err *kerr)
+/* Remember why a key was refused (unknown, fio's key or engine that dbio
+ * does not honour, a bad value), to list them all at the end. */
+static int note_refusal(struct parse_state *st, const struct dbio_err *kerr)
 {
 	size_t have = st->unknown ? strlen(st->unknown) : 0, add = strlen(kerr->msg) + 2;
 	char *grown = realloc(st->unknown, have + add);
@@ -146,9 +147,9 @@ static int set_key(struct parse_state *st, const char *key, const char *value, c
 		   int depth)
 {
 	struct job_origin origin = *from;
-	struct job *job = st->in_global ? &st->global : &st->set->jobs[st->set->njobs - 1];
 	struct dbio_err kerr = { 0 };
 	char expanded[4096];
+	struct job *job;
 
 	if (!strncmp(key, "include", 7) && isspace((unsigned char)key[7]) && !value)
 		return include(st, key + 8, from, depth);
@@ -157,9 +158,10 @@ static int set_key(struct parse_state *st, const char *key, const char *value, c
 			st->err, DBIO_EINPUT,
 			"%s:%d: key '%s': outside a section: put it under [global] or a [job] section",
 			origin.file, origin.line, key);
+	job = st->in_global ? &st->global : &st->set->jobs[st->set->njobs - 1];
 	if (!job_find(job, key, NULL)) {
 		plan_set(job, key, value, &origin, &kerr);
-		return note_unknown(st, &kerr);
+		return note_refusal(st, &kerr);
 	}
 	if (value && plan_expand(key, value, &origin, expanded, sizeof(expanded), st->err))
 		return st->err->code;
@@ -170,12 +172,16 @@ static int set_key(struct parse_state *st, const char *key, const char *value, c
 		engine_list(engines, sizeof(engines));
 		dbio_err_set(&kerr, DBIO_EINPUT, "%s:%d: key '%s': '%s' is %s; dbio's engines are %s",
 			     origin.file, origin.line, key, expanded, fio_engine_reason(expanded), engines);
-		return note_unknown(st, &kerr);
+		return note_refusal(st, &kerr);
 	}
 	/* [global] keys reach every job after it: each need only be some
 	 * job's own (plan_check_shared). */
 	origin.shared = st->in_global;
-	return job_set(job, key, value ? expanded : NULL, &origin, st->err);
+	if (!plan_set(job, key, value ? expanded : NULL, &origin, &kerr))
+		return 0;
+	if (kerr.code != DBIO_EINPUT)
+		return dbio_err_set(st->err, kerr.code, "%s", kerr.msg);
+	return note_refusal(st, &kerr); /* a bad value too: every one at once */
 }
 
 static int on_key(void *user, const char *section, const char *key, const char *value)
@@ -305,6 +311,26 @@ static int add_file_name(struct jobset *set, const char *name, const char **kept
 	return 0;
 }
 
+/* Every refusal of the file as err's lines; when they do not all fit, as
+ * many whole lines as fit and how many more there are. */
+static int refusals(const struct parse_state *st, struct dbio_err *err)
+{
+	const size_t room = sizeof(err->msg) - 128;
+	size_t len = strlen(st->unknown), shown = st->nunknown;
+
+	if (len < room)
+		return dbio_err_set(err, DBIO_EINPUT, "%s", st->unknown);
+	while (len >= room) {
+		const char *nl = memrchr(st->unknown, '\n', len);
+
+		len = nl ? (size_t)(nl - st->unknown) : 0;
+		shown--;
+	}
+	return dbio_err_set(err, DBIO_EINPUT,
+			    "%.*s\n%s: %zu more keys refused, not shown: fix these and run again", (int)len,
+			    st->unknown, st->file, st->nunknown - shown);
+}
+
 /* Run inih over st's text, with st->global made. */
 static int parse_with(struct parse_state *st, const char *name)
 {
@@ -321,7 +347,7 @@ static int parse_with(struct parse_state *st, const char *name)
 	if (err->code)
 		return err->code;
 	if (st->nunknown)
-		return dbio_err_set(err, DBIO_EINPUT, "%s", st->unknown);
+		return refusals(st, err);
 	if (rc > 0)
 		return dbio_err_set(
 			err, DBIO_EINPUT,

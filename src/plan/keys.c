@@ -100,9 +100,15 @@ int plan_set(struct job *job, const char *key, const char *value, const struct j
 	const struct fio_key *fio;
 	char where[4200];
 
+	job_where(origin, where, sizeof(where));
+	if (value && !strcmp(option_canonical(key), "rw") && strstr(value, "trim") &&
+	    strspn(value, "randtrimwe") == strcspn(value, ":"))
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"%s: key '%s': '%s': dbio issues no trim (discard) yet, so fio's trim modes are not honoured; use read, write, randread, randwrite, randrw, readwrite or rewrite",
+			where, key, value);
 	if (job_find(job, key, NULL))
 		return job_set(job, key, value, origin, err);
-	job_where(origin, where, sizeof(where));
 	if ((package = built_missing_key(key, &option, &part)))
 		return dbio_err_set(
 			err, DBIO_EINPUT,

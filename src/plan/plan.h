@@ -45,6 +45,18 @@ const struct option_def *plan_find(const char *name);
 int plan_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
 	     struct dbio_err *err);
 
+/* fio's metadata engines (filecreate, filestat, filedelete, dircreate,
+ * dirstat, dirdelete): a job with one of them as ioengine becomes a meta
+ * job of one measured phase over nrfiles files or directories per thread
+ * (workload=meta, meta_files, meta_phases, meta_kind, as if given where
+ * ioengine was); its file keys are spent. 0 (also for any other job), or
+ * DBIO_EINPUT for such an engine on a workload other than fileio. */
+int plan_fio_meta(struct job *job, struct dbio_err *err);
+
+/* The i-th of those engines, with its meta_phases and meta_kind; false past
+ * the last. */
+bool plan_fio_meta_at(size_t i, const char **engine, const char **phase, const char **kind);
+
 /* Refuse job's ioengine, which is not one of engines ("psync, sync, ..."):
  * with fio_keys' reason when it is fio's ("'rdma' is fio's RDMA network
  * engine; dbio's engines are ..."), else as job_fail_choice. */
@@ -88,6 +100,13 @@ int plan_check_shared(const struct jobset *set, struct dbio_err *err);
  * group (their files would be one).
  */
 int plan_groups(struct jobset *set, struct dbio_err *err);
+
+/* What fio's thread keys need of the whole jobset (plan_groups calls it):
+ * each job's thread_base, the number of its first thread counting every
+ * thread of the jobs before it (fio's thread_number - 1, by which
+ * cpus_allowed_policy=split hands out CPUs), and exitall_any, whether any
+ * job says exitall (in fio a switch of the whole run). */
+void plan_threads(struct jobset *set);
 
 /* Check the tables of the build: names unique within a table, a name in
  * two tables of one type, every default parses. 0 or -EINVAL with the

@@ -121,23 +121,6 @@ static int resolve(struct job *job, struct dbio_err *err)
 }
 
 /* What the file workloads ask of their engine. */
-/* "io_uring or libaio": the engines of this build that queue, or "". */
-static void queued_engines(char *buf, size_t len)
-{
-	size_t used = 0, n = 0, count = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < engine_count; i++)
-		count += !!(engine_registry[i]->caps & ENGINE_CAP_QUEUE);
-	for (size_t i = 0; i < engine_count && used < len; i++)
-		if (engine_registry[i]->caps & ENGINE_CAP_QUEUE)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s",
-						 !n++	      ? ""
-						 : n == count ? " or "
-							      : ", ",
-						 engine_registry[i]->name);
-}
-
 static int check_engine(struct job *job, struct dbio_err *err)
 {
 	char queued[128];
@@ -152,7 +135,7 @@ static int check_engine(struct job *job, struct dbio_err *err)
 			"rewrite with ioengine=%s: each block is read, then written back, one after the "
 			"other; use ioengine=psync, sync or mmap",
 			eng->name);
-	queued_engines(queued, sizeof(queued));
+	engine_list_queued(queued, sizeof(queued));
 	if (job->iodepth > 1 && !(eng->caps & ENGINE_CAP_QUEUE))
 		return job_fail(job, "iodepth", err,
 				"%llu with ioengine=%s, which keeps one I/O in flight: use iodepth=1%s%s",
@@ -165,6 +148,7 @@ static int check_engine(struct job *job, struct dbio_err *err)
 	workload_engine_conf(job, &conf);
 	if (eng->check && (why = eng->check(&conf)))
 		return job_fail(job, "ioengine", err, "%s", why);
+	job->engine_warning = eng->warn ? eng->warn(&conf) : NULL;
 	return 0;
 }
 
@@ -215,8 +199,8 @@ int plan_validate(struct job *job, struct dbio_err *err)
 		return job_fail(job, "name", err,
 				"bad value '%s': expected a name of UTF-8 text without control characters",
 				job->name);
-	if ((rc = resolve(job, err)) || (job->eng && (rc = check_engine(job, err))) ||
-	    (rc = check_job(job, err)))
+	if ((rc = plan_fio_meta(job, err)) || (rc = resolve(job, err)) ||
+	    (job->eng && (rc = check_engine(job, err))) || (rc = check_job(job, err)))
 		return rc;
 	if (job->wl->validate)
 		return job->wl->validate(job, err);

@@ -152,6 +152,8 @@ static json_t *warnings_json(const struct job *job)
 
 	if (!job->eng)
 		return a; /* databases: their size is reported, not predicted */
+	if (job->engine_warning)
+		json_array_append_new(a, json_string(job->engine_warning));
 	if (!job->direct && hostinfo_read(&h) == 0) {
 		uint64_t data = job->filesize * job->nrfiles * (job->share_files ? 1 : job->numjobs);
 		uint64_t mem = job->mem_limit ? job->mem_limit : h.mem_total_bytes;

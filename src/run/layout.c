@@ -158,9 +158,31 @@ static bool needs_fill(const struct job *job)
 	return job->prefill == PREFILL_ON;
 }
 
+/* The file of l named as f (in a directory of the same path), or NULL. */
+static struct layout_file *same_file(struct layout *l, const struct layout *of, const struct layout_file *f)
+{
+	for (size_t i = 0; i < l->nfiles; i++)
+		if (!l->files[i].borrowed && !strcmp(l->files[i].name, f->name) &&
+		    !strcmp(l->dirs[l->files[i].dir].path, of->dirs[f->dir].path))
+			return &l->files[i];
+	return NULL;
+}
+
+void layout_share(struct layout *l, size_t n)
+{
+	for (size_t j = 1; j < n; j++)
+		for (size_t i = 0; l[j].job->filename[0] && i < l[j].nfiles; i++)
+			for (size_t k = 0; k < j; k++)
+				if (l[k].job->filename[0] && same_file(&l[k], &l[j], &l[j].files[i])) {
+					l[j].files[i].borrowed = true;
+					l[k].fill |= needs_fill(l[j].job);
+					break;
+				}
+}
+
 int layout_create(struct layout *l, struct dbio_err *err)
 {
-	const bool fill_files = needs_fill(l->job);
+	const bool fill_files = needs_fill(l->job) || l->fill;
 	char *buf = NULL;
 	int rc = 0;
 
@@ -184,6 +206,8 @@ int layout_create(struct layout *l, struct dbio_err *err)
 			rc = DBIO_ESTOPPED;
 			break;
 		}
+		if (f->borrowed)
+			continue;
 		fd = dbio_sys->openat(l->dirs[f->dir].fd, f->name,
 				      O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
 		if (fd < 0) {
@@ -321,8 +345,10 @@ void layout_remove_thread_files(struct layout *l, const struct run_opts *opts)
 
 			if (!thread_entry(l, i, e->d_name, &n) || laid_out(l, i, e->d_name))
 				continue;
-			if (!strcmp(e->d_name + n, "db")) /* workload_db_dir */
-				rc = remove_private_dir(l->dirs[i].fd, e->d_name, 1, what, sizeof(what));
+			/* workload_db_dir: two levels below it at most (meta's
+			 * d<n>/<directory>, with meta_kind=dir) */
+			if (!strcmp(e->d_name + n, "db"))
+				rc = remove_private_dir(l->dirs[i].fd, e->d_name, 2, what, sizeof(what));
 			else if (dbio_sys->unlinkat(l->dirs[i].fd, e->d_name, 0) && errno != ENOENT)
 				rc = errno, snprintf(what, sizeof(what), "%s", e->d_name);
 			if (rc == EPERM)

@@ -30,6 +30,7 @@ struct layout_file {
 	char *path;    /* dir path + name, for messages */
 	uint64_t size; /* bytes: the region of its threads and the offset before it (job_file_bytes) */
 	bool created;
+	bool borrowed; /* another job of the group lays it out (layout_share) */
 };
 
 struct layout {
@@ -39,6 +40,7 @@ struct layout {
 	struct layout_file *files; /* numjobs * nrfiles, or nrfiles when shared */
 	size_t nfiles;
 	bool keep;
+	bool fill; /* fill the files even if this job does not read: a sharer does */
 };
 
 /* Split job->directory, open (or, for the default scratch directory, make)
@@ -53,6 +55,12 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
  * Each thing that cannot be removed is a warning through
  * opts, naming it and why. */
 void layout_remove_thread_files(struct layout *l, const struct run_opts *opts);
+
+/* fio's filename: jobs of one group (layouts l[0..n)) that name one file
+ * in one directory share it. The first job's layout creates it, filling
+ * it when any of them reads; the others borrow it (they neither create
+ * nor remove it). plan_groups made sure the sharers agree on its size. */
+void layout_share(struct layout *l, size_t n);
 
 /* Create, preallocate and (if the job needs it) fill every file. Stops with
  * DBIO_ESTOPPED when run_stop_signal is raised. */
@@ -84,6 +92,7 @@ struct run_slot {
 	struct worker w;
 	struct run_gate *gate;
 	int rc;
+	struct run_group *group; /* the group it runs in (exitall) */
 };
 
 /* A group of jobs running together, from run_group's first step to its
@@ -115,6 +124,19 @@ void run_assign(struct worker *w, const struct job *job, struct layout *l, struc
 /* Merge what the started threads measured into g->stats, per job. 0 or
  * the first failure of a thread (its message in err). */
 int run_collect(struct run_group *g, struct dbio_err *err);
+
+/* fio's keys of a job's threads (thread.c), each for the calling worker
+ * thread. run_thread_setup, before the thread prepares: its CPUs
+ * (cpus_allowed or cpumask, by cpus_allowed_policy), nice and I/O priority;
+ * 0 or -errno with w->err naming the job, thread and call. run_thread_delay,
+ * after the gate opened: startdelay, until w->origin_ns (the gate plus the
+ * job's least delay) and, for a range, a draw of the rest; false when a
+ * stop came first. run_thread_exit, when its run returned rc: with exitall (any job
+ * of the job files) or exitall_on_error and a failure, stop the jobs of g
+ * that exit_what names. */
+int run_thread_setup(struct worker *w);
+bool run_thread_delay(struct worker *w);
+void run_thread_exit(struct run_group *g, const struct job *job, int rc);
 
 /* Format a warning and hand it to opts->warn (nothing when NULL). */
 void run_warn(const struct run_opts *opts, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

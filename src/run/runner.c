@@ -59,19 +59,21 @@ static void *worker_main(void *arg)
 {
 	struct run_slot *s = arg;
 	const struct workload_ops *wl = s->w.job->wl;
-	int rc = wl->prepare(&s->w);
+	int rc = run_thread_setup(&s->w), prc = wl->prepare(&s->w);
 
-	if (rc)
+	if ((rc = rc ? rc : prc))
 		atomic_store(&s->gate->failed, 1);
 	pthread_mutex_lock(&s->gate->lock);
 	s->gate->ready++;
 	pthread_cond_broadcast(&s->gate->cond);
 	while (!s->gate->open)
 		pthread_cond_wait(&s->gate->cond, &s->gate->lock);
-	s->w.origin_ns = s->gate->open_ns;
+	/* a job's time starts with its I/O, after its startdelay (fio's epoch) */
+	s->w.origin_ns = s->gate->open_ns + s->w.job->startdelay_lo_ns;
 	pthread_mutex_unlock(&s->gate->lock);
-	if (!rc && !atomic_load(&s->gate->failed))
+	if (!rc && !atomic_load(&s->gate->failed) && run_thread_delay(&s->w))
 		rc = wl->run(&s->w);
+	run_thread_exit(s->group, s->w.job, rc);
 	wl->cleanup(&s->w);
 	s->rc = rc;
 	pthread_mutex_lock(&s->gate->lock);
@@ -189,15 +191,19 @@ static int group_prepare(struct run_group *g, struct dbio_err *err)
 			limit = g->jobs[j].mem_limit;
 	if (limit && (rc = memlimit_enter(&g->mem, limit, err)))
 		return rc;
-	for (g->laid = 0; g->laid < g->n && !rc; g->laid++) {
-		const struct job *job = &g->jobs[g->laid];
+	for (g->laid = 0; g->laid < g->n && !rc; g->laid++)
+		rc = layout_init(&g->layouts[g->laid], &g->jobs[g->laid],
+				 g->jobs[g->laid].wl->caps & WORKLOAD_CAP_FILES, g->opts->keep, err);
+	if (!rc)
+		layout_share(g->layouts, g->n);
+	for (size_t j = 0; j < g->n && !rc; j++) {
+		const struct job *job = &g->jobs[j];
 		const bool files = job->wl->caps & WORKLOAD_CAP_FILES;
 
-		rc = layout_init(&g->layouts[g->laid], job, files, g->opts->keep, err);
-		if (!rc && files)
-			rc = layout_create(&g->layouts[g->laid], err);
+		if (files)
+			rc = layout_create(&g->layouts[j], err);
 		if (!rc && files && job->cache == CACHE_FADVISE)
-			rc = layout_invalidate(&g->layouts[g->laid], err);
+			rc = layout_invalidate(&g->layouts[j], err);
 		drop |= job->cache == CACHE_DROP;
 	}
 	for (size_t j = 0; j < g->n && !rc; j++) {
@@ -267,6 +273,7 @@ static int group_assign(struct run_group *g, struct dbio_err *err)
 			w->job_stop = &g->job_stop[j];
 			w->shared = g->shared[j];
 			g->slots[s].gate = &g->gate;
+			g->slots[s].group = g;
 			if (init_series(job, w))
 				return dbio_err_set(err, -ENOMEM, "out of memory for the time series");
 			if (per_dir && !(w->tio = calloc(ndirs, sizeof(struct target_io))))

@@ -9,12 +9,18 @@
  * Two loops. Synchronous engines (psync, sync, mmap, null) run the tight
  * loop: one engine call and one clock read per operation, the end of one
  * operation being the start of the next. Queued engines (io_uring, libaio)
- * run the queued loop: fill the free slots (up to iodepth), submit them in
- * one batch, reap what has completed; an I/O's latency runs from the end of
+ * run the queued loop: fill the free slots (up to iodepth), submitting
+ * every iodepth_batch_submit of them (by default all at once), reap as
+ * iodepth_batch_complete_min and _max say, down to iodepth_low once the
+ * queue was full; an I/O's latency runs from the end of
  * the submit that carried it to the reap that returned it (fio's clat), and
  * its submission latency from the start of the batch to the end of the
  * submit (fio's slat). Before an fsync or fdatasync the queue is drained, so
  * that the sync covers every write before it, as in the synchronous loop.
+ *
+ * fio's pacing (pace.h: rate, thinktime, rate_min) waits before an I/O is
+ * issued, the queued loop after draining what is in flight, so that no
+ * latency includes a wait; the clock is read again after it.
  *
  * Memory: prepare makes the thread's state (struct fileio_state, in
  * w->priv) and one block of iodepth buffers of bs bytes (each 4 KiB
@@ -31,6 +37,7 @@
 #include "util/clock.h"
 #include "util/syscalls.h"
 #include "util/units.h"
+#include "workload/pace.h"
 #include "workload/where.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
@@ -67,6 +74,7 @@ struct fileio_state {
 	unsigned *free;		   /* free slot numbers, a stack */
 	struct io_req **done;	   /* reap's output */
 	struct where where;	   /* fileio: the next I/O and the budget */
+	struct pace pace;	   /* fio's rate, thinktime and rate floor (fileio only) */
 };
 
 static uint64_t buf_stride(const struct job *job)
@@ -227,6 +235,7 @@ static int fileio_prepare(struct worker *w)
 	if (where_init(&st->where, w, job->randseed + w->index))
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory for the random map",
 				    w->index);
+	pace_init(&st->pace, job, (job->randseed + w->index) ^ 0x9ace5eedull, w->stop, w->job_stop);
 	return 0;
 }
 
@@ -316,10 +325,27 @@ static int run_syncs(struct worker *w, unsigned file, unsigned due, bool measuri
 	return 0;
 }
 
+/* fio's synchronous engines issue the sync due at the write count once
+ * more when a new pass starts (where.resync), on the file last written;
+ * 0, or the failure with *op the sync that failed. */
+static int resync(struct worker *w, unsigned file, uint64_t writes, bool measuring, uint64_t *now,
+		  enum op_type *op)
+{
+	struct fileio_state *st = w->priv;
+	enum op_type failed;
+	int rc = 0;
+
+	st->where.resync = false;
+	if (writes && (rc = run_syncs(w, file, syncs_due(w->job, writes), measuring, now, &failed)))
+		*op = failed;
+	return rc;
+}
+
 static int fileio_run_sync(struct worker *w)
 {
 	const struct job *job = w->job;
-	struct where *wh = &((struct fileio_state *)w->priv)->where;
+	struct fileio_state *st = w->priv;
+	struct where *wh = &st->where;
 	const bool mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE;
 	const enum op_type fixed_op = job_reads(job) ? OP_READ : OP_WRITE;
 	const bool rewrite = job->rw == RW_REWRITE;
@@ -328,13 +354,14 @@ static int fileio_run_sync(struct worker *w)
 	const uint64_t ramp_end = now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
 	bool measuring = job->ramp_ns == 0;
-	struct io_req req = { .buf = fileio_pages_buffer(w->priv) };
-	struct where_io io;
+	struct io_req req = { .buf = st->buf };
 	uint64_t done = 0, writes = 0;
 	struct usage u0 = { 0 }, u1;
+	struct pace *pace = &st->pace;
 	size_t file = 0;
 	int rc = 0;
 
+	pace_start(pace, now);
 	if (measuring) {
 		w->start_ns = now;
 		usage_thread(&u0);
@@ -353,32 +380,28 @@ static int fileio_run_sync(struct worker *w)
 			w->start_ns = now;
 			usage_thread(&u0);
 			series_start(&w->series, w->series.interval_ns ? w->origin_ns + job->ramp_ns : now);
+			pace_start(pace, now);
 		}
 		req.op = mixed ? (rng_below(&w->rng, 100) < job->rwmixread ? OP_READ : OP_WRITE) : fixed_op;
-		if (!where_next(wh, req.op, &io))
+		/* the budget before the rate: no wait after the last I/O */
+		if (!where_more(wh) || (pace->rate && !pace_rate_wait(pace, &req.op, &now, deadline)))
 			break;
-		if (wh->resync) {
-			/* fio's synchronous engines sync once more at the start
-			 * of a pass when the last write count has one due */
-			const unsigned again = writes ? syncs_due(job, writes) : 0;
-			const enum op_type op = req.op;
-
-			wh->resync = false;
-			if (again && (rc = run_syncs(w, (unsigned)file, again, measuring, &now, &req.op)))
-				break;
-			req.op = op;
-		}
-		file = io.file;
-		req.file = io.file;
+		if (!where_next(wh, req.op, &req))
+			break;
+		if (wh->resync && (rc = resync(w, (unsigned)file, writes, measuring, &now, &req.op)))
+			break;
+		file = req.file;
 		req.fd = w->files[file].fd;
-		req.off = io.off;
-		req.len = io.len;
 		for (;;) {
 			rc = w->eng.ops->io(&w->eng, &req);
 			uint64_t t = clock_now_ns();
 
 			if (rc)
 				break;
+			if (pace->on) {
+				pace_issued(pace, req.op, req.len);
+				pace->completed++;
+			}
 			if (measuring) {
 				op_stats_add(&w->stats[req.op], req.len, t - now);
 				if (series)
@@ -395,6 +418,10 @@ static int fileio_run_sync(struct worker *w)
 			break;
 		done++;
 		atomic_store_explicit(&w->progress_ops, done, memory_order_relaxed);
+		if (pace->think && pace_think_due(pace, now))
+			now = pace_think(pace, req.op, now, deadline);
+		if (pace->floor && measuring && (rc = pace_floor_check(pace, w, now)))
+			break;
 		if (req.op != OP_WRITE)
 			continue;
 		writes++;
@@ -448,6 +475,12 @@ struct qloop {
 	int rc;			 /* the first failure */
 	uint64_t now;
 	struct usage u0;
+	struct pace *pace;
+	enum { Q_GO, Q_RATE, Q_THINK } pause; /* once drained: wait for the rate, or think */
+	uint64_t pause_until;		      /* Q_RATE: until then */
+	bool hold;			      /* the next I/O is held_op (the rate chose it) */
+	enum op_type held_op, last_op;
+	bool poll; /* iodepth_batch_complete_min and _max 0: reap after every I/O, as fio */
 };
 
 static inline void q_fail(struct qloop *q, int rc, const struct io_req *req)
@@ -472,34 +505,55 @@ static void q_measure(struct qloop *q, uint64_t origin_ns)
 	w->start_ns = q->now;
 	usage_thread(&q->u0);
 	series_start(&w->series, w->series.interval_ns ? origin_ns : q->now);
+	pace_start(q->pace, q->now);
 }
 
-/* Fill the free slots with requests, none past a due sync; how many were
- * queued. */
-static unsigned q_fill(struct qloop *q)
+static void q_submit(struct qloop *q, unsigned k, uint64_t t0);
+
+/* The direction of the next request, or Q_RATE set when the rate makes it
+ * wait (the direction is then held for after the wait). */
+static bool q_next_op(struct qloop *q, enum op_type *op)
+{
+	uint64_t wait;
+
+	*op = q->hold	 ? q->held_op
+	      : q->mixed ? (rng_below(&q->w->rng, 100) < q->job->rwmixread ? OP_READ : OP_WRITE)
+			 : q->op;
+	q->hold = false;
+	if (!q->pace->rate || !(wait = pace_rate_wait_ns(q->pace, op, q->now)))
+		return true;
+	q->hold = true;
+	q->held_op = *op;
+	q->pause = Q_RATE;
+	q->pause_until = q->now + wait;
+	return false;
+}
+
+/* Fill the free slots with requests, none past a due sync or pause,
+ * submitting every iodepth_batch_submit of them and what is left at the
+ * end. */
+static void q_fill(struct qloop *q)
 {
 	struct worker *w = q->w;
 	struct fileio_state *st = q->st;
+	uint64_t t0 = q->now;
 	unsigned k = 0;
+	enum op_type op;
 
-	while (!q->stopping && !q->due && q->nfree && !q->exhausted) {
-		const enum op_type op =
-			q->mixed ? (rng_below(&w->rng, 100) < q->job->rwmixread ? OP_READ : OP_WRITE) : q->op;
-		struct where_io io;
-
-		if (!where_next(q->wh, op, &io)) {
-			q->exhausted = true;
-			break;
-		}
-		struct fileio_slot *slot = &st->slots[st->free[--q->nfree]];
+	/* the budget before the rate: no wait after the last I/O */
+	while (!q->stopping && !q->due && !q->pause && q->nfree && !(q->exhausted |= !where_more(q->wh)) &&
+	       q_next_op(q, &op)) {
+		struct fileio_slot *slot = &st->slots[st->free[q->nfree - 1]];
 		struct io_req *req = &slot->req;
 		int rc;
 
-		req->file = io.file;
-		req->fd = w->files[io.file].fd;
-		req->off = io.off;
-		req->len = io.len;
-		req->op = op;
+		if (!where_next(q->wh, op, req)) {
+			q->exhausted = true;
+			break;
+		}
+		q->nfree--;
+		req->fd = w->files[req->file].fd;
+		req->op = q->last_op = op;
 		slot->measured = q->measuring;
 		if ((rc = q->ops->queue(&w->eng, req))) {
 			q->nfree++;
@@ -511,10 +565,23 @@ static unsigned q_fill(struct qloop *q)
 		if (req->op == OP_WRITE) {
 			q->writes++;
 			q->due = where_more(q->wh) ? syncs_due(q->job, q->writes) : 0; /* as above */
-			q->sync_file = io.file;
+			q->sync_file = req->file;
+		}
+		if (q->pace->on) {
+			pace_issued(q->pace, op, req->len);
+			if (q->pace->think && pace_think_due(q->pace, q->now))
+				q->pause = Q_THINK;
+		}
+		if (k == q->job->iodepth_batch_submit || q->poll) {
+			q_submit(q, k, t0);
+			t0 = q->now;
+			k = 0;
+			if (q->poll)
+				break;
 		}
 	}
-	return k;
+	if (k)
+		q_submit(q, k, t0);
 }
 
 /* One submit for the k requests queued since t0; each gets its submission
@@ -542,13 +609,17 @@ static void q_submit(struct qloop *q, unsigned k, uint64_t t0)
 	q->now = t1;
 }
 
-/* Reap at least one request and every other that completed; false when
- * the queue itself failed (what is in flight is then lost). */
+/* Reap as fio does: wait for iodepth_batch_complete_min completions (at
+ * least one, at most what is in flight) and take up to _max of them;
+ * false when the queue itself failed (what is in flight is then lost). */
 static bool q_reap(struct qloop *q)
 {
 	struct worker *w = q->w;
 	struct fileio_state *st = q->st;
-	int n = q->ops->reap(&w->eng, st->done, q->inflight, 1);
+	const uint64_t lo = q->job->iodepth_batch_complete_min, hi = q->job->iodepth_batch_complete_max;
+	const unsigned min = lo && lo < q->inflight ? (unsigned)lo : lo ? q->inflight : 1;
+	const unsigned max = hi < q->inflight ? (hi > min ? (unsigned)hi : min) : q->inflight;
+	int n = q->ops->reap(&w->eng, st->done, max, min);
 	uint64_t t = clock_now_ns();
 
 	q->now = t;
@@ -576,6 +647,9 @@ static bool q_reap(struct qloop *q)
 		q->done++;
 	}
 	atomic_store_explicit(&w->progress_ops, q->done, memory_order_relaxed);
+	q->pace->completed += (unsigned)n;
+	if (q->pace->floor && q->measuring && !q->rc && (n = pace_floor_check(q->pace, w, t)))
+		q_fail(q, n, &st->slots[0].req);
 	return true;
 }
 
@@ -590,7 +664,9 @@ static int fileio_run_queued(struct worker *w)
 			   .mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE,
 			   .op = job_reads(job) ? OP_READ : OP_WRITE,
 			   .series = series_on(&w->series),
-			   .now = clock_now_ns() };
+			   .now = clock_now_ns(),
+			   .pace = &((struct fileio_state *)w->priv)->pace,
+			   .poll = !job->iodepth_batch_complete_min && !job->iodepth_batch_complete_max };
 	const uint64_t ramp_end = q.now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
 	struct usage u1;
@@ -599,6 +675,7 @@ static int fileio_run_queued(struct worker *w)
 	q.nfree = q.st->nbufs;
 	for (unsigned i = 0; i < q.nfree; i++)
 		q.st->free[i] = q.nfree - 1 - i;
+	pace_start(q.pace, q.now);
 	if (job->ramp_ns == 0)
 		q_measure(&q, w->origin_ns);
 	for (;;) {
@@ -608,6 +685,17 @@ static int fileio_run_queued(struct worker *w)
 			q.stopping = true;
 		if (!q.measuring && q.now >= ramp_end)
 			q_measure(&q, w->origin_ns + job->ramp_ns);
+		if (q.pause && !q.inflight) {
+			/* Drained, as fio before a pause: no latency runs through it. */
+			if (q.pause == Q_THINK && !q.stopping) {
+				q.now = pace_think(q.pace, q.last_op, q.now, deadline);
+			} else if (!q.stopping) {
+				pace_sleep(q.pace, q.pause_until < deadline ? q.pause_until : deadline);
+				q.now = clock_now_ns();
+			}
+			q.pause = Q_GO;
+			continue;
+		}
 		if (q.due && !q.inflight) {
 			/* The queue is drained: the syncs cover every write before. */
 			if (!q.stopping &&
@@ -618,17 +706,19 @@ static int fileio_run_queued(struct worker *w)
 			}
 			q.due = 0;
 		}
-		const uint64_t t0 = q.now;
-		const unsigned k = q_fill(&q);
-
-		if (k)
-			q_submit(&q, k, t0);
+		q_fill(&q);
 		if (!q.inflight) {
-			if (q.stopping || (q.exhausted && !q.due))
+			if (q.stopping || (q.exhausted && !q.due && !q.pause))
 				break;
 			continue;
 		}
-		if (!q_reap(&q))
+		/* A full queue is reaped down to iodepth_low, as fio. */
+		const bool full = !q.nfree;
+		bool ok;
+
+		while ((ok = q_reap(&q)) && full && q.inflight > job->iodepth_low)
+			;
+		if (!ok)
 			break;
 	}
 	if (q.rc) {
@@ -693,6 +783,8 @@ static int fileio_validate(struct job *job, struct dbio_err *err)
 {
 	int rc = job_validate_files(job, err);
 
+	if (!rc)
+		rc = pace_validate(job, err);
 	return rc ? rc : fileio_check_buffers(job, err);
 }
 

@@ -8,6 +8,12 @@
  * stat and delete (bonnie++'s random tests); creates are always in order of
  * their numbers, names being "<number>" in directory number % meta_dirs.
  *
+ * meta_phases picks which of the three phases run, measured (files that a
+ * stat or delete phase needs are created first, unmeasured), and
+ * meta_kind=dir makes directories instead of files (mkdir, stat, rmdir):
+ * fio's metadata engines (filecreate, filestat, filedelete, dircreate,
+ * dirstat, dirdelete) are meta jobs of one phase (plan/fio_meta.c).
+ *
  * The files live in the thread's private directory (workload_db_dir,
  * dbio.<job>.<thread>.db), made 0700, so nothing else can put a name where
  * dbio creates one; the runner removes what is left of it.
@@ -34,9 +40,21 @@ struct meta_conf {
 	uint64_t dirs;	/* directories the files are spread over, per thread */
 	uint64_t size;	/* bytes written into each file at create */
 	int order;	/* enum meta_order: of stat and delete */
+	char phases[32];
+	int kind; /* enum meta_kind */
 };
 
 enum meta_order { META_SEQ, META_RANDOM };
+enum meta_kind { META_FILE, META_DIR };
+
+static const struct opt_enum kind_values[] = {
+	{ "file", META_FILE, "files: open(O_CREAT | O_EXCL) and close, fstatat, unlinkat" },
+	{ "dir", META_DIR, "directories: mkdirat, fstatat, unlinkat(AT_REMOVEDIR); meta_size must be 0" },
+	{ NULL, 0, NULL },
+};
+
+/* The phases, in the order they run. */
+static const enum op_type all_phases[] = { OP_CREATE, OP_STAT, OP_DELETE };
 
 static const struct opt_enum order_values[] = {
 	{ "seq", META_SEQ, "in the order the files were created" },
@@ -56,21 +74,55 @@ static const struct option_def meta_defs[] = {
 	  .help = "Bytes written into each file when it is created (0: empty files), counted as the create's bytes." },
 	{ .name = "meta_order", .type = OPT_ENUM, .offset = F(order), .def = "seq", .values = order_values, .dbio_own = 1, .brief = 1,
 	  .help = "The order of the stats and deletes." },
+	{ .name = "meta_phases", .type = OPT_STR, .offset = F(phases), .size = sizeof(((struct meta_conf *)0)->phases), .def = "create,stat,delete", .dbio_own = 1,
+	  .help = "The phases that run and are measured, in this order whatever the list's: create, stat, delete, ',' between them. Files a stat or delete phase needs are created first, unmeasured; what a phase leaves is removed after the run, unmeasured." },
+	{ .name = "meta_kind", .type = OPT_ENUM, .offset = F(kind), .def = "file", .values = kind_values, .dbio_own = 1,
+	  .help = "What is created, statted and deleted." },
 };
 /* clang-format on */
 
 static const struct option_table meta_options = OPTION_TABLE(meta_defs, struct meta_conf);
 
 struct meta_state {
-	int *dirfds; /* meta_dirs subdirectories of the private directory */
-	char *data;  /* meta_size bytes */
+	unsigned phases; /* 1 << op of each measured phase */
+	int *dirfds;	 /* meta_dirs subdirectories of the private directory */
+	char *data;	 /* meta_size bytes */
 	struct offgen order;
 };
+
+/* meta_phases as 1 << op bits; 0 when a word is not a phase (or repeats). */
+static unsigned parse_phases(const char *list)
+{
+	unsigned mask = 0;
+
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		unsigned bit = 0;
+
+		for (size_t i = 0; i < sizeof(all_phases) / sizeof(all_phases[0]); i++)
+			if (n == strlen(op_type_name(all_phases[i])) &&
+			    !strncmp(p, op_type_name(all_phases[i]), n))
+				bit = 1u << all_phases[i];
+		if (!bit || (mask & bit))
+			return 0;
+		mask |= bit;
+		p += n + (p[n] == ',');
+	}
+	return mask;
+}
 
 static int meta_validate(struct job *job, struct dbio_err *err)
 {
 	const struct meta_conf *conf = job->wl_conf;
 
+	if (!parse_phases(conf->phases))
+		return job_fail(
+			job, "meta_phases", err,
+			"'%s': expected one or more of create, stat, delete, each once, ',' between them",
+			conf->phases);
+	if (conf->kind == META_DIR && conf->size)
+		return job_fail(job, "meta_size", err, "%llu with meta_kind=dir: a directory holds no data",
+				(unsigned long long)conf->size);
 	if (job->time_based)
 		return job_fail(job, "time_based", err, "not for workload=meta: a meta job runs its files");
 	if (conf->dirs > conf->files)
@@ -79,6 +131,8 @@ static int meta_validate(struct job *job, struct dbio_err *err)
 				(unsigned long long)conf->dirs, (unsigned long long)conf->files);
 	return 0;
 }
+
+static int make_unmeasured(struct worker *w, struct meta_state *st);
 
 static int meta_prepare(struct worker *w)
 {
@@ -109,6 +163,26 @@ static int meta_prepare(struct worker *w)
 		    w->job->randseed + w->index);
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&w->stats[t]);
+	st->phases = parse_phases(conf->phases);
+	return st->phases & (1u << OP_CREATE) ? 0 : make_unmeasured(w, st);
+}
+
+static int one(struct worker *w, struct meta_state *st, enum op_type t, uint64_t n);
+
+/* The files (or directories) for stat and delete phases without a measured
+ * create: made before the measured phase starts. */
+static int make_unmeasured(struct worker *w, struct meta_state *st)
+{
+	const struct meta_conf *conf = w->job->wl_conf;
+
+	for (uint64_t n = 0; n < conf->files; n++) {
+		int rc = one(w, st, OP_CREATE, n);
+
+		if (rc)
+			return dbio_err_set(&w->err, rc, "%s/d%llu/%llu: cannot make it: %s", w->db_dir,
+					    (unsigned long long)(n % conf->dirs), (unsigned long long)n,
+					    strerror(-rc));
+	}
 	return 0;
 }
 
@@ -122,6 +196,10 @@ static int one(struct worker *w, struct meta_state *st, enum op_type t, uint64_t
 	int fd;
 
 	snprintf(name, sizeof(name), "%llu", (unsigned long long)n);
+	if (conf->kind == META_DIR)
+		return t == OP_CREATE ? (mkdirat(dirfd, name, 0700) ? -errno : 0)
+		       : t == OP_STAT ? (fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) ? -errno : 0)
+				      : (dbio_sys->unlinkat(dirfd, name, AT_REMOVEDIR) ? -errno : 0);
 	switch (t) {
 	case OP_CREATE:
 		fd = dbio_sys->openat(dirfd, name, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC,
@@ -181,7 +259,6 @@ static int phase(struct worker *w, struct meta_state *st, enum op_type t, uint64
 static int meta_run(struct worker *w)
 {
 	struct meta_state *st = w->priv;
-	static const enum op_type phases[] = { OP_CREATE, OP_STAT, OP_DELETE };
 	uint64_t now = clock_now_ns();
 	struct usage u0, u1;
 	int rc = 0;
@@ -189,8 +266,9 @@ static int meta_run(struct worker *w)
 	w->start_ns = now;
 	usage_thread(&u0);
 	series_start(&w->series, w->series.interval_ns ? w->origin_ns : now);
-	for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]) && !rc && !workload_stopped(w); p++)
-		rc = phase(w, st, phases[p], &now);
+	for (size_t p = 0; p < sizeof(all_phases) / sizeof(all_phases[0]) && !rc && !workload_stopped(w); p++)
+		if (st->phases & (1u << all_phases[p]))
+			rc = phase(w, st, all_phases[p], &now);
 	if (series_on(&w->series))
 		series_finish(&w->series, now);
 	w->end_ns = now;
@@ -218,7 +296,9 @@ static void meta_cleanup(struct worker *w)
 
 static uint64_t meta_work_items(const struct job *job)
 {
-	return ((const struct meta_conf *)job->wl_conf)->files * 3;
+	const struct meta_conf *conf = job->wl_conf;
+
+	return conf->files * (uint64_t)__builtin_popcount(parse_phases(conf->phases));
 }
 
 const struct workload_ops workload_meta = {

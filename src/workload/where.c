@@ -392,7 +392,7 @@ static bool fio_offset(struct where *wh, int d, uint64_t *off, uint64_t *len)
 	return true;
 }
 
-bool where_next_fio(struct where *wh, enum op_type op, struct where_io *io)
+bool where_next_fio(struct where *wh, enum op_type op, struct io_req *io)
 {
 	const int d = op == OP_WRITE;
 	uint64_t off, len;

@@ -26,17 +26,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engine/engine.h"
 #include "stats/opstats.h"
 #include "workload/offgen.h"
 
 struct worker;
-
-/* One I/O: which of the thread's files, where in it, how many bytes. */
-struct where_io {
-	unsigned file;
-	uint64_t off;
-	uint64_t len;
-};
 
 struct where {
 	/* The thread's files, from the runner (struct worker). */
@@ -106,7 +100,7 @@ void where_restart(struct where *wh);
 bool where_new_pass(struct where *wh, bool files_done);
 
 /* where_next for fio's offsets (where.c). */
-bool where_next_fio(struct where *wh, enum op_type op, struct where_io *io);
+bool where_next_fio(struct where *wh, enum op_type op, struct io_req *io);
 
 /* Whether the budget allows another I/O after those issued: as fio, a sync
  * due after the last write of a job bound by size is not issued. */
@@ -115,10 +109,11 @@ static inline bool where_more(const struct where *wh)
 	return wh->bytes < wh->limit && wh->ops < wh->max_ops;
 }
 
-/* The next I/O into *io, counted in the budget as issued; false when the
- * thread's I/O is done (never for a time_based job). op is OP_READ or
- * OP_WRITE, as the caller drew it. */
-static inline bool where_next(struct where *wh, enum op_type op, struct where_io *io)
+/* The next I/O of op (OP_READ or OP_WRITE, as the caller drew it): its
+ * file, offset and length into io (nothing else of it), counted in the
+ * budget as issued; false when the thread's I/O is done (never for a
+ * time_based job). */
+static inline bool where_next(struct where *wh, enum op_type op, struct io_req *io)
 {
 	if (!where_more(wh))
 		return false;

@@ -82,10 +82,10 @@ struct worker {
 	uint64_t io_bytes; /* the thread's share of io_size (all of it unless share_files); 0: none */
 	uint64_t
 		ops_total; /* reads and writes in all (job_ops_total), for the progress line; 0: time_based */
-	struct series series;		   /* initialised (maybe off) and released by the runner */
-	uint64_t origin_ns;		   /* set when the gate opens: all threads start then */
-	const atomic_int *stop;		   /* set on SIGINT / SIGTERM */
-	atomic_int *job_stop;		   /* set by any worker of the job that fails */
+	struct series series;	/* initialised (maybe off) and released by the runner */
+	uint64_t origin_ns;	/* set when the gate opens (plus startdelay): the job's threads start then */
+	const atomic_int *stop; /* set on SIGINT / SIGTERM */
+	atomic_int *job_stop;	/* set by any worker of the job that fails */
 	atomic_uint_fast64_t progress_ops; /* reads and writes so far, for the progress line */
 
 	void *shared;	      /* the job's shared state (shared_size), or NULL */

@@ -44,7 +44,7 @@ EOF
 	is_empty_dir "$target"
 }
 
-@test "fio files: a device, a path, a name twice, an existing file, a file two running jobs name: refused" {
+@test "fio files: a device, a path, a name twice, an existing file, a shared file of two sizes: refused" {
 	run --separate-stderr "$DBIO" run --filename=/dev/sda --size=1m
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: command line: key 'filename': '/dev/sda' is a device: dbio formats and measures a device only in \`dbio matrix --device /dev/sda --destroy-data\`; for a job file, give a filename (or directory=) on a filesystem (job 'job')" ]
@@ -54,8 +54,8 @@ EOF
 	[ "$stderr" = "dbio: command line: key 'filename': 'a:b:a': 'a' is named twice (job 'job')" ]
 	run --separate-stderr "$DBIO" run --filename=a:b --nrfiles=3 --size=1m --directory="$target"
 	[ "$stderr" = "dbio: command line: key 'nrfiles': 3, but filename names 2 files: give one of the two, or make them agree (job 'job')" ]
-	printf '[a]\nsize=64k\nfilename=x\n[b]\nsize=64k\nfilename=y:x\n' >sh.fio
-	refused_file sh.fio "dbio: sh.fio:6: key 'filename': 'x' is a file of job 'a' too, which runs at the same time (no stonewall between them): dbio does not yet share a file between jobs; name another file, or add stonewall (job 'b')"
+	printf '[a]\nsize=64k\nfilename=x\n[b]\nsize=256k\nfilename=y:x\n' >sh.fio
+	refused_file sh.fio "dbio: sh.fio:6: key 'filename': 'x' is a file of job 'a' too, which runs at the same time and makes it 64 KiB; here it is 128 KiB: jobs that share a file must agree on its size (filesize=) (job 'b')"
 	# a file that is there is not dbio's: not written, not removed
 	echo keep >"$target/data"
 	run --separate-stderr "$DBIO" run --filename=data --rw=write --size=64k --directory="$target" --force
@@ -101,5 +101,39 @@ EOF
 @test "fio files: unlink and create_on_open are accepted and recorded; the files go either way" {
 	dbio_ok --directory="$target" --rw=write --size=64k --unlink=0 --create_on_open=1
 	json_is "$result" jobs.0.options.unlink=false jobs.0.options.create_on_open=true
+	is_empty_dir "$target"
+}
+
+@test "fio files: jobs running together that name one file share it, with fio's op counts" {
+	cat >j.fio <<'EOF'
+[global]
+size=1m
+filename=shared
+[w]
+rw=write
+[r]
+rw=randread
+[r2]
+rw=read
+size=512k
+filesize=1m
+EOF
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'r read 256\nr2 read 128\nw write 256')" ]
+	json_is "$result" jobs.0.starts_group=true jobs.1.starts_group=false jobs.2.starts_group=false
+}
+
+@test "fio files: a shared file is laid out once, filled because a sharer reads, and removed once (strace)" {
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # LeakSanitizer cannot run under ptrace
+	printf '[global]\nsize=64k\nfilename=shared\n[w]\nrw=write\n[r]\nrw=read\n' >j.fio
+	run strace -f -qq -e trace=openat,unlinkat,pwrite64 -o "$scratch/trace" "$DBIO" run j.fio \
+		--output "$result" --directory="$target"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '"shared", O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW' "$scratch/trace")" -eq 1 ]
+	# filled for r, with one write of the whole 64 KiB before the jobs' own
+	[ "$(grep -c 'pwrite64(.*, 65536, 0)' "$scratch/trace")" -eq 1 ]
+	[ "$(grep -c 'unlinkat(.*"shared"' "$scratch/trace")" -eq 1 ]
+	json_is "$result" "jobs.0.runs.0.ops.write.count=16" "jobs.1.runs.0.ops.read.count=16"
 	is_empty_dir "$target"
 }

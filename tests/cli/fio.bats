@@ -237,18 +237,18 @@ EOF
 }
 
 @test "fio: a key or engine fio documents is refused with its reason, all of a file at once, never 'unknown'" {
-	printf '[j]\nsize=64k\nrate=1m\nverify=md5\nioengine=rdma\nbogus=1\n' >j.fio
+	printf '[j]\nsize=64k\ncgroup_weight=100\nverify=md5\nioengine=rdma\nbogus=1\n' >j.fio
 	refused_file j.fio "$(printf '%s\n' \
-		"dbio: j.fio:3: key 'rate': fio key dbio does not honour yet: caps the job's bandwidth" \
+		"dbio: j.fio:3: key 'cgroup_weight': fio key dbio does not honour yet: sets the I/O weight of the job's cgroup" \
 		"dbio: j.fio:4: key 'verify': data verification (verify=) is not in dbio yet: it comes with the reliability work; run without it" \
 		"dbio: j.fio:5: key 'ioengine': 'rdma' is fio's RDMA network engine; dbio's engines are $(engines_of_build | join_list ', ')" \
 		"dbio: j.fio:6: key 'bogus': unknown (\`dbio help options\` lists the keys)")"
 	run --separate-stderr "$DBIO" run --directory="$target" --size=64k --ioengine=rdma
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: command line: key 'ioengine': 'rdma' is fio's RDMA network engine; dbio's engines are $(engines_of_build | join_list ', ') (job 'job')" ]
-	run --separate-stderr "$DBIO" run --directory="$target" --size=64k --rate=1m
+	run --separate-stderr "$DBIO" run --directory="$target" --size=64k --cgroup_weight=100
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: command line: key 'rate': fio key dbio does not honour yet: caps the job's bandwidth" ]
+	[ "$stderr" = "dbio: command line: key 'cgroup_weight': fio key dbio does not honour yet: sets the I/O weight of the job's cgroup" ]
 }
 
 @test "fio: fio's other names for keys are the keys: readwrite, blocksize, nr_files, timeout, wait_for_previous" {
@@ -258,4 +258,76 @@ EOF
 	json_is "$result" jobs.1.starts_group=true jobs.1.options.runtime=5000000000
 	run --separate-stderr "$DBIO" help fio-keys
 	[[ "$output" == *"readwrite "*"honoured by the workloads that do file I/O (fileio, oltp) (fio's other name for rw)"* ]]
+}
+
+# meta_counts FILE: "job op count" of a meta result's measured phase.
+meta_counts() {
+	"$PYTHON" - "$1" <<'PY'
+import json, sys
+for j in json.load(open(sys.argv[1]))["jobs"]:
+    for t, o in sorted(j["runs"][0]["ops"].items()):
+        if o["count"]:
+            print(j["name"], t, o["count"])
+PY
+}
+
+@test "fio: filecreate, filestat and filedelete run on workload=meta, one phase each, with fio's counts per job" {
+	command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
+	for e in filecreate:create filestat:stat filedelete:delete; do
+		printf '[global]\nioengine=%s\nfilesize=4k\nnrfiles=20\nopenfiles=1\nfallocate=none\n[t0]\n[t1]\nnumjobs=2\n' "${e%%:*}" >m.fio
+		dbio_ok m.fio --directory="$target"
+		meta_counts "$result" >dbio.counts
+		[ "$(cat dbio.counts)" = "$(printf 't0 %s 20\nt1 %s 40' "${e#*:}" "${e#*:}")" ]
+		json_is "$result" jobs.0.options.meta_phases="${e#*:}" jobs.0.options.meta_kind=file jobs.0.options.meta_files=20
+		is_empty_dir "$target"
+		# fio counts each call of these engines as a read
+		fio --directory="$target" --output-format=json --output=fio.json m.fio >/dev/null
+		run "$PYTHON" -c 'import json, sys; print(" ".join(str(j["read"]["total_ios"]) for j in json.load(open(sys.argv[1]))["jobs"]))' fio.json
+		[ "$output" = "20 20 20" ]
+		rm -rf "$target" && mkdir "$target"
+	done
+}
+
+@test "fio: dircreate, dirstat and dirdelete make, stat and remove directories (strace), nothing left" {
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # LeakSanitizer cannot run under ptrace
+	printf '[global]\nnrfiles=10\n[c]\nioengine=dircreate\n[s]\nioengine=dirstat\n[d]\nioengine=dirdelete\n' >m.fio
+	# a file per thread (-ff): no call split by another thread's
+	run strace -ff -qq -e trace=mkdirat,newfstatat,unlinkat -o "$scratch/tr" "$DBIO" run m.fio \
+		--output "$result" --directory="$target"
+	[ "$status" -eq 0 ]
+	cat "$scratch"/tr.* >"$scratch/trace"
+	meta_counts "$result" >dbio.counts
+	[ "$(cat dbio.counts)" = "$(printf 'c create 10\ns stat 10\nd delete 10')" ]
+	# s and d make their 10 unmeasured first; everything is removed
+	[ "$(grep -c 'mkdirat([0-9]*, "[0-9]*", 0700) *= 0' "$scratch/trace")" -eq 30 ]
+	[ "$(grep -c 'unlinkat([0-9]*, "[0-9]*", AT_REMOVEDIR) *= 0' "$scratch/trace")" -eq 30 ]
+	is_empty_dir "$target"
+}
+
+@test "fio: a metadata engine on another workload, or openfiles below nrfiles for file I/O, is refused" {
+	run --separate-stderr "$DBIO" run --workload=kv --ioengine=filecreate --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'ioengine': 'filecreate' is fio's metadata engine, a job of workload=meta; this job is workload=kv (job 'job')" ]
+	run --separate-stderr "$DBIO" run --openfiles=1 --nrfiles=2 --size=1m --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'openfiles': 1 of nrfiles=2: dbio keeps every file of a thread open through the run, and does not close and reopen files between I/Os as fio then does; give openfiles of at least nrfiles, or none (job 'job')" ]
+}
+
+@test "fio: bad values, trim modes and unknown keys of a file are listed together; hundreds end with a count" {
+	printf '[j]\nrw=randtrim\nbs=huge\nsize=1m\nverify_backlog=1\n' >j.fio
+	refused_file j.fio "$(printf '%s\n' \
+		"dbio: j.fio:2: key 'rw': 'randtrim': dbio issues no trim (discard) yet, so fio's trim modes are not honoured; use read, write, randread, randwrite, randrw, readwrite or rewrite" \
+		"dbio: j.fio:3: key 'bs': bad value 'huge': expected a size from 1 B to 1 GiB with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k" \
+		"dbio: j.fio:5: key 'verify_backlog': data verification (verify=) is not in dbio yet: it comes with the reliability work; run without it")"
+	{
+		printf '[j]\nsize=1m\n'
+		for i in $(seq 300); do printf 'bogus_key_%s=1\n' "$i"; done
+	} >many.fio
+	run --separate-stderr "$DBIO" run many.fio --directory="$target"
+	[ "$status" -eq 2 ]
+	n=${#stderr_lines[@]}
+	[ "${stderr_lines[0]}" = "dbio: many.fio:3: key 'bogus_key_1': unknown (\`dbio help options\` lists the keys)" ]
+	[ "${stderr_lines[n - 1]}" = "dbio: many.fio: $((300 - (n - 1))) more keys refused, not shown: fix these and run again" ]
+	[ "$n" -gt 50 ]
 }

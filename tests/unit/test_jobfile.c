@@ -221,12 +221,13 @@ static void test_jobfile_unknown_key_line(void **state)
 	(void)state;
 	parse_fails("[a]\nbs=4k\n\n# x\nbsz=8k\n", DBIO_EINPUT,
 		    "x.fio:5: key 'bsz': unknown (did you mean 'bs'?)");
-	parse_fails("[global]\nthinktimes=32\n[a]\n", DBIO_EINPUT,
-		    "x.fio:2: key 'thinktimes': unknown (`dbio help options` lists the keys)");
+	parse_fails("[global]\nverify_backlogs=32\n[a]\n", DBIO_EINPUT,
+		    "x.fio:2: key 'verify_backlogs': unknown (`dbio help options` lists the keys)");
 	/* a key of fio's that dbio does not honour: its reason, and every one */
-	parse_fails("[global]\nrate=1m\n[a]\nbsz=8k\n", DBIO_EINPUT,
-		    "x.fio:2: key 'rate': fio key dbio does not honour yet: caps the job's bandwidth\n"
-		    "x.fio:4: key 'bsz': unknown (did you mean 'bs'?)");
+	parse_fails(
+		"[global]\ncgroup_weight=100\n[a]\nbsz=8k\n", DBIO_EINPUT,
+		"x.fio:2: key 'cgroup_weight': fio key dbio does not honour yet: sets the I/O weight of the job's cgroup\n"
+		"x.fio:4: key 'bsz': unknown (did you mean 'bs'?)");
 }
 
 static void test_jobfile_bad_value_line(void **state)
@@ -461,6 +462,9 @@ static void test_jobfile_expand(void **state)
 	expand_fails(
 		"(9223372036854775807*2)",
 		"x.fio:3: key 'k': bad value '(9223372036854775807*2)': cannot compute '(9223372036854775807*2)' (whole numbers with + - * / % and parentheses)");
+	expand_fails(
+		"(-(0-9223372036854775807-1))",
+		"x.fio:3: key 'k': bad value '(-(0-9223372036854775807-1))': cannot compute '(-(0-9223372036854775807-1))' (whole numbers with + - * / % and parentheses)");
 	expand_fails(
 		"(1-5)",
 		"x.fio:3: key 'k': bad value '(1-5)': cannot compute '(1-5)' (whole numbers with + - * / % and parentheses)");

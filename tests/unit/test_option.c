@@ -311,8 +311,8 @@ static void test_option_set_unknown_key_messages(void **state)
 	(void)state;
 	set_fails("bsz", "4k", "command line: key 'bsz': unknown (did you mean 'bs'?)");
 	set_fails("runtim", "10", "command line: key 'runtim': unknown (did you mean 'runtime'?)");
-	set_fails("thinktime", "32",
-		  "command line: key 'thinktime': unknown (`dbio help options` lists the keys)");
+	set_fails("cgroup_weight", "32",
+		  "command line: key 'cgroup_weight': unknown (`dbio help options` lists the keys)");
 }
 
 static void test_option_set_bad_value_messages(void **state)
@@ -453,7 +453,7 @@ static void test_option_suggest(void **state)
 	assert_string_equal(plan_suggest("filesiz"), "filesize");
 	assert_string_equal(plan_suggest("percentile"), "percentile_list"); /* a prefix */
 	assert_string_equal(plan_suggest("rwmix"), "rwmixread");
-	assert_null(plan_suggest("thinktime"));
+	assert_null(plan_suggest("cgroup_weight"));
 	assert_null(plan_suggest("xyzzy"));
 	/* a short name sharing no letter with a key is no guess ('rw') */
 	assert_null(plan_suggest("zz"));

@@ -75,7 +75,7 @@ static uint64_t ops_of(const char *keys, uint64_t *bytes)
 	struct job job;
 	struct worker w;
 	struct where wh;
-	struct where_io io;
+	struct io_req io;
 	uint64_t n = 0;
 
 	start(&job, &w, &wh, keys, 1);
@@ -145,7 +145,7 @@ static const char *offsets_of(const char *keys, unsigned n, char *buf, size_t le
 	struct job job;
 	struct worker w;
 	struct where wh;
-	struct where_io io;
+	struct io_req io;
 	size_t used = 0;
 
 	start(&job, &w, &wh, keys, 1);
@@ -193,7 +193,7 @@ static void test_where_random_every_n(void **state)
 	struct job job;
 	struct worker w;
 	struct where wh;
-	struct where_io io;
+	struct io_req io;
 	uint64_t off[64];
 	unsigned n = 0;
 
@@ -244,7 +244,7 @@ static void draw_sizes(const char *keys, unsigned n, uint64_t unit, unsigned cou
 	struct job job;
 	struct worker w;
 	struct where wh;
-	struct where_io io;
+	struct io_req io;
 	static unsigned char seen[1 << 20];
 	uint64_t next = 0, pass = 0;
 	bool first = pass_check;
@@ -318,7 +318,7 @@ static unsigned share_in(const char *keys, unsigned n, uint64_t lo, uint64_t hi)
 	struct job job;
 	struct worker w;
 	struct where wh;
-	struct where_io io;
+	struct io_req io;
 	unsigned in = 0;
 
 	start(&job, &w, &wh, keys, 5);

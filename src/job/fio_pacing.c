@@ -1,0 +1,289 @@
+/*
+ * fio's keys of pacing and threads, checked and parsed: rate and its kin in
+ * fio's "R,W" form, startdelay's range, the CPUs of cpus_allowed or
+ * cpumask, nice, and the values of fio's keys that dbio takes only in the
+ * one form it does (continue_on_error=none, io_submit_mode=inline,
+ * exit_what other than all). The queued engines' batch keys get fio's
+ * fix-ups against iodepth here; that they belong to a queued engine is the
+ * workload's check (workload/pace.c), which knows the engine. The loop
+ * that honours the rest is workload/pace.c and fileio.c; the thread keys
+ * are applied by run/thread.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "job/job.h"
+#include "util/units.h"
+
+#define RATE_FORMS "one value for reads and writes, or R,W for each (R, caps reads only, ,W writes only)"
+
+/* One part of a rate: empty or 0 (no cap), or a number with k, m, g, t
+ * (binary, as fio's rate). */
+static int rate_part(const char *s, size_t len, uint64_t *out)
+{
+	char part[48];
+
+	*out = 0;
+	if (len == 0)
+		return 0;
+	if (len >= sizeof(part))
+		return -ERANGE;
+	memcpy(part, s, len);
+	part[len] = '\0';
+	return units_parse_size(part, out) ? -EINVAL : 0;
+}
+
+/* fio's form of rate and its kin into per-direction values: "V" is both,
+ * "R,W" each, "R," reads only, ",W" writes only; a third part (trims)
+ * is taken and has nothing to cap. 0, -EINVAL or -ERANGE. */
+int job_parse_rw_pair(const char *s, uint64_t out[2])
+{
+	const char *comma = strchr(s, ',');
+	uint64_t trims;
+	int rc;
+
+	out[0] = out[1] = 0;
+	if (!*s)
+		return 0;
+	if (!comma) {
+		rc = rate_part(s, strlen(s), &out[0]);
+		out[1] = out[0];
+		return rc;
+	}
+	const char *second = comma + 1, *third = strchr(second, ',');
+	const size_t second_len = third ? (size_t)(third - second) : strlen(second);
+
+	if ((rc = rate_part(s, (size_t)(comma - s), &out[0])) ||
+	    (rc = rate_part(second, second_len, &out[1])))
+		return rc;
+	if (third && (strchr(third + 1, ',') || (rc = rate_part(third + 1, strlen(third + 1), &trims))))
+		return rc ? rc : -EINVAL;
+	return 0;
+}
+
+static int parse_rates(struct job *job, struct dbio_err *err)
+{
+	static const char bps[] =
+		"bytes per second with an optional k, m or g suffix (binary), e.g. 1m or ,500k",
+			  iops[] = "reads or writes per second, e.g. 500 or ,100";
+	static const struct {
+		const char *key;
+		size_t offset;
+		const char *unit;
+	} keys[] = {
+		{ "rate", offsetof(struct job, rate), bps },
+		{ "rate_iops", offsetof(struct job, rate_iops), iops },
+		{ "rate_min", offsetof(struct job, rate_min), bps },
+		{ "rate_iops_min", offsetof(struct job, rate_iops_min), iops },
+	};
+	uint64_t v[4][2];
+
+	for (size_t k = 0; k < 4; k++) {
+		const char *s = (const char *)job + keys[k].offset;
+		int rc = job_parse_rw_pair(s, v[k]);
+
+		if (rc)
+			return job_fail(job, keys[k].key, err, "bad value '%s'%s: expected %s, each %s", s,
+					rc == -ERANGE ? ": too large" : "", RATE_FORMS, keys[k].unit);
+	}
+	for (int d = 0; d < 2; d++) {
+		/* As fio: rate wins over rate_iops, rate_min over rate_iops_min. */
+		/* fio's IOPS of a direction are of its smallest size (bs=R,W) */
+		if (!v[0][d] && v[1][d] > UINT64_MAX / job->min_bs_rw[d])
+			return job_fail(job, "rate_iops", err, "bad value '%s': too large", job->rate_iops);
+		job->rate_bps[d] = v[0][d] ? v[0][d] : v[1][d] * job->min_bs_rw[d];
+		job->rate_min_bps[d] = v[2][d];
+		job->rate_min_iops[d] = v[2][d] ? 0 : v[3][d];
+	}
+	return 0;
+}
+
+static int parse_startdelay(struct job *job, struct dbio_err *err)
+{
+	const char *s = job->startdelay, *dash = strchr(s, '-');
+	char lo[64];
+	int rc;
+
+	snprintf(lo, sizeof(lo), "%.*s", dash ? (int)(dash - s) : (int)strlen(s), s);
+	rc = units_parse_time(lo, 1000000000ull, &job->startdelay_lo_ns);
+	if (!rc)
+		rc = dash ? units_parse_time(dash + 1, 1000000000ull, &job->startdelay_hi_ns)
+			  : (job->startdelay_hi_ns = job->startdelay_lo_ns, 0);
+	if (rc)
+		return job_fail(
+			job, "startdelay", err,
+			"bad value '%s'%s: expected a duration or a range lo-hi of durations, each with a suffix ns, us, ms, s, m or h (a bare number is in seconds), e.g. 10s or 1-5",
+			s, rc == -ERANGE ? ": too large" : "");
+	if (job->startdelay_lo_ns > job->startdelay_hi_ns)
+		return job_fail(job, "startdelay", err, "bad value '%s': the range is inverted (lo > hi)", s);
+	return 0;
+}
+
+static void cpu_set(struct job *job, unsigned cpu)
+{
+	job->cpus[cpu / 64] |= 1ull << (cpu % 64);
+}
+
+/* A CPU number of cpus_allowed, which must exist here. */
+static int cpu_number(struct job *job, const char *key, const char *s, size_t len, long ncpus, unsigned *cpu,
+		      struct dbio_err *err)
+{
+	char num[16];
+	uint64_t v;
+
+	snprintf(num, sizeof(num), "%.*s", len < sizeof(num) ? (int)len : (int)sizeof(num) - 1, s);
+	if (len == 0 || len >= sizeof(num) || units_parse_u64(num, &v))
+		return job_fail(
+			job, key, err,
+			"bad value '%s': expected CPU numbers from 0 and ranges of them separated by commas, e.g. 0,5,8-15",
+			job->cpus_allowed);
+	if (v >= (uint64_t)ncpus || v >= 64 * 16)
+		return job_fail(job, key, err, "CPU %llu: this machine has CPUs 0 to %ld",
+				(unsigned long long)v, ncpus - 1);
+	*cpu = (unsigned)v;
+	return 0;
+}
+
+static int parse_cpus_allowed(struct job *job, long ncpus, struct dbio_err *err)
+{
+	const char *p = job->cpus_allowed;
+
+	while (*p) {
+		const char *end = p + strcspn(p, ","), *dash = memchr(p, '-', (size_t)(end - p));
+		unsigned lo, hi;
+		int rc = cpu_number(job, "cpus_allowed", p, (size_t)((dash ? dash : end) - p), ncpus, &lo,
+				    err);
+
+		if (!rc)
+			rc = dash ? cpu_number(job, "cpus_allowed", dash + 1, (size_t)(end - dash - 1), ncpus,
+					       &hi, err)
+				  : (hi = lo, 0);
+		if (rc)
+			return rc;
+		if (lo > hi)
+			return job_fail(job, "cpus_allowed", err,
+					"bad value '%s': the range %u-%u is inverted", job->cpus_allowed, lo,
+					hi);
+		for (unsigned c = lo; c <= hi; c++)
+			cpu_set(job, c);
+		p = *end ? end + 1 : end; /* a comma at the end is fio's too */
+	}
+	return 0;
+}
+
+static int parse_cpumask(struct job *job, long ncpus, struct dbio_err *err)
+{
+	const char *s = job->cpumask;
+	char *end;
+	unsigned long long mask;
+
+	errno = 0;
+	mask = strtoull(s, &end, !strncasecmp(s, "0x", 2) ? 16 : 10);
+	if (errno || end == s || *end || *s == '-' || mask > 0xffffffffull)
+		return job_fail(
+			job, "cpumask", err,
+			"bad value '%s': expected a bit mask of CPUs 0 to 31, decimal or 0x hex, e.g. 34 or 0x22",
+			s);
+	for (unsigned c = 0; c < 32; c++) {
+		if (!(mask & (1ull << c)))
+			continue;
+		if (c >= ncpus)
+			return job_fail(job, "cpumask", err, "CPU %u: this machine has CPUs 0 to %ld", c,
+					ncpus - 1);
+		cpu_set(job, c);
+	}
+	return 0;
+}
+
+/* cpus_allowed or cpumask into job->cpus. */
+static int parse_cpus(struct job *job, struct dbio_err *err)
+{
+	const long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	const bool allowed = job_is_set(job, "cpus_allowed"), mask = job_is_set(job, "cpumask");
+	int rc = 0;
+
+	memset(job->cpus, 0, sizeof(job->cpus));
+	job->cpus_set = allowed || mask;
+	if (allowed && mask)
+		return job_fail(job, "cpumask", err,
+				"given with cpus_allowed: both name the job's CPUs; give one of them");
+	if (allowed)
+		rc = parse_cpus_allowed(job, ncpus, err);
+	else if (mask)
+		rc = parse_cpumask(job, ncpus, err);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < sizeof(job->cpus) / sizeof(job->cpus[0]); i++)
+		if (job->cpus[i])
+			return 0;
+	return job->cpus_set
+		       ? job_fail(job, allowed ? "cpus_allowed" : "cpumask", err,
+				  "bad value '%s': names no CPU", allowed ? job->cpus_allowed : job->cpumask)
+		       : 0;
+}
+
+static int parse_nice(struct job *job, struct dbio_err *err)
+{
+	const char *s = job->nice;
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < -20 || v > 19)
+		return job_fail(job, "nice", err, "bad value '%s': expected a whole number from -20 to 19",
+				s);
+	job->nice_inc = (int)v;
+	return 0;
+}
+
+/* fio's keys whose other values dbio does not do. */
+static int check_modes(const struct job *job, struct dbio_err *err)
+{
+	const char *coe = job->continue_on_error, *ism = job->io_submit_mode;
+
+	if (strcmp(coe, "none") && strcmp(coe, "0"))
+		return job_fail(
+			job, "continue_on_error", err,
+			"dbio stops a job at its first I/O error; continue_on_error=%s is not honoured", coe);
+	if (!strcmp(ism, "offload"))
+		return job_fail(
+			job, "io_submit_mode", err,
+			"offload (a pool of threads submitting the job's I/O) is not in dbio: each thread submits its own; use inline");
+	if (strcmp(ism, "inline"))
+		return job_fail(job, "io_submit_mode", err, "bad value '%s': expected inline", ism);
+	if (job->exit_what == EXIT_ALL)
+		return job_fail(
+			job, "exit_what", err,
+			"all also cancels the groups that have not started, which dbio does not do; use stonewall (the same in the last group) or group");
+	return 0;
+}
+
+/* fio's fix-ups of the batch keys against iodepth (fio's init.c). */
+static void fix_batches(struct job *job)
+{
+	if (!job->iodepth_batch_submit || job->iodepth_batch_submit > job->iodepth)
+		job->iodepth_batch_submit = job->iodepth;
+	if (!job->iodepth_low || job->iodepth_low > job->iodepth)
+		job->iodepth_low = job->iodepth;
+	/* Neither given: dbio takes every completion there is; fio's default
+	 * is iodepth_batch_complete_min, which it is when min is given. */
+	if (!job_is_set(job, "iodepth_batch_complete_max") && !job_is_set(job, "iodepth_batch_complete_min"))
+		job->iodepth_batch_complete_max = job->iodepth;
+	else if (job->iodepth_batch_complete_max < job->iodepth_batch_complete_min)
+		job->iodepth_batch_complete_max = job->iodepth_batch_complete_min;
+}
+
+int job_validate_pacing(struct job *job, struct dbio_err *err)
+{
+	int rc;
+
+	if ((rc = parse_rates(job, err)) || (rc = parse_startdelay(job, err)) ||
+	    (rc = parse_cpus(job, err)) || (rc = parse_nice(job, err)) || (rc = check_modes(job, err)))
+		return rc;
+	fix_batches(job);
+	return 0;
+}

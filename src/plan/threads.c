@@ -1,0 +1,19 @@
+/*
+ * The jobset-wide facts of fio's thread keys: how fio numbers the threads
+ * of a run, and its run-wide exitall; see plan_threads in plan.h.
+ */
+#include "plan/plan.h"
+
+void plan_threads(struct jobset *set)
+{
+	uint64_t base = 0;
+	bool exitall = false;
+
+	for (size_t j = 0; j < set->njobs; j++) {
+		set->jobs[j].thread_base = base;
+		base += set->jobs[j].numjobs;
+		exitall |= set->jobs[j].exitall;
+	}
+	for (size_t j = 0; j < set->njobs; j++)
+		set->jobs[j].exitall_any = exitall;
+}
