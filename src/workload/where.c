@@ -214,7 +214,7 @@ static bool seq_offset(struct where *wh, int d, uint64_t *rel)
 	const uint64_t back = size > wh->region ? wh->region : size;
 	uint64_t pos;
 
-	if (wh->time_based && wh->last_pos[d] >= wh->region + fo)
+	if (wh->time_based && wh->last_pos[d] >= wh->region + wh->start_off)
 		wh->last_pos[d] = fo;
 	if (wh->last_pos[d] >= size)
 		return false;
