@@ -24,10 +24,7 @@ static uint64_t share_of(uint64_t total, uint64_t t, uint64_t n)
 /* Hand thread t of job its files and its slice of the blocks. */
 void run_assign(struct worker *w, const struct job *job, struct layout *l, struct wfile *files, unsigned t)
 {
-	/* fio's region of a file: what its offset leaves (offset_increment) */
-	const uint64_t bpf = job_region_bytes(job, job->share_files ? 0 : t) / job->min_bs;
-	const uint64_t pass_ops = job->size / job->min_bs;
-	uint64_t first_file, last_file, io_bytes = job->io_size;
+	uint64_t bpf, pass_ops, first_file, last_file, io_bytes = job->io_size;
 
 	w->job = job;
 	w->index = t;
@@ -39,6 +36,10 @@ void run_assign(struct worker *w, const struct job *job, struct layout *l, struc
 		w->ops_total = w->ops_per_pass;
 		return;
 	}
+	/* fio's region of a file: what its offset leaves (offset_increment);
+	 * min_bs is a file workload's only */
+	bpf = job_region_bytes(job, job->share_files ? 0 : t) / job->min_bs;
+	pass_ops = job->size / job->min_bs;
 	w->blocks_per_file = bpf;
 	if (job->share_files) {
 		uint64_t total = bpf * job->nrfiles;
