@@ -128,6 +128,15 @@ void where_release(struct where *wh)
 	wh->map = NULL;
 }
 
+/* The random map of sizes that vary, every block free again. */
+static void map_clear(struct where *wh)
+{
+	if (!wh->map)
+		return;
+	memset(wh->map, 0, (wh->gen.nblocks + 63) / 64 * sizeof(*wh->map));
+	wh->map_free = wh->gen.nblocks;
+}
+
 /* A pass starts: fio opens its files again (fio_file_reset). */
 static void start_pass(struct where *wh)
 {
@@ -138,8 +147,7 @@ static void start_pass(struct where *wh)
 		wh->last_pos[d] = wh->file_off;
 		wh->last_start[d] = NONE;
 	}
-	if (wh->map)
-		memset(wh->map, 0, (wh->gen.nblocks + 63) / 64 * sizeof(*wh->map));
+	map_clear(wh);
 }
 
 void where_restart(struct where *wh)
@@ -180,8 +188,7 @@ static void reset_file(struct where *wh)
 		wh->last_start[d] = NONE;
 	}
 	offgen_new_pass(&wh->gen);
-	if (wh->map)
-		memset(wh->map, 0, (wh->gen.nblocks + 63) / 64 * sizeof(*wh->map));
+	map_clear(wh);
 }
 
 /* zonemode=strided before each I/O (fio's setup_strided_zone_mode): after
@@ -236,6 +243,23 @@ static bool map_isset(const struct where *wh, uint64_t b)
 	return wh->map[b / 64] >> (b % 64) & 1;
 }
 
+/* The first free block after b, around the end (fio's axmap_next_free);
+ * there is one. */
+static uint64_t map_next_free(const struct where *wh, uint64_t b)
+{
+	const uint64_t words = (wh->gen.nblocks + 63) / 64;
+	uint64_t n = b + 1 < wh->gen.nblocks ? b + 1 : 0;
+
+	for (uint64_t i = 0; i <= words; i++) {
+		const uint64_t w = n / 64, free = ~wh->map[w] & (~0ull << (n % 64));
+
+		if (free && w * 64 + (uint64_t)__builtin_ctzll(free) < wh->gen.nblocks)
+			return w * 64 + (uint64_t)__builtin_ctzll(free);
+		n = (w + 1) * 64 < wh->gen.nblocks ? (w + 1) * 64 : 0;
+	}
+	return b; /* not reached: map_free counts a free block */
+}
+
 /* fio's zoned random offset: a zone by its share of the accesses, then a
  * uniform block in it (zoned: shares of last_block; zoned_abs: bytes). */
 static bool zoned_offset(struct where *wh, int d, uint64_t *rel)
@@ -273,12 +297,17 @@ static bool random_offset(struct where *wh, int d, uint64_t *rel)
 		*rel = rng_below(&wh->rng, wh->lastb[d]) * wh->ba[d];
 		return true;
 	}
-	do {
-		if (wh->gen.mode == OFFGEN_RANDMAP && wh->gen.pos >= wh->gen.nblocks)
+	if (wh->mapped) {
+		/* fio's axmap: a uniform block, else the next free after it */
+		if (!wh->map_free)
 			return false;
-		b = offgen_next(&wh->gen);
-	} while (wh->mapped && map_isset(wh, b));
-	*rel = b * wh->bs;
+		b = rng_below(&wh->rng, wh->gen.nblocks);
+		*rel = (map_isset(wh, b) ? map_next_free(wh, b) : b) * wh->bs;
+		return true;
+	}
+	if (wh->gen.mode == OFFGEN_RANDMAP && wh->gen.pos >= wh->gen.nblocks)
+		return false;
+	*rel = offgen_next(&wh->gen) * wh->bs;
 	return true;
 }
 
@@ -290,6 +319,7 @@ static uint64_t map_mark(struct where *wh, uint64_t b, uint64_t len)
 
 	while (n * wh->bs < len && b + n < wh->gen.nblocks && !map_isset(wh, b + n)) {
 		wh->map[(b + n) / 64] |= 1ull << ((b + n) % 64);
+		wh->map_free--;
 		n++;
 	}
 	return n * wh->bs < len ? n * wh->bs : len;

@@ -80,6 +80,7 @@ struct where {
 	bool mapped;	   /* a random map of blocks of bs that I/Os of several
 			    * blocks mark (fio's axmap): each block done once */
 	uint64_t *map;	   /* gen.nblocks bits; owned */
+	uint64_t map_free; /* its blocks not done yet */
 	struct rng rng;
 	struct offgen gen;
 };
