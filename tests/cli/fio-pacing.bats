@@ -295,7 +295,9 @@ EOF
 	printf '[j]\nsize=64k\nexitall\nexit_what=all\n' >j.fio
 	refused_file j.fio "dbio: j.fio:4: key 'exit_what': all also cancels the groups that have not started, which dbio does not do; use stonewall (the same in the last group) or group (job 'j')"
 	printf '[j]\nsize=64k\niodepth_batch=4\n' >j.fio
-	refused_file j.fio "dbio: j.fio:3: key 'iodepth_batch_submit': belongs to the engines that queue ($(queued_engines_of_build | sed 's/^/ioengine=/;2,$s/^ioengine=//' | join_list ' or ')); this job is ioengine=psync, which keeps one I/O in flight (job 'j')"
+	queued=$(queued_engines_of_build | sed 's/^/ioengine=/;2,$s/^ioengine=//' | join_list ' or ')
+	# a build without liburing and libaio has none
+	refused_file j.fio "dbio: j.fio:3: key 'iodepth_batch_submit': belongs to the engines that queue (${queued:-none in this build: see dbio --version}); this job is ioengine=psync, which keeps one I/O in flight (job 'j')"
 	printf '[j]\nsize=64k\nrate=1m:2m\n' >j.fio
 	refused_file j.fio "dbio: j.fio:3: key 'rate': bad value '1m:2m': expected one value for reads and writes, or R,W for each (R, caps reads only, ,W writes only), each bytes per second with an optional k, m or g suffix (binary), e.g. 1m or ,500k (job 'j')"
 	printf '[j]\nsize=64k\ncpus_allowed=0-99999\n' >j.fio
