@@ -31,8 +31,8 @@ struct parse_state {
 	struct dbio_err *err;
 	const char *text; /* what is left to read */
 	bool in_comment;  /* the rest of the line is a comment */
-	char *unknown;	  /* the refused keys, a line each (malloc'd): note_refusal */
-	size_t nunknown;
+	char *refused;	  /* the refused keys, a line each (malloc'd): note_refusal */
+	size_t nrefused;
 };
 
 /* The deepest include inside include: fio has no limit, a loop needs one. */
@@ -129,14 +129,14 @@ static char *read_line(char *buf, int len, void *stream)
  * does not honour, a bad value), to list them all at the end. */
 static int note_refusal(struct parse_state *st, const struct dbio_err *kerr)
 {
-	size_t have = st->unknown ? strlen(st->unknown) : 0, add = strlen(kerr->msg) + 2;
-	char *grown = realloc(st->unknown, have + add);
+	size_t have = st->refused ? strlen(st->refused) : 0, add = strlen(kerr->msg) + 2;
+	char *grown = realloc(st->refused, have + add);
 
 	if (!grown)
 		return dbio_err_set(st->err, -ENOMEM, "%s: out of memory", st->file);
 	snprintf(grown + have, add, "%s%s", have ? "\n" : "", kerr->msg);
-	st->unknown = grown;
-	st->nunknown++;
+	st->refused = grown;
+	st->nrefused++;
 	return 0;
 }
 
@@ -166,7 +166,7 @@ static int set_key(struct parse_state *st, const char *key, const char *value, c
 	if (value && plan_expand(key, value, &origin, expanded, sizeof(expanded), st->err))
 		return st->err->code;
 	if (value && !strcmp(option_canonical(key), "ioengine") && fio_engine_reason(expanded)) {
-		/* listed with the unknown keys: all that dbio cannot do, at once */
+		/* listed with the other refusals: all that dbio cannot do, at once */
 		char engines[256];
 
 		engine_list(engines, sizeof(engines));
@@ -293,7 +293,7 @@ static int parse(struct jobset *set, const char *name, const char *text, struct 
 	else
 		rc = parse_with(&st, name);
 	job_release(&st.global);
-	free(st.unknown);
+	free(st.refused);
 	return rc;
 }
 
@@ -316,19 +316,19 @@ static int add_file_name(struct jobset *set, const char *name, const char **kept
 static int refusals(const struct parse_state *st, struct dbio_err *err)
 {
 	const size_t room = sizeof(err->msg) - 128;
-	size_t len = strlen(st->unknown), shown = st->nunknown;
+	size_t len = strlen(st->refused), shown = st->nrefused;
 
 	if (len < room)
-		return dbio_err_set(err, DBIO_EINPUT, "%s", st->unknown);
+		return dbio_err_set(err, DBIO_EINPUT, "%s", st->refused);
 	while (len >= room) {
-		const char *nl = memrchr(st->unknown, '\n', len);
+		const char *nl = memrchr(st->refused, '\n', len);
 
-		len = nl ? (size_t)(nl - st->unknown) : 0;
+		len = nl ? (size_t)(nl - st->refused) : 0;
 		shown--;
 	}
 	return dbio_err_set(err, DBIO_EINPUT,
 			    "%.*s\n%s: %zu more keys refused, not shown: fix these and run again", (int)len,
-			    st->unknown, st->file, st->nunknown - shown);
+			    st->refused, st->file, st->nrefused - shown);
 }
 
 /* Run inih over st's text, with st->global made. */
@@ -346,7 +346,7 @@ static int parse_with(struct parse_state *st, const char *name)
 	rc = ini_parse_stream(read_line, st, on_key, st);
 	if (err->code)
 		return err->code;
-	if (st->nunknown)
+	if (st->nrefused)
 		return refusals(st, err);
 	if (rc > 0)
 		return dbio_err_set(
