@@ -214,6 +214,18 @@ struct job {
 	bool overwrite;	     /* fio's: lay the files out before writing, as prefill=1 */
 	uint64_t openfiles;  /* fio's: files open at once; dbio keeps all open (0 = all) */
 	/* -- end of files -- */
+	/* -- fio: verify -- */
+	/* -- end of verify -- */
+	/* -- fio: logs -- */
+	/* -- end of logs -- */
+	/* -- fio: steady state -- */
+	/* -- end of steady state -- */
+	/* -- fio: flow and submission -- */
+	/* -- end of flow and submission -- */
+	/* -- fio: engines and NUMA -- */
+	/* -- end of engines and NUMA -- */
+	/* -- fio: buffers and latency target -- */
+	/* -- end of buffers and latency target -- */
 
 	/* Bookkeeping, not options. */
 	struct job_keys *keys; /* every table of the build (plan_job_init), owned */

@@ -350,6 +350,18 @@ static const struct option_def files_defs[] = {
 	{ .name = "openfiles", .type = OPT_UINT, .offset = F(openfiles), .def = "0", .min = 0, .max = OPT_MAX,
 	  .help = "Files a thread keeps open at once, as in fio. dbio opens a thread's nrfiles files before the measured phase and keeps them open, so it takes openfiles of at least nrfiles (0: all); fio's metadata engines (ioengine=filecreate ...) open one file at a time, which openfiles=1 says." },
 	/* -- end of files -- */
+	/* -- fio: verify (verify, do_verify, verify_pattern, verify_backlog ...) -- */
+	/* -- end of verify -- */
+	/* -- fio: log files and command priorities (write_lat_log, write_bw_log, log_avg_msec, cmdprio ...) -- */
+	/* -- end of logs -- */
+	/* -- fio: steady state (steadystate, ss_dur, ss_ramp ...) -- */
+	/* -- end of steady state -- */
+	/* -- fio: flow and submission (flow, flow_id, flow_sleep, io_submit_mode=offload, exit_what=all) -- */
+	/* -- end of flow and submission -- */
+	/* -- fio: falloc and ftruncate engines, trims, NUMA (numa_cpu_nodes, numa_mem_policy) -- */
+	/* -- end of engines and NUMA -- */
+	/* -- fio: buffer contents and latency target (dedupe_*, buffer_compress_*, latency_target ...) -- */
+	/* -- end of buffers and latency target -- */
 };
 /* clang-format on */
 
