@@ -2,8 +2,8 @@
  * random_distribution's forms of fio that need more than one number:
  * zoned:ACCESS/PERCENT:... (shares of the accesses to shares of the region)
  * and zoned_abs:ACCESS/SIZE:... (to bytes of it), READ,WRITE lists apart,
- * into the job's zone tables; and normal:DEV. workload/where.c draws from
- * them. See job_parse_fio_distribution in job.h.
+ * into the job's zone tables; normal:DEV; and sequence:B,B,... (blocks in
+ * that order). workload/where.c draws from them. See job_parse_fio_distribution in job.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +107,37 @@ static int parse_normal(struct job *job, struct dbio_err *err)
 	return 0;
 }
 
+/* sequence:B,B,...: up to 64 block numbers, in the order fio visits them. */
+static int parse_sequence(struct job *job, struct dbio_err *err)
+{
+	const char *p = job->random_distribution + 9;
+	const unsigned max = sizeof(job->seq_blocks) / sizeof(job->seq_blocks[0]);
+
+	job->nseq_blocks = 0;
+	for (;;) {
+		const size_t len = strcspn(p, ",");
+		char *end;
+		unsigned long b = strtoul(p, &end, 10);
+
+		if (!len || strspn(p, "0123456789") != len || end != p + len || b > UINT32_MAX)
+			return job_fail(
+				job, "random_distribution", err,
+				"bad block '%.*s' in '%s': sequence:B,B,... takes block numbers from 0, "
+				"',' between them",
+				(int)len, p, job->random_distribution);
+		if (job->nseq_blocks == max)
+			return job_fail(job, "random_distribution", err,
+					"'%s': more than %u blocks in the sequence (fio's limit)",
+					job->random_distribution, max);
+		job->seq_blocks[job->nseq_blocks++] = (unsigned)b;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	job->dist = DIST_SEQUENCE;
+	return 0;
+}
+
 int job_parse_fio_distribution(struct job *job, struct dbio_err *err)
 {
 	const char *v = job->random_distribution;
@@ -117,6 +148,8 @@ int job_parse_fio_distribution(struct job *job, struct dbio_err *err)
 
 	if (!strncmp(v, "normal:", 7))
 		return parse_normal(job, err);
+	if (!strncmp(v, "sequence:", 9))
+		return parse_sequence(job, err);
 	/* READ,WRITE: one list is every direction's, as in fio */
 	snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - lists) : (int)strlen(lists), lists);
 	if ((rc = parse_zones(job, 0, first, abs, err)))

@@ -24,7 +24,8 @@ const char *job_where_key_given(const struct job *job)
 	if (job->rw_mod[0])
 		return "rw";
 	if (!strncmp(job->random_distribution, "zoned", 5) ||
-	    !strncmp(job->random_distribution, "normal:", 7))
+	    !strncmp(job->random_distribution, "normal:", 7) ||
+	    !strncmp(job->random_distribution, "sequence:", 9))
 		return "random_distribution";
 	if (job_is_set(job, "bs") && job->bs_write != job->bs)
 		return "bs";
@@ -202,7 +203,8 @@ static const char *byte_by_byte(const struct job *job)
 		return "zonesize";
 	if (job_is_random(job) && (job->perc_rand < 100 || job->perc_rand_write < 100))
 		return "percentage_random";
-	if (job->dist == DIST_ZONED || job->dist == DIST_ZONED_ABS)
+	if (job_is_random(job) &&
+	    (job->dist == DIST_ZONED || job->dist == DIST_ZONED_ABS || job->dist == DIST_SEQUENCE))
 		return "random_distribution";
 	return NULL;
 }
@@ -226,6 +228,31 @@ static int check_zoned_abs(const struct job *job, struct dbio_err *err)
 	return 0;
 }
 
+/* sequence's blocks inside the region of every thread: fio fails the job
+ * at its first I/O past it; dbio refuses before. */
+static int check_sequence(const struct job *job, struct dbio_err *err)
+{
+	const uint64_t region = job_region_bytes(job, job->share_files ? 0 : job->numjobs - 1);
+	char a[32];
+
+	if (job->dist != DIST_SEQUENCE || !job_is_random(job))
+		return 0;
+	for (int d = 0; d < 2; d++) {
+		const uint64_t blocks = region / job->min_bs_rw[d];
+
+		for (unsigned i = 0; i < job->nseq_blocks && (d ? job_writes(job) : job_reads(job)); i++)
+			if (job->seq_blocks[i] >= blocks)
+				return job_fail(
+					job, "random_distribution", err,
+					"block %u of the sequence is past the end: a thread's region of "
+					"its file (%s) holds %llu blocks of %llu bytes, 0 to %llu",
+					job->seq_blocks[i], units_fmt_bytes(a, sizeof(a), region),
+					(unsigned long long)blocks, (unsigned long long)job->min_bs_rw[d],
+					(unsigned long long)(blocks ? blocks - 1 : 0));
+	}
+	return 0;
+}
+
 int job_validate_where(struct job *job, struct dbio_err *err)
 {
 	const char *key;
@@ -234,7 +261,7 @@ int job_validate_where(struct job *job, struct dbio_err *err)
 	job->region_from_filesize = job_is_set(job, "filesize");
 	if ((rc = parse_offset(job, err)) || (rc = check_time_based(job, err)) ||
 	    (rc = check_offsets(job, err)) || (rc = parse_rw_mod(job, err)) || (rc = check_zones(job, err)) ||
-	    (rc = check_zoned_abs(job, err)))
+	    (rc = check_zoned_abs(job, err)) || (rc = check_sequence(job, err)))
 		return rc;
 	if (!(key = byte_by_byte(job)))
 		return 0;

@@ -255,7 +255,8 @@ static int parse_distribution(struct job *job, struct dbio_err *err)
 	if (!strcmp(v, "random"))
 		return 0;
 	/* fio's forms of more than one number: job/fio_dist.c */
-	if (!strncmp(v, "zoned:", 6) || !strncmp(v, "zoned_abs:", 10) || !strncmp(v, "normal:", 7))
+	if (!strncmp(v, "zoned:", 6) || !strncmp(v, "zoned_abs:", 10) || !strncmp(v, "normal:", 7) ||
+	    !strncmp(v, "sequence:", 9))
 		return job_parse_fio_distribution(job, err);
 	if (!strncmp(v, "zipf:", 5) || !strncmp(v, "pareto:", 7)) {
 		bool zipf = v[0] == 'z';
@@ -269,7 +270,9 @@ static int parse_distribution(struct job *job, struct dbio_err *err)
 	}
 	return job_fail(
 		job, "random_distribution", err,
-		"bad value '%s': expected random, zipf:THETA (0 < THETA <= 10) or pareto:H (0 < H < 1)", v);
+		"bad value '%s': expected random, zipf:THETA (0 < THETA <= 10), pareto:H (0 < H < 1), normal:DEV, "
+		"zoned:ACCESS/PERCENT:..., zoned_abs:ACCESS/SIZE:... or sequence:B,B,...",
+		v);
 }
 
 /* sync_file_range: "" or FLAGS:N, FLAGS a comma list of wait_before, write

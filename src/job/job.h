@@ -25,7 +25,15 @@ enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP };
 enum prefill_mode { PREFILL_AUTO, PREFILL_ON, PREFILL_OFF };
 enum cache_mode { CACHE_FADVISE, CACHE_DROP, CACHE_KEEP };
 enum probe_kind { PROBE_NONE, PROBE_WRITE, PROBE_READ };
-enum distribution { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED, DIST_ZONED_ABS };
+enum distribution {
+	DIST_UNIFORM,
+	DIST_ZIPF,
+	DIST_PARETO,
+	DIST_NORMAL,
+	DIST_ZONED,
+	DIST_ZONED_ABS,
+	DIST_SEQUENCE
+};
 enum rw_sequencer { RW_SEQ_SEQUENTIAL, RW_SEQ_IDENTICAL };
 enum zone_mode { ZONE_NONE, ZONE_STRIDED, ZONE_ZBD };
 enum random_generator { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 };
@@ -203,6 +211,11 @@ struct job {
 	unsigned nzones[2];
 	unsigned zone_access[2][256];
 	uint64_t zone_start[2][256], zone_len[2][256];
+	/* random_distribution=sequence:B,B,...: the blocks, in order; derived
+	 * by job_parse_fio_distribution. */
+	unsigned nseq_blocks;
+	unsigned seq_blocks[64];
+	bool random_sequence_stride; /* each round of the sequence a group further */
 	/* -- end of how much and where -- */
 	/* -- fio: files -- */
 	char filename[4096]; /* fio's filename: names in directory, ':' between them; "" = dbio's */

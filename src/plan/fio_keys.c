@@ -225,7 +225,6 @@ const struct fio_key fio_keys[] = {
 	{ "proto", ENGINES("network (net, netsplice, rdma)") },
 	{ "protocol", ENGINES("network (net, netsplice)") },
 	{ "ramp_size", LATER("leaves the first bytes of I/O unmeasured; ramp_time= does it by time") },
-	{ "random_sequence_stride", LATER("how fio's sequence random distribution steps through its blocks") },
 	{ "rbd_encryption_format", ENGINES("Ceph (rbd, rados)") },
 	{ "rbd_encryption_passphrase", ENGINES("Ceph (rbd, rados)") },
 	{ "rbdname", ENGINES("Ceph (rbd, rados)") },

@@ -70,7 +70,7 @@ static void init_gen(struct where *wh, const struct job *job, const struct worke
 	if (job_is_random(job))
 		mode = job->norandommap && job->random_generator != RANDGEN_LFSR ? OFFGEN_UNIFORM
 										 : OFFGEN_RANDMAP;
-	if (job->dist == DIST_ZONED || job->dist == DIST_ZONED_ABS)
+	if (job->dist == DIST_ZONED || job->dist == DIST_ZONED_ABS || job->dist == DIST_SEQUENCE)
 		mode = OFFGEN_UNIFORM; /* fio keeps no map for a distribution */
 	wh->ends_at_files = wh->plain && !job->time_based && w->ops_per_pass == w->slice_len &&
 			    (mode == OFFGEN_SEQ || (mode == OFFGEN_RANDMAP && job->dist == DIST_UNIFORM));
@@ -104,6 +104,7 @@ int where_init(struct where *wh, const struct worker *w, uint64_t seed)
 		.seq_nr = job->seq_nr,
 		.perc_rand = { job->perc_rand, job->perc_rand_write },
 		.zoned = job->dist == DIST_ZONED || job->dist == DIST_ZONED_ABS,
+		.sequence = job->dist == DIST_SEQUENCE,
 		.zone_size = job->zonesize,
 		.zone_range = job->zonesize ? job->zonerange : 0,
 		.zone_skip = job->zoneskip,
@@ -111,7 +112,8 @@ int where_init(struct where *wh, const struct worker *w, uint64_t seed)
 	};
 	/* offgen's blocks serve all but what fio draws byte by byte */
 	wh->plain = job->seq_add == 0 && job->seq_nr == 1 && !job->sizes_vary && !wh->zone_size &&
-		    !wh->zoned && !(random && (wh->perc_rand[0] < 100 || wh->perc_rand[1] < 100));
+		    !wh->zoned && !wh->sequence &&
+		    !(random && (wh->perc_rand[0] < 100 || wh->perc_rand[1] < 100));
 	init_budget(wh, job, w);
 	init_gen(wh, job, w, seed);
 	rng_seed(&wh->rng, seed ^ 0xb10c51e5ull);
@@ -153,6 +155,7 @@ static void start_pass(struct where *wh)
 void where_restart(struct where *wh)
 {
 	wh->bytes = wh->ops = 0;
+	wh->issues[0] = wh->issues[1] = 0;
 	wh->resync = false;
 	wh->loops_left = wh->loops - 1;
 	wh->gen.pos = 0;
@@ -282,12 +285,29 @@ static bool zoned_offset(struct where *wh, int d, uint64_t *rel)
 	return true;
 }
 
+/* fio's sequence distribution: the I/O's turn in the sequence, a group of
+ * its length further each round with random_sequence_stride; false past
+ * the region's blocks. */
+static bool sequence_offset(struct where *wh, int d, uint64_t *rel)
+{
+	const struct job *job = wh->job;
+	const uint64_t n = job->nseq_blocks, turn = wh->issues[d] % n;
+	const uint64_t b = (job->random_sequence_stride ? wh->issues[d] / n * n : 0) + job->seq_blocks[turn];
+
+	if (b >= wh->region / job->min_bs_rw[d])
+		return false;
+	*rel = b * wh->ba[d];
+	return true;
+}
+
 /* A random offset of direction d, relative to the region; false when the
  * random map is full. */
 static bool random_offset(struct where *wh, int d, uint64_t *rel)
 {
 	uint64_t b;
 
+	if (wh->sequence)
+		return sequence_offset(wh, d, rel);
 	if (wh->zoned && wh->job->nzones[d])
 		return zoned_offset(wh, d, rel);
 	if (!wh->offgen_ok[d]) {
@@ -445,6 +465,7 @@ bool where_next_fio(struct where *wh, enum op_type op, struct io_req *io)
 	wh->last_pos[d] = off + len;
 	wh->pass_bytes += len;
 	wh->zone_bytes += len;
+	wh->issues[d]++;
 	wh->bytes += len;
 	wh->ops++;
 	return true;

@@ -66,6 +66,8 @@ struct where {
 	uint64_t seq_left;     /* I/Os until the next random offset */
 	uint64_t perc_rand[2]; /* percentage_random: of a random pattern's I/Os */
 	bool zoned;	       /* random_distribution=zoned or zoned_abs */
+	bool sequence;	       /* random_distribution=sequence */
+	uint64_t issues[2];    /* I/Os of each direction issued (fio's io_issues) */
 	/* zonemode=strided: zone_size bytes in a zone, then zone_range +
 	 * zone_skip on (file_off moves); zone_bytes done in this one */
 	uint64_t zone_size, zone_range, zone_skip, zone_bytes;

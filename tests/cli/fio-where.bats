@@ -465,3 +465,33 @@ EOF
 	printf '[j]\nsize=1m\nrw=randread\npercentage_sequential=30\n' >seqp.fio
 	refused_file seqp.fio "dbio: seqp.fio:4: key 'percentage_sequential': fio ignores it too (deprecated); drop the key"
 }
+
+# fio 3.33 has no sequence distribution (fio 3.41 does): the offsets are
+# checked against fio's documented order (HOWTO, random_sequence_stride).
+@test "fio where: random_distribution=sequence visits its blocks in order, strided a group on with random_sequence_stride" {
+	printf '[j]\nrw=randread\nbs=4k\nsize=48k\nio_size=24k\nrandom_distribution=sequence:2,0,1\n' >rep.fio
+	[ "$(dbio_offsets rep.fio)" = "r8 r0 r4 r8 r0 r4" ]
+	printf '[j]\nrw=randread\nbs=4k\nsize=48k\nio_size=24k\nrandom_distribution=sequence:2,0,1\nrandom_sequence_stride=1\n' >stride.fio
+	[ "$(dbio_offsets stride.fio)" = "r8 r0 r4 r20 r12 r16" ]
+	# a group past the region ends the job, as in fio: 12 blocks, groups of 2
+	printf '[j]\nrw=randwrite\nbs=4k\nsize=48k\nrandom_distribution=sequence:5,0\nrandom_sequence_stride=1\n' >end.fio
+	[ "$(dbio_offsets end.fio)" = "w20 w0 w28 w8 w36 w16 w44 w24" ]
+	# a sequential pattern ignores it, as fio
+	printf '[j]\nrw=read\nbs=4k\nsize=16k\nrandom_distribution=sequence:2,0,1\n' >seq.fio
+	[ "$(dbio_offsets seq.fio)" = "r0 r4 r8 r12" ]
+}
+
+@test "fio where: a sequence fio cannot follow is refused with the reason" {
+	printf '[j]\nrw=randread\nsize=16k\nrandom_distribution=sequence:1,4\n' >past.fio
+	refused_file past.fio "dbio: past.fio:4: key 'random_distribution': block 4 of the sequence is past the end: a thread's region of its file (16 KiB) holds 4 blocks of 4096 bytes, 0 to 3 (job 'j')"
+	printf '[j]\nrw=randread\nsize=16k\nrandom_distribution=sequence:1,-2\n' >neg.fio
+	refused_file neg.fio "dbio: neg.fio:4: key 'random_distribution': bad block '-2' in 'sequence:1,-2': sequence:B,B,... takes block numbers from 0, ',' between them (job 'j')"
+	printf '[j]\nrw=randread\nsize=16k\nrandom_distribution=sequence:\n' >empty.fio
+	refused_file empty.fio "dbio: empty.fio:4: key 'random_distribution': bad block '' in 'sequence:': sequence:B,B,... takes block numbers from 0, ',' between them (job 'j')"
+	printf '[j]\nrw=randread\nsize=1m\nrandom_distribution=sequence:%s0\n' "$(printf '0,%.0s' $(seq 64))" >long.fio
+	run "$DBIO" run long.fio --directory="$target"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"more than 64 blocks in the sequence (fio's limit) (job 'j')"* ]]
+	printf '[j]\nrw=randread\nsize=16k\nnrfiles=2\nrandom_distribution=sequence:1\n' >files.fio
+	refused_file files.fio "dbio: files.fio:5: key 'random_distribution': with nrfiles=2: fio takes the files in turn, an I/O each, and dbio one after the other, so the offsets would differ; give one file per job (job 'j')"
+}
