@@ -42,6 +42,7 @@ enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 enum io_class { IOCLASS_NONE, IOCLASS_RT, IOCLASS_BE, IOCLASS_IDLE };
 enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
+enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
 
 /* Where a key's value came from, for messages: "jobs/a.fio:12" or
  * "command line". */
@@ -238,6 +239,16 @@ struct job {
 	/* -- fio: engines and NUMA -- */
 	/* -- end of engines and NUMA -- */
 	/* -- fio: buffers and latency target -- */
+	bool scramble_buffers;	 /* stamp each 512-byte sector of a write */
+	bool refill_buffers;	 /* new data each write */
+	bool zero_buffers;	 /* writes carry zeros */
+	uint64_t compress_pct;	 /* buffer_compress_percentage */
+	uint64_t compress_chunk; /* buffer_compress_chunk, bytes */
+	uint64_t dedupe_pct;	 /* dedupe_percentage */
+	int dedupe_mode;	 /* enum dedupe_mode */
+	uint64_t dedupe_ws_pct;	 /* dedupe_working_set_percentage */
+	bool dedupe_global;
+	uint64_t threads_all; /* resolved by plan_threads: the threads of every job of the files */
 	/* -- end of buffers and latency target -- */
 
 	/* Bookkeeping, not options. */
@@ -370,6 +381,14 @@ int job_validate_pacing(struct job *job, struct dbio_err *err);
  * a number with an optional binary k, m, g or t suffix. 0, -EINVAL or
  * -ERANGE. */
 int job_parse_rw_pair(const char *s, uint64_t out[2]);
+
+/* fio's buffer keys (job/fio_buffers.c), for the workloads that write
+ * through workload/content.c: checked and fixed up as fio does (100 %
+ * compressible is zero_buffers, compression and dedupe refill, a refilled
+ * write is not scrambled). 0 or DBIO_EINPUT. job_buffer_key_given: the
+ * first of them given, for the workloads that do not honour them. */
+int job_validate_buffers(struct job *job, struct dbio_err *err);
+const char *job_buffer_key_given(const struct job *job);
 
 /* The job's one-line summary into buf, the way a user writes keys: "rw=read
  * bs=4 KiB size=1 GiB nrfiles=1 ioengine=psync numjobs=4 fsync=1" — the

@@ -1,6 +1,7 @@
 /*
  * The jobset-wide facts of fio's thread keys: how fio numbers the threads
- * of a run, and its run-wide exitall; see plan_threads in plan.h.
+ * of a run and how many there are, and its run-wide exitall; see
+ * plan_threads in plan.h.
  */
 #include "plan/plan.h"
 
@@ -14,6 +15,8 @@ void plan_threads(struct jobset *set)
 		base += set->jobs[j].numjobs;
 		exitall |= set->jobs[j].exitall;
 	}
-	for (size_t j = 0; j < set->njobs; j++)
+	for (size_t j = 0; j < set->njobs; j++) {
 		set->jobs[j].exitall_any = exitall;
+		set->jobs[j].threads_all = base;
+	}
 }

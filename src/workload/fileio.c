@@ -24,204 +24,17 @@
  *
  * Memory: prepare makes the thread's state (struct fileio_state, in
  * w->priv) and one block of iodepth buffers of bs bytes (each 4 KiB
- * aligned, all holding the same seeded data). oltp builds on the same page
- * I/O through fileio_pages_setup (workload_int.h).
+ * aligned, all holding the same seeded data): fileio_pages.c, which oltp
+ * builds on too (workload_int.h).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "util/clock.h"
-#include "util/syscalls.h"
-#include "util/units.h"
-#include "workload/pace.h"
-#include "workload/where.h"
+#include "workload/fileio_int.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
-
-static int open_flags(const struct job *job)
-{
-	int flags = O_NOFOLLOW | O_CLOEXEC;
-
-	flags |= job_writes(job) ? O_RDWR : O_RDONLY;
-	if (job->direct)
-		flags |= O_DIRECT;
-	if (job->sync == SYNC_SYNC)
-		flags |= O_SYNC;
-	else if (job->sync == SYNC_DSYNC)
-		flags |= O_DSYNC;
-	return flags;
-}
-
-/* The queued loop's per-request state; reap returns &slot->req. */
-struct fileio_slot {
-	struct io_req req; /* first */
-	uint64_t sub_ns;   /* when the submit that carried it returned */
-	bool measured;	   /* issued after the ramp */
-};
-
-/* The worker's state: its files' descriptors and its buffers for the
- * engine, and the queued loop's slots. */
-struct fileio_state {
-	void *buf;		   /* nbufs buffers of buf_stride bytes, 4 KiB aligned */
-	int *fds;		   /* nfiles, for the engine's attach */
-	void **bufs;		   /* nbufs pointers into buf */
-	unsigned nbufs;		   /* iodepth for queued engines, else 1 */
-	struct fileio_slot *slots; /* queued engines: nbufs */
-	unsigned *free;		   /* free slot numbers, a stack */
-	struct io_req **done;	   /* reap's output */
-	struct where where;	   /* fileio: the next I/O and the budget */
-	struct pace pace;	   /* fio's rate, thinktime and rate floor (fileio only) */
-};
-
-static uint64_t buf_stride(const struct job *job)
-{
-	return (job->max_bs + 4095) / 4096 * 4096;
-}
-
-static int open_files(struct worker *w)
-{
-	const struct job *job = w->job;
-
-	for (size_t i = 0; i < w->nfiles; i++)
-		w->files[i].fd = -1;
-	for (size_t i = 0; i < w->nfiles; i++) {
-		w->files[i].fd = dbio_sys->openat(w->files[i].dirfd, w->files[i].name, open_flags(job));
-		if (w->files[i].fd < 0) {
-			int rc = -errno;
-
-			if (rc == -EINVAL && job->direct)
-				return dbio_err_set(
-					&w->err, DBIO_EINPUT,
-					"%s: cannot open with direct=1: the filesystem does not support O_DIRECT",
-					w->files[i].path);
-			return dbio_err_set(&w->err, rc, "%s: cannot open: %s", w->files[i].path,
-					    strerror(-rc));
-		}
-	}
-	return 0;
-}
-
-/* The buffers, filled with data that neither compresses nor deduplicates,
- * the same every run and in every buffer; the queued loop's slots. */
-static int make_buffers(struct worker *w, struct fileio_state *st, bool queued)
-{
-	const struct job *job = w->job;
-	const uint64_t stride = buf_stride(job);
-	struct rng fill;
-	int rc;
-
-	st->fds = calloc(w->nfiles ? w->nfiles : 1, sizeof(*st->fds));
-	st->bufs = calloc(st->nbufs, sizeof(*st->bufs));
-	if (queued) {
-		st->slots = calloc(st->nbufs, sizeof(*st->slots));
-		st->free = calloc(st->nbufs, sizeof(*st->free));
-		st->done = calloc(st->nbufs, sizeof(*st->done));
-	}
-	if (!st->fds || !st->bufs || (queued && (!st->slots || !st->free || !st->done)))
-		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
-	if ((rc = posix_memalign(&st->buf, 4096, stride * st->nbufs))) {
-		st->buf = NULL;
-		return dbio_err_set(&w->err, -rc, "worker %u: cannot allocate %u buffers of %llu bytes",
-				    w->index, st->nbufs, (unsigned long long)job->max_bs);
-	}
-	for (size_t i = 0; i < w->nfiles; i++)
-		st->fds[i] = w->files[i].fd;
-	rng_seed(&fill, (job->randseed + w->index) ^ 0x5eedf111ull);
-	for (uint64_t i = 0; i + 8 <= job->max_bs; i += 8) {
-		uint64_t x = rng_next(&fill);
-		memcpy((char *)st->buf + i, &x, 8);
-	}
-	for (unsigned b = 0; b < st->nbufs; b++) {
-		st->bufs[b] = (char *)st->buf + stride * b;
-		if (b)
-			memcpy(st->bufs[b], st->buf, job->max_bs);
-		if (queued)
-			st->slots[b].req =
-				(struct io_req){ .buf = st->bufs[b], .len = job->max_bs, .slot = b };
-	}
-	return 0;
-}
-
-/* Set the job's engine up on the thread's files and buffers. */
-static int start_engine(struct worker *w, struct fileio_state *st, const struct engine_conf *conf)
-{
-	const struct job *job = w->job;
-	const struct engine_ops *ops = job->eng;
-	int rc;
-
-	w->eng.ops = ops;
-	w->eng.sync_flags = job->sfr_flags;
-	if ((rc = ops->setup(&w->eng, conf)))
-		return dbio_err_set(&w->err, rc, "engine %s: setup failed: %s%s%s", ops->name, strerror(-rc),
-				    ops->setup_hint ? ": " : "", ops->setup_hint ? ops->setup_hint : "");
-	if (ops->attach) {
-		const struct engine_files files = { .fds = st->fds,
-						    .nfiles = w->nfiles,
-						    .file_bytes = job_file_bytes(
-							    job, job->share_files ? 0 : w->index),
-						    .bufs = st->bufs,
-						    .nbufs = st->nbufs,
-						    .buf_bytes = buf_stride(job) };
-
-		if ((rc = ops->attach(&w->eng, &files)))
-			return dbio_err_set(&w->err, rc,
-					    "engine %s: cannot attach %zu files and %u buffers: %s",
-					    ops->name, w->nfiles, st->nbufs, strerror(-rc));
-	}
-	return 0;
-}
-
-int fileio_pages_setup(struct worker *w, struct fileio_state **out)
-{
-	const struct job *job = w->job;
-	struct engine_conf conf;
-	struct fileio_state *st = calloc(1, sizeof(*st));
-	int rc;
-
-	*out = st;
-	for (size_t i = 0; i < w->nfiles; i++)
-		w->files[i].fd = -1;
-	if (!st)
-		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
-	workload_engine_conf(job, &conf);
-	st->nbufs = conf.iodepth;
-	hist_init(&w->slat_ns);
-	if ((rc = open_files(w)) || (rc = make_buffers(w, st, job->eng->caps & ENGINE_CAP_QUEUE)) ||
-	    (rc = start_engine(w, st, &conf)))
-		return rc;
-	rng_seed(&w->rng, (job->randseed + w->index) * 0x9e3779b97f4a7c15ull + 1);
-	for (int t = 0; t < OP_NTYPES; t++)
-		op_stats_init(&w->stats[t]);
-	return 0;
-}
-
-void *fileio_pages_buffer(const struct fileio_state *st)
-{
-	return st->buf;
-}
-
-void fileio_pages_teardown(struct worker *w, struct fileio_state *st)
-{
-	if (w->eng.ops)
-		w->eng.ops->teardown(&w->eng);
-	w->eng.ops = NULL;
-	for (size_t i = 0; i < w->nfiles; i++)
-		if (w->files[i].fd >= 0)
-			dbio_sys->close(w->files[i].fd);
-	if (!st)
-		return;
-	free(st->fds);
-	free(st->bufs);
-	free(st->slots);
-	free(st->free);
-	free(st->done);
-	free(st->buf);
-	free(st);
-}
 
 static int fileio_prepare(struct worker *w)
 {
@@ -393,6 +206,13 @@ static int fileio_run_sync(struct worker *w)
 		file = req.file;
 		req.fd = w->files[file].fd;
 		for (;;) {
+			/* rw=rewrite writes back what it read, unchanged */
+			if (req.op == OP_WRITE && st->content.per_write && !rewrite) {
+				content_write(&st->content, req.buf, req.len, req.off);
+				/* a write's latency leaves its filling out, as fio's */
+				if (st->content.refill)
+					now = clock_now_ns();
+			}
 			rc = w->eng.ops->io(&w->eng, &req);
 			uint64_t t = clock_now_ns();
 
@@ -555,6 +375,8 @@ static void q_fill(struct qloop *q)
 		req->fd = w->files[req->file].fd;
 		req->op = q->last_op = op;
 		slot->measured = q->measuring;
+		if (op == OP_WRITE && st->content.per_write)
+			content_write(&st->content, req->buf, req->len, req->off);
 		if ((rc = q->ops->queue(&w->eng, req))) {
 			q->nfree++;
 			q_fail(q, rc, req);
@@ -775,7 +597,7 @@ static int fileio_check_buffers(const struct job *job, struct dbio_err *err)
 		key = "numjobs";
 	return workload_check_memory(job, key, queued ? "bs * iodepth * numjobs" : "bs * numjobs",
 				     "I/O buffers",
-				     buf_stride(job) * (queued ? job->iodepth : 1) * job->numjobs,
+				     fileio_buf_stride(job) * (queued ? job->iodepth : 1) * job->numjobs,
 				     queued ? "lower bs, iodepth or numjobs" : "lower bs or numjobs", err);
 }
 
@@ -785,6 +607,8 @@ static int fileio_validate(struct job *job, struct dbio_err *err)
 
 	if (!rc)
 		rc = pace_validate(job, err);
+	if (!rc)
+		rc = job_validate_buffers(job, err);
 	return rc ? rc : fileio_check_buffers(job, err);
 }
 

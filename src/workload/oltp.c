@@ -98,6 +98,9 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 				"workload=oltp runs for a time: give runtime= and time_based");
 	if (job->ramp_ns)
 		return job_fail(job, "ramp_time", err, "not for workload=oltp (yet): measure from the start");
+	if ((key = job_buffer_key_given(job)))
+		return job_fail(job, key, err,
+				"not for workload=oltp: its pages and log records carry data of their own");
 	if ((key = job_where_key_given(job)))
 		return job_fail(
 			job, key, err,

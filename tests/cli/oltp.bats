@@ -58,7 +58,7 @@ op() { # op FILE TYPE FIELD
 	[[ "$output" == *"key 'runtime': workload=oltp runs for a time: give runtime= and time_based"* ]]
 	run "$DBIO" run --rw=randread --size=1m --random_distribution=zipf:0 --directory="$DIR"
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"key 'random_distribution': bad value 'zipf:0': expected random, zipf:THETA (0 < THETA <= 10) or pareto:H (0 < H < 1)"* ]]
+	[[ "$output" == *"key 'random_distribution': bad value 'zipf:0': expected random, zipf:THETA (0 < THETA <= 10), pareto:H (0 < H < 1), normal:DEV, zoned:ACCESS/PERCENT:..., zoned_abs:ACCESS/SIZE:... or sequence:B,B,..."* ]]
 	run "$DBIO" run --rw=randread --size=1m --random_distribution=pareto:1 --directory="$DIR"
 	[ "$status" -eq 2 ]
 	[ -z "$(ls -A "$DIR")" ]

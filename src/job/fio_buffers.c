@@ -1,0 +1,58 @@
+/*
+ * fio's buffer keys, checked and fixed up as fio does: what a write
+ * carries (scramble_buffers, refill_buffers, zero_buffers,
+ * buffer_compress_*, dedupe_*). workload/content.c fills the buffers.
+ */
+#include <stdio.h>
+
+#include "job/job.h"
+
+static const char *const buffer_keys[] = {
+	"scramble_buffers",	 "refill_buffers",    "zero_buffers", "buffer_compress_percentage",
+	"buffer_compress_chunk", "dedupe_percentage", "dedupe_mode",  "dedupe_working_set_percentage",
+	"dedupe_global",
+};
+
+const char *job_buffer_key_given(const struct job *job)
+{
+	for (size_t i = 0; i < sizeof(buffer_keys) / sizeof(buffer_keys[0]); i++)
+		if (job_is_set(job, buffer_keys[i]))
+			return buffer_keys[i];
+	return NULL;
+}
+
+int job_validate_buffers(struct job *job, struct dbio_err *err)
+{
+	const bool working_set = job->dedupe_pct && job->dedupe_mode == DEDUPE_WORKING_SET;
+	/* fio: giving either key marks the job's buffers as filled for it */
+	const bool filled =
+		job_is_set(job, "buffer_compress_percentage") || job_is_set(job, "dedupe_percentage");
+
+	if (working_set && job->nrfiles != 1)
+		return job_fail(
+			job, "dedupe_mode", err,
+			"working_set with nrfiles=%llu: fio keeps a working set for one file per job; "
+			"give nrfiles=1",
+			(unsigned long long)job->nrfiles);
+	if (working_set && job->dedupe_ws_pct + job->dedupe_pct > 100)
+		return job_fail(
+			job, "dedupe_working_set_percentage", err,
+			"%llu with dedupe_percentage=%llu: the working set's pages are new writes, so "
+			"at most %llu %% of the writes can repeat them; the two may add up to 100 at most",
+			(unsigned long long)job->dedupe_ws_pct, (unsigned long long)job->dedupe_pct,
+			(unsigned long long)(100 - job->dedupe_ws_pct));
+	/* fio's fix-ups: all zeros is zero_buffers; compression and dedupe
+	 * fill each write anew; a filled write is not scrambled. */
+	if (job->compress_pct == 100) {
+		job->zero_buffers = true;
+		job->compress_pct = 0;
+	} else if (job->compress_pct && !job_is_set(job, "refill_buffers")) {
+		job->refill_buffers = true;
+	}
+	if (job->dedupe_pct)
+		job->refill_buffers = true;
+	if (job->refill_buffers || filled ||
+	    (job->zero_buffers && job_is_set(job, "zero_buffers") && !job_is_set(job, "scramble_buffers")))
+		job->scramble_buffers = false;
+	return 0;
+}
