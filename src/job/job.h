@@ -248,7 +248,12 @@ struct job {
 	int dedupe_mode;	 /* enum dedupe_mode */
 	uint64_t dedupe_ws_pct;	 /* dedupe_working_set_percentage */
 	bool dedupe_global;
-	uint64_t threads_all; /* resolved by plan_threads: the threads of every job of the files */
+	uint64_t threads_all;	    /* resolved by plan_threads: the threads of every job of the files */
+	uint64_t latency_target_ns; /* 0: no search for a queue depth */
+	uint64_t latency_window_ns;
+	char latency_percentile[32]; /* as given; parsed into latency_pct */
+	double latency_pct;
+	bool latency_run;
 	/* -- end of buffers and latency target -- */
 
 	/* Bookkeeping, not options. */

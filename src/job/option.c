@@ -382,6 +382,14 @@ static const struct option_def files_defs[] = {
 	  .help = "dedupe_mode=working_set: the working set's share of the job's size, as in fio; with dedupe_percentage at most 100." },
 	{ .name = "dedupe_global", .type = OPT_BOOL, .offset = F(dedupe_global), .def = "0",
 	  .help = "dedupe_mode=working_set: the working set spreads over every thread of the job files, so writes of one job repeat data of another, as in fio." },
+	{ .name = "latency_target", .type = OPT_TIME, .offset = F(latency_target_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
+	  .help = "Look for the deepest queue whose I/Os stay at or under this latency, as fio does (bare number: microseconds): from depth 1, deeper after each latency_window that meets it at latency_percentile, shallower after one that misses; once the depth settles, the measurement starts over for one last window and the job ends (unless latency_run). The depth found is in the result. Queued engines (io_uring, libaio); 0: off." },
+	{ .name = "latency_window", .type = OPT_TIME, .offset = F(latency_window_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
+	  .help = "latency_target: how long each depth is tried (bare number: microseconds, as fio). 0: as fio, every turn of the loop." },
+	{ .name = "latency_percentile", .type = OPT_STR, .offset = F(latency_percentile), .size = S(latency_percentile), .def = "100",
+	  .help = "latency_target: the percentage of a window's I/Os that must be at or under the target, 0 to 100, as fio. At 100 a single I/O over it lowers the depth at once, and at depth 1 fails the job." },
+	{ .name = "latency_run", .type = OPT_BOOL, .offset = F(latency_run), .def = "0",
+	  .help = "latency_target: keep adjusting the depth until the job ends, as fio, instead of ending after a last window at the depth found." },
 	/* -- end of buffers and latency target -- */
 };
 /* clang-format on */

@@ -457,6 +457,13 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 					  usage_json(&st->phases[i].usage, st->phases[i].elapsed_ns)));
 		json_object_set_new(run, "phases", phases);
 	}
+	if (run && st->lat_depth_max)
+		json_object_set_new(run, "latency_target",
+				    json_pack("{s:I, s:I, s:f, s:i, s:i}", "target_ns",
+					      (json_int_t)job->latency_target_ns, "window_ns",
+					      (json_int_t)job->latency_window_ns, "percentile",
+					      job->latency_pct, "depth_min", (int)st->lat_depth_min,
+					      "depth_max", (int)st->lat_depth_max));
 	if (run && st->db_engine)
 		json_object_set_new(run, "database",
 				    json_pack("{s:s, s:I}", "engine", st->db_engine, "disk_bytes",

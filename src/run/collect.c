@@ -180,6 +180,10 @@ static int collect_job(struct run_group *g, size_t j, size_t base, struct dbio_e
 		hist_merge(&st->slat_ns, &w->slat_ns);
 		usage_add(&st->usage, &w->usage);
 		st->disk_bytes += w->disk_bytes;
+		if (w->lat_depth && (!st->lat_depth_min || w->lat_depth < st->lat_depth_min))
+			st->lat_depth_min = w->lat_depth;
+		if (w->lat_depth > st->lat_depth_max)
+			st->lat_depth_max = w->lat_depth;
 		if (w->db_engine)
 			st->db_engine = w->db_engine;
 		collect_phases(st, w, t == 0);

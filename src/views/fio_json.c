@@ -313,6 +313,23 @@ static void lat_dist(json_t *o, const struct fio_job_sums *s)
 	}
 }
 
+/* fio's latency_target figures of a job, from its last run: the depth
+ * found (fio's latency_depth; the deepest of the threads), the target in
+ * ns and the window in µs, as fio writes them, the percentile. */
+static void latency_target_json(json_t *o, const json_t *job)
+{
+	const json_t *runs = json_object_get(job, "runs");
+	const json_t *lt = json_object_get(json_array_get(runs, json_array_size(runs) - 1), "latency_target");
+
+	if (!lt)
+		return;
+	json_object_update_new(o, json_pack("{s:I, s:I, s:f, s:I}", "latency_depth",
+					    (json_int_t)tree_num(lt, "depth_max"), "latency_target",
+					    (json_int_t)tree_num(lt, "target_ns"), "latency_percentile",
+					    tree_num(lt, "percentile"), "latency_window",
+					    (json_int_t)(tree_num(lt, "window_ns") / 1000)));
+}
+
 /* One of fio's jobs: the job entry with its runs merged. */
 static json_t *fio_job(const json_t *job, struct fio_job_sums *s, bool plus)
 {
@@ -341,6 +358,7 @@ static json_t *fio_job(const json_t *job, struct fio_job_sums *s, bool plus)
 					 secs > 0 ? s->sys_s / secs * 100.0 : 0.0, "ctx", (json_int_t)s->ctx,
 					 "majf", (json_int_t)s->majf, "minf", (json_int_t)s->minf));
 	lat_dist(o, s);
+	latency_target_json(o, job);
 	return o;
 }
 

@@ -155,6 +155,22 @@ static void summary_block(FILE *fp, const json_t *job)
 		units_fmt_ns(b, sizeof(b), el.ci95), cpu.mean, cpu.ci95);
 }
 
+/* latency_target's outcome: the depth the threads found. */
+static void lattarget_line(FILE *fp, const json_t *lt)
+{
+	char a[32], b[32];
+	const double lo = tree_num(lt, "depth_min"), hi = tree_num(lt, "depth_max");
+
+	if (!lt)
+		return;
+	fprintf(fp, "    latency target %s for %g %% of the I/Os, windows of %s: queue depth %.0f",
+		units_fmt_ns(a, sizeof(a), tree_num(lt, "target_ns")), tree_num(lt, "percentile"),
+		units_fmt_ns(b, sizeof(b), tree_num(lt, "window_ns")), lo);
+	if (hi > lo)
+		fprintf(fp, " to %.0f (threads differ)", hi);
+	fputs(", the last window measured alone\n", fp);
+}
+
 static void phase_lines(FILE *fp, const json_t *run)
 {
 	const json_t *db = json_object_get(run, "database");
@@ -313,6 +329,7 @@ static void report_text(FILE *fp, const json_t *result)
 					units_fmt_ns(b, sizeof(b), tree_num(sl, "p99")),
 					units_fmt_ns(c, sizeof(c), tree_num(sl, "max")));
 			}
+			lattarget_line(fp, json_object_get(run, "latency_target"));
 			series_lines(fp, json_object_get(run, "series"));
 		}
 		if (json_array_size(runs) > 1 && json_object_get(job, "summary"))

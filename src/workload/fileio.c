@@ -32,7 +32,9 @@
 #include <sys/stat.h>
 
 #include "util/clock.h"
+#include "util/units.h"
 #include "workload/fileio_int.h"
+#include "workload/lattarget.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
@@ -300,7 +302,10 @@ struct qloop {
 	uint64_t pause_until;		      /* Q_RATE: until then */
 	bool hold;			      /* the next I/O is held_op (the rate chose it) */
 	enum op_type held_op, last_op;
-	bool poll; /* iodepth_batch_complete_min and _max 0: reap after every I/O, as fio */
+	bool poll;		   /* iodepth_batch_complete_min and _max 0: reap after every I/O, as fio */
+	struct lattarget lt;	   /* latency_target's search for a depth */
+	bool lt_drain, lt_restart; /* fill nothing until drained; then measure anew */
+	uint64_t completed;	   /* I/Os completed, measured or not */
 };
 
 static inline void q_fail(struct qloop *q, int rc, const struct io_req *req)
@@ -326,6 +331,45 @@ static void q_measure(struct qloop *q, uint64_t origin_ns)
 	usage_thread(&q->u0);
 	series_start(&w->series, w->series.interval_ns ? origin_ns : q->now);
 	pace_start(q->pace, q->now);
+	lattarget_init(&q->lt, q->job, q->now, q->completed);
+}
+
+/* latency_target's search says what to do. */
+static void q_lattarget(struct qloop *q, enum lattarget_act act, const struct io_req *req)
+{
+	char a[32], b[32];
+
+	if (act == LT_DRAIN || act == LT_RESTART)
+		q->lt_drain = true;
+	q->lt_restart |= act == LT_RESTART;
+	if (act == LT_DONE)
+		q->stopping = true;
+	if (act != LT_FAILED)
+		return;
+	q_fail(q,
+	       dbio_err_set(&q->w->err, -ETIMEDOUT,
+			    "job '%s' thread %u: latency_target=%s not met at queue depth 1: a %s took %s",
+			    q->job->name, q->w->index, units_fmt_ns(a, sizeof(a), q->lt.target_ns),
+			    op_type_name(req->op), units_fmt_ns(b, sizeof(b), q->lt.missed_lat_ns)),
+	       req);
+}
+
+/* The search is over: what was measured at other depths goes, and the
+ * last window measures the depth found (fio's reset_io_stats; the budget
+ * goes on). */
+static void q_lattarget_restart(struct qloop *q)
+{
+	struct worker *w = q->w;
+
+	for (int t = 0; t < OP_NTYPES; t++)
+		op_stats_init(&w->stats[t]);
+	hist_init(&w->slat_ns);
+	q->done = 0;
+	w->start_ns = q->now;
+	usage_thread(&q->u0);
+	if (q->series)
+		series_start(&w->series, q->now);
+	q->lt_restart = false;
 }
 
 static void q_submit(struct qloop *q, unsigned k, uint64_t t0);
@@ -361,7 +405,8 @@ static void q_fill(struct qloop *q)
 	enum op_type op;
 
 	/* the budget before the rate: no wait after the last I/O */
-	while (!q->stopping && !q->due && !q->pause && q->nfree && !(q->exhausted |= !where_more(q->wh)) &&
+	while (!q->stopping && !q->due && !q->pause && q->nfree && !q->lt_drain &&
+	       (!q->lt.on || q->inflight + k < q->lt.depth) && !(q->exhausted |= !where_more(q->wh)) &&
 	       q_next_op(q, &op)) {
 		struct fileio_slot *slot = &st->slots[st->free[q->nfree - 1]];
 		struct io_req *req = &slot->req;
@@ -454,6 +499,7 @@ static bool q_reap(struct qloop *q)
 		struct fileio_slot *slot = (struct fileio_slot *)req;
 
 		q->inflight--;
+		q->completed++;
 		st->free[q->nfree++] = req->slot;
 		if (req->rc) {
 			q_fail(q, req->rc, req);
@@ -461,6 +507,8 @@ static bool q_reap(struct qloop *q)
 		}
 		if (!slot->measured)
 			continue;
+		if (q->lt.on)
+			q_lattarget(q, lattarget_complete(&q->lt, t - slot->sub_ns, t, q->completed), req);
 		op_stats_add(&w->stats[req->op], req->len, t - slot->sub_ns);
 		if (q->series)
 			series_add(&w->series, req->op, req->len, t - slot->sub_ns, t);
@@ -518,6 +566,11 @@ static int fileio_run_queued(struct worker *w)
 			q.pause = Q_GO;
 			continue;
 		}
+		if (q.lt_drain && !q.inflight) {
+			q.lt_drain = false;
+			if (q.lt_restart)
+				q_lattarget_restart(&q);
+		}
 		if (q.due && !q.inflight) {
 			/* The queue is drained: the syncs cover every write before. */
 			if (!q.stopping &&
@@ -542,6 +595,8 @@ static int fileio_run_queued(struct worker *w)
 			;
 		if (!ok)
 			break;
+		if (q.lt.on && q.measuring && !q.lt_drain)
+			q_lattarget(&q, lattarget_check(&q.lt, q.now, q.completed), &q.failed);
 	}
 	if (q.rc) {
 		io_failed(w, &q.failed, q.failed.file, q.rc);
@@ -561,6 +616,7 @@ static int fileio_run_queued(struct worker *w)
 		series_finish(&w->series, q.now);
 	}
 	w->end_ns = q.now;
+	w->lat_depth = q.lt.on ? q.lt.depth : 0;
 	usage_thread(&u1);
 	w->usage = usage_sub(&u1, &q.u0);
 	return w->err.code;
@@ -609,6 +665,8 @@ static int fileio_validate(struct job *job, struct dbio_err *err)
 		rc = pace_validate(job, err);
 	if (!rc)
 		rc = job_validate_buffers(job, err);
+	if (!rc)
+		rc = lattarget_validate(job, err);
 	return rc ? rc : fileio_check_buffers(job, err);
 }
 

@@ -98,6 +98,17 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 				"workload=oltp runs for a time: give runtime= and time_based");
 	if (job->ramp_ns)
 		return job_fail(job, "ramp_time", err, "not for workload=oltp (yet): measure from the start");
+	if (job->eng->caps & ENGINE_CAP_QUEUE)
+		return job_fail(
+			job, "ioengine", err,
+			"%s queues I/O; workload=oltp issues one page I/O at a time from each thread: "
+			"give an engine that keeps one I/O in flight (psync, the default)",
+			job->eng->name);
+	if (job->latency_target_ns)
+		return job_fail(
+			job, "latency_target", err,
+			"not for workload=oltp: it searches for a queue depth, and oltp keeps one I/O in "
+			"flight per thread");
 	if ((key = job_buffer_key_given(job)))
 		return job_fail(job, key, err,
 				"not for workload=oltp: its pages and log records carry data of their own");

@@ -119,6 +119,7 @@ struct worker {
 		struct usage usage;
 	} phases[4];
 	unsigned nphases;
+	unsigned lat_depth; /* latency_target: the queue depth the search found (0: none) */
 };
 
 enum workload_caps {

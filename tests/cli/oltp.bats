@@ -63,3 +63,14 @@ op() { # op FILE TYPE FIELD
 	[ "$status" -eq 2 ]
 	[ -z "$(ls -A "$DIR")" ]
 }
+
+@test "oltp refuses an engine that queues: it issues one page I/O at a time (it crashed before)" {
+	local e
+	for e in $(queued_engines_of_build); do
+		run --separate-stderr "$DBIO" run --workload=oltp --numjobs=2 --size=1m --runtime=1s --time_based \
+			--ioengine="$e" --iodepth=4 --directory="$DIR"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "dbio: command line: key 'ioengine': $e queues I/O; workload=oltp issues one page I/O at a time from each thread: give an engine that keeps one I/O in flight (psync, the default) (job 'job')" ]
+		[ -z "$(ls -A "$DIR")" ]
+	done
+}
