@@ -3,6 +3,9 @@
 #   make run        install missing packages, build, run the default suite
 #   make test       install missing packages, build, run every test
 #   make SAN=1 ...  the same with AddressSanitizer + UndefinedBehaviorSanitizer
+#   make SAN=thread ...  the same with ThreadSanitizer (build-tsan, ./dbio-tsan)
+#   make fuzz       build the libFuzzer targets of tests/fuzz (clang, ASan + UBSan)
+#                   and run each for FUZZ_SECONDS (60) from its seed corpus
 #   make check-layers, check-size  the house rules: includes point down the layers,
 #                   no file over 800 lines, no function over 120
 #   make docs       regenerate docs/options.md, docs/dbio.1 and the options part of
@@ -16,8 +19,11 @@
 VERSION := 0.1.0
 PKGS    := jansson inih blkid
 CC      ?= cc
-BUILD   ?= build$(if $(SAN),-san)
-PROG    ?= dbio$(if $(SAN),-san)
+# The build of each sanitizer has a directory and binaries of its own:
+# SAN=1 (or any other value) -san, SAN=thread -tsan, SAN=fuzz -fuzz.
+SANSUFFIX := $(if $(SAN),$(if $(filter thread,$(SAN)),-tsan,$(if $(filter fuzz,$(SAN)),-fuzz,-san)))
+BUILD   ?= build$(SANSUFFIX)
+PROG    ?= dbio$(SANSUFFIX)
 
 # Optional libraries: the engine, kv backend or workload each brings is built
 # in when its development package is installed and not named in WITHOUT; a
@@ -32,17 +38,26 @@ lib_liburing := $(shell pkg-config --libs liburing 2>/dev/null)
 lib_libaio  := $(shell test -f /usr/include/libaio.h && echo -laio)
 WITH        := $(foreach l,$(filter-out $(WITHOUT),$(OPTIONAL)),$(if $(lib_$(l)),$(l)))
 
+# CFLAGS given on the command line (make CFLAGS=-O0) replace -O2 -g only:
+# the house's flags and a sanitizer's are added to them either way.
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wno-format-truncation \
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter \
+           $(if $(findstring clang,$(CC)),,-Wno-format-truncation) \
            -Isrc -DDBIO_VERSION='"$(VERSION)"' -pthread -MMD -MP
-ifneq ($(SAN),)
-CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-LDFLAGS += -fsanitize=address,undefined
+ifeq ($(SAN),thread)
+override CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
+override LDFLAGS += -fsanitize=thread
+else ifeq ($(SAN),fuzz)
+override CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+override LDFLAGS += -fsanitize=address,undefined
+else ifneq ($(SAN),)
+override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+override LDFLAGS += -fsanitize=address,undefined
 endif
 
 # make run and make test install every package first (scripts/install-deps).
 HAVE_PKGS := $(shell pkg-config --exists $(PKGS) cmocka sqlite3 lmdb liburing 2>/dev/null && test -f /usr/include/gdbm.h && test -f /usr/include/libaio.h && command -v bats >/dev/null && echo yes)
-CFLAGS  += $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(foreach l,$(WITH),-DDBIO_HAVE_$(shell echo $(l) | tr a-z A-Z))
+override CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(foreach l,$(WITH),-DDBIO_HAVE_$(shell echo $(l) | tr a-z A-Z))
 LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(foreach l,$(WITH),$(lib_$(l))) -lm
 CMOCKA  := $(shell pkg-config --cflags --libs cmocka 2>/dev/null)
 
@@ -60,7 +75,7 @@ OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/default_suite.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNITS   := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps run test unit cli docs check-docs format check-format check-layers check-size clean
+.PHONY: all deps run test unit cli docs check-docs format check-format check-layers check-size clean fuzz
 all: $(PROG)
 
 deps:
@@ -72,9 +87,9 @@ $(PROG): $(BUILD)/main.o $(BUILD)/libdbio.a $(BUILD)/flags
 # The same sources with every optional library left out, in a build
 # directory of its own (the inner make builds PROG=dbio-min).
 ifeq ($(filter dbio-min%,$(PROG)),)
-.PHONY: dbio-min dbio-min-san
-dbio-min dbio-min-san:
-	$(MAKE) WITHOUT="$(OPTIONAL)" BUILD=build-min$(if $(SAN),-san) PROG=$@ all
+.PHONY: dbio-min dbio-min-san dbio-min-tsan
+dbio-min dbio-min-san dbio-min-tsan:
+	$(MAKE) WITHOUT="$(OPTIONAL)" BUILD=build-min$(SANSUFFIX) PROG=$@ all
 endif
 
 $(BUILD)/libdbio.a: $(OBJS)
@@ -103,8 +118,36 @@ run: deps
 	./dbio run
 
 test: deps
-	$(MAKE) all $(UNITS) dbio-min$(if $(SAN),-san)
-	DBIO=$(CURDIR)/$(PROG) DBIO_MIN=$(CURDIR)/dbio-min$(if $(SAN),-san) BUILD=$(BUILD) tests/run-all $(UNITS)
+	$(MAKE) all $(UNITS) dbio-min$(SANSUFFIX)
+	DBIO=$(CURDIR)/$(PROG) DBIO_MIN=$(CURDIR)/dbio-min$(SANSUFFIX) BUILD=$(BUILD) tests/run-all $(UNITS)
+
+# libFuzzer: each target of tests/fuzz linked with the sources under
+# ASan + UBSan by clang, run from its checked-in seeds
+# (tests/fuzz/corpus/<target>) for FUZZ_SECONDS; what it finds new goes to
+# build-fuzz/corpus, a crash to build-fuzz/crashes (and fails the run).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+fuzz:
+	@command -v clang >/dev/null || { echo "make fuzz: clang not found: scripts/install-deps installs it" >&2; exit 2; }
+	$(MAKE) SAN=fuzz CC=clang fuzz-run
+
+ifeq ($(SAN),fuzz)
+.PHONY: fuzz-run
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libdbio.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/libdbio.a $(LIBS) $(LDFLAGS)
+
+fuzz-run: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
+	@mkdir -p $(BUILD)/crashes
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(BUILD)/corpus/$$t; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+		$(BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+			-artifact_prefix=$(BUILD)/crashes/$$t- $(BUILD)/corpus/$$t tests/fuzz/corpus/$$t \
+			>$(BUILD)/$$t.log 2>&1 || { tail -40 $(BUILD)/$$t.log; echo "fuzz: $$t FAILED: see $(BUILD)/crashes" >&2; exit 1; }; \
+		grep -h '^Done ' $(BUILD)/$$t.log | sed "s/^/fuzz: $$t: /"; \
+	done
+endif
 
 docs: all
 	./dbio help options --markdown > docs/options.md
@@ -116,10 +159,10 @@ docs: all
 	mv $(BUILD)/result.schema.json docs/result.schema.json
 
 format:
-	clang-format -i $$(find src tests/unit bench -name '*.[ch]')
+	clang-format -i $$(find src tests/unit tests/fuzz bench -name '*.[ch]')
 
 check-format:
-	clang-format --dry-run --Werror $$(find src tests/unit bench -name '*.[ch]')
+	clang-format --dry-run --Werror $$(find src tests/unit tests/fuzz bench -name '*.[ch]')
 
 # Includes point down the layers of docs/architecture.md; no file over 800
 # lines, no function over 120 (tests/cli/docs.bats runs both too).
@@ -130,6 +173,7 @@ check-size:
 	scripts/check-size
 
 clean:
-	rm -rf build build-san build-min build-min-san build-without dbio dbio-san dbio-min dbio-min-san dbio-without
+	rm -rf build build-san build-tsan build-fuzz build-min build-min-san build-min-tsan build-without \
+		dbio dbio-san dbio-tsan dbio-min dbio-min-san dbio-min-tsan dbio-without
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -18,6 +18,15 @@ static void brief_line(FILE *fp, const json_t *job)
 	fputs(brief[0] ? brief : "(no summary: a result of an older dbio; its options are in the JSON)", fp);
 }
 
+/* A count read from a result: a negative or non-number (a file made or
+ * edited elsewhere) is 0, not undefined behaviour (fuzz_result found it). */
+static uint64_t tree_count(const json_t *o, const char *key)
+{
+	const double v = tree_num(o, key);
+
+	return v > 0 && v < 1.8e19 ? (uint64_t)v : 0;
+}
+
 /* A job over several directories: each one's reads and writes, over the
  * time its disk was busy (the run's start to its last operation). */
 static void target_lines(FILE *fp, const json_t *targets)
@@ -99,7 +108,7 @@ static void where_line(FILE *fp, const json_t *target)
 		tree_str(target, "directory"), tree_str(target, "fs_type"), tree_str(target, "source"),
 		tree_str(target, "device"), tree_str(target, "mount_point"),
 		tree_str(target, "mount_options"),
-		units_fmt_bytes(bsz, sizeof(bsz), (uint64_t)tree_num(target, "fs_block_size_bytes")));
+		units_fmt_bytes(bsz, sizeof(bsz), tree_count(target, "fs_block_size_bytes")));
 	if (bdev)
 		fprintf(fp, "; disk %s, scheduler %s, %s", tree_str(bdev, "name"),
 			json_object_get(bdev, "scheduler") ? tree_str(bdev, "scheduler") : "?",
