@@ -31,6 +31,10 @@ static const struct opt_enum rw_values[] = {
 	{ "rw", RW_READWRITE, NULL },
 	{ "rewrite", RW_REWRITE,
 	  "sequential: read each block, then write it back (bonnie++'s Rewrite); a read and a write per block" },
+	{ "trim", RW_TRIM, "sequential trims (fio's; ioengine=falloc punches holes)" },
+	{ "randtrim", RW_RANDTRIM, "random trims (fio's; ioengine=falloc punches holes)" },
+	{ "trimwrite", RW_TRIMWRITE, "sequential: trim each block, then write it (fio's)" },
+	{ "randtrimwrite", RW_RANDTRIMWRITE, "trimwrite at random blocks (fio's)" },
 	{ NULL, 0, NULL },
 };
 

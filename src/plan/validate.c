@@ -148,6 +148,8 @@ static int check_engine(struct job *job, struct dbio_err *err)
 	workload_engine_conf(job, &conf);
 	if (eng->check && (why = eng->check(&conf)))
 		return job_fail(job, "ioengine", err, "%s", why);
+	if (job_validate_trims(job, eng->caps & ENGINE_CAP_TRIM, eng->name, err))
+		return err->code;
 	job->engine_warning = eng->warn ? eng->warn(&conf) : NULL;
 	return 0;
 }

@@ -1,0 +1,163 @@
+#!/usr/bin/env bats
+# fio's falloc and ftruncate engines and its trim modes, with fio's meaning
+# (docs/fio.md, docs/engines.md): fio 3.33's op counts on the same job
+# files (reads, writes and trims), the calls each engine makes and their
+# modes (strace), the size and blocks the files are left with, the trims in
+# dbio's result and in fio's JSON, and the refusals, each with its text.
+
+load helpers
+
+# need_strace: skip, saying why, unless strace is here.
+need_strace() {
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+}
+
+# traced CALLS KEYS...: `dbio run KEYS...` under strace -f of CALLS (a
+# strace -e trace= list) into $scratch/trace; must exit 0.
+traced() {
+	local calls=$1
+	shift
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 run --separate-stderr strace -f -qq \
+		-e trace="$calls" -o "$scratch/trace" \
+		"$DBIO" run --output "$result" --progress=none --directory="$target" "$@"
+	[ "$status" -eq 0 ] || {
+		echo "$stderr" >&2
+		return 1
+	}
+}
+
+# calls NAME: the calls NAME of the trace in order, without strace's pids
+# and alignment: "fallocate(4, 0, 0, 4096) = 0".
+calls() {
+	sed -E -e 's/^[0-9]+ +//' -e 's/\) +=/) =/' "$scratch/trace" | grep "^$1("
+}
+
+# every_mode ENGINE MODE...: a job file of one job per MODE on ENGINE, each
+# after the one before (stonewall), 64 KiB in 4 KiB blocks, into modes.fio.
+every_mode() {
+	local e=$1 rw
+	shift
+	printf '[global]\nioengine=%s\nbs=4k\nsize=64k\nstonewall\n' "$e" >modes.fio
+	for rw in "$@"; do
+		printf '[%s]\nrw=%s\nfilename=%s\n' "$rw" "$rw" "$rw" >>modes.fio
+	done
+}
+
+@test "falloc: every rw mode, trims too, makes fio 3.33's reads, writes and trims" {
+	every_mode falloc read write randread randwrite trim randtrim trimwrite randtrimwrite rewrite
+	# rewrite is dbio's own: fio knows no such mode
+	sed -i '/^\[rewrite\]$/,$d' modes.fio
+	same_as_fio modes.fio
+	[ "$(grep -c . dbio.counts)" -eq 10 ]
+	grep -qx 'trimwrite trim 16' dbio.counts
+	grep -qx 'trimwrite write 16' dbio.counts
+	grep -qx 'randtrim trim 16' dbio.counts
+}
+
+@test "falloc: several files and threads, trims of 8 KiB: fio 3.33's counts" {
+	cat >mix.fio <<'JOB'
+[global]
+ioengine=falloc
+size=256k
+stonewall
+
+[threads]
+rw=randtrim
+bs=8k
+numjobs=2
+nrfiles=2
+
+[writes]
+rw=randwrite
+bs=16k
+nrfiles=4
+JOB
+	same_as_fio mix.fio
+	[ "$(cat dbio.counts)" = "$(printf 'threads trim 64\nwrites write 16')" ]
+}
+
+# fio 3.33's falloc engine passes a sync to fallocate(2) with length 0,
+# which fails the job with EINVAL; fio's newer engine (and dbio) fsyncs.
+@test "falloc: fsync=3 is an fsync after every third write, as in fio's newer engine (strace)" {
+	need_strace
+	traced fallocate,fsync --ioengine=falloc --rw=write --size=64k --bs=4k --fsync=3
+	# the data file's: the descriptor the fallocates went to (the result
+	# file is fsynced too)
+	fd=$(calls fallocate | tail -1 | sed 's/fallocate(\([0-9]*\),.*/\1/')
+	[ "$(calls fsync | grep -c "^fsync($fd) = 0")" -eq 5 ]
+	json_is "$result" "$R0.ops.write.count=16" "$R0.ops.fsync.count=5"
+}
+
+@test "falloc: one fallocate per I/O, in fio's mode for each direction (strace)" {
+	need_strace
+	traced fallocate --ioengine=falloc --rw=write --size=16k --bs=4k --fallocate=none --name=w
+	[ "$(calls fallocate | grep -c 'fallocate([0-9]*, 0, [0-9]*, 4096) = 0')" -eq 4 ]
+	calls fallocate | grep -q 'fallocate([0-9]*, 0, 12288, 4096) = 0'
+	traced fallocate --ioengine=falloc --rw=read --size=16k --bs=4k --fallocate=none --name=r
+	[ "$(calls fallocate | grep -c 'fallocate([0-9]*, FALLOC_FL_KEEP_SIZE, [0-9]*, 4096) = 0')" -eq 4 ]
+	traced fallocate --ioengine=falloc --rw=trimwrite --size=16k --bs=4k --fallocate=none --name=tw
+	[ "$(calls fallocate | grep -c 'fallocate([0-9]*, FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE, [0-9]*, 4096) = 0')" -eq 4 ]
+	[ "$(calls fallocate | grep -c 'fallocate([0-9]*, 0, [0-9]*, 4096) = 0')" -eq 4 ]
+	# a trim, then the write of the same block
+	[ "$(calls fallocate | grep -o 'fallocate([0-9]*, [A-Z_|0]*, [0-9]*' | sed 's/.*, //' | paste -sd' ')" = "0 0 4096 4096 8192 8192 12288 12288" ]
+	json_is "$result" "$R0.ops.trim.count=4" "$R0.ops.trim.bytes=16384" "$R0.ops.write.count=4" "$R0.ops.read.count=0"
+}
+
+@test "falloc: a trim job leaves its file the size it was with no blocks, as fio's does" {
+	printf '[t]\nioengine=falloc\nrw=trim\nbs=4k\nsize=256k\nfilename=f\n' >t.fio
+	dbio_ok t.fio --directory="$target" --keep
+	[ "$(stat -c %s "$target/f")" -eq 262144 ]
+	[ "$(stat -c %b "$target/f")" -eq 0 ]
+	rm -f "$target/f"
+	printf '[t]\nioengine=falloc\nrw=trimwrite\nbs=4k\nsize=256k\nfilename=f\n' >t.fio
+	dbio_ok t.fio --directory="$target" --keep
+	[ "$(stat -c %s "$target/f")" -eq 262144 ]
+	[ "$(($(stat -c %b "$target/f") * 512))" -ge 262144 ]
+}
+
+@test "trims are fio's trim in fio's JSON and in the text report" {
+	run --separate-stderr "$DBIO" run --directory="$target" --ioengine=falloc --rw=randtrim --size=64k \
+		--bs=4k --output-format=json
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >fio.json
+	json_is fio.json jobs.0.trim.total_ios=16 jobs.0.trim.io_bytes=65536 jobs.0.read.total_ios=0 \
+		jobs.0.write.total_ios=0
+	run --separate-stderr "$DBIO" run --directory="$target" --ioengine=falloc --rw=trim --size=64k --bs=4k
+	[ "$status" -eq 0 ]
+	[[ $output == *trim* ]]
+}
+
+@test "ftruncate: writes make fio 3.33's counts; reads and trims are refused" {
+	every_mode ftruncate write randwrite
+	same_as_fio modes.fio
+	[ "$(cat dbio.counts)" = "$(printf 'randwrite write 16\nwrite write 16')" ]
+	rm -f "$target"/*
+	for rw in read randread randrw rw trim randtrim trimwrite; do
+		printf '[j]\nioengine=ftruncate\nrw=%s\nsize=64k\n' "$rw" >r.fio
+		refused_file r.fio "dbio: r.fio:2: key 'ioengine': 'ftruncate' only writes (each write truncates the file to its offset; fio fails a read or trim of it): use rw=write or randwrite, or ioengine=falloc (job 'j')"
+	done
+}
+
+@test "ftruncate: one ftruncate to each write's offset; the file is left at the last one, as fio leaves it" {
+	need_strace
+	printf '[g]\nioengine=ftruncate\nrw=write\nbs=4k\nsize=16k\nfilename=f\n' >g.fio
+	traced ftruncate g.fio --keep
+	[ "$(calls ftruncate | sed 's/.*, \([0-9]*\)).*/\1/' | paste -sd' ')" = "0 4096 8192 12288" ]
+	[ "$(stat -c %s "$target/f")" -eq 12288 ]
+	json_is "$result" "$R0.ops.write.count=4" "$R0.ops.write.bytes=16384"
+}
+
+@test "trims on an engine that cannot trim a file, and rates with trims, are refused before anything runs" {
+	local e
+	for e in psync sync pvsync2 mmap $(queued_engines_of_build); do
+		printf '[j]\nioengine=%s\nrw=randtrim\nsize=64k\n' "$e" >j.fio
+		refused_file j.fio "dbio: j.fio:3: key 'rw': trims with ioengine=$e: fio's engines trim with the BLKDISCARD ioctl, which only block devices take (fio fails on a file); use ioengine=falloc, which punches holes (job 'j')"
+	done
+	printf '[j]\nioengine=falloc\nrw=trimwrite\nsize=64k\nrate_iops=100\n' >j.fio
+	refused_file j.fio "dbio: j.fio:5: key 'rate_iops': with rw=trim, randtrim, trimwrite or randtrimwrite: dbio does not pace trims; run without it (job 'j')"
+}
+
+@test "null: trims complete at once, as fio's null engine's" {
+	dbio_ok --directory="$target" --ioengine=null --rw=trimwrite --size=64k --bs=4k
+	json_is "$result" "$R0.ops.trim.count=16" "$R0.ops.write.count=16" "$R0.ops.read.count=0"
+}
