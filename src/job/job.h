@@ -236,6 +236,13 @@ struct job {
 	/* -- fio: flow and submission -- */
 	/* -- end of flow and submission -- */
 	/* -- fio: engines and NUMA -- */
+	char numa_cpu_nodes[128];  /* as given: NUMA nodes "0-1,3" or "all"; "" none */
+	char numa_mem_policy[160]; /* as given: "bind:0-1", "interleave", "local" … */
+	/* Parsed by job_validate_numa. */
+	uint64_t numa_cpus[16]; /* the CPUs of numa_cpu_nodes' nodes, a bit each */
+	bool numa_mem_set;	/* numa_mem_policy makes a set_mempolicy call (not default) */
+	int numa_mode;		/* its MPOL_* (linux/mempolicy.h) */
+	uint64_t numa_nodes;	/* its nodes, a bit each */
 	/* -- end of engines and NUMA -- */
 	/* -- fio: buffers and latency target -- */
 	/* -- end of buffers and latency target -- */
@@ -361,6 +368,12 @@ int job_parse_sync_file_range(struct job *job, struct dbio_err *err);
  * keys, which dbio does not apply to trims. 0 or DBIO_EINPUT naming the
  * key. */
 int job_validate_trims(struct job *job, bool engine_trims, const char *engine, struct dbio_err *err);
+
+/* fio's NUMA keys (job/fio_numa.c): numa_cpu_nodes into the CPUs of its
+ * nodes, numa_mem_policy into its mode and nodes, each node checked
+ * against the nodes of this machine (util/numa.h, under sysfs_dir). 0 or
+ * DBIO_EINPUT naming the key. */
+int job_validate_numa(struct job *job, const char *sysfs_dir, struct dbio_err *err);
 
 /* fio's keys of pacing and threads (job/fio_pacing.c): parse rate,
  * rate_iops, rate_min and rate_iops_min (fio's R,W forms), startdelay,

@@ -203,8 +203,6 @@ const struct fio_key fio_keys[] = {
 	{ "nonvectored", "dbio's io_uring engine issues plain, not vectored, reads and writes; drop the key" },
 	{ "nowait", LATER("issues I/O that fails instead of blocking (RWF_NOWAIT)") },
 	{ "num_range", ENGINE("io_uring_cmd (NVMe and SCSI passthrough)") },
-	{ "numa_cpu_nodes", LATER("binds the job to NUMA nodes; numactl(8) binds all of dbio") },
-	{ "numa_mem_policy", LATER("binds the job to NUMA nodes; numactl(8) binds all of dbio") },
 	{ "numruns", PROFILE("tiobench") },
 	{ "object_class", ENGINE("DAOS (dfs)") },
 	{ "opendir", "dbio reads and writes only files it makes in directory=; drop the key" },

@@ -161,3 +161,66 @@ JOB
 	dbio_ok --directory="$target" --ioengine=null --rw=trimwrite --size=64k --bs=4k
 	json_is "$result" "$R0.ops.trim.count=16" "$R0.ops.write.count=16" "$R0.ops.read.count=0"
 }
+
+# ---- NUMA ----
+
+# node_cpus N: node N's CPUs as strace prints a CPU set ("[0 1]").
+node_cpus() {
+	"$PYTHON" - "/sys/devices/system/node/node$1/cpulist" <<'PY'
+import sys
+cpus = []
+for part in open(sys.argv[1]).read().strip().split(","):
+    lo, _, hi = part.partition("-")
+    cpus += range(int(lo), int(hi or lo) + 1)
+print("[" + " ".join(map(str, cpus)) + "]")
+PY
+}
+
+# need_numa: skip, saying why, unless the kernel lists its NUMA nodes.
+need_numa() {
+	[ -r /sys/devices/system/node/online ] || skip "no /sys/devices/system/node/online: this kernel lists no NUMA nodes"
+}
+
+@test "numa_cpu_nodes and numa_mem_policy: each thread runs on its node's CPUs with the policy's mode (strace)" {
+	need_strace
+	need_numa
+	local cpus p
+	cpus=$(node_cpus 0)
+	for p in bind:0:MPOL_BIND:0x00000000000001 interleave::MPOL_INTERLEAVE: prefer:0:MPOL_PREFERRED:0x00000000000001 \
+		local::MPOL_LOCAL:; do
+		IFS=: read -r mode nodes mpol mask <<<"$p"
+		traced sched_setaffinity,set_mempolicy --size=64k --numjobs=2 --numa_cpu_nodes=0 \
+			--numa_mem_policy="$mode${nodes:+:$nodes}"
+		[ "$(calls sched_setaffinity | grep -c "^sched_setaffinity(0, [0-9]*, $(sed 's/[][]/\\&/g' <<<"$cpus")) = 0")" -eq 2 ]
+		if [ "$mode" = local ]; then
+			[ "$(calls set_mempolicy | grep -c "^set_mempolicy(MPOL_LOCAL, NULL, 0) = 0")" -eq 2 ]
+		else
+			# interleave without nodes: every node there is (node 0 at least)
+			[ "$(calls set_mempolicy | grep -c "^set_mempolicy($mpol, \[0x[0-9a-f]*[13579bdf]\], 65) = 0")" -eq 2 ]
+		fi
+		json_is "$result" "$R0.ops.read.count=32" "jobs.0.options.numa_cpu_nodes=0"
+	done
+	# default makes no call, as in fio
+	traced sched_setaffinity,set_mempolicy --size=64k --numa_mem_policy=default
+	[ -z "$(calls set_mempolicy)" ]
+}
+
+@test "a node this machine does not have is refused, with the nodes it has, as fio fails on it (fio's numa.fio)" {
+	need_numa
+	local online missing
+	online=$(cat /sys/devices/system/node/online)
+	missing=$(("${online##*[-,]}" + 1))
+	printf '[job2]\nioengine=psync\nsize=64k\nnuma_cpu_nodes=0-%s\n' "$missing" >n.fio
+	refused_file n.fio "dbio: n.fio:4: key 'numa_cpu_nodes': '0-$missing': node $missing is not on this machine, which has node $online (/sys/devices/system/node/online); fio fails on it too: name only nodes it has (job 'job2')"
+	printf '[job2]\nioengine=psync\nsize=64k\nnuma_mem_policy=interleave:0-%s\n' "$missing" >n.fio
+	refused_file n.fio "dbio: n.fio:4: key 'numa_mem_policy': 'interleave:0-$missing': node $missing is not on this machine, which has node $online (/sys/devices/system/node/online); fio fails on it too: name only nodes it has (job 'job2')"
+	if command -v fio >/dev/null; then
+		run fio --directory="$target" n.fio
+		[[ $output == *"numa_parse_nodestring failed"* ]]
+		rm -rf "${target:?}"/*
+	fi
+	printf '[j]\nsize=64k\nnuma_mem_policy=prefer:0-1\n' >n.fio
+	refused_file n.fio "dbio: n.fio:3: key 'numa_mem_policy': 'prefer:0-1': prefer takes one node: prefer:NODE, e.g. prefer:0 (job 'j')"
+	printf '[j]\nsize=64k\nnuma_cpu_nodes=first\n' >n.fio
+	refused_file n.fio "dbio: n.fio:3: key 'numa_cpu_nodes': bad value 'first': expected NUMA nodes: numbers from 0 and ranges, e.g. 0 or 0-1,3, or all (job 'j')"
+}
