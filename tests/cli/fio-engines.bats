@@ -224,3 +224,83 @@ need_numa() {
 	printf '[j]\nsize=64k\nnuma_cpu_nodes=first\n' >n.fio
 	refused_file n.fio "dbio: n.fio:3: key 'numa_cpu_nodes': bad value 'first': expected NUMA nodes: numbers from 0 and ranges, e.g. 0 or 0-1,3, or all (job 'j')"
 }
+
+# ---- fio's examples of these engines, in the tests' own words ----
+
+@test "falloc fragmenting a file, then libaio and sync on it (fio's falloc.fio): the op types, exact counts where bound by size" {
+	need_engine libaio
+	cat >frag.fio <<'JOB'
+[global]
+ioengine=falloc
+direct=0
+buffered=0
+size=1m
+filesize=1m
+group_reporting
+
+[grow]
+stonewall
+runtime=1
+time_based
+bssplit=4k/10:64k/50:32k/40
+rw=randwrite
+filename=frag
+
+[punch]
+bs=4k
+runtime=1
+time_based
+rw=randtrim
+numjobs=2
+filename=frag
+
+[dio-write]
+stonewall
+ioengine=libaio
+iodepth=16
+direct=1
+rw=write
+bs=64k
+filename=frag
+
+[read]
+stonewall
+ioengine=sync
+buffered=1
+rw=read
+bs=64k
+filename=frag
+JOB
+	dbio_ok frag.fio --directory="$target"
+	json_is "$result" "jobs.0.runs.0.ops.read.count=0" "jobs.1.runs.0.ops.write.count=0" \
+		"jobs.1.runs.0.ops.read.count=0" "jobs.2.runs.0.ops.write.count=16" "jobs.2.options.direct=true" \
+		"jobs.3.runs.0.ops.read.count=16" "jobs.3.options.direct=false"
+	[ "$(jpy "$result" 'r["jobs"][0]["runs"][0]["ops"]["write"]["count"] > 0' '"trim" in r["jobs"][0]["runs"][0]["ops"]')" = "$(printf 'true\nfalse')" ]
+	[ "$(jpy "$result" 'r["jobs"][1]["runs"][0]["ops"]["trim"]["count"] > 0')" = true ]
+	# fio's falloc engine ignores direct: buffered=0 after direct=0 is
+	# direct=1, the later key winning as in fio (the libaio job needs it)
+	json_is "$result" "jobs.0.options.direct=true"
+	is_empty_dir "$target"
+}
+
+@test "ftruncate time-based (fio's ftruncate.fio): writes only; the file is left at a write's offset, within its size" {
+	printf '[grow]\nioengine=ftruncate\nsize=1m\nfilename=t\nruntime=1s\ntime_based\nbs=4k\nrw=write\n' >g.fio
+	dbio_ok g.fio --directory="$target" --keep
+	json_is "$result" "$R0.ops.read.count=0"
+	[ "$(jpy "$result" 'run["ops"]["write"]["count"] > 256' '"trim" in run["ops"]')" = "$(printf 'true\nfalse')" ] # it wrapped: past one pass of 256
+	size=$(stat -c %s "$target/t")
+	[ $((size % 4096)) -eq 0 ]
+	[ "$size" -lt 1048576 ]
+	[ "$(stat -c %b "$target/t")" -eq 0 ] # cut to nothing, then grown sparse
+}
+
+@test "buffered and direct both in a job file: the later one wins, as fio reads the file; on the command line both must agree" {
+	printf '[j]\nbuffered=1\ndirect=1\nsize=64k\n' >b.fio
+	dbio_ok b.fio --directory="$target" --ioengine=null
+	json_is "$result" jobs.0.options.direct=true
+	printf '[global]\ndirect=1\n[j]\nbuffered=1\nsize=64k\n' >b.fio
+	dbio_ok b.fio --directory="$target" --ioengine=null
+	json_is "$result" jobs.0.options.direct=false
+	dbio_ok b.fio --directory="$target" --ioengine=null --direct=1
+	json_is "$result" jobs.0.options.direct=true
+}
