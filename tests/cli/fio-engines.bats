@@ -304,3 +304,17 @@ JOB
 	dbio_ok b.fio --directory="$target" --ioengine=null --direct=1
 	json_is "$result" jobs.0.options.direct=true
 }
+
+@test "falloc and ftruncate never punch or cut a file dbio did not make: a planted symlink at the filename stays, and its target too" {
+	local e rw
+	printf 'keep me\n' >"$scratch/victim"
+	ln -s "$scratch/victim" "$target/data"
+	for e in falloc:trim ftruncate:write; do
+		IFS=: read -r e rw <<<"$e"
+		run --separate-stderr "$DBIO" run --ioengine="$e" --filename=data --rw="$rw" --size=64k \
+			--directory="$target" --force
+		[ "$status" -ne 0 ]
+		[ -L "$target/data" ]
+		[ "$(cat "$scratch/victim")" = "keep me" ]
+	done
+}
