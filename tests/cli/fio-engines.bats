@@ -12,12 +12,14 @@ need_strace() {
 	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
 }
 
-# traced CALLS KEYS...: `dbio run KEYS...` under strace -f of CALLS (a
-# strace -e trace= list) into $scratch/trace; must exit 0.
+# traced CALLS KEYS...: `dbio run KEYS...` under strace -ff of CALLS (a
+# strace -e trace= list), one file a thread, $scratch/trace.<tid>, so that
+# the calls of two threads are not cut in two; must exit 0.
 traced() {
 	local calls=$1
 	shift
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 run --separate-stderr strace -f -qq \
+	rm -f "$scratch"/trace.*
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 run --separate-stderr strace -ff -qq \
 		-e trace="$calls" -o "$scratch/trace" \
 		"$DBIO" run --output "$result" --progress=none --directory="$target" "$@"
 	[ "$status" -eq 0 ] || {
@@ -26,10 +28,10 @@ traced() {
 	}
 }
 
-# calls NAME: the calls NAME of the trace in order, without strace's pids
-# and alignment: "fallocate(4, 0, 0, 4096) = 0".
+# calls NAME: the calls NAME of the trace, each thread's in order, without
+# strace's alignment: "fallocate(4, 0, 0, 4096) = 0".
 calls() {
-	sed -E -e 's/^[0-9]+ +//' -e 's/\) +=/) =/' "$scratch/trace" | grep "^$1("
+	cat "$scratch"/trace.* | sed -E 's/\) +=/) =/' | grep "^$1("
 }
 
 # every_mode ENGINE MODE...: a job file of one job per MODE on ENGINE, each
