@@ -49,7 +49,7 @@ void cmd_print_version(void)
 	printf("dbio %s\n", DBIO_VERSION);
 	printf("engines:\n");
 	for (size_t i = 0; i < engine_count; i++)
-		printf("  %-8s %s\n", engine_registry[i]->name, engine_registry[i]->summary);
+		printf("  %-9s %s\n", engine_registry[i]->name, engine_registry[i]->summary);
 	workload_list(list, sizeof(list));
 	printf("workloads: %s\n", list);
 	for (size_t i = 0; i < workload_count; i++)

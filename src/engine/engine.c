@@ -13,6 +13,8 @@ extern const struct engine_ops engine_pvsync2;
 extern const struct engine_ops engine_sync;
 extern const struct engine_ops engine_mmap;
 extern const struct engine_ops engine_null;
+extern const struct engine_ops engine_falloc;
+extern const struct engine_ops engine_ftruncate;
 extern const struct engine_ops engine_io_uring; /* DBIO_HAVE_LIBURING: see util/built.h */
 extern const struct engine_ops engine_libaio;	/* DBIO_HAVE_LIBAIO */
 
@@ -24,7 +26,7 @@ const struct engine_ops *const engine_registry[] = {
 #ifdef DBIO_HAVE_LIBAIO
 	&engine_libaio,
 #endif
-	&engine_mmap,	  &engine_null,
+	&engine_mmap,	  &engine_null, &engine_falloc,	 &engine_ftruncate,
 };
 
 const size_t engine_count = sizeof(engine_registry) / sizeof(engine_registry[0]);

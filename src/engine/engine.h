@@ -15,7 +15,8 @@
  *   teardown(e)       Frees what setup allocated. Called once, also after a
  *                     failed setup (e->priv is then whatever setup left).
  *   io(e, req)        Synchronous engines only (no ENGINE_CAP_QUEUE): does
- *                     req->op (OP_READ or OP_WRITE) of req->len bytes at
+ *                     req->op (OP_READ or OP_WRITE; OP_TRIM too with
+ *                     ENGINE_CAP_TRIM) of req->len bytes at
  *                     req->off on req->fd, from or into req->buf. Transfers
  *                     the whole length: a short transfer is continued, EINTR
  *                     and EAGAIN are retried; end of file before the length
@@ -75,6 +76,13 @@
 
 enum engine_caps {
 	ENGINE_CAP_QUEUE = 1u << 0, /* can keep more than one I/O in flight */
+	/* io takes OP_TRIM: fio's trims on a file (falloc punches a hole); the
+	 * other engines trim with BLKDISCARD in fio, which only block devices
+	 * take, so dbio refuses trims on them */
+	ENGINE_CAP_TRIM = 1u << 1,
+	/* files open for writing whatever the job does (falloc: a read
+	 * allocates, which a file open O_RDONLY refuses with EBADF) */
+	ENGINE_CAP_RDWR = 1u << 2,
 };
 
 struct io_req {
@@ -99,6 +107,9 @@ struct engine_conf {
 	bool writable;	      /* the job writes: files are open O_RDWR */
 	bool sync_file_range; /* the job calls sync_file_range */
 	const void *own;      /* the engine's own keys (its .options struct), or NULL */
+	/* Appended. */
+	bool reads; /* the job reads */
+	bool trims; /* the job trims (fio's trim modes; engines with ENGINE_CAP_TRIM) */
 };
 
 /* What attach gets: the worker's files, open, and its data buffers. */

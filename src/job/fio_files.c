@@ -98,6 +98,19 @@ static int check_filename(struct job *job, struct dbio_err *err)
 	return 0;
 }
 
+/* Whether fio takes key b over key a, both given: fio reads a job file in
+ * order (its [global] before the job's section), and dbio applies the
+ * command line over the files. -1 when the order cannot be told (both on
+ * the command line, or in two files): then they contradict. */
+static int later_key(const struct job *job, const char *a, const char *b)
+{
+	const struct job_origin *oa = job_origin_of(job, a), *ob = job_origin_of(job, b);
+
+	if (!oa->file || !ob->file)
+		return oa->file == ob->file ? -1 : !ob->file;
+	return strcmp(oa->file, ob->file) || oa->line == ob->line ? -1 : ob->line > oa->line;
+}
+
 int job_validate_fio_files(struct job *job, struct dbio_err *err)
 {
 	int rc;
@@ -105,11 +118,14 @@ int job_validate_fio_files(struct job *job, struct dbio_err *err)
 	if (job->filename[0] && (rc = check_filename(job, err)))
 		return rc;
 	if (job_is_set(job, "buffered")) {
-		if (job_is_set(job, "direct") && job->direct == job->buffered)
+		const int last = job_is_set(job, "direct") ? later_key(job, "direct", "buffered") : 1;
+
+		if (last < 0 && job->direct == job->buffered)
 			return job_fail(job, "buffered", err,
 					"%d contradicts direct=%d: buffered=0 is direct=1", job->buffered,
 					job->direct);
-		job->direct = !job->buffered;
+		if (last)
+			job->direct = !job->buffered; /* else direct, given after it, stands */
 	}
 	if (job_is_set(job, "rwmixwrite")) {
 		if (job_is_set(job, "rwmixread") && job->rwmixread + job->rwmixwrite != 100)

@@ -231,7 +231,7 @@ void job_brief(const struct job *job, char *buf, size_t len)
 
 bool job_reads(const struct job *job)
 {
-	return job->rw != RW_WRITE && job->rw != RW_RANDWRITE;
+	return job->rw != RW_WRITE && job->rw != RW_RANDWRITE && !job_trims(job);
 }
 
 bool job_writes(const struct job *job)
@@ -239,9 +239,15 @@ bool job_writes(const struct job *job)
 	return job->rw != RW_READ && job->rw != RW_RANDREAD;
 }
 
+bool job_trims(const struct job *job)
+{
+	return job->rw >= RW_TRIM && job->rw <= RW_RANDTRIMWRITE;
+}
+
 bool job_is_random(const struct job *job)
 {
-	return job->rw == RW_RANDREAD || job->rw == RW_RANDWRITE || job->rw == RW_RANDRW;
+	return job->rw == RW_RANDREAD || job->rw == RW_RANDWRITE || job->rw == RW_RANDRW ||
+	       job->rw == RW_RANDTRIM || job->rw == RW_RANDTRIMWRITE;
 }
 
 /* random_distribution: "random", "zipf:THETA" or "pareto:H". */

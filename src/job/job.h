@@ -19,7 +19,20 @@
 #include "job/option.h"
 #include "util/err.h"
 
-enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_READWRITE, RW_REWRITE };
+enum rw_mode {
+	RW_READ,
+	RW_WRITE,
+	RW_RANDREAD,
+	RW_RANDWRITE,
+	RW_RANDRW,
+	RW_READWRITE,
+	RW_REWRITE,
+	/* fio's trim modes (job/fio_trim.c) */
+	RW_TRIM,
+	RW_RANDTRIM,
+	RW_TRIMWRITE,
+	RW_RANDTRIMWRITE,
+};
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP };
 enum prefill_mode { PREFILL_AUTO, PREFILL_ON, PREFILL_OFF };
@@ -237,6 +250,13 @@ struct job {
 	/* -- fio: flow and submission -- */
 	/* -- end of flow and submission -- */
 	/* -- fio: engines and NUMA -- */
+	char numa_cpu_nodes[128];  /* as given: NUMA nodes "0-1,3" or "all"; "" none */
+	char numa_mem_policy[160]; /* as given: "bind:0-1", "interleave", "local" … */
+	/* Parsed by job_validate_numa. */
+	uint64_t numa_cpus[16]; /* the CPUs of numa_cpu_nodes' nodes, a bit each */
+	bool numa_mem_set;	/* numa_mem_policy makes a set_mempolicy call (not default) */
+	int numa_mode;		/* its MPOL_* (linux/mempolicy.h) */
+	uint64_t numa_nodes;	/* its nodes, a bit each */
 	/* -- end of engines and NUMA -- */
 	/* -- fio: buffers and latency target -- */
 	bool scramble_buffers;	 /* stamp each 512-byte sector of a write */
@@ -372,6 +392,18 @@ const char *job_filename_at(const struct job *job, size_t i, char *buf, size_t l
  * DBIO_EINPUT naming the key. */
 int job_parse_sync_file_range(struct job *job, struct dbio_err *err);
 
+/* fio's trim modes (job/fio_trim.c): refused on an engine that cannot
+ * trim a file (engine_trims false; engine names it), and with the rate
+ * keys, which dbio does not apply to trims. 0 or DBIO_EINPUT naming the
+ * key. */
+int job_validate_trims(struct job *job, bool engine_trims, const char *engine, struct dbio_err *err);
+
+/* fio's NUMA keys (job/fio_numa.c): numa_cpu_nodes into the CPUs of its
+ * nodes, numa_mem_policy into its mode and nodes, each node checked
+ * against the nodes of this machine (util/numa.h, under sysfs_dir). 0 or
+ * DBIO_EINPUT naming the key. */
+int job_validate_numa(struct job *job, const char *sysfs_dir, struct dbio_err *err);
+
 /* fio's keys of pacing and threads (job/fio_pacing.c): parse rate,
  * rate_iops, rate_min and rate_iops_min (fio's R,W forms), startdelay,
  * cpus_allowed or cpumask and nice into their parsed fields, refuse the
@@ -402,9 +434,11 @@ const char *job_buffer_key_given(const struct job *job);
  * plan_validate must have run. */
 void job_brief(const struct job *job, char *buf, size_t len);
 
-/* True when the job issues reads / writes. */
+/* True when the job issues reads / changes its files (writes or trims) /
+ * trims. */
 bool job_reads(const struct job *job);
 bool job_writes(const struct job *job);
+bool job_trims(const struct job *job);
 bool job_is_random(const struct job *job);
 
 /* The directories of a directory option, split at ':'. Returns their count

@@ -26,6 +26,10 @@ static const struct opt_enum rw_values[] = {
 	{ "rw", RW_READWRITE, NULL },
 	{ "rewrite", RW_REWRITE,
 	  "sequential: read each block, then write it back (bonnie++'s Rewrite); a read and a write per block" },
+	{ "trim", RW_TRIM, "sequential trims (fio's; ioengine=falloc punches holes)" },
+	{ "randtrim", RW_RANDTRIM, "random trims (fio's; ioengine=falloc punches holes)" },
+	{ "trimwrite", RW_TRIMWRITE, "sequential: trim each block, then write it (fio's)" },
+	{ "randtrimwrite", RW_RANDTRIMWRITE, "trimwrite at random blocks (fio's)" },
 	{ NULL, 0, NULL },
 };
 
@@ -362,6 +366,10 @@ static const struct option_def files_defs[] = {
 	/* -- fio: flow and submission (flow, flow_id, flow_sleep, io_submit_mode=offload, exit_what=all) -- */
 	/* -- end of flow and submission -- */
 	/* -- fio: falloc and ftruncate engines, trims, NUMA (numa_cpu_nodes, numa_mem_policy) -- */
+	{ .name = "numa_cpu_nodes", .never_brief = 1, .type = OPT_STR, .offset = F(numa_cpu_nodes), .size = S(numa_cpu_nodes), .def = "",
+	  .help = "Run the job's threads on the CPUs of these NUMA nodes (sched_setaffinity before the thread prepares, after cpus_allowed, as fio): numbers from 0 and ranges, e.g. 0 or 0-1,3, or all; each a node of this machine (/sys/devices/system/node). Empty: where dbio may run." },
+	{ .name = "numa_mem_policy", .never_brief = 1, .type = OPT_STR, .offset = F(numa_mem_policy), .size = S(numa_mem_policy), .def = "",
+	  .help = "The memory policy of the job's threads (set_mempolicy(2) before the thread prepares, so its buffers follow it): default (no call, as fio), prefer:NODE, bind:NODES, interleave[:NODES] (all nodes when none are given) or local; nodes as in numa_cpu_nodes." },
 	/* -- end of engines and NUMA -- */
 	/* -- fio: buffer contents and latency target (dedupe_*, buffer_compress_*, latency_target ...) -- */
 	{ .name = "scramble_buffers", .type = OPT_BOOL, .offset = F(scramble_buffers), .def = "1",

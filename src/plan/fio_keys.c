@@ -16,7 +16,7 @@
 /* clang-format off */
 /* The reasons shared by a family of keys. */
 #define VERIFY "data verification (verify=) is not in dbio yet: it comes with the reliability work; run without it"
-#define TRIM "dbio issues no trim (discard); run without it"
+#define TRIM "fio's verify of trimmed blocks (trim_percentage ...) is not in dbio: its trims (rw=trim, ioengine=falloc) are not verified; run without it"
 #define ZBD "zoned block devices (zonemode=zbd) are not in dbio; run on a conventional disk or a filesystem, without the key"
 #define TRACE "dbio neither records nor replays I/O traces: it makes its I/O from rw=, bs= and random_distribution="
 #define LOGS "fio's log files are not in dbio: log_interval= records a time series in the result; run without it"
@@ -40,7 +40,7 @@ const struct fio_key fio_keys[] = {
 	{ "atomic", LATER("writes with torn-write protection (RWF_ATOMIC)") },
 	{ "bindname", ENGINE("RDMA (rdma)") },
 	{ "block", PROFILE("tiobench") },
-	{ "block_error_percentiles", TRIM },
+	{ "block_error_percentiles", "fio's histogram of trim and write errors per block of a flash device; dbio stops at the first error; run without it" },
 	{ "brick", ENGINE("GlusterFS (gfapi)") },
 	{ "bs_is_seq_rand", LATER("picks the block size by sequential or random I/O, not by read or write") },
 	{ "buffer_pattern", LATER("writes a given byte pattern; dbio writes random data, zeros or compressible chunks") },
@@ -193,8 +193,6 @@ const struct fio_key fio_keys[] = {
 	{ "nonvectored", "dbio's io_uring engine issues plain, not vectored, reads and writes; drop the key" },
 	{ "nowait", LATER("issues I/O that fails instead of blocking (RWF_NOWAIT)") },
 	{ "num_range", ENGINE("io_uring_cmd (NVMe and SCSI passthrough)") },
-	{ "numa_cpu_nodes", LATER("binds the job to NUMA nodes; numactl(8) binds all of dbio") },
-	{ "numa_mem_policy", LATER("binds the job to NUMA nodes; numactl(8) binds all of dbio") },
 	{ "numruns", PROFILE("tiobench") },
 	{ "object_class", ENGINE("DAOS (dfs)") },
 	{ "opendir", "dbio reads and writes only files it makes in directory=; drop the key" },
@@ -337,8 +335,6 @@ const struct fio_key fio_engines[] = {
 	{ "e4defrag", "fio's engine that runs ext4 online defragmentation" },
 	{ "exec", "fio's engine that runs a program beside the jobs" },
 	{ "external", "a fio engine loaded from a shared object (ioengine=external:<file>)" },
-	{ "falloc", "fio's engine that calls fallocate(2) instead of reading and writing" },
-	{ "ftruncate", "fio's engine that calls ftruncate(2) instead of writing" },
 	{ "fusion-aw-sync", "fio's engine for Fusion-io atomic writes (gone from fio)" },
 	{ "gfapi", "fio's GlusterFS engine" },
 	{ "gfapi_async", "fio's GlusterFS engine" },

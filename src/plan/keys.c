@@ -101,12 +101,6 @@ int plan_set(struct job *job, const char *key, const char *value, const struct j
 	char where[4200];
 
 	job_where(origin, where, sizeof(where));
-	if (value && !strcmp(option_canonical(key), "rw") && strstr(value, "trim") &&
-	    strspn(value, "randtrimwe") == strcspn(value, ":"))
-		return dbio_err_set(
-			err, DBIO_EINPUT,
-			"%s: key '%s': '%s': dbio issues no trim (discard) yet, so fio's trim modes are not honoured; use read, write, randread, randwrite, randrw, readwrite or rewrite",
-			where, key, value);
 	if (job_find(job, key, NULL))
 		return job_set(job, key, value, origin, err);
 	if ((package = built_missing_key(key, &option, &part)))

@@ -11,6 +11,7 @@
 #include "engine/engine.h"
 #include "plan/fio_keys.h"
 #include "plan/plan.h"
+#include "util/numa.h"
 #include "util/termesc.h"
 #include "util/units.h"
 #include "workload/workload.h"
@@ -148,6 +149,9 @@ static int check_engine(struct job *job, struct dbio_err *err)
 	workload_engine_conf(job, &conf);
 	if (eng->check && (why = eng->check(&conf)))
 		return job_fail(job, "ioengine", err, "%s", why);
+	if (job_validate_trims(job, eng->caps & ENGINE_CAP_TRIM, eng->name, err) ||
+	    job_validate_numa(job, NUMA_SYSFS_DIR, err))
+		return err->code;
 	job->engine_warning = eng->warn ? eng->warn(&conf) : NULL;
 	return 0;
 }

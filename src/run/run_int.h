@@ -135,6 +135,12 @@ int run_collect(struct run_group *g, struct dbio_err *err);
  * of the job files) or exitall_on_error and a failure, stop the jobs of g
  * that exit_what names. */
 int run_thread_setup(struct worker *w);
+
+/* fio's NUMA keys (numa.c) for the calling worker thread, from
+ * run_thread_setup after its CPUs: numa_cpu_nodes (sched_setaffinity),
+ * numa_mem_policy (set_mempolicy); 0 or -errno with w->err naming the job,
+ * thread and call. */
+int run_thread_numa(struct worker *w);
 bool run_thread_delay(struct worker *w);
 void run_thread_exit(struct run_group *g, const struct job *job, int rc);
 

@@ -88,7 +88,7 @@ int run_thread_setup(struct worker *w)
 	const struct job *job = w->job;
 	int rc;
 
-	if (job->cpus_set && (rc = set_cpus(w)))
+	if ((job->cpus_set && (rc = set_cpus(w))) || (rc = run_thread_numa(w)))
 		return rc;
 	if (job->nice_inc) {
 		/* nice(2) as fio calls it: an increment, for this thread */

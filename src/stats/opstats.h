@@ -27,13 +27,16 @@ enum op_type {
 	OP_CREATE,	    /* creating a file (open O_CREAT | O_EXCL, its data, close) */
 	OP_STAT,	    /* stat of a file */
 	OP_DELETE,	    /* unlink of a file */
+	OP_TRIM,	    /* fio's trim: a range discarded (falloc: a hole punched) */
 	OP_NTYPES
 };
 
-/* Operations that move data (counted by a series' count grid). */
+/* Operations on data (counted by a series' count grid): fio's reads,
+ * writes and trims, the databases' puts and gets. */
 static inline int op_is_data(enum op_type t)
 {
-	return t == OP_READ || t == OP_WRITE || t == OP_INSERT || t == OP_LOOKUP || t == OP_UPDATE;
+	return t == OP_READ || t == OP_WRITE || t == OP_INSERT || t == OP_LOOKUP || t == OP_UPDATE ||
+	       t == OP_TRIM;
 }
 
 /* Always present in a result's ops, even with a count of 0. */

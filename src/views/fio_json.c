@@ -4,7 +4,7 @@
  * added, histograms merged bucket by bucket, so the percentiles are
  * dbio's own (nearest rank, within 1/256). dbio's op types map to fio's
  * directions: read to read, write to write, fsync, fdatasync and
- * sync_file_range to sync; trim stays empty. The shape follows what fio
+ * sync_file_range to sync, trim to trim. The shape follows what fio
  * 3.33 prints (stat.c: show_thread_status_json, add_ddir_status_json);
  * the meaning of each field is in docs/fio-output.md.
  */
@@ -40,7 +40,7 @@ static const struct fio_dir_def {
 } fio_dirs[FIO_NDIRS] = {
 	[FIO_READ] = { "read", { OP_READ }, 1 },
 	[FIO_WRITE] = { "write", { OP_WRITE }, 1 },
-	[FIO_TRIM] = { .name = "trim" }, /* dbio does no trim */
+	[FIO_TRIM] = { "trim", { OP_TRIM }, 1 },
 	[FIO_SYNC] = { "sync", { OP_FSYNC, OP_FDATASYNC, OP_SYNC_FILE_RANGE }, 3 },
 };
 

@@ -69,7 +69,7 @@ static int io_failed(struct worker *w, const struct io_req *req, size_t file, in
 			"%s: %s of %llu bytes at offset %llu: the file ends at %llu bytes now: truncated while the job ran?",
 			w->files[file].path, op_type_name(req->op), (unsigned long long)req->len,
 			(unsigned long long)req->off, (unsigned long long)sb.st_size);
-	if (req->op == OP_READ || req->op == OP_WRITE)
+	if (op_is_data(req->op))
 		return dbio_err_set(&w->err, rc, "%s: %s of %llu bytes at offset %llu: %s",
 				    w->files[file].path, op_type_name(req->op), (unsigned long long)req->len,
 				    (unsigned long long)req->off, strerror(-rc));
@@ -83,8 +83,8 @@ static inline void target_add(struct worker *w, unsigned file, enum op_type op, 
 {
 	struct target_io *t = &w->tio[w->files[file].dir];
 
-	t->ops[op == OP_WRITE]++;
-	t->bytes[op == OP_WRITE] += len;
+	t->ops[op == OP_WRITE] += op != OP_TRIM; /* a directory's reads and writes */
+	t->bytes[op == OP_WRITE] += op != OP_TRIM ? len : 0;
 	t->last_ns = end_ns;
 }
 
@@ -162,8 +162,8 @@ static int fileio_run_sync(struct worker *w)
 	struct fileio_state *st = w->priv;
 	struct where *wh = &st->where;
 	const bool mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE;
-	const enum op_type fixed_op = job_reads(job) ? OP_READ : OP_WRITE;
-	const bool rewrite = job->rw == RW_REWRITE;
+	const enum op_type fixed_op = where_first_op(job);
+	const bool rewrite = where_pairs(job);
 	const bool series = series_on(&w->series);
 	uint64_t now = clock_now_ns();
 	const uint64_t ramp_end = now + job->ramp_ns;
@@ -234,7 +234,7 @@ static int fileio_run_sync(struct worker *w)
 			now = t;
 			if (!rewrite || req.op == OP_WRITE)
 				break;
-			req.op = OP_WRITE; /* rw=rewrite: the block just read is written back */
+			req.op = OP_WRITE; /* rewrite, trimwrite: the block is then written */
 		}
 		if (rc)
 			break;
@@ -532,7 +532,7 @@ static int fileio_run_queued(struct worker *w)
 			   .job = job,
 			   .wh = &((struct fileio_state *)w->priv)->where,
 			   .mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE,
-			   .op = job_reads(job) ? OP_READ : OP_WRITE,
+			   .op = where_first_op(job),
 			   .series = series_on(&w->series),
 			   .now = clock_now_ns(),
 			   .pace = &((struct fileio_state *)w->priv)->pace,

@@ -18,7 +18,7 @@ static int open_flags(const struct job *job)
 {
 	int flags = O_NOFOLLOW | O_CLOEXEC;
 
-	flags |= job_writes(job) ? O_RDWR : O_RDONLY;
+	flags |= job_writes(job) || (job->eng->caps & ENGINE_CAP_RDWR) ? O_RDWR : O_RDONLY;
 	if (job->direct)
 		flags |= O_DIRECT;
 	if (job->sync == SYNC_SYNC)

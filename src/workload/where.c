@@ -442,9 +442,22 @@ static bool fio_offset(struct where *wh, int d, uint64_t *off, uint64_t *len)
 	return true;
 }
 
+enum op_type where_first_op(const struct job *job)
+{
+	if (job_trims(job))
+		return OP_TRIM;
+	return job_reads(job) ? OP_READ : OP_WRITE;
+}
+
+bool where_pairs(const struct job *job)
+{
+	return job->rw == RW_REWRITE || job->rw == RW_TRIMWRITE || job->rw == RW_RANDTRIMWRITE;
+}
+
 bool where_next_fio(struct where *wh, enum op_type op, struct io_req *io)
 {
-	const int d = op == OP_WRITE;
+	/* trims take the write's sizes and offsets, as fio's bs=R,W does */
+	const int d = op != OP_READ;
 	uint64_t off, len;
 
 	/* A pass of size (fio's queued engines; its synchronous ones go on

@@ -102,6 +102,12 @@ void where_restart(struct where *wh);
  * while io_size has a whole block left); false when the job is done. */
 bool where_new_pass(struct where *wh, bool files_done);
 
+/* The op of every I/O of a job that does not mix reads and writes
+ * (OP_TRIM for fio's trim modes); for rewrite and trimwrite the first of a
+ * pair at one offset, the second a write (where_pairs). */
+enum op_type where_first_op(const struct job *job);
+bool where_pairs(const struct job *job);
+
 /* where_next for fio's offsets (where.c). */
 bool where_next_fio(struct where *wh, enum op_type op, struct io_req *io);
 
@@ -112,7 +118,7 @@ static inline bool where_more(const struct where *wh)
 	return wh->bytes < wh->limit && wh->ops < wh->max_ops;
 }
 
-/* The next I/O of op (OP_READ or OP_WRITE, as the caller drew it): its
+/* The next I/O of op (OP_READ, OP_WRITE or OP_TRIM, as the caller drew it): its
  * file, offset and length into io (nothing else of it), counted in the
  * budget as issued; false when the thread's I/O is done (never for a
  * time_based job). */

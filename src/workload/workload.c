@@ -55,9 +55,11 @@ void workload_engine_conf(const struct job *job, struct engine_conf *conf)
 
 	*conf = (struct engine_conf){ .iodepth = queued ? (unsigned)job->iodepth : 1,
 				      .direct = job->direct,
-				      .writable = job_writes(job),
+				      .writable = job_writes(job) || (job->eng->caps & ENGINE_CAP_RDWR),
 				      .sync_file_range = job->sfr_every > 0,
-				      .own = job->eng_conf };
+				      .own = job->eng_conf,
+				      .reads = job_reads(job),
+				      .trims = job_trims(job) };
 }
 
 int workload_check_memory(const struct job *job, const char *key, const char *what, const char *purpose,

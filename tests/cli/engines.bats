@@ -49,6 +49,25 @@ matrix() {
 	done
 }
 
+# matrix_writes ENGINE: for an engine that only writes (ftruncate, as in
+# fio): the writing modes as matrix does, and each mode that reads refused
+# before anything runs.
+matrix_writes() {
+	local e=$1 rw
+	need_engine "$e"
+	for rw in write randwrite; do
+		dbio_ok --directory="$target" --rw="$rw" --size=16m --bs=4k --ioengine="$e"
+		json_is "$result" "$R0.ops.read.count=0" "$R0.ops.write.count=4096" \
+			"$R0.ops.write.bytes=16777216" "$R0.partial=false" "jobs.0.options.ioengine=$e"
+		is_empty_dir "$target"
+	done
+	for rw in read randread randrw readwrite rewrite; do
+		run -2 --separate-stderr "$DBIO" run --directory="$target" --rw="$rw" --size=16m --ioengine="$e"
+		[ "$stderr" = "dbio: command line: key 'ioengine': '$e' only writes (each write truncates the file to its offset; fio fails a read or trim of it): use rw=write or randwrite, or ioengine=falloc (job 'job')" ]
+		is_empty_dir "$target"
+	done
+}
+
 # syncs ENGINE: fsync=4 makes writes/4 fsyncs, fdatasync=8 writes/8.
 syncs() {
 	local e=$1 keys
@@ -72,6 +91,10 @@ syncs() {
 @test "pvsync2: every rw mode gives exactly 4096 ops and 16 MiB" { matrix pvsync2; }
 @test "mmap: every rw mode gives exactly 4096 ops and 16 MiB" { matrix mmap; }
 @test "null: every rw mode gives exactly 4096 ops and 16 MiB" { matrix null; }
+@test "falloc: every rw mode gives exactly 4096 ops and 16 MiB" { matrix falloc; }
+@test "ftruncate: every rw mode gives exactly 4096 ops and 16 MiB (it only writes: the others are refused)" {
+	matrix_writes ftruncate
+}
 @test "io_uring iodepth=8: every rw mode gives exactly 4096 ops and 16 MiB" { matrix io_uring; }
 @test "libaio direct=1 iodepth=8: every rw mode gives exactly 4096 ops and 16 MiB" { matrix libaio; }
 
@@ -80,6 +103,8 @@ syncs() {
 @test "pvsync2: fsync=4 gives writes/4 - 1 fsyncs, fdatasync=8 writes/8 - 1" { syncs pvsync2; }
 @test "mmap: fsync=4 gives writes/4 - 1 fsyncs (msync), fdatasync=8 writes/8 - 1" { syncs mmap; }
 @test "null: fsync=4 gives writes/4 - 1 fsyncs, fdatasync=8 writes/8 - 1" { syncs null; }
+@test "falloc: fsync=4 gives writes/4 - 1 fsyncs, fdatasync=8 writes/8 - 1" { syncs falloc; }
+@test "ftruncate: fsync=4 gives writes/4 - 1 fsyncs, fdatasync=8 writes/8 - 1" { syncs ftruncate; }
 @test "io_uring: fsync=4 gives writes/4 - 1 fsyncs, fdatasync=8 writes/8 - 1" { syncs io_uring; }
 @test "libaio: fsync=4 gives writes/4 - 1 fsyncs, fdatasync=8 writes/8 - 1" { syncs libaio; }
 
@@ -143,13 +168,14 @@ syncs() {
 }
 
 # The data of a write job depends only on randseed: the same file whichever
-# engine wrote it (null writes nothing and is left out). dbio does not read
+# engine wrote it (null, falloc and ftruncate write no data and are left
+# out: fio's falloc and ftruncate allocate or cut the file instead). dbio does not read
 # into a file it did not lay out, so "read back by another engine" is this:
 # every engine's file has the checksum of psync's.
 @test "data written by one engine is what every other engine writes (sha256)" {
 	local e sums=() ref="" why
 	for e in $(engines_of_build); do
-		[ "$e" != null ] || continue
+		case $e in null | falloc | ftruncate) continue ;; esac
 		why=$(why_not_here "$e")
 		if [ -n "$why" ]; then
 			echo "# left out of this comparison: $why" >&3
@@ -185,7 +211,7 @@ syncs() {
 		[ "$e" != mmap ] ||
 			want="dbio: command line: key 'ioengine': mmap copies through the page cache, so direct=1 cannot apply; use direct=0, or another engine (ioengine=psync) with direct=1 (job 'job')"
 		run -2 --separate-stderr "$DBIO" run --directory="$target" --output "$result" \
-			--ioengine="$e" --direct=1 --bs=1000 --size=1m
+			--ioengine="$e" --direct=1 --bs=1000 --size=1m --rw=write # ftruncate only writes
 		[ "$stderr" = "$want" ] || {
 			printf '%s: %s\n' "$e" "$stderr" >&2
 			return 1

@@ -45,7 +45,7 @@ bad_job() {
 }
 
 @test "command line: bad rw lists the accepted values" {
-	refused "dbio: command line: key 'rw': bad value 'foo': expected one of read, write, randread, randwrite, randrw, readwrite, rewrite" \
+	refused "dbio: command line: key 'rw': bad value 'foo': expected one of read, write, randread, randwrite, randrw, readwrite, rewrite, trim, randtrim, trimwrite, randtrimwrite" \
 		run --directory="$target" --output "$result" --size=1m --rw=foo
 }
 

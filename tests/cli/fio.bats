@@ -314,10 +314,10 @@ PY
 	[ "$stderr" = "dbio: command line: key 'openfiles': 1 of nrfiles=2: dbio keeps every file of a thread open through the run, and does not close and reopen files between I/Os as fio then does; give openfiles of at least nrfiles, or none (job 'job')" ]
 }
 
-@test "fio: bad values, trim modes and unknown keys of a file are listed together; hundreds end with a count" {
-	printf '[j]\nrw=randtrim\nbs=huge\nsize=1m\nverify_backlog=1\n' >j.fio
+@test "fio: bad values, fio's refused keys and unknown keys of a file are listed together; hundreds end with a count" {
+	printf '[j]\nrw=trimread\nbs=huge\nsize=1m\nverify_backlog=1\n' >j.fio
 	refused_file j.fio "$(printf '%s\n' \
-		"dbio: j.fio:2: key 'rw': 'randtrim': dbio issues no trim (discard) yet, so fio's trim modes are not honoured; use read, write, randread, randwrite, randrw, readwrite or rewrite" \
+		"dbio: j.fio:2: key 'rw': bad value 'trimread': expected one of read, write, randread, randwrite, randrw, readwrite, rewrite, trim, randtrim, trimwrite, randtrimwrite" \
 		"dbio: j.fio:3: key 'bs': bad value 'huge': expected a size from 1 B to 1 GiB with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k" \
 		"dbio: j.fio:5: key 'verify_backlog': data verification (verify=) is not in dbio yet: it comes with the reliability work; run without it")"
 	{

@@ -400,10 +400,12 @@ engine_keys() {
 
 # why_not_here ENGINE: prints why ENGINE is to be skipped (left out of the
 # build, refused by the kernel, no O_DIRECT on the target), nothing when it
-# runs a 64 KiB read; fails when it cannot for another reason. (Not a skip in
-# a subshell: bats' skip exits 0, and `(need_engine e)` would say it runs.)
+# runs a 64 KiB read (a write for ftruncate, which only writes); fails when
+# it cannot for another reason. (Not a skip in a subshell: bats' skip exits
+# 0, and `(need_engine e)` would say it runs.)
 why_not_here() {
-	local keys
+	local keys rw=read
+	[ "$1" != ftruncate ] || rw=write
 	if ! in_build "ioengine=$1"; then
 		echo "this build left out $(left_out_text | grep -o "ioengine=$1 ([^)]*)")"
 		return 0
@@ -412,7 +414,7 @@ why_not_here() {
 	mkdir -p "$scratch/probe"
 	# shellcheck disable=SC2086
 	run --separate-stderr "$DBIO" run --directory="$scratch/probe" --output "$scratch/probe.json" \
-		--size=64k --bs=4k --rw=read $keys
+		--size=64k --bs=4k --rw=$rw $keys
 	rm -rf "$scratch/probe" "$scratch/probe.json"
 	if [ "$status" -eq 0 ]; then
 		return 0
@@ -456,8 +458,9 @@ refused_file() {
 	is_empty_dir "$target"
 }
 
-# counts FILE: "job op count" per job and op type of a dbio result (fio's
-# names: fsync and fdatasync are sync), sorted.
+# counts FILE: "job op count" per job and op type (read, write, trim,
+# sync) of a dbio result (fio's names: fsync and fdatasync are sync),
+# sorted.
 counts() {
 	"$PYTHON" - "$1" <<'EOF'
 import json, sys
@@ -466,7 +469,7 @@ out = {}
 for j in r["jobs"]:
     for t, o in j["runs"][0]["ops"].items():
         name = {"fsync": "sync", "fdatasync": "sync"}.get(t, t)
-        if name in ("read", "write", "sync") and o["count"]:
+        if name in ("read", "write", "trim", "sync") and o["count"]:
             out[(j["name"], name)] = out.get((j["name"], name), 0) + o["count"]
 for (job, op), n in sorted(out.items()):
     print(job, op, n)
@@ -480,7 +483,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 out = {}
 for j in r["jobs"]:
-    for op in ("read", "write", "sync"):
+    for op in ("read", "write", "trim", "sync"):
         # fio leaves fdatasyncs out of sync.total_ios, not out of its latencies
         n = max(j[op]["total_ios"], j[op].get("lat_ns", {}).get("N", 0))
         if n:

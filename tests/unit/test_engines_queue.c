@@ -444,7 +444,7 @@ static void test_engines_registry_and_packages(void **state)
 #ifdef DBIO_HAVE_LIBAIO
 				  "libaio, "
 #endif
-				  "mmap, null");
+				  "mmap, null, falloc, ftruncate");
 #ifdef DBIO_HAVE_LIBURING
 	assert_null(built_missing_package("ioengine", "io_uring"));
 #else

@@ -236,9 +236,10 @@ static void test_jobfile_bad_value_line(void **state)
 	parse_fails("[a]\nbs=4x\n", DBIO_EINPUT,
 		    "x.fio:2: key 'bs': bad value '4x': expected a size from 1 B to 1 GiB with an "
 		    "optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k");
-	parse_fails("[global]\n\nrw=sequential\n[a]\n", DBIO_EINPUT,
-		    "x.fio:3: key 'rw': bad value 'sequential': expected one of read, write, "
-		    "randread, randwrite, randrw, readwrite, rewrite");
+	parse_fails(
+		"[global]\n\nrw=sequential\n[a]\n", DBIO_EINPUT,
+		"x.fio:3: key 'rw': bad value 'sequential': expected one of read, write, "
+		"randread, randwrite, randrw, readwrite, rewrite, trim, randtrim, trimwrite, randtrimwrite");
 	parse_fails("[a]\n[b]\nrwmixread=101\n", DBIO_EINPUT,
 		    "x.fio:3: key 'rwmixread': bad value '101': out of range: expected a whole number "
 		    "from 0 to 100");

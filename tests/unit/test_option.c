@@ -340,7 +340,7 @@ static void test_option_set_bad_value_messages(void **state)
 	set_fails("loops", "x", "command line: key 'loops': bad value 'x': expected a whole number from 1");
 	set_fails("rw", "READ",
 		  "command line: key 'rw': bad value 'READ': expected one of read, write, randread, "
-		  "randwrite, randrw, readwrite, rewrite");
+		  "randwrite, randrw, readwrite, rewrite, trim, randtrim, trimwrite, randtrimwrite");
 	set_fails("direct", "2",
 		  "command line: key 'direct': bad value '2': expected 0 or 1 (a bare key means 1)");
 	set_fails("runtime", "1.5s",
@@ -373,7 +373,7 @@ static void test_option_set_bare_non_bool_needs_value(void **state)
 	set_fails("bs", NULL, msg);
 	set_fails("rw", NULL,
 		  "command line: key 'rw': needs a value: expected one of read, write, randread, "
-		  "randwrite, randrw, readwrite, rewrite");
+		  "randwrite, randrw, readwrite, rewrite, trim, randtrim, trimwrite, randtrimwrite");
 	set_fails("directory", NULL,
 		  "command line: key 'directory': needs a value: expected text of at most 4095 bytes");
 }
@@ -793,6 +793,8 @@ static void test_option_engine_registry(void **state)
 		set_ok(&job, "ioengine", ops->name);
 		if (!strcmp(ops->name, "libaio"))
 			set_ok(&job, "direct", "1"); /* libaio refuses buffered I/O */
+		if (!strcmp(ops->name, "ftruncate"))
+			set_ok(&job, "rw", "write"); /* ftruncate only writes */
 		if (plan_validate(&job, &err))
 			fail_msg("ioengine=%s: %s", ops->name, err.msg);
 	}
