@@ -221,6 +221,10 @@ struct job {
 	/* -- fio: steady state -- */
 	/* -- end of steady state -- */
 	/* -- fio: flow and submission -- */
+	uint64_t flow;		/* weight among the jobs of its flow_id; 0: no flow control */
+	uint64_t flow_id;	/* the jobs of one id share a count of their I/Os */
+	uint64_t flow_sleep_ns; /* how long a thread over its share waits; 0: yield and look again */
+	bool offload;		/* io_submit_mode=offload, parsed by job_validate_pacing */
 	/* -- end of flow and submission -- */
 	/* -- fio: engines and NUMA -- */
 	/* -- end of engines and NUMA -- */

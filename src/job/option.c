@@ -357,6 +357,12 @@ static const struct option_def files_defs[] = {
 	/* -- fio: steady state (steadystate, ss_dur, ss_ramp ...) -- */
 	/* -- end of steady state -- */
 	/* -- fio: flow and submission (flow, flow_id, flow_sleep, io_submit_mode=offload, exit_what=all) -- */
+	{ .name = "flow", .type = OPT_UINT, .offset = F(flow), .def = "0", .min = 0, .max = 1000,
+	  .help = "Weight of each thread of the job in its flow_id, as in fio: the threads of one flow_id running at the same time share a count of their reads and writes, and before each I/O a thread whose share of that count is above its share of the flow's weights waits (flow_sleep) instead: flow=1 beside flow=8 does about 1 I/O for their 8. 0: no flow control. workload=fileio only." },
+	{ .name = "flow_id", .type = OPT_UINT, .offset = F(flow_id), .def = "0", .min = 0, .max = OPT_MAX,
+	  .help = "The flow whose count the job's threads share (flow=). workload=fileio only." },
+	{ .name = "flow_sleep", .type = OPT_TIME, .offset = F(flow_sleep_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
+	  .help = "How long a thread held back by flow waits before it looks again (bare number: microseconds, as in fio); a queued engine first waits for what it has in flight, as fio. 0: it yields the CPU and looks again. workload=fileio only." },
 	/* -- end of flow and submission -- */
 	/* -- fio: falloc and ftruncate engines, trims, NUMA (numa_cpu_nodes, numa_mem_policy) -- */
 	/* -- end of engines and NUMA -- */

@@ -236,6 +236,7 @@ static int fileio_prepare(struct worker *w)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory for the random map",
 				    w->index);
 	pace_init(&st->pace, job, (job->randseed + w->index) ^ 0x9ace5eedull, w->stop, w->job_stop);
+	pace_attach_flow(&st->pace, w->flow);
 	return 0;
 }
 
@@ -384,7 +385,7 @@ static int fileio_run_sync(struct worker *w)
 		}
 		req.op = mixed ? (rng_below(&w->rng, 100) < job->rwmixread ? OP_READ : OP_WRITE) : fixed_op;
 		/* the budget before the rate: no wait after the last I/O */
-		if (!where_more(wh) || (pace->rate && !pace_rate_wait(pace, &req.op, &now, deadline)))
+		if (!where_more(wh) || (pace->gate && !pace_rate_wait(pace, &req.op, &now, deadline)))
 			break;
 		if (!where_next(wh, req.op, &req))
 			break;
@@ -520,7 +521,7 @@ static bool q_next_op(struct qloop *q, enum op_type *op)
 	      : q->mixed ? (rng_below(&q->w->rng, 100) < q->job->rwmixread ? OP_READ : OP_WRITE)
 			 : q->op;
 	q->hold = false;
-	if (!q->pace->rate || !(wait = pace_rate_wait_ns(q->pace, op, q->now)))
+	if (!q->pace->gate || !(wait = pace_queue_wait_ns(q->pace, op, q->now)))
 		return true;
 	q->hold = true;
 	q->held_op = *op;
@@ -746,9 +747,10 @@ static int fileio_run_queued(struct worker *w)
 
 static int fileio_run(struct worker *w)
 {
-	if (w->eng.ops->caps & ENGINE_CAP_QUEUE)
-		return fileio_run_queued(w);
-	return fileio_run_sync(w);
+	int rc = w->eng.ops->caps & ENGINE_CAP_QUEUE ? fileio_run_queued(w) : fileio_run_sync(w);
+
+	pace_leave_flow(&((struct fileio_state *)w->priv)->pace); /* as fio's thread when it ends */
+	return rc;
 }
 
 static void fileio_cleanup(struct worker *w)

@@ -1,0 +1,173 @@
+#!/usr/bin/env bats
+# fio's flow control and submission keys, with fio's meaning (docs/fio.md,
+# "Flow and submission"): flow shares the I/O of the jobs of one flow_id in
+# the ratio of their weights (measured in dbio and in fio 3.33 on the same
+# file, within a stated bound), flow_sleep, the refusals of bad values.
+
+load helpers
+
+# ratio FILE A B: the reads and writes of job A over those of job B in the
+# first run of dbio's result FILE, to two decimals.
+ratio() {
+	"$PYTHON" - "$@" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+n = [sum(o["count"] for t, o in j["runs"][0]["ops"].items() if t in ("read", "write"))
+     for j in r["jobs"]]
+print(round(n[int(sys.argv[2])] / n[int(sys.argv[3])], 2))
+EOF
+}
+
+# fio_ratio FILE A B: the same from fio's --output-format=json.
+fio_ratio() {
+	"$PYTHON" - "$@" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+n = [j["read"]["total_ios"] + j["write"]["total_ios"] for j in r["jobs"]]
+print(round(n[int(sys.argv[2])] / n[int(sys.argv[3])], 2))
+EOF
+}
+
+# within VALUE WANT PCT: VALUE is within PCT percent of WANT.
+within() {
+	"$PYTHON" -c "import sys; v, w, p = map(float, sys.argv[1:]); sys.exit(abs(v - w) > w * p / 100)" "$@" || {
+		echo "$1 is not within $3 % of $2" >&2
+		return 1
+	}
+}
+
+# fio_run FILE: fio 3.33 runs FILE in $target, its JSON in fio.json.
+fio_run() {
+	rm -rf "$target" && mkdir "$target"
+	fio --directory="$target" --output-format=json --output=fio.json "$1" >/dev/null
+}
+
+@test "flow=1 beside flow=8 (fio's flow.fio, psync): 1 I/O for their 8 within 5 %, as fio 3.33 on the same file" {
+	cat >j.fio <<'EOF'
+[global]
+size=4m
+bs=4k
+invalidate=0
+time_based
+runtime=1
+[small]
+rw=randread
+flow=1
+[big]
+rw=randread
+flow=8
+EOF
+	dbio_ok j.fio --directory="$target"
+	within "$(ratio "$result" 1 0)" 8 5
+	command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
+	fio_run j.fio
+	within "$(fio_ratio fio.json 1 0)" 8 5
+}
+
+@test "flow with flow_sleep on a queued engine (flow.fio's keys): a writer at flow=1 beside a reader at flow=8, 1:8 within 5 %, as fio" {
+	need_queued_engine
+	for e in $(queued_engines_of_build); do
+		[ -z "$(why_not_here "$e")" ] || continue
+		cat >j.fio <<EOF
+[global]
+norandommap
+time_based
+runtime=1
+direct=1
+ioengine=$e
+iodepth=16
+size=4m
+bs=8k
+flow_sleep=1000
+[job2]
+rw=write
+flow=1
+[job1]
+rw=randread
+flow=8
+EOF
+		dbio_ok j.fio --directory="$target"
+		within "$(ratio "$result" 1 0)" 8 5
+		[ "$e" = libaio ] || continue
+		command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
+		fio_run j.fio
+		within "$(fio_ratio fio.json 1 0)" 8 5
+	done
+}
+
+@test "flow_id: two flows apart; each shares its own count (2:1 and 1:3 within 5 %)" {
+	cat >j.fio <<'EOF'
+[global]
+size=2m
+bs=4k
+invalidate=0
+time_based
+runtime=1
+rw=read
+[a]
+flow=2
+[b]
+flow=1
+[c]
+flow_id=7
+flow=1
+[d]
+flow_id=7
+flow=3
+EOF
+	dbio_ok j.fio --directory="$target"
+	within "$(ratio "$result" 0 1)" 2 5
+	within "$(ratio "$result" 3 2)" 3 5
+}
+
+@test "butterfly (fio's butterfly.fio): a forward and a backward reader at flow=2 each keep 1:1 (within 2 %); size-bound, both do fio's counts" {
+	cat >j.fio <<'EOF'
+[global]
+filename=testfile
+bs=4k
+size=1m
+invalidate=0
+time_based
+runtime=1
+[forward]
+rw=read
+flow=2
+[backward]
+rw=read:-8k
+flow=2
+EOF
+	dbio_ok j.fio --directory="$target"
+	within "$(ratio "$result" 0 1)" 1 2
+	sed -i '/time_based/d; /runtime/d' j.fio
+	same_as_fio j.fio
+}
+
+@test "flow: a job alone in its flow, or whose partner ended, is not held back: the job left runs on at full speed" {
+	cat >j.fio <<'EOF'
+[global]
+size=1m
+bs=4k
+invalidate=0
+runtime=20
+[short]
+rw=read
+size=64k
+flow=1
+[long]
+rw=read
+flow=1
+EOF
+	dbio_ok j.fio --directory="$target"
+	json_is "$result" jobs.0.runs.0.ops.read.count=16 jobs.1.runs.0.ops.read.count=256
+}
+
+@test "flow's keys refused: a weight above fio's 1000, flow for workload=oltp, fio's deprecated flow_watermark" {
+	run --separate-stderr "$DBIO" run --directory="$target" --size=1m --flow=1001
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'flow': bad value '1001': out of range: expected a whole number from 0 to 1000" ]
+	run --separate-stderr "$DBIO" run --directory="$target" --workload=oltp --flow=2
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'flow': not for workload=oltp (yet): only workload=fileio paces its I/O (job 'job')" ]
+	printf '[j]\nrw=read\nsize=1m\nflow_watermark=10\n' >wm.fio
+	refused_file wm.fio "dbio: wm.fio:4: key 'flow_watermark': fio ignores it too (deprecated); drop the key"
+}
