@@ -351,7 +351,7 @@ int job_parse_sync_file_range(struct job *job, struct dbio_err *err);
  * rate_iops, rate_min and rate_iops_min (fio's R,W forms), startdelay,
  * cpus_allowed or cpumask and nice into their parsed fields, refuse the
  * values dbio does not do (continue_on_error other than none,
- * io_submit_mode=offload, exit_what=all), and complete the queued
+ * io_submit_mode=offload), and complete the queued
  * engines' batch keys from iodepth as fio does. 0 or DBIO_EINPUT naming
  * the key. */
 int job_validate_pacing(struct job *job, struct dbio_err *err);

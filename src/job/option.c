@@ -129,7 +129,8 @@ static const struct opt_enum exit_what_values[] = {
 	{ "group", EXIT_GROUP, "the jobs of its reporting group (fio's groupid)" },
 	{ "stonewall", EXIT_STONEWALL,
 	  "every job running with it; the next group after a stonewall starts as usual" },
-	{ "all", EXIT_ALL, "every job, also those of later groups (refused: dbio does not cancel groups)" },
+	{ "all", EXIT_ALL,
+	  "every job running with it, and the groups not started do not run (the result marks them skipped)" },
 	{ NULL, 0, NULL },
 };
 

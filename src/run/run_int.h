@@ -114,7 +114,8 @@ struct run_group {
 	pthread_t *threads;
 	struct wfile *wfiles;
 	size_t nworkers, started;
-	struct flow *flows; /* n: one per flow_id of the jobs with flow= (run_flow_of) */
+	struct flow *flows;   /* n: one per flow_id of the jobs with flow= (run_flow_of) */
+	atomic_int ended_all; /* 1 + the job whose thread ended with exit_what=all; 0: none */
 	size_t nflows;
 };
 

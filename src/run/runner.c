@@ -392,6 +392,8 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	if (rc)
 		for (size_t j = 0; j < n; j++)
 			stats[j].partial = true;
+	if (atomic_load(&g.ended_all))
+		stats[atomic_load(&g.ended_all) - 1].ended_all = true;
 	group_release(&g);
 	return rc;
 }

@@ -141,8 +141,14 @@ void run_thread_exit(struct run_group *g, const struct job *job, int rc)
 	if (!job->exitall_any && !(job->exitall_on_error && rc))
 		return;
 	for (size_t j = 0; j < g->n; j++)
-		if (job->exit_what == EXIT_STONEWALL || g->jobs[j].groupid == job->groupid)
+		if (job->exit_what != EXIT_GROUP || g->jobs[j].groupid == job->groupid)
 			atomic_store(&g->job_stop[j], 1);
+	if (job->exit_what == EXIT_ALL) {
+		int none = 0;
+
+		/* the first to end so is the one the result names */
+		atomic_compare_exchange_strong(&g->ended_all, &none, (int)(job - g->jobs) + 1);
+	}
 }
 
 struct flow *run_flow_of(struct run_group *g, const struct job *job)

@@ -171,3 +171,75 @@ EOF
 	printf '[j]\nrw=read\nsize=1m\nflow_watermark=10\n' >wm.fio
 	refused_file wm.fio "dbio: wm.fio:4: key 'flow_watermark': fio ignores it too (deprecated); drop the key"
 }
+
+# ---- exit_what=all ----
+
+# The shape of fio's exitwhat.fio, scaled: first ends after 200 reads of
+# 1 ms thinktime each and has exit_what=all; beside runs with it until
+# then; after, past a stonewall, never runs.
+exit_all_file() {
+	cat >j.fio <<'EOF'
+[global]
+size=1m
+bs=4k
+exitall=1
+[first]
+rw=read
+ioengine=sync
+thinktime=1000
+number_ios=200
+exit_what=all
+[beside]
+rw=randread
+ioengine=psync
+rate_iops=100
+[after]
+stonewall
+rw=read
+ioengine=psync
+EOF
+}
+
+@test "exit_what=all (fio's exitwhat.fio): the job beside stops, the group after never runs, and the result says so, as fio 3.33's JSON" {
+	exit_all_file
+	dbio_ok j.fio --directory="$target"
+	json_is "$result" jobs.0.runs.0.ops.read.count=200 \
+		"jobs.2.skipped=job 'first' ended the run (exitall with exit_what=all)" \
+		jobs.2.runs.0.ops.read.count=0 jobs.2.runs.0.threads=0 jobs.2.runs.0.elapsed_ns=0
+	[ "$(jpy "$result" '"skipped" in r["jobs"][0] or "skipped" in r["jobs"][1]')" = false ]
+	# beside ran about as long as first (0.2 s of 100 reads a second), not 10 s
+	[ "$(jpy "$result" 'r["jobs"][1]["runs"][0]["ops"]["read"]["count"] < 60')" = true ]
+	[[ "$stderr" == *"dbio: not running after: job 'first' ended the run (exitall with exit_what=all)"* ]]
+	run --separate-stderr "$DBIO" run j.fio --directory="$target"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"job after: "*$'\n'*"  not run: job 'first' ended the run (exitall with exit_what=all)"* ]]
+	[[ "$output" == *$'\n'"after   not run (skipped)"$'\n'* ]]
+	command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
+	fio_run j.fio
+	fio_counts fio.json >fio.counts
+	counts "$result" >dbio.counts
+	# fio's after has no I/O and no runtime; first did its 200 reads in both
+	[ "$("$PYTHON" -c 'import json; print(json.load(open("fio.json"))["jobs"][2]["job_runtime"])')" = 0 ]
+	grep -qx "first read 200" fio.counts
+	grep -qx "first read 200" dbio.counts
+	run grep -c "^after " fio.counts dbio.counts
+	[ "$output" = $'fio.counts:0\ndbio.counts:0' ]
+}
+
+@test "exit_what=all: a skipped job's result is valid against the schema, and its fio JSON shows it empty" {
+	python3 -c 'import jsonschema; jsonschema.Draft202012Validator' 2>/dev/null ||
+		skip "python3 with jsonschema >= 4 (Draft 2020-12) is not installed"
+	exit_all_file
+	dbio_ok j.fio --directory="$target"
+	python3 - "$BATS_TEST_DIRNAME/../../docs/result.schema.json" "$result" <<'EOF'
+import json, sys, jsonschema
+V = jsonschema.Draft202012Validator
+errors = list(V(json.load(open(sys.argv[1]))).iter_errors(json.load(open(sys.argv[2]))))
+for e in errors:
+    print("/%s: %s" % ("/".join(map(str, e.absolute_path)), e.message[:300]))
+sys.exit(1 if errors else 0)
+EOF
+	run --separate-stderr "$DBIO" run j.fio --directory="$target" --output-format=json
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s' "$output" | "$PYTHON" -c 'import json,sys; j=json.load(sys.stdin)["jobs"][2]; print(j["jobname"], j["read"]["total_ios"], j["job_runtime"])')" = "after 0 0" ]
+}

@@ -206,8 +206,7 @@ static void test_pace_job_modes(void **state)
 		"command line: key 'continue_on_error': dbio stops a job at its first I/O error; continue_on_error=io is not honoured (job 'j')");
 	refused(KEYS("io_submit_mode=offload"),
 		"command line: key 'io_submit_mode': offload (a pool of threads submitting the job's I/O) is not in dbio: each thread submits its own; use inline (job 'j')");
-	refused(KEYS("exit_what=all"),
-		"command line: key 'exit_what': all also cancels the groups that have not started, which dbio does not do; use stonewall (the same in the last group) or group (job 'j')");
+	assert_int_equal(job_of(KEYS("exit_what=all"))->exit_what, EXIT_ALL);
 #if defined(DBIO_HAVE_LIBURING) && defined(DBIO_HAVE_LIBAIO)
 	refused(KEYS("iodepth_batch_complete=2"),
 		"command line: key 'iodepth_batch_complete_min': belongs to the engines that queue (ioengine=io_uring or libaio); this job is ioengine=psync, which keeps one I/O in flight (job 'j')");
