@@ -350,8 +350,8 @@ int job_parse_sync_file_range(struct job *job, struct dbio_err *err);
 /* fio's keys of pacing and threads (job/fio_pacing.c): parse rate,
  * rate_iops, rate_min and rate_iops_min (fio's R,W forms), startdelay,
  * cpus_allowed or cpumask and nice into their parsed fields, refuse the
- * values dbio does not do (continue_on_error other than none,
- * io_submit_mode=offload), and complete the queued
+ * values dbio does not do (continue_on_error other than none), parse
+ * io_submit_mode into offload, and complete the queued
  * engines' batch keys from iodepth as fio does. 0 or DBIO_EINPUT naming
  * the key. */
 int job_validate_pacing(struct job *job, struct dbio_err *err);

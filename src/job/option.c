@@ -287,7 +287,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "continue_on_error", .type = OPT_STR, .offset = F(continue_on_error), .size = S(continue_on_error), .def = "none",
 	  .help = "none (or 0): stop the job at its first I/O error, which is what dbio does. Any other of fio's values is refused." },
 	{ .name = "io_submit_mode", .type = OPT_STR, .offset = F(io_submit_mode), .size = S(io_submit_mode), .def = "inline",
-	  .help = "inline: each thread submits and reaps its own I/O, which is what dbio does. offload (a pool of submitting threads) is refused." },
+	  .help = "inline: before a rate wait, a queued engine waits for the I/O in flight, as fio's default. offload: it does not, as fio's pool of submitting threads: each I/O is issued at its time on the rate's schedule whatever is in flight, and completions are reaped as they come meanwhile. A synchronous engine keeps one I/O in flight either way (fio's offload with iodepth=1 too). workload=fileio only." },
 	{ .name = "iodepth_batch_submit", .type = OPT_UINT, .offset = F(iodepth_batch_submit), .def = "0", .min = 0, .max = 4096,
 	  .help = "Queued engines (io_uring, libaio): while filling the queue, submit each time this many I/Os are queued; what is left is submitted when the queue is full or before waiting. 0, or more than iodepth: iodepth (submit a full queue at once), which is dbio's default; fio's is 1. fio's iodepth_batch is the same key. workload=fileio only." },
 	{ .name = "iodepth_batch_complete_min", .type = OPT_UINT, .offset = F(iodepth_batch_complete_min), .def = "1", .min = 0, .max = 4096,

@@ -19,8 +19,10 @@
  * that the sync covers every write before it, as in the synchronous loop.
  *
  * fio's pacing (pace.h: rate, thinktime, rate_min) waits before an I/O is
- * issued, the queued loop after draining what is in flight, so that no
- * latency includes a wait; the clock is read again after it.
+ * issued, the queued loop after draining what is in flight (but for a
+ * rate wait with io_submit_mode=offload, which reaps as completions come:
+ * pace_queue_pause), so that no latency includes a wait; the clock is
+ * read again after it.
  *
  * Memory: prepare makes the thread's state (struct fileio_state, in
  * w->priv) and one block of iodepth buffers of bs bytes (each 4 KiB
@@ -477,9 +479,7 @@ struct qloop {
 	uint64_t now;
 	struct usage u0;
 	struct pace *pace;
-	enum { Q_GO, Q_RATE, Q_THINK } pause; /* once drained: wait for the rate, or think */
-	uint64_t pause_until;		      /* Q_RATE: until then */
-	bool hold;			      /* the next I/O is held_op (the rate chose it) */
+	bool hold; /* the next I/O is held_op (the rate chose it) */
 	enum op_type held_op, last_op;
 	bool poll; /* iodepth_batch_complete_min and _max 0: reap after every I/O, as fio */
 };
@@ -511,7 +511,7 @@ static void q_measure(struct qloop *q, uint64_t origin_ns)
 
 static void q_submit(struct qloop *q, unsigned k, uint64_t t0);
 
-/* The direction of the next request, or Q_RATE set when the rate makes it
+/* The direction of the next request, or PACE_RATE set when the rate makes it
  * wait (the direction is then held for after the wait). */
 static bool q_next_op(struct qloop *q, enum op_type *op)
 {
@@ -525,8 +525,8 @@ static bool q_next_op(struct qloop *q, enum op_type *op)
 		return true;
 	q->hold = true;
 	q->held_op = *op;
-	q->pause = Q_RATE;
-	q->pause_until = q->now + wait;
+	q->pace->pause = PACE_RATE;
+	q->pace->pause_until = q->now + wait;
 	return false;
 }
 
@@ -542,8 +542,8 @@ static void q_fill(struct qloop *q)
 	enum op_type op;
 
 	/* the budget before the rate: no wait after the last I/O */
-	while (!q->stopping && !q->due && !q->pause && q->nfree && !(q->exhausted |= !where_more(q->wh)) &&
-	       q_next_op(q, &op)) {
+	while (!q->stopping && !q->due && !q->pace->pause && q->nfree &&
+	       !(q->exhausted |= !where_more(q->wh)) && q_next_op(q, &op)) {
 		struct fileio_slot *slot = &st->slots[st->free[q->nfree - 1]];
 		struct io_req *req = &slot->req;
 		int rc;
@@ -571,7 +571,7 @@ static void q_fill(struct qloop *q)
 		if (q->pace->on) {
 			pace_issued(q->pace, op, req->len);
 			if (q->pace->think && pace_think_due(q->pace, q->now))
-				q->pause = Q_THINK;
+				q->pace->pause = PACE_THINK;
 		}
 		if (k == q->job->iodepth_batch_submit || q->poll) {
 			q_submit(q, k, t0);
@@ -686,17 +686,9 @@ static int fileio_run_queued(struct worker *w)
 			q.stopping = true;
 		if (!q.measuring && q.now >= ramp_end)
 			q_measure(&q, w->origin_ns + job->ramp_ns);
-		if (q.pause && !q.inflight) {
-			/* Drained, as fio before a pause: no latency runs through it. */
-			if (q.pause == Q_THINK && !q.stopping) {
-				q.now = pace_think(q.pace, q.last_op, q.now, deadline);
-			} else if (!q.stopping) {
-				pace_sleep(q.pace, q.pause_until < deadline ? q.pause_until : deadline);
-				q.now = clock_now_ns();
-			}
-			q.pause = Q_GO;
+		if (q.pace->pause && pace_queue_pause(q.pace, &w->eng, q.inflight, q.stopping || !q.nfree,
+						      q.last_op, &q.now, deadline))
 			continue;
-		}
 		if (q.due && !q.inflight) {
 			/* The queue is drained: the syncs cover every write before. */
 			if (!q.stopping &&
@@ -709,7 +701,7 @@ static int fileio_run_queued(struct worker *w)
 		}
 		q_fill(&q);
 		if (!q.inflight) {
-			if (q.stopping || (q.exhausted && !q.due && !q.pause))
+			if (q.stopping || (q.exhausted && !q.due && !q.pace->pause))
 				break;
 			continue;
 		}

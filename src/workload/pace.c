@@ -37,6 +37,7 @@ void pace_init(struct pace *p, const struct job *job, uint64_t seed, const atomi
 	p->think = job->thinktime_ns != 0;
 	p->on = p->rate || p->think || p->floor;
 	p->gate = p->rate;
+	p->offload = job->offload;
 	/* fio gives way to the other direction when it has a share of the mix */
 	p->switch_dir[0] = mixed && job->rwmixread < 100;
 	p->switch_dir[1] = mixed && job->rwmixread > 0;
@@ -166,6 +167,33 @@ uint64_t pace_queue_wait_ns(struct pace *p, enum op_type *op, uint64_t now)
 		p->flow_passed = true;
 	}
 	return p->rate ? pace_rate_wait_ns(p, op, now) : 0;
+}
+
+bool pace_queue_pause(struct pace *p, struct engine *e, unsigned inflight, bool busy, enum op_type last_op,
+		      uint64_t *now, uint64_t deadline)
+{
+	const uint64_t until = p->pause_until < deadline ? p->pause_until : deadline;
+
+	e->reap_until = 0;
+	if (!inflight) {
+		/* Drained, as fio before a pause: no latency runs through it. */
+		if (p->pause == PACE_THINK && *now < deadline) {
+			*now = pace_think(p, last_op, *now, deadline);
+		} else if (*now < deadline && !(p->stop && atomic_load(p->stop)) &&
+			   !(p->job_stop && atomic_load(p->job_stop))) {
+			pace_sleep(p, until);
+			*now = clock_now_ns();
+		}
+		p->pause = PACE_GO;
+		return true;
+	}
+	if (!p->offload || p->pause != PACE_RATE || p->flow_held || busy)
+		return false;
+	if (*now >= until)
+		p->pause = PACE_GO; /* the schedule's time, whatever is in flight */
+	else
+		e->reap_until = until;
+	return false;
 }
 
 bool pace_rate_wait(struct pace *p, enum op_type *op, uint64_t *now, uint64_t deadline)
@@ -337,5 +365,9 @@ int pace_refuse(const struct job *job, struct dbio_err *err)
 			return job_fail(job, batch_keys[k], err,
 					"not for workload=%s (yet): only workload=fileio queues its I/O",
 					job->wl->name);
+	if (!strcmp(job->io_submit_mode, "offload")) /* oltp does not parse it */
+		return job_fail(job, "io_submit_mode", err,
+				"offload is not for workload=%s (yet): only workload=fileio paces its I/O",
+				job->wl->name);
 	return 0;
 }

@@ -8,7 +8,9 @@
  * waits happen before an I/O is issued and its clock starts, so no
  * latency includes them (fio takes its start time after its rate wait
  * too). A queued loop drains what is in flight before it waits, as fio's
- * inline mode does.
+ * inline mode does; with io_submit_mode=offload a rate wait does not, as
+ * fio's offload: it reaps completions as they come until its time
+ * (pace_queue_pause). fio's flow (flow.h) is asked in the same places.
  *
  * Everything is set up in prepare (pace_init); the calls of the loop do
  * not allocate. The arithmetic (pace_rate_wait_ns, pace_issued,
@@ -27,6 +29,10 @@
 #include "util/err.h"
 #include "util/rng.h"
 #include "workload/flow.h"
+
+/* What the queued loop waits for before it fills again (struct pace's
+ * pause). */
+enum pace_pause { PACE_GO, PACE_RATE, PACE_THINK };
 
 struct pace {
 	const struct job *job;
@@ -60,6 +66,12 @@ struct pace {
 	uint64_t flow_ios;
 	bool flow_joined, flow_passed;
 	bool flow_held; /* the last pace_queue_wait_ns was the flow's */
+	/* The queued loop: the pause due (enum pace_pause), and until when
+	 * PACE_RATE waits; io_submit_mode=offload (a rate pause does not
+	 * wait for what is in flight) */
+	int pause;
+	uint64_t pause_until;
+	bool offload;
 };
 
 /* What rate_min or rate_iops_min found short. */
@@ -113,6 +125,19 @@ uint64_t pace_think(struct pace *p, enum op_type op, uint64_t now, uint64_t dead
  * asked first (a thread held back waits flow_sleep, or 1 ns after a
  * yield: p->flow_held is then true), then the rate (pace_rate_wait_ns). */
 uint64_t pace_queue_wait_ns(struct pace *p, enum op_type *op, uint64_t now);
+
+struct engine;
+
+/* The queued loop with p->pause due, before it fills, with inflight I/Os
+ * in flight (busy: stopping, or a full queue). Drained, it pauses (the
+ * rate's wait, or thinktime; none when stopping), sets *now and returns
+ * true: go round again. With inflight and io_submit_mode=offload, a rate
+ * pause does not wait for them, as fio's offload: it ends at its time
+ * (false: fill now), and until then the engine's reap returns at that
+ * time (e->reap_until) so completions are reaped as they come. Else
+ * false: reap, fill nothing. */
+bool pace_queue_pause(struct pace *p, struct engine *e, unsigned inflight, bool busy, enum op_type last_op,
+		      uint64_t *now, uint64_t deadline);
 
 /* Sleep until the CLOCK_MONOTONIC time until; false when a stop flag was
  * raised first. */
