@@ -177,10 +177,9 @@ bool pace_queue_pause(struct pace *p, struct engine *e, unsigned inflight, bool 
 	e->reap_until = 0;
 	if (!inflight) {
 		/* Drained, as fio before a pause: no latency runs through it. */
-		if (p->pause == PACE_THINK && *now < deadline) {
+		if (p->pause == PACE_THINK && !busy) {
 			*now = pace_think(p, last_op, *now, deadline);
-		} else if (*now < deadline && !(p->stop && atomic_load(p->stop)) &&
-			   !(p->job_stop && atomic_load(p->job_stop))) {
+		} else if (!busy) {
 			pace_sleep(p, until);
 			*now = clock_now_ns();
 		}

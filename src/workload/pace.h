@@ -130,7 +130,8 @@ struct engine;
 
 /* The queued loop with p->pause due, before it fills, with inflight I/Os
  * in flight (busy: stopping, or a full queue). Drained, it pauses (the
- * rate's wait, or thinktime; none when stopping), sets *now and returns
+ * rate's wait, or thinktime; none when stopping: busy with nothing in
+ * flight), sets *now and returns
  * true: go round again. With inflight and io_submit_mode=offload, a rate
  * pause does not wait for them, as fio's offload: it ends at its time
  * (false: fill now), and until then the engine's reap returns at that

@@ -277,6 +277,12 @@ static void test_pace_queue_pause(void **state)
 	assert_true(pace_queue_pause(&p, &e, 0, false, OP_READ, &now, far));
 	assert_true(now >= p.pause_until);
 	assert_int_equal(p.pause, PACE_GO);
+	/* stopping (busy with nothing in flight): no pause */
+	p.pause = PACE_RATE;
+	p.pause_until = now + 5 * S;
+	assert_true(pace_queue_pause(&p, &e, 0, true, OP_READ, &now, far));
+	assert_true(now < p.pause_until);
+	assert_int_equal(p.pause, PACE_GO);
 
 	pace_init(&p,
 		  job_of(KEYS("ioengine=io_uring", "rw=read", "rate_iops=1000", "io_submit_mode=offload")), 1,
