@@ -268,16 +268,35 @@ int jobrun_check(const struct run_args *a, const struct jobset *set, struct dbio
 	return rc;
 }
 
+/* fio's exit_what=all: the job ended ended the run, so the jobs from first on
+ * (the groups not started) do not run; their entries say so. */
+static int skip_rest(const struct jobset *set, size_t first, const struct job *ended, json_t *result,
+		     size_t base, bool quiet, struct dbio_err *err)
+{
+	char why[256];
+
+	snprintf(why, sizeof(why), "job '%s' ended the run (exitall with exit_what=all)", ended->name);
+	for (size_t j = first; j < set->njobs; j++) {
+		if (!quiet)
+			fprintf(stderr, "dbio: not running %s: %s\n", set->jobs[j].name, why);
+		if (result_add_skipped(result, base + j, &set->jobs[j], why))
+			return dbio_err_set(err, -ENOMEM, "out of memory for the result");
+		metric_summarize(result, base + j);
+	}
+	return 0;
+}
+
 int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *result, size_t base,
 		struct dbio_err *err)
 {
 	struct run_stats *stats = calloc(set->njobs ? set->njobs : 1, sizeof(*stats));
 	bool quiet = a->format != FORMAT_TEXT;
+	const struct job *ended = NULL; /* exit_what=all ended the run */
 	int rc = 0;
 
 	if (!stats)
 		return dbio_err_set(err, -ENOMEM, "out of memory");
-	for (size_t j = 0; j < set->njobs && !rc;) {
+	for (size_t j = 0; j < set->njobs && !rc && !ended;) {
 		uint64_t repeat = 1;
 		size_t n = 1;
 
@@ -289,12 +308,14 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 		if (!quiet)
 			fprintf(stderr, "dbio: running %s%s (%zu of %zu)\n", set->jobs[j].name,
 				n > 1 ? " and its group" : "", j + 1, set->njobs);
-		for (uint64_t r = 0; r < repeat && !rc; r++) {
+		for (uint64_t r = 0; r < repeat && !rc && !ended; r++) {
 			if (!quiet && repeat > 1)
 				fprintf(stderr, "dbio:   run %llu of %llu\n", (unsigned long long)r + 1,
 					(unsigned long long)repeat);
 			rc = run_group(&set->jobs[j], n, &a->opts, &stats[j], err);
 			for (size_t k = 0; k < n; k++) {
+				if (stats[j + k].ended_all)
+					ended = &set->jobs[j + k];
 				if (result_add_run(result, base + j + k, &set->jobs[j + k], &stats[j + k]))
 					rc = dbio_err_set(err, -ENOMEM, "out of memory for the result");
 				run_stats_release(&stats[j + k]);
@@ -303,6 +324,8 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 		for (size_t k = 0; k < n; k++)
 			metric_summarize(result, base + j + k);
 		j += n;
+		if (ended && !rc)
+			rc = skip_rest(set, j, ended, result, base, quiet, err);
 	}
 	free(stats);
 	return rc;

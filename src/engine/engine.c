@@ -109,3 +109,15 @@ double engine_clock_cost_ns(unsigned long calls)
 	(void)sink;
 	return (double)(t1 - t0) / (double)calls;
 }
+
+bool engine_reap_left(const struct engine *e, struct timespec *left)
+{
+	const uint64_t now = e->reap_until ? clock_now_ns() : 0,
+		       ns = e->reap_until > now ? e->reap_until - now : 0;
+
+	if (!e->reap_until)
+		return false;
+	*left = (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u),
+				   .tv_nsec = (long)(ns % 1000000000u) };
+	return true;
+}

@@ -60,7 +60,8 @@
  *                     inside the engine (resubmitted, not returned), end of
  *                     file before the length is -ENODATA. Returns the count
  *                     or -errno for a failure of the queue itself. Never
- *                     allocates.
+ *                     allocates. With e->reap_until set, it waits no later
+ *                     than that time and may return fewer than min.
  */
 #ifndef DBIO_ENGINE_ENGINE_H
 #define DBIO_ENGINE_ENGINE_H
@@ -70,6 +71,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "job/option.h"
 #include "stats/opstats.h"
@@ -126,6 +128,10 @@ struct engine {
 	const struct engine_ops *ops;
 	void *priv;
 	unsigned sync_flags; /* OP_SYNC_FILE_RANGE's SYNC_FILE_RANGE_* flags (the job's) */
+	/* Queued engines: when not 0, reap waits no later than this
+	 * CLOCK_MONOTONIC time (ns) and may then return fewer than min, even
+	 * none (io_submit_mode=offload's rate pause). Set by the worker. */
+	uint64_t reap_until;
 };
 
 struct engine_ops {
@@ -158,6 +164,10 @@ extern const size_t engine_count;
 
 /* The engine named name, or NULL. */
 const struct engine_ops *engine_find(const char *name);
+
+/* For a queued engine's reap: true when e->reap_until is set, with *left
+ * the time until then (0 once it has passed). */
+bool engine_reap_left(const struct engine *e, struct timespec *left);
 
 /* The system call of a sync op on fd: fsync(2), fdatasync(2), or
  * sync_file_range(2) over the whole file with e->sync_flags. 0 or -errno. */

@@ -235,8 +235,22 @@ static int uring_reap(struct engine *e, struct io_req **done, unsigned max, unsi
 			return (int)got;
 		if (!n) {
 			struct io_uring_cqe *cqe;
-			int rc = io_uring_wait_cqe(&st->ring, &cqe);
+			struct timespec left;
+			struct __kernel_timespec ts;
+			int rc;
 
+			if (engine_reap_left(e, &left)) {
+				/* reap_until: no later than then (offload's rate pause) */
+				ts = (struct __kernel_timespec){ .tv_sec = left.tv_sec,
+								 .tv_nsec = left.tv_nsec };
+				rc = left.tv_sec || left.tv_nsec
+					     ? io_uring_wait_cqe_timeout(&st->ring, &cqe, &ts)
+					     : -ETIME;
+				if (rc == -ETIME)
+					return (int)got;
+			} else {
+				rc = io_uring_wait_cqe(&st->ring, &cqe);
+			}
 			if (rc < 0 && rc != -EINTR && rc != -EAGAIN)
 				return rc;
 		}

@@ -147,8 +147,13 @@ static int aio_reap(struct engine *e, struct io_req **done, unsigned max, unsign
 	/* io_getevents takes every completion there is (up to max), waiting
 	 * only while fewer than min have come. */
 	do {
+		struct timespec left;
+		/* reap_until: no later than then (offload's rate pause) */
+		const bool until = got < min && engine_reap_left(e, &left);
 		int n = io_getevents(st->ctx, got < min ? 1 : 0, (long)(max - got), st->events,
-				     got < min ? NULL : &zero);
+				     until	 ? &left
+				     : got < min ? NULL
+						 : &zero);
 
 		if (n == -EINTR)
 			continue;
@@ -161,6 +166,8 @@ static int aio_reap(struct engine *e, struct io_req **done, unsigned max, unsign
 			if (rc < 0)
 				return rc;
 		}
+		if (until && !n)
+			break; /* its time came */
 	} while (got < min);
 	return (int)got;
 }

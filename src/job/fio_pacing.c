@@ -2,8 +2,7 @@
  * fio's keys of pacing and threads, checked and parsed: rate and its kin in
  * fio's "R,W" form, startdelay's range, the CPUs of cpus_allowed or
  * cpumask, nice, and the values of fio's keys that dbio takes only in the
- * one form it does (continue_on_error=none, io_submit_mode=inline,
- * exit_what other than all). The queued engines' batch keys get fio's
+ * one form it does (continue_on_error=none), and io_submit_mode. The queued engines' batch keys get fio's
  * fix-ups against iodepth here; that they belong to a queued engine is the
  * workload's check (workload/pace.c), which knows the engine. The loop
  * that honours the rest is workload/pace.c and fileio.c; the thread keys
@@ -240,8 +239,9 @@ static int parse_nice(struct job *job, struct dbio_err *err)
 	return 0;
 }
 
-/* fio's keys whose other values dbio does not do. */
-static int check_modes(const struct job *job, struct dbio_err *err)
+/* fio's keys whose other values dbio does not do; io_submit_mode into
+ * job->offload. */
+static int check_modes(struct job *job, struct dbio_err *err)
 {
 	const char *coe = job->continue_on_error, *ism = job->io_submit_mode;
 
@@ -249,16 +249,10 @@ static int check_modes(const struct job *job, struct dbio_err *err)
 		return job_fail(
 			job, "continue_on_error", err,
 			"dbio stops a job at its first I/O error; continue_on_error=%s is not honoured", coe);
-	if (!strcmp(ism, "offload"))
-		return job_fail(
-			job, "io_submit_mode", err,
-			"offload (a pool of threads submitting the job's I/O) is not in dbio: each thread submits its own; use inline");
-	if (strcmp(ism, "inline"))
-		return job_fail(job, "io_submit_mode", err, "bad value '%s': expected inline", ism);
-	if (job->exit_what == EXIT_ALL)
-		return job_fail(
-			job, "exit_what", err,
-			"all also cancels the groups that have not started, which dbio does not do; use stonewall (the same in the last group) or group");
+	job->offload = !strcmp(ism, "offload");
+	if (!job->offload && strcmp(ism, "inline"))
+		return job_fail(job, "io_submit_mode", err, "bad value '%s': expected inline or offload",
+				ism);
 	return 0;
 }
 

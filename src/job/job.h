@@ -248,6 +248,10 @@ struct job {
 	/* -- fio: steady state -- */
 	/* -- end of steady state -- */
 	/* -- fio: flow and submission -- */
+	uint64_t flow;		/* weight among the jobs of its flow_id; 0: no flow control */
+	uint64_t flow_id;	/* the jobs of one id share a count of their I/Os */
+	uint64_t flow_sleep_ns; /* how long a thread over its share waits; 0: yield and look again */
+	bool offload;		/* io_submit_mode=offload, parsed by job_validate_pacing */
 	/* -- end of flow and submission -- */
 	/* -- fio: engines and NUMA -- */
 	char numa_cpu_nodes[128];  /* as given: NUMA nodes "0-1,3" or "all"; "" none */
@@ -407,8 +411,8 @@ int job_validate_numa(struct job *job, const char *sysfs_dir, struct dbio_err *e
 /* fio's keys of pacing and threads (job/fio_pacing.c): parse rate,
  * rate_iops, rate_min and rate_iops_min (fio's R,W forms), startdelay,
  * cpus_allowed or cpumask and nice into their parsed fields, refuse the
- * values dbio does not do (continue_on_error other than none,
- * io_submit_mode=offload, exit_what=all), and complete the queued
+ * values dbio does not do (continue_on_error other than none), parse
+ * io_submit_mode into offload, and complete the queued
  * engines' batch keys from iodepth as fio does. 0 or DBIO_EINPUT naming
  * the key. */
 int job_validate_pacing(struct job *job, struct dbio_err *err);

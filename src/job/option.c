@@ -134,7 +134,8 @@ static const struct opt_enum exit_what_values[] = {
 	{ "group", EXIT_GROUP, "the jobs of its reporting group (fio's groupid)" },
 	{ "stonewall", EXIT_STONEWALL,
 	  "every job running with it; the next group after a stonewall starts as usual" },
-	{ "all", EXIT_ALL, "every job, also those of later groups (refused: dbio does not cancel groups)" },
+	{ "all", EXIT_ALL,
+	  "every job running with it, and the groups not started do not run (the result marks them skipped)" },
 	{ NULL, 0, NULL },
 };
 
@@ -291,7 +292,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "continue_on_error", .type = OPT_STR, .offset = F(continue_on_error), .size = S(continue_on_error), .def = "none",
 	  .help = "none (or 0): stop the job at its first I/O error, which is what dbio does. Any other of fio's values is refused." },
 	{ .name = "io_submit_mode", .type = OPT_STR, .offset = F(io_submit_mode), .size = S(io_submit_mode), .def = "inline",
-	  .help = "inline: each thread submits and reaps its own I/O, which is what dbio does. offload (a pool of submitting threads) is refused." },
+	  .help = "inline: before a rate wait, a queued engine waits for the I/O in flight, as fio's default. offload: it does not, as fio's pool of submitting threads: each I/O is issued at its time on the rate's schedule whatever is in flight, and completions are reaped as they come meanwhile. A synchronous engine keeps one I/O in flight either way (fio's offload with iodepth=1 too). workload=fileio only." },
 	{ .name = "iodepth_batch_submit", .type = OPT_UINT, .offset = F(iodepth_batch_submit), .def = "0", .min = 0, .max = 4096,
 	  .help = "Queued engines (io_uring, libaio): while filling the queue, submit each time this many I/Os are queued; what is left is submitted when the queue is full or before waiting. 0, or more than iodepth: iodepth (submit a full queue at once), which is dbio's default; fio's is 1. fio's iodepth_batch is the same key. workload=fileio only." },
 	{ .name = "iodepth_batch_complete_min", .type = OPT_UINT, .offset = F(iodepth_batch_complete_min), .def = "1", .min = 0, .max = 4096,
@@ -364,6 +365,12 @@ static const struct option_def files_defs[] = {
 	/* -- fio: steady state (steadystate, ss_dur, ss_ramp ...) -- */
 	/* -- end of steady state -- */
 	/* -- fio: flow and submission (flow, flow_id, flow_sleep, io_submit_mode=offload, exit_what=all) -- */
+	{ .name = "flow", .type = OPT_UINT, .offset = F(flow), .def = "0", .min = 0, .max = 1000,
+	  .help = "Weight of each thread of the job in its flow_id, as in fio: the threads of one flow_id running at the same time share a count of their reads and writes, and before each I/O a thread whose share of that count is above its share of the flow's weights waits (flow_sleep) instead: flow=1 beside flow=8 does about 1 I/O for their 8. 0: no flow control. workload=fileio only." },
+	{ .name = "flow_id", .type = OPT_UINT, .offset = F(flow_id), .def = "0", .min = 0, .max = OPT_MAX,
+	  .help = "The flow whose count the job's threads share (flow=). workload=fileio only." },
+	{ .name = "flow_sleep", .type = OPT_TIME, .offset = F(flow_sleep_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
+	  .help = "How long a thread held back by flow waits before it looks again (bare number: microseconds, as in fio); a queued engine first waits for what it has in flight, as fio. 0: it yields the CPU and looks again. workload=fileio only." },
 	/* -- end of flow and submission -- */
 	/* -- fio: falloc and ftruncate engines, trims, NUMA (numa_cpu_nodes, numa_mem_policy) -- */
 	{ .name = "numa_cpu_nodes", .never_brief = 1, .type = OPT_STR, .offset = F(numa_cpu_nodes), .size = S(numa_cpu_nodes), .def = "",

@@ -488,6 +488,20 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 	return 0;
 }
 
+int result_add_skipped(json_t *result, size_t index, const struct job *job, const char *why)
+{
+	struct run_stats none;
+	json_t *entry;
+	int rc;
+
+	run_stats_init(&none);
+	none.started_wall_ns = clock_wall_ns();
+	if ((rc = result_add_run(result, index, job, &none)))
+		return rc;
+	entry = json_array_get(json_object_get(result, "jobs"), index);
+	return json_object_set_new(entry, "skipped", json_string(why)) ? -ENOMEM : 0;
+}
+
 void result_finish(json_t *result, bool partial, const char *error)
 {
 	json_object_set_new(result, "finished_at", iso_time(clock_wall_ns()));

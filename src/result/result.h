@@ -26,6 +26,11 @@ json_t *result_new(int argc, char **argv);
  * reported beside the standard ones. 0 or -ENOMEM. */
 int result_add_run(json_t *result, size_t index, const struct job *job, const struct run_stats *stats);
 
+/* The entry of a job that did not run, at index: one run of nothing (no
+ * thread, no time, every count 0, as fio's JSON shows such a job) and
+ * "skipped": why, a sentence. 0 or -ENOMEM. */
+int result_add_skipped(json_t *result, size_t index, const struct job *job, const char *why);
+
 /* Record the end: finished_at, partial, and the error text, or no error
  * when error is NULL (one recorded before is removed). */
 void result_finish(json_t *result, bool partial, const char *error);

@@ -61,7 +61,8 @@ struct run_stats {
 	uint64_t elapsed_ns;	   /* first thread's start to last thread's end */
 	uint64_t started_wall_ns;
 	unsigned threads;
-	bool partial; /* stopped early: signal or error */
+	bool partial;	/* stopped early: signal or error */
+	bool ended_all; /* a thread of the job ended with exitall and exit_what=all: fio runs nothing after */
 	struct series
 		*series; /* log_interval: one merged series (time grid) or one per thread (count grid) */
 	size_t nseries;

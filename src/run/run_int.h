@@ -114,6 +114,9 @@ struct run_group {
 	pthread_t *threads;
 	struct wfile *wfiles;
 	size_t nworkers, started;
+	struct flow *flows;   /* n: one per flow_id of the jobs with flow= (run_flow_of) */
+	atomic_int ended_all; /* 1 + the job whose thread ended with exit_what=all; 0: none */
+	size_t nflows;
 };
 
 /* Hand thread t of job its directory, files and slice of the blocks (a
@@ -143,6 +146,10 @@ int run_thread_setup(struct worker *w);
 int run_thread_numa(struct worker *w);
 bool run_thread_delay(struct worker *w);
 void run_thread_exit(struct run_group *g, const struct job *job, int rc);
+
+/* fio's flow: the group's flow of job's flow_id (made the first time),
+ * or NULL for a job without flow=. g->flows has room for one per job. */
+struct flow *run_flow_of(struct run_group *g, const struct job *job);
 
 /* Format a warning and hand it to opts->warn (nothing when NULL). */
 void run_warn(const struct run_opts *opts, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -17,6 +17,7 @@
 #include "run/memlimit.h"
 #include "run/run_int.h"
 #include "util/clock.h"
+#include "workload/flow.h"
 
 void run_warn(const struct run_opts *opts, const char *fmt, ...)
 {
@@ -171,9 +172,11 @@ static int group_alloc(struct run_group *g, struct dbio_err *err)
 	g->slots = calloc(g->nworkers, sizeof(*g->slots));
 	g->threads = calloc(g->nworkers, sizeof(*g->threads));
 	g->wfiles = calloc(nfiles, sizeof(*g->wfiles));
+	g->flows = calloc(g->n, sizeof(*g->flows));
 	for (size_t j = 0; g->probes && j < g->n; j++)
 		g->probes[j].fd = -1;
-	if (!g->layouts || !g->job_stop || !g->probes || !g->shared || !g->slots || !g->threads || !g->wfiles)
+	if (!g->layouts || !g->job_stop || !g->probes || !g->shared || !g->slots || !g->threads ||
+	    !g->wfiles || !g->flows)
 		return dbio_err_set(err, -ENOMEM, "out of memory for %zu threads", g->nworkers);
 	return 0;
 }
@@ -272,6 +275,7 @@ static int group_assign(struct run_group *g, struct dbio_err *err)
 			w->stop = &run_stop_signal;
 			w->job_stop = &g->job_stop[j];
 			w->shared = g->shared[j];
+			w->flow = run_flow_of(g, job);
 			g->slots[s].gate = &g->gate;
 			g->slots[s].group = g;
 			if (init_series(job, w))
@@ -361,6 +365,7 @@ static void group_release(struct run_group *g)
 	pthread_cond_destroy(&g->gate.cond);
 	pthread_mutex_destroy(&g->gate.lock);
 	free(g->wfiles);
+	free(g->flows);
 	free(g->threads);
 	free(g->slots);
 	free(g->job_stop);
@@ -387,6 +392,8 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	if (rc)
 		for (size_t j = 0; j < n; j++)
 			stats[j].partial = true;
+	if (atomic_load(&g.ended_all))
+		stats[atomic_load(&g.ended_all) - 1].ended_all = true;
 	group_release(&g);
 	return rc;
 }

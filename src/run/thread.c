@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "run/run_int.h"
+#include "workload/flow.h"
 #include "util/clock.h"
 #include "util/rng.h"
 #include "util/sleep.h"
@@ -140,6 +141,25 @@ void run_thread_exit(struct run_group *g, const struct job *job, int rc)
 	if (!job->exitall_any && !(job->exitall_on_error && rc))
 		return;
 	for (size_t j = 0; j < g->n; j++)
-		if (job->exit_what == EXIT_STONEWALL || g->jobs[j].groupid == job->groupid)
+		if (job->exit_what != EXIT_GROUP || g->jobs[j].groupid == job->groupid)
 			atomic_store(&g->job_stop[j], 1);
+	if (job->exit_what == EXIT_ALL) {
+		int none = 0;
+
+		/* the first to end so is the one the result names */
+		atomic_compare_exchange_strong(&g->ended_all, &none, (int)(job - g->jobs) + 1);
+	}
+}
+
+struct flow *run_flow_of(struct run_group *g, const struct job *job)
+{
+	size_t i = 0;
+
+	if (!job->flow)
+		return NULL;
+	while (i < g->nflows && g->flows[i].id != job->flow_id)
+		i++;
+	if (i == g->nflows)
+		flow_init(&g->flows[g->nflows++], job->flow_id);
+	return &g->flows[i];
 }

@@ -307,6 +307,10 @@ static void report_text(FILE *fp, const json_t *result)
 
 		json_array_foreach (json_object_get(job, "warnings"), k, warning)
 			fprintf(fp, "  warning: %s\n", json_string_value(warning));
+		if (json_object_get(job, "skipped")) {
+			fprintf(fp, "  not run: %s\n\n", tree_str(job, "skipped"));
+			continue;
+		}
 		json_array_foreach (runs, r, run) {
 			char el[32];
 			double threads = tree_num(run, "threads");
@@ -383,6 +387,8 @@ static void summary_text(FILE *fp, const json_t *result)
 		json_t *op;
 		bool first = true;
 
+		if (json_object_get(job, "skipped"))
+			fprintf(fp, "%-*s  not run (skipped)\n", width, tree_str(job, "name"));
 		json_object_foreach ((json_t *)ops, name, op) {
 			char mean[32], p99[32];
 

@@ -19,8 +19,10 @@
  * that the sync covers every write before it, as in the synchronous loop.
  *
  * fio's pacing (pace.h: rate, thinktime, rate_min) waits before an I/O is
- * issued, the queued loop after draining what is in flight, so that no
- * latency includes a wait; the clock is read again after it.
+ * issued, the queued loop after draining what is in flight (but for a
+ * rate wait with io_submit_mode=offload, which reaps as completions come:
+ * pace_queue_pause), so that no latency includes a wait; the clock is
+ * read again after it.
  *
  * Memory: prepare makes the thread's state (struct fileio_state, in
  * w->priv) and one block of iodepth buffers of bs bytes (each 4 KiB
@@ -51,6 +53,7 @@ static int fileio_prepare(struct worker *w)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory for the random map",
 				    w->index);
 	pace_init(&st->pace, job, (job->randseed + w->index) ^ 0x9ace5eedull, w->stop, w->job_stop);
+	pace_attach_flow(&st->pace, w->flow);
 	return 0;
 }
 
@@ -199,7 +202,7 @@ static int fileio_run_sync(struct worker *w)
 		}
 		req.op = mixed ? (rng_below(&w->rng, 100) < job->rwmixread ? OP_READ : OP_WRITE) : fixed_op;
 		/* the budget before the rate: no wait after the last I/O */
-		if (!where_more(wh) || (pace->rate && !pace_rate_wait(pace, &req.op, &now, deadline)))
+		if (!where_more(wh) || (pace->gate && !pace_rate_wait(pace, &req.op, &now, deadline)))
 			break;
 		if (!where_next(wh, req.op, &req))
 			break;
@@ -298,9 +301,7 @@ struct qloop {
 	uint64_t now;
 	struct usage u0;
 	struct pace *pace;
-	enum { Q_GO, Q_RATE, Q_THINK } pause; /* once drained: wait for the rate, or think */
-	uint64_t pause_until;		      /* Q_RATE: until then */
-	bool hold;			      /* the next I/O is held_op (the rate chose it) */
+	bool hold; /* the next I/O is held_op (the rate chose it) */
 	enum op_type held_op, last_op;
 	bool poll;		   /* iodepth_batch_complete_min and _max 0: reap after every I/O, as fio */
 	struct lattarget lt;	   /* latency_target's search for a depth */
@@ -374,7 +375,7 @@ static void q_lattarget_restart(struct qloop *q)
 
 static void q_submit(struct qloop *q, unsigned k, uint64_t t0);
 
-/* The direction of the next request, or Q_RATE set when the rate makes it
+/* The direction of the next request, or PACE_RATE set when the rate makes it
  * wait (the direction is then held for after the wait). */
 static bool q_next_op(struct qloop *q, enum op_type *op)
 {
@@ -384,12 +385,12 @@ static bool q_next_op(struct qloop *q, enum op_type *op)
 	      : q->mixed ? (rng_below(&q->w->rng, 100) < q->job->rwmixread ? OP_READ : OP_WRITE)
 			 : q->op;
 	q->hold = false;
-	if (!q->pace->rate || !(wait = pace_rate_wait_ns(q->pace, op, q->now)))
+	if (!q->pace->gate || !(wait = pace_queue_wait_ns(q->pace, op, q->now)))
 		return true;
 	q->hold = true;
 	q->held_op = *op;
-	q->pause = Q_RATE;
-	q->pause_until = q->now + wait;
+	q->pace->pause = PACE_RATE;
+	q->pace->pause_until = q->now + wait;
 	return false;
 }
 
@@ -405,7 +406,7 @@ static void q_fill(struct qloop *q)
 	enum op_type op;
 
 	/* the budget before the rate: no wait after the last I/O */
-	while (!q->stopping && !q->due && !q->pause && q->nfree && !q->lt_drain &&
+	while (!q->stopping && !q->due && !q->pace->pause && q->nfree && !q->lt_drain &&
 	       (!q->lt.on || q->inflight + k < q->lt.depth) && !(q->exhausted |= !where_more(q->wh)) &&
 	       q_next_op(q, &op)) {
 		struct fileio_slot *slot = &st->slots[st->free[q->nfree - 1]];
@@ -437,7 +438,7 @@ static void q_fill(struct qloop *q)
 		if (q->pace->on) {
 			pace_issued(q->pace, op, req->len);
 			if (q->pace->think && pace_think_due(q->pace, q->now))
-				q->pause = Q_THINK;
+				q->pace->pause = PACE_THINK;
 		}
 		if (k == q->job->iodepth_batch_submit || q->poll) {
 			q_submit(q, k, t0);
@@ -555,17 +556,9 @@ static int fileio_run_queued(struct worker *w)
 			q.stopping = true;
 		if (!q.measuring && q.now >= ramp_end)
 			q_measure(&q, w->origin_ns + job->ramp_ns);
-		if (q.pause && !q.inflight) {
-			/* Drained, as fio before a pause: no latency runs through it. */
-			if (q.pause == Q_THINK && !q.stopping) {
-				q.now = pace_think(q.pace, q.last_op, q.now, deadline);
-			} else if (!q.stopping) {
-				pace_sleep(q.pace, q.pause_until < deadline ? q.pause_until : deadline);
-				q.now = clock_now_ns();
-			}
-			q.pause = Q_GO;
+		if (q.pace->pause && pace_queue_pause(q.pace, &w->eng, q.inflight, q.stopping || !q.nfree,
+						      q.last_op, &q.now, deadline))
 			continue;
-		}
 		if (q.lt_drain && !q.inflight) {
 			q.lt_drain = false;
 			if (q.lt_restart)
@@ -583,7 +576,7 @@ static int fileio_run_queued(struct worker *w)
 		}
 		q_fill(&q);
 		if (!q.inflight) {
-			if (q.stopping || (q.exhausted && !q.due && !q.pause))
+			if (q.stopping || (q.exhausted && !q.due && !q.pace->pause))
 				break;
 			continue;
 		}
@@ -624,9 +617,10 @@ static int fileio_run_queued(struct worker *w)
 
 static int fileio_run(struct worker *w)
 {
-	if (w->eng.ops->caps & ENGINE_CAP_QUEUE)
-		return fileio_run_queued(w);
-	return fileio_run_sync(w);
+	int rc = w->eng.ops->caps & ENGINE_CAP_QUEUE ? fileio_run_queued(w) : fileio_run_sync(w);
+
+	pace_leave_flow(&((struct fileio_state *)w->priv)->pace); /* as fio's thread when it ends */
+	return rc;
 }
 
 static void fileio_cleanup(struct worker *w)

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,6 +36,8 @@ void pace_init(struct pace *p, const struct job *job, uint64_t seed, const atomi
 	}
 	p->think = job->thinktime_ns != 0;
 	p->on = p->rate || p->think || p->floor;
+	p->gate = p->rate;
+	p->offload = job->offload;
 	/* fio gives way to the other direction when it has a share of the mix */
 	p->switch_dir[0] = mixed && job->rwmixread < 100;
 	p->switch_dir[1] = mixed && job->rwmixread > 0;
@@ -42,8 +45,26 @@ void pace_init(struct pace *p, const struct job *job, uint64_t seed, const atomi
 	rng_seed(&p->rng, seed);
 }
 
+void pace_attach_flow(struct pace *p, struct flow *flow)
+{
+	p->flow = p->job->flow ? flow : NULL;
+	p->gate = p->rate || p->flow;
+	p->on |= p->flow != NULL;
+}
+
+void pace_leave_flow(struct pace *p)
+{
+	if (p->flow_joined)
+		flow_leave(p->flow, p->flow_ios, p->job->flow);
+	p->flow_joined = false;
+}
+
 void pace_start(struct pace *p, uint64_t now)
 {
+	if (p->flow && !p->flow_joined) {
+		flow_join(p->flow, p->job->flow);
+		p->flow_joined = true;
+	}
 	p->epoch_ns = now;
 	p->issued = p->completed = 0;
 	p->think_last = p->think_due_at = 0;
@@ -83,6 +104,7 @@ void pace_issued(struct pace *p, enum op_type op, uint64_t bytes)
 	const int d = op == OP_WRITE;
 
 	p->issued++;
+	p->flow_passed = false;
 	if (!p->bps[d])
 		return;
 	p->rate_bytes[d] += bytes;
@@ -121,12 +143,71 @@ bool pace_sleep(const struct pace *p, uint64_t until)
 	return sleep_until_ns(until, p->stop, p->job_stop);
 }
 
+/* Held back by the flow: fio's flow_sleep, or a yield when it is 0. */
+static void flow_pause(struct pace *p, uint64_t now, uint64_t deadline)
+{
+	const uint64_t t = p->job->flow_sleep_ns;
+
+	if (t)
+		pace_sleep(p, t < deadline - now ? now + t : deadline);
+	else
+		sched_yield();
+}
+
+uint64_t pace_queue_wait_ns(struct pace *p, enum op_type *op, uint64_t now)
+{
+	p->flow_held = false;
+	if (p->flow && !p->flow_passed) {
+		if (!flow_go(p->flow, &p->flow_ios, p->job->flow)) {
+			p->flow_held = true;
+			if (!p->job->flow_sleep_ns)
+				sched_yield();
+			return p->job->flow_sleep_ns ? p->job->flow_sleep_ns : 1;
+		}
+		p->flow_passed = true;
+	}
+	return p->rate ? pace_rate_wait_ns(p, op, now) : 0;
+}
+
+bool pace_queue_pause(struct pace *p, struct engine *e, unsigned inflight, bool busy, enum op_type last_op,
+		      uint64_t *now, uint64_t deadline)
+{
+	const uint64_t until = p->pause_until < deadline ? p->pause_until : deadline;
+
+	e->reap_until = 0;
+	if (!inflight) {
+		/* Drained, as fio before a pause: no latency runs through it. */
+		if (p->pause == PACE_THINK && !busy) {
+			*now = pace_think(p, last_op, *now, deadline);
+		} else if (!busy) {
+			pace_sleep(p, until);
+			*now = clock_now_ns();
+		}
+		p->pause = PACE_GO;
+		return true;
+	}
+	if (!p->offload || p->pause != PACE_RATE || p->flow_held || busy)
+		return false;
+	if (*now >= until)
+		p->pause = PACE_GO; /* the schedule's time, whatever is in flight */
+	else
+		e->reap_until = until;
+	return false;
+}
+
 bool pace_rate_wait(struct pace *p, enum op_type *op, uint64_t *now, uint64_t deadline)
 {
-	const uint64_t wait = pace_rate_wait_ns(p, op, *now);
+	uint64_t wait;
 	bool ok;
 
-	if (!wait)
+	while (p->flow && !flow_go(p->flow, &p->flow_ios, p->job->flow)) {
+		if (*now >= deadline || (p->stop && atomic_load(p->stop)) ||
+		    (p->job_stop && atomic_load(p->job_stop)))
+			return false;
+		flow_pause(p, *now, deadline);
+		*now = clock_now_ns();
+	}
+	if (!p->rate || !(wait = pace_rate_wait_ns(p, op, *now)))
 		return true;
 	if (*now >= deadline)
 		return false;
@@ -270,7 +351,7 @@ int pace_refuse(const struct job *job, struct dbio_err *err)
 		"thinktime",	    "thinktime_spin", "thinktime_blocks", "thinktime_blocks_type",
 		"thinktime_iotime", "rate",	      "rate_iops",	  "rate_min",
 		"rate_iops_min",    "rate_process",   "rate_cycle",	  "rate_ignore_thinktime",
-		"startdelay",
+		"startdelay",	    "flow",	      "flow_id",	  "flow_sleep",
 	};
 
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
@@ -283,5 +364,9 @@ int pace_refuse(const struct job *job, struct dbio_err *err)
 			return job_fail(job, batch_keys[k], err,
 					"not for workload=%s (yet): only workload=fileio queues its I/O",
 					job->wl->name);
+	if (!strcmp(job->io_submit_mode, "offload")) /* oltp does not parse it */
+		return job_fail(job, "io_submit_mode", err,
+				"offload is not for workload=%s (yet): only workload=fileio paces its I/O",
+				job->wl->name);
 	return 0;
 }

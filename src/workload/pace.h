@@ -8,7 +8,9 @@
  * waits happen before an I/O is issued and its clock starts, so no
  * latency includes them (fio takes its start time after its rate wait
  * too). A queued loop drains what is in flight before it waits, as fio's
- * inline mode does.
+ * inline mode does; with io_submit_mode=offload a rate wait does not, as
+ * fio's offload: it reaps completions as they come until its time
+ * (pace_queue_pause). fio's flow (flow.h) is asked in the same places.
  *
  * Everything is set up in prepare (pace_init); the calls of the loop do
  * not allocate. The arithmetic (pace_rate_wait_ns, pace_issued,
@@ -26,10 +28,16 @@
 #include "stats/opstats.h"
 #include "util/err.h"
 #include "util/rng.h"
+#include "workload/flow.h"
+
+/* What the queued loop waits for before it fills again (struct pace's
+ * pause). */
+enum pace_pause { PACE_GO, PACE_RATE, PACE_THINK };
 
 struct pace {
 	const struct job *job;
-	bool on;	    /* any of the three below */
+	bool on;	    /* any of the four below */
+	bool gate;	    /* rate or flow: the loop asks before each I/O */
 	bool rate;	    /* a cap in some direction */
 	bool think;	    /* thinktime */
 	bool floor;	    /* rate_min or rate_iops_min */
@@ -51,6 +59,19 @@ struct pace {
 	/* rate_min, rate_iops_min: the last look, per direction; check_ns 0: none yet */
 	uint64_t check_ns[2], check_bytes[2], check_ops[2];
 	const atomic_int *stop, *job_stop; /* the worker's stop flags, for the waits */
+	/* fio's flow: the thread's flow (NULL: none), its I/Os let through,
+	 * whether it has joined, and whether the next I/O has passed the
+	 * check already (a queued loop then waits for the rate only) */
+	struct flow *flow;
+	uint64_t flow_ios;
+	bool flow_joined, flow_passed;
+	bool flow_held; /* the last pace_queue_wait_ns was the flow's */
+	/* The queued loop: the pause due (enum pace_pause), and until when
+	 * PACE_RATE waits; io_submit_mode=offload (a rate pause does not
+	 * wait for what is in flight) */
+	int pause;
+	uint64_t pause_until;
+	bool offload;
 };
 
 /* What rate_min or rate_iops_min found short. */
@@ -65,6 +86,12 @@ struct pace_miss {
  * end the waits early. p->on is false when the job paces nothing. */
 void pace_init(struct pace *p, const struct job *job, uint64_t seed, const atomic_int *stop,
 	       const atomic_int *job_stop);
+
+/* The thread's flow (fio's flow=), from the runner; NULL or a job without
+ * flow= leaves p without one. The thread joins it at its first pace_start
+ * and leaves it with pace_leave_flow (cleanup), as fio's threads. */
+void pace_attach_flow(struct pace *p, struct flow *flow);
+void pace_leave_flow(struct pace *p);
 
 /* Start (again) at now: when the thread starts its I/O, and when its ramp
  * ends (fio resets its rate and counters then). */
@@ -93,13 +120,35 @@ bool pace_think_due(struct pace *p, uint64_t now);
  * pause. Returns the clock after it. */
 uint64_t pace_think(struct pace *p, enum op_type op, uint64_t now, uint64_t deadline);
 
+/* The queued loop before an I/O of *op at now: 0 when it may go, else how
+ * long to wait before asking again (the queue drained first). The flow is
+ * asked first (a thread held back waits flow_sleep, or 1 ns after a
+ * yield: p->flow_held is then true), then the rate (pace_rate_wait_ns). */
+uint64_t pace_queue_wait_ns(struct pace *p, enum op_type *op, uint64_t now);
+
+struct engine;
+
+/* The queued loop with p->pause due, before it fills, with inflight I/Os
+ * in flight (busy: stopping, or a full queue). Drained, it pauses (the
+ * rate's wait, or thinktime; none when stopping: busy with nothing in
+ * flight), sets *now and returns
+ * true: go round again. With inflight and io_submit_mode=offload, a rate
+ * pause does not wait for them, as fio's offload: it ends at its time
+ * (false: fill now), and until then the engine's reap returns at that
+ * time (e->reap_until) so completions are reaped as they come. Else
+ * false: reap, fill nothing. */
+bool pace_queue_pause(struct pace *p, struct engine *e, unsigned inflight, bool busy, enum op_type last_op,
+		      uint64_t *now, uint64_t deadline);
+
 /* Sleep until the CLOCK_MONOTONIC time until; false when a stop flag was
  * raised first. */
 bool pace_sleep(const struct pace *p, uint64_t until);
 
-/* A synchronous loop before an I/O of *op at *now: wait for the rate
- * (pace_rate_wait_ns; *op may change), never past deadline, and set *now
- * to the clock after. False when the wait ran into deadline or a stop. */
+/* A synchronous loop before an I/O of *op at *now: wait while the flow
+ * holds the thread back (flow_sleep each time, or a yield), then for the
+ * rate (pace_rate_wait_ns; *op may change), never past deadline, and set
+ * *now to the clock after. False when the wait ran into deadline or a
+ * stop. */
 bool pace_rate_wait(struct pace *p, enum op_type *op, uint64_t *now, uint64_t deadline);
 
 /* fio's check of rate_min and rate_iops_min at now, from the measured

@@ -61,6 +61,8 @@
 #include "util/err.h"
 #include "workload/offgen.h"
 
+struct flow;
+
 struct wfile {
 	int dirfd;	  /* owned by the runner */
 	const char *name; /* inside dirfd; owned by the runner */
@@ -87,6 +89,7 @@ struct worker {
 	const atomic_int *stop; /* set on SIGINT / SIGTERM */
 	atomic_int *job_stop;	/* set by any worker of the job that fails */
 	atomic_uint_fast64_t progress_ops; /* reads and writes so far, for the progress line */
+	struct flow *flow;		   /* fio's flow= of the job's flow_id (workload/flow.h), or NULL */
 
 	void *shared;	      /* the job's shared state (shared_size), or NULL */
 	int dirfd;	      /* without WORKLOAD_CAP_FILES: the thread's directory ... */

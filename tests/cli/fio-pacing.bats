@@ -287,13 +287,9 @@ EOF
 	done
 }
 
-@test "refused with the reason: continue_on_error, io_submit_mode=offload, exit_what=all, batch keys on psync, pacing in oltp" {
+@test "refused with the reason: continue_on_error, batch keys on psync, pacing in oltp" {
 	printf '[j]\nsize=64k\ncontinue_on_error=all\n' >j.fio
 	refused_file j.fio "dbio: j.fio:3: key 'continue_on_error': dbio stops a job at its first I/O error; continue_on_error=all is not honoured (job 'j')"
-	printf '[j]\nsize=64k\nio_submit_mode=offload\n' >j.fio
-	refused_file j.fio "dbio: j.fio:3: key 'io_submit_mode': offload (a pool of threads submitting the job's I/O) is not in dbio: each thread submits its own; use inline (job 'j')"
-	printf '[j]\nsize=64k\nexitall\nexit_what=all\n' >j.fio
-	refused_file j.fio "dbio: j.fio:4: key 'exit_what': all also cancels the groups that have not started, which dbio does not do; use stonewall (the same in the last group) or group (job 'j')"
 	printf '[j]\nsize=64k\niodepth_batch=4\n' >j.fio
 	queued=$(queued_engines_of_build | sed 's/^/ioengine=/;2,$s/^ioengine=//' | join_list ' or ')
 	# a build without liburing and libaio has none

@@ -23,6 +23,7 @@
 #include "job/job.h"
 #include "plan/plan.h"
 #include "util/clock.h"
+#include "engine/engine.h"
 #include "workload/pace.h"
 
 #define MS 1000000ull
@@ -204,10 +205,10 @@ static void test_pace_job_modes(void **state)
 		"command line: key 'nice': bad value '20': expected a whole number from -20 to 19 (job 'j')");
 	refused(KEYS("continue_on_error=io"),
 		"command line: key 'continue_on_error': dbio stops a job at its first I/O error; continue_on_error=io is not honoured (job 'j')");
-	refused(KEYS("io_submit_mode=offload"),
-		"command line: key 'io_submit_mode': offload (a pool of threads submitting the job's I/O) is not in dbio: each thread submits its own; use inline (job 'j')");
-	refused(KEYS("exit_what=all"),
-		"command line: key 'exit_what': all also cancels the groups that have not started, which dbio does not do; use stonewall (the same in the last group) or group (job 'j')");
+	assert_true(job_of(KEYS("io_submit_mode=offload"))->offload);
+	refused(KEYS("io_submit_mode=pool"),
+		"command line: key 'io_submit_mode': bad value 'pool': expected inline or offload (job 'j')");
+	assert_int_equal(job_of(KEYS("exit_what=all"))->exit_what, EXIT_ALL);
 #if defined(DBIO_HAVE_LIBURING) && defined(DBIO_HAVE_LIBAIO)
 	refused(KEYS("iodepth_batch_complete=2"),
 		"command line: key 'iodepth_batch_complete_min': belongs to the engines that queue (ioengine=io_uring or libaio); this job is ioengine=psync, which keeps one I/O in flight (job 'j')");
@@ -250,6 +251,67 @@ static void pace_at0(struct pace *p, const struct job *job)
 {
 	pace_init(p, job, 1, NULL, NULL);
 	pace_start(p, 0);
+}
+
+/* The queued loop's pauses: inline waits for what is in flight before a
+ * rate pause (no reap deadline, nothing filled), offload does not: the
+ * engine's reap returns at the pause's end, and then the loop fills
+ * whatever is in flight. A drained loop sleeps the pause out; a thinktime
+ * or flow pause drains with offload too. */
+static void test_pace_queue_pause(void **state)
+{
+	struct pace p;
+	struct engine e = { 0 };
+	uint64_t now = clock_now_ns();
+	const uint64_t far = now + 10 * S;
+
+	(void)state;
+	pace_init(&p, job_of(KEYS("ioengine=io_uring", "rw=read", "rate_iops=1000")), 1, NULL, NULL);
+	assert_false(p.offload);
+	p.pause = PACE_RATE;
+	p.pause_until = now + 5 * MS;
+	assert_false(pace_queue_pause(&p, &e, 3, false, OP_READ, &now, far));
+	assert_int_equal(e.reap_until, 0);
+	assert_int_equal(p.pause, PACE_RATE);
+	/* drained: the pause is slept out, to its end */
+	assert_true(pace_queue_pause(&p, &e, 0, false, OP_READ, &now, far));
+	assert_true(now >= p.pause_until);
+	assert_int_equal(p.pause, PACE_GO);
+	/* stopping (busy with nothing in flight): no pause */
+	p.pause = PACE_RATE;
+	p.pause_until = now + 5 * S;
+	assert_true(pace_queue_pause(&p, &e, 0, true, OP_READ, &now, far));
+	assert_true(now < p.pause_until);
+	assert_int_equal(p.pause, PACE_GO);
+
+	pace_init(&p,
+		  job_of(KEYS("ioengine=io_uring", "rw=read", "rate_iops=1000", "io_submit_mode=offload")), 1,
+		  NULL, NULL);
+	assert_true(p.offload);
+	now = clock_now_ns();
+	p.pause = PACE_RATE;
+	p.pause_until = now + 5 * MS;
+	assert_false(pace_queue_pause(&p, &e, 3, false, OP_READ, &now, far));
+	assert_int_equal(e.reap_until, p.pause_until);
+	assert_int_equal(p.pause, PACE_RATE);
+	/* never past the runtime's deadline */
+	assert_false(pace_queue_pause(&p, &e, 3, false, OP_READ, &now, now + MS));
+	assert_int_equal(e.reap_until, now + MS);
+	/* a full queue (busy) reaps as inline: it cannot issue anyway */
+	assert_false(pace_queue_pause(&p, &e, 3, true, OP_READ, &now, far));
+	assert_int_equal(e.reap_until, 0);
+	/* its time came: fill now, with 3 in flight */
+	now = p.pause_until;
+	assert_false(pace_queue_pause(&p, &e, 3, false, OP_READ, &now, far));
+	assert_int_equal(p.pause, PACE_GO);
+	assert_int_equal(e.reap_until, 0);
+	/* a flow pause drains with offload too */
+	p.pause = PACE_RATE;
+	p.pause_until = now + MS;
+	p.flow_held = true;
+	assert_false(pace_queue_pause(&p, &e, 3, false, OP_READ, &now, far));
+	assert_int_equal(e.reap_until, 0);
+	assert_int_equal(p.pause, PACE_RATE);
 }
 
 static void test_pace_linear_rate(void **state)
@@ -462,6 +524,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_pace_job_cpus, release_made),
 		cmocka_unit_test_teardown(test_pace_job_modes, release_made),
 		cmocka_unit_test_teardown(test_pace_job_batches, release_made),
+		cmocka_unit_test_teardown(test_pace_queue_pause, release_made),
 		cmocka_unit_test_teardown(test_pace_linear_rate, release_made),
 		cmocka_unit_test_teardown(test_pace_mixed_gives_way, release_made),
 		cmocka_unit_test_teardown(test_pace_poisson_mean, release_made),
