@@ -356,6 +356,14 @@ static const struct option_def files_defs[] = {
 	/* -- fio: log files and command priorities (write_lat_log, write_bw_log, log_avg_msec, cmdprio ...) -- */
 	/* -- end of logs -- */
 	/* -- fio: steady state (steadystate, ss_dur, ss_ramp ...) -- */
+	{ .name = "steadystate", .type = OPT_STR, .offset = F(steadystate), .size = S(steadystate), .def = "iops_slope:0.01%",
+	  .help = "fio's steady state, MODE:LIMIT: with steadystate_duration, stop the job once the samples of its last window settle. MODE iops, bw or lat judges the largest deviation of a sample from the window's mean; iops_slope, bw_slope or lat_slope the least-squares slope of the samples (per interval). LIMIT is IOPS, bytes per second (bw; k, m, g binary), a time (lat; bare: microseconds), or N% of the window's mean. As fio, the job's threads are judged together (numjobs above 1 needs group_reporting), and with group_reporting the jobs of the reporting group. workload=fileio only." },
+	{ .name = "steadystate_duration", .type = OPT_TIME, .offset = F(ss_dur_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
+	  .help = "The window of steady state (bare number: seconds): steadystate judges the last steadystate_duration / steadystate_check_interval samples, a whole number of at least 2. 0: no steady state." },
+	{ .name = "steadystate_ramp_time", .type = OPT_TIME, .offset = F(ss_ramp_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
+	  .help = "Time after the job's start (after ramp_time) before the first steady-state sample's interval starts (bare number: seconds)." },
+	{ .name = "steadystate_check_interval", .type = OPT_TIME, .offset = F(ss_interval_ns), .def = "1", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
+	  .help = "One steady-state sample per this interval (bare number: seconds), at least 1 s, as in fio; the same for every job." },
 	/* -- end of steady state -- */
 	/* -- fio: flow and submission (flow, flow_id, flow_sleep, io_submit_mode=offload, exit_what=all) -- */
 	/* -- end of flow and submission -- */
@@ -388,6 +396,11 @@ static const struct {
 	{ "iodepth_batch_complete", "iodepth_batch_complete_min" },
 	{ "ratecycle", "rate_cycle" },
 	{ "ratemin", "rate_min" },
+	/* fio: steady state */
+	{ "ss", "steadystate" },
+	{ "ss_dur", "steadystate_duration" },
+	{ "ss_interval", "steadystate_check_interval" },
+	{ "ss_ramp", "steadystate_ramp_time" },
 };
 
 const char *option_canonical(const char *name)

@@ -406,6 +406,7 @@ static int fileio_run_sync(struct worker *w)
 				op_stats_add(&w->stats[req.op], req.len, t - now);
 				if (series)
 					series_add(&w->series, req.op, req.len, t - now, t);
+				worker_live_add(w, req.len, t - now);
 				if (w->tio)
 					target_add(w, req.file, req.op, req.len, t);
 			}
@@ -642,6 +643,7 @@ static bool q_reap(struct qloop *q)
 		op_stats_add(&w->stats[req->op], req->len, t - slot->sub_ns);
 		if (q->series)
 			series_add(&w->series, req->op, req->len, t - slot->sub_ns, t);
+		worker_live_add(w, req->len, t - slot->sub_ns);
 		if (w->tio)
 			target_add(w, req->file, req->op, req->len, t);
 		q->done++;
