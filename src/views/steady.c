@@ -37,15 +37,15 @@ static json_t *fio_samples(const json_t *window, const char *name, size_t n, jso
 json_t *steady_fio_json(const json_t *run)
 {
 	const json_t *ss = json_object_get(run, "steadystate"), *win = json_object_get(ss, "window");
+
+	if (!ss)
+		return NULL;
 	const char *mode = tree_str(ss, "mode");
 	const bool pct = !strcmp(tree_str(ss, "limit_unit"), "%"), slope = strstr(mode, "_slope") != NULL;
 	const double iv = tree_num(ss, "interval_ns");
 	const size_t n = iv > 0 ? (size_t)(tree_num(ss, "duration_ns") / iv) : 0;
 	char rule[96], crit[64];
 	json_int_t iops_mean, bw_mean, lat_mean;
-
-	if (!ss)
-		return NULL;
 	snprintf(rule, sizeof(rule), "%s:%f%s", mode, tree_num(ss, "limit"), pct ? "%" : "");
 	snprintf(crit, sizeof(crit), "%f%s", tree_num(ss, "criterion"), pct ? "%" : "");
 	json_t *iops = fio_samples(win, "iops", n, &iops_mean),
