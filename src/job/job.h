@@ -56,6 +56,7 @@ enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 enum io_class { IOCLASS_NONE, IOCLASS_RT, IOCLASS_BE, IOCLASS_IDLE };
 enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
 enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
+enum ss_metric { SS_IOPS, SS_BW, SS_LAT }; /* what fio's steadystate judges */
 
 /* Where a key's value came from, for messages: "jobs/a.fio:12" or
  * "command line". */
@@ -246,6 +247,15 @@ struct job {
 	/* -- fio: logs -- */
 	/* -- end of logs -- */
 	/* -- fio: steady state -- */
+	char steadystate[64];	 /* as given: MODE:LIMIT (fio's ss=iops:10%) */
+	uint64_t ss_dur_ns;	 /* the window of samples; 0: no steady state (fio's ss_dur) */
+	uint64_t ss_ramp_ns;	 /* from the job's start, before the samples start (fio's ss_ramp) */
+	uint64_t ss_interval_ns; /* one sample per interval (fio's ss_interval) */
+	/* Parsed by job_validate_steady. */
+	int ss_metric;	 /* enum ss_metric */
+	bool ss_slope;	 /* MODE_slope: the least-squares slope, else the largest deviation */
+	bool ss_pct;	 /* LIMIT was N%: percent of the window's mean */
+	double ss_limit; /* IOPS, bytes per second, ns; or percent */
 	/* -- end of steady state -- */
 	/* -- fio: flow and submission -- */
 	uint64_t flow;		/* weight among the jobs of its flow_id; 0: no flow control */
@@ -416,6 +426,18 @@ int job_validate_numa(struct job *job, const char *sysfs_dir, struct dbio_err *e
  * engines' batch keys from iodepth as fio does. 0 or DBIO_EINPUT naming
  * the key. */
 int job_validate_pacing(struct job *job, struct dbio_err *err);
+
+/* fio's steady-state keys (job/fio_steady.c): steadystate's MODE:LIMIT
+ * into ss_metric, ss_slope, ss_pct and ss_limit (always, as fio parses it
+ * whether or not ss_dur is given), and, with ss_dur, the window against
+ * the interval and numjobs without group_reporting. 0 or DBIO_EINPUT
+ * naming the key. */
+int job_validate_steady(struct job *job, struct dbio_err *err);
+
+/* fio's rule that the jobs of one reporting group (b after a, same
+ * groupid) agree on steady state, and all jobs on its check interval; 0
+ * or DBIO_EINPUT naming b's key. */
+int job_check_steady_pair(const struct job *a, const struct job *b, struct dbio_err *err);
 
 /* fio's R,W form of a rate into out[0] (reads) and out[1] (writes), 0 for
  * none: "V" is both, "R,W" each, "R," reads only, ",W" writes only; each

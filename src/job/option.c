@@ -185,8 +185,8 @@ static const struct option_def job_defs[] = {
 	  .help = "Start this job only when the named job before it in the file has finished. dbio runs a job file as groups of jobs that start together, so wait_for must name a job that finishes before this one's group starts: one of an earlier group (then wait_for changes nothing), or the only job of the group running when this job comes (then it is a stonewall); any other is refused." },
 	{ .name = "description", .type = OPT_STR, .offset = F(description), .size = S(description), .def = "", .fio_noop = 1,
 	  .help = "Free text about the job, recorded in the result; changes nothing measured." },
-	{ .name = "group_reporting", .type = OPT_BOOL, .offset = F(group_reporting), .def = "0", .fio_noop = 1,
-	  .help = "fio's switch to report the clones of numjobs (and the jobs of a group) as one. dbio always reports each job with its numjobs threads merged, and keeps the jobs of a group apart; recorded, changes nothing measured." },
+	{ .name = "group_reporting", .never_brief = 1, .type = OPT_BOOL, .offset = F(group_reporting), .def = "0",
+	  .help = "fio's switch to report the clones of numjobs (and the jobs of a group) as one. dbio always reports each job with its numjobs threads merged, and keeps the jobs of a group apart. With fio's steady state (steadystate_duration) it does what it does in fio: the jobs of the reporting group are judged together, and stop together." },
 	{ .name = "gtod_reduce", .type = OPT_BOOL, .offset = F(gtod_reduce), .def = "0", .fio_noop = 1,
 	  .help = "fio's switch to take fewer clock readings. dbio times every operation with one clock_gettime pair (vDSO, tens of ns); recorded, changes nothing measured." },
 	{ .name = "thread", .type = OPT_BOOL, .offset = F(thread), .def = "0", .fio_noop = 1,
@@ -363,6 +363,14 @@ static const struct option_def files_defs[] = {
 	/* -- fio: log files and command priorities (write_lat_log, write_bw_log, log_avg_msec, cmdprio ...) -- */
 	/* -- end of logs -- */
 	/* -- fio: steady state (steadystate, ss_dur, ss_ramp ...) -- */
+	{ .name = "steadystate", .type = OPT_STR, .offset = F(steadystate), .size = S(steadystate), .def = "iops_slope:0.01%",
+	  .help = "fio's steady state, MODE:LIMIT: with steadystate_duration, stop the job once the samples of its last window settle. MODE iops, bw or lat judges the largest deviation of a sample from the window's mean; iops_slope, bw_slope or lat_slope the least-squares slope of the samples (per interval). LIMIT is IOPS, bytes per second (bw; k, m, g binary), a time (lat; bare: microseconds), or N% of the window's mean. As fio, the job's threads are judged together (numjobs above 1 needs group_reporting), and with group_reporting the jobs of the reporting group. workload=fileio only." },
+	{ .name = "steadystate_duration", .type = OPT_TIME, .offset = F(ss_dur_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
+	  .help = "The window of steady state (bare number: seconds): steadystate judges the last steadystate_duration / steadystate_check_interval samples, a whole number of at least 2. 0: no steady state." },
+	{ .name = "steadystate_ramp_time", .type = OPT_TIME, .offset = F(ss_ramp_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
+	  .help = "Time after the job's start (after ramp_time) before the first steady-state sample's interval starts (bare number: seconds)." },
+	{ .name = "steadystate_check_interval", .type = OPT_TIME, .offset = F(ss_interval_ns), .def = "1", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
+	  .help = "One steady-state sample per this interval (bare number: seconds), at least 1 s, as in fio; the same for every job." },
 	/* -- end of steady state -- */
 	/* -- fio: flow and submission (flow, flow_id, flow_sleep, io_submit_mode=offload, exit_what=all) -- */
 	{ .name = "flow", .type = OPT_UINT, .offset = F(flow), .def = "0", .min = 0, .max = 1000,
@@ -431,6 +439,11 @@ static const struct {
 	{ "iodepth_batch_complete", "iodepth_batch_complete_min" },
 	{ "ratecycle", "rate_cycle" },
 	{ "ratemin", "rate_min" },
+	/* fio: steady state */
+	{ "ss", "steadystate" },
+	{ "ss_dur", "steadystate_duration" },
+	{ "ss_interval", "steadystate_check_interval" },
+	{ "ss_ramp", "steadystate_ramp_time" },
 };
 
 const char *option_canonical(const char *name)

@@ -98,6 +98,9 @@ int plan_groups(struct jobset *set, struct dbio_err *err)
 		job->groupid = groupid;
 		if ((rc = check_shared_names(set, start, j, err)))
 			return rc;
+		for (size_t k = 0; k < j; k++)
+			if ((rc = job_check_steady_pair(&set->jobs[k], job, err)))
+				return rc;
 		for (size_t k = start; k < j; k++)
 			if (!strcmp(set->jobs[k].name, job->name)) {
 				char where[4200];

@@ -1,5 +1,6 @@
 /* Building, writing and reading result trees; see result.h. */
 #include "result/result.h"
+#include "result/result_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -479,6 +480,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 		json_object_set_new(run, "probe", probe_json(job, &st->probe));
 	if (run && st->counters.nsamples >= 2)
 		json_object_set_new(run, "counters", counters_json(&st->counters));
+	if (run && st->steady.n)
+		json_object_set_new(run, "steadystate", result_steady_json(job, st));
 	if (run && st->nseries)
 		json_object_set_new(run, "series", series_json(st));
 	if (run && st->ntargets)

@@ -202,6 +202,8 @@ static int collect_job(struct run_group *g, size_t j, size_t base, struct dbio_e
 		rc = dbio_err_set(err, -ENOMEM, "out of memory for the system counters");
 	if (collect_series(st, &g->slots[base], job->numjobs, ran))
 		rc = dbio_err_set(err, -ENOMEM, "out of memory for the time series");
+	if (run_steady_collect(g, j))
+		rc = dbio_err_set(err, -ENOMEM, "out of memory for the steady state");
 	return rc;
 }
 

@@ -15,6 +15,7 @@
 #include "job/job.h"
 #include "stats/opstats.h"
 #include "stats/series.h"
+#include "stats/steady.h"
 #include "run/probe.h"
 #include "run/sampler.h"
 #include "stats/usage.h"
@@ -80,6 +81,12 @@ struct run_stats {
 		struct usage usage;	   /* summed over the threads */
 	} phases[4];
 	unsigned nphases;
+	/* fio's steady state (steadystate_duration): the window of the job's
+	 * samples (of its reporting group's, with group_reporting) and its
+	 * judgement; steady.n is 0 when the job had none. */
+	struct steady_window steady;
+	uint64_t steady_samples_ns; /* when the samples started, from the job's start (after ramp_time) */
+	uint64_t steady_end_ns;	    /* when the last sample was taken, from the job's start */
 	struct run_probe {
 		int kind;		    /* enum probe_kind; PROBE_NONE: no probe ran */
 		struct hist *lat;	    /* every probe's latency (owned) */

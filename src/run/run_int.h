@@ -87,11 +87,34 @@ struct run_gate {
 	atomic_int failed;
 };
 
+/* fio's steady state (steady.c): one unit per job with
+ * steadystate_duration, or per reporting group with group_reporting,
+ * judged on the sum of its threads' live counters once per interval. */
+struct steady_unit {
+	struct steady_window win;
+	uint64_t t0_ns;	      /* the unit's clock: the gate, its startdelay and ramp_time */
+	uint64_t interval_ns; /* the check interval */
+	uint64_t first_ns;    /* from t0: the end of the first sample's interval */
+	uint64_t next_ns;     /* the next check (absolute) */
+	uint64_t prev_ns, prev_ios, prev_bytes, prev_lat_ns;
+	uint64_t samples_ns; /* from t0: the start of the first sample's interval */
+	uint64_t end_ns;     /* from t0: the last sample */
+	bool primed;	     /* prev_* hold the totals at the start of an interval sampled */
+	bool done;	     /* attained, or its threads have ended */
+};
+
+struct run_steady {
+	struct steady_unit *units;
+	size_t nunits;
+	size_t *unit_of; /* per job of the group: its unit, or SIZE_MAX */
+};
+
 /* One worker thread. */
 struct run_slot {
 	struct worker w;
 	struct run_gate *gate;
 	int rc;
+	atomic_int ended;	 /* its run returned (steady.c: no more samples of it) */
 	struct run_group *group; /* the group it runs in (exitall) */
 };
 
@@ -104,6 +127,7 @@ struct run_group {
 	struct run_stats *stats; /* n */
 	struct run_gate gate;
 	struct sampler sampler;
+	struct run_steady steady;
 	struct memlimit mem;
 	struct layout *layouts; /* n; laid of them initialised */
 	size_t laid;
@@ -150,6 +174,22 @@ void run_thread_exit(struct run_group *g, const struct job *job, int rc);
 /* fio's flow: the group's flow of job's flow_id (made the first time),
  * or NULL for a job without flow=. g->flows has room for one per job. */
 struct flow *run_flow_of(struct run_group *g, const struct job *job);
+/* fio's steady state over the group's jobs (steady.c). run_steady_init,
+ * once the slots are assigned: a unit per job with steadystate_duration
+ * (per reporting group with group_reporting), its workers' live counters
+ * on; 0 or -ENOMEM. run_steady_start, when the gate opens at open_ns.
+ * run_steady_next: when the next check is due (absolute ns), UINT64_MAX
+ * for none. run_steady_check, from the watching thread at now: a sample
+ * of every unit due, and its jobs stopped (job_stop) when attained.
+ * run_steady_collect: job j's unit into its stats (a copy); 0 or -ENOMEM.
+ * run_steady_release frees what run_steady_init made (safe when it did
+ * not run). */
+int run_steady_init(struct run_group *g);
+void run_steady_start(struct run_group *g, uint64_t open_ns);
+uint64_t run_steady_next(const struct run_group *g);
+void run_steady_check(struct run_group *g, uint64_t now);
+int run_steady_collect(struct run_group *g, size_t j);
+void run_steady_release(struct run_group *g);
 
 /* Format a warning and hand it to opts->warn (nothing when NULL). */
 void run_warn(const struct run_opts *opts, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -38,6 +38,7 @@ void run_stats_release(struct run_stats *stats)
 	free(stats->probe.stalls);
 	memset(&stats->probe, 0, sizeof(stats->probe));
 	sampler_release(&stats->counters);
+	steady_release(&stats->steady);
 	for (size_t i = 0; i < stats->nseries; i++)
 		series_release(&stats->series[i]);
 	free(stats->series);
@@ -74,6 +75,7 @@ static void *worker_main(void *arg)
 	pthread_mutex_unlock(&s->gate->lock);
 	if (!rc && !atomic_load(&s->gate->failed) && run_thread_delay(&s->w))
 		rc = wl->run(&s->w);
+	atomic_store(&s->ended, 1);
 	run_thread_exit(s->group, s->w.job, rc);
 	wl->cleanup(&s->w);
 	s->rc = rc;
@@ -122,6 +124,9 @@ static void watch(struct run_group *g)
 
 	while (g->gate.finished < g->started) {
 		uint64_t wake = progress && next_line < next_sample ? next_line : next_sample;
+		const uint64_t steady = run_steady_next(g);
+
+		wake = steady < wake ? steady : wake;
 		struct timespec ts = { .tv_sec = (time_t)(wake / 1000000000u),
 				       .tv_nsec = (long)(wake % 1000000000u) };
 
@@ -130,6 +135,7 @@ static void watch(struct run_group *g)
 
 		if (g->gate.finished >= g->started)
 			break;
+		run_steady_check(g, now);
 		if (now >= next_sample) {
 			sampler_take(&g->sampler, now);
 			while (next_sample <= now)
@@ -284,7 +290,7 @@ static int group_assign(struct run_group *g, struct dbio_err *err)
 				return dbio_err_set(err, -ENOMEM, "out of memory");
 		}
 	}
-	return 0;
+	return run_steady_init(g) ? dbio_err_set(err, -ENOMEM, "out of memory for the steady state") : 0;
 }
 
 /* Start every thread; once all have prepared, open the gate, start the
@@ -317,6 +323,7 @@ static int group_start(struct run_group *g, struct dbio_err *err)
 	g->gate.open = true;
 	g->gate.open_ns = clock_now_ns();
 	g->sampler.origin_ns = g->gate.open_ns;
+	run_steady_start(g, g->gate.open_ns);
 	sampler_take(&g->sampler, g->gate.open_ns);
 	pthread_cond_broadcast(&g->gate.cond);
 	for (size_t j = 0; j < g->n; j++)
@@ -362,6 +369,7 @@ static void group_release(struct run_group *g)
 		free(g->slots[i].w.tio);
 	}
 	sampler_release(&g->sampler);
+	run_steady_release(g);
 	pthread_cond_destroy(&g->gate.cond);
 	pthread_mutex_destroy(&g->gate.lock);
 	free(g->wfiles);

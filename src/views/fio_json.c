@@ -20,6 +20,7 @@
 #include "analysis/tree.h"
 #include "stats/hist.h"
 #include "stats/opstats.h"
+#include "views/steady.h"
 
 /* The fio whose JSON shape this is, in "fio version". */
 #define FIO_JSON_SHAPE "fio-3.33"
@@ -359,6 +360,12 @@ static json_t *fio_job(const json_t *job, struct fio_job_sums *s, bool plus)
 					 "majf", (json_int_t)s->majf, "minf", (json_int_t)s->minf));
 	lat_dist(o, s);
 	latency_target_json(o, job);
+	/* fio's object of the job's (last) run, as fio runs a job once */
+	json_t *ss = steady_fio_json(json_array_get(json_object_get(job, "runs"),
+						    json_array_size(json_object_get(job, "runs")) - 1));
+
+	if (ss)
+		json_object_set_new(o, "steadystate", ss);
 	return o;
 }
 

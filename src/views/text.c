@@ -8,6 +8,7 @@
 #include "analysis/tree.h"
 #include "util/termesc.h"
 #include "util/units.h"
+#include "views/steady.h"
 
 /* The job's one-line summary (jobs[].brief, made from the option tables
  * when the result was written). */
@@ -330,6 +331,7 @@ static void report_text(FILE *fp, const json_t *result)
 					tree_num(json_object_get(run, "memory"), "peak_bytes") / 1048576.0);
 			phase_lines(fp, run);
 			probe_lines(fp, json_object_get(run, "probe"));
+			steady_text_line(fp, run);
 			if (json_object_get(run, "submission")) {
 				const json_t *sl =
 					json_object_get(json_object_get(run, "submission"), "lat_ns");

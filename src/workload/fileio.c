@@ -159,6 +159,15 @@ static int resync(struct worker *w, unsigned file, uint64_t writes, bool measuri
 	return rc;
 }
 
+/* What a write carries (content.h); its latency leaves the filling out, as
+ * fio's. */
+static void fill_write(struct fileio_state *st, const struct io_req *req, uint64_t *now)
+{
+	content_write(&st->content, req->buf, req->len, req->off);
+	if (st->content.refill)
+		*now = clock_now_ns();
+}
+
 static int fileio_run_sync(struct worker *w)
 {
 	const struct job *job = w->job;
@@ -211,13 +220,9 @@ static int fileio_run_sync(struct worker *w)
 		file = req.file;
 		req.fd = w->files[file].fd;
 		for (;;) {
-			/* rw=rewrite writes back what it read, unchanged */
-			if (req.op == OP_WRITE && st->content.per_write && !rewrite) {
-				content_write(&st->content, req.buf, req.len, req.off);
-				/* a write's latency leaves its filling out, as fio's */
-				if (st->content.refill)
-					now = clock_now_ns();
-			}
+			/* a rewrite writes back what it read, unchanged */
+			if (req.op == OP_WRITE && st->content.per_write && !rewrite)
+				fill_write(st, &req, &now);
 			rc = w->eng.ops->io(&w->eng, &req);
 			uint64_t t = clock_now_ns();
 
@@ -231,6 +236,7 @@ static int fileio_run_sync(struct worker *w)
 				op_stats_add(&w->stats[req.op], req.len, t - now);
 				if (series)
 					series_add(&w->series, req.op, req.len, t - now, t);
+				worker_live_add(w, req.len, t - now);
 				if (w->tio)
 					target_add(w, req.file, req.op, req.len, t);
 			}
@@ -513,6 +519,7 @@ static bool q_reap(struct qloop *q)
 		op_stats_add(&w->stats[req->op], req->len, t - slot->sub_ns);
 		if (q->series)
 			series_add(&w->series, req->op, req->len, t - slot->sub_ns, t);
+		worker_live_add(w, req->len, t - slot->sub_ns);
 		if (w->tio)
 			target_add(w, req->file, req->op, req->len, t);
 		q->done++;

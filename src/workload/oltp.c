@@ -88,6 +88,10 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 
 	if (pace_refuse(job, err))
 		return err->code;
+	if (job->ss_dur_ns)
+		return job_fail(
+			job, "steadystate_duration", err,
+			"not for workload=oltp (yet): only workload=fileio takes steady-state samples");
 	if (job->numjobs < 2)
 		return job_fail(
 			job, "numjobs", err,

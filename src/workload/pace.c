@@ -330,6 +330,8 @@ int pace_validate(struct job *job, struct dbio_err *err)
 	char queued[128];
 	int rc = job_validate_pacing(job, err);
 
+	if (!rc)
+		rc = job_validate_steady(job, err);
 	if (rc || (job->eng->caps & ENGINE_CAP_QUEUE))
 		return rc;
 	for (size_t k = 0; k < sizeof(batch_keys) / sizeof(batch_keys[0]); k++) {

@@ -169,9 +169,9 @@ struct worker;
 int pace_floor_check(struct pace *p, struct worker *w, uint64_t now);
 
 /* The validation of a file job's keys of pacing and threads, once its
- * engine is known: job_validate_pacing, and the queued engines' batch keys
- * refused for an engine that keeps one I/O in flight. DBIO_EINPUT naming
- * the key. */
+ * engine is known: job_validate_pacing, fio's steady state
+ * (job_validate_steady), and the queued engines' batch keys refused for
+ * an engine that keeps one I/O in flight. DBIO_EINPUT naming the key. */
 int pace_validate(struct job *job, struct dbio_err *err);
 
 /* For a file workload whose loop is not fileio's (oltp): refuse the keys

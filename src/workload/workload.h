@@ -90,6 +90,12 @@ struct worker {
 	atomic_int *job_stop;	/* set by any worker of the job that fails */
 	atomic_uint_fast64_t progress_ops; /* reads and writes so far, for the progress line */
 	struct flow *flow;		   /* fio's flow= of the job's flow_id (workload/flow.h), or NULL */
+	/* fio's steady state (live set by the runner): the measured phase's
+	 * reads and writes so far, their bytes and summed latency, stored by
+	 * the worker as it goes (worker_live_add), read by the runner's
+	 * thread once per check interval. */
+	bool live;
+	atomic_uint_fast64_t live_ios, live_bytes, live_lat_ns;
 
 	void *shared;	      /* the job's shared state (shared_size), or NULL */
 	int dirfd;	      /* without WORKLOAD_CAP_FILES: the thread's directory ... */
@@ -124,6 +130,23 @@ struct worker {
 	unsigned nphases;
 	unsigned lat_depth; /* latency_target: the queue depth the search found (0: none) */
 };
+
+/* One measured read or write of len bytes that took lat_ns, for the
+ * runner's steady-state check when w->live; only the worker stores, so a
+ * relaxed load and store each (no locked instruction). */
+static inline void worker_live_add(struct worker *w, uint64_t len, uint64_t lat_ns)
+{
+	if (!w->live)
+		return;
+	atomic_store_explicit(&w->live_ios, atomic_load_explicit(&w->live_ios, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+	atomic_store_explicit(&w->live_bytes,
+			      atomic_load_explicit(&w->live_bytes, memory_order_relaxed) + len,
+			      memory_order_relaxed);
+	atomic_store_explicit(&w->live_lat_ns,
+			      atomic_load_explicit(&w->live_lat_ns, memory_order_relaxed) + lat_ns,
+			      memory_order_relaxed);
+}
 
 enum workload_caps {
 	WORKLOAD_CAP_FILES = 1u << 0,

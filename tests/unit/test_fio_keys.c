@@ -104,9 +104,9 @@ static void test_fio_keys_find(void **state)
 
 	(void)state;
 	assert_null(fio_key_find("readwrite")); /* fio's alias of rw: dbio takes it */
-	k = fio_key_find("ss");			/* fio's alias of steadystate, which dbio lacks too */
+	k = fio_key_find("fill_fs");		/* fio's alias of fill_device, which dbio lacks too */
 	assert_non_null(k);
-	assert_ptr_equal(k->reason, fio_key_find("steadystate")->reason);
+	assert_ptr_equal(k->reason, fio_key_find("fill_device")->reason);
 	assert_string_equal(
 		fio_key_find("verify")->reason,
 		"data verification (verify=) is not in dbio yet: it comes with the reliability work; "

@@ -1,0 +1,15 @@
+/* Private to result/: the parts of a run's entry written by files of
+ * their own. */
+#ifndef DBIO_RESULT_RESULT_INT_H
+#define DBIO_RESULT_RESULT_INT_H
+
+#include <jansson.h>
+
+#include "job/job.h"
+#include "run/run.h"
+
+/* The run's "steadystate" object (steady.c): st->steady.n must be
+ * non-zero. NULL when out of memory. */
+json_t *result_steady_json(const struct job *job, const struct run_stats *st);
+
+#endif
