@@ -74,7 +74,8 @@
 #include "stats/opstats.h"
 
 enum engine_caps {
-	ENGINE_CAP_QUEUE = 1u << 0, /* can keep more than one I/O in flight */
+	ENGINE_CAP_QUEUE = 1u << 0,  /* can keep more than one I/O in flight */
+	ENGINE_CAP_IOPRIO = 1u << 1, /* issues each request with its own I/O priority (io_req.prio) */
 };
 
 struct io_req {
@@ -88,6 +89,7 @@ struct io_req {
 	unsigned file; /* index of fd in engine_files.fds */
 	unsigned slot; /* queued engines: the request's slot and buffer, < iodepth */
 	int rc;	       /* queued engines: 0 or -errno, set by reap */
+	unsigned prio; /* ENGINE_CAP_IOPRIO: its ioprio value (class << 13 | level); 0: the thread's */
 };
 
 /* What an engine is set up and checked with: the job's file keys that
