@@ -60,6 +60,7 @@ static int open_flags(const struct job *job)
 struct fileio_slot {
 	struct io_req req; /* first */
 	uint64_t sub_ns;   /* when the submit that carried it returned */
+	uint64_t slat_ns;  /* its submission latency (fio's slat) */
 	bool measured;	   /* issued after the ramp */
 };
 
@@ -262,17 +263,6 @@ static int io_failed(struct worker *w, const struct io_req *req, size_t file, in
 			    strerror(-rc));
 }
 
-/* Count a read or write of the worker's file toward its directory, in a job
- * with several (w->tio). */
-static inline void target_add(struct worker *w, unsigned file, enum op_type op, uint64_t len, uint64_t end_ns)
-{
-	struct target_io *t = &w->tio[w->files[file].dir];
-
-	t->ops[op == OP_WRITE]++;
-	t->bytes[op == OP_WRITE] += len;
-	t->last_ns = end_ns;
-}
-
 /* One fsync, fdatasync or sync_file_range of the worker's file, timed and
  * counted when measuring (a queued job calls it with nothing in flight); a
  * sync keeps its directory busy as a write does. 0 or -errno. */
@@ -354,7 +344,7 @@ static int fileio_run_sync(struct worker *w)
 	const uint64_t ramp_end = now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
 	bool measuring = job->ramp_ns == 0;
-	struct io_req req = { .buf = st->buf };
+	struct io_req req = { .buf = st->buf, .prio = job->cmdprio_default };
 	uint64_t done = 0, writes = 0;
 	struct usage u0 = { 0 }, u1;
 	struct pace *pace = &st->pace;
@@ -408,6 +398,8 @@ static int fileio_run_sync(struct worker *w)
 					series_add(&w->series, req.op, req.len, t - now, t);
 				if (w->tio)
 					target_add(w, req.file, req.op, req.len, t);
+				if (w->iolog)
+					logs_io(w->iolog, &req, t - now, 0, t);
 			}
 			now = t;
 			if (!rewrite || req.op == OP_WRITE)
@@ -554,6 +546,7 @@ static void q_fill(struct qloop *q)
 		q->nfree--;
 		req->fd = w->files[req->file].fd;
 		req->op = q->last_op = op;
+		req->prio = cmdprio_pick(q->job, &w->rng, op, req->len);
 		slot->measured = q->measuring;
 		if ((rc = q->ops->queue(&w->eng, req))) {
 			q->nfree++;
@@ -601,6 +594,7 @@ static void q_submit(struct qloop *q, unsigned k, uint64_t t0)
 			struct fileio_slot *slot = &st->slots[st->free[q->nfree + i]];
 
 			slot->sub_ns = t1;
+			slot->slat_ns = t1 - t0;
 			if (slot->measured)
 				hist_add(&q->w->slat_ns, t1 - t0);
 		}
@@ -644,6 +638,8 @@ static bool q_reap(struct qloop *q)
 			series_add(&w->series, req->op, req->len, t - slot->sub_ns, t);
 		if (w->tio)
 			target_add(w, req->file, req->op, req->len, t);
+		if (w->iolog)
+			logs_io(w->iolog, req, t - slot->sub_ns, slot->slat_ns, t);
 		q->done++;
 	}
 	atomic_store_explicit(&w->progress_ops, q->done, memory_order_relaxed);
@@ -783,8 +779,8 @@ static int fileio_validate(struct job *job, struct dbio_err *err)
 {
 	int rc = job_validate_files(job, err);
 
-	if (!rc)
-		rc = pace_validate(job, err);
+	if (!rc && !(rc = pace_validate(job, err)))
+		rc = logs_validate(job, err);
 	return rc ? rc : fileio_check_buffers(job, err);
 }
 

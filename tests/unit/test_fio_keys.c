@@ -51,7 +51,8 @@ static int check_rows(const struct fio_key *table, size_t count, const char *wha
 static void test_fio_keys_sorted_unique_one_line(void **state)
 {
 	(void)state;
-	assert_true(fio_key_count > 300);
+	/* not cut short: fio has some 600 keys, dbio honours about half of them */
+	assert_true(fio_key_count > 250);
 	assert_int_equal(check_rows(fio_keys, fio_key_count, "key"), 0);
 	assert_true(fio_engine_count > 40);
 	assert_int_equal(check_rows(fio_engines, fio_engine_count, "engine"), 0);
