@@ -76,6 +76,7 @@ struct fileio_state {
 	struct io_req **done;	   /* reap's output */
 	struct where where;	   /* fileio: the next I/O and the budget */
 	struct pace pace;	   /* fio's rate, thinktime and rate floor (fileio only) */
+	struct rng prio_rng;	   /* cmdprio's draws, apart: they change no other draw */
 };
 
 static uint64_t buf_stride(const struct job *job)
@@ -237,6 +238,7 @@ static int fileio_prepare(struct worker *w)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory for the random map",
 				    w->index);
 	pace_init(&st->pace, job, (job->randseed + w->index) ^ 0x9ace5eedull, w->stop, w->job_stop);
+	rng_seed(&st->prio_rng, (job->randseed + w->index) ^ 0x10971011ull);
 	return 0;
 }
 
@@ -546,7 +548,7 @@ static void q_fill(struct qloop *q)
 		q->nfree--;
 		req->fd = w->files[req->file].fd;
 		req->op = q->last_op = op;
-		req->prio = cmdprio_pick(q->job, &w->rng, op, req->len);
+		req->prio = cmdprio_pick(q->job, &st->prio_rng, op, req->len);
 		slot->measured = q->measuring;
 		if ((rc = q->ops->queue(&w->eng, req))) {
 			q->nfree++;

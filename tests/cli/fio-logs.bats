@@ -257,6 +257,14 @@ EOF
 		dbio_ok --directory="$target" --rw=randread --bs=4k --size=1m $(engine_keys "$e") --direct=1 \
 			--write_lat_log=r --cmdprio_percentage=100
 		[ "$(columns 5 r_clat.1.log | sort -u)" = " 1" ]
+		# the draws are apart: the same reads and writes at the same offsets with and without cmdprio
+		# shellcheck disable=SC2046
+		dbio_ok --directory="$target" --rw=randrw --bs=4k --size=1m $(engine_keys "$e") --direct=1 \
+			--write_lat_log=o --log_offset=1
+		# shellcheck disable=SC2046
+		dbio_ok --directory="$target" --rw=randrw --bs=4k --size=1m $(engine_keys "$e") --direct=1 \
+			--write_lat_log=r --log_offset=1 --cmdprio_percentage=50
+		diff <(columns 3,5 r_clat.1.log | sort) <(columns 3,5 o_clat.1.log | sort)
 	done
 }
 
