@@ -353,11 +353,11 @@ static const struct option_def files_defs[] = {
 	/* -- fio: verify (verify, do_verify, verify_pattern, verify_backlog ...) -- */
 	/* -- end of verify -- */
 	/* -- fio: log files and command priorities (write_lat_log, write_bw_log, log_avg_msec, cmdprio ...) -- */
-	{ .name = "write_lat_log", .never_brief = 1, .type = OPT_STR, .offset = F(write_lat_log), .size = S(write_lat_log), .def = "",
-	  .help = "Write fio's latency logs NAME_lat.N.log, NAME_clat.N.log and NAME_slat.N.log (N: fio's thread number, from 1), in fio's format: time (ms), latency (ns), direction (0 read, 1 write), block size (bytes)[, offset (bytes)], priority; a path in NAME is taken from the current directory, as fio. Empty: the job's name. A file there is replaced only when it is a regular file (as --output). workload=fileio only." },
-	{ .name = "write_bw_log", .never_brief = 1, .type = OPT_STR, .offset = F(write_bw_log), .size = S(write_bw_log), .def = "",
+	{ .name = "write_lat_log", .never_brief = 1, .bare_empty = 1, .type = OPT_STR, .offset = F(write_lat_log), .size = S(write_lat_log), .def = "",
+	  .help = "Write fio's latency logs NAME_lat.N.log, NAME_clat.N.log and NAME_slat.N.log (N: fio's thread number, from 1), in fio's format: time (ms), latency (ns), direction (0 read, 1 write), block size (bytes)[, offset (bytes)], priority; a path in NAME is taken from the current directory, as fio. Empty or bare (write_lat_log alone): the job's name. A file there is replaced only when it is a regular file (as --output). workload=fileio only." },
+	{ .name = "write_bw_log", .never_brief = 1, .bare_empty = 1, .type = OPT_STR, .offset = F(write_bw_log), .size = S(write_bw_log), .def = "",
 	  .help = "Write fio's bandwidth log NAME_bw.N.log (KiB/s; per I/O its bytes over its completion latency), as write_lat_log." },
-	{ .name = "write_iops_log", .never_brief = 1, .type = OPT_STR, .offset = F(write_iops_log), .size = S(write_iops_log), .def = "",
+	{ .name = "write_iops_log", .never_brief = 1, .bare_empty = 1, .type = OPT_STR, .offset = F(write_iops_log), .size = S(write_iops_log), .def = "",
 	  .help = "Write fio's IOPS log NAME_iops.N.log (1 per I/O, or I/Os per second of each log_avg_msec window), as write_lat_log." },
 	{ .name = "log_avg_msec", .type = OPT_UINT, .offset = F(log_avg_msec), .def = "0", .max = 86400000,
 	  .help = "Write one line per direction per window of this many milliseconds to the logs: the mean latency (or the largest, log_max_value), the bandwidth and IOPS over the window; block size and offset are then 0, as fio. 0: a line per I/O." },
