@@ -85,6 +85,7 @@ enum engine_caps {
 	/* files open for writing whatever the job does (falloc: a read
 	 * allocates, which a file open O_RDONLY refuses with EBADF) */
 	ENGINE_CAP_RDWR = 1u << 2,
+	ENGINE_CAP_IOPRIO = 1u << 3, /* issues each request with its own I/O priority (io_req.prio) */
 };
 
 struct io_req {
@@ -98,6 +99,7 @@ struct io_req {
 	unsigned file; /* index of fd in engine_files.fds */
 	unsigned slot; /* queued engines: the request's slot and buffer, < iodepth */
 	int rc;	       /* queued engines: 0 or -errno, set by reap */
+	unsigned prio; /* ENGINE_CAP_IOPRIO: its ioprio value (class << 13 | level); 0: the thread's */
 };
 
 /* What an engine is set up and checked with: the job's file keys that

@@ -164,6 +164,7 @@ static int uring_prep(struct uring_state *st, struct io_req *req)
 	if (st->fixed_files)
 		io_uring_sqe_set_flags(sqe, IOSQE_FIXED_FILE);
 	io_uring_sqe_set_data(sqe, req);
+	sqe->ioprio = (__u16)req->prio;
 	return 0;
 }
 
@@ -275,7 +276,7 @@ const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
 	.summary =
 		"io_uring (liburing): iodepth in flight, batched submit and reap; registerfiles, fixedbufs, hipri, sqthread_poll",
-	.caps = ENGINE_CAP_QUEUE,
+	.caps = ENGINE_CAP_QUEUE | ENGINE_CAP_IOPRIO,
 	.setup = uring_setup,
 	.teardown = uring_teardown,
 	.sync = uring_sync,

@@ -17,6 +17,10 @@
 #include "engine/engine.h"
 #include "util/syscalls.h"
 
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO (1 << 1) /* linux/aio_abi.h: aio_reqprio is the request's ioprio */
+#endif
+
 struct aio_state {
 	io_context_t ctx;
 	bool ctx_ok;
@@ -76,6 +80,10 @@ static void aio_prep(struct aio_state *st, struct io_req *req)
 	else
 		io_prep_pwrite(cb, req->fd, buf, len, off);
 	cb->data = req;
+	if (req->prio) { /* the thread's priority otherwise */
+		cb->aio_reqprio = (short)req->prio;
+		cb->u.c.flags |= IOCB_FLAG_IOPRIO;
+	}
 	st->pending[st->npending++] = cb;
 }
 
@@ -188,7 +196,7 @@ static const char *aio_warn(const struct engine_conf *conf)
 const struct engine_ops engine_libaio = {
 	.name = "libaio",
 	.summary = "Linux native AIO (io_submit/io_getevents), iodepth in flight with direct=1",
-	.caps = ENGINE_CAP_QUEUE,
+	.caps = ENGINE_CAP_QUEUE | ENGINE_CAP_IOPRIO,
 	.setup = aio_setup,
 	.teardown = aio_teardown,
 	.sync = aio_sync,

@@ -67,12 +67,16 @@ int job_set(struct job *job, const char *key, const char *value, const struct jo
 		if (!def)
 			continue;
 		found = true;
-		if (!value && def->type != OPT_BOOL) {
+		if (!value && def->type != OPT_BOOL && !def->bare_empty) {
 			option_accepted(def, accepted, sizeof(accepted));
 			return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': needs a value: expected %s",
 					    where, key, accepted);
 		}
-		if ((rc = option_parse(def, job_keys_base(job, k), value ? value : "1", where, err)))
+		if ((rc = option_parse(def, job_keys_base(job, k),
+				       value		 ? value
+				       : def->bare_empty ? ""
+							 : "1",
+				       where, err)))
 			return rc;
 		k->state[def - k->table->defs] =
 			(struct job_key_state){ .set = true, .origin = origin ? *origin : none };

@@ -245,6 +245,30 @@ struct job {
 	/* -- fio: verify -- */
 	/* -- end of verify -- */
 	/* -- fio: logs -- */
+	char write_lat_log[256];  /* NAME of NAME_lat.N.log, _clat, _slat; "" given: the job's name */
+	char write_bw_log[256];	  /* NAME of NAME_bw.N.log */
+	char write_iops_log[256]; /* NAME of NAME_iops.N.log */
+	uint64_t log_avg_msec;	  /* one line per window of this many ms per direction; 0: per I/O */
+	bool log_max_value;	  /* with log_avg_msec: the window's largest latency, not its mean */
+	bool log_offset;	  /* an offset column */
+	bool log_prio;		  /* the priority column is the I/O's ioprio value, not 0/1 for RT */
+	bool log_unix_epoch;	  /* times from the Unix epoch (ms), not from the thread's start */
+	bool log_alternate_epoch; /* times from the epoch of log_alternate_epoch_clock_id */
+	uint64_t log_alternate_epoch_clock_id;
+	bool per_job_logs;	     /* the .N of the thread in the names; 0: one file for every thread */
+	uint64_t log_entries;	     /* lines reserved per thread before the run (fio's initial entries) */
+	char cmdprio_percentage[16]; /* as given: P or R,W percent of I/Os at the command priority */
+	char cmdprio_class[16];	     /* as given: C or R,W, 1 (RT) to 3 (idle) */
+	char cmdprio[16];	     /* as given: L or R,W, 0 (highest) to 7 */
+	char cmdprio_hint[24];	     /* as given: H or R,W, 0 to 1023 */
+	char cmdprio_bssplit[512];   /* as given: BS/PERC[/CLASS/LEVEL[/HINT]]:...[,...] */
+	/* Derived by job_validate_logs. */
+	unsigned nlogs;		      /* files a thread writes: lat+clat+slat, bw, iops */
+	unsigned cmdprio_default;     /* the ioprio value of the other I/Os (prioclass, prio), 0: none */
+	unsigned cmdprio_n[2];	      /* per direction: entries of cmdprio_bs, cmdprio_perc, cmdprio_val */
+	uint64_t cmdprio_bs[2][64];   /* the block size of an entry; 0: any size (cmdprio_percentage) */
+	unsigned cmdprio_perc[2][64]; /* its percent of the I/Os of its size */
+	uint16_t cmdprio_val[2][64];  /* its ioprio value: class << 13 | hint << 3 | level */
 	/* -- end of logs -- */
 	/* -- fio: steady state -- */
 	char steadystate[64];	 /* as given: MODE:LIMIT (fio's ss=iops:10%) */

@@ -85,6 +85,9 @@ struct option_def {
 	 * applies to writes too (bs=8k); an empty one is the default (bs=,8k); TRIM is checked and not kept
 	 * (dbio issues no trims). Results show "8192,32768" when the two differ. 0: one value. */
 	size_t pair_offset;
+	/* OPT_STR: a bare key is the empty value (fio's write_bw_log alone);
+	 * 0: a bare key needs a value. */
+	int bare_empty;
 };
 
 /* Whom a table's keys belong to, and so which jobs may be given them. */

@@ -19,7 +19,8 @@
 #define TRIM "fio's verify of trimmed blocks (trim_percentage ...) is not in dbio: its trims (rw=trim, ioengine=falloc) are not verified; run without it"
 #define ZBD "zoned block devices (zonemode=zbd) are not in dbio; run on a conventional disk or a filesystem, without the key"
 #define TRACE "dbio neither records nor replays I/O traces: it makes its I/O from rw=, bs= and random_distribution="
-#define LOGS "fio's log files are not in dbio: log_interval= records a time series in the result; run without it"
+#define HIST_LOG "fio's latency histogram logs (write_hist_log) are not in dbio: write_lat_log writes every latency, and the result's histograms are kept whole; run without it"
+#define LOG_GZ "dbio keeps its log lines in memory and writes them as text; run without it"
 #define DEPRECATED "fio ignores it too (deprecated); drop the key"
 #define PROTECTION "NVMe protection information (fio's io_uring_cmd and xnvme engines) is not in dbio; run without it"
 #define PLACEMENT "NVMe data placement (fio's io_uring_cmd and xnvme engines) is not in dbio; run without it"
@@ -57,11 +58,6 @@ const struct fio_key fio_keys[] = {
 	{ "clocksource", "dbio always times with CLOCK_MONOTONIC (see dbio --version); drop the key" },
 	{ "clustername", ENGINES("Ceph (rbd, rados)") },
 	{ "cmd_type", ENGINE("io_uring_cmd (NVMe and SCSI passthrough)") },
-	{ "cmdprio", LATER("gives part of the I/O another I/O priority (io_uring, libaio)") },
-	{ "cmdprio_bssplit", LATER("gives part of the I/O another I/O priority (io_uring, libaio)") },
-	{ "cmdprio_class", LATER("gives part of the I/O another I/O priority (io_uring, libaio)") },
-	{ "cmdprio_hint", LATER("gives part of the I/O another I/O priority (io_uring, libaio)") },
-	{ "cmdprio_percentage", LATER("gives part of the I/O another I/O priority (io_uring, libaio)") },
 	{ "comm", "dbio's threads keep dbio's name; drop the key" },
 	{ "conf", ENGINES("Ceph (rbd, rados)") },
 	{ "cont", ENGINE("DAOS (dfs)") },
@@ -159,21 +155,13 @@ const struct fio_key fio_keys[] = {
 	{ "load", PROFILE("act") },
 	{ "lockfile", LATER("locks a shared file around each I/O") },
 	{ "lockmem", LATER("locks memory away from the page cache; mem_limit= caps a job's memory with a cgroup") },
-	{ "log_alternate_epoch", LOGS },
-	{ "log_alternate_epoch_clock_id", LOGS },
-	{ "log_avg_msec", LOGS },
-	{ "log_compression", LOGS },
-	{ "log_compression_cpus", LOGS },
-	{ "log_entries", LOGS },
-	{ "log_hist_coarseness", LOGS },
-	{ "log_hist_msec", LOGS },
-	{ "log_issue_time", LOGS },
-	{ "log_max_value", LOGS },
-	{ "log_offset", LOGS },
-	{ "log_prio", LOGS },
-	{ "log_store_compressed", LOGS },
-	{ "log_unix_epoch", LOGS },
-	{ "log_window_value", LOGS },
+	{ "log_compression", LOG_GZ },
+	{ "log_compression_cpus", LOG_GZ },
+	{ "log_hist_coarseness", HIST_LOG },
+	{ "log_hist_msec", HIST_LOG },
+	{ "log_issue_time", "a column of newer fio than 3.33 (the issue time of each I/O) that dbio does not write; run without it" },
+	{ "log_store_compressed", LOG_GZ },
+	{ "log_window_value", "newer fio's form of log_max_value; use log_max_value=1 (the largest) or leave the mean" },
 	{ "max_latency", LATER("fails a job whose latency exceeds a bound") },
 	{ "max_open_zones", ZBD },
 	{ "md_per_io_size", PROTECTION },
@@ -193,7 +181,6 @@ const struct fio_key fio_keys[] = {
 	{ "numruns", PROFILE("tiobench") },
 	{ "object_class", ENGINE("DAOS (dfs)") },
 	{ "opendir", "dbio reads and writes only files it makes in directory=; drop the key" },
-	{ "per_job_logs", LOGS },
 	{ "percentage_sequential", DEPRECATED },
 	{ "pi_act", PROTECTION },
 	{ "pi_chk", PROTECTION },
@@ -290,12 +277,9 @@ const struct fio_key fio_keys[] = {
 	{ "volume", ENGINE("GlusterFS (gfapi)") },
 	{ "window_size", ENGINES("network (net, netsplice)") },
 	{ "write_barrier", LATER("makes every Nth write a barrier write") },
-	{ "write_bw_log", LOGS },
 	{ "write_hint", LATER("sets the lifetime hint of writes (F_SET_RW_HINT)") },
-	{ "write_hist_log", LOGS },
+	{ "write_hist_log", HIST_LOG },
 	{ "write_iolog", TRACE },
-	{ "write_iops_log", LOGS },
-	{ "write_lat_log", LOGS },
 	{ "write_mode", ENGINE("io_uring_cmd (NVMe and SCSI passthrough)") },
 	{ "write_zone_remainder", ZBD },
 	{ "writefua", ENGINES("sg and io_uring_cmd (SCSI and NVMe passthrough)") },

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/logs.h"
 #include "run/memlimit.h"
 #include "run/run_int.h"
 #include "util/clock.h"
@@ -286,6 +287,8 @@ static int group_assign(struct run_group *g, struct dbio_err *err)
 			g->slots[s].group = g;
 			if (init_series(job, w))
 				return dbio_err_set(err, -ENOMEM, "out of memory for the time series");
+			if (run_logs_assign(w, job))
+				return dbio_err_set(err, -ENOMEM, "out of memory for the log files");
 			if (per_dir && !(w->tio = calloc(ndirs, sizeof(struct target_io))))
 				return dbio_err_set(err, -ENOMEM, "out of memory");
 		}
@@ -366,6 +369,7 @@ static void group_release(struct run_group *g)
 	memlimit_leave(&g->mem);
 	for (size_t i = 0; g->slots && i < g->nworkers; i++) {
 		series_release(&g->slots[i].w.series);
+		run_logs_release(&g->slots[i].w);
 		free(g->slots[i].w.tio);
 	}
 	sampler_release(&g->sampler);
@@ -393,7 +397,9 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	if (!rc)
 		rc = group_assign(&g, err);
 	if (!rc && (group_start(&g, err) | run_collect(&g, err)))
-		rc = err->code; /* the first failure */
+		rc = err->code;				 /* the first failure */
+	if (g.started && run_logs_write(&g, err) && !rc) /* fio writes its logs after a failure too */
+		rc = err->code;
 	if (atomic_load(&run_stop_signal) && (!rc || rc == DBIO_ESTOPPED))
 		rc = dbio_err_set(err, DBIO_ESTOPPED, "interrupted by %s",
 				  run_signal_name(atomic_load(&run_stop_signal)));

@@ -14,6 +14,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "run/logs.h"
 #include "run/memlimit.h"
 #include "run/run_int.h"
 
@@ -152,6 +153,8 @@ int run_drop_caches(struct dbio_err *err)
 
 int run_check_targets(const struct jobset *set, const struct run_opts *opts, struct dbio_err *err)
 {
+	if (run_logs_check(set, err))
+		return err->code;
 	for (size_t j = 0; j < set->njobs; j++) {
 		struct memlimit probe;
 		int rc;

@@ -54,6 +54,7 @@ static int fileio_prepare(struct worker *w)
 				    w->index);
 	pace_init(&st->pace, job, (job->randseed + w->index) ^ 0x9ace5eedull, w->stop, w->job_stop);
 	pace_attach_flow(&st->pace, w->flow);
+	rng_seed(&st->prio_rng, (job->randseed + w->index) ^ 0x10971011ull);
 	return 0;
 }
 
@@ -80,16 +81,6 @@ static int io_failed(struct worker *w, const struct io_req *req, size_t file, in
 			    strerror(-rc));
 }
 
-/* Count a read or write of the worker's file toward its directory, in a job
- * with several (w->tio). */
-static inline void target_add(struct worker *w, unsigned file, enum op_type op, uint64_t len, uint64_t end_ns)
-{
-	struct target_io *t = &w->tio[w->files[file].dir];
-
-	t->ops[op == OP_WRITE] += op != OP_TRIM; /* a directory's reads and writes */
-	t->bytes[op == OP_WRITE] += op != OP_TRIM ? len : 0;
-	t->last_ns = end_ns;
-}
 
 /* One fsync, fdatasync or sync_file_range of the worker's file, timed and
  * counted when measuring (a queued job calls it with nothing in flight); a
@@ -181,7 +172,7 @@ static int fileio_run_sync(struct worker *w)
 	const uint64_t ramp_end = now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
 	bool measuring = job->ramp_ns == 0;
-	struct io_req req = { .buf = st->buf };
+	struct io_req req = { .buf = st->buf, .prio = job->cmdprio_default };
 	uint64_t done = 0, writes = 0;
 	struct usage u0 = { 0 }, u1;
 	struct pace *pace = &st->pace;
@@ -239,6 +230,8 @@ static int fileio_run_sync(struct worker *w)
 				worker_live_add(w, req.len, t - now);
 				if (w->tio)
 					target_add(w, req.file, req.op, req.len, t);
+				if (w->iolog)
+					logs_io(w->iolog, &req, t - now, 0, t);
 			}
 			now = t;
 			if (!rewrite || req.op == OP_WRITE)
@@ -426,6 +419,7 @@ static void q_fill(struct qloop *q)
 		q->nfree--;
 		req->fd = w->files[req->file].fd;
 		req->op = q->last_op = op;
+		req->prio = cmdprio_pick(q->job, &st->prio_rng, op, req->len);
 		slot->measured = q->measuring;
 		if (op == OP_WRITE && st->content.per_write)
 			content_write(&st->content, req->buf, req->len, req->off);
@@ -475,6 +469,7 @@ static void q_submit(struct qloop *q, unsigned k, uint64_t t0)
 			struct fileio_slot *slot = &st->slots[st->free[q->nfree + i]];
 
 			slot->sub_ns = t1;
+			slot->slat_ns = t1 - t0;
 			if (slot->measured)
 				hist_add(&q->w->slat_ns, t1 - t0);
 		}
@@ -522,6 +517,8 @@ static bool q_reap(struct qloop *q)
 		worker_live_add(w, req->len, t - slot->sub_ns);
 		if (w->tio)
 			target_add(w, req->file, req->op, req->len, t);
+		if (w->iolog)
+			logs_io(w->iolog, req, t - slot->sub_ns, slot->slat_ns, t);
 		q->done++;
 	}
 	atomic_store_explicit(&w->progress_ops, q->done, memory_order_relaxed);
@@ -668,6 +665,8 @@ static int fileio_validate(struct job *job, struct dbio_err *err)
 		rc = job_validate_buffers(job, err);
 	if (!rc)
 		rc = lattarget_validate(job, err);
+	if (!rc)
+		rc = logs_validate(job, err);
 	return rc ? rc : fileio_check_buffers(job, err);
 }
 

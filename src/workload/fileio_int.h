@@ -17,6 +17,7 @@
 struct fileio_slot {
 	struct io_req req; /* first */
 	uint64_t sub_ns;   /* when the submit that carried it returned */
+	uint64_t slat_ns;  /* its submission latency (fio's slat) */
 	bool measured;	   /* issued after the ramp */
 };
 
@@ -33,6 +34,7 @@ struct fileio_state {
 	struct where where;	   /* fileio: the next I/O and the budget */
 	struct pace pace;	   /* fio's rate, thinktime and rate floor (fileio only) */
 	struct content content;	   /* what the writes carry */
+	struct rng prio_rng;	   /* cmdprio's draws, apart: they change no other draw */
 };
 
 /* Bytes between two buffers: the largest I/O, rounded up to 4 KiB. */

@@ -22,6 +22,7 @@
 
 #include "util/clock.h"
 #include "util/syscalls.h"
+#include "workload/logs.h"
 #include "workload/pace.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
@@ -86,7 +87,7 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 	const struct oltp_conf *conf = job->wl_conf;
 	const char *key;
 
-	if (pace_refuse(job, err))
+	if (pace_refuse(job, err) || logs_refuse(job, err))
 		return err->code;
 	if (job->ss_dur_ns)
 		return job_fail(

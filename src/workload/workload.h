@@ -62,6 +62,7 @@
 #include "workload/offgen.h"
 
 struct flow;
+struct iolog;
 
 struct wfile {
 	int dirfd;	  /* owned by the runner */
@@ -115,6 +116,7 @@ struct worker {
 	struct op_stats stats[OP_NTYPES];
 	struct hist slat_ns;   /* queued engines: submission latency of each batch */
 	struct target_io *tio; /* a job with several directories: per directory (runner-owned), else NULL */
+	struct iolog *iolog;   /* fio's log files (write_*_log; runner-owned), else NULL */
 	struct usage usage;    /* of the measured phase */
 	uint64_t start_ns;     /* start of the measured phase (after ramp) */
 	uint64_t end_ns;

@@ -26,6 +26,7 @@
 #include <stddef.h>
 
 #include "job/job.h"
+#include "workload/logs.h"
 #include "workload/workload.h"
 #include "util/err.h"
 
@@ -93,6 +94,17 @@ static inline void workload_record(struct worker *w, enum op_type t, uint64_t by
 
 /* fileio's hooks, for workloads that build on its page I/O (oltp). */
 extern const struct workload_ops workload_fileio;
+
+/* Count a read or write of the worker's file toward its directory, in a job
+ * with several (w->tio). */
+static inline void target_add(struct worker *w, unsigned file, enum op_type op, uint64_t len, uint64_t end_ns)
+{
+	struct target_io *t = &w->tio[w->files[file].dir];
+
+	t->ops[op == OP_WRITE] += op != OP_TRIM; /* a directory's reads and writes */
+	t->bytes[op == OP_WRITE] += op != OP_TRIM ? len : 0;
+	t->last_ns = end_ns;
+}
 
 /* fileio's page I/O for a workload that builds on it (oltp): open the
  * thread's files, make the buffers, set the job's engine up on them. The
