@@ -81,7 +81,6 @@ static int io_failed(struct worker *w, const struct io_req *req, size_t file, in
 			    strerror(-rc));
 }
 
-
 /* One fsync, fdatasync or sync_file_range of the worker's file, timed and
  * counted when measuring (a queued job calls it with nothing in flight); a
  * sync keeps its directory busy as a write does. 0 or -errno. */
