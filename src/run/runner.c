@@ -385,8 +385,11 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 		rc = dbio_err_set(err, DBIO_ESTOPPED, "interrupted by %s",
 				  run_signal_name(atomic_load(&run_stop_signal)));
 	if (rc)
-		for (size_t j = 0; j < n; j++)
+		for (size_t j = 0; j < n; j++) {
 			stats[j].partial = true;
+			if (j < g.laid)
+				g.layouts[j].carry = false; /* no later group will run */
+		}
 	group_release(&g);
 	return rc;
 }

@@ -38,6 +38,7 @@
 #include "util/syscalls.h"
 #include "util/units.h"
 #include "workload/pace.h"
+#include "workload/verify.h"
 #include "workload/where.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
@@ -75,6 +76,7 @@ struct fileio_state {
 	struct io_req **done;	   /* reap's output */
 	struct where where;	   /* fileio: the next I/O and the budget */
 	struct pace pace;	   /* fio's rate, thinktime and rate floor (fileio only) */
+	struct verify *ver;	   /* verify=: headers, the log, the checks (fileio only); or NULL */
 };
 
 static uint64_t buf_stride(const struct job *job)
@@ -220,6 +222,7 @@ void fileio_pages_teardown(struct worker *w, struct fileio_state *st)
 	free(st->free);
 	free(st->done);
 	free(st->buf);
+	verify_free(st->ver);
 	free(st);
 }
 
@@ -236,7 +239,7 @@ static int fileio_prepare(struct worker *w)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory for the random map",
 				    w->index);
 	pace_init(&st->pace, job, (job->randseed + w->index) ^ 0x9ace5eedull, w->stop, w->job_stop);
-	return 0;
+	return verify_prepare(&st->ver, w, &st->where, st->bufs, st->nbufs);
 }
 
 static int io_failed(struct worker *w, const struct io_req *req, size_t file, int rc)
@@ -341,6 +344,35 @@ static int resync(struct worker *w, unsigned file, uint64_t writes, bool measuri
 	return rc;
 }
 
+/* The end of either loop, when no I/O failed: end_fsync, then verify's
+ * read back (fio's do_verify); the times and the usage of the thread. */
+static int run_end(struct worker *w, uint64_t writes, bool measuring, uint64_t now, struct usage *u0)
+{
+	const struct fileio_state *st = w->priv;
+	const struct io_req req = { .op = OP_FSYNC };
+	struct usage u1;
+	int rc;
+
+	if (!w->err.code && w->job->end_fsync && writes && !atomic_load(w->stop) && !atomic_load(w->job_stop))
+		for (unsigned f = 0; f < w->nfiles; f++)
+			if ((rc = timed_sync(w, f, OP_FSYNC, measuring, &now))) {
+				io_failed(w, &req, f, rc);
+				break;
+			}
+	if (st->ver)
+		verify_end(st->ver, w, st->bufs[0], measuring, &now);
+	if (!measuring) {
+		w->start_ns = now;
+		usage_thread(u0);
+	} else if (series_on(&w->series)) {
+		series_finish(&w->series, now);
+	}
+	w->end_ns = now;
+	usage_thread(&u1);
+	w->usage = usage_sub(&u1, u0);
+	return w->err.code;
+}
+
 static int fileio_run_sync(struct worker *w)
 {
 	const struct job *job = w->job;
@@ -356,7 +388,7 @@ static int fileio_run_sync(struct worker *w)
 	bool measuring = job->ramp_ns == 0;
 	struct io_req req = { .buf = st->buf };
 	uint64_t done = 0, writes = 0;
-	struct usage u0 = { 0 }, u1;
+	struct usage u0 = { 0 };
 	struct pace *pace = &st->pace;
 	size_t file = 0;
 	int rc = 0;
@@ -393,10 +425,12 @@ static int fileio_run_sync(struct worker *w)
 		file = req.file;
 		req.fd = w->files[file].fd;
 		for (;;) {
+			if (st->ver && req.op == OP_WRITE)
+				verify_write(st->ver, &req, wh->loops_left);
 			rc = w->eng.ops->io(&w->eng, &req);
 			uint64_t t = clock_now_ns();
 
-			if (rc)
+			if (rc || (st->ver && req.op == OP_READ && (rc = verify_read_done(st->ver, w, &req))))
 				break;
 			if (pace->on) {
 				pace_issued(pace, req.op, req.len);
@@ -425,6 +459,8 @@ static int fileio_run_sync(struct worker *w)
 		if (req.op != OP_WRITE)
 			continue;
 		writes++;
+		if (st->ver && (rc = verify_backlog(st->ver, w, st->buf, measuring, &now)))
+			break;
 		/* As fio: no sync after the last write of a job bound by size
 		 * (fio syncs before the next I/O, and there is none). */
 		const unsigned due = where_more(wh) ? syncs_due(job, writes) : 0;
@@ -432,27 +468,9 @@ static int fileio_run_sync(struct worker *w)
 		if (due && (rc = run_syncs(w, req.file, due, measuring, &now, &req.op)))
 			break;
 	}
-	if (rc) {
+	if (rc && !verify_filled(w, rc, req.op))
 		io_failed(w, &req, file, rc);
-	} else if (job->end_fsync && writes && !atomic_load(w->stop) && !atomic_load(w->job_stop)) {
-		req.op = OP_FSYNC;
-		for (file = 0; file < w->nfiles; file++) {
-			if ((rc = timed_sync(w, (unsigned)file, OP_FSYNC, measuring, &now))) {
-				io_failed(w, &req, file, rc);
-				break;
-			}
-		}
-	}
-	if (!measuring) {
-		w->start_ns = now;
-		usage_thread(&u0);
-	} else if (series) {
-		series_finish(&w->series, now);
-	}
-	w->end_ns = now;
-	usage_thread(&u1);
-	w->usage = usage_sub(&u1, &u0);
-	return w->err.code;
+	return run_end(w, writes, measuring, now, &u0);
 }
 
 /* The queued loop's state, shared by its steps. */
@@ -555,6 +573,8 @@ static void q_fill(struct qloop *q)
 		req->fd = w->files[req->file].fd;
 		req->op = q->last_op = op;
 		slot->measured = q->measuring;
+		if (st->ver && op == OP_WRITE)
+			verify_write(st->ver, req, q->wh->loops_left);
 		if ((rc = q->ops->queue(&w->eng, req))) {
 			q->nfree++;
 			q_fail(q, rc, req);
@@ -633,7 +653,8 @@ static bool q_reap(struct qloop *q)
 
 		q->inflight--;
 		st->free[q->nfree++] = req->slot;
-		if (req->rc) {
+		if (req->rc ||
+		    (st->ver && req->op == OP_READ && (req->rc = verify_read_done(st->ver, w, req)))) {
 			q_fail(q, req->rc, req);
 			continue;
 		}
@@ -669,7 +690,6 @@ static int fileio_run_queued(struct worker *w)
 			   .poll = !job->iodepth_batch_complete_min && !job->iodepth_batch_complete_max };
 	const uint64_t ramp_end = q.now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
-	struct usage u1;
 	int rc;
 
 	q.nfree = q.st->nbufs;
@@ -721,27 +741,9 @@ static int fileio_run_queued(struct worker *w)
 		if (!ok)
 			break;
 	}
-	if (q.rc) {
+	if (q.rc && !verify_filled(w, q.rc, q.failed.op))
 		io_failed(w, &q.failed, q.failed.file, q.rc);
-	} else if (job->end_fsync && q.writes && !atomic_load(w->stop) && !atomic_load(w->job_stop)) {
-		for (unsigned f = 0; f < w->nfiles; f++) {
-			if ((rc = timed_sync(w, f, OP_FSYNC, q.measuring, &q.now))) {
-				q.failed.op = OP_FSYNC;
-				io_failed(w, &q.failed, f, rc);
-				break;
-			}
-		}
-	}
-	if (!q.measuring) {
-		w->start_ns = q.now;
-		usage_thread(&q.u0);
-	} else if (q.series) {
-		series_finish(&w->series, q.now);
-	}
-	w->end_ns = q.now;
-	usage_thread(&u1);
-	w->usage = usage_sub(&u1, &q.u0);
-	return w->err.code;
+	return run_end(w, q.writes, q.measuring, q.now, &q.u0);
 }
 
 static int fileio_run(struct worker *w)
@@ -783,8 +785,8 @@ static int fileio_validate(struct job *job, struct dbio_err *err)
 {
 	int rc = job_validate_files(job, err);
 
-	if (!rc)
-		rc = pace_validate(job, err);
+	if (!rc && !(rc = pace_validate(job, err)))
+		rc = verify_validate(job, err);
 	return rc ? rc : fileio_check_buffers(job, err);
 }
 
