@@ -38,6 +38,7 @@ const struct opt_enum job_verify_values[] = {
 	{ "pattern_hdr", VERIFY_PATTERN_HDR,
 	  "fio's header and pattern (refused: use meta with verify_pattern)" },
 	{ "null", VERIFY_NULL, "read back, check nothing (fio's test of its own machinery)" },
+	{ "1", VERIFY_ON, NULL }, /* workload=kv: read every record back */
 	{ NULL, 0, NULL },
 };
 
@@ -159,6 +160,8 @@ static const char *refused_type(int type)
 		return "fio's own checksum, not in dbio: use crc32c (or xxhash, md5, sha1, sha256, sha512)";
 	case VERIFY_PATTERN_HDR:
 		return "not in dbio: use verify=meta with verify_pattern= (a header and the pattern)";
+	case VERIFY_ON:
+		return "1 is workload=kv's; for files name the check: crc32c (or xxhash, md5, sha1, sha256, sha512, meta)";
 	default:
 		return NULL;
 	}

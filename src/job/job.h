@@ -57,6 +57,7 @@ enum verify_type {
 	VERIFY_PATTERN_HDR = 17,
 	VERIFY_PATTERN = 18,
 	VERIFY_NULL = 19,
+	VERIFY_ON = 100, /* "1": workload=kv's switch, not a check of fio's */
 };
 
 /* Where a key's value came from, for messages: "jobs/a.fio:12" or

@@ -230,3 +230,24 @@ EOF
 	json_is "$result" partial=true
 	is_empty_dir "$small"
 }
+
+@test "fio verify: workload=kv verify=1 reads every record back after the updates, on every kv engine of the build" {
+	local engines
+	engines=$(kv_engines_of_build)
+	[ -n "$engines" ] || skip "this build has no kv engine"
+	for kv in $engines; do
+		rm -rf "$target" && mkdir "$target"
+		dbio_ok --directory="$target" --workload=kv --kv_engine="$kv" --records=3000 --batch=500 \
+			--lookups=100 --updates=1000 --verify=1
+		[ "$(jpy "$result" '" ".join("%s=%d" % (p["name"], p["ops"]) for p in run["phases"])')" = "insert=3000 lookup=100 update=1000 verify=3000" ] || {
+			echo "$kv: $(jpy "$result" 'run["phases"]')" >&2
+			false
+		}
+		# the gets of the read back count as lookups
+		[ "$(jpy "$result" 'run["ops"]["lookup"]["count"]')" = 3100 ]
+		is_empty_dir "$target"
+	done
+	printf '[j]\nworkload=kv\nrecords=10\nverify=crc64\n' >a.fio
+	dbio_ok a.fio --directory="$target"
+	[ "$(jpy "$result" '" ".join(p["name"] for p in run["phases"])')" = "insert verify" ]
+}
