@@ -481,5 +481,17 @@ int verify_validate(struct job *job, struct dbio_err *err)
 	if (job->verify_offset && job->vpattern_len)
 		return job_fail(job, "verify_offset", err,
 				"not with verify_pattern in dbio: give one of the two");
-	return 0;
+	if (!job_writes(job))
+		return 0;
+	/* the log of the writes (verify_prepare): an entry a write, at most */
+	const uint64_t wbs = job->min_bs_rw[1] ? job->min_bs_rw[1] : job->min_bs;
+	const uint64_t per_loop = (job->io_size ? job->io_size : job->size) / wbs + 1;
+	const uint64_t most = UINT64_MAX / sizeof(struct verify_entry) / job->numjobs / job->loops;
+
+	return workload_check_memory(
+		job, job->io_size ? "io_size" : "size", "(size or io_size) * loops / bs * 16 bytes * numjobs",
+		"verify's log of the writes",
+		per_loop > most ? UINT64_MAX
+				: per_loop * job->loops * sizeof(struct verify_entry) * job->numjobs,
+		"lower size, loops or numjobs, or raise bs", err);
 }

@@ -200,6 +200,15 @@ EOF
 	refused_file f.fio "dbio: f.fio:5: key 'time_based': not with verify= in a job that writes (yet): fio reads back after each pass of size; bound the job by size (job 'j')"
 	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_pattern=%%o\n' >g.fio
 	refused_file g.fio "dbio: g.fio:5: key 'verify_pattern': fio's %o (the block's offset) is not in dbio: give bytes (0x hex, \"text\" or decimal numbers) (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_only=1\nramp_time=1\n' >i.fio
+	refused_file i.fio "dbio: i.fio:6: key 'ramp_time': not with verify_only: the ramp's writes would overwrite what is to be checked (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify=1\n' >k.fio
+	refused_file k.fio "dbio: k.fio:4: key 'verify': 1 is workload=kv's; for files name the check: crc32c (or xxhash, md5, sha1, sha256, sha512, meta) (job 'j')"
+	# the log of the writes, and kv's table of the records, against the memory
+	printf '[j]\nrw=write\nsize=1t\nbs=512\nmem_limit=1g\nverify=crc32c\n' >m.fio
+	refused_file m.fio "dbio: m.fio:3: key 'size': (size or io_size) * loops / bs * 16 bytes * numjobs = 32.00 GiB of verify's log of the writes, more than the 512 MiB accepted (half of mem_limit=1 GiB): lower size, loops or numjobs, or raise bs (job 'j')"
+	printf '[j]\nworkload=kv\nrecords=100000000\nmem_limit=1g\nverify=1\n' >n.fio
+	refused_file n.fio "dbio: n.fio:3: key 'records': records * 12 bytes * numjobs = 1.12 GiB of verify's table of what each record holds, more than the 512 MiB accepted (half of mem_limit=1 GiB): lower records or numjobs (job 'j')"
 	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_backlog_batch=2\n' >h.fio
 	refused_file h.fio "dbio: h.fio:5: key 'verify_backlog_batch': fio key dbio does not honour yet: checks fewer blocks than verify_backlog at a time; dbio checks all N"
 }
