@@ -226,7 +226,8 @@ int job_validate_verify(struct job *job, struct dbio_err *err)
 		return job_fail(job, "verify_only", err,
 				"for a job that writes: it reads back what the same job wrote before");
 	if (job->verify_only && job->ramp_ns)
-		return job_fail(job, "ramp_time", err,
-				"not with verify_only: the ramp's writes would overwrite what is to be checked");
+		return job_fail(
+			job, "ramp_time", err,
+			"not with verify_only: the ramp's writes would overwrite what is to be checked");
 	return 0;
 }
