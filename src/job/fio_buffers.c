@@ -42,7 +42,8 @@ int job_validate_buffers(struct job *job, struct dbio_err *err)
 			(unsigned long long)job->dedupe_ws_pct, (unsigned long long)job->dedupe_pct,
 			(unsigned long long)(100 - job->dedupe_ws_pct));
 	/* fio's fix-ups: all zeros is zero_buffers; compression and dedupe
-	 * fill each write anew; a filled write is not scrambled. */
+	 * fill each write anew; a filled write is not scrambled, nor one that
+	 * carries verify's headers and pattern. */
 	if (job->compress_pct == 100) {
 		job->zero_buffers = true;
 		job->compress_pct = 0;
@@ -51,7 +52,7 @@ int job_validate_buffers(struct job *job, struct dbio_err *err)
 	}
 	if (job->dedupe_pct)
 		job->refill_buffers = true;
-	if (job->refill_buffers || filled ||
+	if (job->refill_buffers || filled || job->verify != VERIFY_NONE ||
 	    (job->zero_buffers && job_is_set(job, "zero_buffers") && !job_is_set(job, "scramble_buffers")))
 		job->scramble_buffers = false;
 	return 0;

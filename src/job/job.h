@@ -57,6 +57,31 @@ enum io_class { IOCLASS_NONE, IOCLASS_RT, IOCLASS_BE, IOCLASS_IDLE };
 enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
 enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
 enum ss_metric { SS_IOPS, SS_BW, SS_LAT }; /* what fio's steadystate judges */
+/* fio's verify= values, numbered as fio numbers them (verify.h), which
+ * dbio writes in each block's header. */
+enum verify_type {
+	VERIFY_NONE = 0,
+	VERIFY_META = 1,
+	VERIFY_MD5 = 2,
+	VERIFY_CRC64 = 3,
+	VERIFY_CRC32 = 4,
+	VERIFY_CRC32C = 5,
+	VERIFY_CRC32C_INTEL = 6,
+	VERIFY_CRC16 = 7,
+	VERIFY_CRC7 = 8,
+	VERIFY_SHA256 = 9,
+	VERIFY_SHA512 = 10,
+	VERIFY_SHA3_224 = 11,
+	VERIFY_SHA3_256 = 12,
+	VERIFY_SHA3_384 = 13,
+	VERIFY_SHA3_512 = 14,
+	VERIFY_XXHASH = 15,
+	VERIFY_SHA1 = 16,
+	VERIFY_PATTERN_HDR = 17,
+	VERIFY_PATTERN = 18,
+	VERIFY_NULL = 19,
+	VERIFY_ON = 100, /* "1": workload=kv's switch, not a check of fio's */
+};
 
 /* Where a key's value came from, for messages: "jobs/a.fio:12" or
  * "command line". */
@@ -243,6 +268,26 @@ struct job {
 	uint64_t openfiles;  /* fio's: files open at once; dbio keeps all open (0 = all) */
 	/* -- end of files -- */
 	/* -- fio: verify -- */
+	int verify;		  /* enum verify_type: fio's verify= */
+	bool do_verify;		  /* read back and check what a writing job wrote */
+	bool verify_fatal;	  /* stop at the first bad block */
+	bool verify_dump;	  /* reports show the bad header's bytes (dbio writes no dump files) */
+	uint64_t verify_backlog;  /* check after every N blocks written; 0: after the writes */
+	uint64_t verify_interval; /* bytes of a checked block; 0: the write block size */
+	uint64_t verify_offset;	  /* the header this many bytes into the block */
+	char verify_pattern[512]; /* as given: 0xaa555aa5, "text", 42 (fio's forms) */
+	bool verify_only;	  /* read back what an earlier run wrote; write nothing */
+	bool verify_state_save;	  /* fio_noop: dbio keeps no state files */
+	uint64_t verify_async;	  /* fio_noop: dbio checks in the worker thread */
+	bool fill_device;	  /* write until ENOSPC (fio's fill_device, fill_fs) */
+	bool create_serialize;	  /* fio_noop: dbio lays files out before the measured phase */
+	uint8_t vpattern[512];	  /* verify_pattern's bytes (job_validate_verify) */
+	unsigned vpattern_len;	  /* 0: none */
+	/* Resolved by plan_carry_files: a job of a later group names the
+	 * same files (they are kept after this job's group), or this job
+	 * names the files of an earlier group (they are opened again). */
+	bool files_for_later;
+	bool files_from_earlier;
 	/* -- end of verify -- */
 	/* -- fio: logs -- */
 	char write_lat_log[256];  /* NAME of NAME_lat.N.log, _clat, _slat; "" given: the job's name */
@@ -462,6 +507,21 @@ int job_validate_steady(struct job *job, struct dbio_err *err);
  * groupid) agree on steady state, and all jobs on its check interval; 0
  * or DBIO_EINPUT naming b's key. */
 int job_check_steady_pair(const struct job *a, const struct job *b, struct dbio_err *err);
+/* fio's verify keys (job/fio_verify.c): verify_pattern into vpattern,
+ * verify_interval completed (the write block size) and checked against
+ * the block sizes, and the values dbio does not do refused (crc64, crc32,
+ * crc16, crc7, pattern_hdr, time_based, the null engine ...). 0 or
+ * DBIO_EINPUT naming the key. */
+int job_validate_verify(struct job *job, struct dbio_err *err);
+
+/* fio's verify_pattern (lib/pattern.c) into out (room bytes): runs of 0x
+ * hex (digits in the order written), "quoted text" and decimal numbers
+ * (little-endian, as few bytes as hold them), optionally apart by blanks;
+ * *n bytes. 0, -EINVAL (*bad: where it went wrong) or -ERANGE. */
+int job_parse_verify_pattern(const char *s, uint8_t *out, size_t room, size_t *n, const char **bad);
+
+/* fio's verify= values (job/fio_verify.c), for the option table. */
+extern const struct opt_enum job_verify_values[];
 
 /* fio's R,W form of a rate into out[0] (reads) and out[1] (writes), 0 for
  * none: "V" is both, "R,W" each, "R," reads only, ",W" writes only; each

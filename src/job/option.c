@@ -359,6 +359,32 @@ static const struct option_def files_defs[] = {
 	  .help = "Files a thread keeps open at once, as in fio. dbio opens a thread's nrfiles files before the measured phase and keeps them open, so it takes openfiles of at least nrfiles (0: all); fio's metadata engines (ioengine=filecreate ...) open one file at a time, which openfiles=1 says." },
 	/* -- end of files -- */
 	/* -- fio: verify (verify, do_verify, verify_pattern, verify_backlog ...) -- */
+	{ .name = "verify", .type = OPT_ENUM, .offset = F(verify), .def = "0", .values = job_verify_values,
+	  .help = "Check what the job wrote, as in fio: each block of verify_interval bytes it writes carries a header (fio's magic, type, length, offset, the writer) and a checksum of the rest; after the writes (or every verify_backlog of them) the job reads them back and checks them, and those reads count as reads, as in fio. A job that only reads checks each block it reads. A bad block is reported (file, offset, expected, found) and fails the run (exit 1). fileio only." },
+	{ .name = "do_verify", .type = OPT_BOOL, .offset = F(do_verify), .def = "1",
+	  .help = "With verify=, read back and check after the writes, as in fio; 0 writes the headers only (for a later job that reads and checks)." },
+	{ .name = "verify_fatal", .type = OPT_BOOL, .offset = F(verify_fatal), .def = "0",
+	  .help = "Stop the job at the first bad block, as in fio; else every block is checked and each bad one reported." },
+	{ .name = "verify_dump", .type = OPT_BOOL, .offset = F(verify_dump), .def = "0",
+	  .help = "fio writes the bad block to files; dbio writes no files there: each report shows the bytes of the header found, in hex." },
+	{ .name = "verify_backlog", .type = OPT_UINT, .offset = F(verify_backlog), .def = "0", .min = 0, .max = OPT_MAX,
+	  .help = "Read back and check after every N blocks written, as in fio (synchronous engines); the rest after the writes. 0: all after the writes." },
+	{ .name = "verify_interval", .type = OPT_SIZE, .offset = F(verify_interval), .def = "0", .min = 0, .max = 1ull << 30,
+	  .help = "Bytes of each checked block (its header and checksum), as in fio; must divide every block size. 0: the write block size." },
+	{ .name = "verify_offset", .type = OPT_SIZE, .offset = F(verify_offset), .def = "0", .min = 0, .max = 1ull << 30,
+	  .help = "Put the header this many bytes into each block (swapped with the bytes there), as in fio." },
+	{ .name = "verify_pattern", .type = OPT_STR, .offset = F(verify_pattern), .size = S(verify_pattern), .def = "",
+	  .help = "Fill written blocks with this pattern and check it, as in fio: 0x hex (0xaa555aa5), \"text\", decimal numbers, run together. With verify=meta or pattern." },
+	{ .name = "verify_only", .type = OPT_BOOL, .offset = F(verify_only), .def = "0",
+	  .help = "Write nothing: read back and check the blocks the job would write, as fio, e.g. in a later group of the same run on the same filename=, or on files an earlier run kept (--keep; run with --force)." },
+	{ .name = "verify_state_save", .type = OPT_BOOL, .offset = F(verify_state_save), .def = "1", .fio_noop = 1,
+	  .help = "fio saves its verify state to a file; dbio writes no state files. Recorded, changes nothing measured." },
+	{ .name = "verify_async", .type = OPT_UINT, .offset = F(verify_async), .def = "0", .min = 0, .max = 1024, .fio_noop = 1,
+	  .help = "fio's threads that check blocks apart from the I/O; dbio checks in the job's threads. Recorded, changes nothing measured." },
+	{ .name = "fill_device", .type = OPT_BOOL, .offset = F(fill_device), .def = "0",
+	  .help = "Write until the filesystem is full (ENOSPC), then end the writes normally, as fio's fill_device and fill_fs." },
+	{ .name = "create_serialize", .type = OPT_BOOL, .offset = F(create_serialize), .def = "1", .fio_noop = 1,
+	  .help = "fio's switch to lay out the jobs' files one after another; dbio lays out every file before the measured phase either way. Recorded, changes nothing measured." },
 	/* -- end of verify -- */
 	/* -- fio: log files and command priorities (write_lat_log, write_bw_log, log_avg_msec, cmdprio ...) -- */
 	{ .name = "write_lat_log", .never_brief = 1, .bare_empty = 1, .type = OPT_STR, .offset = F(write_lat_log), .size = S(write_lat_log), .def = "",
@@ -422,7 +448,7 @@ static const struct option_def files_defs[] = {
 	/* -- end of engines and NUMA -- */
 	/* -- fio: buffer contents and latency target (dedupe_*, buffer_compress_*, latency_target ...) -- */
 	{ .name = "scramble_buffers", .type = OPT_BOOL, .offset = F(scramble_buffers), .def = "1",
-	  .help = "Stamp each 512-byte sector of a write with its offset and the write's number, as fio does by default, so that no two writes carry the same data (a storage that deduplicates finds nothing to save). Off with refill_buffers, buffer_compress_percentage or dedupe_percentage (they fill each write anew), and with zero_buffers unless given too." },
+	  .help = "Stamp each 512-byte sector of a write with its offset and the write's number, as fio does by default, so that no two writes carry the same data (a storage that deduplicates finds nothing to save). Off with refill_buffers, buffer_compress_percentage or dedupe_percentage (they fill each write anew), with verify (its headers and pattern), and with zero_buffers unless given too." },
 	{ .name = "refill_buffers", .type = OPT_BOOL, .offset = F(refill_buffers), .def = "0",
 	  .help = "New random data for every write, as in fio (costs the filling of each write). On by itself with buffer_compress_percentage (unless given as 0) and with dedupe_percentage." },
 	{ .name = "zero_buffers", .type = OPT_BOOL, .offset = F(zero_buffers), .def = "0",

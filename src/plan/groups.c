@@ -113,5 +113,5 @@ int plan_groups(struct jobset *set, struct dbio_err *err)
 			}
 	}
 	plan_threads(set);
-	return 0;
+	return plan_carry_files(set, err);
 }

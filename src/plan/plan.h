@@ -101,6 +101,12 @@ int plan_check_shared(const struct jobset *set, struct dbio_err *err);
  */
 int plan_groups(struct jobset *set, struct dbio_err *err);
 
+/* Jobs of later groups that name the files of an earlier job (fio's
+ * filename= after a stonewall) work on the files it wrote: set
+ * files_for_later and files_from_earlier (plan/carry.c; plan_groups calls
+ * it). 0, or DBIO_EINPUT for such a maker with repeat > 1. */
+int plan_carry_files(struct jobset *set, struct dbio_err *err);
+
 /* What fio's thread keys need of the whole jobset (plan_groups calls it):
  * each job's thread_base, the number of its first thread counting every
  * thread of the jobs before it (fio's thread_number - 1, by which

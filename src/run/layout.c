@@ -42,6 +42,7 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 	memset(l, 0, sizeof(*l));
 	l->job = job;
 	l->keep = keep;
+	l->carry = job->files_for_later;
 	if (n < 0)
 		return dbio_err_set(err, n, "%s: out of memory", job->name);
 	l->dirs = calloc((size_t)n, sizeof(*l->dirs));
@@ -111,7 +112,8 @@ static int preallocate(const struct layout *l, const struct layout_file *f, int 
 	const off_t size = (off_t)f->size;
 	int rc;
 
-	switch (l->job->fallocate) {
+	/* fill_device: the writes take the space until none is left (fio) */
+	switch (l->job->fill_device ? FALLOC_NONE : l->job->fallocate) {
 	case FALLOC_NATIVE:
 		if (dbio_sys->fallocate(fd, 0, 0, size) == 0)
 			return 0;
@@ -180,6 +182,34 @@ void layout_share(struct layout *l, size_t n)
 				}
 }
 
+/* Open f again, as an earlier group of the run left it (files_from_earlier)
+ * or, for verify_only, as an earlier run kept it: a regular file of dbio's
+ * user with one link (no symlink, no hard link to a file elsewhere),
+ * grown to f->size if it is shorter. Removed at the end only when this run
+ * made it. 0 or an error in err. */
+static int reopen(struct layout *l, struct layout_file *f, struct dbio_err *err)
+{
+	int fd = dbio_sys->openat(l->dirs[f->dir].fd, f->name, O_RDWR | O_NOFOLLOW | O_CLOEXEC), rc = 0;
+	struct stat st;
+
+	if (fd < 0)
+		return dbio_err_set(
+			err, errno == ENOENT ? DBIO_EINPUT : -errno,
+			l->job->files_from_earlier
+				? "%s: cannot open the file an earlier job wrote: %s"
+				: "%s: cannot open: %s: verify_only reads back what a run with --keep wrote before",
+			f->path, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != geteuid())
+		rc = dbio_err_set(err, DBIO_EUNSAFE,
+				  "%s: not a regular file of dbio's user with one link: not opened again",
+				  f->path);
+	else if ((uint64_t)st.st_size < f->size && !l->job->verify_only && (rc = preallocate(l, f, fd)))
+		dbio_err_set(err, rc, "%s: cannot grow: %s", f->path, strerror(-rc));
+	f->created = l->job->files_from_earlier;
+	dbio_sys->close(fd);
+	return rc;
+}
+
 int layout_create(struct layout *l, struct dbio_err *err)
 {
 	const bool fill_files = needs_fill(l->job) || l->fill;
@@ -208,6 +238,10 @@ int layout_create(struct layout *l, struct dbio_err *err)
 		}
 		if (f->borrowed)
 			continue;
+		if (l->job->files_from_earlier || l->job->verify_only) {
+			rc = reopen(l, f, err);
+			continue;
+		}
 		fd = dbio_sys->openat(l->dirs[f->dir].fd, f->name,
 				      O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
 		if (fd < 0) {
@@ -372,8 +406,8 @@ void layout_release(struct layout *l, const struct run_opts *opts)
 	for (size_t i = 0; i < l->nfiles; i++) {
 		struct layout_file *f = &l->files[i];
 
-		if (f->created && !l->keep && dbio_sys->unlinkat(l->dirs[f->dir].fd, f->name, 0) &&
-		    errno != ENOENT)
+		if (f->created && !l->keep && !l->carry &&
+		    dbio_sys->unlinkat(l->dirs[f->dir].fd, f->name, 0) && errno != ENOENT)
 			run_warn(opts, "%s: cannot remove: %s: remove it by hand", f->path, strerror(errno));
 		free(f->name);
 		free(f->path);

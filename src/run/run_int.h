@@ -40,7 +40,8 @@ struct layout {
 	struct layout_file *files; /* numjobs * nrfiles, or nrfiles when shared */
 	size_t nfiles;
 	bool keep;
-	bool fill; /* fill the files even if this job does not read: a sharer does */
+	bool fill;  /* fill the files even if this job does not read: a sharer does */
+	bool carry; /* keep its files for a later group (job->files_for_later), unless the group failed */
 };
 
 /* Split job->directory, open (or, for the default scratch directory, make)

@@ -404,8 +404,11 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 		rc = dbio_err_set(err, DBIO_ESTOPPED, "interrupted by %s",
 				  run_signal_name(atomic_load(&run_stop_signal)));
 	if (rc)
-		for (size_t j = 0; j < n; j++)
+		for (size_t j = 0; j < n; j++) {
 			stats[j].partial = true;
+			if (j < g.laid)
+				g.layouts[j].carry = false; /* no later group will run */
+		}
 	if (atomic_load(&g.ended_all))
 		stats[atomic_load(&g.ended_all) - 1].ended_all = true;
 	group_release(&g);

@@ -115,11 +115,12 @@ static int check_dir(const struct job *job, const char *path, const struct run_o
 }
 
 /* fio's filename: a name that exists is not dbio's to measure (nor to
- * remove afterwards). Name i is in directory i % ndirs, as the layout puts
- * it. */
+ * remove afterwards), but for verify_only, which reads back the files an
+ * earlier run kept and leaves them. Name i is in directory i % ndirs, as
+ * the layout puts it. */
 static int check_named_files(const struct job *job, char **dirs, size_t ndirs, struct dbio_err *err)
 {
-	for (size_t i = 0; job->filename[0] && i < job->nrfiles; i++) {
+	for (size_t i = 0; job->filename[0] && !job->verify_only && i < job->nrfiles; i++) {
 		char name[4096], path[8200];
 		struct stat st;
 

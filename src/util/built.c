@@ -26,6 +26,19 @@ static const struct {
 	{ "kv_engine", "sqlite", "libsqlite3-dev", NULL },
 	{ "workload", "import", "libsqlite3-dev", " rows indexes page_size journal_mode synchronous " },
 #endif
+#ifndef DBIO_HAVE_LIBXXHASH
+	{ "verify", "xxhash", "libxxhash-dev", NULL },
+#endif
+#ifndef DBIO_HAVE_LIBCRYPTO
+	{ "verify", "md5", "libssl-dev", NULL },
+	{ "verify", "sha1", "libssl-dev", NULL },
+	{ "verify", "sha256", "libssl-dev", NULL },
+	{ "verify", "sha512", "libssl-dev", NULL },
+	{ "verify", "sha3-224", "libssl-dev", NULL },
+	{ "verify", "sha3-256", "libssl-dev", NULL },
+	{ "verify", "sha3-384", "libssl-dev", NULL },
+	{ "verify", "sha3-512", "libssl-dev", NULL },
+#endif
 	{ NULL, NULL, NULL, NULL },
 };
 

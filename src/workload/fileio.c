@@ -37,6 +37,7 @@
 #include "util/units.h"
 #include "workload/fileio_int.h"
 #include "workload/lattarget.h"
+#include "workload/verify.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
@@ -55,7 +56,7 @@ static int fileio_prepare(struct worker *w)
 	pace_init(&st->pace, job, (job->randseed + w->index) ^ 0x9ace5eedull, w->stop, w->job_stop);
 	pace_attach_flow(&st->pace, w->flow);
 	rng_seed(&st->prio_rng, (job->randseed + w->index) ^ 0x10971011ull);
-	return 0;
+	return verify_prepare(&st->ver, w, &st->where, st->bufs, st->nbufs);
 }
 
 static int io_failed(struct worker *w, const struct io_req *req, size_t file, int rc)
@@ -158,6 +159,35 @@ static void fill_write(struct fileio_state *st, const struct io_req *req, uint64
 		*now = clock_now_ns();
 }
 
+/* The end of either loop, when no I/O failed: end_fsync, then verify's
+ * read back (fio's do_verify); the times and the usage of the thread. */
+static int run_end(struct worker *w, uint64_t writes, bool measuring, uint64_t now, struct usage *u0)
+{
+	const struct fileio_state *st = w->priv;
+	const struct io_req req = { .op = OP_FSYNC };
+	struct usage u1;
+	int rc;
+
+	if (!w->err.code && w->job->end_fsync && writes && !atomic_load(w->stop) && !atomic_load(w->job_stop))
+		for (unsigned f = 0; f < w->nfiles; f++)
+			if ((rc = timed_sync(w, f, OP_FSYNC, measuring, &now))) {
+				io_failed(w, &req, f, rc);
+				break;
+			}
+	if (st->ver)
+		verify_end(st->ver, w, st->bufs[0], measuring, &now);
+	if (!measuring) {
+		w->start_ns = now;
+		usage_thread(u0);
+	} else if (series_on(&w->series)) {
+		series_finish(&w->series, now);
+	}
+	w->end_ns = now;
+	usage_thread(&u1);
+	w->usage = usage_sub(&u1, u0);
+	return w->err.code;
+}
+
 static int fileio_run_sync(struct worker *w)
 {
 	const struct job *job = w->job;
@@ -173,7 +203,7 @@ static int fileio_run_sync(struct worker *w)
 	bool measuring = job->ramp_ns == 0;
 	struct io_req req = { .buf = st->buf, .prio = job->cmdprio_default };
 	uint64_t done = 0, writes = 0;
-	struct usage u0 = { 0 }, u1;
+	struct usage u0 = { 0 };
 	struct pace *pace = &st->pace;
 	size_t file = 0;
 	int rc = 0;
@@ -213,10 +243,12 @@ static int fileio_run_sync(struct worker *w)
 			/* a rewrite writes back what it read, unchanged */
 			if (req.op == OP_WRITE && st->content.per_write && !rewrite)
 				fill_write(st, &req, &now);
+			if (st->ver && req.op == OP_WRITE)
+				verify_write(st->ver, &req, wh->loops_left);
 			rc = w->eng.ops->io(&w->eng, &req);
 			uint64_t t = clock_now_ns();
 
-			if (rc)
+			if (rc || (st->ver && req.op == OP_READ && (rc = verify_read_done(st->ver, w, &req))))
 				break;
 			if (pace->on) {
 				pace_issued(pace, req.op, req.len);
@@ -248,6 +280,8 @@ static int fileio_run_sync(struct worker *w)
 		if (req.op != OP_WRITE)
 			continue;
 		writes++;
+		if (st->ver && (rc = verify_backlog(st->ver, w, st->buf, measuring, &now)))
+			break;
 		/* As fio: no sync after the last write of a job bound by size
 		 * (fio syncs before the next I/O, and there is none). */
 		const unsigned due = where_more(wh) ? syncs_due(job, writes) : 0;
@@ -255,27 +289,9 @@ static int fileio_run_sync(struct worker *w)
 		if (due && (rc = run_syncs(w, req.file, due, measuring, &now, &req.op)))
 			break;
 	}
-	if (rc) {
+	if (rc && !verify_filled(w, rc, req.op))
 		io_failed(w, &req, file, rc);
-	} else if (job->end_fsync && writes && !atomic_load(w->stop) && !atomic_load(w->job_stop)) {
-		req.op = OP_FSYNC;
-		for (file = 0; file < w->nfiles; file++) {
-			if ((rc = timed_sync(w, (unsigned)file, OP_FSYNC, measuring, &now))) {
-				io_failed(w, &req, file, rc);
-				break;
-			}
-		}
-	}
-	if (!measuring) {
-		w->start_ns = now;
-		usage_thread(&u0);
-	} else if (series) {
-		series_finish(&w->series, now);
-	}
-	w->end_ns = now;
-	usage_thread(&u1);
-	w->usage = usage_sub(&u1, &u0);
-	return w->err.code;
+	return run_end(w, writes, measuring, now, &u0);
 }
 
 /* The queued loop's state, shared by its steps. */
@@ -422,6 +438,8 @@ static void q_fill(struct qloop *q)
 		slot->measured = q->measuring;
 		if (op == OP_WRITE && st->content.per_write)
 			content_write(&st->content, req->buf, req->len, req->off);
+		if (st->ver && op == OP_WRITE)
+			verify_write(st->ver, req, q->wh->loops_left);
 		if ((rc = q->ops->queue(&w->eng, req))) {
 			q->nfree++;
 			q_fail(q, rc, req);
@@ -502,7 +520,8 @@ static bool q_reap(struct qloop *q)
 		q->inflight--;
 		q->completed++;
 		st->free[q->nfree++] = req->slot;
-		if (req->rc) {
+		if (req->rc ||
+		    (st->ver && req->op == OP_READ && (req->rc = verify_read_done(st->ver, w, req)))) {
 			q_fail(q, req->rc, req);
 			continue;
 		}
@@ -543,7 +562,6 @@ static int fileio_run_queued(struct worker *w)
 			   .poll = !job->iodepth_batch_complete_min && !job->iodepth_batch_complete_max };
 	const uint64_t ramp_end = q.now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
-	struct usage u1;
 	int rc;
 
 	q.nfree = q.st->nbufs;
@@ -594,28 +612,10 @@ static int fileio_run_queued(struct worker *w)
 		if (q.lt.on && q.measuring && !q.lt_drain)
 			q_lattarget(&q, lattarget_check(&q.lt, q.now, q.completed), &q.failed);
 	}
-	if (q.rc) {
+	if (q.rc && !verify_filled(w, q.rc, q.failed.op))
 		io_failed(w, &q.failed, q.failed.file, q.rc);
-	} else if (job->end_fsync && q.writes && !atomic_load(w->stop) && !atomic_load(w->job_stop)) {
-		for (unsigned f = 0; f < w->nfiles; f++) {
-			if ((rc = timed_sync(w, f, OP_FSYNC, q.measuring, &q.now))) {
-				q.failed.op = OP_FSYNC;
-				io_failed(w, &q.failed, f, rc);
-				break;
-			}
-		}
-	}
-	if (!q.measuring) {
-		w->start_ns = q.now;
-		usage_thread(&q.u0);
-	} else if (q.series) {
-		series_finish(&w->series, q.now);
-	}
-	w->end_ns = q.now;
 	w->lat_depth = q.lt.on ? q.lt.depth : 0;
-	usage_thread(&u1);
-	w->usage = usage_sub(&u1, &q.u0);
-	return w->err.code;
+	return run_end(w, q.writes, q.measuring, q.now, &q.u0);
 }
 
 static int fileio_run(struct worker *w)
@@ -666,6 +666,8 @@ static int fileio_validate(struct job *job, struct dbio_err *err)
 		rc = lattarget_validate(job, err);
 	if (!rc)
 		rc = logs_validate(job, err);
+	if (!rc)
+		rc = verify_validate(job, err);
 	return rc ? rc : fileio_check_buffers(job, err);
 }
 

@@ -34,6 +34,7 @@ struct fileio_state {
 	struct where where;	   /* fileio: the next I/O and the budget */
 	struct pace pace;	   /* fio's rate, thinktime and rate floor (fileio only) */
 	struct content content;	   /* what the writes carry */
+	struct verify *ver;	   /* verify=: headers, the log, the checks (fileio only); or NULL */
 	struct rng prio_rng;	   /* cmdprio's draws, apart: they change no other draw */
 };
 

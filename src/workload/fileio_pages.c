@@ -11,6 +11,7 @@
 
 #include "util/syscalls.h"
 #include "workload/fileio_int.h"
+#include "workload/verify.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
@@ -169,5 +170,6 @@ void fileio_pages_teardown(struct worker *w, struct fileio_state *st)
 	free(st->free);
 	free(st->done);
 	free(st->buf);
+	verify_free(st->ver);
 	free(st);
 }

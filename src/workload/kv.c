@@ -4,7 +4,9 @@
  * every 1,000, with and without a sync after each batch". Every put and
  * get is timed (insert, lookup, update), every batch's commit (commit) and
  * the whole batch (batch); the series has a point per batch unless
- * log_interval asks for another grid.
+ * log_interval asks for another grid. With verify= (fio's key), every
+ * record is read back at the end and its bytes checked against what was
+ * last written (phase verify; the gets count as lookups).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -49,6 +51,8 @@ static const struct option_def kv_defs[] = {
 	  .help = "random gets of inserted keys after the inserts, in batches of batch." },
 	{ .name = "updates", .type = OPT_UINT, .offset = F(updates), .def = "0", .min = 0, .max = 1000000000, .dbio_own = 1,
 	  .help = "random overwrites of inserted keys after the lookups, in batches of batch, synced like the inserts." },
+	{ .name = "verify", .type = OPT_ENUM, .offset = F(verify), .def = "0", .values = job_verify_values,
+	  .help = "fio's key: for workload=kv any value but 0 (verify=1, verify=crc32c ...) reads every record back after the inserts, lookups and updates (phase verify, counted as lookups) and compares its bytes with what was last written; a record that differs or is missing is reported and fails the run (exit 1)." },
 };
 /* clang-format on */
 
@@ -102,6 +106,11 @@ struct kv_state {
 	struct offgen keys; /* the insert order */
 	char *value;	    /* value_size.hi bytes */
 	uint64_t writes;    /* puts so far */
+	/* verify=: each record's last value (its size, its stamp), and
+	 * value_size.hi bytes to read one back into */
+	uint32_t *vlen;
+	uint64_t *vstamp;
+	char *back;
 };
 
 static int kv_validate(struct job *job, struct dbio_err *err)
@@ -119,6 +128,11 @@ static int kv_validate(struct job *job, struct dbio_err *err)
 	if (job->time_based)
 		return job_fail(job, "time_based", err,
 				"not for workload=kv: a kv job runs its records, lookups and updates");
+	if (conf->verify)
+		return workload_check_memory(job, "records", "records * 12 bytes * numjobs",
+					     "verify's table of what each record holds",
+					     conf->records * 12 * job->numjobs, "lower records or numjobs",
+					     err);
 	return 0;
 }
 
@@ -154,6 +168,11 @@ static int kv_prepare(struct worker *w)
 	st->value = malloc(conf->value_size.hi);
 	if (!st->value)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
+	if (conf->verify && (!(st->vlen = calloc(conf->records, sizeof(*st->vlen))) ||
+			     !(st->vstamp = calloc(conf->records, sizeof(*st->vstamp))) ||
+			     !(st->back = malloc(conf->value_size.hi))))
+		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory for verify's table",
+				    w->index);
 	rng_seed(&fill, job->randseed + w->index);
 	for (uint64_t i = 0; i < conf->value_size.hi; i++)
 		st->value[i] = (char)rng_next(&fill);
@@ -207,7 +226,7 @@ static int phase(struct worker *w, struct kv_state *st, enum op_type t, uint64_t
 
 			make_key(key, rec);
 			if (t == OP_LOOKUP) {
-				rc = st->be->get(st->db, key, KV_KEY_BYTES, &vl);
+				rc = st->be->get(st->db, key, KV_KEY_BYTES, NULL, 0, &vl);
 			} else {
 				/* The record number and a per-operation counter lead the value,
 				 * so an update always changes the stored bytes. */
@@ -215,6 +234,10 @@ static int phase(struct worker *w, struct kv_state *st, enum op_type t, uint64_t
 
 				memcpy(st->value, stamp, sizeof(stamp) < vl ? sizeof(stamp) : vl);
 				rc = st->be->put(st->db, key, KV_KEY_BYTES, st->value, vl, t == OP_UPDATE);
+				if (!rc && st->vlen) {
+					st->vlen[rec] = (uint32_t)vl;
+					st->vstamp[rec] = st->writes;
+				}
 			}
 			uint64_t end = clock_now_ns();
 
@@ -243,6 +266,84 @@ static int phase(struct worker *w, struct kv_state *st, enum op_type t, uint64_t
 	return rc ? be_fail(w, st, ph->name, rc) : 0;
 }
 
+/* Record rec read back as got (vl bytes) against what was last written
+ * to it: its size, its stamp (record number and write count) and the
+ * fill after it; false when it differs, with why in why. */
+static bool record_ok(const struct kv_state *st, uint64_t rec, const char *got, size_t vl, char *why,
+		      size_t len)
+{
+	const uint64_t stamp[2] = { rec, st->vstamp[rec] };
+	const size_t head = sizeof(stamp) < vl ? sizeof(stamp) : vl;
+
+	if (vl != st->vlen[rec])
+		snprintf(why, len, "value of %u bytes expected, found %zu", st->vlen[rec], vl);
+	else if (memcmp(got, stamp, head))
+		snprintf(why, len, "stamp expected record %llu write %llu, found other bytes",
+			 (unsigned long long)rec, (unsigned long long)st->vstamp[rec]);
+	else if (memcmp(got + head, st->value + head, vl - head))
+		snprintf(why, len, "the bytes after the stamp differ from what was written");
+	else
+		return true;
+	return false;
+}
+
+/* verify=: every record read back, in batches, and checked (record_ok);
+ * each bad one named in the error (as many as fit). */
+static int verify_phase(struct worker *w, struct kv_state *st, uint64_t *now)
+{
+	const struct kv_conf *conf = w->job->wl_conf;
+	struct phase *ph = &w->phases[w->nphases++];
+	char key[KV_KEY_BYTES], lines[20 * 4300] = "", why[128];
+	uint64_t bad = 0, done = 0;
+	size_t used = 0;
+	struct usage u0, u1;
+	int rc = 0;
+
+	ph->name = "verify";
+	ph->start_ns = *now;
+	usage_thread(&u0);
+	while (done < conf->records && !rc && !workload_stopped(w) && !(rc = st->be->begin(st->db, false))) {
+		for (uint64_t end = done + conf->batch < conf->records ? done + conf->batch : conf->records;
+		     done < end && !rc; done++) {
+			size_t vl = 0;
+
+			make_key(key, done);
+			rc = st->be->get(st->db, key, KV_KEY_BYTES, st->back, conf->value_size.hi, &vl);
+			uint64_t t = clock_now_ns();
+
+			if (rc && rc != -ENOENT)
+				break;
+			workload_record(w, OP_LOOKUP, KV_KEY_BYTES + vl, t - *now, t);
+			*now = t;
+			const bool missing = rc == -ENOENT;
+
+			rc = 0;
+			if (missing)
+				snprintf(why, sizeof(why), "missing");
+			if (!missing && record_ok(st, done, st->back, vl, why, sizeof(why)))
+				continue;
+			if (bad++ < 20)
+				used += (size_t)snprintf(lines + used, sizeof(lines) - used,
+							 "\n%s: key %016llu: %s", st->path,
+							 (unsigned long long)done, why);
+		}
+		if (!rc)
+			rc = st->be->commit(st->db, false);
+	}
+	usage_thread(&u1);
+	ph->end_ns = *now;
+	ph->ops = done;
+	ph->usage = usage_sub(&u1, &u0);
+	if (rc)
+		return be_fail(w, st, ph->name, rc);
+	if (bad)
+		return dbio_err_set(
+			&w->err, -EIO,
+			"%s: verify: %llu of %llu records read back did not match what was written%s",
+			st->path, (unsigned long long)bad, (unsigned long long)done, lines);
+	return 0;
+}
+
 static int kv_run(struct worker *w)
 {
 	struct kv_state *st = w->priv;
@@ -259,6 +360,8 @@ static int kv_run(struct worker *w)
 		rc = phase(w, st, OP_LOOKUP, conf->lookups, &now);
 	if (!rc && conf->updates)
 		rc = phase(w, st, OP_UPDATE, conf->updates, &now);
+	if (!rc && conf->verify)
+		rc = verify_phase(w, st, &now);
 	if (series_on(&w->series) && !w->series.manual)
 		series_finish(&w->series, now);
 	w->end_ns = now;
@@ -279,6 +382,9 @@ static void kv_cleanup(struct worker *w)
 	if (st->be && st->db)
 		st->be->close(st->db);
 	free(st->value);
+	free(st->vlen);
+	free(st->vstamp);
+	free(st->back);
 	free(st);
 	w->priv = NULL;
 	workload_db_dir_close(w);

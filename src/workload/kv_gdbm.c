@@ -51,7 +51,7 @@ static int g_put(struct kv_db *db, const void *k, size_t kl, const void *v, size
 	return 0;
 }
 
-static int g_get(struct kv_db *db, const void *k, size_t kl, size_t *vl)
+static int g_get(struct kv_db *db, const void *k, size_t kl, void *buf, size_t cap, size_t *vl)
 {
 	datum key = { .dptr = (char *)k, .dsize = (int)kl };
 	datum val = gdbm_fetch(db->f, key);
@@ -61,6 +61,8 @@ static int g_get(struct kv_db *db, const void *k, size_t kl, size_t *vl)
 		return -ENOENT;
 	}
 	*vl = (size_t)val.dsize;
+	if (buf)
+		memcpy(buf, val.dptr, *vl < cap ? *vl : cap);
 	free(val.dptr); /* gdbm hands out a malloc'd copy */
 	return 0;
 }

@@ -71,7 +71,7 @@ static int l_put(struct kv_db *db, const void *k, size_t kl, const void *v, size
 	return rc ? fail(db, "mdb_put", rc) : 0;
 }
 
-static int l_get(struct kv_db *db, const void *k, size_t kl, size_t *vl)
+static int l_get(struct kv_db *db, const void *k, size_t kl, void *buf, size_t cap, size_t *vl)
 {
 	MDB_val key = { .mv_size = kl, .mv_data = (void *)k }, val;
 	int rc = mdb_get(db->txn, db->dbi, &key, &val);
@@ -83,6 +83,8 @@ static int l_get(struct kv_db *db, const void *k, size_t kl, size_t *vl)
 	if (rc)
 		return fail(db, "mdb_get", rc);
 	*vl = val.mv_size;
+	if (buf)
+		memcpy(buf, val.mv_data, *vl < cap ? *vl : cap);
 	return 0;
 }
 

@@ -90,14 +90,17 @@ static int s_put(struct kv_db *db, const void *k, size_t kl, const void *v, size
 	return step(db, st, update ? "UPDATE" : "INSERT");
 }
 
-static int s_get(struct kv_db *db, const void *k, size_t kl, size_t *vl)
+static int s_get(struct kv_db *db, const void *k, size_t kl, void *buf, size_t cap, size_t *vl)
 {
 	int rc;
 
 	sqlite3_bind_blob(db->select, 1, k, (int)kl, SQLITE_STATIC);
 	rc = sqlite3_step(db->select);
-	if (rc == SQLITE_ROW)
+	if (rc == SQLITE_ROW) {
 		*vl = (size_t)sqlite3_column_bytes(db->select, 0);
+		if (buf && *vl)
+			memcpy(buf, sqlite3_column_blob(db->select, 0), *vl < cap ? *vl : cap);
+	}
 	sqlite3_reset(db->select);
 	if (rc == SQLITE_DONE) {
 		snprintf(db->msg, sizeof(db->msg), "SELECT: key not found");

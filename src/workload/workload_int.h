@@ -14,7 +14,9 @@
  *                     where the engine has them.
  *   put(db, k, kl, v, vl, update)  store; update=false for a new key
  *                     (the engine may refuse a duplicate), true to overwrite.
- *   get(db, k, kl, &vl)  fetch; -ENOENT when absent; *vl is the value's size.
+ *   get(db, k, kl, buf, cap, &vl)  fetch; -ENOENT when absent; *vl is the
+ *                     value's size; its first cap bytes (at most) are copied
+ *                     into buf unless buf is NULL (kv's verify=).
  *   commit(db, sync)  end the batch; durable before returning when sync.
  *   close(db)         flush and free; db may be NULL.
  *   errmsg(db)        the engine's text for the last failure.
@@ -42,6 +44,7 @@ struct kv_conf {
 	bool sync_each_batch; /* make each batch durable */
 	uint64_t lookups;     /* random gets after the inserts */
 	uint64_t updates;     /* random overwrites after the lookups */
+	int verify;	      /* fio's verify=: any value but 0 reads every record back and checks it */
 };
 
 enum kv_key_order { KV_KEY_SEQ, KV_KEY_RANDOM };
@@ -52,7 +55,7 @@ struct kv_backend {
 	int (*open)(struct kv_db **db, const char *path, const struct kv_conf *conf, struct dbio_err *err);
 	int (*begin)(struct kv_db *db, bool write);
 	int (*put)(struct kv_db *db, const void *k, size_t kl, const void *v, size_t vl, bool update);
-	int (*get)(struct kv_db *db, const void *k, size_t kl, size_t *vl);
+	int (*get)(struct kv_db *db, const void *k, size_t kl, void *buf, size_t cap, size_t *vl);
 	int (*commit)(struct kv_db *db, bool sync);
 	void (*close)(struct kv_db *db);
 	const char *(*errmsg)(struct kv_db *db);

@@ -66,7 +66,7 @@ min_refuses() {
 	run "$DBIO_MIN" --version
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"workloads: fileio, kv, oltp, meta"* ]]
-	want="left out of this build (install the package and build again): ioengine=io_uring (liburing-dev), ioengine=libaio (libaio-dev), kv_engine=gdbm (libgdbm-dev), kv_engine=lmdb (liblmdb-dev), kv_engine=sqlite (libsqlite3-dev), workload=import (libsqlite3-dev)"
+	want="left out of this build (install the package and build again): ioengine=io_uring (liburing-dev), ioengine=libaio (libaio-dev), kv_engine=gdbm (libgdbm-dev), kv_engine=lmdb (liblmdb-dev), kv_engine=sqlite (libsqlite3-dev), workload=import (libsqlite3-dev), verify=xxhash (libxxhash-dev), verify=md5 (libssl-dev), verify=sha1 (libssl-dev), verify=sha256 (libssl-dev), verify=sha512 (libssl-dev), verify=sha3-224 (libssl-dev), verify=sha3-256 (libssl-dev), verify=sha3-384 (libssl-dev), verify=sha3-512 (libssl-dev)"
 	grep -qxF "$want" <<<"$output"
 }
 

@@ -221,8 +221,8 @@ static void test_jobfile_unknown_key_line(void **state)
 	(void)state;
 	parse_fails("[a]\nbs=4k\n\n# x\nbsz=8k\n", DBIO_EINPUT,
 		    "x.fio:5: key 'bsz': unknown (did you mean 'bs'?)");
-	parse_fails("[global]\nverify_backlogs=32\n[a]\n", DBIO_EINPUT,
-		    "x.fio:2: key 'verify_backlogs': unknown (`dbio help options` lists the keys)");
+	parse_fails("[global]\nfrobnicate_backlogs=32\n[a]\n", DBIO_EINPUT,
+		    "x.fio:2: key 'frobnicate_backlogs': unknown (`dbio help options` lists the keys)");
 	/* a key of fio's that dbio does not honour: its reason, and every one */
 	parse_fails(
 		"[global]\ncgroup_weight=100\n[a]\nbsz=8k\n", DBIO_EINPUT,

@@ -1,0 +1,233 @@
+/*
+ * fio's verify keys, checked and parsed: verify='s values (those dbio
+ * checks, and fio's that it refuses with the reason), verify_pattern in
+ * fio's forms (0x hex, "text", decimal numbers, run together) into bytes,
+ * and verify_interval completed and checked against the block sizes. What
+ * depends on the engine or the workload (the null engine, a queued engine
+ * with verify_backlog) is workload/verify.c's check; the loop that writes
+ * the headers, reads back and checks is workload/verify.c and fileio.c.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job/job.h"
+#include "util/units.h"
+
+const struct opt_enum job_verify_values[] = {
+	{ "0", VERIFY_NONE, "no verification" },
+	{ "md5", VERIFY_MD5, "an md5 sum of each block (libcrypto)" },
+	{ "crc64", VERIFY_CRC64, "fio's crc64 (refused: use crc32c or xxhash)" },
+	{ "crc32", VERIFY_CRC32, "fio's crc32 (refused: use crc32c)" },
+	{ "crc32c-intel", VERIFY_CRC32C_INTEL, "crc32c; dbio uses the CPU's instruction where it has one" },
+	{ "crc32c", VERIFY_CRC32C, "a crc32c of each block (the CPU's instruction where it has one)" },
+	{ "crc16", VERIFY_CRC16, "fio's crc16 (refused: use crc32c)" },
+	{ "crc7", VERIFY_CRC7, "fio's crc7 (refused: use crc32c)" },
+	{ "sha1", VERIFY_SHA1, "a sha1 sum of each block (libcrypto)" },
+	{ "sha256", VERIFY_SHA256, "a sha256 sum of each block (libcrypto)" },
+	{ "sha512", VERIFY_SHA512, "a sha512 sum of each block (libcrypto)" },
+	{ "sha3-224", VERIFY_SHA3_224, "a sha3-224 sum of each block (libcrypto)" },
+	{ "sha3-256", VERIFY_SHA3_256, "a sha3-256 sum of each block (libcrypto)" },
+	{ "sha3-384", VERIFY_SHA3_384, "a sha3-384 sum of each block (libcrypto)" },
+	{ "sha3-512", VERIFY_SHA3_512, "a sha3-512 sum of each block (libcrypto)" },
+	{ "xxhash", VERIFY_XXHASH, "an XXH64 sum of each block (libxxhash)" },
+	{ "meta", VERIFY_META, "the header only (offset, length, writer), and verify_pattern when given" },
+	{ "pattern", VERIFY_PATTERN, "verify_pattern only, no header" },
+	{ "pattern_hdr", VERIFY_PATTERN_HDR,
+	  "fio's header and pattern (refused: use meta with verify_pattern)" },
+	{ "null", VERIFY_NULL, "read back, check nothing (fio's test of its own machinery)" },
+	{ "1", VERIFY_ON, NULL }, /* workload=kv: read every record back */
+	{ NULL, 0, NULL },
+};
+
+/* One hex run (after "0x") into out: digits in the order written, an odd
+ * count's first byte from one digit, as fio. Returns the digits used, 0
+ * when none, -ERANGE when out is full. */
+static int hex_run(const char *s, uint8_t *out, size_t room, size_t *n)
+{
+	size_t digits = 0;
+
+	while ((s[digits] >= '0' && s[digits] <= '9') || ((s[digits] | 32) >= 'a' && (s[digits] | 32) <= 'f'))
+		digits++;
+	/* fio: "0xff0x14" is two runs */
+	if (digits >= 2 && s[digits] == 'x' && s[digits - 1] == '0')
+		digits--;
+	for (size_t i = 0; i < digits;) {
+		const size_t take = (digits - i) % 2 ? 1 : 2;
+		unsigned v = 0;
+
+		if (*n >= room)
+			return -ERANGE;
+		for (size_t k = 0; k < take; k++, i++)
+			v = v * 16 + (unsigned)(s[i] <= '9' ? s[i] - '0' : (s[i] | 32) - 'a' + 10);
+		out[(*n)++] = (uint8_t)v;
+	}
+	return (int)digits;
+}
+
+/* fio's verify_pattern (lib/pattern.c) into bytes: runs of 0x hex, quoted
+ * text and decimal numbers (little-endian, as few bytes as hold them),
+ * optionally apart by blanks. 0, -EINVAL (with *bad at the place), or
+ * -ERANGE (longer than out). */
+int job_parse_verify_pattern(const char *s, uint8_t *out, size_t room, size_t *n, const char **bad)
+{
+	*n = 0;
+	while (*s) {
+		*bad = s;
+		if (*s == ' ' || *s == '\t') {
+			s++;
+		} else if (s[0] == '0' && (s[1] | 32) == 'x') {
+			int used = hex_run(s + 2, out, room, n);
+
+			if (used <= 0)
+				return used ? used : -EINVAL;
+			s += 2 + used;
+		} else if (*s == '"') {
+			const char *end = strchr(s + 1, '"');
+
+			if (!end)
+				return -EINVAL;
+			for (const char *p = s + 1; p < end; p++) {
+				if (*n >= room)
+					return -ERANGE;
+				out[(*n)++] = (uint8_t)*p;
+			}
+			s = end + 1;
+		} else if ((*s >= '0' && *s <= '9') || *s == '-') {
+			char *end;
+			long v = strtol(s, &end, 10);
+			unsigned u = (unsigned)v;
+
+			if (end == s || v > INT_MAX || v < INT_MIN)
+				return -EINVAL;
+			/* fio: "12x0x1" reads 12 then 0x1; a '0' of "0x" ends the number */
+			if (end > s && end[-1] == '0' && (*end | 32) == 'x' && end - 1 > s)
+				end--, v /= 10, u = (unsigned)v;
+			do {
+				if (*n >= room)
+					return -ERANGE;
+				out[(*n)++] = (uint8_t)(u & 0xff);
+				u >>= 8;
+			} while (u);
+			s = end;
+		} else {
+			return -EINVAL;
+		}
+	}
+	return *n ? 0 : -EINVAL;
+}
+
+static int parse_pattern(struct job *job, struct dbio_err *err)
+{
+	const char *bad = job->verify_pattern;
+	size_t n = 0;
+	int rc;
+
+	job->vpattern_len = 0;
+	if (!job->verify_pattern[0])
+		return job->verify == VERIFY_PATTERN
+			       ? job_fail(
+					 job, "verify", err,
+					 "pattern checks verify_pattern, and none is given: give verify_pattern=")
+			       : 0;
+	if (strchr(job->verify_pattern, '%'))
+		return job_fail(
+			job, "verify_pattern", err,
+			"fio's %%o (the block's offset) is not in dbio: give bytes (0x hex, \"text\" or decimal numbers)");
+	rc = job_parse_verify_pattern(job->verify_pattern, job->vpattern, sizeof(job->vpattern), &n, &bad);
+	if (rc == -ERANGE)
+		return job_fail(job, "verify_pattern", err, "longer than %zu bytes, fio's limit too",
+				sizeof(job->vpattern));
+	if (rc)
+		return job_fail(
+			job, "verify_pattern", err,
+			"cannot read '%s' at '%s': expected 0x and hex digits (0xaa555aa5), \"text\" or a decimal number, run together",
+			job->verify_pattern, bad);
+	job->vpattern_len = (unsigned)n;
+	return 0;
+}
+
+/* The verify= values dbio refuses, with why. */
+static const char *refused_type(int type)
+{
+	switch (type) {
+	case VERIFY_CRC64:
+	case VERIFY_CRC32:
+	case VERIFY_CRC16:
+	case VERIFY_CRC7:
+		return "fio's own checksum, not in dbio: use crc32c (or xxhash, md5, sha1, sha256, sha512)";
+	case VERIFY_PATTERN_HDR:
+		return "not in dbio: use verify=meta with verify_pattern= (a header and the pattern)";
+	case VERIFY_ON:
+		return "1 is workload=kv's; for files name the check: crc32c (or xxhash, md5, sha1, sha256, sha512, meta)";
+	default:
+		return NULL;
+	}
+}
+
+/* verify_interval against the sizes of the writes (the reads of a job
+ * that only reads): each I/O holds whole intervals. */
+static int check_interval(struct job *job, struct dbio_err *err)
+{
+	const int d = job_writes(job) ? 1 : 0;
+	const uint64_t bs = job->min_bs_rw[d];
+	char a[32], b[32];
+
+	if (!job->verify_interval)
+		job->verify_interval = bs;
+	if (job->bs_unaligned)
+		return job_fail(job, "bs_unaligned", err,
+				"not with verify=: each I/O must hold whole blocks of verify_interval");
+	for (unsigned i = 0; i <= job->nsplit[d]; i++) {
+		const uint64_t size = i < job->nsplit[d] ? job->split_bs[d][i] : bs;
+
+		if (size % job->verify_interval)
+			return job_fail(
+				job, "verify_interval", err,
+				"%s does not divide the block size %s: give a divisor of every block size",
+				units_fmt_bytes(a, sizeof(a), job->verify_interval),
+				units_fmt_bytes(b, sizeof(b), size));
+	}
+	if (job->verify_offset && job->verify_offset + 64 > job->verify_interval)
+		return job_fail(job, "verify_offset", err,
+				"%llu bytes: the header would not fit in a block of verify_interval=%llu",
+				(unsigned long long)job->verify_offset,
+				(unsigned long long)job->verify_interval);
+	return 0;
+}
+
+int job_validate_verify(struct job *job, struct dbio_err *err)
+{
+	const char *why = refused_type(job->verify);
+	int rc;
+
+	if (job->verify == VERIFY_NONE) {
+		static const char *const needs[] = { "verify_only", "verify_backlog", "verify_interval",
+						     "verify_offset" };
+
+		for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
+			if (job_is_set(job, needs[i]))
+				return job_fail(
+					job, needs[i], err,
+					"has nothing to do without verify=: give verify=crc32c (or another)");
+		return 0;
+	}
+	if (why)
+		return job_fail(job, "verify", err, "%s", why);
+	if ((rc = parse_pattern(job, err)) || (rc = check_interval(job, err)))
+		return rc;
+	if (job->time_based && job_writes(job))
+		return job_fail(
+			job, "time_based", err,
+			"not with verify= in a job that writes (yet): fio reads back after each pass of size; bound the job by size");
+	if (job->verify_only && !job_writes(job))
+		return job_fail(job, "verify_only", err,
+				"for a job that writes: it reads back what the same job wrote before");
+	if (job->verify_only && job->ramp_ns)
+		return job_fail(
+			job, "ramp_time", err,
+			"not with verify_only: the ramp's writes would overwrite what is to be checked");
+	return 0;
+}

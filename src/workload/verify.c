@@ -1,0 +1,497 @@
+/* fio's data verification for fileio; see verify.h. */
+#include "workload/verify.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/clock.h"
+#include "util/syscalls.h"
+#include "workload/where.h"
+#include "workload/workload.h"
+#include "workload/workload_int.h"
+
+#define VERIFY_MAGIC   0xacca /* fio's */
+#define VERIFY_VERSION 1
+
+/* The header at the start of each block (at verify_offset, swapped with
+ * the bytes there, as fio). Little-endian, as the machine. */
+struct verify_hdr {
+	uint16_t magic;
+	uint8_t version;
+	uint8_t type; /* fio's verify type number */
+	uint32_t len; /* bytes of the block */
+	uint64_t offset;
+	uint64_t seed;	  /* the job's randseed */
+	uint32_t thread;  /* fio's number of the writing thread */
+	uint32_t sum_len; /* bytes of checksum after the header */
+	uint32_t pad;
+	uint32_t crc; /* crc32c of the header before this field */
+};
+
+_Static_assert(sizeof(struct verify_hdr) == 40, "the header is 40 bytes on disk");
+
+static enum csum_kind csum_of(int type)
+{
+	switch (type) {
+	case VERIFY_CRC32C:
+	case VERIFY_CRC32C_INTEL:
+		return CSUM_CRC32C;
+	case VERIFY_XXHASH:
+		return CSUM_XXH64;
+	case VERIFY_MD5:
+		return CSUM_MD5;
+	case VERIFY_SHA1:
+		return CSUM_SHA1;
+	case VERIFY_SHA256:
+		return CSUM_SHA256;
+	case VERIFY_SHA512:
+		return CSUM_SHA512;
+	case VERIFY_SHA3_224:
+		return CSUM_SHA3_224;
+	case VERIFY_SHA3_256:
+		return CSUM_SHA3_256;
+	case VERIFY_SHA3_384:
+		return CSUM_SHA3_384;
+	case VERIFY_SHA3_512:
+		return CSUM_SHA3_512;
+	default:
+		return CSUM_NONE;
+	}
+}
+
+static const char *type_name(int type)
+{
+	for (size_t i = 0; job_verify_values[i].name; i++)
+		if (job_verify_values[i].value == type)
+			return job_verify_values[i].name;
+	return "?";
+}
+
+static bool has_header(int type)
+{
+	return type != VERIFY_PATTERN && type != VERIFY_NULL;
+}
+
+static void swap_bytes(uint8_t *a, uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint8_t t = a[i];
+
+		a[i] = b[i];
+		b[i] = t;
+	}
+}
+
+int verify_prepare(struct verify **out, struct worker *w, struct where *wh, void *const *bufs, unsigned nbufs)
+{
+	const struct job *job = w->job;
+	const uint64_t wbs = job->min_bs_rw[1] ? job->min_bs_rw[1] : job->min_bs;
+	struct verify *v;
+	int rc;
+
+	*out = NULL;
+	if (job->verify == VERIFY_NONE)
+		return 0;
+	if (!(*out = v = calloc(1, sizeof(*v))))
+		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
+	v->job = job;
+	v->interval = job->verify_interval;
+	v->thread = (uint32_t)(job->thread_base + w->index);
+	v->checks_pattern =
+		job->vpattern_len && (job->verify == VERIFY_META || job->verify == VERIFY_PATTERN);
+	/* fio's null engine fakes its I/O, and fio then checks nothing */
+	v->checks_reads = !job_writes(job) && job->verify != VERIFY_NULL && job->eng != engine_find("null");
+	v->overlap_risk = job->norandommap || job->seq_add || job->seq_nr > 1 ||
+			  (job->io_size && job->io_size > job->size);
+	if ((rc = csum_init(&v->sum, csum_of(job->verify))))
+		return dbio_err_set(&w->err, rc, "verify=%s: cannot set the checksum up: %s",
+				    type_name(job->verify), strerror(-rc));
+	if (has_header(job->verify))
+		v->hdr_bytes = sizeof(struct verify_hdr) + v->sum.len;
+	for (unsigned b = 0; job->vpattern_len && b < nbufs; b++)
+		for (uint64_t i = 0; i < job->max_bs; i++)
+			((uint8_t *)bufs[b])[i] = job->vpattern[i % job->vpattern_len];
+	if (!job_writes(job))
+		return 0;
+	/* every write a thread can issue: its bytes in all over the
+	 * smallest write, or number_ios */
+	v->cap = wh->limit / wbs + 1;
+	if (wh->max_ops < v->cap)
+		v->cap = wh->max_ops;
+	v->log = calloc(v->cap ? v->cap : 1, sizeof(*v->log));
+	v->order = v->overlap_risk ? calloc(v->cap ? v->cap : 1, sizeof(*v->order)) : NULL;
+	if (!v->log || (v->overlap_risk && !v->order))
+		return dbio_err_set(&w->err, -ENOMEM,
+				    "worker %u: out of memory for the log of %zu writes to verify", w->index,
+				    v->cap);
+	if (job->verify_only)
+		verify_dry_run(v, wh);
+	return 0;
+}
+
+void verify_free(struct verify *v)
+{
+	if (!v)
+		return;
+	csum_release(&v->sum);
+	free(v->log);
+	free(v->order);
+	free(v);
+}
+
+/* The header and checksum of the block at p, which goes to offset off. */
+static void stamp(struct verify *v, uint8_t *p, uint64_t off)
+{
+	struct verify_hdr h = { .magic = VERIFY_MAGIC,
+				.version = VERIFY_VERSION,
+				.type = (uint8_t)v->job->verify,
+				.len = (uint32_t)v->interval,
+				.offset = off,
+				.seed = v->job->randseed,
+				.thread = v->thread,
+				.sum_len = (uint32_t)v->sum.len };
+
+	h.crc = csum_crc32c(0, &h, offsetof(struct verify_hdr, crc));
+	memcpy(p, &h, sizeof(h));
+	if (v->sum.len)
+		csum_compute(&v->sum, p + v->hdr_bytes, v->interval - v->hdr_bytes, p + sizeof(h));
+	if (v->job->verify_offset)
+		swap_bytes(p, p + v->job->verify_offset, v->hdr_bytes);
+}
+
+void verify_write(struct verify *v, const struct io_req *req, uint64_t loop)
+{
+	if (v->hdr_bytes)
+		for (uint64_t k = 0; k < req->len / v->interval; k++)
+			stamp(v, (uint8_t *)req->buf + k * v->interval, req->off + k * v->interval);
+	if (v->n < v->cap)
+		v->log[v->n++] = (struct verify_entry){ .off = req->off,
+							.len = (uint32_t)req->len,
+							.file = (uint16_t)req->file,
+							.loop = (uint8_t)loop };
+}
+
+void verify_dry_run(struct verify *v, struct where *wh)
+{
+	struct io_req req = { .op = OP_WRITE };
+
+	while (v->n < v->cap && where_next(wh, OP_WRITE, &req))
+		v->log[v->n++] = (struct verify_entry){ .off = req.off,
+							.len = (uint32_t)req.len,
+							.file = (uint16_t)req.file,
+							.loop = (uint8_t)wh->loops_left };
+}
+
+/* One bad block: counted, and a line of the report while it fits. */
+static void report(struct verify *v, const struct worker *w, unsigned file, uint64_t off, const uint8_t *p,
+		   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void report(struct verify *v, const struct worker *w, unsigned file, uint64_t off, const uint8_t *p,
+		   const char *fmt, ...)
+{
+	char what[256], dump[2 * sizeof(struct verify_hdr) + 32] = "";
+	const size_t room = sizeof(v->reports) - v->reports_len;
+	va_list ap;
+	int n;
+
+	if (!v->bad++)
+		snprintf(v->first_path, sizeof(v->first_path), "%s", w->files[file].path);
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (v->job->verify_dump && v->hdr_bytes) {
+		size_t d = (size_t)snprintf(dump, sizeof(dump), "; header bytes found: ");
+
+		for (size_t i = 0; i < sizeof(struct verify_hdr); i++)
+			d += (size_t)snprintf(dump + d, sizeof(dump) - d, "%02x", p[i]);
+	}
+	n = snprintf(v->reports + v->reports_len, room,
+		     "\n%s: verify=%s: block of %llu bytes at offset %llu: %s%s", w->files[file].path,
+		     type_name(v->job->verify), (unsigned long long)v->interval, (unsigned long long)off,
+		     what, dump);
+	if (n < 0 || (size_t)n >= room) {
+		v->reports[v->reports_len] = '\0';
+		v->unreported++;
+	} else {
+		v->reports_len += (size_t)n;
+	}
+}
+
+static void hex(char *buf, size_t len, const uint8_t *p, size_t n)
+{
+	size_t used = (size_t)snprintf(buf, len, "0x");
+
+	for (size_t i = 0; i < n && used + 3 <= len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%02x", p[i]);
+}
+
+/* The header of the block at p against what the block at off must say;
+ * false (reported) when it is wrong. */
+static bool check_header(struct verify *v, const struct worker *w, unsigned file, uint64_t off,
+			 const uint8_t *p)
+{
+	struct verify_hdr h;
+
+	memcpy(&h, p, sizeof(h));
+	if (h.magic != VERIFY_MAGIC) {
+		report(v, w, file, off, p, "no header: magic expected 0x%04x, found 0x%04x", VERIFY_MAGIC,
+		       h.magic);
+		return false;
+	}
+	const uint32_t crc = csum_crc32c(0, &h, offsetof(struct verify_hdr, crc));
+
+	if (crc != h.crc)
+		report(v, w, file, off, p, "header checksum (crc32c) expected 0x%08x, found 0x%08x", h.crc,
+		       crc);
+	else if (h.type != v->job->verify)
+		report(v, w, file, off, p, "verify type expected %s, found %s", type_name(v->job->verify),
+		       type_name(h.type));
+	else if (h.len != v->interval)
+		report(v, w, file, off, p, "block length expected %llu, found %u",
+		       (unsigned long long)v->interval, h.len);
+	else if (h.offset != off)
+		report(v, w, file, off, p,
+		       "offset in the header expected %llu, found %llu (a block written elsewhere)",
+		       (unsigned long long)off, (unsigned long long)h.offset);
+	else
+		return true;
+	return false;
+}
+
+/* Check the block at p (block k of its I/O), which was read at off. */
+static void check_block(struct verify *v, const struct worker *w, unsigned file, uint64_t off, uint64_t k,
+			uint8_t *p)
+{
+	uint8_t sum[CSUM_MAX];
+
+	v->checked++;
+	if (v->job->verify == VERIFY_NULL)
+		return;
+	if (v->hdr_bytes && v->job->verify_offset)
+		swap_bytes(p, p + v->job->verify_offset, v->hdr_bytes);
+	if (v->hdr_bytes && !check_header(v, w, file, off, p))
+		return;
+	if (v->sum.len) {
+		csum_compute(&v->sum, p + v->hdr_bytes, v->interval - v->hdr_bytes, sum);
+		if (memcmp(sum, p + sizeof(struct verify_hdr), v->sum.len)) {
+			char want[2 * CSUM_MAX + 3], got[2 * CSUM_MAX + 3];
+
+			hex(want, sizeof(want), p + sizeof(struct verify_hdr), v->sum.len);
+			hex(got, sizeof(got), sum, v->sum.len);
+			report(v, w, file, off, p, "%s of the data expected %s, found %s",
+			       type_name(v->job->verify), want, got);
+			return;
+		}
+	}
+	if (!v->checks_pattern)
+		return;
+	const uint8_t *pat = v->job->vpattern;
+	const unsigned plen = v->job->vpattern_len;
+
+	for (uint64_t i = v->hdr_bytes; i < v->interval; i++) {
+		const uint8_t want = pat[(k * v->interval + i) % plen];
+
+		if (p[i] != want) {
+			report(v, w, file, off, p,
+			       "verify_pattern at byte %llu expected 0x%02x, found 0x%02x",
+			       (unsigned long long)i, want, p[i]);
+			return;
+		}
+	}
+}
+
+/* Check the blocks of one read; 0, or -EIO when verify_fatal stops at a
+ * bad one. */
+static int check_io(struct verify *v, struct worker *w, const struct io_req *req)
+{
+	const uint64_t bad = v->bad;
+
+	for (uint64_t k = 0; k < req->len / v->interval; k++)
+		check_block(v, w, req->file, req->off + k * v->interval, k,
+			    (uint8_t *)req->buf + k * v->interval);
+	if (v->bad > bad && v->job->verify_fatal) {
+		atomic_store(w->job_stop, 1);
+		return verify_finish(v, w);
+	}
+	return 0;
+}
+
+int verify_read_done(struct verify *v, struct worker *w, const struct io_req *req)
+{
+	return v->checks_reads ? check_io(v, w, req) : 0;
+}
+
+static int cmp_entry(const void *a, const void *b, void *ctx)
+{
+	const struct verify_entry *log = ctx, *x = &log[*(const uint32_t *)a],
+				  *y = &log[*(const uint32_t *)b];
+
+	if (x->loop != y->loop)
+		return x->loop > y->loop ? -1 : 1; /* loops_left: the first loop has the most */
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+/* fio's sorted log: of the writes from next on that overlap within a
+ * loop, only the last one is read back. */
+static void replace_overlaps(struct verify *v)
+{
+	const size_t n = v->n - v->next;
+
+	for (size_t i = 0; i < n; i++)
+		v->order[i] = (uint32_t)(v->next + i);
+	qsort_r(v->order, n, sizeof(*v->order), cmp_entry, v->log);
+	for (size_t i = 0; i < n; i++) {
+		struct verify_entry *a = &v->log[v->order[i]];
+
+		for (size_t j = i + 1; j < n; j++) {
+			struct verify_entry *b = &v->log[v->order[j]];
+
+			if (b->loop != a->loop || b->file != a->file || b->off >= a->off + a->len)
+				break;
+			if (v->order[j] > v->order[i])
+				a->dead = 1;
+			else
+				b->dead = 1;
+		}
+	}
+}
+
+/* Read one logged write back through the engine into buf; 0 or -errno. */
+static int read_back(struct worker *w, struct io_req *req)
+{
+	const struct engine_ops *ops = w->eng.ops;
+	struct io_req *done;
+	int n;
+
+	if (!(ops->caps & ENGINE_CAP_QUEUE))
+		return ops->io(&w->eng, req);
+	if ((n = ops->queue(&w->eng, req)) || (n = ops->submit(&w->eng)) < 0)
+		return n;
+	if ((n = ops->reap(&w->eng, &done, 1, 1)) < 0)
+		return n;
+	return n == 1 ? done->rc : -EIO;
+}
+
+/* As fio before it reads back: the writes on the disk, the cache dropped. */
+static void flush_files(struct worker *w)
+{
+	for (size_t i = 0; i < w->nfiles; i++) {
+		if (w->eng.ops->sync(&w->eng, w->files[i].fd, OP_FSYNC))
+			continue;
+		if (w->job->invalidate)
+			dbio_sys->posix_fadvise(w->files[i].fd, 0, 0, POSIX_FADV_DONTNEED);
+	}
+}
+
+int verify_readback(struct verify *v, struct worker *w, void *buf, bool all, bool measuring, uint64_t *now)
+{
+	const bool series = series_on(&w->series);
+	size_t end = all || v->n - v->next < v->job->verify_backlog ? v->n : v->next + v->job->verify_backlog;
+
+	v->since = 0;
+	if (all) {
+		flush_files(w);
+		if (v->overlap_risk)
+			replace_overlaps(v);
+		*now = clock_now_ns();
+	}
+	for (; v->next < end; v->next++) {
+		const struct verify_entry *e = &v->log[v->next];
+		struct io_req req = { .fd = w->files[e->file].fd,
+				      .op = OP_READ,
+				      .buf = buf,
+				      .len = e->len,
+				      .off = e->off,
+				      .file = e->file };
+		int rc;
+
+		if (e->dead || atomic_load_explicit(w->stop, memory_order_relaxed))
+			continue;
+		if ((rc = read_back(w, &req)))
+			return dbio_err_set(&w->err, rc,
+					    "%s: verify: read back of %llu bytes at offset %llu: %s",
+					    w->files[e->file].path, (unsigned long long)req.len,
+					    (unsigned long long)req.off, strerror(-rc));
+		const uint64_t t = clock_now_ns();
+
+		if (measuring) {
+			op_stats_add(&w->stats[OP_READ], req.len, t - *now);
+			if (series)
+				series_add(&w->series, OP_READ, req.len, t - *now, t);
+		}
+		*now = t;
+		if (v->job->verify != VERIFY_NULL && w->job->eng != engine_find("null") &&
+		    check_io(v, w, &req)) {
+			v->next++;
+			break;
+		}
+	}
+	return 0;
+}
+
+int verify_end(struct verify *v, struct worker *w, void *buf, bool measuring, uint64_t *now)
+{
+	int rc;
+
+	if (job_writes(v->job) && v->job->do_verify && !w->err.code && !atomic_load(w->stop) &&
+	    !atomic_load(w->job_stop) && (rc = verify_readback(v, w, buf, true, measuring, now)))
+		return rc;
+	return verify_finish(v, w);
+}
+
+int verify_finish(struct verify *v, struct worker *w)
+{
+	if (!v->bad)
+		return 0;
+	return dbio_err_set(
+		&w->err, -EIO,
+		"%s: verify=%s: %llu of %llu blocks read back did not match what was written%s%s%s",
+		v->first_path, type_name(v->job->verify), (unsigned long long)v->bad,
+		(unsigned long long)v->checked,
+		v->job->verify_fatal ? " (verify_fatal: stopped at the first)" : "", v->reports,
+		v->unreported ? "\n(more bad blocks than fit here)" : "");
+}
+
+int verify_validate(struct job *job, struct dbio_err *err)
+{
+	int rc = job_validate_verify(job, err);
+
+	if (rc || job->verify == VERIFY_NONE)
+		return rc;
+	if (job->wl != &workload_fileio)
+		return job_fail(job, "verify", err, "for workload=fileio only; this job is workload=%s",
+				job->wl->name);
+	if (!csum_built(csum_of(job->verify)))
+		return job_fail_choice(job, "verify", type_name(job->verify), "crc32c, meta, pattern, null",
+				       err);
+	if (job->verify_backlog && (job->eng->caps & ENGINE_CAP_QUEUE))
+		return job_fail(
+			job, "verify_backlog", err,
+			"not with a queued engine (%s) in dbio yet: drop it (the check then runs after the writes) or use psync",
+			job->eng->name);
+	if (job->verify_offset && job->vpattern_len)
+		return job_fail(job, "verify_offset", err,
+				"not with verify_pattern in dbio: give one of the two");
+	if (!job_writes(job))
+		return 0;
+	/* the log of the writes (verify_prepare): an entry a write, at most */
+	const uint64_t wbs = job->min_bs_rw[1] ? job->min_bs_rw[1] : job->min_bs;
+	const uint64_t per_loop = (job->io_size ? job->io_size : job->size) / wbs + 1;
+	const uint64_t most = UINT64_MAX / sizeof(struct verify_entry) / job->numjobs / job->loops;
+
+	return workload_check_memory(
+		job, job->io_size ? "io_size" : "size", "(size or io_size) * loops / bs * 16 bytes * numjobs",
+		"verify's log of the writes",
+		per_loop > most ? UINT64_MAX
+				: per_loop * job->loops * sizeof(struct verify_entry) * job->numjobs,
+		"lower size, loops or numjobs, or raise bs", err);
+}

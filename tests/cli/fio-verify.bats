@@ -1,0 +1,262 @@
+#!/usr/bin/env bats
+# fio's verify keys (docs/fio.md, Verification): a job that writes with
+# verify= reads every block back and checks it (fio's op counts: the reads
+# show as reads), verify_backlog, do_verify=0, loops; a job that only reads
+# checks what it reads; a later group works on the file an earlier one
+# wrote (fio's surface-scan); bytes flipped in N blocks of a kept file give
+# exactly N reports and exit 1; the values dbio refuses, each with its
+# reason; and what a reopened file must be (no symlink, no hard link).
+
+load helpers
+
+# corrupt FILE BLOCK...: 8 bytes of 'X' into each 4 KiB BLOCK of FILE, 100
+# bytes in (past the header: the checksum of the data catches it).
+corrupt() {
+	local file=$1 b
+	shift
+	for b in "$@"; do
+		printf 'XXXXXXXX' | dd of="$file" bs=1 seek=$((b * 4096 + 100)) conv=notrunc status=none
+	done
+}
+
+# need_verify VALUE...: skip, naming the package, when this build left out
+# one of these verify= values (libxxhash-dev, libssl-dev).
+need_verify() {
+	local v what
+	for v; do
+		what=$(left_out_text | grep -o "verify=$v ([^)]*)") || true
+		[ -z "$what" ] || skip "this build left out $what"
+	done
+}
+
+# kept_job RW SIZE VERIFY: w.fio, one job writing the file data with 4 KiB
+# blocks (to keep with --keep and read back with --verify_only=1).
+kept_job() {
+	printf '[w]\nrw=%s\nbs=4k\nsize=%s\nfilename=data\nverify=%s\n' "$1" "$2" "$3" >w.fio
+}
+
+# reports: how many lines of dbio's stderr report a bad block.
+reports() {
+	grep -c 'verify=[a-z0-9-]*: block of [0-9]* bytes at offset' <<<"$stderr" || true
+}
+
+@test "fio verify: writes are read back and checked: fio's op counts, every checksum, loops, backlog, do_verify=0" {
+	need_verify md5 sha256 xxhash sha512 sha1
+	cat >j.fio <<'EOF'
+[global]
+bs=4k
+size=1m
+stonewall
+[seq]
+rw=write
+verify=crc32c
+[rand]
+rw=randwrite
+verify=md5
+[loops]
+rw=write
+loops=2
+verify=sha256
+[backlog]
+rw=randwrite
+verify=xxhash
+verify_backlog=16
+[backlog-odd]
+rw=write
+verify=crc32c-intel
+verify_backlog=100
+[interval]
+rw=randwrite
+bs=16k
+verify=sha512
+verify_interval=4k
+[meta-pattern]
+rw=write
+verify=meta
+verify_pattern=0xaa555aa5
+[pattern]
+rw=write
+verify=pattern
+verify_pattern="dbio"
+[no-read-back]
+rw=write
+verify=sha1
+do_verify=0
+[null]
+rw=write
+verify=null
+EOF
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'backlog read 256\nbacklog write 256\nbacklog-odd read 256\nbacklog-odd write 256\ninterval read 64\ninterval write 64\nloops read 512\nloops write 512\nmeta-pattern read 256\nmeta-pattern write 256\nno-read-back write 256\nnull read 256\nnull write 256\npattern read 256\npattern write 256\nrand read 256\nrand write 256\nseq read 256\nseq write 256')" ]
+	json_is "$result" jobs.0.options.verify=crc32c jobs.0.options.do_verify=true
+}
+
+@test "fio verify: every engine reads back what it wrote, and a job that only reads checks it" {
+	for e in psync sync pvsync2 mmap $(queued_engines_of_build); do
+		[ -z "$(why_not_here "$e")" ] || continue
+		rm -rf "$target" && mkdir "$target"
+		# shellcheck disable=SC2046
+		dbio_ok --directory="$target" --rw=randwrite --size=1m --verify=crc32c $(engine_keys "$e")
+		[ "$(jpy "$result" 'run["ops"]["read"]["count"] == run["ops"]["write"]["count"] == 256')" = true ] || {
+			echo "$e: $(jpy "$result" '[run["ops"][t]["count"] for t in ("read", "write")]')" >&2
+			false
+		}
+	done
+	# a job that reads a file dbio laid out (no headers) finds no header in any block
+	run --separate-stderr "$DBIO" run --output "$result" --directory="$target" --rw=read --size=64k --verify=crc32c
+	[ "$status" -eq 1 ]
+	[ "$(reports)" -eq 16 ]
+	[[ "$stderr" == *"job.0.0: verify=crc32c: 16 of 16 blocks read back did not match what was written"* ]]
+	[[ "$stderr" == *"verify=crc32c: block of 4096 bytes at offset 0: no header: magic expected 0xacca, found "* ]]
+}
+
+@test "fio verify: a stonewalled job reads and checks the file an earlier group wrote (fio's surface-scan), which goes at the end" {
+	cat >j.fio <<'EOF'
+[global]
+bs=64k
+size=4m
+ioengine=sync
+verify=meta
+verify_pattern=0xaa555aa5
+verify_interval=512
+[write-phase]
+filename=datafile.tmp
+rw=write
+fill_device=0
+do_verify=0
+[verify-phase]
+stonewall
+create_serialize=0
+filename=datafile.tmp
+rw=read
+do_verify=1
+EOF
+	dbio_ok j.fio --directory="$target"
+	is_empty_dir "$target"
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'verify-phase read 64\nwrite-phase write 64')" ]
+}
+
+@test "fio verify: bytes flipped in 3 blocks of a kept file: verify_only reports exactly those 3 and exits 1, and leaves the file" {
+	kept_job randwrite 1m crc32c
+	dbio_ok w.fio --directory="$target" --keep
+	[ "$(jpy "$result" 'run["ops"]["read"]["count"]')" = 256 ]
+	corrupt "$target/data" 3 17 200
+	run --separate-stderr "$DBIO" run w.fio --directory="$target" --force --verify_only=1 --output="$result"
+	[ "$status" -eq 1 ]
+	[ "$(reports)" -eq 3 ]
+	[[ "$stderr" == *"$target/data: verify=crc32c: 3 of 256 blocks read back did not match what was written"* ]]
+	for off in 12288 69632 819200; do
+		grep -q "^dbio: $target/data: verify=crc32c: block of 4096 bytes at offset $off: crc32c of the data expected 0x[0-9a-f]\{8\}, found 0x[0-9a-f]\{8\}$" <<<"$stderr"
+	done
+	# verify_only wrote nothing
+	[ "$(jpy "$result" '[j["runs"][0]["ops"]["write"]["count"] for j in r["jobs"]]')" = "[0]" ]
+	[ -f "$target/data" ]
+	# verify_fatal: the first bad block stops the job
+	run --separate-stderr "$DBIO" run w.fio --directory="$target" --force --verify_only=1 --verify_fatal=1
+	[ "$status" -eq 1 ]
+	[ "$(reports)" -eq 1 ]
+	[[ "$stderr" == *"1 of "*" blocks read back did not match what was written (verify_fatal: stopped at the first)"* ]]
+}
+
+@test "fio verify: a block written elsewhere is caught by its header, verify_dump shows the header found" {
+	need_verify xxhash
+	kept_job write 64k xxhash
+	dbio_ok w.fio --directory="$target" --keep
+	dd if="$target/data" of="$target/data" bs=4096 skip=5 seek=9 count=1 conv=notrunc status=none
+	run --separate-stderr "$DBIO" run w.fio --directory="$target" --force --verify_only=1 --verify_dump=1
+	[ "$status" -eq 1 ]
+	[ "$(reports)" -eq 1 ]
+	grep -q "^dbio: $target/data: verify=xxhash: block of 4096 bytes at offset 36864: offset in the header expected 36864, found 20480 (a block written elsewhere); header bytes found: caac010f00100000" <<<"$stderr"
+}
+
+@test "fio verify: verify_only opens no symlink and no file with a second link" {
+	kept_job write 64k crc32c
+	echo secret >"$scratch/outside"
+	ln -s "$scratch/outside" "$target/data"
+	run --separate-stderr "$DBIO" run w.fio --directory="$target" --force --verify_only=1
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "dbio: running w (1 of 1)"$'\n'"dbio: $target/data: cannot open: Too many levels of symbolic links: verify_only reads back what a run with --keep wrote before" ]
+	rm "$target/data"
+	ln "$scratch/outside" "$target/data"
+	run --separate-stderr "$DBIO" run w.fio --directory="$target" --force --verify_only=1
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "dbio: running w (1 of 1)"$'\n'"dbio: $target/data: not a regular file of dbio's user with one link: not opened again" ]
+	[ "$(cat "$scratch/outside")" = secret ]
+}
+
+@test "fio verify: the values dbio does not do are refused with their reason" {
+	printf '[j]\nrw=write\nsize=1m\nverify=crc64\n' >a.fio
+	refused_file a.fio "dbio: a.fio:4: key 'verify': fio's own checksum, not in dbio: use crc32c (or xxhash, md5, sha1, sha256, sha512) (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nbs=4k\nverify=crc32c\nverify_interval=3k\n' >b.fio
+	refused_file b.fio "dbio: b.fio:6: key 'verify_interval': 3 KiB does not divide the block size 4 KiB: give a divisor of every block size (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify=meta\nverify_pattern=0xzz\n' >c.fio
+	refused_file c.fio "dbio: c.fio:5: key 'verify_pattern': cannot read '0xzz' at '0xzz': expected 0x and hex digits (0xaa555aa5), \"text\" or a decimal number, run together (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify=pattern\n' >d.fio
+	refused_file d.fio "dbio: d.fio:4: key 'verify': pattern checks verify_pattern, and none is given: give verify_pattern= (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify_backlog=4\n' >e.fio
+	refused_file e.fio "dbio: e.fio:4: key 'verify_backlog': has nothing to do without verify=: give verify=crc32c (or another) (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nruntime=1\ntime_based\nverify=crc32c\n' >f.fio
+	refused_file f.fio "dbio: f.fio:5: key 'time_based': not with verify= in a job that writes (yet): fio reads back after each pass of size; bound the job by size (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_pattern=%%o\n' >g.fio
+	refused_file g.fio "dbio: g.fio:5: key 'verify_pattern': fio's %o (the block's offset) is not in dbio: give bytes (0x hex, \"text\" or decimal numbers) (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_only=1\nramp_time=1\n' >i.fio
+	refused_file i.fio "dbio: i.fio:6: key 'ramp_time': not with verify_only: the ramp's writes would overwrite what is to be checked (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify=1\n' >k.fio
+	refused_file k.fio "dbio: k.fio:4: key 'verify': 1 is workload=kv's; for files name the check: crc32c (or xxhash, md5, sha1, sha256, sha512, meta) (job 'j')"
+	# the log of the writes, and kv's table of the records, against the memory
+	printf '[j]\nrw=write\nsize=1t\nbs=512\nmem_limit=1g\nverify=crc32c\n' >m.fio
+	refused_file m.fio "dbio: m.fio:3: key 'size': (size or io_size) * loops / bs * 16 bytes * numjobs = 32.00 GiB of verify's log of the writes, more than the 512 MiB accepted (half of mem_limit=1 GiB): lower size, loops or numjobs, or raise bs (job 'j')"
+	printf '[j]\nworkload=kv\nrecords=100000000\nmem_limit=1g\nverify=1\n' >n.fio
+	refused_file n.fio "dbio: n.fio:3: key 'records': records * 12 bytes * numjobs = 1.12 GiB of verify's table of what each record holds, more than the 512 MiB accepted (half of mem_limit=1 GiB): lower records or numjobs (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_backlog_batch=2\n' >h.fio
+	refused_file h.fio "dbio: h.fio:5: key 'verify_backlog_batch': fio key dbio does not honour yet: checks fewer blocks than verify_backlog at a time; dbio checks all N"
+}
+
+@test "fio verify: verify_backlog with a queued engine is refused, naming the engine" {
+	[ -z "$(why_not_here libaio)" ] || skip "$(why_not_here libaio)"
+	printf '[j]\nrw=write\nsize=1m\nioengine=libaio\ndirect=1\nverify=crc32c\nverify_backlog=8\n' >a.fio
+	refused_file a.fio "dbio: a.fio:7: key 'verify_backlog': not with a queued engine (libaio) in dbio yet: drop it (the check then runs after the writes) or use psync (job 'j')"
+}
+
+@test "fio verify: fill_device writes until the filesystem is full, then ends normally with fio's bytes; without it ENOSPC fails the job" {
+	local small="$scratch/small"
+	mount_tmpfs "$small" 8m
+	printf '[fill]\nrw=write\nbs=64k\nsize=64m\nfilename=fill\nfill_device=1\nverify=crc32c\n' >j.fio
+	dbio_ok j.fio --directory="$small"
+	is_empty_dir "$small"
+	# 8 MiB of tmpfs hold 128 blocks of 64 KiB; as fio, nothing is read back after the fill
+	[ "$(counts "$result")" = "fill write 128" ]
+	json_is "$result" partial=false
+	command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
+	fio --directory="$small" --output-format=json --output=fio.json j.fio >/dev/null 2>&1
+	# fio's total_ios counts the write that failed too (129); its bytes and latencies do not
+	[ "$("$PYTHON" -c 'import json; w = json.load(open("fio.json"))["jobs"][0]["write"]; print(w["io_bytes"], w["lat_ns"]["N"])')" = "8388608 128" ]
+	[ "$(jpy "$result" 'run["ops"]["write"]["bytes"]')" = 8388608 ]
+	rm -f "$small/fill"
+	run -1 --separate-stderr "$DBIO" run j.fio --fill_device=0 --fallocate=none --directory="$small" --output="$result"
+	[ "${stderr_lines[-1]}" = "dbio: $small/fill: write of 65536 bytes at offset 8388608: No space left on device" ]
+	json_is "$result" partial=true
+	is_empty_dir "$small"
+}
+
+@test "fio verify: workload=kv verify=1 reads every record back after the updates, on every kv engine of the build" {
+	local engines
+	engines=$(kv_engines_of_build)
+	[ -n "$engines" ] || skip "this build has no kv engine"
+	for kv in $engines; do
+		rm -rf "$target" && mkdir "$target"
+		dbio_ok --directory="$target" --workload=kv --kv_engine="$kv" --records=3000 --batch=500 \
+			--lookups=100 --updates=1000 --verify=1
+		[ "$(jpy "$result" '" ".join("%s=%d" % (p["name"], p["ops"]) for p in run["phases"])')" = "insert=3000 lookup=100 update=1000 verify=3000" ] || {
+			echo "$kv: $(jpy "$result" 'run["phases"]')" >&2
+			false
+		}
+		# the gets of the read back count as lookups
+		[ "$(jpy "$result" 'run["ops"]["lookup"]["count"]')" = 3100 ]
+		is_empty_dir "$target"
+	done
+	printf '[j]\nworkload=kv\nrecords=10\nverify=crc64\n' >a.fio
+	dbio_ok a.fio --directory="$target"
+	[ "$(jpy "$result" '" ".join(p["name"] for p in run["phases"])')" = "insert verify" ]
+}
