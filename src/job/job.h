@@ -34,6 +34,7 @@ enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 enum io_class { IOCLASS_NONE, IOCLASS_RT, IOCLASS_BE, IOCLASS_IDLE };
 enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
+enum fsync_scope { FSYNC_SCOPE_FILE, FSYNC_SCOPE_JOB };
 
 /* Where a key's value came from, for messages: "jobs/a.fio:12" or
  * "command line". */
@@ -122,6 +123,9 @@ struct job {
 	int dist;		       /* parsed: enum distribution */
 	double dist_param;	       /* zipf's exponent or pareto's h */
 	uint64_t iodepth;	       /* I/Os in flight per thread (queued engines) */
+	/* -- sysbench -- */
+	int fsync_scope; /* enum fsync_scope: what fsync=N and fdatasync=N count and sync */
+	/* -- end of sysbench -- */
 	/* -- fio: pacing and threads -- */
 	uint64_t thinktime_ns;	      /* pause after every thinktime_blocks I/Os; 0: none */
 	uint64_t thinktime_spin_ns;   /* the part of the pause spent spinning */

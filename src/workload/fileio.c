@@ -37,6 +37,7 @@
 #include "util/clock.h"
 #include "util/syscalls.h"
 #include "util/units.h"
+#include "workload/jobsync.h"
 #include "workload/pace.h"
 #include "workload/where.h"
 #include "workload/workload.h"
@@ -273,35 +274,14 @@ static inline void target_add(struct worker *w, unsigned file, enum op_type op, 
 	t->last_ns = end_ns;
 }
 
-/* One fsync, fdatasync or sync_file_range of the worker's file, timed and
- * counted when measuring (a queued job calls it with nothing in flight); a
- * sync keeps its directory busy as a write does. 0 or -errno. */
-static int timed_sync(struct worker *w, unsigned file, enum op_type op, bool measuring, uint64_t *now)
-{
-	int rc = w->eng.ops->sync(&w->eng, w->files[file].fd, op);
-	uint64_t t = clock_now_ns();
-
-	if (rc)
-		return rc;
-	if (measuring) {
-		op_stats_add(&w->stats[op], 0, t - *now);
-		if (series_on(&w->series))
-			series_add(&w->series, op, 0, t - *now, t);
-		if (w->tio)
-			w->tio[w->files[file].dir].last_ns = t;
-	}
-	*now = t;
-	return 0;
-}
-
 /* The sync due after a thread's writes-th write, as a bit (1 << op): as
  * fio, one per write, the strongest whose every-N count it is — fsync,
  * else fdatasync, else sync_file_range. */
 static unsigned syncs_due(const struct job *job, uint64_t writes)
 {
-	if (job->fsync && writes % job->fsync == 0)
+	if (job->fsync && !job->fsync_scope && writes % job->fsync == 0)
 		return 1u << OP_FSYNC;
-	if (job->fdatasync && writes % job->fdatasync == 0)
+	if (job->fdatasync && !job->fsync_scope && writes % job->fdatasync == 0)
 		return 1u << OP_FDATASYNC;
 	return job->sfr_every && writes % job->sfr_every == 0 ? 1u << OP_SYNC_FILE_RANGE : 0;
 }
@@ -319,10 +299,10 @@ static int run_syncs(struct worker *w, unsigned file, unsigned due, bool measuri
 		if (!(due & (1u << order[i])))
 			continue;
 		*op = order[i];
-		if ((rc = timed_sync(w, file, order[i], measuring, now)))
+		if ((rc = fileio_timed_sync(w, file, order[i], measuring, now)))
 			return rc;
 	}
-	return 0;
+	return due & JOBSYNC_ROUND ? jobsync_run(w, measuring, now, op, &file) : 0;
 }
 
 /* fio's synchronous engines issue the sync due at the write count once
@@ -422,12 +402,12 @@ static int fileio_run_sync(struct worker *w)
 			now = pace_think(pace, req.op, now, deadline);
 		if (pace->floor && measuring && (rc = pace_floor_check(pace, w, now)))
 			break;
-		if (req.op != OP_WRITE)
-			continue;
-		writes++;
+		writes += req.op == OP_WRITE;
 		/* As fio: no sync after the last write of a job bound by size
 		 * (fio syncs before the next I/O, and there is none). */
-		const unsigned due = where_more(wh) ? syncs_due(job, writes) : 0;
+		const unsigned due = !where_more(wh) ? 0
+						     : (req.op == OP_WRITE ? syncs_due(job, writes) : 0) |
+							       jobsync_due(w, req.op);
 
 		if (due && (rc = run_syncs(w, req.file, due, measuring, &now, &req.op)))
 			break;
@@ -437,7 +417,7 @@ static int fileio_run_sync(struct worker *w)
 	} else if (job->end_fsync && writes && !atomic_load(w->stop) && !atomic_load(w->job_stop)) {
 		req.op = OP_FSYNC;
 		for (file = 0; file < w->nfiles; file++) {
-			if ((rc = timed_sync(w, (unsigned)file, OP_FSYNC, measuring, &now))) {
+			if ((rc = fileio_timed_sync(w, (unsigned)file, OP_FSYNC, measuring, &now))) {
 				io_failed(w, &req, file, rc);
 				break;
 			}
@@ -567,6 +547,7 @@ static void q_fill(struct qloop *q)
 			q->due = where_more(q->wh) ? syncs_due(q->job, q->writes) : 0; /* as above */
 			q->sync_file = req->file;
 		}
+		q->due |= where_more(q->wh) ? jobsync_due(w, op) : 0; /* fsync_scope=job */
 		if (q->pace->on) {
 			pace_issued(q->pace, op, req->len);
 			if (q->pace->think && pace_think_due(q->pace, q->now))
@@ -725,7 +706,7 @@ static int fileio_run_queued(struct worker *w)
 		io_failed(w, &q.failed, q.failed.file, q.rc);
 	} else if (job->end_fsync && q.writes && !atomic_load(w->stop) && !atomic_load(w->job_stop)) {
 		for (unsigned f = 0; f < w->nfiles; f++) {
-			if ((rc = timed_sync(w, f, OP_FSYNC, q.measuring, &q.now))) {
+			if ((rc = fileio_timed_sync(w, f, OP_FSYNC, q.measuring, &q.now))) {
 				q.failed.op = OP_FSYNC;
 				io_failed(w, &q.failed, f, rc);
 				break;
@@ -785,6 +766,8 @@ static int fileio_validate(struct job *job, struct dbio_err *err)
 
 	if (!rc)
 		rc = pace_validate(job, err);
+	if (!rc)
+		rc = jobsync_validate(job, err);
 	return rc ? rc : fileio_check_buffers(job, err);
 }
 
@@ -795,4 +778,7 @@ const struct workload_ops workload_fileio = {
 	.cleanup = fileio_cleanup,
 	.caps = WORKLOAD_CAP_FILES,
 	.validate = fileio_validate,
+	.shared_size = sizeof(struct jobsync),
+	.shared_init = jobsync_init,
+	.shared_release = jobsync_release,
 };
