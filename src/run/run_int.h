@@ -40,8 +40,16 @@ struct layout {
 	struct layout_file *files; /* numjobs * nrfiles, or nrfiles when shared */
 	size_t nfiles;
 	bool keep;
-	bool fill; /* fill the files even if this job does not read: a sharer does */
+	bool fill;	   /* fill the files even if this job does not read: a sharer does */
+	const char *adopt; /* run_opts.adopt */
 };
+
+/* A file kept by an earlier command (run_opts.adopt), name in dirfd (path
+ * for messages): a regular file, not a symlink, that carries maker's mark
+ * and holds at least size bytes. 0, DBIO_EUNSAFE or DBIO_EINPUT with the
+ * reason in err; reads nothing but the file's mark and size. */
+int layout_adopt_check(int dirfd, const char *name, const char *path, uint64_t size, const char *maker,
+		       struct dbio_err *err);
 
 /* Split job->directory, open (or, for the default scratch directory, make)
  * every directory and, when files, name every file. Writes nothing but the
