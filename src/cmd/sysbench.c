@@ -309,7 +309,8 @@ static int sb_prepare(const struct sb_opts *o, char **names)
 	       (unsigned long long)o->file_num, each, total);
 	sysbench_print_flags(o);
 	fflush(stdout);
-	rc = run_kept_make(".", names, o->file_num, o->file_size, SB_MAKER, &written, &err);
+	/* in blocks, as sysbench writes them: see run_kept_make */
+	rc = run_kept_make(".", names, o->file_num, o->file_size, o->block, SB_MAKER, &written, &err);
 	secs = now_s() - t0;
 	if (rc) {
 		cmd_error("sysbench: prepare: %s", err.msg);

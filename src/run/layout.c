@@ -134,10 +134,11 @@ static int preallocate(const struct layout *l, const struct layout_file *f, int 
 	return dbio_sys->ftruncate(fd, size) == 0 ? 0 : -errno;
 }
 
-static int fill(const struct layout_file *f, int fd, char *buf)
+/* Write f whole in writes of chunk bytes (at most LAYOUT_CHUNK), then fsync. */
+static int fill(const struct layout_file *f, int fd, char *buf, uint64_t chunk)
 {
 	for (uint64_t off = 0; off < f->size;) {
-		uint64_t n = f->size - off < LAYOUT_CHUNK ? f->size - off : LAYOUT_CHUNK;
+		uint64_t n = f->size - off < chunk ? f->size - off : chunk;
 		ssize_t w;
 
 		if (atomic_load(&run_stop_signal))
@@ -264,7 +265,7 @@ int layout_create(struct layout *l, struct dbio_err *err)
 
 			dbio_err_set(err, rc, "%s: cannot preallocate %s: %s", f->path,
 				     units_fmt_bytes(sz, sizeof(sz), f->size), strerror(-rc));
-		} else if (fill_files && (rc = fill(f, fd, buf)) != 0 && rc != DBIO_ESTOPPED) {
+		} else if (fill_files && (rc = fill(f, fd, buf, LAYOUT_CHUNK)) != 0 && rc != DBIO_ESTOPPED) {
 			dbio_err_set(err, rc, "%s: cannot lay out file: %s", f->path, strerror(-rc));
 		}
 		dbio_sys->close(fd);
@@ -451,8 +452,8 @@ static int kept_exists(int dirfd, const char *dir, const char *name, uint64_t by
 	return rc;
 }
 
-int run_kept_make(const char *dir, char *const *names, size_t n, uint64_t bytes, const char *maker,
-		  uint64_t *written, struct dbio_err *err)
+int run_kept_make(const char *dir, char *const *names, size_t n, uint64_t bytes, uint64_t chunk,
+		  const char *maker, uint64_t *written, struct dbio_err *err)
 {
 	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	char *buf = malloc(LAYOUT_CHUNK);
@@ -461,6 +462,7 @@ int run_kept_make(const char *dir, char *const *names, size_t n, uint64_t bytes,
 	int rc = 0;
 
 	*written = 0;
+	chunk = chunk && chunk < LAYOUT_CHUNK ? chunk : LAYOUT_CHUNK;
 	if (dirfd < 0 || !buf) {
 		rc = dbio_err_set(err, buf ? -errno : -ENOMEM, "%s: cannot open directory: %s", dir,
 				  strerror(buf ? errno : ENOMEM));
@@ -486,7 +488,7 @@ int run_kept_make(const char *dir, char *const *names, size_t n, uint64_t bytes,
 		if ((rc = mark_set(fd, maker)))
 			dbio_err_set(err, rc, "%s/%s: cannot mark as dbio's (%s): %s", dir, names[i],
 				     MARK_XATTR, strerror(-rc));
-		else if ((rc = fill(&f, fd, buf)) && rc != DBIO_ESTOPPED)
+		else if ((rc = fill(&f, fd, buf, chunk)) && rc != DBIO_ESTOPPED)
 			dbio_err_set(err, rc, "%s/%s: cannot write: %s", dir, names[i], strerror(-rc));
 		else if (!rc)
 			*written += bytes;
