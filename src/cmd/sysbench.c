@@ -253,11 +253,6 @@ static int check_options(struct sb_opts *o)
 			"sysbench: --file-merged-requests: refused: dbio does not merge requests (only 0, sysbench's default, is taken)");
 		return 2;
 	}
-	if (o->report_interval) {
-		cmd_error(
-			"sysbench: --report-interval: refused: dbio does not print intervals while it runs; --output FILE keeps per-second series with dbio's log_interval (dbio run)");
-		return 2;
-	}
 	if (strcmp(o->format, "text") && strcmp(o->format, "json")) {
 		cmd_error("sysbench: --format: bad value '%s': expected text or json", o->format);
 		return 2;

@@ -205,6 +205,8 @@ char *sysbench_job(const struct sb_opts *o)
 	if (ok && o->rate)
 		ok = add(buf, len, &used, "rate_iops=%llu\n",
 			 (unsigned long long)((o->rate + o->threads - 1) / o->threads));
+	if (ok && o->report_interval)
+		ok = add(buf, len, &used, "log_interval=%llus\n", (unsigned long long)o->report_interval);
 	if (ok && o->rand_seed)
 		ok = add(buf, len, &used, "randseed=%llu\n", (unsigned long long)o->rand_seed);
 	if (!ok) {

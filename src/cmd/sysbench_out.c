@@ -117,6 +117,34 @@ static void print_histogram(const struct hist *h)
 	printf(" \n");
 }
 
+/* sysbench's --report-interval lines, from dbio's series of the run
+ * (log_interval): printed after the run, not while it runs, and without the
+ * interval's percentile, which the series does not keep (n/a). */
+static void print_intervals(const struct sb_opts *o, const json_t *run)
+{
+	const json_t *points = json_object_get(json_object_get(run, "series"), "points"), *p;
+	size_t i;
+
+	json_array_foreach (points, i, p) {
+		const json_t *ops = json_object_get(p, "ops");
+		const double secs = json_number_value(json_object_get(p, "duration_ns")) / 1e9;
+		double syncs = 0;
+
+		if (secs < 0.5 * (double)o->report_interval)
+			continue; /* the tail of the run, shorter than an interval */
+		for (size_t k = 0; k < 2; k++)
+			syncs += json_number_value(
+				json_object_get(json_object_get(ops, sync_ops[k]), "count"));
+		printf("[ %.0fs ] reads: %4.2f MiB/s writes: %4.2f MiB/s fsyncs: %4.2f/s latency (ms,%llu%%): n/a\n",
+		       json_number_value(json_object_get(p, "end_ns")) / 1e9,
+		       json_number_value(json_object_get(json_object_get(ops, "read"), "bytes")) / 1048576.0 /
+			       secs,
+		       json_number_value(json_object_get(json_object_get(ops, "write"), "bytes")) /
+			       1048576.0 / secs,
+		       syncs / secs, (unsigned long long)o->percentile);
+	}
+}
+
 /* dbio's lines after sysbench's: each operation's latency apart. */
 static void print_dbio(const json_t *run, double secs, double end_syncs)
 {
@@ -170,6 +198,8 @@ void sysbench_print_run(const struct sb_opts *o, const json_t *result)
 	events = reads + writes + (o->fsync_all ? 0 : syncs - end_syncs);
 	if (!events_hist(run, h))
 		hist_init(h);
+	if (o->report_interval)
+		print_intervals(o, run);
 	if (o->histogram)
 		print_histogram(h);
 	printf("\nFile operations:\n    reads/s:                      %4.2f\n    writes/s:                     %4.2f\n"

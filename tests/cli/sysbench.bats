@@ -270,3 +270,16 @@ SMALL=(--file-num=4 --file-total-size=4M)
 	[ "$(awk '/^ +[0-9.]+ \|/ { n += $NF } END { print n }' <<<"$output")" = 200 ]
 	[[ "$output" == *"         99th percentile: "* ]]
 }
+
+@test "dbio sysbench: --report-interval=1 prints sysbench's line for each second of a 3 s run, after it" {
+	mkdir work && cd work
+	sb fileio "${SMALL[@]}" prepare
+	sb --time=3 --report-interval=1 fileio "${SMALL[@]}" --file-test-mode=rndrw run
+	[ "$status" -eq 0 ]
+	run grep -E '^\[ [0-9]+s \] reads: [0-9.]+ MiB/s writes: [0-9.]+ MiB/s fsyncs: [0-9.]+/s latency \(ms,95%\): n/a$' <<<"$output"
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[0]}" == "[ 1s ] "* ]]
+	[[ "${lines[2]}" == "[ 3s ] "* ]]
+	sb fileio "${SMALL[@]}" cleanup
+	is_empty_dir .
+}
