@@ -127,6 +127,11 @@ int sysbench_check_modes(struct sb_opts *o)
 	}
 	if (parse_flags(o))
 		return 2;
+	if (o->direct && !strcmp(o->io_mode, "mmap")) {
+		cmd_error(
+			"sysbench: --file-extra-flags=direct with --file-io-mode=mmap: refused: a mapping copies through the page cache, so O_DIRECT would change nothing measured; drop one of them");
+		return 2;
+	}
 	o->requests = requests_of(o);
 	return 0;
 }

@@ -252,6 +252,9 @@ SMALL=(--file-num=4 --file-total-size=4M)
 	sb fileio --file-num=3 --file-total-size=1M --file-test-mode=seqrd run
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: sysbench: --file-total-size / --file-num = 349525 bytes a file: not a multiple of --file-block-size (16384 bytes), which dbio needs" ]
+	sb fileio --file-extra-flags=direct --file-io-mode=mmap --file-test-mode=seqrd run
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: --file-extra-flags=direct with --file-io-mode=mmap: refused: a mapping copies through the page cache, so O_DIRECT would change nothing measured; drop one of them" ]
 	sb --time=0 fileio --file-test-mode=seqrd run
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: sysbench: --time=0 and --events=0: the run would never end; give one of them" ]
@@ -282,4 +285,18 @@ SMALL=(--file-num=4 --file-total-size=4M)
 	[[ "${lines[2]}" == "[ 3s ] "* ]]
 	sb fileio "${SMALL[@]}" cleanup
 	is_empty_dir .
+}
+
+@test "dbio sysbench: sync, async and mmap do the same requests and fsyncs: 500 events, 2 threads" {
+	mkdir work && cd work
+	sb fileio "${SMALL[@]}" prepare
+	for io in sync async mmap; do
+		sb --events=500 --time=0 --threads=2 fileio "${SMALL[@]}" --file-test-mode=rndwr --file-io-mode=$io --format=json run
+		[ "$status" -eq 0 ]
+		echo "$output" >r.json
+		# 416 requests and 4 rounds of 4 fsyncs, 84 requests more; each thread's 4 at the end
+		[ "$(jpy r.json "run['ops']['write']['count']")" = 484 ]
+		[ "$(jpy r.json "run['ops']['fsync']['count']")" = 24 ]
+	done
+	[ "$(jpy r.json "r['jobs'][0]['options']['ioengine']")" = mmap ]
 }
