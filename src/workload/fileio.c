@@ -405,9 +405,9 @@ static int fileio_run_sync(struct worker *w)
 		writes += req.op == OP_WRITE;
 		/* As fio: no sync after the last write of a job bound by size
 		 * (fio syncs before the next I/O, and there is none). */
-		const unsigned due = !where_more(wh) ? 0
-						     : (req.op == OP_WRITE ? syncs_due(job, writes) : 0) |
-							       jobsync_due(w, req.op);
+		const bool more = where_more(wh);
+		const unsigned due = (more && req.op == OP_WRITE ? syncs_due(job, writes) : 0) |
+				     jobsync_due(w, req.op, more);
 
 		if (due && (rc = run_syncs(w, req.file, due, measuring, &now, &req.op)))
 			break;
@@ -547,7 +547,7 @@ static void q_fill(struct qloop *q)
 			q->due = where_more(q->wh) ? syncs_due(q->job, q->writes) : 0; /* as above */
 			q->sync_file = req->file;
 		}
-		q->due |= where_more(q->wh) ? jobsync_due(w, op) : 0; /* fsync_scope=job */
+		q->due |= jobsync_due(w, op, where_more(q->wh)); /* fsync_scope=job */
 		if (q->pace->on) {
 			pace_issued(q->pace, op, req->len);
 			if (q->pace->think && pace_think_due(q->pace, q->now))

@@ -14,6 +14,7 @@ int jobsync_init(void *shared, const struct job *job, struct dbio_err *err)
 	(void)err;
 	atomic_init(&js->requests, 0);
 	atomic_init(&js->dirty, 0);
+	atomic_init(&js->active, (unsigned)job->numjobs);
 	js->every = job->fsync_scope == FSYNC_SCOPE_JOB ? (job->fsync ? job->fsync : job->fdatasync) : 0;
 	js->op = job->fsync ? OP_FSYNC : OP_FDATASYNC;
 	return 0;
@@ -24,13 +25,16 @@ void jobsync_release(void *shared)
 	(void)shared;
 }
 
-unsigned jobsync_count(struct jobsync *js, enum op_type op)
+unsigned jobsync_count(struct jobsync *js, enum op_type op, bool more)
 {
 	const uint64_t n = atomic_fetch_add_explicit(&js->requests, 1, memory_order_relaxed) + 1;
 
 	/* Only a change is written: readers of a set flag share its line. */
 	if (op == OP_WRITE && !atomic_load_explicit(&js->dirty, memory_order_relaxed))
 		atomic_store_explicit(&js->dirty, 1, memory_order_relaxed);
+	/* the job's last request: nobody has requests left */
+	if (!more && atomic_fetch_sub_explicit(&js->active, 1, memory_order_relaxed) == 1)
+		return 0;
 	if (n % js->every)
 		return 0;
 	return atomic_exchange_explicit(&js->dirty, 0, memory_order_relaxed) ? JOBSYNC_ROUND : 0;

@@ -28,6 +28,7 @@
 struct jobsync {
 	atomic_uint_fast64_t requests; /* reads and writes of all threads */
 	atomic_int dirty;	       /* a write since the last round */
+	atomic_uint active;	       /* threads that have requests left */
 	uint64_t every;		       /* N; 0: fsync_scope=file */
 	enum op_type op;	       /* OP_FSYNC or OP_FDATASYNC */
 };
@@ -38,15 +39,18 @@ int jobsync_init(void *shared, const struct job *job, struct dbio_err *err);
 /* The workload's shared_release: nothing to free. */
 void jobsync_release(void *shared);
 
-/* Count one read or write (op) of the job; JOBSYNC_ROUND when it was the
- * N-th since the last round and a write came in between, else 0. */
-unsigned jobsync_count(struct jobsync *js, enum op_type op);
+/* Count one read or write (op) of the job, more false when it was the
+ * thread's last; JOBSYNC_ROUND when it was the N-th since the last round
+ * and a write came in between, else 0. As sysbench, whose events run out
+ * before a round that is due, no round after the job's last request: the
+ * last of the threads to finish makes none after its last. */
+unsigned jobsync_count(struct jobsync *js, enum op_type op, bool more);
 
 /* jobsync_count when the job has fsync_scope=job, else 0 at the cost of a
  * test. */
-static inline unsigned jobsync_due(struct worker *w, enum op_type op)
+static inline unsigned jobsync_due(struct worker *w, enum op_type op, bool more)
 {
-	return w->job->fsync_scope == FSYNC_SCOPE_JOB ? jobsync_count(w->shared, op) : 0;
+	return w->job->fsync_scope == FSYNC_SCOPE_JOB ? jobsync_count(w->shared, op, more) : 0;
 }
 
 /* One fsync, fdatasync or sync_file_range of the worker's file, timed and
