@@ -20,6 +20,7 @@ extern const struct cmd cmd_sweep;
 extern const struct cmd cmd_matrix;
 extern const struct cmd cmd_sync;
 extern const struct cmd cmd_sysinfo;
+extern const struct cmd cmd_sysbench;
 
 /* clang-format off */
 const struct cmd *const cmd_registry[] = {
@@ -29,6 +30,7 @@ const struct cmd *const cmd_registry[] = {
 	&cmd_compare,
 	&cmd_sync,
 	&cmd_sysinfo,
+	&cmd_sysbench,
 	&cmd_plot,
 	&cmd_report,
 	&cmd_help,

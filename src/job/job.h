@@ -82,6 +82,7 @@ enum verify_type {
 	VERIFY_NULL = 19,
 	VERIFY_ON = 100, /* "1": workload=kv's switch, not a check of fio's */
 };
+enum fsync_scope { FSYNC_SCOPE_FILE, FSYNC_SCOPE_JOB };
 
 /* Where a key's value came from, for messages: "jobs/a.fio:12" or
  * "command line". */
@@ -170,6 +171,9 @@ struct job {
 	int dist;		       /* parsed: enum distribution */
 	double dist_param;	       /* zipf's exponent or pareto's h */
 	uint64_t iodepth;	       /* I/Os in flight per thread (queued engines) */
+	/* -- sysbench -- */
+	int fsync_scope; /* enum fsync_scope: what fsync=N and fdatasync=N count and sync */
+	/* -- end of sysbench -- */
 	/* -- fio: pacing and threads -- */
 	uint64_t thinktime_ns;	      /* pause after every thinktime_blocks I/Os; 0: none */
 	uint64_t thinktime_spin_ns;   /* the part of the pause spent spinning */

@@ -53,6 +53,13 @@ static const struct opt_enum random_generator_values[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_enum fsync_scope_values[] = {
+	{ "file", FSYNC_SCOPE_FILE, "fio's: every N writes of a thread, the file just written" },
+	{ "job", FSYNC_SCOPE_JOB,
+	  "sysbench's: every N reads and writes of all threads together, every file" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_enum sync_values[] = {
 	{ "none", SYNC_NONE, "no O_SYNC or O_DSYNC" },
 	{ "sync", SYNC_SYNC, "open files with O_SYNC" },
@@ -244,6 +251,10 @@ static const struct option_def files_defs[] = {
 	  .help = "Whether dbio writes the files fully before the measured phase (the layout); the writes are not measured." },
 	{ .name = "share_files", .type = OPT_BOOL, .offset = F(share_files), .def = "0", .dbio_own = 1,
 	  .help = "All threads share one set of nrfiles files whose total is size, as sysbench fileio does; each thread does 1/numjobs of the I/O, on its own slice of the blocks. 0: each thread has its own files, as in fio." },
+	/* -- sysbench -- */
+	{ .name = "fsync_scope", .type = OPT_ENUM, .offset = F(fsync_scope), .def = "file", .values = fsync_scope_values, .dbio_own = 1,
+	  .help = "What fsync=N (or fdatasync=N) counts and syncs. file: as fio, after every N writes of a thread, the file just written. job: as sysbench fileio's --file-fsync-freq, after every N reads and writes counted over all threads of the job together, the thread that made the N-th syncs every file of the job, once each, if any was written since the last such round (none after a job's last I/O). job needs every thread on all the files (filename=, or numjobs=1) and one of fsync and fdatasync." },
+	/* -- end of sysbench -- */
 	/* -- fio: pacing and threads (rate, thinktime, startdelay, cpus_allowed, nice, prio ...) -- */
 	{ .name = "thinktime", .type = OPT_TIME, .offset = F(thinktime_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
 	  .help = "Pause this long after every thinktime_blocks reads and writes of a thread, as an application that computes between its I/Os (bare number: microseconds, as in fio). A queued engine first waits for every I/O in flight, so that no I/O's latency includes the pause. The pause is not counted in any latency; the runtime includes it. 0: no pause. workload=fileio only." },

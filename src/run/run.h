@@ -50,6 +50,10 @@ struct run_opts {
 	 * run_group, never from a worker. NULL: warnings are dropped. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
+	/* Files kept by an earlier command (run_kept_make with this maker):
+	 * the files a job names with filename= must be such, and are used as
+	 * they are (not created, written before, or removed). NULL: none. */
+	const char *adopt;
 };
 
 /* What one run of one job measured. */
@@ -118,6 +122,26 @@ void run_signals_install(void);
 /* "SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT" for the stop signals, "a signal"
  * for any other; static. */
 const char *run_signal_name(int sig);
+
+/* Files kept between commands (`dbio sysbench fileio prepare`, then run,
+ * then cleanup): the n names in dir, each made with O_CREAT|O_EXCL|
+ * O_NOFOLLOW, marked as maker's (util/mark.h), written fully with
+ * incompressible data in writes of chunk bytes (at most 1 MiB; 0: 1 MiB)
+ * and fsync'd. The size of the writes matters after: Linux caches a file
+ * written in 1 MiB writes in large folios, and random 16 KiB writes into
+ * it then ran at 40 % of the speed they reach in a file written 16 KiB at
+ * a time (6.18, ext4), so a tool's layout is copied with its write size. A name that exists is taken as it is
+ * when it carries maker's mark and is bytes long, and refused otherwise
+ * (DBIO_EUNSAFE: nothing of it is touched). *written: the bytes written. */
+int run_kept_make(const char *dir, char *const *names, size_t n, uint64_t bytes, uint64_t chunk,
+		  const char *maker, uint64_t *written, struct dbio_err *err);
+
+/* Remove those of the n names in dir that carry maker's mark; a missing
+ * one is skipped, one without the mark (or not a regular file) is left in
+ * place and is the error (DBIO_EUNSAFE), after the others are removed.
+ * *removed counts the removed. */
+int run_kept_remove(const char *dir, char *const *names, size_t n, const char *maker, size_t *removed,
+		    struct dbio_err *err);
 
 /* Check, without writing anything, that every job's directories exist (or
  * are the default scratch directory) and hold only dbio's files (unless

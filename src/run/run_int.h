@@ -42,7 +42,15 @@ struct layout {
 	bool keep;
 	bool fill;  /* fill the files even if this job does not read: a sharer does */
 	bool carry; /* keep its files for a later group (job->files_for_later), unless the group failed */
+	const char *adopt; /* run_opts.adopt */
 };
+
+/* A file kept by an earlier command (run_opts.adopt), name in dirfd (path
+ * for messages): a regular file, not a symlink, that carries maker's mark
+ * and holds at least size bytes. 0, DBIO_EUNSAFE or DBIO_EINPUT with the
+ * reason in err; reads nothing but the file's mark and size. */
+int layout_adopt_check(int dirfd, const char *name, const char *path, uint64_t size, const char *maker,
+		       struct dbio_err *err);
 
 /* Split job->directory, open (or, for the default scratch directory, make)
  * every directory and, when files, name every file. Writes nothing but the

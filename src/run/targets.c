@@ -118,7 +118,8 @@ static int check_dir(const struct job *job, const char *path, const struct run_o
  * remove afterwards), but for verify_only, which reads back the files an
  * earlier run kept and leaves them. Name i is in directory i % ndirs, as
  * the layout puts it. */
-static int check_named_files(const struct job *job, char **dirs, size_t ndirs, struct dbio_err *err)
+static int check_named_files(const struct job *job, char **dirs, size_t ndirs, const struct run_opts *opts,
+			     struct dbio_err *err)
 {
 	for (size_t i = 0; job->filename[0] && !job->verify_only && i < job->nrfiles; i++) {
 		char name[4096], path[8200];
@@ -126,6 +127,14 @@ static int check_named_files(const struct job *job, char **dirs, size_t ndirs, s
 
 		job_filename_at(job, i, name, sizeof(name));
 		snprintf(path, sizeof(path), "%s/%s", dirs[i % ndirs], name);
+		if (opts->adopt) {
+			/* a kept file: the layout checks its size again */
+			int rc = layout_adopt_check(AT_FDCWD, path, path, 0, opts->adopt, err);
+
+			if (rc)
+				return rc;
+			continue;
+		}
 		if (!lstat(path, &st) || errno != ENOENT)
 			return dbio_err_set(
 				err, DBIO_EUNSAFE,
@@ -182,7 +191,7 @@ int run_check_targets(const struct jobset *set, const struct run_opts *opts, str
 			if (!rc)
 				rc = check_dir(&set->jobs[j], dirs[i], opts, err);
 		if (!rc && n > 0)
-			rc = check_named_files(&set->jobs[j], dirs, (size_t)n, err);
+			rc = check_named_files(&set->jobs[j], dirs, (size_t)n, opts, err);
 		for (int i = 0; i < n; i++)
 			free(dirs[i]);
 		free(dirs);

@@ -38,6 +38,7 @@
 #include "workload/fileio_int.h"
 #include "workload/lattarget.h"
 #include "workload/verify.h"
+#include "workload/jobsync.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
@@ -82,35 +83,14 @@ static int io_failed(struct worker *w, const struct io_req *req, size_t file, in
 			    strerror(-rc));
 }
 
-/* One fsync, fdatasync or sync_file_range of the worker's file, timed and
- * counted when measuring (a queued job calls it with nothing in flight); a
- * sync keeps its directory busy as a write does. 0 or -errno. */
-static int timed_sync(struct worker *w, unsigned file, enum op_type op, bool measuring, uint64_t *now)
-{
-	int rc = w->eng.ops->sync(&w->eng, w->files[file].fd, op);
-	uint64_t t = clock_now_ns();
-
-	if (rc)
-		return rc;
-	if (measuring) {
-		op_stats_add(&w->stats[op], 0, t - *now);
-		if (series_on(&w->series))
-			series_add(&w->series, op, 0, t - *now, t);
-		if (w->tio)
-			w->tio[w->files[file].dir].last_ns = t;
-	}
-	*now = t;
-	return 0;
-}
-
 /* The sync due after a thread's writes-th write, as a bit (1 << op): as
  * fio, one per write, the strongest whose every-N count it is — fsync,
  * else fdatasync, else sync_file_range. */
 static unsigned syncs_due(const struct job *job, uint64_t writes)
 {
-	if (job->fsync && writes % job->fsync == 0)
+	if (job->fsync && !job->fsync_scope && writes % job->fsync == 0)
 		return 1u << OP_FSYNC;
-	if (job->fdatasync && writes % job->fdatasync == 0)
+	if (job->fdatasync && !job->fsync_scope && writes % job->fdatasync == 0)
 		return 1u << OP_FDATASYNC;
 	return job->sfr_every && writes % job->sfr_every == 0 ? 1u << OP_SYNC_FILE_RANGE : 0;
 }
@@ -128,10 +108,10 @@ static int run_syncs(struct worker *w, unsigned file, unsigned due, bool measuri
 		if (!(due & (1u << order[i])))
 			continue;
 		*op = order[i];
-		if ((rc = timed_sync(w, file, order[i], measuring, now)))
+		if ((rc = fileio_timed_sync(w, file, order[i], measuring, now)))
 			return rc;
 	}
-	return 0;
+	return due & JOBSYNC_ROUND ? jobsync_run(w, measuring, now, op, &file) : 0;
 }
 
 /* fio's synchronous engines issue the sync due at the write count once
@@ -170,7 +150,7 @@ static int run_end(struct worker *w, uint64_t writes, bool measuring, uint64_t n
 
 	if (!w->err.code && w->job->end_fsync && writes && !atomic_load(w->stop) && !atomic_load(w->job_stop))
 		for (unsigned f = 0; f < w->nfiles; f++)
-			if ((rc = timed_sync(w, f, OP_FSYNC, measuring, &now))) {
+			if ((rc = fileio_timed_sync(w, f, OP_FSYNC, measuring, &now))) {
 				io_failed(w, &req, f, rc);
 				break;
 			}
@@ -277,14 +257,15 @@ static int fileio_run_sync(struct worker *w)
 			now = pace_think(pace, req.op, now, deadline);
 		if (pace->floor && measuring && (rc = pace_floor_check(pace, w, now)))
 			break;
-		if (req.op != OP_WRITE)
-			continue;
-		writes++;
-		if (st->ver && (rc = verify_backlog(st->ver, w, st->buf, measuring, &now)))
+		writes += req.op == OP_WRITE;
+		if (req.op == OP_WRITE && st->ver &&
+		    (rc = verify_backlog(st->ver, w, st->buf, measuring, &now)))
 			break;
 		/* As fio: no sync after the last write of a job bound by size
 		 * (fio syncs before the next I/O, and there is none). */
-		const unsigned due = where_more(wh) ? syncs_due(job, writes) : 0;
+		const bool more = where_more(wh);
+		const unsigned due = (more && req.op == OP_WRITE ? syncs_due(job, writes) : 0) |
+				     jobsync_due(w, req.op, more);
 
 		if (due && (rc = run_syncs(w, req.file, due, measuring, &now, &req.op)))
 			break;
@@ -452,6 +433,7 @@ static void q_fill(struct qloop *q)
 			q->due = where_more(q->wh) ? syncs_due(q->job, q->writes) : 0; /* as above */
 			q->sync_file = req->file;
 		}
+		q->due |= jobsync_due(w, op, where_more(q->wh)); /* fsync_scope=job */
 		if (q->pace->on) {
 			pace_issued(q->pace, op, req->len);
 			if (q->pace->think && pace_think_due(q->pace, q->now))
@@ -668,6 +650,8 @@ static int fileio_validate(struct job *job, struct dbio_err *err)
 		rc = logs_validate(job, err);
 	if (!rc)
 		rc = verify_validate(job, err);
+	if (!rc)
+		rc = jobsync_validate(job, err);
 	return rc ? rc : fileio_check_buffers(job, err);
 }
 
@@ -678,4 +662,7 @@ const struct workload_ops workload_fileio = {
 	.cleanup = fileio_cleanup,
 	.caps = WORKLOAD_CAP_FILES,
 	.validate = fileio_validate,
+	.shared_size = sizeof(struct jobsync),
+	.shared_init = jobsync_init,
+	.shared_release = jobsync_release,
 };

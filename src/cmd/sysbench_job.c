@@ -1,0 +1,222 @@
+/*
+ * sysbench fileio's options into one ordinary dbio job (the translation
+ * docs/sysbench.md tabulates), and the checks of the values sysbench takes
+ * from a list.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/sysbench_int.h"
+
+#define MODES "seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw"
+
+/* The flags of --file-extra-flags (a list joined by commas, as sysbench's). */
+static int parse_flags(struct sb_opts *o)
+{
+	const char *p = o->extra_flags;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 4 && !strncmp(p, "sync", 4))
+			o->osync = true;
+		else if (n == 5 && !strncmp(p, "dsync", 5))
+			o->odsync = true;
+		else if (n == 6 && !strncmp(p, "direct", 6))
+			o->direct = true;
+		else if (n) {
+			cmd_error(
+				"sysbench: --file-extra-flags: bad flag '%.*s': expected sync, dsync or direct, joined by commas",
+				(int)n, p);
+			return 2;
+		}
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+/* Whether s is one of the words of list (a NULL-terminated array). */
+static bool one_of(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+/* The reads and writes among sysbench's first events: after every
+ * fsync_freq of them, when the test writes, come file_num fsync events
+ * (--file-fsync-all makes the syncs part of each write instead). */
+static uint64_t requests_of(const struct sb_opts *o)
+{
+	uint64_t left = o->events, reqs = 0;
+
+	if (!o->fsync_freq || o->fsync_all || !o->mode || !o->mode->writes)
+		return o->events;
+	while (left) {
+		uint64_t n = left < o->fsync_freq ? left : o->fsync_freq;
+
+		reqs += n;
+		left -= n;
+		left -= left < o->file_num ? left : o->file_num;
+	}
+	return reqs;
+}
+
+int sysbench_check_modes(struct sb_opts *o)
+{
+	static const char *const io_modes[] = { "sync", "async", "mmap", NULL };
+	static const char *const fsync_modes[] = { "fsync", "fdatasync", NULL };
+	static const char *const rand_types[] = {
+		"uniform", "gaussian", "special", "pareto", "zipfian", NULL
+	};
+
+	for (const struct sb_mode *m = sb_modes; o->test_mode && m->name; m++)
+		if (!strcmp(m->name, o->test_mode))
+			o->mode = m;
+	if (o->test_mode && !o->mode) {
+		cmd_error("sysbench: --file-test-mode: bad value '%s': expected one of " MODES, o->test_mode);
+		return 2;
+	}
+	if (!o->mode && !strcmp(o->command, "run")) {
+		cmd_error("sysbench: run needs --file-test-mode: one of " MODES);
+		return 2;
+	}
+	if (!one_of(o->io_mode, io_modes)) {
+		cmd_error("sysbench: --file-io-mode: bad value '%s': expected one of sync, async, mmap",
+			  o->io_mode);
+		return 2;
+	}
+	if (!one_of(o->fsync_mode, fsync_modes)) {
+		cmd_error("sysbench: --file-fsync-mode: bad value '%s': expected fsync or fdatasync",
+			  o->fsync_mode);
+		return 2;
+	}
+	if (!one_of(o->rand_type, rand_types)) {
+		cmd_error(
+			"sysbench: --rand-type: bad value '%s': expected one of uniform, gaussian, special, pareto, zipfian",
+			o->rand_type);
+		return 2;
+	}
+	if (!strcmp(o->command, "run") && !o->time_s && !o->events) {
+		cmd_error("sysbench: --time=0 and --events=0: the run would never end; give one of them");
+		return 2;
+	}
+	if (o->mode && !strcmp(o->mode->name, "rndrw") && !(o->rw_ratio > 0)) {
+		cmd_error("sysbench: --file-rw-ratio: must be more than 0 for rndrw");
+		return 2;
+	}
+	/* filename= holds every name, ':' after each but the last */
+	uint64_t bytes = 0, fit = 0;
+
+	for (uint64_t i = 0; i < o->file_num && bytes < 4096; i++) {
+		bytes += (uint64_t)snprintf(NULL, 0, "test_file.%llu:", (unsigned long long)i);
+		fit += bytes <= 4096;
+	}
+	if (fit < o->file_num) {
+		cmd_error(
+			"sysbench: --file-num=%llu: dbio names sysbench's files in one filename= key of 4095 bytes: at most %llu files",
+			(unsigned long long)o->file_num, (unsigned long long)fit);
+		return 2;
+	}
+	if (parse_flags(o))
+		return 2;
+	if (o->direct && !strcmp(o->io_mode, "mmap")) {
+		cmd_error(
+			"sysbench: --file-extra-flags=direct with --file-io-mode=mmap: refused: a mapping copies through the page cache, so O_DIRECT would change nothing measured; drop one of them");
+		return 2;
+	}
+	o->requests = requests_of(o);
+	return 0;
+}
+
+/* Append to the job text; false when it does not fit. */
+static bool add(char *buf, size_t len, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static bool add(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *used)
+		return false;
+	*used += (size_t)n;
+	return true;
+}
+
+/* The keys of sysbench's syncs. */
+static bool add_syncs(const struct sb_opts *o, char *buf, size_t len, size_t *used)
+{
+	const char *key = strcmp(o->fsync_mode, "fsync") ? "fdatasync" : "fsync";
+
+	if (!o->mode->writes)
+		return true;
+	if (o->fsync_all)
+		return add(buf, len, used, "%s=1\n", key);
+	if (o->fsync_freq &&
+	    !add(buf, len, used, "%s=%llu\nfsync_scope=job\n", key, (unsigned long long)o->fsync_freq))
+		return false;
+	return !o->fsync_end || add(buf, len, used, "end_fsync=1\n");
+}
+
+char *sysbench_job(const struct sb_opts *o)
+{
+	const size_t len = 8192;
+	char *buf = malloc(len), cwd[PATH_MAX];
+	size_t used = 0;
+	bool ok;
+
+	if (!buf || !getcwd(cwd, sizeof(cwd))) {
+		free(buf);
+		return NULL;
+	}
+	ok = add(buf, len, &used, "[sysbench-%s]\ndirectory=%s\nfilename=test_file.0", o->mode->name, cwd);
+	for (uint64_t i = 1; ok && i < o->file_num; i++)
+		ok = add(buf, len, &used, ":test_file.%llu", (unsigned long long)i);
+	ok = ok && add(buf, len, &used,
+		       "\nnrfiles=%llu\nsize=%llu\nbs=%llu\nrw=%s\nnumjobs=%llu\nnorandommap=1\ncache=keep\n",
+		       (unsigned long long)o->file_num, (unsigned long long)(o->file_size * o->file_num),
+		       (unsigned long long)o->block, o->mode->rw, (unsigned long long)o->threads);
+	if (ok && !strcmp(o->mode->name, "rndrw"))
+		ok = add(buf, len, &used, "rwmixread=%.0f\n", 100.0 * o->rw_ratio / (1.0 + o->rw_ratio));
+	if (ok && !strcmp(o->io_mode, "async"))
+		ok = add(buf, len, &used, "ioengine=libaio\niodepth=%llu\n", (unsigned long long)o->backlog);
+	else if (ok)
+		ok = add(buf, len, &used, "ioengine=%s\n", strcmp(o->io_mode, "mmap") ? "psync" : "mmap");
+	if (ok && (o->direct || o->osync || o->odsync))
+		ok = add(buf, len, &used, "%s%s", o->direct ? "direct=1\n" : "",
+			 o->osync    ? "sync=sync\n"
+			 : o->odsync ? "sync=dsync\n"
+				     : "");
+	ok = ok && add_syncs(o, buf, len, &used);
+	/* --events: each thread its share of the requests; --time caps it too */
+	if (ok && o->events)
+		ok = add(buf, len, &used, "io_size=%llu\n",
+			 (unsigned long long)(o->requests / o->threads * o->block));
+	else if (ok)
+		ok = add(buf, len, &used, "time_based=1\n");
+	if (ok && o->time_s)
+		ok = add(buf, len, &used, "runtime=%llus\n", (unsigned long long)o->time_s);
+	if (ok && o->rate)
+		ok = add(buf, len, &used, "rate_iops=%llu\n",
+			 (unsigned long long)((o->rate + o->threads - 1) / o->threads));
+	if (ok && o->report_interval)
+		ok = add(buf, len, &used, "log_interval=%llus\n", (unsigned long long)o->report_interval);
+	if (ok && o->rand_seed)
+		ok = add(buf, len, &used, "randseed=%llu\n", (unsigned long long)o->rand_seed);
+	if (!ok) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

@@ -1,0 +1,307 @@
+#!/usr/bin/env bats
+# sysbench fileio in dbio: the job key fsync_scope=job (sysbench's
+# --file-fsync-freq: after every N requests of all threads together, every
+# file is fsynced), with exact counts against Debian's sysbench 1.0.20 on
+# the same parameters (strace -c), and `dbio sysbench fileio` itself:
+# sysbench's command line, prepare / run / cleanup in the current
+# directory, its output read by the same parser as real sysbench's, and the
+# refusals with their exact messages.
+
+load helpers
+
+# need_sysbench: skip, saying why, unless sysbench and strace are here.
+need_sysbench() {
+	command -v sysbench >/dev/null || skip "sysbench is not installed (scripts/install-deps)"
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+}
+
+# syscalls CMD...: the pwrite64, fsync and fdatasync calls of CMD and its
+# threads, as "write N" and "sync N" lines (strace -c); its standard output
+# in $scratch/cmd.out. Reads are left out: both programs pread a few files
+# of their own as they start.
+syscalls() {
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -c -o "$scratch/strace.out" \
+		-e trace=pwrite64,fsync,fdatasync "$@" >"$scratch/cmd.out" 2>"$scratch/cmd.err" || {
+		cat "$scratch/cmd.err" >&2
+		return 1
+	}
+	awk '$NF == "pwrite64" { w = $(NF-1) } $NF == "fsync" || $NF == "fdatasync" { s += $(NF-1) }
+		END { printf "write %d\nsync %d\n", w, s }' "$scratch/strace.out"
+}
+
+# files_of N: test_file.0:...:test_file.N-1, sysbench's names.
+files_of() {
+	local i names=test_file.0
+	for ((i = 1; i < $1; i++)); do names+=":test_file.$i"; done
+	echo "$names"
+}
+
+@test "fsync_scope=job: every file fsynced after each 100 requests of all threads, as sysbench (1 and 4 threads, strace)" {
+	need_sysbench
+	mkdir sb && cd sb
+	sysbench fileio --file-num=16 --file-total-size=16M prepare >/dev/null
+	for t in 1 4; do
+		syscalls sysbench --threads=$t --events=2000 --time=0 fileio --file-num=16 --file-total-size=16M \
+			--file-test-mode=rndwr --file-fsync-freq=100 run >"$scratch/sysbench.$t"
+		# 2000 events: 1728 writes, 17 rounds of 16 fsyncs, and each thread's 16 at the end
+		[ "$(cat "$scratch/sysbench.$t")" = "$(printf 'write 1728\nsync %d' $((272 + 16 * t)))" ]
+	done
+	sysbench fileio --file-num=16 --file-total-size=16M cleanup >/dev/null
+	cd "$scratch"
+	for t in 1 4; do
+		rm -rf "$target"/*
+		# the JSON on standard output: an --output file would add its own fsync
+		syscalls "$DBIO" run --directory="$target" --format=json --rw=randwrite --bs=16k --size=16m \
+			--nrfiles=16 --filename="$(files_of 16)" --numjobs=$t --norandommap=1 \
+			--io_size=$((1728 / t * 16))k --fsync=100 --fsync_scope=job --end_fsync=1 >"$scratch/dbio.$t"
+		[ "$(cat "$scratch/dbio.$t")" = "$(cat "$scratch/sysbench.$t")" ]
+		run counts "$scratch/cmd.out"
+		[ "$output" = "$(printf 'job sync %d\njob write 1728' $((272 + 16 * t)))" ]
+	done
+}
+
+@test "fsync_scope=job counts reads too, and makes no round without a write since the last" {
+	# 1 thread, 4 files: rounds after requests 100, 200, ... of a mixed job
+	dbio_ok --directory="$target" --output="$result" --rw=randrw --bs=4k --size=1m --nrfiles=4 \
+		--norandommap=1 --io_size=4000k --fsync=100 --fsync_scope=job
+	run counts "$result"
+	[ "${lines[1]}" = "job sync 36" ]
+	# reads only: never a round
+	dbio_ok --directory="$target" --output="$result" --rw=randread --bs=4k --size=1m --nrfiles=4 \
+		--norandommap=1 --io_size=4000k --fsync=100 --fsync_scope=job
+	jpy "$result" "run['ops']['fsync']['count']" | grep -qx 0
+}
+
+@test "fsync_scope=job with fdatasync and a queued engine: the same rounds" {
+	need_engine libaio
+	dbio_ok --directory="$target" --output="$result" --rw=randwrite --bs=4k --size=1m --nrfiles=4 \
+		--norandommap=1 --io_size=4000k --fdatasync=100 --fsync_scope=job \
+		--ioengine=libaio --iodepth=8
+	[ "$(jpy "$result" "run['ops']['fdatasync']['count']")" = 36 ]
+	[ "$(jpy "$result" "run['ops']['write']['count']")" = 1000 ]
+}
+
+@test "fsync_scope=job: refused without a sync, with both, and with threads on files of their own" {
+	run --separate-stderr "$DBIO" run --directory="$target" --rw=randwrite --size=1m --fsync_scope=job
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'fsync_scope': job needs fsync=N or fdatasync=N: the number of reads and writes between two rounds (job 'job')" ]
+	run --separate-stderr "$DBIO" run --directory="$target" --rw=randwrite --size=1m --fsync_scope=job --fsync=2 --fdatasync=3
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'fsync_scope': job takes one of fsync=N and fdatasync=N, not both (job 'job')" ]
+	run --separate-stderr "$DBIO" run --directory="$target" --rw=randwrite --size=1m --fsync_scope=job --fsync=2 --numjobs=2
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'fsync_scope': job needs every thread on all the files: name them with filename=, or use numjobs=1 (share_files=1 gives each thread a slice) (job 'job')" ]
+	is_empty_dir "$target"
+}
+
+# sb ARGS...: `dbio sysbench ARGS...` in the current directory.
+sb() {
+	run --separate-stderr "$DBIO" sysbench "$@"
+}
+
+SMALL=(--file-num=4 --file-total-size=4M)
+
+@test "dbio sysbench: prepare makes test_file.0..3 marked as dbio's, run keeps them, cleanup leaves nothing" {
+	mkdir work && cd work
+	sb fileio "${SMALL[@]}" prepare
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "4 files, 1 MiB each, 4 MiB total" ]
+	[[ "${lines[3]}" =~ ^4194304\ bytes\ written\ in\ [0-9.]+\ seconds\ \([0-9.]+\ MiB/sec\)\.$ ]]
+	[ "$(ls | tr '\n' ' ')" = "test_file.0 test_file.1 test_file.2 test_file.3 " ]
+	[ "$(stat -c %s test_file.3)" = 1048576 ]
+	[ "$("$PYTHON" -c 'import os; print(os.getxattr("test_file.0", "trusted.dbio.kept").decode())')" = sysbench ]
+	sb --events=100 --time=0 fileio "${SMALL[@]}" --file-test-mode=rndrd run
+	[ "$status" -eq 0 ]
+	[ "$(ls | tr '\n' ' ')" = "test_file.0 test_file.1 test_file.2 test_file.3 " ]
+	sb fileio "${SMALL[@]}" cleanup
+	[ "$status" -eq 0 ]
+	[ "$output" = "Removing test files..." ]
+	is_empty_dir .
+}
+
+@test "dbio sysbench: writes and fsyncs of rndwr, seqwr and --file-fsync-all are sysbench's (strace, 1 and 4 threads)" {
+	need_sysbench
+	mkdir sysb dbio
+	(cd sysb && sysbench fileio --file-num=16 --file-total-size=16M prepare >/dev/null)
+	(cd dbio && "$DBIO" sysbench fileio --file-num=16 --file-total-size=16M prepare >/dev/null)
+	local t mode all
+	for t in 1 4; do
+		for mode in rndwr seqwr; do
+			for all in off on; do
+				args=(--threads=$t --events=2000 --time=0 fileio --file-num=16 --file-total-size=16M
+					--file-test-mode=$mode --file-fsync-freq=100 --file-fsync-all=$all run)
+				sysbench_counts=$(cd sysb && syscalls sysbench "${args[@]}")
+				dbio_counts=$(cd dbio && syscalls "$DBIO" sysbench "${args[@]}")
+				if [ $all = off ]; then
+					# 1728 writes, 17 rounds of 16 fsyncs, 16 per thread at the end
+					[ "$sysbench_counts" = "$(printf 'write 1728\nsync %d' $((272 + 16 * t)))" ]
+					[ "$dbio_counts" = "$sysbench_counts" ]
+				else
+					# an fsync after each write; dbio, as fio, none after a
+					# thread's last, and one more when a sequential thread
+					# starts its second pass over the files (fio's resync):
+					# 1 thread of seqwr writes 2000 of the 1024 blocks
+					[ "$sysbench_counts" = "$(printf 'write 2000\nsync 2000')" ]
+					local resync=0
+					[ $mode = seqwr ] && [ $t = 1 ] && resync=1
+					[ "$dbio_counts" = "$(printf 'write 2000\nsync %d' $((2000 - t + resync)))" ]
+				fi
+			done
+		done
+	done
+	(cd sysb && sysbench fileio --file-num=16 --file-total-size=16M cleanup >/dev/null)
+}
+
+@test "dbio sysbench: one parser reads sysbench's report and dbio's; the same events, reads and writes" {
+	need_sysbench
+	mkdir sysb dbio
+	(cd sysb && sysbench fileio "${SMALL[@]}" prepare >/dev/null)
+	(cd dbio && "$DBIO" sysbench fileio "${SMALL[@]}" prepare >/dev/null)
+	args=(--events=1000 --time=0 fileio "${SMALL[@]}" --file-test-mode=rndrw --file-fsync-freq=100 run)
+	(cd sysb && sysbench "${args[@]}") >sysbench.txt
+	(cd dbio && "$DBIO" sysbench --output ../dbio-result.json "${args[@]}") >dbio.txt
+	"$PYTHON" "$BATS_TEST_DIRNAME/sysbench_parse.py" sysbench.txt >sysbench.json
+	"$PYTHON" "$BATS_TEST_DIRNAME/sysbench_parse.py" dbio.txt >dbio.json
+	# the same fields from both
+	[ "$(jpy sysbench.json 'sorted(r)')" = "$(jpy dbio.json 'sorted(r)')" ]
+	[ "$(jpy dbio.json "r['events']")" = 1000 ]
+	[ "$(jpy sysbench.json "r['events']")" = 1000 ]
+	[ "$(jpy dbio.json "r['percentile']")" = 95 ]
+	# 1000 events: 964 requests and 9 rounds of 4 fsyncs (and 4 at the end);
+	# dbio's reads and writes (rwmixread=60, drawn) add up to the same 964
+	[ "$(jpy dbio-result.json "run['ops']['read']['count'] + run['ops']['write']['count']")" = 964 ]
+	[ "$(jpy dbio-result.json "run['ops']['fsync']['count']")" = 40 ]
+	(cd sysb && sysbench fileio "${SMALL[@]}" cleanup >/dev/null)
+	run "$PYTHON" "$BATS_TEST_DIRNAME/sysbench_parse.py" /dev/null
+	[ "$status" -eq 1 ]
+	[ "$output" = "sysbench_parse: not a sysbench fileio report: sections missing or out of order" ]
+}
+
+@test "dbio sysbench: --format json and --output give dbio's result, which dbio compare reads" {
+	mkdir work && cd work
+	sb fileio "${SMALL[@]}" prepare
+	sb --events=400 --time=0 fileio "${SMALL[@]}" --file-test-mode=rndwr --format json
+	[ "$status" -eq 2 ]
+	sb --events=400 --time=0 fileio "${SMALL[@]}" --file-test-mode=rndwr --format=json run
+	[ "$status" -eq 0 ]
+	echo "$output" >a.json
+	[ "$(jpy a.json "r['jobs'][0]['name']")" = sysbench-rndwr ]
+	[ "$(jpy a.json "run['ops']['write']['count']")" = 388 ]
+	[ "$(jpy a.json "run['ops']['fsync']['count']")" = 16 ]
+	[ "$(jpy a.json "r['jobs'][0]['options']['fsync_scope']")" = job ]
+	sb --events=400 --time=0 fileio "${SMALL[@]}" --file-test-mode=rndwr --output b.json run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"File operations:"* ]]
+	[ "$(jpy b.json "run['ops']['write']['count']")" = 388 ]
+	run "$DBIO" compare a.json b.json
+	[ "$status" -eq 0 ]
+	sb fileio "${SMALL[@]}" cleanup
+	[ "$(ls | tr '\n' ' ')" = "a.json b.json " ]
+}
+
+@test "dbio sysbench: a foreign test_file.0 and a planted symlink are refused by prepare, run and cleanup, untouched" {
+	echo foreign >test_file.0
+	echo secret >"$target/secret"
+	ln -s "$target/secret" test_file.1
+	sb fileio "${SMALL[@]}" prepare
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: prepare: ./test_file.0: exists and is not a file dbio prepared: refusing to touch it; remove it by hand or work in another directory" ]
+	sb --time=1 fileio "${SMALL[@]}" --file-test-mode=rndwr run
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $scratch/test_file.0: not a file dbio prepared: refusing to use it; remove it by hand" ]
+	rm test_file.0
+	sb fileio "${SMALL[@]}" prepare
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: prepare: ./test_file.1: exists and is not a file dbio prepared: refusing to touch it; remove it by hand or work in another directory" ]
+	# test_file.0 was made and marked before the refusal: cleanup takes it, not the symlink
+	sb fileio "${SMALL[@]}" cleanup
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: cleanup: ./test_file.1: not a file dbio prepared: left in place" ]
+	[ "$(cat "$target/secret")" = secret ]
+	[ -L test_file.1 ]
+	[ ! -e test_file.0 ]
+	sb --time=1 fileio "${SMALL[@]}" --file-test-mode=rndwr run
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $scratch/test_file.0: does not exist: make it first (dbio sysbench ... prepare)" ]
+}
+
+@test "dbio sysbench: options it does not take, and bad values, are refused with what is accepted" {
+	mkdir work && cd work
+	sb --threads=x fileio run
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: --threads: bad value 'x': expected a whole number" ]
+	sb --file-test-mode=rnd fileio run
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: --file-test-mode: bad value 'rnd': expected one of seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw" ]
+	sb fileio run
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: run needs --file-test-mode: one of seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw" ]
+	sb oltp_read_write run
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: 'oltp_read_write': dbio runs sysbench's fileio test only: dbio sysbench [options] fileio [options] prepare|run|cleanup" ]
+	sb fileio --file-test-mode=rndrd
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: fileio: no command: expected prepare, run or cleanup" ]
+	sb fileio --file-merged-requests=8 --file-test-mode=seqrd run
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: --file-merged-requests: refused: dbio does not merge requests (only 0, sysbench's default, is taken)" ]
+	sb --validate fileio --file-test-mode=seqrd run
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: --validate: refused: dbio does not check the data it reads back (fio's verify keys are not honoured yet)" ]
+	sb fileio --file-extra-flags=sync,odirect --file-test-mode=seqrd run
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: --file-extra-flags: bad flag 'odirect': expected sync, dsync or direct, joined by commas" ]
+	sb fileio --file-num=3 --file-total-size=1M --file-test-mode=seqrd run
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: --file-total-size / --file-num = 349525 bytes a file: not a multiple of --file-block-size (16384 bytes), which dbio needs" ]
+	sb fileio --file-extra-flags=direct --file-io-mode=mmap --file-test-mode=seqrd run
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: --file-extra-flags=direct with --file-io-mode=mmap: refused: a mapping copies through the page cache, so O_DIRECT would change nothing measured; drop one of them" ]
+	sb --time=0 fileio --file-test-mode=seqrd run
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sysbench: --time=0 and --events=0: the run would never end; give one of them" ]
+	sb --mysql-host=x fileio run
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "dbio: sysbench: --mysql-host: not an option dbio takes; accepted: --threads, --events, --time, "* ]]
+	is_empty_dir .
+}
+
+@test "dbio sysbench: --histogram prints sysbench's latency histogram; --percentile=99 its line" {
+	sb fileio "${SMALL[@]}" prepare
+	sb --events=200 --time=0 --histogram --percentile=99 fileio "${SMALL[@]}" --file-test-mode=rndrd run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Latency histogram (values are in milliseconds)"* ]]
+	# the bars count every event
+	[ "$(awk '/^ +[0-9.]+ \|/ { n += $NF } END { print n }' <<<"$output")" = 200 ]
+	[[ "$output" == *"         99th percentile: "* ]]
+}
+
+@test "dbio sysbench: --report-interval=1 prints sysbench's line for each second of a 3 s run, after it" {
+	mkdir work && cd work
+	sb fileio "${SMALL[@]}" prepare
+	sb --time=3 --report-interval=1 fileio "${SMALL[@]}" --file-test-mode=rndrw run
+	[ "$status" -eq 0 ]
+	run grep -E '^\[ [0-9]+s \] reads: [0-9.]+ MiB/s writes: [0-9.]+ MiB/s fsyncs: [0-9.]+/s latency \(ms,95%\): n/a$' <<<"$output"
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[0]}" == "[ 1s ] "* ]]
+	[[ "${lines[2]}" == "[ 3s ] "* ]]
+	sb fileio "${SMALL[@]}" cleanup
+	is_empty_dir .
+}
+
+@test "dbio sysbench: sync, async and mmap do the same requests and fsyncs: 500 events, 2 threads" {
+	mkdir work && cd work
+	sb fileio "${SMALL[@]}" prepare
+	local modes=(sync mmap)
+	# async is libaio, which a build may leave out
+	[ -z "$(why_not_here libaio)" ] && modes+=(async)
+	for io in "${modes[@]}"; do
+		sb --events=500 --time=0 --threads=2 fileio "${SMALL[@]}" --file-test-mode=rndwr --file-io-mode=$io --format=json run
+		[ "$status" -eq 0 ]
+		echo "$output" >r.json
+		# 416 requests and 4 rounds of 4 fsyncs, 84 requests more; each thread's 4 at the end
+		[ "$(jpy r.json "run['ops']['write']['count']")" = 484 ]
+		[ "$(jpy r.json "run['ops']['fsync']['count']")" = 24 ]
+	done
+	[ "$(jpy r.json "r['jobs'][0]['options']['ioengine']")" = "$([ "${modes[-1]}" = async ] && echo libaio || echo mmap)" ]
+}
