@@ -99,7 +99,7 @@ static int collect_probe(struct run_probe *rp, const struct probe *p)
 }
 static void collect_phases(struct run_stats *st, const struct worker *w, bool first)
 {
-	for (unsigned i = 0; i < w->nphases && i < 4; i++) {
+	for (unsigned i = 0; i < w->nphases && i < WORKLOAD_MAX_PHASES; i++) {
 		const struct phase *p = &w->phases[i];
 		struct run_phase *r = &st->phases[i];
 

@@ -77,7 +77,7 @@ struct run_stats {
 		uint64_t elapsed_ns;	   /* end_ns - start_ns */
 		uint64_t ops;		   /* the phase's operations, summed over threads */
 		struct usage usage;	   /* summed over the threads */
-	} phases[4];
+	} phases[6];			   /* as struct worker's (workload.h) */
 	unsigned nphases;
 	struct run_probe {
 		int kind;		    /* enum probe_kind; PROBE_NONE: no probe ran */

@@ -27,6 +27,7 @@ enum op_type {
 	OP_CREATE,	    /* creating a file (open O_CREAT | O_EXCL, its data, close) */
 	OP_STAT,	    /* stat of a file */
 	OP_DELETE,	    /* unlink of a file */
+	OP_RENAME,	    /* rename of a file within its directory */
 	OP_NTYPES
 };
 
