@@ -20,6 +20,7 @@ extern const struct cmd cmd_sweep;
 extern const struct cmd cmd_matrix;
 extern const struct cmd cmd_sync;
 extern const struct cmd cmd_sysinfo;
+extern const struct cmd cmd_bonnie;
 
 /* clang-format off */
 const struct cmd *const cmd_registry[] = {
@@ -28,6 +29,7 @@ const struct cmd *const cmd_registry[] = {
 	&cmd_matrix,
 	&cmd_compare,
 	&cmd_sync,
+	&cmd_bonnie,
 	&cmd_sysinfo,
 	&cmd_plot,
 	&cmd_report,
