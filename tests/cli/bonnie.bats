@@ -141,3 +141,12 @@ csv_field() {
 	[ "$rc" -eq 130 ] || { cat "$scratch/err"; false; }
 	is_empty_dir "$target"
 }
+
+@test "bonnie: a symlink planted where a block file goes is refused, its target untouched" {
+	echo keep >"$scratch/victim"
+	ln -s "$scratch/victim" "$target/dbio.block-write.0.0"
+	run -2 --separate-stderr "$DBIO" bonnie -d "$target" -s 1 -r 0 -n 0 -q --progress=none
+	[ "$stderr" = "dbio: $target/dbio.block-write.0.0: already exists: left by an earlier run? remove it and run again" ]
+	[ "$(cat "$scratch/victim")" = keep ]
+	[ "$(ls -A "$target")" = dbio.block-write.0.0 ]
+}
