@@ -7,7 +7,7 @@
 # and phase the median ops/s of each tool and dbio/bonnie++, and dbio's peak
 # memory (maximum resident set) at each count.
 #
-#   bench/vs-bonnie.sh [-n RUNS] [-N RUNS_AT_10^6] [-c COUNTS] [-d DIR]
+#   bench/vs-bonnie.sh [-n RUNS] [-N RUNS_AT_10^6] [-c COUNTS] [-d DIR] [-f]
 #
 #   -n RUNS     runs of each tool at the smaller counts (default 3)
 #   -N RUNS     runs of each tool at 10^6 files (default 1: it is long)
@@ -15,6 +15,13 @@
 #               10240, 100352 and 1000448 files; -n counts in 1024s)
 #   -d DIR      where the files go: a fresh directory is made inside DIR and
 #               removed at the end (default: under /tmp)
+#   -f          each run on a fresh ext4 (a loop image in DIR, made and
+#               removed around the run; needs root, mkfs.ext4 and losetup):
+#               ext4 skips inodes deleted in the last seconds when it
+#               allocates (recently_deleted), so on a reused filesystem a
+#               run's creates pay for the previous run's deletes — at 10^6
+#               files that cost dominates (perf: 60 % of a create), whichever
+#               tool runs
 #
 # Both run `-s 0 -n COUNT -u root -q`: 0-byte files in one directory, as
 # bonnie++ does by default. bonnie++ prints +++++ for a phase shorter than
@@ -27,6 +34,7 @@ RUNS=3
 BIG_RUNS=1
 COUNTS=10,98,977
 PARENT=/tmp
+FRESH=0
 
 die() {
 	echo "vs-bonnie.sh: $*" >&2
@@ -37,12 +45,13 @@ usage() {
 	exit "${1:-0}"
 }
 
-while getopts "n:N:c:d:h" opt; do
+while getopts "n:N:c:d:fh" opt; do
 	case $opt in
 	n) RUNS=$OPTARG ;;
 	N) BIG_RUNS=$OPTARG ;;
 	c) COUNTS=$OPTARG ;;
 	d) PARENT=$OPTARG ;;
+	f) FRESH=1 ;;
 	h) usage 0 ;;
 	*) usage 2 >&2 ;;
 	esac
@@ -63,6 +72,7 @@ command -v python3 >/dev/null || die "python3 not found"
 
 WORK=$(mktemp -d "$PARENT/vs-bonnie.XXXXXX")
 cleanup() {
+	mountpoint -q "$WORK/t" 2>/dev/null && umount "$WORK/t"
 	[ -n "$WORK" ] && [ -d "$WORK" ] && rm -rf -- "$WORK"
 	return 0
 }
@@ -74,8 +84,15 @@ mkdir "$WORK/out"
 # run_tool TOOL COUNT I: one run; its CSV line in out/TOOL.COUNT.I, its
 # peak RSS (KiB) in out/TOOL.COUNT.I.rss.
 run_tool() {
-	local tool=$1 count=$2 i=$3 dir="$WORK/t" out="$WORK/out/$1.$2.$3"
-	mkdir "$dir"
+	local tool=$1 count=$2 i=$3 dir="$WORK/t/run" out="$WORK/out/$1.$2.$3"
+	mkdir "$WORK/t"
+	if [ "$FRESH" = 1 ]; then
+		# room for the files' inodes and a 4 KiB block each, and the directory
+		truncate -s "$((count * 1024 * 6 + 268435456))" "$WORK/img"
+		mkfs.ext4 -q -F -N "$((count * 1024 + 65536))" "$WORK/img"
+		mount -o loop "$WORK/img" "$WORK/t"
+	fi
+	mkdir "$dir" # dbio wants a directory of its own: a fresh ext4 holds lost+found
 	if [ "$tool" = bonnie ]; then
 		/usr/bin/time -f %M -o "$out.rss" "$BONNIE" -d "$dir" -s 0 -n "$count" -u root -q >"$out" 2>/dev/null
 	else
@@ -83,6 +100,11 @@ run_tool() {
 			--progress=none >"$out" 2>/dev/null
 	fi
 	rm -rf -- "$dir"
+	if [ "$FRESH" = 1 ]; then
+		umount "$WORK/t"
+		rm -f -- "$WORK/img"
+	fi
+	rmdir "$WORK/t"
 	echo "  $tool -n $count run $i: $(cut -d, -f27-38 "$out" | tr ',' ' ')" >&2
 }
 
