@@ -87,8 +87,8 @@ run_tool() {
 	local tool=$1 count=$2 i=$3 dir="$WORK/t/run" out="$WORK/out/$1.$2.$3"
 	mkdir "$WORK/t"
 	if [ "$FRESH" = 1 ]; then
-		# room for the files' inodes and a 4 KiB block each, and the directory
-		truncate -s "$((count * 1024 * 6 + 268435456))" "$WORK/img"
+		# room for the files' inodes, 8 KiB each (sparse), and the directory
+		truncate -s "$((count * 1024 * 8192 + 268435456))" "$WORK/img"
 		mkfs.ext4 -q -F -N "$((count * 1024 + 65536))" "$WORK/img"
 		mount -o loop "$WORK/img" "$WORK/t"
 	fi
