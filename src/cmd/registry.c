@@ -21,6 +21,7 @@ extern const struct cmd cmd_matrix;
 extern const struct cmd cmd_sync;
 extern const struct cmd cmd_sysinfo;
 extern const struct cmd cmd_sysbench;
+extern const struct cmd cmd_bonnie;
 
 /* clang-format off */
 const struct cmd *const cmd_registry[] = {
@@ -29,6 +30,7 @@ const struct cmd *const cmd_registry[] = {
 	&cmd_matrix,
 	&cmd_compare,
 	&cmd_sync,
+	&cmd_bonnie,
 	&cmd_sysinfo,
 	&cmd_sysbench,
 	&cmd_plot,

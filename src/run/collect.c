@@ -50,7 +50,9 @@ void run_assign(struct worker *w, const struct job *job, struct layout *l, struc
 		w->slice_first = lo - first_file * bpf;
 		w->slice_len = hi - lo;
 		w->ops_per_pass = pass_ops * (t + 1) / job->numjobs - pass_ops * t / job->numjobs;
-		io_bytes = share_of(job->io_size, t, job->numjobs);
+		/* in whole blocks, so that the threads' I/Os add up to io_size's */
+		io_bytes = share_of(job->io_size / job->min_bs, t, job->numjobs) * job->min_bs +
+			   (t + 1 == job->numjobs ? job->io_size % job->min_bs : 0);
 	} else if (job->filename[0]) {
 		/* fio's filename: every thread on the same files, each the whole size */
 		first_file = 0;
@@ -99,7 +101,7 @@ static int collect_probe(struct run_probe *rp, const struct probe *p)
 }
 static void collect_phases(struct run_stats *st, const struct worker *w, bool first)
 {
-	for (unsigned i = 0; i < w->nphases && i < 4; i++) {
+	for (unsigned i = 0; i < w->nphases && i < WORKLOAD_MAX_PHASES; i++) {
 		const struct phase *p = &w->phases[i];
 		struct run_phase *r = &st->phases[i];
 

@@ -83,7 +83,7 @@ struct run_stats {
 		uint64_t elapsed_ns;	   /* end_ns - start_ns */
 		uint64_t ops;		   /* the phase's operations, summed over threads */
 		struct usage usage;	   /* summed over the threads */
-	} phases[4];
+	} phases[6];			   /* as struct worker's (workload.h) */
 	unsigned nphases;
 	/* fio's steady state (steadystate_duration): the window of the job's
 	 * samples (of its reporting group's, with group_reporting) and its

@@ -12,7 +12,7 @@ const char *op_type_name(enum op_type t)
 		[OP_TXN] = "transaction", [OP_LOG] = "log",
 		[OP_CREATE] = "create",	  [OP_STAT] = "stat",
 		[OP_DELETE] = "delete",	  [OP_SYNC_FILE_RANGE] = "sync_file_range",
-		[OP_TRIM] = "trim",
+		[OP_TRIM] = "trim",	  [OP_RENAME] = "rename",
 	};
 	return (unsigned)t < OP_NTYPES ? names[t] : "?";
 }

@@ -28,6 +28,7 @@ enum op_type {
 	OP_STAT,	    /* stat of a file */
 	OP_DELETE,	    /* unlink of a file */
 	OP_TRIM,	    /* fio's trim: a range discarded (falloc: a hole punched) */
+	OP_RENAME,	    /* rename of a file within its directory */
 	OP_NTYPES
 };
 

@@ -1,12 +1,19 @@
 /*
  * meta: file metadata — each thread creates meta_files small files spread
  * over meta_dirs directories, then stats every one, then deletes every one,
- * each operation timed (op types create, stat, delete; a phase each), as
- * bonnie++'s file tests and mdtest do. A create is open(O_CREAT | O_EXCL)
- * with meta_size bytes written, then close; stat is fstatat; delete is
- * unlinkat. meta_order=random visits the files in a seeded random order for
- * stat and delete (bonnie++'s random tests); creates are always in order of
- * their numbers, names being "<number>" in directory number % meta_dirs.
+ * each operation timed (op types create, stat, read, rename, delete; a
+ * phase each), as bonnie++'s file tests and mdtest do. A create is
+ * open(O_CREAT | O_EXCL) with the file's bytes written, then close; stat is
+ * fstatat; read is fstatat, open, read of the whole file and close
+ * (bonnie++'s "Read"); rename is renameat to "<number>r" in the same
+ * directory; delete is unlinkat. meta_order=random visits the files in a
+ * seeded random order in every phase (bonnie++'s random tests), names being
+ * "<number>" in directory number % meta_dirs. A file's size is meta_size, or
+ * with meta_size_max a size drawn for it from its number and the seed, so
+ * that nothing per file is kept: memory is O(meta_dirs) whatever
+ * meta_files (the random order is a permutation computed, not stored).
+ * meta_fsync_dir=1 fsyncs the directory after each create, rename and
+ * delete, inside the timed operation.
  *
  * meta_phases picks which of the three phases run, measured (files that a
  * stat or delete phase needs are created first, unmeasured), and
@@ -30,18 +37,21 @@
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "util/rng.h"
 #include "util/syscalls.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
 /* meta's own keys. */
 struct meta_conf {
-	uint64_t files; /* per thread */
-	uint64_t dirs;	/* directories the files are spread over, per thread */
-	uint64_t size;	/* bytes written into each file at create */
-	int order;	/* enum meta_order: of stat and delete */
-	char phases[32];
+	uint64_t files;	   /* per thread */
+	uint64_t dirs;	   /* directories the files are spread over, per thread */
+	uint64_t size;	   /* bytes written into each file at create */
+	uint64_t size_max; /* 0, or each file's size is drawn from [size, size_max] */
+	int order;	   /* enum meta_order: of every phase */
+	char phases[48];
 	int kind; /* enum meta_kind */
+	bool fsync_dir;
 };
 
 enum meta_order { META_SEQ, META_RANDOM };
@@ -54,11 +64,13 @@ static const struct opt_enum kind_values[] = {
 };
 
 /* The phases, in the order they run. */
-static const enum op_type all_phases[] = { OP_CREATE, OP_STAT, OP_DELETE };
+static const enum op_type all_phases[] = { OP_CREATE, OP_STAT, OP_READ, OP_RENAME, OP_DELETE };
+#define NPHASES	      (sizeof(all_phases) / sizeof(all_phases[0]))
+#define MAX_U64(a, b) ((a) > (b) ? (a) : (b))
 
 static const struct opt_enum order_values[] = {
-	{ "seq", META_SEQ, "in the order the files were created" },
-	{ "random", META_RANDOM, "every file once, in a seeded random order" },
+	{ "seq", META_SEQ, "in the order of the files' numbers" },
+	{ "random", META_RANDOM, "every file once, in a seeded random order, in every phase (creates too)" },
 	{ NULL, 0, NULL },
 };
 
@@ -71,11 +83,15 @@ static const struct option_def meta_defs[] = {
 	{ .name = "meta_dirs", .type = OPT_UINT, .offset = F(dirs), .def = "1", .min = 1, .max = 100000, .dbio_own = 1, .brief = 1,
 	  .help = "Directories each thread spreads its files over (file n goes to directory n % meta_dirs), made before the creates." },
 	{ .name = "meta_size", .type = OPT_SIZE, .offset = F(size), .def = "0", .min = 0, .max = 1u << 20, .dbio_own = 1, .brief = 1,
-	  .help = "Bytes written into each file when it is created (0: empty files), counted as the create's bytes." },
+	  .help = "Bytes written into each file when it is created (0: empty files), counted as the create's bytes; with meta_size_max, the smallest size." },
+	{ .name = "meta_size_max", .type = OPT_SIZE, .offset = F(size_max), .def = "0", .min = 0, .max = 1u << 20, .dbio_own = 1,
+	  .help = "Largest size of a file: each file's size is drawn (uniformly, from its number and randseed) between meta_size and this, as bonnie++'s -n N:MAX:MIN. 0: every file is meta_size bytes." },
 	{ .name = "meta_order", .type = OPT_ENUM, .offset = F(order), .def = "seq", .values = order_values, .dbio_own = 1, .brief = 1,
-	  .help = "The order of the stats and deletes." },
+	  .help = "The order in which each phase visits the files." },
 	{ .name = "meta_phases", .type = OPT_STR, .offset = F(phases), .size = sizeof(((struct meta_conf *)0)->phases), .def = "create,stat,delete", .dbio_own = 1,
-	  .help = "The phases that run and are measured, in this order whatever the list's: create, stat, delete, ',' between them. Files a stat or delete phase needs are created first, unmeasured; what a phase leaves is removed after the run, unmeasured." },
+	  .help = "The phases that run and are measured, in this order whatever the list's: create, stat, read (stat, open, read the whole file, close), rename (to a new name in the same directory), delete; ',' between them. Files a later phase needs are created first, unmeasured; what a phase leaves is removed after the run, unmeasured." },
+	{ .name = "meta_fsync_dir", .type = OPT_BOOL, .offset = F(fsync_dir), .def = "0", .dbio_own = 1,
+	  .help = "fsync the file's directory after each create, rename and delete, timed as part of the operation: the cost of making the name durable." },
 	{ .name = "meta_kind", .type = OPT_ENUM, .offset = F(kind), .def = "file", .values = kind_values, .dbio_own = 1,
 	  .help = "What is created, statted and deleted." },
 };
@@ -85,8 +101,10 @@ static const struct option_table meta_options = OPTION_TABLE(meta_defs, struct m
 
 struct meta_state {
 	unsigned phases; /* 1 << op of each measured phase */
+	bool renamed;	 /* the files are named "<number>r" */
 	int *dirfds;	 /* meta_dirs subdirectories of the private directory */
-	char *data;	 /* meta_size bytes */
+	char *data;	 /* data_len bytes: the largest file */
+	size_t data_len;
 	struct offgen order;
 };
 
@@ -99,7 +117,7 @@ static unsigned parse_phases(const char *list)
 		size_t n = strcspn(p, ",");
 		unsigned bit = 0;
 
-		for (size_t i = 0; i < sizeof(all_phases) / sizeof(all_phases[0]); i++)
+		for (size_t i = 0; i < NPHASES; i++)
 			if (n == strlen(op_type_name(all_phases[i])) &&
 			    !strncmp(p, op_type_name(all_phases[i]), n))
 				bit = 1u << all_phases[i];
@@ -111,6 +129,18 @@ static unsigned parse_phases(const char *list)
 	return mask;
 }
 
+/* The size of file n: meta_size, or drawn from [meta_size, meta_size_max]
+ * by its number and the seed (the same at create and at read). */
+static uint64_t file_size(const struct job *job, uint64_t n)
+{
+	const struct meta_conf *conf = job->wl_conf;
+	uint64_t x = n ^ (job->randseed * 0x9e3779b97f4a7c15ull);
+
+	if (conf->size_max <= conf->size)
+		return conf->size;
+	return conf->size + rng_splitmix64(&x) % (conf->size_max - conf->size + 1);
+}
+
 static int meta_validate(struct job *job, struct dbio_err *err)
 {
 	const struct meta_conf *conf = job->wl_conf;
@@ -118,11 +148,21 @@ static int meta_validate(struct job *job, struct dbio_err *err)
 	if (!parse_phases(conf->phases))
 		return job_fail(
 			job, "meta_phases", err,
-			"'%s': expected one or more of create, stat, delete, each once, ',' between them",
+			"'%s': expected one or more of create, stat, read, rename, delete, each once, ',' between them",
 			conf->phases);
-	if (conf->kind == META_DIR && conf->size)
-		return job_fail(job, "meta_size", err, "%llu with meta_kind=dir: a directory holds no data",
-				(unsigned long long)conf->size);
+	if (conf->kind == META_DIR && (conf->size || conf->size_max))
+		return job_fail(job, conf->size ? "meta_size" : "meta_size_max", err,
+				"%llu with meta_kind=dir: a directory holds no data",
+				(unsigned long long)(conf->size ? conf->size : conf->size_max));
+	if (conf->kind == META_DIR && (parse_phases(conf->phases) & ((1u << OP_READ) | (1u << OP_RENAME))))
+		return job_fail(job, "meta_phases", err,
+				"'%s' with meta_kind=dir: directories are created, statted and deleted only",
+				conf->phases);
+	if (conf->size_max && conf->size_max < conf->size)
+		return job_fail(
+			job, "meta_size_max", err,
+			"%llu is less than meta_size (%llu): the largest size must be at least the smallest",
+			(unsigned long long)conf->size_max, (unsigned long long)conf->size);
 	if (job->time_based)
 		return job_fail(job, "time_based", err, "not for workload=meta: a meta job runs its files");
 	if (conf->dirs > conf->files)
@@ -142,7 +182,7 @@ static int meta_prepare(struct worker *w)
 
 	w->priv = st;
 	if (!st || !(st->dirfds = malloc(conf->dirs * sizeof(*st->dirfds))) ||
-	    !(st->data = calloc(1, conf->size ? conf->size : 1)))
+	    !(st->data = calloc(1, st->data_len = MAX_U64(MAX_U64(conf->size_max, conf->size), 1))))
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
 	for (uint64_t d = 0; d < conf->dirs; d++)
 		st->dirfds[d] = -1;
@@ -158,16 +198,14 @@ static int meta_prepare(struct worker *w)
 			return dbio_err_set(&w->err, -errno, "%s/%s: cannot make it: %s", w->db_dir, name,
 					    strerror(errno));
 	}
-	memset(st->data, 0x6d, conf->size);
-	offgen_init(&st->order, conf->order == META_RANDOM ? OFFGEN_RANDMAP : OFFGEN_SEQ, conf->files,
-		    w->job->randseed + w->index);
+	memset(st->data, 0x6d, st->data_len);
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&w->stats[t]);
 	st->phases = parse_phases(conf->phases);
 	return st->phases & (1u << OP_CREATE) ? 0 : make_unmeasured(w, st);
 }
 
-static int one(struct worker *w, struct meta_state *st, enum op_type t, uint64_t n);
+static int one(struct worker *w, struct meta_state *st, enum op_type t, uint64_t n, uint64_t *bytes);
 
 /* The files (or directories) for stat and delete phases without a measured
  * create: made before the measured phase starts. */
@@ -176,7 +214,8 @@ static int make_unmeasured(struct worker *w, struct meta_state *st)
 	const struct meta_conf *conf = w->job->wl_conf;
 
 	for (uint64_t n = 0; n < conf->files; n++) {
-		int rc = one(w, st, OP_CREATE, n);
+		uint64_t bytes;
+		int rc = one(w, st, OP_CREATE, n, &bytes);
 
 		if (rc)
 			return dbio_err_set(&w->err, rc, "%s/d%llu/%llu: cannot make it: %s", w->db_dir,
@@ -186,38 +225,86 @@ static int make_unmeasured(struct worker *w, struct meta_state *st)
 	return 0;
 }
 
-/* One operation of type t on file n; 0 or -errno. */
-static int one(struct worker *w, struct meta_state *st, enum op_type t, uint64_t n)
+/* Read the whole of file name in dirfd (after its stat), as bonnie++'s
+ * "Read": 0 or -errno; *bytes gets what was read. */
+static int read_file(struct meta_state *st, int dirfd, const char *name, uint64_t *bytes)
+{
+	struct stat sb;
+	ssize_t got;
+	int fd, e = 0;
+
+	if (fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	fd = dbio_sys->openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	while (*bytes < (uint64_t)sb.st_size &&
+	       (got = dbio_sys->read(fd, st->data,
+				     (size_t)((uint64_t)sb.st_size - *bytes < st->data_len
+						      ? (uint64_t)sb.st_size - *bytes
+						      : st->data_len))) > 0)
+		*bytes += (uint64_t)got;
+	if (*bytes < (uint64_t)sb.st_size)
+		e = errno ? errno : EIO;
+	if (dbio_sys->close(fd) && !e)
+		e = errno;
+	return -e;
+}
+
+static int create_file(struct worker *w, struct meta_state *st, int dirfd, const char *name, uint64_t n,
+		       uint64_t *bytes)
+{
+	const uint64_t size = file_size(w->job, n);
+	int fd = dbio_sys->openat(dirfd, name, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	if (size && dbio_sys->write(fd, st->data, size) != (ssize_t)size) {
+		int e = errno ? errno : EIO;
+
+		dbio_sys->close(fd);
+		return -e;
+	}
+	*bytes = size;
+	return dbio_sys->close(fd) ? -errno : 0;
+}
+
+/* One operation of type t on file n, its bytes (created or read) in
+ * *bytes; 0 or -errno. */
+static int one(struct worker *w, struct meta_state *st, enum op_type t, uint64_t n, uint64_t *bytes)
 {
 	const struct meta_conf *conf = w->job->wl_conf;
 	const int dirfd = st->dirfds[n % conf->dirs];
-	char name[32];
+	char name[32], newname[32];
 	struct stat sb;
-	int fd;
+	int rc;
 
-	snprintf(name, sizeof(name), "%llu", (unsigned long long)n);
-	if (conf->kind == META_DIR)
-		return t == OP_CREATE ? (mkdirat(dirfd, name, 0700) ? -errno : 0)
-		       : t == OP_STAT ? (fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) ? -errno : 0)
-				      : (dbio_sys->unlinkat(dirfd, name, AT_REMOVEDIR) ? -errno : 0);
-	switch (t) {
-	case OP_CREATE:
-		fd = dbio_sys->openat(dirfd, name, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC,
-				      0644);
-		if (fd < 0)
-			return -errno;
-		if (conf->size && dbio_sys->write(fd, st->data, conf->size) != (ssize_t)conf->size) {
-			int e = errno ? errno : EIO;
-
-			dbio_sys->close(fd);
-			return -e;
+	*bytes = 0;
+	snprintf(name, sizeof(name), "%llu%s", (unsigned long long)n, st->renamed ? "r" : "");
+	if (conf->kind == META_DIR && t == OP_CREATE)
+		rc = mkdirat(dirfd, name, 0700) ? -errno : 0;
+	else if (conf->kind == META_DIR && t == OP_DELETE)
+		rc = dbio_sys->unlinkat(dirfd, name, AT_REMOVEDIR) ? -errno : 0;
+	else
+		switch (t) {
+		case OP_CREATE:
+			rc = create_file(w, st, dirfd, name, n, bytes);
+			break;
+		case OP_STAT:
+			return fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+		case OP_READ:
+			return read_file(st, dirfd, name, bytes);
+		case OP_RENAME:
+			snprintf(newname, sizeof(newname), "%llur", (unsigned long long)n);
+			rc = renameat(dirfd, name, dirfd, newname) ? -errno : 0;
+			break;
+		default:
+			rc = dbio_sys->unlinkat(dirfd, name, 0) ? -errno : 0;
+			break;
 		}
-		return dbio_sys->close(fd) ? -errno : 0;
-	case OP_STAT:
-		return fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
-	default:
-		return dbio_sys->unlinkat(dirfd, name, 0) ? -errno : 0;
-	}
+	if (!rc && conf->fsync_dir && dbio_sys->fsync(dirfd))
+		rc = -errno;
+	return rc;
 }
 
 /* A phase: every file once, with op type t. */
@@ -225,19 +312,21 @@ static int phase(struct worker *w, struct meta_state *st, enum op_type t, uint64
 {
 	const struct meta_conf *conf = w->job->wl_conf;
 	struct phase *ph = &w->phases[w->nphases++];
-	const uint64_t bytes = t == OP_CREATE ? conf->size : 0;
 	struct usage u0, u1;
 	int rc = 0;
 
 	ph->name = op_type_name(t);
 	ph->start_ns = *now;
 	usage_thread(&u0);
-	st->order.pos = 0;
+	/* each phase its own order: bonnie++'s random stats and deletes do not
+	 * retrace its random creates */
+	offgen_init(&st->order, conf->order == META_RANDOM ? OFFGEN_RANDMAP : OFFGEN_SEQ, conf->files,
+		    w->job->randseed + w->index + 7919u * (unsigned)t);
 	for (uint64_t i = 0; i < conf->files && !workload_stopped(w); i++) {
-		uint64_t n = t == OP_CREATE ? i : offgen_next(&st->order);
-		uint64_t end;
+		uint64_t n = offgen_next(&st->order);
+		uint64_t end, bytes;
 
-		if ((rc = one(w, st, t, n))) {
+		if ((rc = one(w, st, t, n, &bytes))) {
 			atomic_store(w->job_stop, 1);
 			dbio_err_set(&w->err, rc, "%s/d%llu/%llu: %s: %s", w->db_dir,
 				     (unsigned long long)(n % conf->dirs), (unsigned long long)n,
@@ -253,6 +342,8 @@ static int phase(struct worker *w, struct meta_state *st, enum op_type t, uint64
 	ph->end_ns = *now;
 	ph->ops = w->stats[t].lat_ns.count;
 	ph->usage = usage_sub(&u1, &u0);
+	if (t == OP_RENAME)
+		st->renamed = true; /* also after a stop: the cleanup removes the whole directory */
 	return rc;
 }
 
@@ -266,7 +357,7 @@ static int meta_run(struct worker *w)
 	w->start_ns = now;
 	usage_thread(&u0);
 	series_start(&w->series, w->series.interval_ns ? w->origin_ns : now);
-	for (size_t p = 0; p < sizeof(all_phases) / sizeof(all_phases[0]) && !rc && !workload_stopped(w); p++)
+	for (size_t p = 0; p < NPHASES && !rc && !workload_stopped(w); p++)
 		if (st->phases & (1u << all_phases[p]))
 			rc = phase(w, st, all_phases[p], &now);
 	if (series_on(&w->series))

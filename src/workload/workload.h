@@ -123,12 +123,14 @@ struct worker {
 	struct dbio_err err;
 	uint64_t disk_bytes;   /* bytes the workload's files occupy at the end (st_blocks) */
 	const char *db_engine; /* static: the database a workload drove ("sqlite"), or NULL */
+	/* The phases of a workload that has them (meta: up to five; kv: load, read ...) */
+#define WORKLOAD_MAX_PHASES 6
 	struct phase {
 		const char *name; /* static */
 		uint64_t start_ns, end_ns;
 		uint64_t ops; /* the phase's own operations (inserts, rows, indexes) */
 		struct usage usage;
-	} phases[4];
+	} phases[WORKLOAD_MAX_PHASES];
 	unsigned nphases;
 	unsigned lat_depth; /* latency_target: the queue depth the search found (0: none) */
 };

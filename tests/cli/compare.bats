@@ -264,7 +264,7 @@ compare_fails() { # compare_fails MESSAGE ARG...
 	compare_fails "dbio: compare: --fail-above: needs a value" base.json faster.json --fail-above
 	compare_fails "dbio: compare: --format xml: expected text, csv or json" base.json faster.json --format xml
 	compare_fails "dbio: compare: '--metrics': unknown option: expected --metric, --op, --alpha, --fail-above or --format (\`dbio compare --help\`)" base.json faster.json --metrics=iops
-	compare_fails "dbio: compare: --op reads: item 1 is not an op type: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range, create, stat, delete, trim" base.json faster.json --op reads
+	compare_fails "dbio: compare: --op reads: item 1 is not an op type: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range, create, stat, delete, trim, rename" base.json faster.json --op reads
 	compare_fails "dbio: compare: --op write,insert: no job in these files did any of these op types" base.json faster.json --op write,insert
 }
 

@@ -60,3 +60,34 @@ load helpers
 	[ "$(jpy "$result" 'run["ops"]["create"]["count"] >= 10')" = true ]
 	is_empty_dir "$target"
 }
+
+@test "meta: read and rename phases, sizes drawn between meta_size and meta_size_max: exact counts and bytes" {
+	dbio_ok --workload=meta --meta_files=300 --meta_dirs=3 --meta_size=1k --meta_size_max=4k --meta_order=random \
+		--meta_phases=create,read,rename,delete --directory="$target"
+	json_is "$result" "$R0.ops.create.count=300" "$R0.ops.read.count=300" "$R0.ops.rename.count=300" \
+		"$R0.ops.delete.count=300" "$R0.phases.1.name=read" "$R0.phases.2.name=rename"
+	# What the reads read is what the creates wrote: every size in [1024, 4096], not all the same.
+	[ "$(jpy "$result" 'run["ops"]["read"]["bytes"] == run["ops"]["create"]["bytes"]')" = true ]
+	[ "$(jpy "$result" '300 * 1024 < run["ops"]["create"]["bytes"] < 300 * 4096')" = true ]
+	is_empty_dir "$target"
+}
+
+@test "meta: meta_fsync_dir=1 fsyncs the directory once per create, rename and delete (strace)" {
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 run --separate-stderr strace -f -qq \
+		-e trace=fsync,renameat,renameat2 -o "$scratch/trace" "$DBIO" run --progress=none \
+		--workload=meta --meta_files=20 --meta_dirs=2 --meta_fsync_dir=1 \
+		--meta_phases=create,stat,rename,delete --directory="$target"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(grep -cE 'fsync\([0-9]+\) += 0' "$scratch/trace")" -eq 60 ]
+	[ "$(grep -cE 'renameat2?\([0-9]+, "[0-9]+", [0-9]+, "[0-9]+r"' "$scratch/trace")" -eq 20 ]
+	is_empty_dir "$target"
+}
+
+@test "meta: meta_size_max below meta_size, and read or rename of directories, are refused" {
+	run -2 --separate-stderr "$DBIO" run --workload=meta --meta_size=4k --meta_size_max=1k --directory="$target"
+	[ "$stderr" = "dbio: command line: key 'meta_size_max': 1024 is less than meta_size (4096): the largest size must be at least the smallest (job 'job')" ]
+	run -2 --separate-stderr "$DBIO" run --workload=meta --meta_kind=dir --meta_phases=create,read --directory="$target"
+	[ "$stderr" = "dbio: command line: key 'meta_phases': 'create,read' with meta_kind=dir: directories are created, statted and deleted only (job 'job')" ]
+	is_empty_dir "$target"
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env bats
+# dbio bonnie: bonnie++ 2.00's command line run as dbio jobs — exact counts
+# of blocks and files per -s and -n, bonnie++'s CSV line read by Debian's
+# bon_csv2txt and bon_csv2html, -q, -x, -b, -r as a memory limit and the
+# 2 x RAM rule, refusals with their exact messages, nothing left behind
+# (also after SIGINT).
+
+load helpers
+
+# bonnie ARG...: `dbio bonnie -d $target ARG... --output $result`, which must
+# exit 0; stdout and stderr in $output and $stderr.
+bonnie() {
+	run --separate-stderr "$DBIO" bonnie -d "$target" "$@" --output "$result" --progress=none
+	[ "$status" -eq 0 ] || {
+		echo "dbio bonnie $* exited $status; stderr:" >&2
+		printf '%s\n' "$stderr" >&2
+		return 1
+	}
+}
+
+# csv_field N: field N (from 0) of the CSV line in $output.
+csv_field() {
+	cut -d, -f"$(($1 + 1))" <<<"$(tail -n 1 <<<"$output")"
+}
+
+@test "bonnie: blocks per -s SIZE:CHUNK:SEEKS:SEEKERS and files per -n NUM:MAX:MIN:DIRS, exact" {
+	bonnie -s 32:16k:1000:4 -r 16 -n 1:2k:1k:2 -z 7 -m box -q
+	# block write, rewrite, read: 32 MiB / 16 KiB = 2048 blocks; seeks: 1000 by 4 threads, 10 % writes;
+	# -r 16 is made true by a memory cgroup of 16 MiB
+	json_is "$result" jobs.0.name=block-write "$R0.ops.write.count=2048" "$R0.ops.write.bytes=33554432" \
+		jobs.1.name=rewrite jobs.1.runs.0.ops.read.count=2048 jobs.1.runs.0.ops.write.count=2048 \
+		jobs.2.name=block-read jobs.2.runs.0.ops.read.count=2048 jobs.2.runs.0.ops.write.count=0 \
+		jobs.3.name=seeks jobs.3.runs.0.threads=4 jobs.3.options.rwmixread=90 \
+		jobs.0.options.bs=16384 jobs.0.options.mem_limit=16777216 jobs.0.options.randseed=7
+	[ "$(jpy "$result" 'sum(r["jobs"][3]["runs"][0]["ops"][o]["count"] for o in ("read", "write"))')" -eq 1000 ]
+	[ "$(jpy "$result" '50 < r["jobs"][3]["runs"][0]["ops"]["write"]["count"] < 150')" = true ]
+	# files: 1024 created, read and deleted in each order, sizes 1024..2048 bytes, in 2 directories
+	for j in 4 5; do
+		json_is "$result" "jobs.$j.runs.0.ops.create.count=1024" "jobs.$j.runs.0.ops.read.count=1024" \
+			"jobs.$j.runs.0.ops.delete.count=1024" "jobs.$j.options.meta_dirs=2" \
+			"jobs.$j.runs.0.phases.1.name=read"
+		[ "$(jpy "$result" "1024 * 1024 < r['jobs'][$j]['runs'][0]['ops']['create']['bytes'] < 1024 * 2048")" = true ]
+	done
+	json_is "$result" jobs.4.options.meta_order=seq jobs.5.options.meta_order=random
+	# -q: the CSV line alone on stdout, bonnie++'s fields where bonnie++ puts them
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$(cut -d, -f1,3-10 <<<"$output")" = "1.98,box,1,7,32M,16384,1000,4," ]
+	[ "$(cut -d, -f22-26 <<<"$output")" = "1,2048,1024,2," ]
+	[ "$(awk -F, '{print NF}' <<<"$output")" -eq 50 ]
+	[[ "$stderr" == *"Version dbio-"*"box             32M "* ]]
+	is_empty_dir "$target"
+}
+
+@test "bonnie: Debian's bon_csv2txt and bon_csv2html read the CSV line and show its figures" {
+	command -v bon_csv2txt >/dev/null || skip "bonnie++ is not installed (scripts/install-deps)"
+	bonnie -s 4 -r 0 -n 1 -m ci -q
+	write_k=$(csv_field 11)
+	files_s=$(csv_field 26)
+	[ "$write_k" -gt 0 ] && [ "$files_s" -gt 0 ]
+	txt=$(bon_csv2txt <<<"$output" 2>&1)
+	# the block line: name, size, then the write rate as bon_csv2txt writes it (k, m or g)
+	grep -E "^ci +4M::8192:5 +[0-9.]+[kmg] +[0-9]+ " <<<"$txt"
+	grep -E "^ci +1 +$files_s +[0-9]+ " <<<"$txt"
+	[ "$(grep -c '^Latency' <<<"$txt")" -eq 2 ]
+	html=$(bon_csv2html <<<"$output" 2>&1)
+	grep -q "<td>$files_s</td>" <<<"$html"
+	grep -q ">4M<" <<<"$html"
+}
+
+@test "bonnie: without -q the table and the CSV line go to stdout; -x 2 runs twice, a line each" {
+	bonnie -s 0 -n 1 -x 2 -m twice
+	[ "$(grep -c '^1\.98,dbio-' <<<"$output")" -eq 2 ]
+	[ "$(grep -c '^Version dbio-' <<<"$output")" -eq 2 ]
+	grep -qE '^ +1 +[0-9]+ +[0-9]+ +[0-9]+ ' <<<"$output"
+	json_is "$result" jobs.0.name=files-seq jobs.0.options.repeat=2 jobs.0.runs.1.ops.create.count=1024 \
+		jobs.1.runs.1.ops.delete.count=1024 jobs.0.runs.0.phases.1.name=stat
+	is_empty_dir "$target"
+}
+
+@test "bonnie: -b fsyncs after every write and the directory after every create and delete; -D is O_DIRECT" {
+	bonnie -s 2 -r 0 -n 1 -b -D -q
+	# fsync=1 as fio 3.33 counts it: 256 writes, 255 fsyncs (fio --fsync=1 on 2 MiB of 8 KiB writes says the same)
+	json_is "$result" "$R0.ops.write.count=256" "$R0.ops.fsync.count=255" jobs.0.options.direct=true \
+		jobs.1.runs.0.ops.fsync.count=255 jobs.4.options.meta_fsync_dir=true
+	is_empty_dir "$target"
+}
+
+@test "bonnie: the 2 x RAM rule: a file smaller than twice -r (or the machine's RAM) is refused" {
+	run -2 --separate-stderr "$DBIO" bonnie -d "$target" -s 20 -r 16
+	[ "$stderr" = "dbio: bonnie: -s 20: the file should be at least twice the RAM (16 MiB, -r), or the page cache serves the reads (bonnie++'s rule); give -s 32 or more, a smaller -r (dbio then runs in a memory cgroup of that size, mem_limit, so the rule holds), or -r 0 to skip the check" ]
+	ram=$(($(getconf _PHYS_PAGES) * $(getconf PAGESIZE) / 1048576))
+	run -2 --separate-stderr "$DBIO" bonnie -d "$target" -s 8 -n 0
+	[ "$stderr" = "dbio: bonnie: -s 8: the file should be at least twice the RAM ($ram MiB, this machine's; -r sets it), or the page cache serves the reads (bonnie++'s rule); give -s $((2 * ram)) or more, a smaller -r (dbio then runs in a memory cgroup of that size, mem_limit, so the rule holds), or -r 0 to skip the check" ]
+	is_empty_dir "$target"
+}
+
+@test "bonnie: bad options are refused with what is accepted, before anything is written" {
+	check() {
+		local want=$1
+		shift
+		run -2 --separate-stderr "$DBIO" bonnie -d "$target" "$@"
+		[ "$stderr" = "dbio: bonnie: $want" ] || {
+			echo "got: $stderr" >&2
+			return 1
+		}
+	}
+	check "-s 64:100: the chunk size is a power of two from 256 to 1048576 bytes (or 1k to 1024k)" -s 64:100
+	check "-s x: the size is a whole number of MiB, or of GiB with g (64, 2g)" -s x
+	check "-s 1:8k:1:2:3: expected SIZE[:CHUNK[:SEEKS[:SEEKERS]]]" -s 1:8k:1:2:3
+	check "-n 1:10:20: the smallest file size (MIN) is more than the largest (MAX)" -n 1:10:20
+	check "-n 1:-2: hard and symbolic links (MAX -1 and -2) are not supported: dbio makes files" -n 1:-2
+	check "-n 1:4k:1k:2:4k: the fifth field (the chunk size of the small files' writes) is not supported: dbio writes each small file in one call" -n 1:4k:1k:2:4k
+	check "-u nobody: dbio runs as the user that starts it and switches to no other; -u root (or 0) is accepted" -u nobody
+	check "-c 2: concurrent copies of the test are not supported; 1 is accepted (for threads on one target, a job file with numjobs)" -c 2
+	check "-f 20: per-char tests are not run by dbio: putc and getc time the C library's stdio buffer, not the storage; -f alone (skip them) is accepted" -f20
+	check "-p: bonnie++'s semaphores between processes are not supported: one dbio command runs its jobs in order; run several targets from one job file" -p 3
+	check "-Q: not an option of bonnie++ 2.00 (dbio bonnie --help lists them)" -Q
+	check "-s: needs a value (dbio bonnie --help)" -s
+	check "'extra': bonnie++ takes no operands; the directory is -d DIR" extra
+	check "-s 0 and -n 0: no test left to run" -s 0 -n 0
+	check "-r 8: dbio makes -r true with a memory cgroup (mem_limit) and needs at least 16 MiB in it; give -r 16 or more, or -r 0 to skip the check" -s 16 -r 8
+	check "'--bs=4k': bonnie++'s options are single letters (-d DIR, -s SIZE ...); of dbio's, --output, --format, --force and --progress" --bs=4k
+	is_empty_dir "$target"
+}
+
+@test "bonnie: -u root is accepted; --format json prints dbio's result" {
+	run --separate-stderr "$DBIO" bonnie -d "$target" -u root:root -s 0 -n 1 --format json --progress=none
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.jobs | map(.name) | join(",")' <<<"$output")" = "files-seq,files-random" ]
+	[ "$(jq -r '.argv[1]' <<<"$output")" = bonnie ]
+}
+
+@test "bonnie: SIGINT while creating files: exit 130, no file left behind" {
+	"$DBIO" bonnie -d "$target" -s 0 -n 500:0:0:10 --progress=none >/dev/null 2>"$scratch/err" &
+	bg_pid=$!
+	wait_for "$target/dbio.files-seq.0.db/d9/9"
+	kill -INT "$bg_pid"
+	rc=0
+	wait "$bg_pid" || rc=$?
+	bg_pid=
+	[ "$rc" -eq 130 ] || { cat "$scratch/err"; false; }
+	is_empty_dir "$target"
+}
+
+@test "bonnie: a symlink planted where a block file goes is refused, its target untouched" {
+	echo keep >"$scratch/victim"
+	ln -s "$scratch/victim" "$target/dbio.block-write.0.0"
+	run -2 --separate-stderr "$DBIO" bonnie -d "$target" -s 1 -r 0 -n 0 -q --progress=none
+	[ "$stderr" = "dbio: $target/dbio.block-write.0.0: already exists: left by an earlier run? remove it and run again" ]
+	[ "$(cat "$scratch/victim")" = keep ]
+	[ "$(ls -A "$target")" = dbio.block-write.0.0 ]
+}
