@@ -104,13 +104,13 @@ static void test_fio_keys_find(void **state)
 
 	(void)state;
 	assert_null(fio_key_find("readwrite")); /* fio's alias of rw: dbio takes it */
-	k = fio_key_find("fill_fs");		/* fio's alias of fill_device, which dbio lacks too */
+	k = fio_key_find("log_hist_msec");	/* a key of write_hist_log, which dbio lacks too */
 	assert_non_null(k);
-	assert_ptr_equal(k->reason, fio_key_find("fill_device")->reason);
-	assert_string_equal(
-		fio_key_find("verify")->reason,
-		"data verification (verify=) is not in dbio yet: it comes with the reliability work; "
-		"run without it");
+	assert_ptr_equal(k->reason, fio_key_find("write_hist_log")->reason);
+	assert_null(fio_key_find("verify")); /* dbio honours it */
+	assert_string_equal(fio_key_find("verify_state_load")->reason,
+			    "dbio writes no verify state files (verify_state_save is recorded only); use "
+			    "verify_only on kept files");
 	assert_string_equal(fio_key_find("cgroup_weight")->reason,
 			    "fio key dbio does not honour yet: sets the I/O weight of the job's cgroup");
 	assert_string_equal(
