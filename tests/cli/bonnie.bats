@@ -56,7 +56,8 @@ csv_field() {
 	bonnie -s 4 -r 0 -n 1 -m ci -q
 	write_k=$(csv_field 11)
 	files_s=$(csv_field 26)
-	[ "$write_k" -gt 0 ] && [ "$files_s" -gt 0 ]
+	[ "$write_k" -gt 0 ]
+	[ "$files_s" -gt 0 ]
 	txt=$(bon_csv2txt <<<"$output" 2>&1)
 	# the block line: name, size, then the write rate as bon_csv2txt writes it (k, m or g)
 	grep -E "^ci +4M::8192:5 +[0-9.]+[kmg] +[0-9]+ " <<<"$txt"

@@ -69,8 +69,10 @@ field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) 
 		[ "$(field unique fio.content)" -eq 512 ]
 		d=$(field zlib dbio.content) f=$(field zlib fio.content)
 		echo "pct $pct: dbio $d %, fio $f %"
-		[ $((d - (100 - pct))) -le 3 ] && [ $(((100 - pct) - d)) -le 3 ]
-		[ $((d - f)) -le 3 ] && [ $((f - d)) -le 3 ]
+		[ $((d - (100 - pct))) -le 3 ]
+		[ $(((100 - pct) - d)) -le 3 ]
+		[ $((d - f)) -le 3 ]
+		[ $((f - d)) -le 3 ]
 	done
 }
 
@@ -80,8 +82,10 @@ field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) 
 	d=$(field unique dbio.content) f=$(field unique fio.content)
 	echo "repeat: dbio $d, fio $f of 1024"
 	# 60 % new: 614 of 1024 blocks; 3 points are 31 blocks
-	[ $((d - 614)) -le 31 ] && [ $((614 - d)) -le 31 ]
-	[ $((f - 614)) -le 31 ] && [ $((614 - f)) -le 31 ]
+	[ $((d - 614)) -le 31 ]
+	[ $((614 - d)) -le 31 ]
+	[ $((f - 614)) -le 31 ]
+	[ $((614 - f)) -le 31 ]
 	printf '[j]\nrw=write\nbs=4k\nsize=1m\ndedupe_percentage=100\n' >all.fio
 	both all.fio
 	[ "$(field unique dbio.content)" -eq 1 ]
@@ -95,14 +99,18 @@ field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) 
 	both g.fio
 	d=$(field unique dbio.content) f=$(field unique fio.content)
 	echo "global: dbio $d, fio $f of 2048"
-	[ $((d - 1024)) -le 61 ] && [ $((1024 - d)) -le 61 ]
-	[ $((f - 1024)) -le 61 ] && [ $((1024 - f)) -le 61 ]
-	[ "$(field zlib dbio.content)" -ge 47 ] && [ "$(field zlib dbio.content)" -le 53 ]
+	[ $((d - 1024)) -le 61 ]
+	[ $((1024 - d)) -le 61 ]
+	[ $((f - 1024)) -le 61 ]
+	[ $((1024 - f)) -le 61 ]
+	[ "$(field zlib dbio.content)" -ge 47 ]
+	[ "$(field zlib dbio.content)" -le 53 ]
 	# the jobs share blocks (each repeats the other's), in both tools; without
 	# dedupe_global they share none
 	d=$(field shared dbio.content) f=$(field shared fio.content)
 	echo "shared: dbio $d, fio $f"
-	[ "$d" -ge 100 ] && [ "$f" -ge 100 ]
+	[ "$d" -ge 100 ]
+	[ "$f" -ge 100 ]
 	sed -i '/dedupe_global/d' g.fio
 	both g.fio
 	[ "$(field shared dbio.content)" -eq 0 ]

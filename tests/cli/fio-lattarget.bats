@@ -21,9 +21,11 @@ EOF2
 	dbio_ok j.fio --directory="$target"
 	read -r lo hi ms < <(depth "$result")
 	echo "depth $lo-$hi, last window $ms ms"
-	[ "$lo" -eq 16 ] && [ "$hi" -eq 16 ]
+	[ "$lo" -eq 16 ]
+	[ "$hi" -eq 16 ]
 	# depths 1 2 4 8 16, 16 again, then the last window: measured alone
-	[ "$ms" -ge 100 ] && [ "$ms" -lt 600 ]
+	[ "$ms" -ge 100 ]
+	[ "$ms" -lt 600 ]
 	json_is "$result" "jobs.0.runs.0.latency_target.target_ns=10000000000" \
 		"jobs.0.runs.0.latency_target.window_ns=100000000" "jobs.0.runs.0.latency_target.percentile=100.0"
 	# fio's JSON view: its names and units (the window in microseconds)
@@ -48,7 +50,8 @@ for e in jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).iter_erro
 	printf '[j]\nioengine=io_uring\nrw=randread\nbs=4k\nsize=4m\niodepth=8\ntime_based\nruntime=1\nlatency_target=10s\nlatency_window=50ms\nlatency_run=1\n' >j.fio
 	dbio_ok j.fio --directory="$target"
 	read -r lo hi ms < <(depth "$result")
-	[ "$lo" -eq 8 ] && [ "$hi" -eq 8 ]
+	[ "$lo" -eq 8 ]
+	[ "$hi" -eq 8 ]
 	[ "$ms" -ge 990 ]
 }
 
