@@ -143,7 +143,7 @@ SMALL=(--file-num=4 --file-total-size=4M)
 					# 1 thread of seqwr writes 2000 of the 1024 blocks
 					[ "$sysbench_counts" = "$(printf 'write 2000\nsync 2000')" ]
 					local resync=0
-					[ $mode = seqwr ] && [ $t = 1 ] && resync=1
+					if [ $mode = seqwr ] && [ $t = 1 ]; then resync=1; fi
 					[ "$dbio_counts" = "$(printf 'write 2000\nsync %d' $((2000 - t + resync)))" ]
 				fi
 			done
