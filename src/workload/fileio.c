@@ -220,8 +220,8 @@ static int fileio_run_sync(struct worker *w)
 		file = req.file;
 		req.fd = w->files[file].fd;
 		for (;;) {
-			/* a rewrite writes back what it read, unchanged */
-			if (req.op == OP_WRITE && st->content.per_write && !rewrite)
+			/* rw=rewrite writes back what it read, unchanged; trimwrite's writes are new */
+			if (req.op == OP_WRITE && st->content.per_write && job->rw != RW_REWRITE)
 				fill_write(st, &req, &now);
 			if (st->ver && req.op == OP_WRITE)
 				verify_write(st->ver, &req, wh->loops_left);
