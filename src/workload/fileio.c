@@ -51,12 +51,12 @@ static int fileio_prepare(struct worker *w)
 	w->priv = st;
 	if (rc)
 		return rc;
-	if (where_init(&st->where, w, job->randseed + w->index))
+	if (where_init(&st->where, w, worker_seed(w)))
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory for the random map",
 				    w->index);
-	pace_init(&st->pace, job, (job->randseed + w->index) ^ 0x9ace5eedull, w->stop, w->job_stop);
+	pace_init(&st->pace, job, worker_seed(w) ^ 0x9ace5eedull, w->stop, w->job_stop);
 	pace_attach_flow(&st->pace, w->flow);
-	rng_seed(&st->prio_rng, (job->randseed + w->index) ^ 0x10971011ull);
+	rng_seed(&st->prio_rng, worker_seed(w) ^ 0x10971011ull);
 	return verify_prepare(&st->ver, w, &st->where, st->bufs, st->nbufs);
 }
 

@@ -143,7 +143,7 @@ int fileio_pages_setup(struct worker *w, struct fileio_state **out)
 	if ((rc = open_files(w)) || (rc = make_buffers(w, st, job->eng->caps & ENGINE_CAP_QUEUE)) ||
 	    (rc = start_engine(w, st, &conf)))
 		return rc;
-	rng_seed(&w->rng, (job->randseed + w->index) * 0x9e3779b97f4a7c15ull + 1);
+	rng_seed(&w->rng, worker_seed(w) * 0x9e3779b97f4a7c15ull + 1);
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&w->stats[t]);
 	return 0;

@@ -80,6 +80,15 @@ int workload_check_memory(const struct job *job, const char *key, const char *wh
 /* Bytes the thread's files (its dbio.<job>.<thread>. prefix) occupy. */
 uint64_t workload_disk_bytes(const struct worker *w);
 
+/* The seed of the thread's draws: the job's randseed moved on by fio's
+ * thread number (thread_base + index), so that two jobs of one file draw
+ * apart, as fio seeds each thread by its number, and a lone job draws as
+ * before. */
+static inline uint64_t worker_seed(const struct worker *w)
+{
+	return w->job->randseed + w->job->thread_base + w->index;
+}
+
 /* Should the thread stop (signal, or another thread of the job failed)? */
 static inline bool workload_stopped(const struct worker *w)
 {

@@ -443,6 +443,20 @@ EOF
 	[ "$(wc -l <offs)" -eq 64 ]
 }
 
+@test "fio where: two jobs of one file draw apart, as fio seeds each thread by its number; a lone job draws as before" {
+	printf '[a]\nrw=randread\nsize=256k\nfilename=fa\n[b]\nstonewall\nrw=randread\nsize=256k\nfilename=fb\n' >j.fio
+	dbio_offsets j.fio | tr ' ' '\n' >offs
+	[ "$(wc -l <offs)" -eq 128 ]
+	head -n 64 offs >a
+	tail -n 64 offs >b
+	run cmp -s a b
+	[ "$status" -eq 1 ]
+	[ "$(sort a | md5sum)" = "$(sort b | md5sum)" ]
+	printf '[a]\nrw=randread\nsize=256k\nfilename=fa\n' >one.fio
+	dbio_offsets one.fio | tr ' ' '\n' >one
+	cmp a one
+}
+
 @test "fio where: zones and distributions fio takes otherwise, or not at all, are refused with the reason" {
 	printf '[j]\nsize=1m\nzonemode=zbd\n' >zbd.fio
 	refused_file zbd.fio "dbio: zbd.fio:3: key 'zonemode': zoned block devices (zonemode=zbd) are not in dbio: give zonemode=strided for zones of a file, or none (job 'j')"
