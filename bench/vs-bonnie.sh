@@ -8,6 +8,7 @@
 # memory (maximum resident set) at each count.
 #
 #   bench/vs-bonnie.sh [-n RUNS] [-N RUNS_AT_10^6] [-c COUNTS] [-d DIR] [-f]
+#   bench/vs-bonnie.sh -s SIZE [-D] [-n RUNS] [-d DIR]
 #
 #   -n RUNS     runs of each tool at the smaller counts (default 3)
 #   -N RUNS     runs of each tool at 10^6 files (default 1: it is long)
@@ -15,6 +16,11 @@
 #               10240, 100352 and 1000448 files; -n counts in 1024s)
 #   -d DIR      where the files go: a fresh directory is made inside DIR and
 #               removed at the end (default: under /tmp)
+#   -s SIZE     instead of the file tests, the block tests: block write,
+#               rewrite, block read and seeks of a SIZE MiB file in 8 KiB
+#               calls (`-s SIZE:8k -n 0 -r 0 -f`), K/sec and seeks/sec
+#   -D          with -s: bonnie++'s -D (O_DIRECT where it creates the file,
+#               that is the block write; dbio bonnie -D does the same)
 #   -f          each run on a fresh ext4 (a loop image in DIR, made and
 #               removed around the run; needs root, mkfs.ext4 and losetup):
 #               ext4 skips inodes deleted in the last seconds when it
@@ -35,6 +41,8 @@ BIG_RUNS=1
 COUNTS=10,98,977
 PARENT=/tmp
 FRESH=0
+BLOCK_MIB=0
+DIRECT=""
 
 die() {
 	echo "vs-bonnie.sh: $*" >&2
@@ -45,13 +53,15 @@ usage() {
 	exit "${1:-0}"
 }
 
-while getopts "n:N:c:d:fh" opt; do
+while getopts "n:N:c:d:s:Dfh" opt; do
 	case $opt in
 	n) RUNS=$OPTARG ;;
 	N) BIG_RUNS=$OPTARG ;;
 	c) COUNTS=$OPTARG ;;
 	d) PARENT=$OPTARG ;;
 	f) FRESH=1 ;;
+	s) BLOCK_MIB=$OPTARG ;;
+	D) DIRECT=-D ;;
 	h) usage 0 ;;
 	*) usage 2 >&2 ;;
 	esac
@@ -60,7 +70,13 @@ shift $((OPTIND - 1))
 [ $# -eq 0 ] || die "unexpected argument '$1' (see -h)"
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "-n: expected a whole number >= 1, got '$RUNS'"
 [[ $BIG_RUNS =~ ^[1-9][0-9]*$ ]] || die "-N: expected a whole number >= 1, got '$BIG_RUNS'"
-[[ $COUNTS =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "-c: expected counts like 10,98,977, got '$COUNTS'"
+[[ $BLOCK_MIB =~ ^[0-9]+$ ]] || die "-s: expected a size in MiB, a whole number, got '$BLOCK_MIB'"
+[ -z "$DIRECT" ] || [ "$BLOCK_MIB" != 0 ] || die "-D: only with -s (the block tests)"
+if [ "$BLOCK_MIB" != 0 ]; then
+	COUNTS=0     # one "count": the block tests, no files
+	FRESH=0
+fi
+[ "$BLOCK_MIB" != 0 ] || [[ $COUNTS =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "-c: expected counts like 10,98,977, got '$COUNTS'"
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 DBIO=${DBIO:-$(dirname "$HERE")/dbio}
@@ -93,11 +109,12 @@ run_tool() {
 		mount -o loop "$WORK/img" "$WORK/t"
 	fi
 	mkdir "$dir" # dbio wants a directory of its own: a fresh ext4 holds lost+found
+	local args=(-d "$dir" -s 0 -n "$count" -u root -q)
+	[ "$BLOCK_MIB" = 0 ] || args=(-d "$dir" -s "$BLOCK_MIB:8k" -n 0 -r 0 -f $DIRECT -u root -q)
 	if [ "$tool" = bonnie ]; then
-		/usr/bin/time -f %M -o "$out.rss" "$BONNIE" -d "$dir" -s 0 -n "$count" -u root -q >"$out" 2>/dev/null
+		/usr/bin/time -f %M -o "$out.rss" "$BONNIE" "${args[@]}" >"$out" 2>/dev/null
 	else
-		/usr/bin/time -f %M -o "$out.rss" "$WORK/dbio" bonnie -d "$dir" -s 0 -n "$count" -u root -q \
-			--progress=none >"$out" 2>/dev/null
+		/usr/bin/time -f %M -o "$out.rss" "$WORK/dbio" bonnie "${args[@]}" --progress=none >"$out" 2>/dev/null
 	fi
 	rm -rf -- "$dir"
 	if [ "$FRESH" = 1 ]; then
@@ -105,7 +122,11 @@ run_tool() {
 		rm -f -- "$WORK/img"
 	fi
 	rmdir "$WORK/t"
-	echo "  $tool -n $count run $i: $(cut -d, -f27-38 "$out" | tr ',' ' ')" >&2
+	if [ "$BLOCK_MIB" = 0 ]; then
+		echo "  $tool -n $count run $i: $(cut -d, -f27-38 "$out" | tr ',' ' ')" >&2
+	else
+		echo "  $tool -s $BLOCK_MIB $DIRECT run $i: $(cut -d, -f12-21 "$out" | tr ',' ' ')" >&2
+	fi
 }
 
 IFS=, read -ra counts <<<"$COUNTS"
@@ -123,25 +144,31 @@ for count in "${counts[@]}"; do
 	done
 done
 
-python3 - "$WORK/out" "$COUNTS" <<'PY'
+python3 - "$WORK/out" "$COUNTS" "$BLOCK_MIB" <<'PY'
 import glob, os, statistics, sys
-out, counts = sys.argv[1], sys.argv[2].split(",")
-phases = ["seq create", "seq read", "seq delete", "rand create", "rand read", "rand delete"]
+out, counts, block = sys.argv[1], sys.argv[2].split(","), int(sys.argv[3])
+if block:
+    # bonnie++'s CSV (0-based fields): 11 block write, 13 rewrite, 17 block read (K/sec), 19 seeks/sec
+    phases, fields = ["write K/s", "rewrite K/s", "read K/s", "seeks/s"], [11, 13, 17, 19]
+else:
+    phases = ["seq create", "seq read", "seq delete", "rand create", "rand read", "rand delete"]
+    fields = [26 + 2 * p for p in range(6)]
 def cells(tool, count):
     rows = []
     for f in sorted(glob.glob(f"{out}/{tool}.{count}.[0-9]*")):
         if f.endswith(".rss"):
             continue
         line = open(f).read().strip().splitlines()[-1].split(",")
-        rows.append(([line[26 + 2 * p] for p in range(6)], int(open(f + ".rss").read().split()[-1])))
+        rows.append(([line[i] for i in fields], int(open(f + ".rss").read().split()[-1])))
     return rows
 def median(vals):
     nums = [float(v) for v in vals if v and "+" not in v]
     return statistics.median(nums) if len(nums) == len(vals) and nums else None
-print("files     phase        bonnie++ ops/s   dbio ops/s   dbio/bonnie++   (median of runs)")
+print("files     phase        bonnie++ ops/s   dbio ops/s   dbio/bonnie++   (median of runs)" if not block else
+      f"{block} MiB   phase        bonnie++ value   dbio value   dbio/bonnie++   (median of runs; K/s = KiB/s)")
 for count in counts:
     b, d = cells("bonnie", count), cells("dbio", count)
-    n = int(count) * 1024
+    n = f"{block} MiB" if block else int(count) * 1024
     for p, name in enumerate(phases):
         bm, dm = median([r[0][p] for r in b]), median([r[0][p] for r in d])
         bs = f"{bm:14.0f}" if bm is not None else f"{'+++++':>14}"

@@ -63,7 +63,9 @@ static void bonnie_usage(void)
 	       "read. -r RAM (MiB) smaller than the machine's memory runs the jobs in a memory\n"
 	       "cgroup of that size (mem_limit), so that bonnie++'s rule -s >= 2 * RAM means what\n"
 	       "it says; -r 0 skips the rule. -b: fsync after every write (and of the directory\n"
-	       "after every create and delete); -D: O_DIRECT; -z: the random seed; -x: runs.\n"
+	       "after every create and delete); -D: O_DIRECT for the block write, as bonnie++\n"
+	       "2.00 (rewrite, read and seeks reopen the file buffered); -z: the random seed;\n"
+	       "-x: runs.\n"
 	       "Per-char tests (putc/getc) are not run: they time the C library, not the storage.\n"
 	       "docs/bonnie.md translates every option into dbio's job keys.\n");
 }
@@ -307,10 +309,11 @@ static const char *bonnie_jobfile(const struct bonnie *b, uint64_t mem_limit_mib
 	if (b->size_mib) {
 		char file[256];
 
-		snprintf(file, sizeof(file), "bs=%llu\nsize=%llum\nnrfiles=%llu\n%s",
-			 (unsigned long long)b->chunk, (unsigned long long)b->size_mib,
-			 (unsigned long long)nrfiles, b->direct ? "direct=1\n" : "");
-		ADD("[block-write]\nrw=write\n%s%s", file, fsync);
+		snprintf(file, sizeof(file), "bs=%llu\nsize=%llum\nnrfiles=%llu\n", (unsigned long long)b->chunk,
+			 (unsigned long long)b->size_mib, (unsigned long long)nrfiles);
+		/* bonnie++ 2.00 opens the file O_DIRECT only when it creates it:
+		 * -D makes the block write direct, the rest reopen it buffered */
+		ADD("[block-write]\nrw=write\n%s%s%s", file, fsync, b->direct ? "direct=1\n" : "");
 		ADD("[rewrite]\nrw=rewrite\n%s%s", file, fsync);
 		ADD("[block-read]\nrw=read\n%s", file);
 		ADD("[seeks]\nrw=randrw\nrwmixread=90\nnumjobs=%llu\nshare_files=1\nio_size=%llu\n%s%s",
