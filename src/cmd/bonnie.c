@@ -309,8 +309,9 @@ static const char *bonnie_jobfile(const struct bonnie *b, uint64_t mem_limit_mib
 	if (b->size_mib) {
 		char file[256];
 
-		snprintf(file, sizeof(file), "bs=%llu\nsize=%llum\nnrfiles=%llu\n", (unsigned long long)b->chunk,
-			 (unsigned long long)b->size_mib, (unsigned long long)nrfiles);
+		snprintf(file, sizeof(file), "bs=%llu\nsize=%llum\nnrfiles=%llu\n",
+			 (unsigned long long)b->chunk, (unsigned long long)b->size_mib,
+			 (unsigned long long)nrfiles);
 		/* bonnie++ 2.00 opens the file O_DIRECT only when it creates it:
 		 * -D makes the block write direct, the rest reopen it buffered */
 		ADD("[block-write]\nrw=write\n%s%s%s", file, fsync, b->direct ? "direct=1\n" : "");
