@@ -4,6 +4,7 @@
 #   make test       install missing packages, build, run every test
 #   make SAN=1 ...  the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make SAN=thread ...  the same with ThreadSanitizer (build-tsan, ./dbio-tsan)
+#   make test BATS="run fio-flow"  the unit tests and only these tests/cli files
 #   make fuzz       build the libFuzzer targets of tests/fuzz (clang, ASan + UBSan)
 #                   and run each for FUZZ_SECONDS (60) from its seed corpus
 #   make check-layers, check-size  the house rules: includes point down the layers,
@@ -121,7 +122,8 @@ run: deps
 
 test: deps
 	$(MAKE) all $(UNITS) dbio-min$(SANSUFFIX)
-	DBIO=$(CURDIR)/$(PROG) DBIO_MIN=$(CURDIR)/dbio-min$(SANSUFFIX) BUILD=$(BUILD) tests/run-all $(UNITS)
+	DBIO=$(CURDIR)/$(PROG) DBIO_MIN=$(CURDIR)/dbio-min$(SANSUFFIX) BUILD=$(BUILD) BATS_FILES="$(BATS)" \
+		tests/run-all $(UNITS)
 
 # libFuzzer: each target of tests/fuzz linked with the sources under
 # ASan + UBSan by clang, run from its checked-in seeds
