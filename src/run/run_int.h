@@ -152,6 +152,21 @@ struct run_group {
 	size_t nflows;
 };
 
+/* mem_limit (limited.c): run body(g) — the group's steps from handing out
+ * the work to collecting it — in a child process that joins g->mem's
+ * cgroup, and bring g->stats back over a pipe; dbio's own process stays
+ * outside the cgroup, so a kill for memory ends the child, never dbio.
+ * Returns body's result, or when the child died without sending all of
+ * it (the OOM killer: "the job exceeded mem_limit=8m (peak …)") -ENOMEM
+ * or -EIO with the reason in err and g->stats empty. g->started is set:
+ * the threads ran, in the child. */
+int run_limited(struct run_group *g, int (*body)(struct run_group *, struct dbio_err *),
+		struct dbio_err *err);
+
+/* The stop signals' handlers for mem_limit's child (signal.c): as
+ * run_signals_install, but a second signal does not kill. */
+void run_signals_install_child(void);
+
 /* Hand thread t of job its directory, files and slice of the blocks (a
  * file workload) or its units of work (others). files has room for the
  * thread's files. */
