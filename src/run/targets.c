@@ -163,6 +163,52 @@ int run_drop_caches(struct dbio_err *err)
 	return 0;
 }
 
+/* Every directory of a job gets some of its I/O (scenario S3: a row
+ * labelled with four disks must have used four). The runner puts file i
+ * of a job in directory i % ndirs (fio spreads files over directories the
+ * same way), and a workload that makes its own files puts thread t in
+ * directory t % ndirs: fewer files (or threads) than directories leave the
+ * last directories idle. Refused, naming them. */
+static int check_spread(const struct job *job, char **dirs, size_t ndirs, struct dbio_err *err)
+{
+	const bool files = job->wl->caps & WORKLOAD_CAP_FILES;
+	const uint64_t sets = job->share_files || job->filename[0] ? 1 : job->numjobs;
+	const uint64_t units = files ? sets * job->nrfiles : job->numjobs;
+	char where[4200], idle[1024] = "", what[160];
+
+	if (units >= ndirs)
+		return 0;
+	for (size_t d = units; d < ndirs; d++) {
+		size_t used = strlen(idle);
+
+		snprintf(idle + used, sizeof(idle) - used, "%s%s",
+			 d == units	  ? ""
+			 : d + 1 == ndirs ? " and "
+					  : ", ",
+			 dirs[d]);
+	}
+	if (!files)
+		snprintf(what, sizeof(what), "threads (numjobs=%llu; thread t works in directory t mod %zu)",
+			 (unsigned long long)job->numjobs, ndirs);
+	else if (sets == 1)
+		snprintf(what, sizeof(what),
+			 "files (nrfiles=%llu, shared by its threads; file i goes to directory i mod %zu)",
+			 (unsigned long long)job->nrfiles, ndirs);
+	else
+		snprintf(what, sizeof(what),
+			 "files (numjobs=%llu x nrfiles=%llu; file i goes to directory i mod %zu)",
+			 (unsigned long long)job->numjobs, (unsigned long long)job->nrfiles, ndirs);
+	job_where(job_origin_of(job, "directory"), where, sizeof(where));
+	return dbio_err_set(
+		err, DBIO_EINPUT,
+		"%s: key 'directory': %zu directories but only %llu %s: %s would get no I/O; give at least %zu %s, or fewer directories (job '%s')",
+		where, ndirs, (unsigned long long)units, what, idle, ndirs,
+		!files	    ? "threads (numjobs)"
+		: sets == 1 ? "files (nrfiles)"
+			    : "files (numjobs or nrfiles)",
+		job->name);
+}
+
 int run_check_targets(const struct jobset *set, const struct run_opts *opts, struct dbio_err *err)
 {
 	if (run_logs_check(set, err))
@@ -196,6 +242,8 @@ int run_check_targets(const struct jobset *set, const struct run_opts *opts, str
 		for (int i = 0; i < n; i++)
 			if (!rc)
 				rc = check_dir(&set->jobs[j], dirs[i], warn, opts, err);
+		if (!rc && n > 1)
+			rc = check_spread(&set->jobs[j], dirs, (size_t)n, err);
 		if (!rc && n > 0)
 			rc = check_named_files(&set->jobs[j], dirs, (size_t)n, opts, err);
 		for (int i = 0; i < n; i++)
