@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -166,6 +167,38 @@ static bool take_stats(struct wire *w, struct run_stats *s)
 	return true;
 }
 
+void run_reach_note(struct run_group *g)
+{
+	for (size_t j = 0; g->reach && j < g->n; j++) {
+		uint64_t ops = 0, total = 0;
+
+		for (size_t i = 0; i < g->started; i++)
+			if (g->slots[i].w.job == &g->jobs[j]) {
+				ops += atomic_load_explicit(&g->slots[i].w.progress_ops,
+							    memory_order_relaxed);
+				total += g->slots[i].w.ops_total;
+			}
+		atomic_store(&g->reach[j].ops, ops);
+		atomic_store(&g->reach[j].total, total);
+	}
+}
+
+/* " after 31000 of 100000 operations": how far the first job got before
+ * its process died, from what it last noted; "" when nothing was. */
+static void fmt_reach(char *buf, size_t len, const struct run_group *g)
+{
+	const uint64_t ops = g->reach ? atomic_load(&g->reach[0].ops) : 0,
+		       total = g->reach ? atomic_load(&g->reach[0].total) : 0;
+
+	if (!ops)
+		snprintf(buf, len, "%s", "");
+	else if (total)
+		snprintf(buf, len, " after %llu of %llu operations", (unsigned long long)ops,
+			 (unsigned long long)total);
+	else
+		snprintf(buf, len, " after %llu operations", (unsigned long long)ops);
+}
+
 /* The child: join the cgroup, run the group, send what it measured. Never
  * returns. */
 static void child_main(struct run_group *g, int fd, int (*body)(struct run_group *, struct dbio_err *))
@@ -248,7 +281,7 @@ static int child_ended(struct run_group *g, int status, uint64_t elapsed_ns, str
 {
 	struct wire_head head;
 	uint64_t kills = 0, peak = 0;
-	char lim[32], pk[32];
+	char lim[32], pk[32], reach[96];
 	bool whole = take(w, &head, sizeof(head));
 
 	for (size_t j = 0; whole && j < g->n; j++)
@@ -264,12 +297,13 @@ static int child_ended(struct run_group *g, int status, uint64_t elapsed_ns, str
 	memlimit_peak(&g->mem, &peak);
 	fmt_limit(lim, sizeof(lim), g->mem.limit_bytes);
 	units_fmt_bytes(pk, sizeof(pk), peak);
+	fmt_reach(reach, sizeof(reach), g);
 	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
 	    (memlimit_oom_kills(&g->mem, &kills) || kills > 0))
 		return dbio_err_set(
 			err, -ENOMEM,
-			"the job exceeded mem_limit=%s (peak %s, page cache included): the kernel killed its threads; give a larger mem_limit, or fewer records or threads",
-			lim, pk);
+			"the job exceeded mem_limit=%s (peak %s, page cache included)%s: the kernel killed its threads; give a larger mem_limit, or fewer records or threads",
+			lim, pk, reach);
 	if (WIFSIGNALED(status))
 		return dbio_err_set(err, -EINTR,
 				    "the job's process was killed by signal %d (mem_limit=%s, peak %s)",
@@ -287,8 +321,14 @@ int run_limited(struct run_group *g, int (*body)(struct run_group *, struct dbio
 	uint64_t start_ns;
 	pid_t pid;
 
-	if (pipe2(fds, O_CLOEXEC))
-		return dbio_err_set(err, -errno, "mem_limit: cannot make a pipe: %s", strerror(errno));
+	g->reach = mmap(NULL, g->n * sizeof(*g->reach), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			-1, 0);
+	if (g->reach == MAP_FAILED)
+		g->reach = NULL; /* the message then says less */
+	if (pipe2(fds, O_CLOEXEC)) {
+		rc = dbio_err_set(err, -errno, "mem_limit: cannot make a pipe: %s", strerror(errno));
+		goto out_unmap;
+	}
 	fflush(NULL); /* nothing buffered is printed twice */
 	start_ns = clock_now_ns();
 	for (size_t j = 0; j < g->n; j++)
@@ -297,7 +337,8 @@ int run_limited(struct run_group *g, int (*body)(struct run_group *, struct dbio
 		rc = -errno;
 		close(fds[0]);
 		close(fds[1]);
-		return dbio_err_set(err, rc, "mem_limit: cannot start the job's process: %s", strerror(-rc));
+		rc = dbio_err_set(err, rc, "mem_limit: cannot start the job's process: %s", strerror(-rc));
+		goto out_unmap;
 	}
 	if (pid == 0) {
 		close(fds[0]);
@@ -310,12 +351,16 @@ int run_limited(struct run_group *g, int (*body)(struct run_group *, struct dbio
 		;
 	g->started = g->nworkers; /* for the steps after: the threads ran, in the child */
 	if (rc) {
-		free(buf);
-		return dbio_err_set(err, rc, "mem_limit: out of memory reading the job's result");
+		rc = dbio_err_set(err, rc, "mem_limit: out of memory reading the job's result");
+	} else {
+		w.p = buf;
+		w.left = len;
+		rc = child_ended(g, status, clock_now_ns() - start_ns, &w, err);
 	}
-	w.p = buf;
-	w.left = len;
-	rc = child_ended(g, status, clock_now_ns() - start_ns, &w, err);
 	free(buf);
+out_unmap:
+	if (g->reach)
+		munmap(g->reach, g->n * sizeof(*g->reach));
+	g->reach = NULL;
 	return rc;
 }

@@ -139,6 +139,7 @@ static void watch(struct run_group *g)
 		run_steady_check(g, now);
 		if (now >= next_sample) {
 			sampler_take(&g->sampler, now);
+			run_reach_note(g);
 			while (next_sample <= now)
 				next_sample += g->sampler.interval_ns;
 		}

@@ -39,7 +39,7 @@ dbio_bg() {
 	dbio_bg --workload=kv --kv_engine=gdbm --records=100000 --mem_limit=8m --directory="$DIR"
 	[ "$rc" -eq 1 ]
 	run tail -1 "$scratch/err"
-	[[ "$output" =~ ^"dbio: the job exceeded mem_limit=8m (peak "[0-9.]+" "(KiB|MiB)", page cache included): the kernel killed its threads; give a larger mem_limit, or fewer records or threads"$ ]]
+	[[ "$output" =~ ^"dbio: the job exceeded mem_limit=8m (peak "[0-9.]+" "(KiB|MiB)", page cache included)"( after [0-9]+ of 100000 operations)?": the kernel killed its threads; give a larger mem_limit, or fewer records or threads"$ ]]
 	run grep -c "^dbio: partial result written to $result\$" "$scratch/err"
 	[ "$output" = 1 ]
 	run jpy "$result" 'r["partial"]' 'run["partial"]' 'run["memory"]["limit_bytes"]' \
