@@ -286,17 +286,23 @@ static int child_ended(struct run_group *g, int status, uint64_t elapsed_ns, str
 
 	for (size_t j = 0; whole && j < g->n; j++)
 		whole = take_stats(w, &g->stats[j]);
-	if (whole && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		atomic_store(&g->ended_all, head.ended_all);
-		if (head.rc)
-			*err = head.err;
-		return head.rc;
-	}
-	for (size_t j = 0; j < g->n; j++)
-		g->stats[j].elapsed_ns = elapsed_ns; /* the process's life: no thread reported */
 	memlimit_peak(&g->mem, &peak);
 	fmt_limit(lim, sizeof(lim), g->mem.limit_bytes);
 	units_fmt_bytes(pk, sizeof(pk), peak);
+	if (whole && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		atomic_store(&g->ended_all, head.ended_all);
+		if (!head.rc || head.rc == DBIO_ESTOPPED || peak < g->mem.limit_bytes) {
+			*err = head.err;
+			return head.rc;
+		}
+		/* Full to the limit, a write the kernel cannot charge can fail
+		 * (gdbm: "File write error") instead of an OOM kill: say so. */
+		return dbio_err_set(err, head.rc,
+				    "%s (the job filled its mem_limit=%s: peak %s, page cache included)",
+				    head.err.msg, lim, pk);
+	}
+	for (size_t j = 0; j < g->n; j++)
+		g->stats[j].elapsed_ns = elapsed_ns; /* the process's life: no thread reported */
 	fmt_reach(reach, sizeof(reach), g);
 	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
 	    (memlimit_oom_kills(&g->mem, &kills) || kills > 0))

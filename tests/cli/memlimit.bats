@@ -38,12 +38,18 @@ dbio_bg() {
 	in_build kv_engine=gdbm || skip "this build has no gdbm (libgdbm-dev)"
 	dbio_bg --workload=kv --kv_engine=gdbm --records=100000 --mem_limit=8m --directory="$DIR"
 	[ "$rc" -eq 1 ]
+	# The kernel either kills the job's process (the usual end) or, now
+	# and then, fails one of gdbm's writes; each is said with the limit.
 	run tail -1 "$scratch/err"
-	[[ "$output" =~ ^"dbio: the job exceeded mem_limit=8m (peak "[0-9.]+" "(KiB|MiB)", page cache included)"( after [0-9]+ of 100000 operations)?": the kernel killed its threads; give a larger mem_limit, or fewer records or threads"$ ]]
+	[[ "$output" =~ ^"dbio: the job exceeded mem_limit=8m (peak "[0-9.]+" "(KiB|MiB)", page cache included)"( after [0-9]+ of 100000 operations)?": the kernel killed its threads; give a larger mem_limit, or fewer records or threads"$ ||
+		"$output" =~ ^"dbio: $DIR/dbio.job.0.db/gdbm: gdbm insert: gdbm_store: "[A-Za-z\ ]+" (the job filled its mem_limit=8m: peak "[0-9.]+" "(KiB|MiB)", page cache included)"$ ]]
 	run grep -c "^dbio: partial result written to $result\$" "$scratch/err"
 	[ "$output" = 1 ]
 	run jpy "$result" 'r["partial"]' 'run["partial"]' 'run["memory"]["limit_bytes"]' \
-		'0 < run["memory"]["peak_bytes"] <= 8 << 20' 'r["error"].startswith("the job exceeded mem_limit=8m (peak ")'
+		'4 << 20 <= run["memory"]["peak_bytes"] <= 9 << 20' '"mem_limit=8m" in r["error"]'
+	echo "$output"
+	# The peak reaches the limit; the kernel may charge a few pages past it
+	# before it kills (seen: 8.00 MiB printed for a peak just over 8 MiB).
 	[ "${lines[*]}" = "true true 8388608 true true" ]
 	run no_cgroup "$bg_pid"
 	[ -z "$output" ]
