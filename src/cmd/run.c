@@ -65,11 +65,64 @@ static void show_jobs(const json_t *result, const struct jobset *set)
 		text_summary(stdout, result);
 }
 
+/* What one job of the default suite measured: the storage (O_DIRECT on a
+ * device), memory (a filesystem held in RAM), or the page cache and the
+ * storage together (buffered: the filesystem refused O_DIRECT). */
+static const char *suite_measured(const struct job *job, const char *fs_type)
+{
+	const bool ram = !strcmp(fs_type, "tmpfs") || !strcmp(fs_type, "ramfs");
+
+	if (ram)
+		return "memory: the directory is on a filesystem held in RAM, with no storage beneath";
+	if (job->direct)
+		return "the storage: O_DIRECT (direct=1), the page cache bypassed";
+	return "the page cache as much as the storage: buffered, the filesystem refused O_DIRECT";
+}
+
+/* The default suite's closing note: once, where the jobs ran and what each
+ * job's figures measured there. */
+static void suite_note(const json_t *result, const struct jobset *set)
+{
+	const json_t *t = json_array_get(
+		json_object_get(json_array_get(json_object_get(result, "jobs"), 0), "targets"), 0);
+	const char *fs = json_string_value(json_object_get(t, "fs_type"));
+	const char *src = json_string_value(json_object_get(t, "source"));
+
+	if (!set->njobs)
+		return;
+	printf("\nWhat each job measured, in %s (%s on %s):\n", set->jobs[0].directory, fs ? fs : "?",
+	       src ? src : "?");
+	for (size_t j = 0; j < set->njobs; j++)
+		printf("  %-24s %s\n", set->jobs[j].name, suite_measured(&set->jobs[j], fs ? fs : ""));
+}
+
 static void show_suite(const json_t *result, const struct jobset *set)
 {
-	(void)set;
 	text_report(stdout, result);
 	text_summary(stdout, result);
+	suite_note(result, set);
+}
+
+/* The default suite runs with O_DIRECT (jobs/default.fio); where the
+ * directory refuses it, buffered, said once here and again in the closing
+ * note. 0 or the exit status. */
+static int suite_direct(const struct run_args *a, struct jobset *set)
+{
+	struct dbio_err err = { 0 };
+	size_t fellback = 0;
+	int rc = jobrun_check(a, set, &err);
+
+	if (!rc)
+		rc = run_direct_fallback(set, &fellback, &err);
+	if (rc) {
+		cmd_error("%s", err.msg);
+		return rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
+	}
+	if (fellback && a->format == FORMAT_TEXT)
+		fprintf(stderr,
+			"dbio: warning: %s: the filesystem refused O_DIRECT: %zu of the default suite's %zu jobs run buffered, and measure the page cache as much as the storage\n",
+			set->jobs[0].directory, fellback, set->njobs);
+	return 0;
 }
 
 static void show_fio_json(const json_t *result, const struct jobset *set)
@@ -180,6 +233,8 @@ static int run_main(int argc, char **argv)
 	       : args.format == FORMAT_FIO_JSON_PLUS ? show_fio_json_plus
 	       : suite				     ? show_suite
 						     : show_jobs;
+	if (suite && !args.builtin && (status = suite_direct(&args, &set)))
+		goto out_set;
 	status = jobrun_execute(&args, &set, argc + 1, argv - 1, show);
 
 out_set:

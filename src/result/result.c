@@ -117,19 +117,21 @@ static json_t *targets_json(const struct job *job)
 }
 
 /* A run's reads and writes per directory, in the order of the job's
- * targets, each with its throughput over its own busy time (from the run's
- * start to its last operation: a slow disk finishes later). */
+ * targets, each with its throughput over the run's elapsed time (so that
+ * the directories' figures add up to the job's), how long it had I/O, and
+ * its device's busy time (diskstats io_ticks; null without a device). */
 static json_t *run_targets_json(const struct job *job, const struct run_stats *st)
 {
 	json_t *a = json_array();
 	char **dirs = NULL;
 	int n = job_split_dirs(job->directory, &dirs);
+	const double secs = (double)st->elapsed_ns / 1e9;
 
 	for (size_t d = 0; d < st->ntargets; d++) {
 		const struct target_io *t = &st->targets[d];
-		const double secs = (double)t->elapsed_ns / 1e9;
-		json_t *o = json_pack("{s:s, s:I}", "directory", (int)d < n ? dirs[d] : "?", "elapsed_ns",
-				      (json_int_t)t->elapsed_ns);
+		json_t *o = json_pack("{s:s, s:I, s:o}", "directory", (int)d < n ? dirs[d] : "?",
+				      "elapsed_ns", (json_int_t)t->elapsed_ns, "busy_ns",
+				      t->busy_known ? json_integer((json_int_t)t->busy_ns) : json_null());
 
 		for (int k = 0; k < 2; k++)
 			json_object_set_new(o, k ? "write" : "read",

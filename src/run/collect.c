@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "run/run_int.h"
 
@@ -99,6 +101,26 @@ static int collect_probe(struct run_probe *rp, const struct probe *p)
 	rp->error = p->error;
 	return 0;
 }
+/* The busy time of the device under directory dirfd over the run: the
+ * growth of its io_ticks (/proc/diskstats: milliseconds with I/O in
+ * flight) from the sampler's first sample (the gate) to its last (the
+ * threads' end). Several directories on one device share its figure. */
+static void target_busy(struct target_io *t, const struct sampler *s, int dirfd)
+{
+	struct stat st;
+
+	if (s->nsamples < 2 || fstat(dirfd, &st))
+		return;
+	for (unsigned k = 0; k < s->ndev; k++)
+		if (s->major[k] == major(st.st_dev) && s->minor[k] == minor(st.st_dev)) {
+			const uint64_t a = s->samples[0].disk[k].ms_io,
+				       b = s->samples[s->nsamples - 1].disk[k].ms_io;
+
+			t->busy_ns = b > a ? (b - a) * 1000000ull : 0;
+			t->busy_known = true;
+		}
+}
+
 static void collect_phases(struct run_stats *st, const struct worker *w, bool first)
 {
 	for (unsigned i = 0; i < w->nphases && i < WORKLOAD_MAX_PHASES; i++) {
@@ -195,9 +217,11 @@ static int collect_job(struct run_group *g, size_t j, size_t base, struct dbio_e
 			last = w->end_ns;
 	}
 	st->elapsed_ns = last > first ? last - first : 0;
-	for (size_t d = 0; d < st->ntargets; d++)
+	for (size_t d = 0; d < st->ntargets; d++) {
 		st->targets[d].elapsed_ns =
 			st->targets[d].last_ns > first ? st->targets[d].last_ns - first : 0;
+		target_busy(&st->targets[d], &g->sampler, g->layouts[j].dirs[d].fd);
+	}
 	if (g->probes[j].stalls && collect_probe(&st->probe, &g->probes[j]))
 		rc = dbio_err_set(err, -ENOMEM, "out of memory for the probe");
 	if (sampler_copy(&st->counters, &g->sampler))

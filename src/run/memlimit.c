@@ -114,7 +114,7 @@ int memlimit_check(struct memlimit *m, struct dbio_err *err)
 	return 0;
 }
 
-int memlimit_enter(struct memlimit *m, uint64_t limit_bytes, struct dbio_err *err)
+int memlimit_make(struct memlimit *m, uint64_t limit_bytes, struct dbio_err *err)
 {
 	char value[32];
 	int rc;
@@ -129,37 +129,62 @@ int memlimit_enter(struct memlimit *m, uint64_t limit_bytes, struct dbio_err *er
 		write_file(m->home, "cgroup.subtree_control", "+memory");
 	snprintf(value, sizeof(value), "%llu", (unsigned long long)limit_bytes);
 	rc = write_file(m->path, m->version == 1 ? "memory.limit_in_bytes" : "memory.max", value);
-	if (!rc) {
-		snprintf(value, sizeof(value), "%d", (int)getpid());
-		rc = write_file(m->path, "cgroup.procs", value);
-	}
 	if (rc) {
 		rmdir(m->path);
 		return dbio_err_set(err, rc, "mem_limit: cannot limit %s to %llu bytes: %s", m->path,
 				    (unsigned long long)limit_bytes, strerror(-rc));
 	}
-	m->entered = true;
+	m->made = true;
 	m->limit_bytes = limit_bytes;
 	return 0;
 }
 
+int memlimit_join(const struct memlimit *m)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	return write_file(m->path, "cgroup.procs", pid);
+}
+
 int memlimit_peak(const struct memlimit *m, uint64_t *peak_bytes)
 {
-	if (!m->entered)
+	if (!m->made)
 		return -ENOENT;
 	return read_u64(m->path, m->version == 1 ? "memory.max_usage_in_bytes" : "memory.peak", peak_bytes);
 }
 
-void memlimit_leave(struct memlimit *m)
+int memlimit_oom_kills(const struct memlimit *m, uint64_t *kills)
 {
-	char pid[32];
+	char path[4200], *line = NULL;
+	size_t cap = 0;
+	FILE *fp;
+	int rc = -ENOENT;
 
-	if (!m->entered)
+	snprintf(path, sizeof(path), "%s/%s", m->path,
+		 m->version == 1 ? "memory.oom_control" : "memory.events");
+	if (!m->made || !(fp = fopen(path, "r")))
+		return -ENOENT;
+	while (getline(&line, &cap, fp) > 0) {
+		unsigned long long n;
+
+		if (sscanf(line, "oom_kill %llu", &n) == 1) {
+			*kills = n;
+			rc = 0;
+		}
+	}
+	free(line);
+	fclose(fp);
+	return rc;
+}
+
+void memlimit_remove(struct memlimit *m)
+{
+	if (!m->made)
 		return;
-	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	write_file(m->home, "cgroup.procs", pid);
-	/* The page cache charged to the child moves to the parent on rmdir. */
+	/* The page cache charged to the child moves to the parent on rmdir;
+	 * a killed process leaves the cgroup a moment after it is reaped. */
 	for (int i = 0; i < 50 && rmdir(m->path) && errno == EBUSY; i++)
 		usleep(20000);
-	m->entered = false;
+	m->made = false;
 }

@@ -148,6 +148,14 @@ int run_kept_remove(const char *dir, char *const *names, size_t n, const char *m
  * opts->force). DBIO_EINPUT or DBIO_EUNSAFE with the reason in err. */
 int run_check_targets(const struct jobset *set, const struct run_opts *opts, struct dbio_err *err);
 
+/* The default suite's O_DIRECT with a fallback, after run_check_targets:
+ * every direct=1 job whose directories do not all take an O_DIRECT open
+ * (tmpfs before Linux 6.6, ramfs, some FUSE filesystems) is made buffered
+ * (direct=0), and counted in *fellback. The check makes an empty file
+ * dbio.<job>.direct in each directory (O_EXCL, O_NOFOLLOW) and removes it.
+ * 0, or -errno / DBIO_EUNSAFE with the reason in err. */
+int run_direct_fallback(struct jobset *set, size_t *fellback, struct dbio_err *err);
+
 /* Run jobs[0..n) together: lay out their files, start all their threads at
  * once, wait, collect into stats[0..n), remove the files. Returns 0, the
  * first error (-errno, detail in err), or DBIO_ESTOPPED after a signal; the

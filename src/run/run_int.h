@@ -147,10 +147,37 @@ struct run_group {
 	pthread_t *threads;
 	struct wfile *wfiles;
 	size_t nworkers, started;
-	struct flow *flows;   /* n: one per flow_id of the jobs with flow= (run_flow_of) */
-	atomic_int ended_all; /* 1 + the job whose thread ended with exit_what=all; 0: none */
+	struct flow *flows;	 /* n: one per flow_id of the jobs with flow= (run_flow_of) */
+	atomic_int ended_all;	 /* 1 + the job whose thread ended with exit_what=all; 0: none */
+	struct run_reach *reach; /* n, shared with mem_limit's child (limited.c); NULL without */
 	size_t nflows;
 };
+
+/* How far a job of mem_limit's child has got, in memory shared with dbio,
+ * so that a child killed for memory can still be said to have done so
+ * much: the threads' progress_ops and ops_total, summed. */
+struct run_reach {
+	atomic_uint_fast64_t ops, total;
+};
+
+/* Store the group's progress into g->reach (when there is one); from the
+ * thread that watches the group. */
+void run_reach_note(struct run_group *g);
+
+/* mem_limit (limited.c): run body(g) — the group's steps from handing out
+ * the work to collecting it — in a child process that joins g->mem's
+ * cgroup, and bring g->stats back over a pipe; dbio's own process stays
+ * outside the cgroup, so a kill for memory ends the child, never dbio.
+ * Returns body's result, or when the child died without sending all of
+ * it (the OOM killer: "the job exceeded mem_limit=8m (peak …)") -ENOMEM
+ * or -EIO with the reason in err and g->stats empty. g->started is set:
+ * the threads ran, in the child. */
+int run_limited(struct run_group *g, int (*body)(struct run_group *, struct dbio_err *),
+		struct dbio_err *err);
+
+/* The stop signals' handlers for mem_limit's child (signal.c): as
+ * run_signals_install, but a second signal does not kill. */
+void run_signals_install_child(void);
 
 /* Hand thread t of job its directory, files and slice of the blocks (a
  * file workload) or its units of work (others). files has room for the

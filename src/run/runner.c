@@ -139,6 +139,7 @@ static void watch(struct run_group *g)
 		run_steady_check(g, now);
 		if (now >= next_sample) {
 			sampler_take(&g->sampler, now);
+			run_reach_note(g);
 			while (next_sample <= now)
 				next_sample += g->sampler.interval_ns;
 		}
@@ -199,7 +200,7 @@ static int group_prepare(struct run_group *g, struct dbio_err *err)
 	for (size_t j = 0; j < g->n; j++)
 		if (g->jobs[j].mem_limit && (!limit || g->jobs[j].mem_limit < limit))
 			limit = g->jobs[j].mem_limit;
-	if (limit && (rc = memlimit_enter(&g->mem, limit, err)))
+	if (limit && (rc = memlimit_make(&g->mem, limit, err)))
 		return rc;
 	for (g->laid = 0; g->laid < g->n && !rc; g->laid++)
 		rc = layout_init(&g->layouts[g->laid], &g->jobs[g->laid],
@@ -214,7 +215,10 @@ static int group_prepare(struct run_group *g, struct dbio_err *err)
 
 		if (files)
 			rc = layout_create(&g->layouts[j], err);
-		if (!rc && files && job->cache == CACHE_FADVISE)
+		/* Under mem_limit the layout's pages were cached outside the
+		 * limit (by dbio, not the job's process): dropped, so that the
+		 * job reads through its own limited cache. */
+		if (!rc && files && (job->cache == CACHE_FADVISE || g->mem.made))
 			rc = layout_invalidate(&g->layouts[j], err);
 		drop |= job->cache == CACHE_DROP;
 	}
@@ -347,7 +351,7 @@ static int group_start(struct run_group *g, struct dbio_err *err)
 /* Undo everything group_alloc and group_prepare made, files last. */
 static void group_release(struct run_group *g)
 {
-	if (g->mem.entered) {
+	if (g->mem.made) {
 		uint64_t peak = 0;
 
 		memlimit_peak(&g->mem, &peak);
@@ -368,7 +372,7 @@ static void group_release(struct run_group *g)
 					   g->opts); /* what the threads made themselves */
 		layout_release(&g->layouts[g->laid], g->opts);
 	}
-	memlimit_leave(&g->mem);
+	memlimit_remove(&g->mem);
 	for (size_t i = 0; g->slots && i < g->nworkers; i++) {
 		series_release(&g->slots[i].w.series);
 		run_logs_release(&g->slots[i].w);
@@ -388,6 +392,19 @@ static void group_release(struct run_group *g)
 	free(g->layouts);
 }
 
+/* From handing out the work to the logs: what runs in mem_limit's child
+ * process (limited.c), or in dbio's without one. */
+static int group_body(struct run_group *g, struct dbio_err *err)
+{
+	int rc = group_assign(g, err);
+
+	if (!rc && (group_start(g, err) | run_collect(g, err)))
+		rc = err->code;				 /* the first failure */
+	if (g->started && run_logs_write(g, err) && !rc) /* fio writes its logs after a failure too */
+		rc = err->code;
+	return rc;
+}
+
 int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, struct run_stats *stats,
 	      struct dbio_err *err)
 {
@@ -397,11 +414,7 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	if (!rc)
 		rc = group_prepare(&g, err);
 	if (!rc)
-		rc = group_assign(&g, err);
-	if (!rc && (group_start(&g, err) | run_collect(&g, err)))
-		rc = err->code;				 /* the first failure */
-	if (g.started && run_logs_write(&g, err) && !rc) /* fio writes its logs after a failure too */
-		rc = err->code;
+		rc = g.mem.made ? run_limited(&g, group_body, err) : group_body(&g, err);
 	if (atomic_load(&run_stop_signal) && (!rc || rc == DBIO_ESTOPPED))
 		rc = dbio_err_set(err, DBIO_ESTOPPED, "interrupted by %s",
 				  run_signal_name(atomic_load(&run_stop_signal)));

@@ -33,13 +33,13 @@ static void on_signal(int sig)
 	atomic_store(&run_stop_signal, sig);
 }
 
-void run_signals_install(void)
+static void install(int flags)
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once */
+	sa.sa_flags = flags;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
 		struct sigaction old;
@@ -49,6 +49,20 @@ void run_signals_install(void)
 			continue;
 		sigaction(stop_signals[i].sig, &sa, NULL);
 	}
+}
+
+void run_signals_install(void)
+{
+	install(SA_RESETHAND); /* a second Ctrl-C kills at once */
+}
+
+/* mem_limit's child (limited.c): a Ctrl-C reaches it from the terminal and
+ * again from dbio, which passes its stop signals on, so a second one must
+ * not kill it; dbio's second one kills dbio, and the child with it
+ * (PR_SET_PDEATHSIG). */
+void run_signals_install_child(void)
+{
+	install(0);
 }
 
 const char *run_signal_name(int sig)

@@ -17,6 +17,7 @@
 #include "run/logs.h"
 #include "run/memlimit.h"
 #include "run/run_int.h"
+#include "util/syscalls.h"
 
 /* "<thread>.<rest>" or "shared.<rest>": what follows dbio.<job>. in the
  * names of a job's files (so job 'a' does not claim job 'a.b''s). */
@@ -59,7 +60,7 @@ static void warn_ram(const struct job *job, const char *path, const char *statfs
 		path, type, job->name);
 }
 
-static int check_dir(const struct job *job, const char *path, const struct run_opts *opts,
+static int check_dir(const struct job *job, const char *path, bool warn, const struct run_opts *opts,
 		     struct dbio_err *err)
 {
 	char where[4200], prefix[160];
@@ -71,7 +72,8 @@ static int check_dir(const struct job *job, const char *path, const struct run_o
 	job_where(job_origin_of(job, "directory"), where, sizeof(where));
 	if (stat(path, &st)) {
 		if (errno == ENOENT && !strcmp(path, RUN_SCRATCH_DEFAULT)) {
-			warn_ram(job, path, ".", opts);
+			if (warn)
+				warn_ram(job, path, ".", opts);
 			return 0;
 		}
 		return dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s: %s (job '%s')", where, path,
@@ -105,7 +107,7 @@ static int check_dir(const struct job *job, const char *path, const struct run_o
 		rc = dbio_err_set(err, DBIO_EUNSAFE,
 				  "%s/%s: already exists: left by an earlier run? remove it and run again",
 				  path, leftover);
-	if (!rc)
+	if (!rc && warn)
 		warn_ram(job, path, path, opts);
 	if (foreign && strcmp(foreign, "?"))
 		free((char *)foreign);
@@ -161,6 +163,52 @@ int run_drop_caches(struct dbio_err *err)
 	return 0;
 }
 
+/* Every directory of a job gets some of its I/O (scenario S3: a row
+ * labelled with four disks must have used four). The runner puts file i
+ * of a job in directory i % ndirs (fio spreads files over directories the
+ * same way), and a workload that makes its own files puts thread t in
+ * directory t % ndirs: fewer files (or threads) than directories leave the
+ * last directories idle. Refused, naming them. */
+static int check_spread(const struct job *job, char **dirs, size_t ndirs, struct dbio_err *err)
+{
+	const bool files = job->wl->caps & WORKLOAD_CAP_FILES;
+	const uint64_t sets = job->share_files || job->filename[0] ? 1 : job->numjobs;
+	const uint64_t units = files ? sets * job->nrfiles : job->numjobs;
+	char where[4200], idle[1024] = "", what[160];
+
+	if (units >= ndirs)
+		return 0;
+	for (size_t d = units; d < ndirs; d++) {
+		size_t used = strlen(idle);
+
+		snprintf(idle + used, sizeof(idle) - used, "%s%s",
+			 d == units	  ? ""
+			 : d + 1 == ndirs ? " and "
+					  : ", ",
+			 dirs[d]);
+	}
+	if (!files)
+		snprintf(what, sizeof(what), "threads (numjobs=%llu; thread t works in directory t mod %zu)",
+			 (unsigned long long)job->numjobs, ndirs);
+	else if (sets == 1)
+		snprintf(what, sizeof(what),
+			 "files (nrfiles=%llu, shared by its threads; file i goes to directory i mod %zu)",
+			 (unsigned long long)job->nrfiles, ndirs);
+	else
+		snprintf(what, sizeof(what),
+			 "files (numjobs=%llu x nrfiles=%llu; file i goes to directory i mod %zu)",
+			 (unsigned long long)job->numjobs, (unsigned long long)job->nrfiles, ndirs);
+	job_where(job_origin_of(job, "directory"), where, sizeof(where));
+	return dbio_err_set(
+		err, DBIO_EINPUT,
+		"%s: key 'directory': %zu directories but only %llu %s: %s would get no I/O; give at least %zu %s, or fewer directories (job '%s')",
+		where, ndirs, (unsigned long long)units, what, idle, ndirs,
+		!files	    ? "threads (numjobs)"
+		: sets == 1 ? "files (nrfiles)"
+			    : "files (numjobs or nrfiles)",
+		job->name);
+}
+
 int run_check_targets(const struct jobset *set, const struct run_opts *opts, struct dbio_err *err)
 {
 	if (run_logs_check(set, err))
@@ -186,10 +234,16 @@ int run_check_targets(const struct jobset *set, const struct run_opts *opts, str
 		char **dirs = NULL;
 		int n = job_split_dirs(set->jobs[j].directory, &dirs);
 		int rc = n < 0 ? dbio_err_set(err, n, "out of memory") : 0;
+		bool warn = true; /* the RAM warning once per directory (the default suite has five jobs) */
 
+		for (size_t k = 0; k < j && warn; k++)
+			warn = !(set->jobs[k].direct &&
+				 !strcmp(set->jobs[k].directory, set->jobs[j].directory));
 		for (int i = 0; i < n; i++)
 			if (!rc)
-				rc = check_dir(&set->jobs[j], dirs[i], opts, err);
+				rc = check_dir(&set->jobs[j], dirs[i], warn, opts, err);
+		if (!rc && n > 1)
+			rc = check_spread(&set->jobs[j], dirs, (size_t)n, err);
 		if (!rc && n > 0)
 			rc = check_named_files(&set->jobs[j], dirs, (size_t)n, opts, err);
 		for (int i = 0; i < n; i++)
@@ -197,6 +251,65 @@ int run_check_targets(const struct jobset *set, const struct run_opts *opts, str
 		free(dirs);
 		if (rc)
 			return rc;
+	}
+	return 0;
+}
+
+/* Whether dir takes an O_DIRECT open: an empty file dbio.<job>.direct made
+ * there (O_EXCL, O_NOFOLLOW) and removed. The default scratch directory,
+ * made for the check when missing, is removed again (the layout makes it,
+ * and then removes it, for the run). 0 or -errno. */
+static int direct_works(const char *dir, const char *job_name, bool *works, struct dbio_err *err)
+{
+	bool made = false;
+	char name[160];
+	int dirfd, fd, rc = 0;
+
+	if (!strcmp(dir, RUN_SCRATCH_DEFAULT) && mkdir(dir, 0755) == 0)
+		made = true;
+	if ((dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		rc = dbio_err_set(err, -errno, "%s: cannot open: %s", dir, strerror(errno));
+		goto out_rmdir;
+	}
+	snprintf(name, sizeof(name), "dbio.%s.direct", job_name);
+	fd = dbio_sys->openat(dirfd, name, O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_DIRECT | O_CLOEXEC,
+			      0600);
+	*works = fd >= 0;
+	if (fd >= 0) {
+		dbio_sys->close(fd);
+		dbio_sys->unlinkat(dirfd, name, 0);
+	} else if (errno != EINVAL) {
+		rc = dbio_err_set(err, errno == EEXIST ? DBIO_EUNSAFE : -errno, "%s/%s: cannot create: %s",
+				  dir, name, strerror(errno));
+	}
+	close(dirfd);
+out_rmdir:
+	if (made)
+		rmdir(dir);
+	return rc;
+}
+
+int run_direct_fallback(struct jobset *set, size_t *fellback, struct dbio_err *err)
+{
+	*fellback = 0;
+	for (size_t j = 0; j < set->njobs; j++) {
+		struct job *job = &set->jobs[j];
+		char **dirs = NULL;
+		int n = job->direct ? job_split_dirs(job->directory, &dirs) : 0;
+		int rc = n < 0 ? dbio_err_set(err, n, "out of memory") : 0;
+		bool works = true;
+
+		for (int i = 0; i < n && !rc && works; i++)
+			rc = direct_works(dirs[i], job->name, &works, err);
+		for (int i = 0; i < n; i++)
+			free(dirs[i]);
+		free(dirs);
+		if (rc)
+			return rc;
+		if (!works) {
+			job->direct = false;
+			(*fellback)++;
+		}
 	}
 	return 0;
 }

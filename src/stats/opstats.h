@@ -6,6 +6,8 @@
 #ifndef DBIO_STATS_OPSTATS_H
 #define DBIO_STATS_OPSTATS_H
 
+#include <stdbool.h>
+
 #include "stats/hist.h"
 
 /* The first four are always in a result; the others when they happened.
@@ -57,7 +59,9 @@ struct target_io {
 	uint64_t ops[2];
 	uint64_t bytes[2];
 	uint64_t last_ns;    /* CLOCK_MONOTONIC end of its last read or write */
-	uint64_t elapsed_ns; /* run: from the run's start to last_ns (its disk's busy time) */
+	uint64_t elapsed_ns; /* run: from the run's start to last_ns (how long the directory had I/O) */
+	uint64_t busy_ns;    /* run: its device's busy time over the run (diskstats io_ticks) */
+	bool busy_known;     /* false: no block device under it (tmpfs), or no samples */
 };
 
 /* "read", "write", "fsync", "fdatasync": the names used in JSON and text. */

@@ -28,8 +28,8 @@ static uint64_t tree_count(const json_t *o, const char *key)
 	return v > 0 && v < 1.8e19 ? (uint64_t)v : 0;
 }
 
-/* A job over several directories: each one's reads and writes, over the
- * time its disk was busy (the run's start to its last operation). */
+/* A job over several directories: each one's reads and writes over the
+ * run (they add up to the job's), and its device's busy time. */
 static void target_lines(FILE *fp, const json_t *targets)
 {
 	size_t i;
@@ -40,11 +40,13 @@ static void target_lines(FILE *fp, const json_t *targets)
 	fprintf(fp, "    per directory:\n");
 	json_array_foreach (targets, i, t) {
 		const json_t *rd = json_object_get(t, "read"), *wr = json_object_get(t, "write");
-		char el[32];
+		const json_t *busy = json_object_get(t, "busy_ns");
+		char el[32] = "-";
 
 		fprintf(fp,
 			"      %-32s busy %8s  read %10.1f ops/s %9.2f MiB/s  write %10.1f ops/s %9.2f MiB/s\n",
-			tree_str(t, "directory"), units_fmt_ns(el, sizeof(el), tree_num(t, "elapsed_ns")),
+			tree_str(t, "directory"),
+			json_is_integer(busy) ? units_fmt_ns(el, sizeof(el), tree_num(t, "busy_ns")) : el,
 			tree_num(rd, "iops"), tree_num(rd, "bw_bytes") / 1048576.0, tree_num(wr, "iops"),
 			tree_num(wr, "bw_bytes") / 1048576.0);
 	}

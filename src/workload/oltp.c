@@ -37,6 +37,10 @@ struct oltp_conf {
 
 #define F(field) offsetof(struct oltp_conf, field)
 
+#define OLTP_NUMJOBS_DEFAULT	5	       /* numjobs when not given: the log writer and 4 */
+#define OLTP_SIZE_DEFAULT	(256ull << 20) /* size when neither it nor filesize is given */
+#define OLTP_RUNTIME_DEFAULT_NS 10000000000ull /* runtime when neither it nor time_based is given */
+
 /* clang-format off */
 static const struct option_def oltp_defs[] = {
 	{ .name = "oltp_reads", .type = OPT_UINT, .offset = F(oltp_reads), .def = "4", .min = 0, .max = 1000, .dbio_own = 1, .brief = 1,
@@ -93,6 +97,17 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 		return job_fail(
 			job, "steadystate_duration", err,
 			"not for workload=oltp (yet): only workload=fileio takes steady-state samples");
+	/* Defaults that run: a log writer and four transaction threads on a
+	 * 256 MiB database for ten seconds (a job that gives neither runtime
+	 * nor time_based asked for no time). */
+	if (!job_is_set(job, "size") && !job_is_set(job, "filesize"))
+		job->size = OLTP_SIZE_DEFAULT;
+	if (!job_is_set(job, "numjobs"))
+		job->numjobs = OLTP_NUMJOBS_DEFAULT;
+	if (!job_is_set(job, "runtime") && !job_is_set(job, "time_based")) {
+		job->runtime_ns = OLTP_RUNTIME_DEFAULT_NS;
+		job->time_based = true;
+	}
 	if (job->numjobs < 2)
 		return job_fail(
 			job, "numjobs", err,

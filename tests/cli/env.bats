@@ -90,16 +90,6 @@ disk_dir() {
 	[ "$major" -ne 0 ] || skip "$base is not on a block device (set DBIO_DISK_TMPDIR)"
 }
 
-# has_memcg: a memory cgroup controller (v1 memory or cgroup2 with memory)
-# is mounted.
-has_memcg() {
-	local mnt
-	grep -qE ' - cgroup [^ ]+ [^ ]*\bmemory\b' /proc/self/mountinfo && return 0
-	mnt=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
-		/proc/self/mountinfo | head -n 1)
-	[ -n "$mnt" ] && grep -qw memory "$mnt/cgroup.controllers" 2>/dev/null
-}
-
 @test "sysinfo of a missing directory: exit 2 naming it, nothing described" {
 	run -2 --separate-stderr "$DBIO" sysinfo "$target" "$scratch/missing"
 	[ "$stderr" = "dbio: sysinfo: $scratch/missing: No such file or directory" ]

@@ -505,3 +505,13 @@ same_as_fio() {
 	[ -s fio.counts ]
 	diff fio.counts dbio.counts
 }
+
+# has_memcg: a memory cgroup controller (v1 memory or cgroup2 with memory)
+# is mounted.
+has_memcg() {
+	local mnt
+	grep -qE ' - cgroup [^ ]+ [^ ]*\bmemory\b' /proc/self/mountinfo && return 0
+	mnt=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
+		/proc/self/mountinfo | head -n 1)
+	[ -n "$mnt" ] && grep -qw memory "$mnt/cgroup.controllers" 2>/dev/null
+}

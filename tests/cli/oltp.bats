@@ -53,7 +53,7 @@ op() { # op FILE TYPE FIELD
 	run "$DBIO" run --workload=oltp --numjobs=1 --size=1m --runtime=1s --time_based --directory="$DIR"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"key 'numjobs': 1: workload=oltp needs at least 2 threads"* ]]
-	run "$DBIO" run --workload=oltp --numjobs=2 --size=1m --directory="$DIR"
+	run "$DBIO" run --workload=oltp --numjobs=2 --size=1m --runtime=1s --directory="$DIR"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"key 'runtime': workload=oltp runs for a time: give runtime= and time_based"* ]]
 	run "$DBIO" run --rw=randread --size=1m --random_distribution=zipf:0 --directory="$DIR"
@@ -73,4 +73,19 @@ op() { # op FILE TYPE FIELD
 		[ "$stderr" = "dbio: command line: key 'ioengine': $e queues I/O; workload=oltp issues one page I/O at a time from each thread: give an engine that keeps one I/O in flight (psync, the default) (job 'job')" ]
 		[ -z "$(ls -A "$DIR")" ]
 	done
+}
+
+@test "oltp defaults run: 5 threads (a log writer and 4) on 256 MiB for 10 s" {
+	run "$DBIO" run --workload=oltp --directory="$DIR" --output="$result"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run json_is "$result" jobs.0.options.numjobs=5 jobs.0.options.size=268435456 \
+		jobs.0.options.runtime=10000000000 jobs.0.options.time_based=true $R0.threads=5
+	echo "$output"
+	[ "$status" -eq 0 ]
+	e=$(jpy "$result" 'run["elapsed_ns"]')
+	[ "$e" -ge 10000000000 ]
+	[ "$e" -lt 12000000000 ]
+	[ "$(op "$result" transaction count)" -gt 0 ]
+	[ -z "$(ls -A "$DIR")" ]
 }

@@ -290,6 +290,42 @@ static void test_runner_refuses_a_leftover(void **state)
 	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "dbio.j.0.0");
 }
 
+/* The default suite's O_DIRECT fallback: a directory whose filesystem
+ * refuses O_DIRECT (EINVAL) makes the direct=1 job buffered and is
+ * counted; the check's file is made with O_EXCL and nothing is left. */
+static void test_runner_direct_fallback_on_einval(void **state)
+{
+	struct fx_run *r = *state;
+	size_t fellback = 99;
+	char list[256];
+
+	fx_jobs(r, "[a]\nrw=read\nbs=4k\nsize=32k\ndirect=1\n[b]\nrw=read\nbs=4k\nsize=32k\n");
+	fx.fault[FX_OPENAT] = (struct fx_fault){ .err = EINVAL, .name = "dbio.a.direct" };
+	assert_int_equal(run_direct_fallback(&r->set, &fellback, &r->err), 0);
+	assert_int_equal(fellback, 1);
+	assert_false(r->set.jobs[0].direct);
+	assert_false(r->set.jobs[1].direct);
+	assert_int_equal(atomic_load(&fx.calls[FX_OPENAT]), 1); /* b is buffered: no check */
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+}
+
+/* Any other failure of the check is an error naming the file; the job
+ * keeps direct=1. */
+static void test_runner_direct_check_failure_names_the_file(void **state)
+{
+	struct fx_run *r = *state;
+	size_t fellback = 99;
+	char want[256], list[256];
+
+	fx_jobs(r, "[a]\nrw=read\nbs=4k\nsize=32k\ndirect=1\n");
+	fx.fault[FX_OPENAT] = (struct fx_fault){ .err = EACCES, .name = "dbio.a.direct" };
+	assert_int_equal(run_direct_fallback(&r->set, &fellback, &r->err), -EACCES);
+	snprintf(want, sizeof(want), "%s/dbio.a.direct: cannot create: Permission denied", r->dir);
+	assert_string_equal(r->err.msg, want);
+	assert_true(r->set.jobs[0].direct);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(test_runner_##name, fx_setup, fx_teardown)
 
 int main(void)
@@ -310,6 +346,8 @@ int main(void)
 		T(unremovable_file_is_a_warning),
 		T(refuses_foreign_files),
 		T(refuses_a_leftover),
+		T(direct_fallback_on_einval),
+		T(direct_check_failure_names_the_file),
 	};
 	/* clang-format on */
 
