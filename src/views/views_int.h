@@ -84,9 +84,6 @@ int plot_compare(struct plot_ctx *c, const struct plot_input *in, size_t nin, co
 
 /* ---- HTML (html.c, html_jobs.c) ---- */
 
-/* The op types the page's tables show: the file ones. */
-#define HTML_OPS "read,write,fsync,fdatasync"
-
 /* The metrics of the side-by-side and sweep tables. */
 #define HTML_METRICS	 "iops,bw,lat_mean,p99"
 #define HTML_MAX_METRICS 8
@@ -112,5 +109,54 @@ void html_environment(FILE *fp, const json_t *result);
 /* Per job of input f: its options, warnings, op tables, repeats and
  * series, with its series plot. */
 void html_jobs(FILE *fp, const struct html_report *r, size_t f);
+
+/* ---- configurations, phases and the probe (html_db.c) ---- */
+
+/* The short name of the configuration at index of a matrix result (or of
+ * the result at index of several): "A" … "Z", then "AA" … "ZZ". */
+void views_config_name(char *buf, size_t len, size_t index);
+
+/* A job entry's matrix configuration (jobs[].config), or NULL. */
+const json_t *views_job_config(const json_t *job);
+
+/* match_label of the job, and for a job of a matrix " on A: ext2 -b 1024":
+ * how the page's headings and the plots' titles call a job. Returns buf. */
+char *views_job_title(const json_t *result, const json_t *job, char *buf, size_t len);
+
+/* metric_figure, but false for a metric of bytes of an op type that
+ * moves none (a commit's MiB/s): the page shows "–" there, not 0. */
+bool html_figure_of(const struct metric *m, const json_t *job, const char *op, double *v, double *ci);
+
+/* A figure v ± ci (ci 0: none) in ns with its unit, or with decimals. */
+void html_put_value(FILE *fp, double v, double ci, bool ns, int decimals);
+
+/* The change cell of v ± ci against v0 ± c0 in metric m's direction:
+ * coloured, grey within the noise, empty without a first figure. */
+void html_change_cell(FILE *fp, const struct metric *m, bool have0, double v0, double c0, double v,
+		      double ci);
+
+/* The start of a side-by-side table: heading (markup), what the colours
+ * say, the change against what, and the header cells job, op (its title)
+ * and figure; the caller adds a cell per result or configuration. */
+void html_side_head(FILE *fp, const char *heading, const char *against, const char *op);
+
+/* The statistics of the value at path (dotted) of phase name in the
+ * complete runs of job; false when no run has it. */
+bool html_phase_summary(const json_t *job, const char *phase, const char *path, struct summary *s);
+
+/* A matrix result's configurations with their letters (nothing for other
+ * results). */
+void html_config_legend(FILE *fp, const json_t *result);
+
+/* A matrix result's jobs with a column per configuration (nothing for
+ * other results). */
+void html_matrix_table(FILE *fp, const json_t *result);
+
+/* A job's phases (runs[].phases), mean ± CI over its runs; nothing when
+ * it has none. */
+void html_phases(FILE *fp, const json_t *job);
+
+/* The stall probe of each run; nothing when no run had one. */
+void html_probe(FILE *fp, const json_t *runs);
 
 #endif
