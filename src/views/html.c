@@ -229,6 +229,8 @@ static void header(FILE *fp, const struct html_report *r)
 	}
 	fprintf(fp, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>dbio report</h1>\n", css);
 	fputs("<div class=\"scroll\"><table>\n<tr>", fp);
+	if (r->n > 1)
+		html_th(fp, "name", true);
 	html_th(fp, "result file", true);
 	html_th(fp, "dbio", true);
 	html_th(fp, "host", true);
@@ -240,6 +242,12 @@ static void header(FILE *fp, const struct html_report *r)
 		const json_t *res = r->in[f].result;
 
 		fputs("<tr>", fp);
+		if (r->n > 1) {
+			char name[16];
+
+			views_config_name(name, sizeof(name), f);
+			fprintf(fp, "<td class=\"l\"><b>%s</b></td>", name);
+		}
 		html_td_text(fp, r->in[f].label);
 		html_td_text(fp, tree_str(json_object_get(res, "tool"), "version"));
 		html_td_text(fp, tree_str(json_object_get(res, "system"), "hostname"));
@@ -313,13 +321,18 @@ static void side_by_side(FILE *fp, const struct html_report *r)
 	struct match_rows mr = { 0 };
 	int nms = metric_parse_list("report", HTML_METRICS, ms, HTML_MAX_METRICS, &err);
 
-	html_side_head(fp, "<h2 class=\"first\" id=\"compare\">Side by side</h2>", "the first result", "op");
+	html_side_head(fp, "<h2 class=\"first\" id=\"compare\">Side by side</h2>", "A, the first result",
+		       "op");
 	for (size_t f = 0; f < r->n; f++) {
-		fputs("<th>", fp);
+		char name[16], head[48];
+
+		views_config_name(name, sizeof(name), f);
+		fputs("<th title=\"", fp);
 		html_escape(fp, r->in[f].label);
-		fputs("</th>", fp);
+		fprintf(fp, "\">%s</th>", name);
+		snprintf(head, sizeof(head), "%s vs A", name);
 		if (f)
-			html_th(fp, "change", false);
+			html_th(fp, head, false);
 	}
 	fputs("</tr>\n", fp);
 	/* Rows: every job and op type of any result, in order of appearance. */
@@ -448,10 +461,14 @@ void html_report_write(FILE *fp, const struct html_report *r)
 		html_environment(fp, r->in[f].result);
 		html_config_legend(fp, r->in[f].result);
 		html_matrix_table(fp, r->in[f].result);
+		html_figure(fp, r, PLOT_MATRIX, f, 0);
 		sweep_table(fp, r, f);
 		if (have_plot(r, PLOT_LATENCY, f))
 			fputs("<h3>Latency distribution</h3>\n", fp);
 		html_figure(fp, r, PLOT_LATENCY, f, 0);
+		if (have_plot(r, PLOT_PHASES, f))
+			fputs("<h3>Phases</h3>\n", fp);
+		html_figure(fp, r, PLOT_PHASES, f, 0);
 		html_jobs(fp, r, f);
 	}
 	fputs("<p style=\"color:#777;font-size:.8em\">Written by dbio report. Sizes in binary units "

@@ -124,7 +124,7 @@ static const json_t *run_phase(const json_t *run, const char *name)
 	return NULL;
 }
 
-bool html_phase_summary(const json_t *job, const char *phase, const char *path, struct summary *s)
+bool views_phase_summary(const json_t *job, const char *phase, const char *path, struct summary *s)
 {
 	const json_t *runs = json_object_get(job, "runs");
 	double *x = calloc(json_array_size(runs) + 1, sizeof(*x));
@@ -190,7 +190,7 @@ void html_phases(FILE *fp, const json_t *job)
 			struct summary s;
 
 			fputs("<td>", fp);
-			if (html_phase_summary(job, name, phase_cols[c].path, &s))
+			if (views_phase_summary(job, name, phase_cols[c].path, &s))
 				html_put_value(fp, s.mean, s.n > 1 ? s.ci95 : 0, phase_cols[c].ns,
 					       phase_cols[c].decimals);
 			else
@@ -343,7 +343,7 @@ static bool row_figure(const struct matrix_row *row, const json_t *job, double *
 		return false;
 	if (!row->phase)
 		return html_figure_of(row->m, job, row->op, v, ci);
-	if (!html_phase_summary(job, row->phase, row->pc->path, &s))
+	if (!views_phase_summary(job, row->phase, row->pc->path, &s))
 		return false;
 	*v = s.mean;
 	*ci = s.n > 1 ? s.ci95 : 0;

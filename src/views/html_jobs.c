@@ -354,16 +354,38 @@ static void series(FILE *fp, const struct html_report *r, size_t f, size_t j, co
 	html_figure(fp, r, PLOT_SERIES, f, j);
 }
 
+/* Whether job j of input f has a series plot drawn. */
+static bool series_drawn(const struct html_report *r, size_t f, size_t j)
+{
+	for (size_t i = 0; r->plots && i < r->plots->count; i++)
+		if (r->plots->plots[i].kind == PLOT_SERIES && r->plots->plots[i].file == f &&
+		    r->plots->plots[i].job == j && r->svgs[i])
+			return true;
+	return false;
+}
+
 void html_jobs(FILE *fp, const struct html_report *r, size_t f)
 {
 	const json_t *result = r->in[f].result;
-	size_t j, k;
+	const json_t *jobs = json_object_get(result, "jobs");
+	/* A sweep's or a matrix's table has every job: their sections can be cut. */
+	bool cut = json_array_size(jobs) > HTML_MAX_JOBS &&
+		   (json_object_get(result, "sweep") || json_object_get(result, "matrix"));
+	size_t j, k, shown = 0;
 	json_t *job, *warning;
 
-	json_array_foreach (json_object_get(result, "jobs"), j, job) {
+	if (cut)
+		fprintf(fp,
+			"<p class=\"note\">%zu jobs: the sections of the first %d and of those whose series is "
+			"drawn follow; the table above has every job.</p>\n",
+			json_array_size(jobs), HTML_MAX_JOBS);
+	json_array_foreach (jobs, j, job) {
 		const json_t *runs = json_object_get(job, "runs");
 		char label[512];
 
+		if (cut && shown >= HTML_MAX_JOBS && !series_drawn(r, f, j))
+			continue;
+		shown++;
 		fprintf(fp, "<h3 id=\"f%zu-j%zu\">job ", f + 1, j + 1);
 		html_escape(fp, views_job_title(result, job, label, sizeof(label)));
 		fputs("</h3>\n", fp);

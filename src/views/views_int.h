@@ -32,6 +32,7 @@ struct plot_unit plot_size_unit(double bytes);
 /* The plot being written: its data file, its script, and the plot
  * commands of up to two panels, gathered while the data is written. */
 struct plot_ctx {
+	const char *ops; /* the op types of the per-op plots (comma-separated), NULL: all */
 	enum plot_format fmt;
 	struct plot_set *set;
 	struct dbio_err *err;
@@ -62,6 +63,12 @@ void plot_safe_name(char *buf, size_t len, const char *name);
 int plot_begin(struct plot_ctx *c, enum plot_kind kind, size_t file, size_t job, const char *stem,
 	       const char *title, int width, int height);
 
+/* plot_begin of a plot of input f of nin, 900 x 560: named stem (stem-fN
+ * with several inputs) and titled what (after the input's label with
+ * several). */
+int plot_begin_of_file(struct plot_ctx *c, enum plot_kind kind, const struct plot_input *in, size_t nin,
+		       size_t f, const char *stem, const char *what);
+
 /* Close the current data block; returns its index. */
 int plot_block_end(struct plot_ctx *c);
 
@@ -76,6 +83,22 @@ void plot_panel_flush(struct plot_ctx *c, int i);
  * plot joins the set, else it is freed. Returns rc or the failure. */
 int plot_end(struct plot_ctx *c, int rc);
 
+/* The bars of metric m of a matrix result in[f]: one per configuration,
+ * named A, B … with the configuration in the legend (plot_sweep.c). */
+int plot_matrix(struct plot_ctx *c, const struct plot_input *in, size_t f, const struct metric *m);
+
+/* The elapsed time of each phase per job of input f, when its jobs have
+ * phases (plot_phases.c). */
+int plot_phases(struct plot_ctx *c, const struct plot_input *in, size_t nin, size_t f);
+
+/* What one operation of op type name is ("I/Os", "records", "commits"),
+ * the unit of its rate: ops/s of two op types with different ones are
+ * never on one axis. "operations" for a name this dbio does not know. */
+const char *plot_op_unit(const char *name);
+
+/* Whether op is one of c->ops (or c->ops is NULL). */
+bool plot_op_wanted(const struct plot_ctx *c, const char *op);
+
 /* The sweep curves of the inputs that are sweeps over one key, and the
  * comparison bars of several inputs, of metric m (plot_sweep.c). 0 or
  * -errno with detail in c->err. */
@@ -87,6 +110,11 @@ int plot_compare(struct plot_ctx *c, const struct plot_input *in, size_t nin, co
 /* The metrics of the side-by-side and sweep tables. */
 #define HTML_METRICS	 "iops,bw,lat_mean,p99"
 #define HTML_MAX_METRICS 8
+
+/* A sweep or matrix of more jobs has the sections of the first
+ * HTML_MAX_JOBS (and of those with a series plot): a page of 12,000 job
+ * sections is 70 MB that no browser shows well; its table has every job. */
+#define HTML_MAX_JOBS 64
 
 /* A latency with its unit, "µs" rather than "us". */
 void html_put_ns(FILE *fp, double ns);
@@ -142,7 +170,7 @@ void html_side_head(FILE *fp, const char *heading, const char *against, const ch
 
 /* The statistics of the value at path (dotted) of phase name in the
  * complete runs of job; false when no run has it. */
-bool html_phase_summary(const json_t *job, const char *phase, const char *path, struct summary *s);
+bool views_phase_summary(const json_t *job, const char *phase, const char *path, struct summary *s);
 
 /* A matrix result's configurations with their letters (nothing for other
  * results). */

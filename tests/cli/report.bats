@@ -91,6 +91,10 @@ PY
 	run --separate-stderr "$DBIO" report s.json t.json --html both.html
 	[ "$status" -eq 0 ]
 	grep -q '<h2 class="first" id="compare">Side by side</h2>' both.html
+	# The files named A and B, with the legend in the table of files.
+	grep -qF '<tr><td class="l"><b>A</b></td><td class="l">s.json</td>' both.html
+	grep -qF '<tr><td class="l"><b>B</b></td><td class="l">t.json</td>' both.html
+	grep -qF '<th title="s.json">A</th><th title="t.json">B</th><th>B vs A</th>' both.html
 	grep -q '<h3>Sweep</h3>' both.html
 	[ "$(grep -c 'job numjobs=2</td><td class="l">read' both.html)" -ge 1 ]
 	# A change in percent against the first file for every figure of t.json.
@@ -344,4 +348,10 @@ kv_sweep() {
 	[ "$(grep -c '<td class="l">load</td><td class="l">sys (s)</td>' s0.html)" -eq 1 ]
 	[ "$(grep -c '<h4>Phases</h4>' s0.html)" -eq 2 ]
 	[ "$(grep -c 'reads and writes' s0.html)" -eq 0 ]
+	if command -v gnuplot >/dev/null; then
+		# The bars of each configuration and the elapsed time of each phase, embedded.
+		grep -qF 'A: ext2 -b 1024</text>' s0.html
+		grep -q 'one bar per configuration' s0.html
+		grep -q 'elapsed time per phase (mean, 95 % CI), a bar per phase' s0.html
+	fi
 }
