@@ -3,7 +3,8 @@
 # a real `dbio sweep` of a small kv job (SQLite, 1,000 records in batches of
 # 100, so each run has a 10-point batch series) over randseed=1,2 and
 # sync_each_batch=0,1, then its four jobs multiplied into JOBS points
-# (default 12,000: randseed=1..JOBS/2 for each sync_each_batch), each copy's
+# (default 12,000: sync_each_batch=0 then 1, each over randseed=1..JOBS/2,
+# the last --vary so that it is the sweep plots' x axis), each copy's
 # throughput and times scaled by a seeded factor in [0.8, 1.2] so curves
 # are not flat. The sweep block (vary values, points, completed) matches
 # the jobs, so compare, report and plot read it as the sweep it would be.
@@ -54,18 +55,18 @@ def scale(o, k):
 jobs = []
 half = n // 2
 for i in range(n):
-    sync = i % 2
-    src = seeds[sync]  # point order: randseed slowest, so seeds[0], [1] are sync 0, 1
+    sync, seed = i // half, i % half + 1
+    src = seeds[sync]  # the seed sweep's order: randseed slowest, so [0], [1] are sync 0, 1
     j = copy.deepcopy(src)
     scale(j["runs"], rng.uniform(0.8, 1.2))
-    j["point"] = {"randseed": str(i // 2 + 1), "sync_each_batch": str(sync)}
+    j["point"] = {"sync_each_batch": str(sync), "randseed": str(seed)}
     j["point_index"] = i
-    j["options"]["randseed"] = i // 2 + 1
+    j["options"]["randseed"] = seed
     jobs.append(j)
 r["jobs"] = jobs
 r["sweep"]["vary"] = [
-    {"key": "randseed", "values": [str(s + 1) for s in range(half)], "unit": "count"},
     {"key": "sync_each_batch", "values": ["0", "1"], "unit": "text"},
+    {"key": "randseed", "values": [str(s + 1) for s in range(half)], "unit": "count"},
 ]
 r["sweep"]["points"] = r["sweep"]["completed"] = n
 with open(out, "w") as f:

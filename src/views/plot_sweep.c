@@ -75,11 +75,13 @@ static bool counts_ops(const struct metric *m)
 
 /* ---- sweep curves --------------------------------------------------------- */
 
+#define SWEEP_MAX_TICKS 32 /* values swept that get a tick each */
+
 struct sweep_curve {
 	char name[600];
 	size_t file;
-	size_t npts;
-	double x[256], y[256], ci[256];
+	size_t npts, cap;
+	double *x, *y, *ci; /* npts points of cap, grown as a sweep has them */
 };
 
 /* Whether a varied key's values are numbers: its vary[].unit says so (a
@@ -114,6 +116,25 @@ static bool sweep_x(const char *key, const char *unit, const json_t *job, char c
 	snprintf(cats[*ncats], 128, "%s", text);
 	*x = (double)(*ncats)++;
 	return true;
+}
+
+/* Room for twice as many points; -ENOMEM leaves the curve as it was. */
+static int curve_grow(struct sweep_curve *s)
+{
+	size_t cap = s->cap ? 2 * s->cap : 64;
+	double *x = realloc(s->x, cap * sizeof(*x)), *y, *ci;
+
+	if (!x)
+		return -ENOMEM;
+	s->x = x;
+	if (!(y = realloc(s->y, cap * sizeof(*y))))
+		return -ENOMEM;
+	s->y = y;
+	if (!(ci = realloc(s->ci, cap * sizeof(*ci))))
+		return -ENOMEM;
+	s->ci = ci;
+	s->cap = cap;
+	return 0;
 }
 
 static struct sweep_curve *find_curve(struct sweep_curve *cv, size_t *n, const char *name, size_t file)
@@ -200,7 +221,7 @@ static void sweep_collect(struct sweep_data *d, const struct plot_ctx *c, const 
 					continue;
 				curve_name(name, sizeof(name), &in[f], nin, job, many_jobs, vary, op);
 				s = find_curve(d->cv, &d->ncv, name, f);
-				if (!s || s->npts == 256)
+				if (!s || (s->npts == s->cap && curve_grow(s)))
 					continue;
 				s->x[s->npts] = x;
 				s->y[s->npts] = y;
@@ -217,31 +238,34 @@ static void sweep_collect(struct sweep_data *d, const struct plot_ctx *c, const 
 /* Ticks at the values swept, and the x range. */
 static void sweep_xaxis(struct plot_ctx *c, const struct sweep_data *d, bool numeric, struct plot_unit xu)
 {
-	fprintf(c->gp, "set xtics (");
-	if (numeric) {
-		double done[256];
-		size_t ndone = 0;
+	double done[SWEEP_MAX_TICKS + 1];
+	size_t ndone = 0;
 
-		for (size_t i = 0; i < d->ncv; i++)
-			for (size_t p = 0; p < d->cv[i].npts; p++) {
-				bool seen = false;
+	/* The values swept, as ticks; gnuplot's own ticks when there are more
+	 * than SWEEP_MAX_TICKS (a long sweep's labels would overlap). */
+	for (size_t i = 0; numeric && i < d->ncv && ndone <= SWEEP_MAX_TICKS; i++)
+		for (size_t p = 0; p < d->cv[i].npts && ndone <= SWEEP_MAX_TICKS; p++) {
+			bool seen = false;
 
-				for (size_t k = 0; k < ndone; k++)
-					seen |= done[k] == d->cv[i].x[p];
-				if (seen || ndone == 256)
-					continue;
-				done[ndone] = d->cv[i].x[p];
-				fprintf(c->gp, "%s'%g' %.9g", ndone++ ? ", " : "", d->cv[i].x[p] / xu.div,
-					d->cv[i].x[p] / xu.div);
-			}
-	} else {
+			for (size_t k = 0; k < ndone; k++)
+				seen |= done[k] == d->cv[i].x[p];
+			if (!seen)
+				done[ndone++] = d->cv[i].x[p];
+		}
+	if (numeric && ndone <= SWEEP_MAX_TICKS) {
+		fprintf(c->gp, "set xtics (");
+		for (size_t k = 0; k < ndone; k++)
+			fprintf(c->gp, "%s'%g' %.9g", k ? ", " : "", done[k] / xu.div, done[k] / xu.div);
+		fprintf(c->gp, ")\n");
+	} else if (!numeric) {
+		fprintf(c->gp, "set xtics (");
 		for (size_t i = 0; i < d->ncats; i++) {
 			fputs(i ? ", " : "", c->gp);
 			plot_gp_str(c->gp, d->cats[i]);
 			fprintf(c->gp, " %zu", i);
 		}
+		fprintf(c->gp, ")\n");
 	}
-	fprintf(c->gp, ")\n");
 	if (numeric && d->xmin > 0 && d->xmax / d->xmin >= 8)
 		fprintf(c->gp, "set logscale x 2\nset xrange [%.9g:%.9g]\n", d->xmin / xu.div / 1.2,
 			d->xmax / xu.div * 1.2);
@@ -309,6 +333,11 @@ static int sweep_one(struct plot_ctx *c, const struct plot_input *in, size_t nin
 out_end:
 	rc = plot_end(c, rc);
 out:
+	for (size_t i = 0; d.cv && i < d.ncv; i++) {
+		free(d.cv[i].x);
+		free(d.cv[i].y);
+		free(d.cv[i].ci);
+	}
 	free(d.cv);
 	free(d.cats);
 	return rc;
