@@ -32,6 +32,11 @@ const char *cmd_opt_value(int argc, char **argv, int *i, const char *key, bool *
  * ..."), for the message. */
 int cmd_check_ops(const char *list, char *names, size_t len);
 
+/* cmd_check_ops of --op LIST of subject ("plot"), with the message
+ * "<subject>: --op LIST: item N is not an op type: expected a list of ..."
+ * printed; true when the list was refused (exit 2). */
+bool cmd_ops_refused(const char *subject, const char *list);
+
 /* Print a usage text's --metric lines: lead, then the names of the metrics
  * (analysis/metric.h; those of each op type, then those of the whole run)
  * and tail (which ends with its newline), wrapped before column 80, each

@@ -20,7 +20,7 @@
 static void plot_usage(void)
 {
 	printf("usage: dbio plot RESULT.json [MORE.json...] --out DIR [--format svg|png]\n"
-	       "                [--metric NAME]\n\n"
+	       "                [--metric NAME] [--op LIST]\n\n"
 	       "Draws the plots of dbio result files with gnuplot into DIR (created if missing):\n"
 	       "  series-j<N>-<job>    per job with log_interval=: ops/s per interval (time grid)\n"
 	       "                       or the time each N-op interval took (count grid), over\n"
@@ -29,11 +29,18 @@ static void plot_usage(void)
 	       "  sweep-<metric>       for sweeps: the metric against the varied value (the last\n"
 	       "                       --vary), mean with 95 %% CI error bars, a curve per op\n"
 	       "                       type and result file\n"
-	       "  compare-<metric>     for several files: a bar per file, per job and op type\n"
+	       "  compare-<metric>     for several files: a bar per file (A, B ...), per job and\n"
+	       "                       op type\n"
+	       "  matrix-<metric>      for a matrix: a bar per configuration (A, B ...)\n"
+	       "  phases               for database workloads: each phase's elapsed time per job\n"
+	       "An ops/s metric is drawn per kind of operation (records, commits, batches ...):\n"
+	       "-<kind> is added to the name when a result has several.\n"
 	       "With several files the series and latency plots are named -f<N>- by file.\n"
 	       "Beside each image are its data (.dat) and gnuplot script (.gp).\n\n"
 	       "  --out DIR        where to write the plots (required)\n"
-	       "  --format FORMAT  svg (default) or png\n");
+	       "  --format FORMAT  svg (default) or png\n"
+	       "  --op LIST        the op types of the sweep, comparison and latency plots\n"
+	       "                   (insert, or read,write; default: every one)\n");
 	cmd_print_metrics("  --metric NAME    what sweep curves and comparison bars show (default iops):\n"
 			  "                   ",
 			  19, "\n\n");
@@ -78,9 +85,35 @@ static bool out_dir_ok(const char *out)
 	return true;
 }
 
+/* Draw each plot of set and write it, its data and script into out,
+ * printing the image's path; says what failed. 0 or -1. */
+static int write_plots(const char *out, const struct plot_set *set)
+{
+	struct dbio_err err = { 0 };
+	int rc;
+
+	for (size_t p = 0; p < set->count; p++) {
+		const struct plot *pl = &set->plots[p];
+		char *image = NULL;
+		size_t len = 0;
+
+		if ((rc = plot_render(pl, &image, &len, &err)) ||
+		    (rc = put(out, pl->stem, ".dat", pl->data, pl->data_len, &err)) ||
+		    (rc = put(out, pl->stem, ".gp", pl->script, pl->script_len, &err)) ||
+		    (rc = put(out, pl->image, "", image, len, &err))) {
+			free(image);
+			cmd_error("plot: %s", err.msg);
+			return -1;
+		}
+		free(image);
+		printf("%s/%s\n", out, pl->image);
+	}
+	return 0;
+}
+
 static int plot_main(int argc, char **argv)
 {
-	const char *out = NULL, *format = "svg", *metric = "iops";
+	const char *out = NULL, *format = "svg", *metric = "iops", *ops = NULL;
 	struct plot_input *in = NULL;
 	struct plot_set set = { 0 };
 	struct dbio_err err = { 0 };
@@ -109,12 +142,15 @@ static int plot_main(int argc, char **argv)
 			format = v;
 		else if ((v = cmd_opt_value(argc, argv, &i, "--metric", &missing)))
 			metric = v;
+		else if ((v = cmd_opt_value(argc, argv, &i, "--op", &missing)))
+			ops = v;
 		else if (missing) {
 			cmd_error("plot: %s: needs a value", argv[i]);
 			goto out;
 		} else if (!strncmp(argv[i], "--", 2)) {
-			cmd_error("plot: '%s': unknown option: expected --out, --format, --metric or --help",
-				  argv[i]);
+			cmd_error(
+				"plot: '%s': unknown option: expected --out, --format, --metric, --op or --help",
+				argv[i]);
 			goto out;
 		} else {
 			in[n++].label = argv[i];
@@ -136,6 +172,8 @@ static int plot_main(int argc, char **argv)
 		cmd_error("plot: --format '%s': unknown: expected svg or png", format);
 		goto out;
 	}
+	if (ops && cmd_ops_refused("plot", ops))
+		goto out;
 	if (!(m = metric_find(metric))) {
 		char names[512];
 
@@ -160,7 +198,7 @@ static int plot_main(int argc, char **argv)
 	if (!out_dir_ok(out))
 		goto out;
 	status = 1;
-	if ((rc = plot_prepare(in, n, m, fmt, &set, &err))) {
+	if ((rc = plot_prepare(in, n, m, ops, fmt, &set, &err))) {
 		cmd_error("plot: %s", err.msg);
 		goto out_set;
 	}
@@ -168,28 +206,18 @@ static int plot_main(int argc, char **argv)
 		cmd_error("plot: nothing to plot: the results hold no jobs with operations");
 		goto out_set;
 	}
-	for (size_t p = 0; p < set.count; p++) {
-		const struct plot *pl = &set.plots[p];
-		char *image = NULL;
-		size_t len = 0;
-
-		if ((rc = plot_render(pl, &image, &len, &err)) ||
-		    (rc = put(out, pl->stem, ".dat", pl->data, pl->data_len, &err)) ||
-		    (rc = put(out, pl->stem, ".gp", pl->script, pl->script_len, &err)) ||
-		    (rc = put(out, pl->image, "", image, len, &err))) {
-			free(image);
-			cmd_error("plot: %s", err.msg);
-			goto out_set;
-		}
-		free(image);
-		printf("%s/%s\n", out, pl->image);
-	}
+	if (write_plots(out, &set))
+		goto out_set;
+	if (set.series_drawn < set.series_jobs)
+		cmd_error("plot: series of %zu of the %zu jobs with one drawn: at most %d per result file, "
+			  "those with the longest worst interval",
+			  set.series_drawn, set.series_jobs, PLOT_MAX_SERIES);
 	status = 0;
 out_set:
 	plot_set_release(&set);
 out:
 	for (size_t f = 0; f < n; f++)
-		json_decref((json_t *)in[f].result);
+		result_release_at_exit((json_t *)in[f].result);
 	free(in);
 	return status;
 }

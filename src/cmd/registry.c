@@ -87,6 +87,17 @@ int cmd_check_ops(const char *list, char *names, size_t len)
 	return list_check(list, is_op_name);
 }
 
+bool cmd_ops_refused(const char *subject, const char *list)
+{
+	char names[256];
+	int bad = cmd_check_ops(list, names, sizeof(names));
+
+	if (bad)
+		cmd_error("%s: --op %s: item %d is not an op type: expected a list of %s", subject, list, bad,
+			  names);
+	return bad != 0;
+}
+
 /* "dbio: " + each line of the message, with its control characters
  * escaped: messages quote job names, file names and text read from result
  * files. A message of several lines (every bad key of a job file) is

@@ -18,16 +18,20 @@
 
 static void report_usage(void)
 {
-	printf("usage: dbio report RESULT.json [MORE.json...] --html FILE [--metric NAME]\n\n"
+	printf("usage: dbio report RESULT.json [MORE.json...] --html FILE [--metric NAME] [--op LIST]\n\n"
 	       "Writes one self-contained HTML page (no scripts, no external files; readable on\n"
 	       "a phone, printable) of dbio result files: the environment (host, kernel, memory,\n"
 	       "writeback settings, filesystems and disks), per job the op tables (ops/s, MiB/s,\n"
-	       "latency percentiles), CPU, faults and context switches, the repeats' mean and\n"
-	       "95 %% confidence interval with a flag for high variation, the per-interval\n"
-	       "series, sweep tables, and with several files a side-by-side table with the\n"
-	       "change against the first. The plots of `dbio plot` are embedded as SVG; without\n"
+	       "latency percentiles) of every op type the job did (inserts, commits, batches\n"
+	       "too), CPU, faults and context switches, a database workload's phases and the\n"
+	       "stall probe, the repeats' mean and 95 %% confidence interval with a flag for\n"
+	       "high variation, the per-interval series, sweep tables, a matrix's\n"
+	       "configurations named A, B ... side by side, and with several files a\n"
+	       "side-by-side table with the change against the first. The plots of `dbio plot` are embedded as SVG; without\n"
 	       "gnuplot (Debian: gnuplot-nox) the page has the tables only and says so.\n\n"
-	       "  --html FILE      the page to write (atomically; required)\n");
+	       "  --html FILE      the page to write (atomically; required)\n"
+	       "  --op LIST        the op types of the sweep, comparison and latency plots\n"
+	       "                   (insert, or read,write; default: every one)\n");
 	cmd_print_metrics("  --metric NAME    what sweep curves and comparison bars show (default iops):\n"
 			  "                   ",
 			  19, "\n\n");
@@ -36,8 +40,8 @@ static void report_usage(void)
 
 /* Draw the plots as SVG into svgs[] (NULL where a plot could not be
  * drawn). Returns a note for the page when plots are missing, else NULL. */
-static const char *draw(const struct plot_input *in, size_t n, const struct metric *m, struct plot_set *set,
-			char ***svgs, char *note, size_t notelen)
+static const char *draw(const struct plot_input *in, size_t n, const struct metric *m, const char *ops,
+			struct plot_set *set, char ***svgs, char *note, size_t notelen)
 {
 	struct dbio_err err = { 0 };
 
@@ -47,7 +51,7 @@ static const char *draw(const struct plot_input *in, size_t n, const struct metr
 		cmd_error("report: %s: the page has the tables only", plot_no_gnuplot);
 		return note;
 	}
-	if (plot_prepare(in, n, m, PLOT_SVG, set, &err)) {
+	if (plot_prepare(in, n, m, ops, PLOT_SVG, set, &err)) {
 		snprintf(note, notelen, "Plots omitted: %s.", err.msg);
 		cmd_error("report: %s", err.msg);
 		return note;
@@ -66,14 +70,24 @@ static const char *draw(const struct plot_input *in, size_t n, const struct metr
 			cmd_error("report: %s", perr.msg);
 		}
 	}
-	if (err.code)
+	if (err.code) {
 		snprintf(note, notelen, "Some plots could not be drawn: %s.", err.msg);
-	return err.code ? note : NULL;
+		return note;
+	}
+	if (set->series_drawn < set->series_jobs) {
+		snprintf(
+			note, notelen,
+			"Series plots of %zu of the %zu jobs with a series: at most %d per result file, those "
+			"with the longest worst interval.",
+			set->series_drawn, set->series_jobs, PLOT_MAX_SERIES);
+		return note;
+	}
+	return NULL;
 }
 
 static int report_main(int argc, char **argv)
 {
-	const char *html = NULL, *metric = "iops", *note;
+	const char *html = NULL, *metric = "iops", *ops = NULL, *note;
 	struct plot_input *in = NULL;
 	struct plot_set set = { 0 };
 	struct dbio_err err = { 0 };
@@ -101,11 +115,13 @@ static int report_main(int argc, char **argv)
 			html = v;
 		else if ((v = cmd_opt_value(argc, argv, &i, "--metric", &missing)))
 			metric = v;
+		else if ((v = cmd_opt_value(argc, argv, &i, "--op", &missing)))
+			ops = v;
 		else if (missing) {
 			cmd_error("report: %s: needs a value", argv[i]);
 			goto out;
 		} else if (!strncmp(argv[i], "--", 2)) {
-			cmd_error("report: '%s': unknown option: expected --html, --metric or --help",
+			cmd_error("report: '%s': unknown option: expected --html, --metric, --op or --help",
 				  argv[i]);
 			goto out;
 		} else {
@@ -121,6 +137,8 @@ static int report_main(int argc, char **argv)
 		cmd_error("report: --html FILE is required: the page to write");
 		goto out;
 	}
+	if (ops && cmd_ops_refused("report", ops))
+		goto out;
 	if (!(m = metric_find(metric))) {
 		char names[512];
 
@@ -145,7 +163,7 @@ static int report_main(int argc, char **argv)
 	status = 1;
 	/* A signal stops the drawing, and no page is written. */
 	run_signals_install();
-	note = draw(in, n, m, &set, &svgs, notebuf, sizeof(notebuf));
+	note = draw(in, n, m, ops, &set, &svgs, notebuf, sizeof(notebuf));
 	if (atomic_load(&run_stop_signal)) {
 		cmd_error("report: interrupted by %s: no page written",
 			  run_signal_name(atomic_load(&run_stop_signal)));
@@ -181,7 +199,7 @@ out_svgs:
 	plot_set_release(&set);
 out:
 	for (size_t f = 0; f < n; f++)
-		json_decref((json_t *)in[f].result);
+		result_release_at_exit((json_t *)in[f].result);
 	free(in);
 	return status;
 }

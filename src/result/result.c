@@ -596,6 +596,23 @@ int result_check(const json_t *r, const char *name, struct dbio_err *err)
 	return 0;
 }
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define RESULT_FREE_AT_EXIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define RESULT_FREE_AT_EXIT 1
+#endif
+#endif
+
+void result_release_at_exit(json_t *r)
+{
+#ifdef RESULT_FREE_AT_EXIT
+	json_decref(r);
+#else
+	(void)r;
+#endif
+}
+
 int result_load(const char *path, json_t **out, struct dbio_err *err)
 {
 	json_error_t jerr;

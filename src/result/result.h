@@ -53,6 +53,13 @@ int result_check(const json_t *r, const char *name, struct dbio_err *err);
  * in err: cannot read, not JSON (with the line), or not a result. */
 int result_load(const char *path, json_t **out, struct dbio_err *err);
 
+/* Let go of a loaded result tree (result_load) right before the command
+ * returns to exit: jansson's tree of a 150 MB result takes seconds to
+ * free and the kernel takes the memory back at once, so it is only freed
+ * in a sanitizer's build, whose leak check must stay exact (git's
+ * UNLEAK). NULL does nothing. */
+void result_release_at_exit(json_t *r);
+
 /* The histogram of an op entry (ops.<type>) back as a struct hist, for
  * merging and recomputing percentiles. 0 or DBIO_EFORMAT. */
 int result_hist_load(const json_t *op, struct hist *h);

@@ -191,17 +191,7 @@ static void metric_title(FILE *fp, const struct metric *m)
 /* A figure of metric m with its CI. */
 static void put_figure(FILE *fp, const struct metric *m, double v, double ci)
 {
-	if (metric_in_ns(m))
-		html_put_ns(fp, v);
-	else
-		fprintf(fp, "%.1f", v);
-	if (ci > 0) {
-		fputs(" ± ", fp);
-		if (metric_in_ns(m))
-			html_put_ns(fp, ci);
-		else
-			fprintf(fp, "%.1f", ci);
-	}
+	html_put_value(fp, v, ci, metric_in_ns(m), m->decimals);
 }
 
 /* ---- the page ------------------------------------------------------------- */
@@ -239,6 +229,8 @@ static void header(FILE *fp, const struct html_report *r)
 	}
 	fprintf(fp, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>dbio report</h1>\n", css);
 	fputs("<div class=\"scroll\"><table>\n<tr>", fp);
+	if (r->n > 1)
+		html_th(fp, "name", true);
 	html_th(fp, "result file", true);
 	html_th(fp, "dbio", true);
 	html_th(fp, "host", true);
@@ -250,6 +242,12 @@ static void header(FILE *fp, const struct html_report *r)
 		const json_t *res = r->in[f].result;
 
 		fputs("<tr>", fp);
+		if (r->n > 1) {
+			char name[16];
+
+			views_config_name(name, sizeof(name), f);
+			fprintf(fp, "<td class=\"l\"><b>%s</b></td>", name);
+		}
 		html_td_text(fp, r->in[f].label);
 		html_td_text(fp, tree_str(json_object_get(res, "tool"), "version"));
 		html_td_text(fp, tree_str(json_object_get(res, "system"), "hostname"));
@@ -288,7 +286,7 @@ static void header(FILE *fp, const struct html_report *r)
 static void side_row(FILE *fp, const struct html_report *r, const struct match_rows *mr, size_t i,
 		     const struct metric *m, bool first)
 {
-	double v0 = 0, c0 = 0, v, ci, pct;
+	double v0 = 0, c0 = 0, v, ci;
 	bool have0 = false;
 
 	fputs("<tr>", fp);
@@ -299,28 +297,18 @@ static void side_row(FILE *fp, const struct html_report *r, const struct match_r
 	fputs("</td>", fp);
 	for (size_t g = 0; g < r->n; g++) {
 		const json_t *job = match_rows_job(mr, i, g);
-		enum compare_side side;
 
-		if (!job || !metric_figure(m, job, mr->rows[i].op, &v, &ci)) {
+		if (!job || !html_figure_of(m, job, mr->rows[i].op, &v, &ci)) {
 			fputs(g ? "<td>–</td><td></td>" : "<td>–</td>", fp);
 			continue;
 		}
 		fputs("<td>", fp);
 		put_figure(fp, m, v, ci);
 		fputs("</td>", fp);
-		if (!g) {
+		if (!g)
 			v0 = v, c0 = ci, have0 = true;
-			continue;
-		}
-		side = have0 ? compare_side_of(m, v0, c0, v, ci, &pct) : COMPARE_SIDE_NONE;
-		if (side == COMPARE_SIDE_NONE)
-			fputs("<td></td>", fp);
 		else
-			fprintf(fp, "<td class=\"%s\">%+.1f %%</td>",
-				side == COMPARE_SIDE_BETTER  ? "better"
-				: side == COMPARE_SIDE_WORSE ? "worse"
-							     : "noise",
-				pct);
+			html_change_cell(fp, m, have0, v0, c0, v, ci);
 	}
 	fputs("</tr>\n", fp);
 }
@@ -333,28 +321,24 @@ static void side_by_side(FILE *fp, const struct html_report *r)
 	struct match_rows mr = { 0 };
 	int nms = metric_parse_list("report", HTML_METRICS, ms, HTML_MAX_METRICS, &err);
 
-	fputs("<h2 class=\"first\" id=\"compare\">Side by side</h2>\n<p>Each figure is the mean over a job's "
-	      "runs (± the 95 % confidence interval when it has repeats); change is against the first "
-	      "result. <span class=\"better\">Better</span> and <span class=\"worse\">worse</span> are "
-	      "coloured; <span class=\"noise\">grey</span> when the confidence intervals overlap (within the "
-	      "noise).</p>\n<div class=\"scroll\"><table>\n<tr>",
-	      fp);
-	html_th(fp, "job", true);
-	html_th(fp, "op", true);
-	html_th(fp, "figure", true);
+	html_side_head(fp, "<h2 class=\"first\" id=\"compare\">Side by side</h2>", "A, the first result",
+		       "op");
 	for (size_t f = 0; f < r->n; f++) {
-		fputs("<th>", fp);
+		char name[16], head[48];
+
+		views_config_name(name, sizeof(name), f);
+		fputs("<th title=\"", fp);
 		html_escape(fp, r->in[f].label);
-		fputs("</th>", fp);
+		fprintf(fp, "\">%s</th>", name);
+		snprintf(head, sizeof(head), "%s vs A", name);
 		if (f)
-			html_th(fp, "change", false);
+			html_th(fp, head, false);
 	}
 	fputs("</tr>\n", fp);
 	/* Rows: every job and op type of any result, in order of appearance. */
 	for (size_t f = 0; results && f < r->n; f++)
 		results[f] = r->in[f].result;
-	if (results && nms > 0 &&
-	    !match_rows_init(&mr, results, r->n, metric_find("iops"), HTML_OPS, SIZE_MAX))
+	if (results && nms > 0 && !match_rows_init(&mr, results, r->n, metric_find("iops"), NULL, SIZE_MAX))
 		for (size_t i = 0; i < mr.count; i++)
 			for (int mi = 0; mi < nms; mi++)
 				side_row(fp, r, &mr, i, ms[mi], mi == 0);
@@ -367,22 +351,15 @@ static void side_by_side(FILE *fp, const struct html_report *r)
 
 /* ---- sweeps --------------------------------------------------------------- */
 
-static void sweep_table(FILE *fp, const struct html_report *r, size_t f)
-{
-	const struct metric *ms[HTML_MAX_METRICS], *iops = metric_find("iops");
-	const json_t *result = r->in[f].result;
-	const json_t *sweep = json_object_get(result, "sweep");
-	const json_t *vary = json_object_get(sweep, "vary");
-	struct dbio_err err = { 0 };
-	int nms = metric_parse_list("report", HTML_METRICS, ms, HTML_MAX_METRICS, &err);
-	size_t i, j;
-	json_t *v, *job;
+/* The per-run metrics of the sweep table: on the first row of a point. */
+#define HTML_RUN_METRICS "elapsed,user,sys,worst,worst2"
 
-	if (!sweep)
-		return;
-	fprintf(fp,
-		"<h3>Sweep</h3>\n<p>%.0f of %.0f points done; mean ± 95 %% CI over each point's runs.</p>\n",
-		tree_num(sweep, "completed"), tree_num(sweep, "points"));
+static void sweep_head(FILE *fp, const json_t *vary, const struct metric *const *ms, int nms,
+		       const struct metric *const *rs, int nrs)
+{
+	size_t i;
+	json_t *v;
+
 	fputs("<div class=\"scroll\"><table>\n<tr>", fp);
 	json_array_foreach (vary, i, v) {
 		fputs("<th class=\"l\">", fp);
@@ -391,41 +368,82 @@ static void sweep_table(FILE *fp, const struct html_report *r, size_t f)
 	}
 	html_th(fp, "job", true);
 	html_th(fp, "op", true);
-	for (int mi = 0; mi < nms; mi++) {
+	for (int mi = 0; mi < nms + nrs; mi++) {
 		fputs("<th>", fp);
-		metric_title(fp, ms[mi]);
+		metric_title(fp, mi < nms ? ms[mi] : rs[mi - nms]);
 		fputs("</th>", fp);
 	}
 	html_th(fp, "CV of ops/s", false);
 	fputs("</tr>\n", fp);
-	json_array_foreach (json_object_get(result, "jobs"), j, job) {
-		for (int t = 0; t < OP_NTYPES; t++) {
-			const char *op = op_type_name((enum op_type)t);
-			double val, ci;
-			struct summary s;
+}
 
-			if (!list_has(HTML_OPS, op) || !metric_figure(iops, job, op, &val, &ci))
-				continue;
-			fputs("<tr>", fp);
-			json_array_foreach (vary, i, v)
-				html_td_text(fp, tree_str(json_object_get(job, "point"), tree_str(v, "key")));
-			html_td_text(fp, tree_str(job, "name"));
-			html_td_text(fp, op);
-			for (int mi = 0; mi < nms; mi++) {
-				metric_figure(ms[mi], job, op, &val, &ci);
-				fputs("<td>", fp);
-				put_figure(fp, ms[mi], val, ci);
-				fputs("</td>", fp);
-			}
-			metric_summary(iops, job, op, &s);
-			if (s.n > 1)
-				fprintf(fp, "<td%s>%.1f %%%s</td>", s.cv * 100 > 10 ? " class=\"warn\"" : "",
-					s.cv * 100, s.cv * 100 > 10 ? " HIGH" : "");
-			else
-				fputs("<td>–</td>", fp);
-			fputs("</tr>\n", fp);
+/* The rows of one sweep point's job: one per op type it did; the run's
+ * figures on the first. */
+static void sweep_rows(FILE *fp, const json_t *vary, const json_t *job, const struct metric *const *ms,
+		       int nms, const struct metric *const *rs, int nrs)
+{
+	const struct metric *iops = metric_find("iops");
+	bool first = true;
+	size_t i;
+	json_t *v;
+
+	for (int t = 0; t < OP_NTYPES; t++) {
+		const char *op = op_type_name((enum op_type)t);
+		double val, ci;
+		struct summary s;
+
+		if (!metric_figure(iops, job, op, &val, &ci))
+			continue;
+		fputs("<tr>", fp);
+		json_array_foreach (vary, i, v)
+			html_td_text(fp, first ? tree_str(json_object_get(job, "point"), tree_str(v, "key"))
+					       : "");
+		html_td_text(fp, first ? tree_str(job, "name") : "");
+		html_td_text(fp, op);
+		for (int mi = 0; mi < nms + nrs; mi++) {
+			const struct metric *m = mi < nms ? ms[mi] : rs[mi - nms];
+			bool have = mi < nms ? html_figure_of(m, job, op, &val, &ci)
+					     : first && metric_figure(m, job, "all", &val, &ci);
+
+			fputs("<td>", fp);
+			if (have)
+				put_figure(fp, m, val, ci);
+			else if (mi < nms)
+				fputs("–", fp);
+			fputs("</td>", fp);
 		}
+		metric_summary(iops, job, op, &s);
+		if (s.n > 1)
+			fprintf(fp, "<td%s>%.1f %%%s</td>", s.cv * 100 > 10 ? " class=\"warn\"" : "",
+				s.cv * 100, s.cv * 100 > 10 ? " HIGH" : "");
+		else
+			fputs("<td>–</td>", fp);
+		fputs("</tr>\n", fp);
+		first = false;
 	}
+}
+
+static void sweep_table(FILE *fp, const struct html_report *r, size_t f)
+{
+	const struct metric *ms[HTML_MAX_METRICS], *rs[HTML_MAX_METRICS];
+	const json_t *result = r->in[f].result;
+	const json_t *sweep = json_object_get(result, "sweep");
+	const json_t *vary = json_object_get(sweep, "vary");
+	struct dbio_err err = { 0 };
+	int nms = metric_parse_list("report", HTML_METRICS, ms, HTML_MAX_METRICS, &err);
+	int nrs = metric_parse_list("report", HTML_RUN_METRICS, rs, HTML_MAX_METRICS, &err);
+	size_t j;
+	json_t *job;
+
+	if (!sweep || nms < 0 || nrs < 0)
+		return;
+	fprintf(fp,
+		"<h3>Sweep</h3>\n<p>%.0f of %.0f points done; mean ± 95 %% CI over each point's runs. "
+		"Elapsed, CPU times and the worst intervals are of the whole run, on its first row.</p>\n",
+		tree_num(sweep, "completed"), tree_num(sweep, "points"));
+	sweep_head(fp, vary, ms, nms, rs, nrs);
+	json_array_foreach (json_object_get(result, "jobs"), j, job)
+		sweep_rows(fp, vary, job, ms, nms, rs, nrs);
 	fputs("</table></div>\n", fp);
 	if (r->n == 1)
 		html_figure(fp, r, PLOT_SWEEP, 0, 0);
@@ -441,10 +459,16 @@ void html_report_write(FILE *fp, const struct html_report *r)
 		html_escape(fp, r->in[f].label);
 		fputs("</h2>\n", fp);
 		html_environment(fp, r->in[f].result);
+		html_config_legend(fp, r->in[f].result);
+		html_matrix_table(fp, r->in[f].result);
+		html_figure(fp, r, PLOT_MATRIX, f, 0);
 		sweep_table(fp, r, f);
 		if (have_plot(r, PLOT_LATENCY, f))
 			fputs("<h3>Latency distribution</h3>\n", fp);
 		html_figure(fp, r, PLOT_LATENCY, f, 0);
+		if (have_plot(r, PLOT_PHASES, f))
+			fputs("<h3>Phases</h3>\n", fp);
+		html_figure(fp, r, PLOT_PHASES, f, 0);
 		html_jobs(fp, r, f);
 	}
 	fputs("<p style=\"color:#777;font-size:.8em\">Written by dbio report. Sizes in binary units "

@@ -145,7 +145,7 @@ static void op_tables(FILE *fp, const json_t *runs)
 			const char *name = op_type_name((enum op_type)t);
 			const json_t *op = json_object_get(json_object_get(run, "ops"), name);
 
-			if (list_has(HTML_OPS, name))
+			if (tree_num(op, "count") > 0)
 				extra |= json_object_size(tree_get(op, "lat_ns.percentiles")) > 0;
 		}
 	fputs("<div class=\"scroll\"><table>\n<tr>", fp);
@@ -167,13 +167,15 @@ static void op_tables(FILE *fp, const json_t *runs)
 			const char *pct;
 			json_t *v;
 
-			if (!list_has(HTML_OPS, name) || tree_num(op, "count") == 0)
+			if (tree_num(op, "count") == 0)
 				continue;
-			fprintf(fp,
-				"<tr><td>%zu%s</td><td class=\"l\">%s</td><td>%.0f</td><td>%.1f</td><td>%.2f</td>",
+			fprintf(fp, "<tr><td>%zu%s</td><td class=\"l\">%s</td><td>%.0f</td><td>%.1f</td>",
 				r + 1, json_is_true(json_object_get(run, "partial")) ? " (partial)" : "",
-				name, tree_num(op, "count"), tree_num(op, "iops"),
-				tree_num(op, "bw_bytes") / 1048576.0);
+				name, tree_num(op, "count"), tree_num(op, "iops"));
+			if (tree_num(op, "bytes") > 0)
+				fprintf(fp, "<td>%.2f</td>", tree_num(op, "bw_bytes") / 1048576.0);
+			else
+				fputs("<td>–</td>", fp); /* a commit, an fsync: moves no bytes of its own */
 			for (size_t i = 0; i < 7; i++) {
 				fputs("<td>", fp);
 				html_put_ns(fp, tree_num(lat, cols[i]));
@@ -271,11 +273,15 @@ static void repeats(FILE *fp, const json_t *job)
 		const char *name = op_type_name((enum op_type)t);
 		double cv;
 
-		if (!list_has(HTML_OPS, name) || !metric_summary(iops, job, name, &s))
+		if (!metric_summary(iops, job, name, &s))
 			continue;
 		cv = s.cv * 100;
 		fprintf(fp, "<tr><td class=\"l\">%s</td>", name);
 		for (int c = 0; c < ncols; c++) {
+			if (cols[c]->scope == METRIC_PER_OP_BYTES && !metric_op_done(job, name, true)) {
+				fputs("<td>–</td>", fp);
+				continue;
+			}
 			metric_summary(cols[c], job, name, &s);
 			ci_cell(fp, &s, metric_in_ns(cols[c]));
 		}
@@ -306,21 +312,27 @@ static void series(FILE *fp, const struct html_report *r, size_t f, size_t j, co
 	json_array_foreach (runs, i, run) {
 		const json_t *s = json_object_get(run, "series");
 		bool time_grid = !strcmp(tree_str(s, "grid"), "time");
+		bool batch_grid = !strcmp(tree_str(s, "grid"), "batch");
 
 		if (!s)
 			continue;
-		fprintf(fp, "<li>run %zu: %zu intervals of ", i + 1,
-			json_array_size(json_object_get(s, "points")));
-		if (time_grid)
+		fprintf(fp, "<li>run %zu: %zu ", i + 1, json_array_size(json_object_get(s, "points")));
+		if (time_grid) {
+			fputs("intervals of ", fp);
 			html_put_ns(fp, tree_num(s, "interval_ns"));
-		else
-			fprintf(fp, "%.0f reads and writes per thread", tree_num(s, "interval_ops"));
+		} else if (batch_grid) {
+			fputs("database batches (a point per batch of each thread)", fp);
+		} else {
+			fprintf(fp, "intervals of %.0f reads and writes per thread",
+				tree_num(s, "interval_ops"));
+		}
 		if (json_is_true(json_object_get(s, "truncated")))
 			fputs(" <span class=\"warn\">(truncated: out of memory)</span>", fp);
 		json_array_foreach (json_object_get(s, "worst"), k, w) {
 			if (k >= 2)
 				break;
-			fprintf(fp, "; %s #%.0f", rank[k], tree_num(w, "index") + 1);
+			fprintf(fp, "; %s %s #%.0f", rank[k], batch_grid ? "batch" : "interval",
+				tree_num(w, "index") + 1);
 			if (!time_grid)
 				fprintf(fp, " of thread %.0f", tree_num(w, "thread"));
 			fputs(" ending ", fp);
@@ -331,7 +343,8 @@ static void series(FILE *fp, const struct html_report *r, size_t f, size_t j, co
 				fprintf(fp, ": %.0f reads and writes (%.1f ops/s)", tree_num(w, "count"),
 					d > 0 ? tree_num(w, "count") / d : 0);
 			} else {
-				fprintf(fp, ": %.0f operations took ", tree_num(w, "count"));
+				fprintf(fp, ": %.0f %s took ", tree_num(w, "count"),
+					batch_grid ? "records" : "operations");
 				html_put_ns(fp, tree_num(w, "duration_ns"));
 			}
 		}
@@ -341,18 +354,40 @@ static void series(FILE *fp, const struct html_report *r, size_t f, size_t j, co
 	html_figure(fp, r, PLOT_SERIES, f, j);
 }
 
+/* Whether job j of input f has a series plot drawn. */
+static bool series_drawn(const struct html_report *r, size_t f, size_t j)
+{
+	for (size_t i = 0; r->plots && i < r->plots->count; i++)
+		if (r->plots->plots[i].kind == PLOT_SERIES && r->plots->plots[i].file == f &&
+		    r->plots->plots[i].job == j && r->svgs[i])
+			return true;
+	return false;
+}
+
 void html_jobs(FILE *fp, const struct html_report *r, size_t f)
 {
 	const json_t *result = r->in[f].result;
-	size_t j, k;
+	const json_t *jobs = json_object_get(result, "jobs");
+	/* A sweep's or a matrix's table has every job: their sections can be cut. */
+	bool cut = json_array_size(jobs) > HTML_MAX_JOBS &&
+		   (json_object_get(result, "sweep") || json_object_get(result, "matrix"));
+	size_t j, k, shown = 0;
 	json_t *job, *warning;
 
-	json_array_foreach (json_object_get(result, "jobs"), j, job) {
+	if (cut)
+		fprintf(fp,
+			"<p class=\"note\">%zu jobs: the sections of the first %d and of those whose series is "
+			"drawn follow; the table above has every job.</p>\n",
+			json_array_size(jobs), HTML_MAX_JOBS);
+	json_array_foreach (jobs, j, job) {
 		const json_t *runs = json_object_get(job, "runs");
 		char label[512];
 
+		if (cut && shown >= HTML_MAX_JOBS && !series_drawn(r, f, j))
+			continue;
+		shown++;
 		fprintf(fp, "<h3 id=\"f%zu-j%zu\">job ", f + 1, j + 1);
-		html_escape(fp, match_label(result, job, label, sizeof(label)));
+		html_escape(fp, views_job_title(result, job, label, sizeof(label)));
 		fputs("</h3>\n", fp);
 		brief_options(fp, job);
 		json_array_foreach (json_object_get(job, "warnings"), k, warning) {
@@ -361,6 +396,8 @@ void html_jobs(FILE *fp, const struct html_report *r, size_t f)
 			fputs("</p>\n", fp);
 		}
 		op_tables(fp, runs);
+		html_phases(fp, job);
+		html_probe(fp, runs);
 		if (json_array_size(runs) > 1 && tree_num(json_object_get(job, "summary"), "runs") > 0)
 			repeats(fp, job);
 		series(fp, r, f, j, runs);

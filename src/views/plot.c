@@ -243,7 +243,7 @@ static int plot_series(struct plot_ctx *c, const struct plot_input *in, size_t n
 	} else {
 		snprintf(iv, sizeof(iv), "%.0f operations", tree_num(series, "interval_ops"));
 	}
-	match_label(in[f].result, job, label, sizeof(label));
+	views_job_title(in[f].result, job, label, sizeof(label));
 	snprintf(title, sizeof(title), "%s%sjob %s: %s per %s%s", nin > 1 ? in[f].label : "",
 		 nin > 1 ? ": " : "", label, time_grid ? "ops/s and max latency" : "time and max latency",
 		 batch_grid ? "" : "interval of ", iv);
@@ -315,7 +315,7 @@ static int plot_latency(struct plot_ctx *c, const struct plot_input *in, size_t 
 {
 	const json_t *jobs = json_object_get(in[f].result, "jobs");
 	struct hist *h = malloc(2 * sizeof(*h));
-	char title[1024], stem[64], label[512], name[600];
+	char label[512], name[600];
 	double total_max = 0, typical = 0;
 	int ncurves = 0, rc = 0;
 	size_t j;
@@ -338,23 +338,19 @@ static int plot_latency(struct plot_ctx *c, const struct plot_input *in, size_t 
 		goto out;
 	struct plot_unit u = plot_time_unit(typical);
 
-	snprintf(title, sizeof(title), "%s%slatency by percentile (each op type, all runs)",
-		 nin > 1 ? in[f].label : "", nin > 1 ? ": " : "");
-	if (nin > 1)
-		snprintf(stem, sizeof(stem), "latency-f%zu", f + 1);
-	else
-		snprintf(stem, sizeof(stem), "latency");
-	rc = plot_begin(c, PLOT_LATENCY, f, 0, stem, title, 900, 560);
+	rc = plot_begin_of_file(c, PLOT_LATENCY, in, nin, f, "latency",
+				"latency by percentile (each op type, all runs)");
 	if (rc)
 		goto out_end;
 	json_array_foreach (jobs, j, job) {
 		for (size_t k = 0; k < OP_NTYPES; k++) {
-			if (ncurves == PLOT_MAX_CURVES || !job_hist(job, op_name(k), &h[0], &h[1]))
+			if (ncurves == PLOT_MAX_CURVES || !plot_op_wanted(c, op_name(k)) ||
+			    !job_hist(job, op_name(k), &h[0], &h[1]))
 				continue;
 			latency_curve(c->dat, &h[0], u);
 			int b = plot_block_end(c);
 
-			match_label(in[f].result, job, label, sizeof(label));
+			views_job_title(in[f].result, job, label, sizeof(label));
 			snprintf(name, sizeof(name), "%s %s", label, op_name(k));
 			fprintf(plot_curve(c, 0), "dat index %d using 1:2 with lines lw 1.5 title ", b);
 			plot_gp_str(c->panel[0].fp, name);
@@ -378,20 +374,83 @@ out:
 	return rc;
 }
 
-int plot_prepare(const struct plot_input *in, size_t n, const struct metric *m, enum plot_format fmt,
-		 struct plot_set *set, struct dbio_err *err)
+/* The longest worst interval of the series of a job's runs; -1 without
+ * a series. */
+static double job_worst_ns(const json_t *job)
 {
-	struct plot_ctx c = { .fmt = fmt, .set = set, .err = err };
+	double worst = -1;
+	size_t r;
+	json_t *run;
+
+	json_array_foreach (json_object_get(job, "runs"), r, run) {
+		const json_t *s = json_object_get(run, "series");
+		double w = tree_num(json_array_get(json_object_get(s, "worst"), 0), "duration_ns");
+
+		if (s && w > worst)
+			worst = w;
+		else if (s && worst < 0)
+			worst = 0;
+	}
+	return worst;
+}
+
+/* Mark in draw[] (one per job) the jobs of jobs whose series to plot: all
+ * that have one, or the PLOT_MAX_SERIES with the longest worst interval
+ * (the earlier of two equal ones). Returns how many jobs have a series. */
+static size_t series_choice(const json_t *jobs, bool *draw, double *worst)
+{
+	size_t n = json_array_size(jobs), with = 0, j;
+	json_t *job;
+
+	json_array_foreach (jobs, j, job)
+		with += (worst[j] = job_worst_ns(job)) >= 0;
+	if (with <= PLOT_MAX_SERIES) {
+		for (j = 0; j < n; j++)
+			draw[j] = worst[j] >= 0;
+		return with;
+	}
+	/* The PLOT_MAX_SERIES-th longest: a partial selection, O(n) per pick. */
+	for (size_t k = 0; k < PLOT_MAX_SERIES; k++) {
+		size_t best = n;
+
+		for (j = 0; j < n; j++)
+			if (worst[j] >= 0 && !draw[j] && (best == n || worst[j] > worst[best]))
+				best = j;
+		draw[best] = true;
+	}
+	return with;
+}
+
+int plot_prepare(const struct plot_input *in, size_t n, const struct metric *m, const char *ops,
+		 enum plot_format fmt, struct plot_set *set, struct dbio_err *err)
+{
+	struct plot_ctx c = { .ops = ops, .fmt = fmt, .set = set, .err = err };
 	int rc = 0;
 
 	memset(set, 0, sizeof(*set));
 	for (size_t f = 0; f < n && !rc; f++) {
-		size_t njobs = json_array_size(json_object_get(in[f].result, "jobs"));
+		const json_t *jobs = json_object_get(in[f].result, "jobs");
+		size_t njobs = json_array_size(jobs);
+		bool *draw = calloc(njobs + 1, sizeof(*draw));
+		double *worst = calloc(njobs + 1, sizeof(*worst));
 
+		if (!draw || !worst) {
+			free(draw);
+			free(worst);
+			return dbio_err_set(err, -ENOMEM, "plot: out of memory");
+		}
+		set->series_jobs += series_choice(jobs, draw, worst);
 		for (size_t j = 0; j < njobs && !rc; j++)
-			rc = plot_series(&c, in, n, f, j);
+			if (draw[j] && !(rc = plot_series(&c, in, n, f, j)))
+				set->series_drawn++;
+		free(draw);
+		free(worst);
 		if (!rc)
 			rc = plot_latency(&c, in, n, f);
+		if (!rc)
+			rc = plot_phases(&c, in, n, f);
+		if (!rc)
+			rc = plot_matrix(&c, in, f, m);
 	}
 	if (!rc)
 		rc = plot_sweep(&c, in, n, m);

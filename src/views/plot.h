@@ -7,7 +7,8 @@
  * --out directory; `dbio report` embeds the SVG in the page.
  *
  * The plots:
- *   PLOT_SERIES   per job: the per-interval series of its runs (log_interval)
+ *   PLOT_SERIES   per job (at most PLOT_MAX_SERIES per input, those with
+ *                 the longest worst interval): the per-interval series of its runs (log_interval)
  *                 — ops/s per interval on a time grid, the time each N-op
  *                 interval took on a count grid — over max latency per
  *                 interval, with the worst intervals marked;
@@ -18,7 +19,17 @@
  *                 error bars, a curve per op type (one, "all", for a
  *                 metric of the whole run) and result;
  *   PLOT_COMPARE  with several results: bars of the metric per job and op
- *                 type, one bar (with its 95 % CI) per result.
+ *                 type, one bar (with its 95 % CI) per result, named A, B …
+ *                 with the file in the legend;
+ *   PLOT_MATRIX   per matrix result: the same bars, one per configuration
+ *                 (A: ext2 -b 1024 …);
+ *   PLOT_PHASES   per result whose jobs have phases (database workloads):
+ *                 each phase's elapsed time per job, a bar per phase.
+ *
+ * A metric of operations per second is never drawn for two op types that
+ * count different things (records, commits, batches) on one axis: the
+ * sweep curves and bars of each are a plot of their own. The per-op plots
+ * take only the op types of the ops list given to plot_prepare.
  *
  * The metric is any of the registry's (analysis/metric.h), its figures
  * metric_figure's: the same numbers as the tables.
@@ -35,7 +46,7 @@
 
 enum plot_format { PLOT_SVG, PLOT_PNG };
 
-enum plot_kind { PLOT_SERIES, PLOT_LATENCY, PLOT_SWEEP, PLOT_COMPARE };
+enum plot_kind { PLOT_SERIES, PLOT_LATENCY, PLOT_SWEEP, PLOT_COMPARE, PLOT_MATRIX, PLOT_PHASES };
 
 struct plot_input {
 	const char *label;    /* the result's name in titles and legends: its path */
@@ -55,17 +66,25 @@ struct plot {
 	size_t script_len;
 };
 
+/* At most this many series plots per input: those of the jobs whose
+ * worst interval is longest (a sweep of 12,000 points would otherwise
+ * draw 12,000 plots that nobody reads). */
+#define PLOT_MAX_SERIES 32
+
 struct plot_set {
 	struct plot *plots;
 	size_t count;
+	size_t series_jobs;  /* jobs of the inputs that have a series */
+	size_t series_drawn; /* of those, how many have a series plot (PLOT_MAX_SERIES per input) */
 };
 
 /* Make the data and gnuplot script of every plot the n inputs make; the
- * sweep curves and comparison bars show metric m. Fills set
+ * sweep curves and comparison bars show metric m, of the op types in the
+ * comma-separated ops (NULL: every one). Fills set
  * (plot_set_release frees it; empty when the results have nothing to
  * plot). 0 or -errno with detail in err. */
-int plot_prepare(const struct plot_input *in, size_t n, const struct metric *m, enum plot_format fmt,
-		 struct plot_set *set, struct dbio_err *err);
+int plot_prepare(const struct plot_input *in, size_t n, const struct metric *m, const char *ops,
+		 enum plot_format fmt, struct plot_set *set, struct dbio_err *err);
 
 void plot_set_release(struct plot_set *set);
 

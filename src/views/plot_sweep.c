@@ -11,15 +11,77 @@
 
 #include "analysis/match.h"
 #include "analysis/tree.h"
+#include "stats/opstats.h"
+#include "util/list.h"
 #include "views/views_int.h"
 
+/* What one operation of each op type is, in stats/opstats.h's order. */
+static const char *const op_units[OP_NTYPES] = {
+	[OP_READ] = "I/Os",
+	[OP_WRITE] = "I/Os",
+	[OP_FSYNC] = "syncs",
+	[OP_FDATASYNC] = "syncs",
+	[OP_INSERT] = "records",
+	[OP_LOOKUP] = "records",
+	[OP_UPDATE] = "records",
+	[OP_COMMIT] = "commits",
+	[OP_BATCH] = "batches",
+	[OP_INDEX] = "index builds",
+	[OP_TXN] = "transactions",
+	[OP_LOG] = "log writes",
+	[OP_SYNC_FILE_RANGE] = "syncs",
+	[OP_CREATE] = "files",
+	[OP_STAT] = "files",
+	[OP_DELETE] = "files",
+	[OP_TRIM] = "trims",
+	[OP_RENAME] = "files",
+};
+
+const char *plot_op_unit(const char *name)
+{
+	for (int t = 0; t < OP_NTYPES; t++)
+		if (!strcmp(op_type_name((enum op_type)t), name))
+			return op_units[t] ? op_units[t] : "operations";
+	return "operations";
+}
+
+bool plot_op_wanted(const struct plot_ctx *c, const char *op)
+{
+	return !c->ops || list_has(c->ops, op);
+}
+
+/* unit in a file name: lower case, letters and digits, '-' for a space
+ * ("I/Os" is "ios", "index builds" "index-builds"). */
+static void unit_stem(char *buf, size_t len, const char *unit)
+{
+	size_t i = 0;
+
+	for (; *unit && i + 1 < len; unit++)
+		if ((*unit >= 'a' && *unit <= 'z') || (*unit >= '0' && *unit <= '9'))
+			buf[i++] = *unit;
+		else if (*unit >= 'A' && *unit <= 'Z')
+			buf[i++] = (char)(*unit - 'A' + 'a');
+		else if (*unit == ' ')
+			buf[i++] = '-';
+	buf[i] = 0;
+}
+
+/* Whether metric m counts operations (ops/s): its curves are split by
+ * what an operation is. */
+static bool counts_ops(const struct metric *m)
+{
+	return metric_per_op(m) && !strcmp(m->unit, "ops/s");
+}
+
 /* ---- sweep curves --------------------------------------------------------- */
+
+#define SWEEP_MAX_TICKS 32 /* values swept that get a tick each */
 
 struct sweep_curve {
 	char name[600];
 	size_t file;
-	size_t npts;
-	double x[256], y[256], ci[256];
+	size_t npts, cap;
+	double *x, *y, *ci; /* npts points of cap, grown as a sweep has them */
 };
 
 /* Whether a varied key's values are numbers: its vary[].unit says so (a
@@ -54,6 +116,25 @@ static bool sweep_x(const char *key, const char *unit, const json_t *job, char c
 	snprintf(cats[*ncats], 128, "%s", text);
 	*x = (double)(*ncats)++;
 	return true;
+}
+
+/* Room for twice as many points; -ENOMEM leaves the curve as it was. */
+static int curve_grow(struct sweep_curve *s)
+{
+	size_t cap = s->cap ? 2 * s->cap : 64;
+	double *x = realloc(s->x, cap * sizeof(*x)), *y, *ci;
+
+	if (!x)
+		return -ENOMEM;
+	s->x = x;
+	if (!(y = realloc(s->y, cap * sizeof(*y))))
+		return -ENOMEM;
+	s->y = y;
+	if (!(ci = realloc(s->ci, cap * sizeof(*ci))))
+		return -ENOMEM;
+	s->ci = ci;
+	s->cap = cap;
+	return 0;
 }
 
 static struct sweep_curve *find_curve(struct sweep_curve *cv, size_t *n, const char *name, size_t file)
@@ -105,8 +186,8 @@ static void curve_name(char *name, size_t len, const struct plot_input *in, size
 
 /* The points of every curve: per input that sweeps over the same key as
  * the first, per job entry and op of m with a figure. */
-static void sweep_collect(struct sweep_data *d, const struct plot_input *in, size_t nin,
-			  const struct metric *m)
+static void sweep_collect(struct sweep_data *d, const struct plot_ctx *c, const struct plot_input *in,
+			  size_t nin, const struct metric *m, const char *unit)
 {
 	for (size_t f = 0; f < nin; f++) {
 		const json_t *sweep = json_object_get(in[f].result, "sweep");
@@ -134,11 +215,13 @@ static void sweep_collect(struct sweep_data *d, const struct plot_input *in, siz
 				char name[600];
 				double y, ci;
 
-				if (!metric_figure(m, job, op, &y, &ci))
+				if ((metric_per_op(m) && !plot_op_wanted(c, op)) ||
+				    (unit && strcmp(plot_op_unit(op), unit)) ||
+				    !metric_figure(m, job, op, &y, &ci))
 					continue;
 				curve_name(name, sizeof(name), &in[f], nin, job, many_jobs, vary, op);
 				s = find_curve(d->cv, &d->ncv, name, f);
-				if (!s || s->npts == 256)
+				if (!s || (s->npts == s->cap && curve_grow(s)))
 					continue;
 				s->x[s->npts] = x;
 				s->y[s->npts] = y;
@@ -155,31 +238,34 @@ static void sweep_collect(struct sweep_data *d, const struct plot_input *in, siz
 /* Ticks at the values swept, and the x range. */
 static void sweep_xaxis(struct plot_ctx *c, const struct sweep_data *d, bool numeric, struct plot_unit xu)
 {
-	fprintf(c->gp, "set xtics (");
-	if (numeric) {
-		double done[256];
-		size_t ndone = 0;
+	double done[SWEEP_MAX_TICKS + 1];
+	size_t ndone = 0;
 
-		for (size_t i = 0; i < d->ncv; i++)
-			for (size_t p = 0; p < d->cv[i].npts; p++) {
-				bool seen = false;
+	/* The values swept, as ticks; gnuplot's own ticks when there are more
+	 * than SWEEP_MAX_TICKS (a long sweep's labels would overlap). */
+	for (size_t i = 0; numeric && i < d->ncv && ndone <= SWEEP_MAX_TICKS; i++)
+		for (size_t p = 0; p < d->cv[i].npts && ndone <= SWEEP_MAX_TICKS; p++) {
+			bool seen = false;
 
-				for (size_t k = 0; k < ndone; k++)
-					seen |= done[k] == d->cv[i].x[p];
-				if (seen || ndone == 256)
-					continue;
-				done[ndone] = d->cv[i].x[p];
-				fprintf(c->gp, "%s'%g' %.9g", ndone++ ? ", " : "", d->cv[i].x[p] / xu.div,
-					d->cv[i].x[p] / xu.div);
-			}
-	} else {
+			for (size_t k = 0; k < ndone; k++)
+				seen |= done[k] == d->cv[i].x[p];
+			if (!seen)
+				done[ndone++] = d->cv[i].x[p];
+		}
+	if (numeric && ndone <= SWEEP_MAX_TICKS) {
+		fprintf(c->gp, "set xtics (");
+		for (size_t k = 0; k < ndone; k++)
+			fprintf(c->gp, "%s'%g' %.9g", k ? ", " : "", done[k] / xu.div, done[k] / xu.div);
+		fprintf(c->gp, ")\n");
+	} else if (!numeric) {
+		fprintf(c->gp, "set xtics (");
 		for (size_t i = 0; i < d->ncats; i++) {
 			fputs(i ? ", " : "", c->gp);
 			plot_gp_str(c->gp, d->cats[i]);
 			fprintf(c->gp, " %zu", i);
 		}
+		fprintf(c->gp, ")\n");
 	}
-	fprintf(c->gp, ")\n");
 	if (numeric && d->xmin > 0 && d->xmax / d->xmin >= 8)
 		fprintf(c->gp, "set logscale x 2\nset xrange [%.9g:%.9g]\n", d->xmin / xu.div / 1.2,
 			d->xmax / xu.div * 1.2);
@@ -189,17 +275,20 @@ static void sweep_xaxis(struct plot_ctx *c, const struct sweep_data *d, bool num
 		fprintf(c->gp, "set xrange [-0.5:%zu.5]\n", d->ncats - 1);
 }
 
-int plot_sweep(struct plot_ctx *c, const struct plot_input *in, size_t nin, const struct metric *m)
+/* The sweep plot of m over the op types whose operations are unit (NULL:
+ * every op type); split names the plot by unit. */
+static int sweep_one(struct plot_ctx *c, const struct plot_input *in, size_t nin, const struct metric *m,
+		     const char *unit, bool split)
 {
 	struct sweep_data d = { .cv = calloc(PLOT_MAX_CURVES, sizeof(*d.cv)), .cats = calloc(64, 128) };
-	char title[1024], stem[64], xl[256];
+	char title[1024], stem[96], xl[256], yname[64], us[32];
 	int rc = 0;
 
 	if (!d.cv || !d.cats) {
 		rc = dbio_err_set(c->err, -ENOMEM, "plot: out of memory");
 		goto out;
 	}
-	sweep_collect(&d, in, nin, m);
+	sweep_collect(&d, c, in, nin, m, unit);
 	if (!d.ncv)
 		goto out;
 	bool numeric = !d.ncats;
@@ -213,9 +302,14 @@ int plot_sweep(struct plot_ctx *c, const struct plot_input *in, size_t nin, cons
 		xu = (struct plot_unit){ "% reads", 1 };
 	if (metric_in_ns(m))
 		yu = plot_time_unit(d.ymax);
-	snprintf(title, sizeof(title), "%s (mean, 95 %% CI) by %s%s%s", m->label, d.xkey,
-		 d.nfiles > 1 ? ", per result" : "", "");
-	snprintf(stem, sizeof(stem), "sweep-%s", m->name);
+	if (split) {
+		snprintf(yname, sizeof(yname), "%s/s", unit);
+		yu.name = yname;
+	}
+	snprintf(title, sizeof(title), "%s%s%s (mean, 95 %% CI) by %s%s", m->label, split ? " of " : "",
+		 split ? unit : "", d.xkey, d.nfiles > 1 ? ", per result" : "");
+	unit_stem(us, sizeof(us), split ? unit : "");
+	snprintf(stem, sizeof(stem), "sweep-%s%s%s", m->name, split ? "-" : "", us);
 	rc = plot_begin(c, PLOT_SWEEP, 0, 0, stem, title, 900, 560);
 	if (rc)
 		goto out_end;
@@ -239,8 +333,76 @@ int plot_sweep(struct plot_ctx *c, const struct plot_input *in, size_t nin, cons
 out_end:
 	rc = plot_end(c, rc);
 out:
+	for (size_t i = 0; d.cv && i < d.ncv; i++) {
+		free(d.cv[i].x);
+		free(d.cv[i].y);
+		free(d.cv[i].ci);
+	}
 	free(d.cv);
 	free(d.cats);
+	return rc;
+}
+
+/* The units (plot_op_unit) of the op types of c->ops that jobs of the
+ * inputs did (of the sweeps only, with sweeps), in order of appearance,
+ * into units[0..OP_NTYPES); returns how many. */
+static size_t units_done(const struct plot_ctx *c, const struct plot_input *in, size_t nin, bool sweeps,
+			 const char **units)
+{
+	size_t nunits = 0;
+
+	for (size_t f = 0; f < nin; f++) {
+		size_t j;
+		json_t *job;
+
+		if (sweeps && !json_object_get(in[f].result, "sweep"))
+			continue;
+		json_array_foreach (json_object_get(in[f].result, "jobs"), j, job)
+			for (int t = 0; t < OP_NTYPES; t++) {
+				const char *op = op_type_name((enum op_type)t), *u = plot_op_unit(op);
+				bool seen = false;
+
+				if (!plot_op_wanted(c, op) || !metric_op_done(job, op, false))
+					continue;
+				for (size_t k = 0; k < nunits; k++)
+					seen |= units[k] == u;
+				if (!seen && nunits < OP_NTYPES)
+					units[nunits++] = u;
+			}
+	}
+	return nunits;
+}
+
+/* The op types of c->ops whose unit is unit (NULL: all of c->ops), as a
+ * comma-separated list in buf; NULL when c->ops is NULL and unit too. */
+static const char *ops_of_unit(const struct plot_ctx *c, const char *unit, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (!unit)
+		return c->ops;
+	buf[0] = 0;
+	for (int t = 0; t < OP_NTYPES && used < len; t++) {
+		const char *op = op_type_name((enum op_type)t);
+
+		if (plot_op_wanted(c, op) && plot_op_unit(op) == unit)
+			used += snprintf(buf + used, len - used, "%s%s", used ? "," : "", op);
+	}
+	return buf;
+}
+
+int plot_sweep(struct plot_ctx *c, const struct plot_input *in, size_t nin, const struct metric *m)
+{
+	const char *units[OP_NTYPES];
+	size_t nunits;
+	int rc = 0;
+
+	if (!counts_ops(m))
+		return sweep_one(c, in, nin, m, NULL, false);
+	/* ops/s of records, of commits, of batches: a plot each. */
+	nunits = units_done(c, in, nin, true, units);
+	for (size_t k = 0; k < nunits && !rc; k++)
+		rc = sweep_one(c, in, nin, m, units[k], nunits > 1);
 	return rc;
 }
 
@@ -248,7 +410,7 @@ out:
 
 /* The rows of the bars: every job and op of m of any input (analysis/match.h). */
 static int compare_rows(struct match_rows *mr, const struct plot_input *in, size_t nin,
-			const struct metric *m)
+			const struct metric *m, const char *ops)
 {
 	const json_t **results = calloc(nin, sizeof(*results));
 	int rc;
@@ -257,19 +419,24 @@ static int compare_rows(struct match_rows *mr, const struct plot_input *in, size
 		return -ENOMEM;
 	for (size_t f = 0; f < nin; f++)
 		results[f] = in[f].result;
-	rc = match_rows_init(mr, results, nin, m, NULL, PLOT_MAX_CURVES);
+	rc = match_rows_init(mr, results, nin, m, ops, PLOT_MAX_CURVES);
 	free(results);
 	return rc;
 }
 
-int plot_compare(struct plot_ctx *c, const struct plot_input *in, size_t nin, const struct metric *m)
+/* The bars of m for the op types ops (NULL: all), of unit (NULL: m's),
+ * one per input, named by letter (A: its label); stem and title say
+ * what the inputs are. */
+static int compare_one(struct plot_ctx *c, const struct plot_input *in, size_t nin, const struct metric *m,
+		       const char *ops, const char *unit, enum plot_kind kind, size_t file, const char *stem,
+		       const char *title)
 {
 	struct match_rows mr;
 	double ymax = 0, y, ci;
-	char title[256], stem[64], row[600];
+	char row[600], yname[64];
 	int rc = 0;
 
-	if (compare_rows(&mr, in, nin, m)) {
+	if (compare_rows(&mr, in, nin, m, ops)) {
 		match_rows_release(&mr);
 		return dbio_err_set(c->err, -ENOMEM, "plot: out of memory");
 	}
@@ -282,10 +449,11 @@ int plot_compare(struct plot_ctx *c, const struct plot_input *in, size_t nin, co
 				ymax = y + ci;
 	struct plot_unit yu = metric_in_ns(m) ? plot_time_unit(ymax) : (struct plot_unit){ m->unit, 1 };
 
-	snprintf(title, sizeof(title), "%s per job and op type (mean, 95 %% CI), one bar per result",
-		 m->label);
-	snprintf(stem, sizeof(stem), "compare-%s", m->name);
-	rc = plot_begin(c, PLOT_COMPARE, 0, 0, stem, title, 900, 560);
+	if (unit) {
+		snprintf(yname, sizeof(yname), "%s/s", unit);
+		yu.name = yname;
+	}
+	rc = plot_begin(c, kind, file, 0, stem, title, 900, 560);
 	if (rc)
 		goto out_end;
 	/* One line per row: the row's number, then value and CI of each result. */
@@ -303,8 +471,12 @@ int plot_compare(struct plot_ctx *c, const struct plot_input *in, size_t nin, co
 	}
 	plot_block_end(c);
 	for (size_t f = 0; f < nin; f++) {
+		char name[16], legend[600];
+
+		views_config_name(name, sizeof(name), f);
+		snprintf(legend, sizeof(legend), "%s: %s", name, in[f].label);
 		fprintf(plot_curve(c, 0), "dat using %zu:%zu title ", 2 + 2 * f, 3 + 2 * f);
-		plot_gp_str(c->panel[0].fp, in[f].label);
+		plot_gp_str(c->panel[0].fp, legend);
 	}
 	fprintf(c->gp, "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
 		       "set style fill solid 0.7 border -1\nset boxwidth 0.9\nset grid noxtics\n"
@@ -324,5 +496,86 @@ out_end:
 	rc = plot_end(c, rc);
 out:
 	match_rows_release(&mr);
+	return rc;
+}
+
+/* Bars of m per unit of its op types (one plot when m does not count
+ * operations), named stem[-unit]. */
+static int compare_units(struct plot_ctx *c, const struct plot_input *in, size_t nin, const struct metric *m,
+			 enum plot_kind kind, size_t file, const char *stem, const char *what)
+{
+	const char *units[OP_NTYPES];
+	size_t nunits = counts_ops(m) ? units_done(c, in, nin, false, units) : 0;
+	char title[512], name[96], ops[256];
+	int rc = 0;
+
+	if (!nunits) {
+		snprintf(title, sizeof(title), "%s per job and op type (mean, 95 %% CI), one bar per %s",
+			 m->label, what);
+		snprintf(name, sizeof(name), "%s-%s", stem, m->name);
+		return compare_one(c, in, nin, m, c->ops, NULL, kind, file, name, title);
+	}
+	for (size_t k = 0; k < nunits && !rc; k++) {
+		snprintf(title, sizeof(title),
+			 "%s of %s per job and op type (mean, 95 %% CI), one bar per %s", m->label, units[k],
+			 what);
+		char us[32];
+
+		unit_stem(us, sizeof(us), units[k]);
+		snprintf(name, sizeof(name), "%s-%s%s%s", stem, m->name, nunits > 1 ? "-" : "",
+			 nunits > 1 ? us : "");
+		rc = compare_one(c, in, nin, m, ops_of_unit(c, units[k], ops, sizeof(ops)), units[k], kind,
+				 file, name, title);
+	}
+	return rc;
+}
+
+int plot_compare(struct plot_ctx *c, const struct plot_input *in, size_t nin, const struct metric *m)
+{
+	return compare_units(c, in, nin, m, PLOT_COMPARE, 0, "compare", "result");
+}
+
+int plot_matrix(struct plot_ctx *c, const struct plot_input *in, size_t f, const struct metric *m)
+{
+	const json_t *configs = json_object_get(json_object_get(in[f].result, "matrix"), "configs");
+	size_t nc = json_array_size(configs), i;
+	struct plot_input *cin;
+	json_t **parts;
+	json_t *job;
+	int rc = 0;
+
+	if (nc < 2)
+		return 0;
+	cin = calloc(nc, sizeof(*cin));
+	parts = calloc(nc, sizeof(*parts));
+	if (!cin || !parts) {
+		rc = dbio_err_set(c->err, -ENOMEM, "plot: out of memory");
+		goto out;
+	}
+	/* Each configuration as a result of its own jobs, named by its label. */
+	for (size_t k = 0; k < nc; k++) {
+		parts[k] = json_pack("{s:[]}", "jobs");
+		if (!parts[k]) {
+			rc = dbio_err_set(c->err, -ENOMEM, "plot: out of memory");
+			goto out;
+		}
+		cin[k].label = tree_str(json_array_get(configs, k), "label");
+		cin[k].result = parts[k];
+	}
+	json_array_foreach (json_object_get(in[f].result, "jobs"), i, job) {
+		const json_t *cfg = views_job_config(job);
+		size_t k = cfg ? (size_t)json_integer_value(json_object_get(cfg, "index")) : nc;
+
+		if (k < nc && json_array_append(json_object_get(parts[k], "jobs"), job)) {
+			rc = dbio_err_set(c->err, -ENOMEM, "plot: out of memory");
+			goto out;
+		}
+	}
+	rc = compare_units(c, cin, nc, m, PLOT_MATRIX, f, "matrix", "configuration");
+out:
+	for (size_t k = 0; parts && k < nc; k++)
+		json_decref(parts[k]);
+	free(parts);
+	free(cin);
 	return rc;
 }

@@ -205,3 +205,95 @@ PY
 	[ "$(cat victim)" = precious ]
 	[ -L plots/latency.svg ]
 }
+
+# kv_sweep: a kv sweep over two sync settings, 2,000 records in batches
+# of 500, one run each, into $result.
+kv_sweep() {
+	need_kv_engine
+	run --separate-stderr "$DBIO" sweep --workload=kv --kv_engine="$kv" --records=2000 --batch=500 \
+		--vary sync_each_batch=1,0 --directory="$target" --output "$result" --format json
+	[ "$status" -eq 0 ] || {
+		echo "$stderr" >&2
+		return 1
+	}
+}
+
+@test "plot: a kv sweep's ops/s: records, commits and batches each on an axis of their own" {
+	need_gnuplot
+	local kv
+	kv_sweep
+	run --separate-stderr "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 0 ]
+	[ ! -e plots/sweep-iops.svg ]
+	valid_svg plots/sweep-iops-records.svg plots/sweep-iops-commits.svg plots/sweep-iops-batches.svg
+	grep -qx "set ylabel 'throughput (records/s)'" plots/sweep-iops-records.gp
+	grep -qx "set ylabel 'throughput (commits/s)'" plots/sweep-iops-commits.gp
+	# Each plot's curves are of its kind only: one per op type of that kind.
+	[ "$(grep -c "title 'insert'" plots/sweep-iops-records.gp)" -eq 1 ]
+	[ "$(grep -c "title 'commit'" plots/sweep-iops-records.gp)" -eq 0 ]
+	[ "$(grep -c "title 'batch'" plots/sweep-iops-commits.gp)" -eq 0 ]
+	# The elapsed time of each phase, per point.
+	valid_svg plots/phases.svg
+	grep -qF "plot dat using 2:3 title 'insert'" plots/phases.gp
+	grep -qF "'job sync_each_batch=1' 0, 'job sync_each_batch=0' 1" plots/phases.gp
+}
+
+@test "plot --op insert: the sweep plot has the insert curve only" {
+	need_gnuplot
+	local kv
+	kv_sweep
+	run --separate-stderr "$DBIO" plot "$result" --out plots --op insert
+	[ "$status" -eq 0 ]
+	valid_svg plots/sweep-iops.svg
+	[ "$(ls plots | grep -c '^sweep-')" -eq 3 ] # its .svg, .dat and .gp
+	[ "$(grep -c "title 'insert'" plots/sweep-iops.gp)" -eq 1 ]
+	[ "$(grep -Ec "title '(commit|batch)'" plots/sweep-iops.gp)" -eq 0 ]
+	run -2 --separate-stderr "$DBIO" plot "$result" --out plots --op insert,bogus
+	[[ "$stderr" == "dbio: plot: --op insert,bogus: item 2 is not an op type: expected a list of read, write, "* ]]
+}
+
+@test "plot: a matrix's bars name each configuration, A: and B: in the legend" {
+	need_gnuplot
+	[ "$(id -u)" -eq 0 ] || skip "needs root (dbio matrix: loop devices, mkfs, mount)"
+	[ -c /dev/loop-control ] || skip "no /dev/loop-control: loop devices are not available"
+	command -v mkfs.ext2 >/dev/null || skip "mkfs.ext2 not installed (Debian package e2fsprogs)"
+	on_teardown "$DBIO" matrix --cleanup
+	mkdir images
+	run --separate-stderr "$DBIO" matrix --rw=write --bs=4k --size=1m --repeat=2 --image "$scratch/images" \
+		--image-size 64m --fs 'ext2:-b 1024' --fs 'ext2:-b 4096' --output "$result" --format json
+	[ "$status" -eq 0 ] || {
+		echo "$stderr" >&2
+		return 1
+	}
+	run --separate-stderr "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 0 ]
+	valid_svg plots/matrix-iops.svg
+	grep -qF "plot dat using 2:3 title 'A: ext2 -b 1024', \\" plots/matrix-iops.gp
+	grep -qF "dat using 4:5 title 'B: ext2 -b 4096'" plots/matrix-iops.gp
+	grep -q 'one bar per configuration' plots/matrix-iops.svg
+	# The latency curves name the configuration too.
+	grep -qF "title 'job on A: ext2 -b 1024 write'" plots/latency.gp
+	grep -qF "title 'job on B: ext2 -b 4096 write'" plots/latency.gp
+}
+
+@test "plot: a sweep of 40 kv points draws the series of 32, the longest worst batches, and says so" {
+	need_gnuplot
+	local kv
+	need_kv_engine
+	run --separate-stderr "$DBIO" sweep --workload=kv --kv_engine="$kv" --records=400 --batch=100 \
+		--vary randseed=$(seq -s, 1 40) --directory="$target" --output "$result" --format json
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 0 ]
+	[ "$(ls plots | grep -c '^series-.*\.svg$')" -eq 32 ]
+	[ "$stderr" = "dbio: plot: series of 32 of the 40 jobs with one drawn: at most 32 per result file, those with the longest worst interval" ]
+	# None left out has a longer worst batch than one drawn.
+	"$PYTHON" - "$result" plots <<'PY'
+import json, os, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+worst = [max(r["series"]["worst"][0]["duration_ns"] for r in j["runs"]) for j in jobs]
+drawn = {int(f.split("-")[1][1:]) - 1 for f in os.listdir(sys.argv[2]) if f.startswith("series-") and f.endswith(".svg")}
+assert len(drawn) == 32, drawn
+assert min(worst[i] for i in drawn) >= max(worst[i] for i in range(len(jobs)) if i not in drawn)
+PY
+}

@@ -60,7 +60,7 @@ no_raw_markup() {
 	[ -z "$(grep -Ei '<(script|link|img|iframe|object|embed)[ >]' report.html)" ]
 	[ -z "$(grep -Ei '@import|<[^>]*[[:space:]]src=|url\((https?:|file:|//)' report.html)" ]
 	for want in 'Environment' 'kernel_release' 'mount_options' 'Repeats' 'CV of ops/s' \
-		'ops/s' 'MiB/s' 'p99.9' 'major faults' 'Per-interval series' 'worst #'; do
+		'ops/s' 'MiB/s' 'p99.9' 'major faults' 'Per-interval series' 'worst interval #'; do
 		grep -qF "$want" report.html || {
 			echo "missing: $want" >&2
 			return 1
@@ -91,6 +91,10 @@ PY
 	run --separate-stderr "$DBIO" report s.json t.json --html both.html
 	[ "$status" -eq 0 ]
 	grep -q '<h2 class="first" id="compare">Side by side</h2>' both.html
+	# The files named A and B, with the legend in the table of files.
+	grep -qF '<tr><td class="l"><b>A</b></td><td class="l">s.json</td>' both.html
+	grep -qF '<tr><td class="l"><b>B</b></td><td class="l">t.json</td>' both.html
+	grep -qF '<th title="s.json">A</th><th title="t.json">B</th><th>B vs A</th>' both.html
 	grep -q '<h3>Sweep</h3>' both.html
 	[ "$(grep -c 'job numjobs=2</td><td class="l">read' both.html)" -ge 1 ]
 	# A change in percent against the first file for every figure of t.json.
@@ -101,23 +105,28 @@ PY
 	fi
 }
 
-@test "report: renders in headless Chromium to a page that is not blank" {
+# screenshot PAGE PNG: headless Chromium's screenshot of PAGE (in the
+# scratch directory) into PNG, 1200x2000; skips, naming the package, when
+# chromium is not installed; fails when it wrote none.
+screenshot() {
+	local profile
 	command -v chromium >/dev/null || skip "chromium is not installed (Debian: apt-get install chromium)"
-	hostile_result
-	run "$DBIO" report "$result" --html report.html
-	[ "$status" -eq 0 ]
 	profile=$(mktemp -d)
 	run timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$profile" --screenshot="$scratch/page.png" --window-size=1200,2000 \
-		"file://$scratch/report.html"
+		--user-data-dir="$profile" --screenshot="$scratch/$2" --window-size=1200,2000 \
+		"file://$scratch/$1"
 	rm -rf "$profile"
-	[ -s page.png ] || {
+	[ -s "$2" ] || {
 		echo "chromium wrote no screenshot: $output" >&2
 		return 1
 	}
-	# Decode the PNG (8-bit RGB or RGBA, as Chromium writes) and count colours.
-	run "$PYTHON" - page.png <<'PY'
+}
+
+# colours PNG: prints how many distinct colours a sample of the PNG's
+# pixels has (8-bit RGB or RGBA, as Chromium writes); a blank page has 1.
+colours() {
+	"$PYTHON" - "$1" <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
@@ -149,6 +158,15 @@ for y in range(h):
     prev = line
 print(len(colours))
 PY
+}
+
+@test "report: renders in headless Chromium to a page that is not blank" {
+	command -v chromium >/dev/null || skip "chromium is not installed (Debian: apt-get install chromium)"
+	hostile_result
+	run "$DBIO" report "$result" --html report.html
+	[ "$status" -eq 0 ]
+	screenshot report.html page.png
+	run colours page.png
 	[ "$status" -eq 0 ] || {
 		echo "$output" >&2
 		return 1
@@ -243,4 +261,97 @@ PY
 	[ "$(grep -c $'\xc2\x9b' r.html)" -eq 0 ]
 	grep -qF 'job\x1b[31m\u009bx' r.html
 	grep -qF 'host\x1b[31m\u009b' r.html
+}
+
+# kv_sweep: a kv sweep (S2's shape, scaled down) over two sync settings,
+# 2,000 records in batches of 500, two runs each, with the write probe,
+# into s2.json.
+kv_sweep() {
+	need_kv_engine
+	run --separate-stderr "$DBIO" sweep --workload=kv --kv_engine="$kv" --records=2000 --batch=500 \
+		--repeat=2 --probe=write --vary sync_each_batch=1,0 --directory="$target" --output s2.json \
+		--format json
+	[ "$status" -eq 0 ] || {
+		echo "$stderr" >&2
+		return 1
+	}
+}
+
+@test "report: a kv sweep shows its inserts, commits, phases and probe, never file I/O" {
+	kv_sweep
+	run --separate-stderr "$DBIO" report s2.json --html s2.html
+	[ "$status" -eq 0 ]
+	# The sweep table: a row per point and op type, the point named on its first.
+	[ "$(grep -c '<tr><td class="l">1</td><td class="l">s2</td><td class="l">insert</td>' s2.html)" -eq 0 ]
+	[ "$(grep -c '<tr><td class="l">1</td><td class="l">job</td><td class="l">insert</td>' s2.html)" -eq 1 ]
+	[ "$(grep -c '<tr><td class="l">0</td><td class="l">job</td><td class="l">insert</td>' s2.html)" -eq 1 ]
+	[ "$(grep -c '<tr><td class="l"></td><td class="l"></td><td class="l">commit</td>' s2.html)" -eq 2 ]
+	# Per run: 2 points x 2 runs of insert, commit and batch rows.
+	[ "$(grep -Ec '<tr><td>[12]</td><td class="l">insert</td><td>2000</td>' s2.html)" -eq 4 ]
+	[ "$(grep -Ec '<tr><td>[12]</td><td class="l">commit</td><td>4</td>' s2.html)" -eq 4 ]
+	# A commit moves no bytes of its own: no MiB/s, not 0.
+	[ "$(grep -c '<td class="l">commit</td><td>4</td><td>[0-9.]*</td><td>–</td>' s2.html)" -eq 4 ]
+	# The repeats' table of each point: insert, commit, batch.
+	[ "$(grep -Ec '<tr><td class="l">insert</td><td>[0-9.]+ ± [0-9.]+</td>' s2.html)" -eq 2 ]
+	# Phases: the insert phase with its 2000 records, mean over 2 runs.
+	[ "$(grep -c '<h4>Phases</h4>' s2.html)" -eq 2 ]
+	[ "$(grep -Ec '<tr><td class="l">insert</td><td>[0-9.]+ [mµ]?s ± [0-9.]+ [mµn]?s</td><td>2000</td>' s2.html)" -eq 2 ]
+	# The stall probe of every run.
+	[ "$(grep -c '<h4>Stall probe</h4>' s2.html)" -eq 2 ]
+	[ "$(grep -Ec '<tr><td>[12]</td><td class="l">write every 100 ms</td>' s2.html)" -eq 4 ]
+	# The series: 4 batches each, no "reads and writes" for a database job.
+	[ "$(grep -c '4 database batches (a point per batch of each thread); worst batch #' s2.html)" -eq 4 ]
+	[ "$(grep -c 'reads and writes' s2.html)" -eq 0 ]
+	# The job's brief is the workload's keys.
+	[ "$(grep -c "<p><code>workload=kv kv_engine=$kv records=2000 batch=500" s2.html)" -eq 2 ]
+	[ "$(grep -c 'rw=read bs=' s2.html)" -eq 0 ]
+}
+
+@test "report: a kv sweep's page renders in headless Chromium, not blank" {
+	command -v chromium >/dev/null || skip "chromium is not installed (Debian: apt-get install chromium)"
+	kv_sweep
+	run "$DBIO" report s2.json --html s2.html
+	[ "$status" -eq 0 ]
+	screenshot s2.html s2.png
+	run colours s2.png
+	[ "$status" -eq 0 ]
+	echo "distinct colours: $output"
+	[ "$output" -gt 16 ]
+}
+
+@test "report: a matrix names each configuration, A and B, with phases side by side" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (dbio matrix: loop devices, mkfs, mount)"
+	[ -c /dev/loop-control ] || skip "no /dev/loop-control: loop devices are not available"
+	command -v mkfs.ext2 >/dev/null || skip "mkfs.ext2 not installed (Debian package e2fsprogs)"
+	need_built workload=import
+	on_teardown "$DBIO" matrix --cleanup
+	mkdir images
+	run --separate-stderr "$DBIO" matrix --workload=import --rows=2000 --batch=1000 --repeat=2 \
+		--image "$scratch/images" --image-size 64m --fs 'ext2:-b 1024' --fs 'ext2:-b 4096' \
+		--output s0.json --format json
+	[ "$status" -eq 0 ] || {
+		echo "$stderr" >&2
+		return 1
+	}
+	run --separate-stderr "$DBIO" report s0.json --html s0.html
+	[ "$status" -eq 0 ]
+	# The legend, and a heading per configuration's job (not two "job s0").
+	grep -qF '<tr><td class="l"><b>A</b></td><td class="l">ext2 -b 1024</td>' s0.html
+	grep -qF '<tr><td class="l"><b>B</b></td><td class="l">ext2 -b 4096</td>' s0.html
+	[ "$(grep -c '>job job on A: ext2 -b 1024</h3>' s0.html)" -eq 1 ]
+	[ "$(grep -c '>job job on B: ext2 -b 4096</h3>' s0.html)" -eq 1 ]
+	# The configurations side by side: a column each, the change against A.
+	grep -qF '<th title="ext2 -b 1024">A</th><th title="ext2 -b 4096">B</th><th>B vs A</th>' s0.html
+	# S0's question: the index phase's elapsed time, user and system CPU, per configuration.
+	[ "$(grep -Ec '<td class="l">index</td><td class="l">elapsed</td><td>[0-9.]+ [mµ]?s' s0.html)" -eq 1 ]
+	[ "$(grep -c '<td class="l">index</td><td class="l">user (s)</td>' s0.html)" -eq 1 ]
+	[ "$(grep -c '<td class="l">load</td><td class="l">sys (s)</td>' s0.html)" -eq 1 ]
+	[ "$(grep -c '<h4>Phases</h4>' s0.html)" -eq 2 ]
+	[ "$(grep -c 'reads and writes' s0.html)" -eq 0 ]
+	if command -v gnuplot >/dev/null; then
+		# The bars of each configuration and the elapsed time of each phase, embedded.
+		grep -qF 'A: ext2 -b 1024</text>' s0.html
+		grep -q 'one bar per configuration' s0.html
+		grep -q 'elapsed time per phase (mean, 95 % CI), a bar per phase' s0.html
+	fi
 }
