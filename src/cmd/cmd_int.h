@@ -40,6 +40,7 @@ struct run_args {
 	enum out_format format;
 	bool format_set; /* --format was given */
 	struct run_opts opts;
+	struct mpi_world *mpi; /* under MPI (mpi/mpi.h), else NULL */
 };
 
 /* Parse argv[1..argc) of run or sweep (sweep: allow --vary, --resume,

@@ -11,6 +11,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
+#include "mpi/mpi.h"
 #include "views/fio_json.h"
 #include "views/text.h"
 #include "result/result.h"
@@ -146,6 +147,23 @@ static int take_formats(int argc, char **argv, char **kept, enum out_format *for
 	return nkept;
 }
 
+/* Under MPI, after the jobs are built (rc): the ranks agree that every
+ * one built them, each gets its directory, rank 0 alone writes the
+ * outputs, and the runner agrees at every phase. */
+static int run_mpi_prepare(struct run_args *a, struct jobset *set, int rc, struct dbio_err *err)
+{
+	rc = mpi_agree(a->mpi, rc, err);
+	if (!rc)
+		rc = mpi_agree(a->mpi, mpi_rank_dirs(a->mpi, set, err), err);
+	if (mpi_rank(a->mpi)) {
+		a->output = NULL;
+		a->series_csv = NULL;
+	}
+	a->opts.phase = mpi_phase;
+	a->opts.phase_ctx = a->mpi;
+	return rc;
+}
+
 static int run_main(int argc, char **argv)
 {
 	void (*show)(const json_t *result, const struct jobset *set);
@@ -161,6 +179,11 @@ static int run_main(int argc, char **argv)
 		cmd_error("run: out of memory");
 		return 1;
 	}
+	if (mpi_world_start(&args.mpi, &err)) {
+		cmd_error("%s", err.msg);
+		free(kept);
+		return 1;
+	}
 	nkept = take_formats(argc, argv, kept, &format, &format_set);
 	status = nkept < 0 ? 2 : jobrun_parse_args(nkept, kept, false, run_usage, &args);
 	args.format = format;
@@ -171,6 +194,8 @@ static int run_main(int argc, char **argv)
 	}
 	jobrun_progress(&args);
 	rc = jobrun_build(&args, NULL, 0, &set, &suite, &err);
+	if (args.mpi)
+		rc = run_mpi_prepare(&args, &set, rc, &err);
 	if (rc) {
 		cmd_error("%s", err.msg);
 		status = dbio_exit_status(rc);
@@ -186,6 +211,7 @@ out_set:
 	jobset_release(&set);
 out_args:
 	jobrun_args_release(&args);
+	mpi_world_end(args.mpi);
 	free(kept);
 	return status;
 }

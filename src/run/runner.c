@@ -325,6 +325,9 @@ static int group_start(struct run_group *g, struct dbio_err *err)
 	pthread_mutex_lock(&g->gate.lock);
 	while (g->gate.ready < g->started)
 		pthread_cond_wait(&g->gate.cond, &g->gate.lock);
+	/* the other processes' threads are ready too: all start at once */
+	if (g->opts->phase && (rc = g->opts->phase(g->opts->phase_ctx, "start", rc, err)))
+		atomic_store(&g->gate.failed, 1);
 	g->gate.open = true;
 	g->gate.open_ns = clock_now_ns();
 	g->sampler.origin_ns = g->gate.open_ns;
@@ -398,10 +401,14 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 		rc = group_prepare(&g, err);
 	if (!rc)
 		rc = group_assign(&g, err);
+	if (opts->phase)
+		rc = opts->phase(opts->phase_ctx, "layout", rc, err);
 	if (!rc && (group_start(&g, err) | run_collect(&g, err)))
 		rc = err->code;				 /* the first failure */
 	if (g.started && run_logs_write(&g, err) && !rc) /* fio writes its logs after a failure too */
 		rc = err->code;
+	if (opts->phase)
+		rc = opts->phase(opts->phase_ctx, "end", rc, err);
 	if (atomic_load(&run_stop_signal) && (!rc || rc == DBIO_ESTOPPED))
 		rc = dbio_err_set(err, DBIO_ESTOPPED, "interrupted by %s",
 				  run_signal_name(atomic_load(&run_stop_signal)));
