@@ -153,8 +153,8 @@ static int take_formats(int argc, char **argv, char **kept, enum out_format *for
 static int run_mpi_prepare(struct run_args *a, struct jobset *set, int rc, struct dbio_err *err)
 {
 	rc = mpi_agree(a->mpi, rc, err);
-	if (!rc)
-		rc = mpi_agree(a->mpi, mpi_rank_dirs(a->mpi, set, err), err);
+	if (!rc && (rc = mpi_agree(a->mpi, mpi_rank_dirs(a->mpi, set, err), err)))
+		mpi_rank_dirs_remove(a->mpi, false); /* what the others made */
 	if (mpi_rank(a->mpi)) {
 		a->output = NULL;
 		a->series_csv = NULL;
@@ -179,10 +179,10 @@ static int run_main(int argc, char **argv)
 		cmd_error("run: out of memory");
 		return 1;
 	}
-	if (mpi_world_start(&args.mpi, &err)) {
+	if ((rc = mpi_world_start(&args.mpi, &err))) {
 		cmd_error("%s", err.msg);
 		free(kept);
-		return 1;
+		return dbio_exit_status(rc);
 	}
 	nkept = take_formats(argc, argv, kept, &format, &format_set);
 	status = nkept < 0 ? 2 : jobrun_parse_args(nkept, kept, false, run_usage, &args);
@@ -198,7 +198,7 @@ static int run_main(int argc, char **argv)
 		rc = run_mpi_prepare(&args, &set, rc, &err);
 	if (rc) {
 		cmd_error("%s", err.msg);
-		status = dbio_exit_status(rc);
+		status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc); /* refused before any I/O */
 		goto out_set;
 	}
 	show = args.format == FORMAT_FIO_JSON	     ? show_fio_json

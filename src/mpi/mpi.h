@@ -21,10 +21,13 @@
 
 struct mpi_world;
 
-/* Join the MPI job when a launcher started this process (its environment
- * names a rank: OMPI_COMM_WORLD_SIZE, PMIX_RANK or PMI_RANK), in a build
- * with MPI. 0 with *out NULL when not under MPI (or built without it): run
- * alone. 0 with *out the world, or -EIO with the reason in err. A rank
+/* Whether an MPI launcher started this process as a rank (its environment
+ * names one: OMPI_COMM_WORLD_SIZE, PMIX_RANK or PMI_RANK). */
+bool mpi_launched(void);
+
+/* Join the MPI job when a launcher started this process (mpi_launched),
+ * in a build with MPI. 0 with *out NULL when not under MPI: run alone;
+ * DBIO_EINPUT under a launcher in a build without MPI. 0 with *out the world, or -EIO with the reason in err. A rank
  * other than 0 prints nothing from then on (standard output and error go
  * to /dev/null): its errors reach rank 0 through mpi_agree. */
 int mpi_world_start(struct mpi_world **out, struct dbio_err *err);

@@ -17,13 +17,21 @@
 
 #ifndef DBIO_HAVE_MPI
 
-/* A build without MPI is never under MPI: there is no world, and the
+bool mpi_launched(void)
+{
+	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
+}
+
+/* A build without MPI never joins an MPI job: there is no world, and the
  * calls below are never reached with one (cmd/ checks). They answer as
  * for the only rank. */
 int mpi_world_start(struct mpi_world **out, struct dbio_err *err)
 {
-	(void)err;
 	*out = NULL;
+	if (mpi_launched())
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"mpi: started by an MPI launcher, but this dbio is built without MPI: every rank would run alone in the same directory; build dbio-mpi with make MPI=1 (libopenmpi-dev) and launch that");
 	return 0;
 }
 
@@ -115,8 +123,7 @@ struct mpi_world {
 	size_t ndirs;
 };
 
-/* Whether a launcher started this process as a rank. */
-static bool launched(void)
+bool mpi_launched(void)
 {
 	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
 }
@@ -142,7 +149,7 @@ int mpi_world_start(struct mpi_world **out, struct dbio_err *err)
 	int provided = 0;
 
 	*out = NULL;
-	if (!launched())
+	if (!mpi_launched())
 		return 0;
 	if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
 		return dbio_err_set(err, -EIO, "mpi: cannot join the MPI job: MPI_Init_thread failed");
