@@ -27,9 +27,10 @@ bool mpi_launched(void);
 
 /* Join the MPI job when a launcher started this process (mpi_launched),
  * in a build with MPI. 0 with *out NULL when not under MPI: run alone;
- * DBIO_EINPUT under a launcher in a build without MPI. 0 with *out the world, or -EIO with the reason in err. A rank
- * other than 0 prints nothing from then on (standard output and error go
- * to /dev/null): its errors reach rank 0 through mpi_agree. */
+ * DBIO_EINPUT under a launcher in a build without MPI. 0 with *out the
+ * world, or -EIO with the reason in err. A rank other than 0 prints
+ * nothing from then on (standard output and error go to /dev/null): its
+ * errors reach rank 0 through mpi_agree. */
 int mpi_world_start(struct mpi_world **out, struct dbio_err *err);
 
 /* Leave the MPI job (MPI_Finalize) and free w; NULL is accepted. */
