@@ -121,3 +121,21 @@ JOB=(--rw=randread --bs=4k --size=4m --progress=none)
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"mpi: not in this build (make MPI=1 with libopenmpi-dev and openmpi-bin)"* ]]
 }
+
+@test "mpi: a merged result validates against docs/result.schema.json" {
+	python3 -c 'import jsonschema; jsonschema.Draft202012Validator' 2>/dev/null ||
+		skip "python3 with jsonschema >= 4 (Draft 2020-12) is not installed: python3-jsonschema"
+	mpi_run 2 --directory="$target" --output="$result" "${JOB[@]}" --log_interval=10ms
+	[ "$status" -eq 0 ]
+	run python3 - "$BATS_TEST_DIRNAME/../../docs/result.schema.json" "$result" <<'PY'
+import json, sys, jsonschema
+V = jsonschema.Draft202012Validator
+v = V(json.load(open(sys.argv[1])), format_checker=V.FORMAT_CHECKER)
+errors = ["/%s: %s" % ("/".join(map(str, e.absolute_path)), e.message[:300])
+          for e in v.iter_errors(json.load(open(sys.argv[2])))]
+print("\n".join(errors))
+sys.exit(1 if errors else 0)
+PY
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
