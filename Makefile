@@ -129,6 +129,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdbio.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libdbio.a $(LIBS) $(CMOCKA) $(LDFLAGS)
 
+# bench/mpi-merge.c: the merge of the ranks' results timed without MPI
+# (bench/mpi-gather.sh builds and runs it).
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libdbio.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libdbio.a $(LIBS) $(LDFLAGS)
+
 run: deps
 	$(MAKE) all
 	./dbio run

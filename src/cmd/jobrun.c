@@ -374,15 +374,14 @@ int jobrun_status(int rc)
 /* Under MPI: the ranks' directories removed, every rank's result merged
  * into *result at rank 0. true when this rank is done: not rank 0, whose
  * figures are in rank 0's, or the merge failed (printed). */
-static bool jobrun_mpi_gather(const struct run_args *a, const struct jobset *set, json_t **result, int *rc,
-			      struct dbio_err *err)
+static bool jobrun_mpi_gather(const struct run_args *a, json_t **result, int *rc, struct dbio_err *err)
 {
 	struct dbio_err gerr = { 0 };
 	json_t *merged = NULL;
 	int grc;
 
 	mpi_rank_dirs_remove(a->mpi, a->opts.keep);
-	grc = mpi_gather(a->mpi, *result, set, &merged, &gerr);
+	grc = mpi_gather(a->mpi, *result, &merged, &gerr);
 	if (grc) {
 		cmd_error("%s", gerr.msg);
 		*rc = *rc ? *rc : grc;
@@ -421,7 +420,7 @@ int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc,
 	run_signals_install();
 	rc = jobrun_jobs(set, a, result, 0, &err);
 	result_finish(result, rc != 0, rc ? err.msg : NULL);
-	if (a->mpi && jobrun_mpi_gather(a, set, &result, &rc, &err)) {
+	if (a->mpi && jobrun_mpi_gather(a, &result, &rc, &err)) {
 		json_decref(result);
 		return jobrun_status(rc);
 	}

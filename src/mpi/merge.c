@@ -57,12 +57,26 @@ static json_t *spread_json(const double *v, size_t n)
 			 n ? sqrt(sq / (double)n) : 0.0);
 }
 
+/* The job's percentile_list, read back from the keys of an op entry's
+ * lat_ns.percentiles ("99.5": written with %.15g, read back exactly). */
+static void pcts_of(const json_t *op, struct opt_pcts *pcts)
+{
+	const char *key;
+	json_t *v;
+
+	pcts->n = 0;
+	json_object_foreach (json_object_get(json_object_get(op, "lat_ns"), "percentiles"), key, v)
+		if (pcts->n < OPT_MAX_PCTS)
+			pcts->v[pcts->n++] = strtod(key, NULL);
+}
+
 /* ops.<name> of runs[0..n) added into one entry over elapsed_ns. */
-static json_t *merge_op(json_t *const *runs, size_t n, const char *name, const struct job *job,
-			uint64_t elapsed_ns, struct dbio_err *err)
+static json_t *merge_op(json_t *const *runs, size_t n, const char *name, uint64_t elapsed_ns,
+			struct dbio_err *err)
 {
 	struct op_stats *sum = malloc(sizeof(*sum));
 	struct hist *h = malloc(sizeof(*h));
+	struct opt_pcts pcts = { .n = 0 };
 	json_t *out = NULL;
 
 	if (!sum || !h) {
@@ -75,6 +89,8 @@ static json_t *merge_op(json_t *const *runs, size_t n, const char *name, const s
 
 		if (!op)
 			continue;
+		if (!pcts.n)
+			pcts_of(op, &pcts);
 		if (result_hist_load(op, h)) {
 			dbio_err_set(err, DBIO_EFORMAT, "merging the ranks: ops.%s: not a histogram", name);
 			goto out_free;
@@ -82,7 +98,7 @@ static json_t *merge_op(json_t *const *runs, size_t n, const char *name, const s
 		hist_merge(&sum->lat_ns, h);
 		sum->bytes += (uint64_t)json_integer_value(json_object_get(op, "bytes"));
 	}
-	if (!(out = result_op_json(sum, job, elapsed_ns)))
+	if (!(out = result_op_json(sum, &pcts, elapsed_ns)))
 		dbio_err_set(err, -ENOMEM, "merging the ranks: out of memory");
 out_free:
 	free(h);
@@ -171,8 +187,8 @@ static json_t *across_json(json_t *const *runs, size_t n, const json_t *ops)
 
 /* Merge run k of job j over the ranks into merged (rank 0's copy), and
  * return its entry of ranks.jobs[j].runs. */
-static json_t *merge_run(const struct mpi_part *parts, size_t n, size_t j, size_t k, const struct job *job,
-			 json_t *merged, struct dbio_err *err)
+static json_t *merge_run(const struct mpi_part *parts, size_t n, size_t j, size_t k, json_t *merged,
+			 struct dbio_err *err)
 {
 	json_t **runs = calloc(n, sizeof(*runs)), *per_rank = json_array(), *ops = json_object(),
 	       *entry = NULL;
@@ -211,8 +227,8 @@ static json_t *merge_run(const struct mpi_part *parts, size_t n, size_t j, size_
 
 	for (size_t i = 0; i < m; i++) /* every type any rank did */
 		json_object_foreach (json_object_get(runs[i], "ops"), name, op) {
-			json_t *sum = json_object_get(ops, name) ? NULL
-								 : merge_op(runs, m, name, job, elapsed, err);
+			json_t *sum =
+				json_object_get(ops, name) ? NULL : merge_op(runs, m, name, elapsed, err);
 
 			if (!sum && err->code)
 				goto out;
@@ -261,7 +277,7 @@ static json_t *hosts_json(const struct mpi_part *parts, size_t n)
 	return hosts;
 }
 
-json_t *mpi_merge(const struct mpi_part *parts, size_t n, const struct jobset *set, char *const *dirs,
+json_t *mpi_merge(const struct mpi_part *parts, size_t n, char *const *dirs, size_t ndirs,
 		  struct dbio_err *err)
 {
 	json_t *out = json_deep_copy(parts[0].result), *rjobs = json_array(), *entry;
@@ -275,17 +291,11 @@ json_t *mpi_merge(const struct mpi_part *parts, size_t n, const struct jobset *s
 		json_t *rruns = json_array(), *run;
 		size_t k;
 
-		if (j >= set->njobs) {
-			dbio_err_set(err, DBIO_EFORMAT, "merging the ranks: rank 0 has %zu jobs, not %zu",
-				     json_array_size(json_object_get(out, "jobs")), set->njobs);
-			json_decref(rruns);
-			goto fail;
-		}
-		if (dirs && dirs[j])
+		if (j < ndirs && dirs[j])
 			json_object_set_new(json_object_get(entry, "options"), "directory",
 					    json_string(dirs[j]));
 		json_array_foreach (json_object_get(entry, "runs"), k, run) {
-			json_t *r = merge_run(parts, n, j, k, &set->jobs[j], run, err);
+			json_t *r = merge_run(parts, n, j, k, run, err);
 
 			if (!r) {
 				json_decref(rruns);

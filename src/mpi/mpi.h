@@ -73,10 +73,8 @@ int mpi_note_run(struct mpi_world *w, size_t job, size_t run, const struct run_s
 
 /* Collective: gather every rank's result at rank 0 and merge them there
  * (merge.c) into *merged (a new reference) with the ranks section; other
- * ranks get *merged NULL. The jobs of set give the percentiles to report.
- * 0 or an error in err (the same on every rank). */
-int mpi_gather(struct mpi_world *w, const json_t *result, const struct jobset *set, json_t **merged,
-	       struct dbio_err *err);
+ * ranks get *merged NULL. 0 or an error in err (the same on every rank). */
+int mpi_gather(struct mpi_world *w, const json_t *result, json_t **merged, struct dbio_err *err);
 
 /* One rank's part of a merge: its result, rank, host and the spans of its
  * runs. */
@@ -97,7 +95,7 @@ struct mpi_part {
  * each op type and their min, mean, max and standard deviation across
  * ranks, and one entry per host with its system. NULL when out of memory
  * or a part is not a result of the same jobs (DBIO_EFORMAT in err). */
-json_t *mpi_merge(const struct mpi_part *parts, size_t n, const struct jobset *set, char *const *dirs,
+json_t *mpi_merge(const struct mpi_part *parts, size_t n, char *const *dirs, size_t ndirs,
 		  struct dbio_err *err);
 
 #endif

@@ -90,11 +90,9 @@ int mpi_note_run(struct mpi_world *w, size_t job, size_t run, const struct run_s
 	return 0;
 }
 
-int mpi_gather(struct mpi_world *w, const json_t *result, const struct jobset *set, json_t **merged,
-	       struct dbio_err *err)
+int mpi_gather(struct mpi_world *w, const json_t *result, json_t **merged, struct dbio_err *err)
 {
 	(void)w;
-	(void)set;
 	(void)err;
 	*merged = json_incref((json_t *)result);
 	return 0;
@@ -365,8 +363,7 @@ static void release_parts(struct mpi_part *parts, int n)
 	free(parts);
 }
 
-int mpi_gather(struct mpi_world *w, const json_t *result, const struct jobset *set, json_t **merged,
-	       struct dbio_err *err)
+int mpi_gather(struct mpi_world *w, const json_t *result, json_t **merged, struct dbio_err *err)
 {
 	json_t *mine = json_pack("{s:O, s:O}", "result", (json_t *)result, "spans", w->spans);
 	char *text = mine ? json_dumps(mine, JSON_COMPACT) : NULL, *buf = NULL;
@@ -394,7 +391,7 @@ int mpi_gather(struct mpi_world *w, const json_t *result, const struct jobset *s
 	MPI_Gatherv(text ? text : "", len, MPI_CHAR, buf, lens, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
 	t1 = clock_now_ns();
 	if (!w->rank && !rc && !(rc = parse_parts(w, buf, displs, parts, err)) &&
-	    !(*merged = mpi_merge(parts, (size_t)w->size, set, w->dirs, err)))
+	    !(*merged = mpi_merge(parts, (size_t)w->size, w->dirs, w->ndirs, err)))
 		rc = err->code;
 	t2 = clock_now_ns();
 	if (*merged)

@@ -77,7 +77,7 @@ static int setup(void **state)
 		run_stats_release(st);
 		free(st);
 	}
-	f->merged = mpi_merge(f->parts, NRANKS, &f->set, NULL, &err);
+	f->merged = mpi_merge(f->parts, NRANKS, NULL, 0, &err);
 	if (!f->merged) {
 		print_error("mpi_merge: %s\n", err.msg);
 		return -1;
