@@ -13,6 +13,7 @@
 #include "cmd/cmd_int.h"
 #include "mpi/mpi.h"
 #include "views/fio_json.h"
+#include "views/ranks.h"
 #include "views/text.h"
 #include "result/result.h"
 
@@ -64,6 +65,7 @@ static void show_jobs(const json_t *result, const struct jobset *set)
 	text_report(stdout, result);
 	if (set->njobs > 1)
 		text_summary(stdout, result);
+	text_ranks(stdout, result);
 }
 
 static void show_suite(const json_t *result, const struct jobset *set)
@@ -71,6 +73,7 @@ static void show_suite(const json_t *result, const struct jobset *set)
 	(void)set;
 	text_report(stdout, result);
 	text_summary(stdout, result);
+	text_ranks(stdout, result);
 }
 
 static void show_fio_json(const json_t *result, const struct jobset *set)

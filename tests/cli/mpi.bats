@@ -139,3 +139,12 @@ PY
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "mpi: the text report ends with the ranks: aggregate beside each rank's spread" {
+	mpi_run 2 --directory="$target" "${JOB[@]}"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ranks: 2 on 1 host: $host (2)"* ]]
+	[[ "$output" == *"op            all ops/s  all MiB/s     rank min    rank mean     rank max     stddev"* ]]
+	line=$(grep -E '^    read +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' <<<"$output")
+	[ -n "$line" ]
+}
