@@ -1,8 +1,7 @@
 /*
  * mpi-merge: the merge at rank 0 without MPI, at rank counts no machine
- * here can launch. Takes one rank's part as dbio-mpi gathers it (a result
- * file written by one rank: any dbio result), parses it once per rank as
- * rank 0 does, and times mpi_merge (src/mpi/merge.c) of N copies, for each
+ * here can launch. Takes one rank's result (any dbio result), parses it
+ * once per rank as rank 0 does (trimmed as the ranks but 0 send it), and times mpi_merge (src/mpi/merge.c) of N copies, for each
  * N given, ROUNDS times; prints per N the median (min-max) of the parse and
  * merge time, and the merged histogram's buckets (fixed: at most 7424
  * whatever N) and the merged file's size.
@@ -42,6 +41,8 @@ static int round_at(const char *text, size_t n, uint64_t *parse, uint64_t *merge
 		parts[i].spans = spans;
 		if (!parts[i].result)
 			return -1;
+		if (i)
+			mpi_part_trim(parts[i].result); /* as a rank other than 0 sends it */
 	}
 	t1 = clock_now_ns();
 	merged = mpi_merge(parts, n, NULL, 0, &err);

@@ -277,6 +277,19 @@ static json_t *hosts_json(const struct mpi_part *parts, size_t n)
 	return hosts;
 }
 
+void mpi_part_trim(json_t *result)
+{
+	json_t *job, *run;
+	size_t j, k;
+
+	json_array_foreach (json_object_get(result, "jobs"), j, job)
+		json_array_foreach (json_object_get(job, "runs"), k, run) {
+			for (size_t f = 0; f < sizeof(per_host) / sizeof(per_host[0]); f++)
+				json_object_del(run, per_host[f]);
+			json_object_del(run, "counters");
+		}
+}
+
 json_t *mpi_merge(const struct mpi_part *parts, size_t n, char *const *dirs, size_t ndirs,
 		  struct dbio_err *err)
 {

@@ -73,8 +73,15 @@ int mpi_note_run(struct mpi_world *w, size_t job, size_t run, const struct run_s
 
 /* Collective: gather every rank's result at rank 0 and merge them there
  * (merge.c) into *merged (a new reference) with the ranks section; other
- * ranks get *merged NULL. 0 or an error in err (the same on every rank). */
-int mpi_gather(struct mpi_world *w, const json_t *result, json_t **merged, struct dbio_err *err);
+ * ranks get *merged NULL, and send their result trimmed (mpi_part_trim:
+ * result is changed). 0 or an error in err (the same on every rank). */
+int mpi_gather(struct mpi_world *w, json_t *result, json_t **merged, struct dbio_err *err);
+
+/* Take out of every run of result what the merge leaves out of a rank
+ * other than 0 (its counters, series, per-directory targets, phases,
+ * steadystate, probe, memory, latency_target), so that what a rank sends
+ * does not grow with the run's length. */
+void mpi_part_trim(json_t *result);
 
 /* One rank's part of a merge: its result, rank, host and the spans of its
  * runs. */

@@ -90,11 +90,11 @@ int mpi_note_run(struct mpi_world *w, size_t job, size_t run, const struct run_s
 	return 0;
 }
 
-int mpi_gather(struct mpi_world *w, const json_t *result, json_t **merged, struct dbio_err *err)
+int mpi_gather(struct mpi_world *w, json_t *result, json_t **merged, struct dbio_err *err)
 {
 	(void)w;
 	(void)err;
-	*merged = json_incref((json_t *)result);
+	*merged = json_incref(result);
 	return 0;
 }
 
@@ -363,16 +363,30 @@ static void release_parts(struct mpi_part *parts, int n)
 	free(parts);
 }
 
-int mpi_gather(struct mpi_world *w, const json_t *result, json_t **merged, struct dbio_err *err)
+/* What this rank sends: its result (trimmed but on rank 0, which keeps
+ * its counters) and its runs' spans, as compact JSON text; NULL when out
+ * of memory. */
+static char *part_text(struct mpi_world *w, json_t *result)
 {
-	json_t *mine = json_pack("{s:O, s:O}", "result", (json_t *)result, "spans", w->spans);
-	char *text = mine ? json_dumps(mine, JSON_COMPACT) : NULL, *buf = NULL;
+	json_t *mine;
+	char *text;
+
+	if (w->rank)
+		mpi_part_trim(result);
+	mine = json_pack("{s:O, s:O}", "result", result, "spans", w->spans);
+	text = mine ? json_dumps(mine, JSON_COMPACT) : NULL;
+	json_decref(mine);
+	return text;
+}
+
+int mpi_gather(struct mpi_world *w, json_t *result, json_t **merged, struct dbio_err *err)
+{
+	char *text = part_text(w, result), *buf = NULL;
 	int len = text ? (int)strlen(text) + 1 : 0, *lens = NULL, *displs = NULL, rc = 0;
 	struct mpi_part *parts = NULL;
 	uint64_t t0, t1, t2, total = 0, most = 0;
 
 	*merged = NULL;
-	json_decref(mine);
 	if (!text)
 		rc = dbio_err_set(err, -ENOMEM, "out of memory for the result");
 	if (!w->rank && (!(lens = calloc((size_t)w->size, sizeof(int))) ||
