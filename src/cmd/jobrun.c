@@ -371,10 +371,24 @@ int jobrun_status(int rc)
 	return dbio_exit_status(rc);
 }
 
-/* Under MPI: the ranks' directories removed, every rank's result merged
- * into *result at rank 0. true when this rank is done: not rank 0, whose
- * figures are in rank 0's, or the merge failed (printed). */
-static bool jobrun_mpi_gather(const struct run_args *a, json_t **result, int *rc, struct dbio_err *err)
+/* Under MPI, after the jobs are built (rc): the ranks agree that every
+ * one built them, each gets its directory, rank 0 alone writes the
+ * outputs, and the runner agrees at every phase. */
+int jobrun_mpi_prepare(struct run_args *a, struct jobset *set, int rc, struct dbio_err *err)
+{
+	rc = mpi_agree(a->mpi, rc, err);
+	if (!rc)
+		rc = mpi_agree(a->mpi, mpi_rank_dirs(a->mpi, set, err), err);
+	if (mpi_rank(a->mpi)) {
+		a->output = NULL;
+		a->series_csv = NULL;
+	}
+	a->opts.phase = mpi_phase;
+	a->opts.phase_ctx = a->mpi;
+	return rc;
+}
+
+bool jobrun_mpi_gather(const struct run_args *a, json_t **result, int *rc, struct dbio_err *err)
 {
 	struct dbio_err gerr = { 0 };
 	json_t *merged = NULL;

@@ -150,23 +150,6 @@ static int take_formats(int argc, char **argv, char **kept, enum out_format *for
 	return nkept;
 }
 
-/* Under MPI, after the jobs are built (rc): the ranks agree that every
- * one built them, each gets its directory, rank 0 alone writes the
- * outputs, and the runner agrees at every phase. */
-static int run_mpi_prepare(struct run_args *a, struct jobset *set, int rc, struct dbio_err *err)
-{
-	rc = mpi_agree(a->mpi, rc, err);
-	if (!rc && (rc = mpi_agree(a->mpi, mpi_rank_dirs(a->mpi, set, err), err)))
-		mpi_rank_dirs_remove(a->mpi, false); /* what the others made */
-	if (mpi_rank(a->mpi)) {
-		a->output = NULL;
-		a->series_csv = NULL;
-	}
-	a->opts.phase = mpi_phase;
-	a->opts.phase_ctx = a->mpi;
-	return rc;
-}
-
 static int run_main(int argc, char **argv)
 {
 	void (*show)(const json_t *result, const struct jobset *set);
@@ -197,8 +180,8 @@ static int run_main(int argc, char **argv)
 	}
 	jobrun_progress(&args);
 	rc = jobrun_build(&args, NULL, 0, &set, &suite, &err);
-	if (args.mpi)
-		rc = run_mpi_prepare(&args, &set, rc, &err);
+	if (args.mpi && (rc = jobrun_mpi_prepare(&args, &set, rc, &err)))
+		mpi_rank_dirs_remove(args.mpi, false); /* what the others made */
 	if (rc) {
 		cmd_error("%s", err.msg);
 		status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc); /* refused before any I/O */

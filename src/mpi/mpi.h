@@ -57,7 +57,9 @@ int mpi_phase(void *ctx, const char *phase, int rc, struct dbio_err *err);
  * refused, DBIO_EUNSAFE, when it is a symlink or not a directory; the
  * target checks then look into it as into any target). The default
  * ./dbio-scratch is made first when missing. The original directory
- * strings are kept for the merged result. 0 or an error in err. */
+ * strings are kept for the merged result, appended to those of earlier
+ * calls (a sweep calls it once per point: job indexes of the result in
+ * order). 0 or an error in err. */
 int mpi_rank_dirs(struct mpi_world *w, struct jobset *set, struct dbio_err *err);
 
 /* Remove the rank<r> directories mpi_rank_dirs made (unless keep), and the

@@ -293,16 +293,18 @@ int mpi_rank_dirs(struct mpi_world *w, struct jobset *set, struct dbio_err *err)
 {
 	int rc = 0;
 
-	if (!(w->dirs = calloc(set->njobs ? set->njobs : 1, sizeof(*w->dirs))))
+	char **dirs = realloc(w->dirs, (w->ndirs + set->njobs + 1) * sizeof(*dirs));
+
+	if (!dirs)
 		return dbio_err_set(err, -ENOMEM, "out of memory");
-	w->ndirs = set->njobs;
+	w->dirs = dirs;
 	for (size_t j = 0; j < set->njobs && !rc; j++) {
 		struct job *job = &set->jobs[j];
 		char out[sizeof(job->directory)] = "", path[sizeof(job->directory)];
 		char **names = NULL;
 		int n = job_split_dirs(job->directory, &names);
 
-		if (n < 0 || !(w->dirs[j] = strdup(job->directory)))
+		if (n < 0 || !(w->dirs[w->ndirs++] = strdup(job->directory)))
 			rc = dbio_err_set(err, -ENOMEM, "out of memory");
 		for (int i = 0; i < n; i++) {
 			if (!rc && !(rc = rank_dir(w, job, names[i], path, sizeof(path), err)) &&

@@ -104,13 +104,27 @@ JOB=(--rw=randread --bs=4k --size=4m --progress=none)
 }
 
 @test "mpi: another command under mpirun is refused; a build without MPI says so" {
-	run --separate-stderr timeout 60 mpirun --allow-run-as-root -np 1 "$DBIO_MPI" sweep --vary bs=4k,8k
+	run --separate-stderr timeout 60 mpirun --allow-run-as-root -np 1 "$DBIO_MPI" sysinfo
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"dbio: sweep: started by an MPI launcher: only \`dbio run\` runs as MPI ranks (docs/mpi.md)"* ]]
+	[[ "$stderr" == *"dbio: sysinfo: started by an MPI launcher: only \`dbio run\` and \`dbio sweep\` run as MPI ranks (docs/mpi.md)"* ]]
 	run --separate-stderr timeout 60 mpirun --allow-run-as-root -np 1 "$DBIO" run --directory="$target" "${JOB[@]}"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"dbio: mpi: started by an MPI launcher, but this dbio is built without MPI"* ]]
 	is_empty_dir "$target"
+}
+
+@test "mpi: a sweep under 2 ranks: every point merged, N times one rank's counts" {
+	run --separate-stderr timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 "$DBIO_MPI" sweep \
+		--directory="$target" --rw=randread --size=4m --vary bs=4k,16k --output="$result" --progress=none
+	[ "$status" -eq 0 ]
+	json_is "$result" "partial=false" "sweep.completed=2" "ranks.count=2" \
+		"jobs.0.point.bs=4k" "$R0.ops.read.count=2048" "$R0.threads=2" \
+		"jobs.1.point.bs=16k" "jobs.1.runs.0.ops.read.count=512" "jobs.1.runs.0.threads=2" \
+		"ranks.jobs.1.runs.0.ranks.1.ops.read.count=256"
+	is_empty_dir "$target"
+	run --separate-stderr timeout 60 mpirun --allow-run-as-root -np 2 "$DBIO_MPI" sweep --resume "$result"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"dbio: command line: --resume: not under MPI: run the whole sweep again"* ]]
 }
 
 @test "mpi: --version says whether MPI is in" {
