@@ -1,10 +1,11 @@
 /*
  * mpi-merge: the merge at rank 0 without MPI, at rank counts no machine
  * here can launch. Takes one rank's result (any dbio result), parses it
- * once per rank as rank 0 does (trimmed as the ranks but 0 send it), and times mpi_merge (src/mpi/merge.c) of N copies, for each
- * N given, ROUNDS times; prints per N the median (min-max) of the parse and
- * merge time, and the merged histogram's buckets (fixed: at most 7424
- * whatever N) and the merged file's size.
+ * once per rank as rank 0 does (trimmed as the ranks but 0 send it), and
+ * times mpi_merge (src/mpi/merge.c) of N copies, for each N given, ROUNDS
+ * times; prints per N the median (min-max) of the parse and merge time,
+ * the merged histogram's buckets (fixed: at most 7424 whatever N) and the
+ * merged file's size.
  *
  *   build/bench/mpi-merge RESULT.json ROUNDS N...    (make build/bench/mpi-merge)
  */

@@ -28,8 +28,8 @@ void text_ranks(FILE *fp, const json_t *result)
 
 	if (!ranks || !(out = termesc_open(fp)))
 		return;
-	fprintf(out, "ranks: %lld on %zu host%s:",
-		(long long)json_integer_value(json_object_get(ranks, "count")),
+	fprintf(out,
+		"ranks: %lld on %zu host%s:", (long long)json_integer_value(json_object_get(ranks, "count")),
 		json_array_size(json_object_get(ranks, "hosts")),
 		json_array_size(json_object_get(ranks, "hosts")) == 1 ? "" : "s");
 	json_array_foreach (json_object_get(ranks, "hosts"), i, host)
