@@ -384,6 +384,7 @@ int jobrun_mpi_prepare(struct run_args *a, struct jobset *set, int rc, struct db
 		a->series_csv = NULL;
 	}
 	a->opts.phase = mpi_phase;
+	a->opts.poll = mpi_poll;
 	a->opts.phase_ctx = a->mpi;
 	return rc;
 }

@@ -48,8 +48,16 @@ int mpi_agree(struct mpi_world *w, int rc, struct dbio_err *err);
 
 /* The phase hook of struct run_opts (ctx: the world): mpi_agree at each
  * phase of a group; at "start" it also notes the time the ranks passed it,
- * the origin of mpi_note_run's spans. */
+ * the origin of mpi_note_run's spans, and starts listening for another
+ * rank's failure (mpi_poll), until "end". */
 int mpi_phase(void *ctx, const char *phase, int rc, struct dbio_err *err);
+
+/* The poll hook of struct run_opts (ctx: the world), while the threads
+ * run: a failure here (failed) is told to every other rank at once, and
+ * true is returned when another rank told of its own, so that every rank
+ * stops within a poll (a second) of the first failure instead of running
+ * to its end; the error itself reaches all at the end barrier. */
+bool mpi_poll(void *ctx, bool failed);
 
 /* Give each rank its own directory: every directory of every job becomes
  * <dir>/rank<r>, made with mkdirat under dir opened with O_NOFOLLOW (a

@@ -81,6 +81,13 @@ void mpi_rank_dirs_remove(struct mpi_world *w, bool keep)
 	(void)keep;
 }
 
+bool mpi_poll(void *ctx, bool failed)
+{
+	(void)ctx;
+	(void)failed;
+	return false;
+}
+
 int mpi_note_run(struct mpi_world *w, size_t job, size_t run, const struct run_stats *st)
 {
 	(void)w;
@@ -106,13 +113,21 @@ int mpi_gather(struct mpi_world *w, json_t *result, json_t **merged, struct dbio
 #include "result/result.h"
 #include "util/clock.h"
 
-#define MPI_HOST_LEN 64
+#define MPI_HOST_LEN  64
+#define MPI_STOP_TAG  1000
+#define MPI_STOP_TAGS 30000 /* MPI_TAG_UB is at least 32767 */
 
 struct mpi_world {
 	int rank, size;
 	char (*hosts)[MPI_HOST_LEN]; /* every rank's host name, by rank */
 	uint64_t gate_ns;	     /* CLOCK_MONOTONIC when this rank passed the last start barrier */
-	json_t *spans;		     /* [[job, run, start_ns, end_ns], ...] */
+	/* a failure while the threads run, told to the others at once (a
+	 * message tagged with the group's number, MPI_STOP_TAG + seq) */
+	MPI_Request stop_req;
+	int stop_msg;
+	bool stop_posted, told;
+	unsigned seq;
+	json_t *spans; /* [[job, run, start_ns, end_ns], ...] */
 	/* mpi_rank_dirs: what it made, to remove, and the user's strings */
 	char **made;
 	size_t nmade;
@@ -231,10 +246,45 @@ int mpi_phase(void *ctx, const char *phase, int rc, struct dbio_err *err)
 {
 	struct mpi_world *w = ctx;
 
+	if (!strcmp(phase, "end") && w->stop_posted) {
+		MPI_Cancel(&w->stop_req);
+		MPI_Wait(&w->stop_req, MPI_STATUS_IGNORE);
+		w->stop_posted = false;
+	}
 	rc = mpi_agree(w, rc, err);
-	if (!strcmp(phase, "start"))
+	if (!strcmp(phase, "start")) {
 		w->gate_ns = clock_now_ns();
+		w->told = false;
+		w->seq = (w->seq + 1) % MPI_STOP_TAGS;
+		if (!rc && w->size > 1 &&
+		    MPI_Irecv(&w->stop_msg, 1, MPI_INT, MPI_ANY_SOURCE, MPI_STOP_TAG + (int)w->seq,
+			      MPI_COMM_WORLD, &w->stop_req) == MPI_SUCCESS)
+			w->stop_posted = true;
+	}
 	return rc;
+}
+
+bool mpi_poll(void *ctx, bool failed)
+{
+	struct mpi_world *w = ctx;
+	int arrived = 0;
+
+	if (failed && !w->told) {
+		/* fire and forget: a rank that is past its threads never
+		 * receives it, and cancels its receive at the end barrier */
+		for (int r = 0; r < w->size; r++) {
+			MPI_Request req;
+
+			if (r != w->rank && MPI_Isend(&w->rank, 1, MPI_INT, r, MPI_STOP_TAG + (int)w->seq,
+						      MPI_COMM_WORLD, &req) == MPI_SUCCESS)
+				MPI_Request_free(&req);
+		}
+		w->told = true;
+	}
+	if (!w->stop_posted || MPI_Test(&w->stop_req, &arrived, MPI_STATUS_IGNORE) != MPI_SUCCESS || !arrived)
+		return false;
+	w->stop_posted = false;
+	return true;
 }
 
 int mpi_note_run(struct mpi_world *w, size_t job, size_t run, const struct run_stats *st)

@@ -65,6 +65,12 @@ struct run_opts {
 	 * called run_group. NULL: one process. */
 	int (*phase)(void *ctx, const char *phase, int rc, struct dbio_err *err);
 	void *phase_ctx;
+	/* With phase: called (with phase_ctx) while the threads run, at each
+	 * sample of the system counters (once a second by default), with
+	 * whether a thread here failed; true when another process failed,
+	 * and every job here stops as after a failure of its own. NULL:
+	 * none. */
+	bool (*poll)(void *ctx, bool failed);
 };
 
 /* What one run of one job measured. */

@@ -147,8 +147,9 @@ struct run_group {
 	pthread_t *threads;
 	struct wfile *wfiles;
 	size_t nworkers, started;
-	struct flow *flows;   /* n: one per flow_id of the jobs with flow= (run_flow_of) */
-	atomic_int ended_all; /* 1 + the job whose thread ended with exit_what=all; 0: none */
+	struct flow *flows;    /* n: one per flow_id of the jobs with flow= (run_flow_of) */
+	atomic_int ended_all;  /* 1 + the job whose thread ended with exit_what=all; 0: none */
+	atomic_int run_failed; /* a thread's measured loop failed (for run_opts.poll) */
 	size_t nflows;
 };
 

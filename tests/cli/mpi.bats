@@ -103,6 +103,22 @@ JOB=(--rw=randread --bs=4k --size=4m --progress=none)
 	done
 }
 
+@test "mpi: a rank that fails while the others run stops them before their runtime" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs"
+	mkdir "$target/rank2"
+	mount -t tmpfs -o size=1m dbio-mpi-test "$target/rank2"
+	on_teardown unmount "$target/rank2"
+	# no preallocation: the writes of the measured phase run out of space
+	mpi_run 4 --directory="$target" --output="$result" --rw=write --bs=64k --size=4m --fallocate=none \
+		--time_based --runtime=600 --progress=none
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"dbio: rank 2 on $host: $target/rank2/dbio.job.0.0: write of 65536 bytes at offset "*": No space left on device"* ]]
+	json_is "$result" "partial=true" "ranks.jobs.0.runs.0.ranks.0.partial=true" "ranks.jobs.0.runs.0.ranks.3.partial=true"
+	# the others stopped when told, long before their 600 s
+	early=$(jpy "$result" 'all(x["elapsed_ns"] < 300e9 for x in r["ranks"]["jobs"][0]["runs"][0]["ranks"])')
+	[ "$early" = true ]
+}
+
 @test "mpi: another command under mpirun is refused; a build without MPI says so" {
 	run --separate-stderr timeout 60 mpirun --allow-run-as-root -np 1 "$DBIO_MPI" sysinfo
 	[ "$status" -eq 2 ]
