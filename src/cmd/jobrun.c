@@ -323,6 +323,9 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 					rc = dbio_err_set(err, -ENOMEM, "out of memory for the result");
 				run_stats_release(&stats[j + k]);
 			}
+			/* under MPI every rank skips the rest if one's job ended it */
+			if (a->mpi && mpi_any(a->mpi, ended != NULL) && !ended)
+				ended = &set->jobs[j];
 		}
 		for (size_t k = 0; k < n; k++)
 			metric_summarize(result, base + j + k);

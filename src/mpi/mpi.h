@@ -46,6 +46,10 @@ int mpi_size(const struct mpi_world *w);
  * every rank failed (bad input fails everywhere alike: no rank to name). */
 int mpi_agree(struct mpi_world *w, int rc, struct dbio_err *err);
 
+/* Collective: whether mine is true on any rank (so that every rank takes
+ * the same way: a job that ended the run with exit_what=all on one). */
+bool mpi_any(struct mpi_world *w, bool mine);
+
 /* The phase hook of struct run_opts (ctx: the world): mpi_agree at each
  * phase of a group; at "start" it also notes the time the ranks passed it,
  * the origin of mpi_note_run's spans, and starts listening for another

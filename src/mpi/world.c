@@ -88,6 +88,12 @@ bool mpi_poll(void *ctx, bool failed)
 	return false;
 }
 
+bool mpi_any(struct mpi_world *w, bool mine)
+{
+	(void)w;
+	return mine;
+}
+
 int mpi_note_run(struct mpi_world *w, size_t job, size_t run, const struct run_stats *st)
 {
 	(void)w;
@@ -262,6 +268,14 @@ int mpi_phase(void *ctx, const char *phase, int rc, struct dbio_err *err)
 			w->stop_posted = true;
 	}
 	return rc;
+}
+
+bool mpi_any(struct mpi_world *w, bool mine)
+{
+	int in = mine, out = 0;
+
+	MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+	return out != 0;
 }
 
 bool mpi_poll(void *ctx, bool failed)
