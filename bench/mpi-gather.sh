@@ -57,12 +57,12 @@ work, runs, nps = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 def fmt(v, unit, scale=1):
     v = [x / scale for x in v]
     return "%.1f %s (%.1f-%.1f)" % (statistics.median(v), unit, min(v), max(v))
-print("ranks  bytes per rank (max)     gather at rank 0          merge at rank 0           "
+print("ranks  bytes per rank (mean)    gather at rank 0          merge at rank 0           "
       "merge per rank")
 for np in nps:
     g = [json.load(open("%s/r-%s-%d.json" % (work, np, i)))["ranks"]["gather"] for i in range(1, runs + 1)]
     print("%5s  %-24s %-25s %-25s %s" % (
-        np, fmt([x["max_bytes_per_rank"] for x in g], "KiB", 1024),
+        np, fmt([x["bytes"] / int(np) for x in g], "KiB", 1024),
         fmt([x["gather_ns"] for x in g], "ms", 1e6), fmt([x["merge_ns"] for x in g], "ms", 1e6),
         fmt([x["merge_ns"] / int(np) for x in g], "ms", 1e6)))
 EOF

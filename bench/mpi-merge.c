@@ -1,7 +1,8 @@
 /*
  * mpi-merge: the merge at rank 0 without MPI, at rank counts no machine
  * here can launch. Takes one rank's result (any dbio result), parses it
- * once per rank as rank 0 does (trimmed as the ranks but 0 send it), and
+ * once per rank as rank 0 does (as rank 0's own, then trimmed as the
+ * other ranks send it), and
  * times mpi_merge (src/mpi/merge.c) of N copies, for each N given, ROUNDS
  * times; prints per N the median (min-max) of the parse and merge time,
  * the merged histogram's buckets (fixed: at most 7424 whatever N) and the
@@ -25,8 +26,8 @@ static int cmp_u64(const void *a, const void *b)
 
 /* One round at n ranks: parse n copies of text, merge them; the times in
  * ns into *parse and *merge, the merged result's buckets and size. */
-static int round_at(const char *text, size_t n, uint64_t *parse, uint64_t *merge, size_t *buckets,
-		    size_t *bytes)
+static int round_at(const char *text, const char *trimmed, size_t n, uint64_t *parse, uint64_t *merge,
+		    size_t *buckets, size_t *bytes)
 {
 	struct mpi_part *parts = calloc(n, sizeof(*parts));
 	json_t *spans = json_array(), *merged;
@@ -36,14 +37,12 @@ static int round_at(const char *text, size_t n, uint64_t *parse, uint64_t *merge
 	if (!parts)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		parts[i].result = json_loads(text, 0, NULL);
+		parts[i].result = json_loads(i ? trimmed : text, 0, NULL);
 		parts[i].rank = (int)i;
 		parts[i].host = "host";
 		parts[i].spans = spans;
 		if (!parts[i].result)
 			return -1;
-		if (i)
-			mpi_part_trim(parts[i].result); /* as a rank other than 0 sends it */
 	}
 	t1 = clock_now_ns();
 	merged = mpi_merge(parts, n, NULL, 0, &err);
@@ -82,7 +81,7 @@ static int round_at(const char *text, size_t n, uint64_t *parse, uint64_t *merge
 int main(int argc, char **argv)
 {
 	json_t *r;
-	char *text;
+	char *text, *trimmed;
 	int rounds;
 
 	if (argc < 4 || (rounds = atoi(argv[2])) < 1) {
@@ -93,14 +92,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mpi-merge: %s: cannot read it as JSON\n", argv[1]);
 		return 2;
 	}
-	printf("one rank's part: %zu bytes\n", strlen(text));
+	mpi_part_trim(r); /* as a rank other than 0 sends it */
+	if (!(trimmed = json_dumps(r, JSON_COMPACT)))
+		return 1;
+	printf("rank 0's part: %zu bytes, another rank's: %zu bytes\n", strlen(text), strlen(trimmed));
 	printf("ranks  parse (ms, median min-max)   merge (ms)                  merge per rank (us)  buckets  merged file (KiB)\n");
 	for (int a = 3; a < argc; a++) {
 		size_t n = (size_t)atoi(argv[a]), buckets = 0, bytes = 0;
 		uint64_t *p = calloc((size_t)rounds, sizeof(*p)), *m = calloc((size_t)rounds, sizeof(*m));
 
 		for (int i = 0; p && m && i < rounds; i++)
-			if (round_at(text, n, &p[i], &m[i], &buckets, &bytes))
+			if (round_at(text, trimmed, n, &p[i], &m[i], &buckets, &bytes))
 				return 1;
 		qsort(p, (size_t)rounds, sizeof(*p), cmp_u64);
 		qsort(m, (size_t)rounds, sizeof(*m), cmp_u64);
@@ -112,6 +114,7 @@ int main(int argc, char **argv)
 		free(m);
 	}
 	json_decref(r);
+	free(trimmed);
 	free(text);
 	return 0;
 }
