@@ -16,6 +16,10 @@
 #                   leave optional libraries out (gdbm lmdb sqlite3 liburing libaio libxxhash libcrypto);
 #                   each is also left out when its development package is missing
 #   make dbio-min   a build without every optional library (tests use it)
+#   make MPI=1      ./dbio-mpi in build-mpi: the same dbio linked with Open MPI
+#                   (libopenmpi-dev), to run under mpirun (docs/mpi.md); without
+#                   MPI=1 nothing links MPI. make test builds it as well when
+#                   Open MPI's pkg-config file (ompi-c) is there.
 
 VERSION := 0.1.0
 PKGS    := jansson inih blkid
@@ -23,8 +27,9 @@ CC      ?= cc
 # The build of each sanitizer has a directory and binaries of its own:
 # SAN=1 (or any other value) -san, SAN=thread -tsan, SAN=fuzz -fuzz.
 SANSUFFIX := $(if $(SAN),$(if $(filter thread,$(SAN)),-tsan,$(if $(filter fuzz,$(SAN)),-fuzz,-san)))
-BUILD   ?= build$(SANSUFFIX)
-PROG    ?= dbio$(SANSUFFIX)
+MPISUFFIX := $(if $(MPI),-mpi)
+BUILD   ?= build$(MPISUFFIX)$(SANSUFFIX)
+PROG    ?= dbio$(MPISUFFIX)$(SANSUFFIX)
 
 # Optional libraries: the engine, kv backend or workload each brings is built
 # in when its development package is installed and not named in WITHOUT; a
@@ -62,6 +67,15 @@ endif
 HAVE_PKGS := $(shell pkg-config --exists $(PKGS) cmocka sqlite3 lmdb liburing libxxhash libcrypto 2>/dev/null && test -f /usr/include/gdbm.h && test -f /usr/include/libaio.h && command -v bats >/dev/null && echo yes)
 override CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(foreach l,$(WITH),-DDBIO_HAVE_$(shell echo $(l) | tr a-z A-Z))
 LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(foreach l,$(WITH),$(lib_$(l))) -lm
+# MPI=1: Open MPI's flags, and DBIO_HAVE_MPI for src/mpi/ and --version.
+HAVE_MPI := $(shell pkg-config --exists ompi-c 2>/dev/null && echo yes)
+ifneq ($(MPI),)
+ifneq ($(HAVE_MPI),yes)
+$(error MPI=1: Open MPI's pkg-config file ompi-c is missing: install libopenmpi-dev and openmpi-bin (scripts/install-deps))
+endif
+override CFLAGS += $(shell pkg-config --cflags ompi-c) -DDBIO_HAVE_MPI
+LIBS    += $(shell pkg-config --libs ompi-c)
+endif
 CMOCKA  := $(shell pkg-config --cflags --libs cmocka 2>/dev/null)
 
 # Objects depend on $(BUILD)/flags, rewritten whenever the compiler, flags
@@ -116,14 +130,24 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdbio.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libdbio.a $(LIBS) $(CMOCKA) $(LDFLAGS)
 
+# bench/mpi-merge.c: the merge of the ranks' results timed without MPI
+# (bench/mpi-gather.sh builds and runs it).
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libdbio.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libdbio.a $(LIBS) $(LDFLAGS)
+
 run: deps
 	$(MAKE) all
 	./dbio run
 
+# With Open MPI installed, the MPI build too: tests/cli/mpi.bats runs it
+# under mpirun (DBIO_MPI), and skips naming the package without it.
+MPI_PROG := $(if $(HAVE_MPI),dbio-mpi$(SANSUFFIX))
 test: deps
 	$(MAKE) all $(UNITS) dbio-min$(SANSUFFIX)
-	DBIO=$(CURDIR)/$(PROG) DBIO_MIN=$(CURDIR)/dbio-min$(SANSUFFIX) BUILD=$(BUILD) BATS_FILES="$(BATS)" \
-		tests/run-all $(UNITS)
+	$(if $(MPI_PROG),$(MAKE) MPI=1 all)
+	DBIO=$(CURDIR)/$(PROG) DBIO_MIN=$(CURDIR)/dbio-min$(SANSUFFIX) $(if $(MPI_PROG),DBIO_MPI=$(CURDIR)/$(MPI_PROG)) \
+		BUILD=$(BUILD) BATS_FILES="$(BATS)" tests/run-all $(UNITS)
 
 # libFuzzer: each target of tests/fuzz linked with the sources under
 # ASan + UBSan by clang, run from its checked-in seeds
@@ -178,6 +202,7 @@ check-size:
 
 clean:
 	rm -rf build build-san build-tsan build-fuzz build-min build-min-san build-min-tsan build-without \
+		build-mpi build-mpi-san build-mpi-tsan dbio-mpi dbio-mpi-san dbio-mpi-tsan \
 		dbio dbio-san dbio-tsan dbio-min dbio-min-san dbio-min-tsan dbio-without
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

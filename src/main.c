@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "mpi/mpi.h"
 
 int main(int argc, char **argv)
 {
@@ -19,6 +20,14 @@ int main(int argc, char **argv)
 	cmd = cmd_find(argv[1]);
 	if (!cmd) {
 		cmd_error("'%s': unknown command (`dbio --help` lists the commands)", argv[1]);
+		return 2;
+	}
+	/* Under mpirun only run and sweep know to share the work between
+	 * ranks: another command would run once per rank in the same place. */
+	if (strcmp(cmd->name, "run") && strcmp(cmd->name, "sweep") && mpi_launched()) {
+		cmd_error(
+			"%s: started by an MPI launcher: only `dbio run` and `dbio sweep` run as MPI ranks (docs/mpi.md)",
+			cmd->name);
 		return 2;
 	}
 	return cmd->main(argc - 1, argv + 1);

@@ -40,6 +40,7 @@ struct run_args {
 	enum out_format format;
 	bool format_set; /* --format was given */
 	struct run_opts opts;
+	struct mpi_world *mpi; /* under MPI (mpi/mpi.h), else NULL */
 };
 
 /* Parse argv[1..argc) of run or sweep (sweep: allow --vary, --resume,
@@ -55,6 +56,20 @@ void jobrun_args_release(struct run_args *a);
  * whether the default suite was chosen. */
 int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, struct jobset *set, bool *suite,
 		 struct dbio_err *err);
+
+/* Under MPI (a->mpi), after a jobset is built with status rc: the ranks
+ * agree that every one built it, each gets its directories (rank<r>),
+ * only rank 0 keeps --output and --series-csv, and the runner agrees at
+ * every phase. Returns the agreed status (the first failing rank's error
+ * in err); after a failure the caller removes the ranks' directories
+ * (mpi_rank_dirs_remove, on every rank). */
+int jobrun_mpi_prepare(struct run_args *a, struct jobset *set, int rc, struct dbio_err *err);
+
+/* Under MPI, after the runs: the ranks' directories removed, every rank's
+ * result merged into *result at rank 0. true when this rank is done: not
+ * rank 0 (its figures are in rank 0's), or the merge failed (printed, the
+ * status in *rc). */
+bool jobrun_mpi_gather(const struct run_args *a, json_t **result, int *rc, struct dbio_err *err);
 
 /* Check output paths can be written and the targets are safe; writes nothing. */
 int jobrun_check(const struct run_args *a, const struct jobset *set, struct dbio_err *err);

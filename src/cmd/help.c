@@ -61,6 +61,7 @@ void cmd_print_version(void)
 		printf("left out of this build (install the package and build again): %s\n", list);
 	else
 		printf("left out of this build: nothing\n");
+	printf("mpi: %s\n", built_mpi());
 	printf("clock: CLOCK_MONOTONIC, %.1f ns per read (timed over 1,000,000 reads now)\n",
 	       engine_clock_cost_ns(1000000));
 	printf("latency histogram: log-linear, %u sub-buckets per power of two, percentiles within 1/%u "

@@ -13,6 +13,7 @@
 #include "analysis/metric.h"
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
+#include "mpi/mpi.h"
 #include "plan/plan.h"
 #include "views/csv.h"
 #include "views/table.h"
@@ -314,12 +315,17 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 					(unsigned long long)repeat);
 			rc = run_group(&set->jobs[j], n, &a->opts, &stats[j], err);
 			for (size_t k = 0; k < n; k++) {
+				if (a->mpi && mpi_note_run(a->mpi, base + j + k, r, &stats[j + k]))
+					rc = dbio_err_set(err, -ENOMEM, "out of memory for the result");
 				if (stats[j + k].ended_all)
 					ended = &set->jobs[j + k];
 				if (result_add_run(result, base + j + k, &set->jobs[j + k], &stats[j + k]))
 					rc = dbio_err_set(err, -ENOMEM, "out of memory for the result");
 				run_stats_release(&stats[j + k]);
 			}
+			/* under MPI every rank skips the rest if one's job ended it */
+			if (a->mpi && mpi_any(a->mpi, ended != NULL) && !ended)
+				ended = &set->jobs[j];
 		}
 		for (size_t k = 0; k < n; k++)
 			metric_summarize(result, base + j + k);
@@ -368,6 +374,55 @@ int jobrun_status(int rc)
 	return dbio_exit_status(rc);
 }
 
+/* Under MPI, after the jobs are built (rc): the ranks agree that every
+ * one built them, each gets its directory, rank 0 alone writes the
+ * outputs, and the runner agrees at every phase. */
+int jobrun_mpi_prepare(struct run_args *a, struct jobset *set, int rc, struct dbio_err *err)
+{
+	/* mem_limit runs a job in a child process (run/limited.c), which
+	 * cannot take part in MPI: the same refusal on every rank */
+	for (size_t j = 0; !rc && j < set->njobs; j++)
+		if (set->jobs[j].mem_limit)
+			rc = dbio_err_set(err, DBIO_EINPUT,
+					  "job '%s': mem_limit does not run under MPI (it runs the job in a child "
+					  "process, which cannot take part in MPI); leave it out, or run without mpirun",
+					  set->jobs[j].name);
+	rc = mpi_agree(a->mpi, rc, err);
+	if (!rc)
+		rc = mpi_agree(a->mpi, mpi_rank_dirs(a->mpi, set, err), err);
+	if (mpi_rank(a->mpi)) {
+		a->output = NULL;
+		a->series_csv = NULL;
+	}
+	a->opts.phase = mpi_phase;
+	a->opts.poll = mpi_poll;
+	a->opts.phase_ctx = a->mpi;
+	return rc;
+}
+
+bool jobrun_mpi_gather(const struct run_args *a, json_t **result, int *rc, struct dbio_err *err)
+{
+	struct dbio_err gerr = { 0 };
+	json_t *merged = NULL;
+	int grc;
+
+	mpi_rank_dirs_remove(a->mpi, a->opts.keep);
+	grc = mpi_gather(a->mpi, *result, &merged, &gerr);
+	if (grc) {
+		cmd_error("%s", gerr.msg);
+		*rc = *rc ? *rc : grc;
+		return true;
+	}
+	if (mpi_rank(a->mpi)) {
+		if (*rc && err->code)
+			cmd_error("%s", err->msg); /* to /dev/null: rank 0 says it */
+		return true;
+	}
+	json_decref(*result);
+	*result = merged;
+	return false;
+}
+
 int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc, char **argv,
 		   void (*show)(const json_t *result, const struct jobset *set))
 {
@@ -375,8 +430,12 @@ int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc,
 	json_t *result;
 	int rc = jobrun_check(a, set, &err), wrc;
 
+	if (a->mpi)
+		rc = mpi_agree(a->mpi, rc, &err);
 	if (rc) {
 		cmd_error("%s", err.msg);
+		if (a->mpi)
+			mpi_rank_dirs_remove(a->mpi, a->opts.keep);
 		return rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
 	}
 	result = result_new(argc, argv);
@@ -387,6 +446,10 @@ int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc,
 	run_signals_install();
 	rc = jobrun_jobs(set, a, result, 0, &err);
 	result_finish(result, rc != 0, rc ? err.msg : NULL);
+	if (a->mpi && jobrun_mpi_gather(a, &result, &rc, &err)) {
+		json_decref(result);
+		return jobrun_status(rc);
+	}
 	if (a->format == FORMAT_JSON) {
 		char *text = result_dump(result);
 

@@ -11,7 +11,9 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
+#include "mpi/mpi.h"
 #include "views/fio_json.h"
+#include "views/ranks.h"
 #include "views/text.h"
 #include "result/result.h"
 
@@ -63,6 +65,7 @@ static void show_jobs(const json_t *result, const struct jobset *set)
 	text_report(stdout, result);
 	if (set->njobs > 1)
 		text_summary(stdout, result);
+	text_ranks(stdout, result);
 }
 
 /* What one job of the default suite measured: the storage (O_DIRECT on a
@@ -100,6 +103,7 @@ static void show_suite(const json_t *result, const struct jobset *set)
 {
 	text_report(stdout, result);
 	text_summary(stdout, result);
+	text_ranks(stdout, result);
 	suite_note(result, set);
 }
 
@@ -214,6 +218,11 @@ static int run_main(int argc, char **argv)
 		cmd_error("run: out of memory");
 		return 1;
 	}
+	if ((rc = mpi_world_start(&args.mpi, &err))) {
+		cmd_error("%s", err.msg);
+		free(kept);
+		return dbio_exit_status(rc);
+	}
 	nkept = take_formats(argc, argv, kept, &format, &format_set);
 	status = nkept < 0 ? 2 : jobrun_parse_args(nkept, kept, false, run_usage, &args);
 	args.format = format;
@@ -224,9 +233,11 @@ static int run_main(int argc, char **argv)
 	}
 	jobrun_progress(&args);
 	rc = jobrun_build(&args, NULL, 0, &set, &suite, &err);
+	if (args.mpi && (rc = jobrun_mpi_prepare(&args, &set, rc, &err)))
+		mpi_rank_dirs_remove(args.mpi, false); /* what the others made */
 	if (rc) {
 		cmd_error("%s", err.msg);
-		status = dbio_exit_status(rc);
+		status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc); /* refused before any I/O */
 		goto out_set;
 	}
 	show = args.format == FORMAT_FIO_JSON	     ? show_fio_json
@@ -241,6 +252,7 @@ out_set:
 	jobset_release(&set);
 out_args:
 	jobrun_args_release(&args);
+	mpi_world_end(args.mpi);
 	free(kept);
 	return status;
 }

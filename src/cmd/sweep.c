@@ -14,6 +14,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
+#include "mpi/mpi.h"
 #include "plan/plan.h"
 #include "analysis/metric.h"
 #include "views/table.h"
@@ -478,9 +479,15 @@ static int make_points(struct sweep *s, int argc, char **argv)
 	for (size_t p = 0; p < s->npoints && !rc; p++) {
 		point_keys(s->axes, s->naxes, p, s->extra);
 		rc = jobrun_build(&s->args, s->extra, s->naxes, &s->sets[p], &suite, &s->err);
+		if (s->args.mpi)
+			rc = jobrun_mpi_prepare(&s->args, &s->sets[p], rc, &s->err);
 		if (!rc)
 			rc = jobrun_check(&s->args, &s->sets[p], &s->err);
+		if (s->args.mpi)
+			rc = mpi_agree(s->args.mpi, rc, &s->err);
 	}
+	if (rc && s->args.mpi)
+		mpi_rank_dirs_remove(s->args.mpi, false);
 	if (rc)
 		return rc;
 	if (!(s->grid = sweep_json(s->axes, s->naxes, s->npoints, s->sets[0].njobs)))
@@ -541,7 +548,10 @@ static int run_point(struct sweep *s, size_t p)
 	 * points leaves a file that says so (and sweep.completed says how far
 	 * it got). */
 	result_finish(s->result, rc != 0 || s->completed < s->npoints, rc ? s->err.msg : NULL);
-	/* A FIFO or a device gets the result once, at the end. */
+	/* A FIFO or a device gets the result once, at the end; under MPI the
+	 * merged result, after the last point (sweep_mpi_end). */
+	if (s->args.mpi)
+		return rc;
 	if (s->args.output && (rc || p + 1 == s->npoints || atomic_write_replaces(s->args.output))) {
 		wrc = result_write(s->result, s->args.output, &s->werr);
 		if (!wrc) {
@@ -619,13 +629,39 @@ static void sweep_release(struct sweep *s)
 	jobrun_args_release(&s->args);
 }
 
+/* Under MPI, after the points: every rank's result merged at rank 0,
+ * which writes --output and --series-csv once. true when this rank is
+ * done (not rank 0, or the merge failed), with its exit status in
+ * *status. */
+static bool sweep_mpi_end(struct sweep *s, int *rc, int *status)
+{
+	if (jobrun_mpi_gather(&s->args, &s->result, rc, &s->err)) {
+		*status = jobrun_status(*rc);
+		return true;
+	}
+	if (!jobrun_write_outputs(&s->args, s->result, *rc != 0))
+		s->saved = s->completed;
+	s->written = s->args.output != NULL;
+	return false;
+}
+
 static int sweep_main(int argc, char **argv)
 {
 	struct sweep s = { 0 };
-	int rc = 0, status = jobrun_parse_args(argc, argv, true, sweep_usage, &s.args);
+	int rc = mpi_world_start(&s.args.mpi, &s.err), status;
 
+	if (rc) {
+		cmd_error("%s", s.err.msg);
+		return dbio_exit_status(rc);
+	}
+	status = jobrun_parse_args(argc, argv, true, sweep_usage, &s.args);
 	if (status) {
 		status = status < 0 ? 0 : status;
+		goto out;
+	}
+	if (s.args.resume && s.args.mpi) {
+		cmd_error("command line: --resume: not under MPI: run the whole sweep again");
+		status = 2;
 		goto out;
 	}
 	if (s.args.resume && (status = resume_args(&s)))
@@ -645,9 +681,12 @@ static int sweep_main(int argc, char **argv)
 	run_signals_install();
 	for (size_t p = s.done; p < s.npoints && !rc; p++)
 		rc = run_point(&s, p);
+	if (s.args.mpi && sweep_mpi_end(&s, &rc, &status))
+		goto out;
 	status = finish(&s, rc);
 out:
 	sweep_release(&s);
+	mpi_world_end(s.args.mpi);
 	return status;
 }
 

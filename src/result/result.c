@@ -191,7 +191,7 @@ static json_t *hist_json(const struct hist *h)
 			 "unit", "ns", "buckets", buckets);
 }
 
-static json_t *op_json(const struct op_stats *s, const struct job *job, uint64_t elapsed_ns)
+json_t *result_op_json(const struct op_stats *s, const struct opt_pcts *pcts, uint64_t elapsed_ns)
 {
 	const struct hist *h = &s->lat_ns;
 	double secs = (double)elapsed_ns / 1e9;
@@ -202,12 +202,11 @@ static json_t *op_json(const struct op_stats *s, const struct job *job, uint64_t
 	for (size_t i = 0; i < sizeof(std_pcts) / sizeof(std_pcts[0]); i++)
 		json_object_set_new(lat, std_pct_names[i],
 				    json_integer((json_int_t)hist_percentile(h, std_pcts[i])));
-	for (size_t i = 0; i < job->percentiles.n; i++) {
+	for (size_t i = 0; i < pcts->n; i++) {
 		char key[32];
 
-		snprintf(key, sizeof(key), "%.15g", job->percentiles.v[i]);
-		json_object_set_new(extra, key,
-				    json_integer((json_int_t)hist_percentile(h, job->percentiles.v[i])));
+		snprintf(key, sizeof(key), "%.15g", pcts->v[i]);
+		json_object_set_new(extra, key, json_integer((json_int_t)hist_percentile(h, pcts->v[i])));
 	}
 	json_object_set_new(lat, "percentiles", extra);
 	return json_pack("{s:I, s:I, s:f, s:f, s:o, s:o}", "count", (json_int_t)h->count, "bytes",
@@ -434,7 +433,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 	json_t *ops = json_object();
 	for (int t = 0; t < OP_NTYPES; t++)
 		if (op_always_reported(t) || st->ops[t].lat_ns.count)
-			json_object_set_new(ops, op_type_name(t), op_json(&st->ops[t], job, st->elapsed_ns));
+			json_object_set_new(ops, op_type_name(t),
+					    result_op_json(&st->ops[t], &job->percentiles, st->elapsed_ns));
 	json_t *rusage = usage_json(&st->usage, st->elapsed_ns);
 	json_t *run = json_pack("{s:o, s:I, s:b, s:i, s:o, s:o}", "started_at", iso_time(st->started_wall_ns),
 				"elapsed_ns", (json_int_t)st->elapsed_ns, "partial", st->partial, "threads",

@@ -26,6 +26,11 @@ json_t *result_new(int argc, char **argv);
  * reported beside the standard ones. 0 or -ENOMEM. */
 int result_add_run(json_t *result, size_t index, const struct job *job, const struct run_stats *stats);
 
+/* The entry ops.<type> of a run: count, bytes, rates over elapsed_ns,
+ * lat_ns with the percentiles pcts (a job's percentile_list) beside the
+ * standard ones, lat_hist. NULL when out of memory. */
+json_t *result_op_json(const struct op_stats *s, const struct opt_pcts *pcts, uint64_t elapsed_ns);
+
 /* The entry of a job that did not run, at index: one run of nothing (no
  * thread, no time, every count 0, as fio's JSON shows such a job) and
  * "skipped": why, a sentence. 0 or -ENOMEM. */

@@ -217,6 +217,7 @@ static int collect_job(struct run_group *g, size_t j, size_t base, struct dbio_e
 			last = w->end_ns;
 	}
 	st->elapsed_ns = last > first ? last - first : 0;
+	st->measured_start_ns = last > first ? first : 0;
 	for (size_t d = 0; d < st->ntargets; d++) {
 		st->targets[d].elapsed_ns =
 			st->targets[d].last_ns > first ? st->targets[d].last_ns - first : 0;

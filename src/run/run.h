@@ -54,16 +54,34 @@ struct run_opts {
 	 * the files a job names with filename= must be such, and are used as
 	 * they are (not created, written before, or removed). NULL: none. */
 	const char *adopt;
+	/* Many processes running the same jobs (MPI ranks, mpi/mpi.h): called
+	 * at the phases of every group — "layout" (files laid out, before
+	 * the threads), "start" (every thread prepared, before the gate
+	 * opens) and "end" (threads joined and merged) — with this process's
+	 * rc at that point (0, or the error in err); returns 0 to go on, or
+	 * the error of another process (in err) to stop as after an error
+	 * here. Every process calls it the same number of times: "start" is
+	 * skipped by all when "layout" failed anywhere. From the thread that
+	 * called run_group. NULL: one process. */
+	int (*phase)(void *ctx, const char *phase, int rc, struct dbio_err *err);
+	void *phase_ctx;
+	/* With phase: called (with phase_ctx) while the threads run, at each
+	 * sample of the system counters (once a second by default), with
+	 * whether a thread here failed; true when another process failed,
+	 * and every job here stops as after a failure of its own. NULL:
+	 * none. */
+	bool (*poll)(void *ctx, bool failed);
 };
 
 /* What one run of one job measured. */
 struct run_stats {
 	struct op_stats ops[OP_NTYPES];
-	struct hist slat_ns;	   /* queued engines: submission latency (fio's slat) */
-	struct target_io *targets; /* a job with several directories: reads and writes per directory */
-	size_t ntargets;	   /* 0, or the number of directories (owned) */
-	struct usage usage;	   /* summed over the job's threads, measured phase only */
-	uint64_t elapsed_ns;	   /* first thread's start to last thread's end */
+	struct hist slat_ns;	    /* queued engines: submission latency (fio's slat) */
+	struct target_io *targets;  /* a job with several directories: reads and writes per directory */
+	size_t ntargets;	    /* 0, or the number of directories (owned) */
+	struct usage usage;	    /* summed over the job's threads, measured phase only */
+	uint64_t elapsed_ns;	    /* first thread's start to last thread's end */
+	uint64_t measured_start_ns; /* CLOCK_MONOTONIC: that first start; 0 when none started */
 	uint64_t started_wall_ns;
 	unsigned threads;
 	bool partial;	/* stopped early: signal or error */

@@ -150,6 +150,7 @@ struct run_group {
 	struct flow *flows;	 /* n: one per flow_id of the jobs with flow= (run_flow_of) */
 	atomic_int ended_all;	 /* 1 + the job whose thread ended with exit_what=all; 0: none */
 	struct run_reach *reach; /* n, shared with mem_limit's child (limited.c); NULL without */
+	atomic_int run_failed;	 /* a thread's measured loop failed (for run_opts.poll) */
 	size_t nflows;
 };
 

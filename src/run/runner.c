@@ -64,8 +64,10 @@ static void *worker_main(void *arg)
 	const struct workload_ops *wl = s->w.job->wl;
 	int rc = run_thread_setup(&s->w), prc = wl->prepare(&s->w);
 
-	if ((rc = rc ? rc : prc))
+	if ((rc = rc ? rc : prc)) {
 		atomic_store(&s->gate->failed, 1);
+		atomic_store(&s->group->run_failed, 1);
+	}
 	pthread_mutex_lock(&s->gate->lock);
 	s->gate->ready++;
 	pthread_cond_broadcast(&s->gate->cond);
@@ -74,8 +76,8 @@ static void *worker_main(void *arg)
 	/* a job's time starts with its I/O, after its startdelay (fio's epoch) */
 	s->w.origin_ns = s->gate->open_ns + s->w.job->startdelay_lo_ns;
 	pthread_mutex_unlock(&s->gate->lock);
-	if (!rc && !atomic_load(&s->gate->failed) && run_thread_delay(&s->w))
-		rc = wl->run(&s->w);
+	if (!rc && !atomic_load(&s->gate->failed) && run_thread_delay(&s->w) && (rc = wl->run(&s->w)))
+		atomic_store(&s->group->run_failed, 1);
 	atomic_store(&s->ended, 1);
 	run_thread_exit(s->group, s->w.job, rc);
 	wl->cleanup(&s->w);
@@ -134,6 +136,11 @@ static void watch(struct run_group *g)
 		pthread_cond_timedwait(&g->gate.cond, &g->gate.lock, &ts);
 		uint64_t now = clock_now_ns();
 
+		/* another process failed: stop every job here as after a failure
+		 * (and a failure here is told before the loop may end) */
+		if (g->opts->poll && g->opts->poll(g->opts->phase_ctx, atomic_load(&g->run_failed)))
+			for (size_t j = 0; j < g->n; j++)
+				atomic_store(&g->job_stop[j], 1);
 		if (g->gate.finished >= g->started)
 			break;
 		run_steady_check(g, now);
@@ -150,6 +157,8 @@ static void watch(struct run_group *g)
 				next_line += 1000000000ull;
 		}
 	}
+	if (g->opts->poll && atomic_load(&g->run_failed))
+		g->opts->poll(g->opts->phase_ctx, true); /* told once, if not yet */
 	if (reported)
 		report_progress(g, clock_now_ns(), &last_ops, &last_ns, true);
 }
@@ -329,6 +338,9 @@ static int group_start(struct run_group *g, struct dbio_err *err)
 	pthread_mutex_lock(&g->gate.lock);
 	while (g->gate.ready < g->started)
 		pthread_cond_wait(&g->gate.cond, &g->gate.lock);
+	/* the other processes' threads are ready too: all start at once */
+	if (g->opts->phase && (rc = g->opts->phase(g->opts->phase_ctx, "start", rc, err)))
+		atomic_store(&g->gate.failed, 1);
 	g->gate.open = true;
 	g->gate.open_ns = clock_now_ns();
 	g->sampler.origin_ns = g->gate.open_ns;
@@ -396,12 +408,17 @@ static void group_release(struct run_group *g)
  * process (limited.c), or in dbio's without one. */
 static int group_body(struct run_group *g, struct dbio_err *err)
 {
+	const struct run_opts *opts = g->opts;
 	int rc = group_assign(g, err);
 
+	if (opts->phase) /* under MPI: every rank laid out, or every rank stops */
+		rc = opts->phase(opts->phase_ctx, "layout", rc, err);
 	if (!rc && (group_start(g, err) | run_collect(g, err)))
 		rc = err->code;				 /* the first failure */
 	if (g->started && run_logs_write(g, err) && !rc) /* fio writes its logs after a failure too */
 		rc = err->code;
+	if (opts->phase)
+		rc = opts->phase(opts->phase_ctx, "end", rc, err);
 	return rc;
 }
 

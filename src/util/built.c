@@ -81,3 +81,12 @@ size_t built_missing_list(char *buf, size_t len)
 	}
 	return i;
 }
+
+const char *built_mpi(void)
+{
+#ifdef DBIO_HAVE_MPI
+	return "in: runs as one rank of mpirun (docs/mpi.md)";
+#else
+	return "not in this build (make MPI=1 with libopenmpi-dev and openmpi-bin)";
+#endif
+}

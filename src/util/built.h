@@ -24,4 +24,8 @@ const char *built_missing_key(const char *key, const char **option, const char *
  * left out; returns the number of parts left out. */
 size_t built_missing_list(char *buf, size_t len);
 
+/* Whether this build runs under MPI (make MPI=1), as --version says it:
+ * "in: ..." or "not in this build (...)"; static. */
+const char *built_mpi(void);
+
 #endif

@@ -1,0 +1,199 @@
+#!/usr/bin/env bats
+# dbio run under mpirun (docs/mpi.md): the MPI build (make MPI=1, ./dbio-mpi,
+# or $DBIO_MPI) run as 2 and 4 ranks on this machine. Every rank's counts
+# add up in the merged result, a rank that fails stops them all with its
+# rank and host named, bad input is refused once, and each rank's
+# directory is dbio's own.
+
+load helpers
+
+DBIO_MPI=${DBIO_MPI:-"$BATS_TEST_DIRNAME/../../dbio-mpi"}
+# Under AddressSanitizer (make SAN=1: dbio-mpi-san) Open MPI's libraries
+# keep memory to the end by design; with whole stacks (not the fast
+# unwinder, which stops inside them) lsan-mpi.supp names them, and every
+# other leak still fails the run.
+case "$DBIO_MPI" in
+*-san)
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+	export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$BATS_TEST_DIRNAME/lsan-mpi.supp"
+	export OMPI_MCA_mca_base_component_disable_dlclose=1
+	;;
+esac
+
+setup() {
+	dbio_setup
+	command -v mpirun >/dev/null || skip "mpirun not found: install openmpi-bin"
+	[ -x "$DBIO_MPI" ] || skip "no MPI build at $DBIO_MPI: make MPI=1 (needs libopenmpi-dev)"
+	host=$(hostname)
+}
+
+teardown() { dbio_teardown; }
+
+# mpi_run N ARG...: `dbio-mpi run ARG...` as N ranks, at most 120 s (a hang
+# fails the test with status 124); output in $output and $stderr.
+mpi_run() {
+	local n=$1
+	shift
+	run --separate-stderr timeout 120 mpirun --allow-run-as-root --oversubscribe -np "$n" \
+		"$DBIO_MPI" run "$@"
+}
+
+JOB=(--rw=randread --bs=4k --size=4m --progress=none)
+
+@test "mpi: 2 and 4 ranks: aggregate counts are the sum of the ranks and N times one rank's" {
+	run --separate-stderr "$DBIO" run --output "$result" --directory="$target" "${JOB[@]}"
+	[ "$status" -eq 0 ]
+	one=$(jpy "$result" 'run["ops"]["read"]["count"]')
+	[ "$one" -eq 1024 ]
+	for n in 2 4; do
+		mpi_run "$n" --directory="$target" --output="$result" "${JOB[@]}"
+		[ "$status" -eq 0 ]
+		json_is "$result" "ranks.count=$n" "$R0.threads=$n" "$R0.ops.read.count=$((n * one))" \
+			"$R0.ops.read.bytes=$((n * one * 4096))" "jobs.0.options.directory=$target"
+		sum=$(jpy "$result" 'sum(x["ops"]["read"]["count"] for x in r["ranks"]["jobs"][0]["runs"][0]["ranks"])')
+		[ "$sum" -eq $((n * one)) ]
+		hist=$(jpy "$result" 'sum(c for _, c in run["ops"]["read"]["lat_hist"]["buckets"])')
+		[ "$hist" -eq $((n * one)) ]
+		json_is "$result" "ranks.hosts.0.hostname=$host" "ranks.hosts.0.ranks.$((n - 1))=$((n - 1))"
+		# each rank worked in rank<r> and removed it
+		is_empty_dir "$target"
+	done
+}
+
+@test "mpi: the aggregate rate is the total over the first start to the last end" {
+	mpi_run 4 --directory="$target" --output="$result" "${JOB[@]}"
+	[ "$status" -eq 0 ]
+	ok=$(jpy "$result" '(lambda x: x["elapsed_ns"] == max(k["end_ns"] for k in x["ranks"]) - min(k["start_ns"] for k in x["ranks"]))(r["ranks"]["jobs"][0]["runs"][0])')
+	[ "$ok" = true ]
+	json_is "$result" "$R0.elapsed_ns=$(jpy "$result" 'r["ranks"]["jobs"][0]["runs"][0]["elapsed_ns"]')"
+	rate=$(jpy "$result" 'abs(run["ops"]["read"]["iops"] - run["ops"]["read"]["count"] / (run["elapsed_ns"] / 1e9)) < 1e-3 * run["ops"]["read"]["iops"]')
+	[ "$rate" = true ]
+	spread=$(jpy "$result" '(lambda a, v: a["min"] == min(v) and a["max"] == max(v))(r["ranks"]["jobs"][0]["runs"][0]["across"]["ops"]["read"]["iops"], [k["ops"]["read"]["iops"] for k in r["ranks"]["jobs"][0]["runs"][0]["ranks"]])')
+	[ "$spread" = true ]
+}
+
+@test "mpi: the merged result is read by compare and report" {
+	mpi_run 2 --directory="$target" --output="$result" "${JOB[@]}"
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$DBIO" compare "$result" "$result"
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$DBIO" report "$result" --html "$scratch/r.html"
+	[ "$status" -eq 0 ]
+	[ -s "$scratch/r.html" ]
+}
+
+@test "mpi: bad input is refused by every rank, said once, exit 2, nothing made" {
+	mpi_run 4 --directory="$target" --rw=bogus --size=4m
+	[ "$status" -eq 2 ]
+	n=$(grep -c "key 'rw': bad value 'bogus'" <<<"$stderr")
+	[ "$n" -eq 1 ]
+	is_empty_dir "$target"
+}
+
+@test "mpi: mem_limit (a child process of its own) is refused under MPI by every rank, said once, exit 2, nothing made" {
+	mpi_run 2 --directory="$target" "${JOB[@]}" --mem_limit=64m
+	[ "$status" -eq 2 ]
+	n=$(grep -c "job 'job': mem_limit does not run under MPI (it runs the job in a child process, which cannot take part in MPI); leave it out, or run without mpirun" <<<"$stderr")
+	[ "$n" -eq 1 ]
+	is_empty_dir "$target"
+}
+
+@test "mpi: a rank whose directory is a planted symlink stops every rank, naming rank and host" {
+	mkdir "$scratch/elsewhere"
+	ln -s "$scratch/elsewhere" "$target/rank1"
+	mpi_run 2 --directory="$target" "${JOB[@]}"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"dbio: rank 1 on $host: $target/rank1: is a symbolic link, not the rank's directory: refusing to work there; remove it and run again"* ]]
+	is_empty_dir "$scratch/elsewhere"
+	[ ! -e "$target/rank0" ]
+}
+
+@test "mpi: a rank that runs out of space stops every rank cleanly, naming rank and host" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs"
+	mkdir "$target/rank2"
+	mount -t tmpfs -o size=1m dbio-mpi-test "$target/rank2"
+	on_teardown unmount "$target/rank2"
+	mpi_run 4 --directory="$target" --output="$result" --rw=write --bs=64k --size=4m --progress=none
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"dbio: rank 2 on $host: "*"No space left on device"* ]]
+	json_is "$result" "partial=true" "ranks.count=4"
+	for r in 0 1 3; do
+		[ ! -e "$target/rank$r" ]
+	done
+}
+
+@test "mpi: a rank that fails while the others run stops them before their runtime" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs"
+	mkdir "$target/rank2"
+	mount -t tmpfs -o size=1m dbio-mpi-test "$target/rank2"
+	on_teardown unmount "$target/rank2"
+	# no preallocation: the writes of the measured phase run out of space
+	mpi_run 4 --directory="$target" --output="$result" --rw=write --bs=64k --size=4m --fallocate=none \
+		--time_based --runtime=600 --progress=none
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"dbio: rank 2 on $host: $target/rank2/dbio.job.0.0: write of 65536 bytes at offset "*": No space left on device"* ]]
+	json_is "$result" "partial=true" "ranks.jobs.0.runs.0.ranks.0.partial=true" "ranks.jobs.0.runs.0.ranks.3.partial=true"
+	# the others stopped when told, long before their 600 s
+	early=$(jpy "$result" 'all(x["elapsed_ns"] < 300e9 for x in r["ranks"]["jobs"][0]["runs"][0]["ranks"])')
+	[ "$early" = true ]
+}
+
+@test "mpi: another command under mpirun is refused; a build without MPI says so" {
+	run --separate-stderr timeout 60 mpirun --allow-run-as-root -np 1 "$DBIO_MPI" sysinfo
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"dbio: sysinfo: started by an MPI launcher: only \`dbio run\` and \`dbio sweep\` run as MPI ranks (docs/mpi.md)"* ]]
+	run --separate-stderr timeout 60 mpirun --allow-run-as-root -np 1 "$DBIO" run --directory="$target" "${JOB[@]}"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"dbio: mpi: started by an MPI launcher, but this dbio is built without MPI"* ]]
+	is_empty_dir "$target"
+}
+
+@test "mpi: a sweep under 2 ranks: every point merged, N times one rank's counts" {
+	run --separate-stderr timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 "$DBIO_MPI" sweep \
+		--directory="$target" --rw=randread --size=4m --vary bs=4k,16k --output="$result" --progress=none
+	[ "$status" -eq 0 ]
+	json_is "$result" "partial=false" "sweep.completed=2" "ranks.count=2" \
+		"jobs.0.point.bs=4k" "$R0.ops.read.count=2048" "$R0.threads=2" \
+		"jobs.1.point.bs=16k" "jobs.1.runs.0.ops.read.count=512" "jobs.1.runs.0.threads=2" \
+		"ranks.jobs.1.runs.0.ranks.1.ops.read.count=256"
+	is_empty_dir "$target"
+	run --separate-stderr timeout 60 mpirun --allow-run-as-root -np 2 "$DBIO_MPI" sweep --resume "$result"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"dbio: command line: --resume: not under MPI: run the whole sweep again"* ]]
+}
+
+@test "mpi: --version says whether MPI is in" {
+	run "$DBIO_MPI" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"mpi: in: runs as one rank of mpirun (docs/mpi.md)"* ]]
+	run "$DBIO" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"mpi: not in this build (make MPI=1 with libopenmpi-dev and openmpi-bin)"* ]]
+}
+
+@test "mpi: a merged result validates against docs/result.schema.json" {
+	python3 -c 'import jsonschema; jsonschema.Draft202012Validator' 2>/dev/null ||
+		skip "python3 with jsonschema >= 4 (Draft 2020-12) is not installed: python3-jsonschema"
+	mpi_run 2 --directory="$target" --output="$result" "${JOB[@]}" --log_interval=10ms
+	[ "$status" -eq 0 ]
+	run python3 - "$BATS_TEST_DIRNAME/../../docs/result.schema.json" "$result" <<'PY'
+import json, sys, jsonschema
+V = jsonschema.Draft202012Validator
+v = V(json.load(open(sys.argv[1])), format_checker=V.FORMAT_CHECKER)
+errors = ["/%s: %s" % ("/".join(map(str, e.absolute_path)), e.message[:300])
+          for e in v.iter_errors(json.load(open(sys.argv[2])))]
+print("\n".join(errors))
+sys.exit(1 if errors else 0)
+PY
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "mpi: the text report ends with the ranks: aggregate beside each rank's spread" {
+	mpi_run 2 --directory="$target" "${JOB[@]}"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ranks: 2 on 1 host: $host (2)"* ]]
+	[[ "$output" == *"op            all ops/s  all MiB/s     rank min    rank mean     rank max     stddev"* ]]
+	line=$(grep -E '^    read +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' <<<"$output")
+	[ -n "$line" ]
+}
