@@ -45,9 +45,11 @@ min_refuses() {
 		"key 'kv_engine': 'sqlite' is not in this build of dbio: install libsqlite3-dev and build dbio again"
 }
 
-@test "build without libraries: import and the queued I/O engines name their packages" {
+@test "build without libraries: import, postgres and the queued I/O engines name their packages" {
 	min_refuses "--workload=import" \
 		"key 'workload': 'import' is not in this build of dbio: install libsqlite3-dev and build dbio again"
+	min_refuses "--workload=postgres" \
+		"key 'workload': 'postgres' is not in this build of dbio: install libpq-dev and build dbio again"
 	min_refuses "--ioengine=io_uring --size=1m" \
 		"key 'ioengine': 'io_uring' is not in this build of dbio: install liburing-dev and build dbio again"
 	min_refuses "--ioengine=libaio --direct=1 --size=1m" \
