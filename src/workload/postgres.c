@@ -74,6 +74,8 @@ static const struct option_def pg_defs[] = {
 	  .help = "PostgreSQL's wal_sync_method (fsync, fdatasync, open_sync, open_datasync), to check dbio sync's table against the real server." },
 	{ .name = "maintenance_work_mem", SETTING(8), .def = "64MB",
 	  .help = "PostgreSQL's maintenance_work_mem: memory of each CREATE INDEX of the index phase." },
+	{ .name = "pg_conninfo", .type = OPT_STR, .offset = F(pg_conninfo), .size = 512, .def = "", .dbio_own = 1, .never_brief = 1,
+	  .help = "A libpq connection string (host=/run/postgresql dbname=postgres) of a server to use instead of dbio's own cluster: dbio creates a database of its own there (dbio_<pid>_<hex>), runs the phases in it and drops it at the end, touching no other. The server's settings are its own (the setting keys are refused), its statistics (WAL, checkpoints) are the whole server's, and its CPU is not measured." },
 };
 /* clang-format on */
 
@@ -81,6 +83,7 @@ static const struct option_table pg_options = OPTION_TABLE(pg_defs, struct pg_co
 
 struct pg_state {
 	struct pg_server server;
+	struct pg_remote remote;
 	PGconn *conn;
 	char settings[PG_NSETTINGS][80]; /* "name=value" */
 };
@@ -105,6 +108,24 @@ static int pg_validate(struct job *job, struct dbio_err *err)
 				job, key, err,
 				"'%s': expected a PostgreSQL value of letters, digits, '_' and '.' (such as 128MB, on, 5min)",
 				v);
+	}
+	if (conf->pg_conninfo[0]) {
+		char *msg = NULL;
+		PQconninfoOption *opts = PQconninfoParse(conf->pg_conninfo, &msg);
+
+		PQconninfoFree(opts);
+		if (!opts) {
+			size_t n = msg ? strcspn(msg, "\n") : 0; /* libpq's ends in a newline */
+			int rc = job_fail(job, "pg_conninfo", err, "%.*s", (int)n, msg ? msg : "");
+
+			PQfreemem(msg);
+			return rc;
+		}
+		for (size_t i = 0; i < PG_NSETTINGS; i++)
+			if (job_is_set(job, pg_defs[6 + i].name))
+				return job_fail(
+					job, pg_defs[6 + i].name, err,
+					"not with pg_conninfo=: the server dbio connects to keeps its own settings");
 	}
 	if (job->numjobs != 1)
 		return job_fail(
@@ -174,8 +195,8 @@ static int snap(struct worker *w, struct pg_state *st, struct pg_snap *s)
 			*v[i] = atof(PQgetvalue(res, 0, i));
 	}
 	PQclear(res);
-	if (!rc && pg_server_cpu(&st->server, &s->user_s, &s->sys_s))
-		s->user_s = s->sys_s = 0;
+	if (!rc && (st->remote.created || pg_server_cpu(&st->server, &s->user_s, &s->sys_s)))
+		s->user_s = s->sys_s = -1; /* not known */
 	return rc;
 }
 
@@ -197,8 +218,10 @@ static void server_figures(struct phase *p, const struct pg_snap *a, const struc
 	figure(p, "buffers_backend", b->buf_backend - a->buf_backend);
 	figure(p, "db_bytes_before", a->db_bytes);
 	figure(p, "db_bytes_after", b->db_bytes);
-	figure(p, "server_user_s", b->user_s - a->user_s);
-	figure(p, "server_sys_s", b->sys_s - a->sys_s);
+	if (a->user_s >= 0 && b->user_s >= 0) {
+		figure(p, "server_user_s", b->user_s - a->user_s);
+		figure(p, "server_sys_s", b->sys_s - a->sys_s);
+	}
 }
 
 static int pg_prepare(struct worker *w)
@@ -219,12 +242,17 @@ static int pg_prepare(struct worker *w)
 			 conf->settings[i]);
 		settings[i] = st->settings[i];
 	}
-	if ((rc = pg_server_claim(&st->server, w->dirfd, w->dir_path, &w->err)) ||
-	    (rc = pg_server_initdb(&st->server, &w->err)) ||
-	    (rc = pg_server_start(&st->server, settings, PG_NSETTINGS, &w->err)))
-		return rc;
-	if (!(st->conn = pg_server_connect(&st->server, &w->err)))
-		return -EIO;
+	if (conf->pg_conninfo[0]) {
+		if ((rc = pg_remote_open(&st->remote, conf->pg_conninfo, &st->conn, &w->err)))
+			return rc;
+	} else {
+		if ((rc = pg_server_claim(&st->server, w->dirfd, w->dir_path, &w->err)) ||
+		    (rc = pg_server_initdb(&st->server, &w->err)) ||
+		    (rc = pg_server_start(&st->server, settings, PG_NSETTINGS, &w->err)))
+			return rc;
+		if (!(st->conn = pg_server_connect(&st->server, &w->err)))
+			return -EIO;
+	}
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&w->stats[t]);
 	rng_seed(&w->rng, w->job->randseed * 0x9e3779b97f4a7c15ull + 11);
@@ -385,7 +413,7 @@ static int pg_run(struct worker *w)
 		uint64_t done = 0;
 
 		begin_phase(w, "transactions", &u0);
-		rc = pg_transactions(w, &st->server, &done, &clients);
+		rc = pg_transactions(w, &st->server, &st->remote, &done, &clients);
 		if (!(rc = finish(w, st, &u0, done, &prev, rc))) {
 			struct phase *p = &w->phases[w->nphases - 1];
 
@@ -412,6 +440,7 @@ static void pg_cleanup(struct worker *w)
 	if (!st)
 		return;
 	PQfinish(st->conn);
+	pg_remote_close(&st->remote);
 	pg_server_release(&st->server);
 	free(st);
 	w->priv = NULL;

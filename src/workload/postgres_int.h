@@ -35,6 +35,7 @@ struct pg_conf {
 	/* PostgreSQL's settings, passed as -c name=value; PG_NSETTINGS of them,
 	 * in this order (pg_setting_names). */
 	char settings[PG_NSETTINGS][32];
+	char pg_conninfo[512]; /* a server the user has; "": dbio's own cluster */
 };
 
 extern const char *const pg_setting_names[PG_NSETTINGS];
@@ -84,6 +85,26 @@ PGconn *pg_server_connect(const struct pg_server *s, struct dbio_err *err);
  * the live ones), seconds. 0 or -errno. */
 int pg_server_cpu(const struct pg_server *s, double *user_s, double *sys_s);
 
+/* pg_conninfo=: dbio's own database on the user's server
+ * (postgres_remote.c). */
+struct pg_remote {
+	const char *conninfo; /* the job's */
+	PGconn *admin;	      /* to the conninfo's own database */
+	char dbname[64];      /* dbio_<pid>_<hex>: the one database dbio made */
+	bool created;
+};
+
+/* Connect, create dbio's database and connect *conn to it. 0 or -EIO
+ * (libpq's or PostgreSQL's message in err). */
+int pg_remote_open(struct pg_remote *r, const char *conninfo, PGconn **conn, struct dbio_err *err);
+
+/* Drop dbio's database (only it, only when dbio made it) and disconnect. */
+void pg_remote_close(struct pg_remote *r);
+
+/* A new connection to the database the phases use: dbio's on the user's
+ * server when r->created, else the private server's. */
+PGconn *pg_connect(const struct pg_server *s, const struct pg_remote *r, struct dbio_err *err);
+
 /* The phases' helpers (postgres.c). */
 struct pg_state;
 
@@ -99,6 +120,7 @@ int pg_load_pgbench(struct worker *w, PGconn *conn, uint64_t *rows);
  * connections, one thread each (postgres_txn.c): each transaction timed
  * into w->stats[OP_TXN], its COMMIT into OP_COMMIT; *done: committed,
  * *clients: the client threads' resource use. */
-int pg_transactions(struct worker *w, const struct pg_server *s, uint64_t *done, struct usage *clients);
+int pg_transactions(struct worker *w, const struct pg_server *s, const struct pg_remote *r, uint64_t *done,
+		    struct usage *clients);
 
 #endif

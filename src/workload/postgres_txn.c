@@ -9,7 +9,10 @@
  * randseed and the client's number. Each client counts into its own
  * op_stats (the whole transaction as a txn, its END as a commit), merged
  * into the worker's after the join. It ends after transactions= each, at
- * runtime=, on a signal or on the first failure of any client.
+ * runtime=, on a signal or on the first failure of any client. The phase
+ * starts when every client has connected (the worker's phases[nphases]
+ * start_ns is set here), as pgbench's tps "without initial connection
+ * time" does.
  */
 #ifdef DBIO_HAVE_LIBPQ
 #include <errno.h>
@@ -22,11 +25,22 @@
 #include "workload/postgres_int.h"
 #include "workload/workload_int.h"
 
+/* Clients connect first, then wait for the gate: pgbench's tps "without
+ * initial connection time", and runtime= counts from when it opens. */
+struct gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	size_t ready;
+	bool open;
+	uint64_t deadline_ns; /* 0: none; set before open */
+};
+
 struct client {
+	struct gate *gate;
 	struct worker *w;
 	const struct pg_server *server;
+	const struct pg_remote *remote;
 	unsigned index;
-	uint64_t deadline_ns; /* 0: none */
 	struct op_stats txn, commit;
 	struct usage usage;
 	uint64_t done;
@@ -90,17 +104,26 @@ static void *client_main(void *arg)
 	const struct pg_conf *conf = c->w->job->wl_conf;
 	struct usage u0, u1;
 	struct rng rng;
-	PGconn *conn = pg_server_connect(c->server, &c->err);
+	PGconn *conn = pg_connect(c->server, c->remote, &c->err);
+	uint64_t deadline;
 
-	usage_thread(&u0);
 	if (!conn) {
 		atomic_store(c->w->job_stop, 1);
 		c->rc = -EIO;
-		return NULL;
 	}
+	pthread_mutex_lock(&c->gate->lock);
+	c->gate->ready++;
+	pthread_cond_broadcast(&c->gate->cond);
+	while (!c->gate->open)
+		pthread_cond_wait(&c->gate->cond, &c->gate->lock);
+	deadline = c->gate->deadline_ns;
+	pthread_mutex_unlock(&c->gate->lock);
+	usage_thread(&u0);
+	if (!conn)
+		return NULL;
 	rng_seed(&rng, (c->w->job->randseed + 1 + c->index) * 0x9e3779b97f4a7c15ull);
 	while ((!conf->transactions || c->done < conf->transactions) && !workload_stopped(c->w) &&
-	       (!c->deadline_ns || clock_now_ns() < c->deadline_ns)) {
+	       (!deadline || clock_now_ns() < deadline)) {
 		if ((c->rc = transaction(c, conn, &rng)))
 			break;
 		c->done++;
@@ -112,12 +135,13 @@ static void *client_main(void *arg)
 	return NULL;
 }
 
-int pg_transactions(struct worker *w, const struct pg_server *s, uint64_t *done, struct usage *clients)
+int pg_transactions(struct worker *w, const struct pg_server *s, const struct pg_remote *r, uint64_t *done,
+		    struct usage *clients)
 {
 	const struct pg_conf *conf = w->job->wl_conf;
 	struct client *c = calloc(conf->clients, sizeof(*c));
 	pthread_t *threads = calloc(conf->clients, sizeof(*threads));
-	const uint64_t deadline = w->job->runtime_ns ? clock_now_ns() + w->job->runtime_ns : 0;
+	struct gate gate = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
 	size_t started = 0;
 	int rc = 0;
 
@@ -132,7 +156,7 @@ int pg_transactions(struct worker *w, const struct pg_server *s, uint64_t *done,
 		int prc;
 
 		*ci = (struct client){
-			.w = w, .server = s, .index = (unsigned)started, .deadline_ns = deadline
+			.gate = &gate, .w = w, .server = s, .remote = r, .index = (unsigned)started
 		};
 		op_stats_init(&ci->txn);
 		op_stats_init(&ci->commit);
@@ -143,6 +167,14 @@ int pg_transactions(struct worker *w, const struct pg_server *s, uint64_t *done,
 			break;
 		}
 	}
+	pthread_mutex_lock(&gate.lock);
+	while (gate.ready < started)
+		pthread_cond_wait(&gate.cond, &gate.lock);
+	w->phases[w->nphases].start_ns = clock_now_ns();
+	gate.deadline_ns = w->job->runtime_ns ? w->phases[w->nphases].start_ns + w->job->runtime_ns : 0;
+	gate.open = true;
+	pthread_cond_broadcast(&gate.cond);
+	pthread_mutex_unlock(&gate.lock);
 	for (size_t i = 0; i < started; i++) {
 		pthread_join(threads[i], NULL);
 		op_stats_merge(&w->stats[OP_TXN], &c[i].txn);

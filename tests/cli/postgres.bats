@@ -127,3 +127,44 @@ no_server() {
 	[ -d "$DIR/dbio.postgres-999999999" ]
 	no_server
 }
+
+# user_server: a server of the test's own, as a user would have one: a
+# cluster in $SRV, its socket there; stopped in teardown.
+user_server() {
+	local bin
+	bin=$(dirname "$(compgen -G "/usr/lib/postgresql/*/bin/initdb" | sort -V | tail -1)")
+	SRV=$(mktemp -d /var/tmp/dbio-pgsrv.XXXXXX)
+	extra_dirs+=("$SRV")
+	chmod 755 "$SRV"
+	chown postgres: "$SRV"
+	runuser -u postgres -- "$bin/initdb" -D "$SRV/data" -U postgres --auth=trust >/dev/null
+	runuser -u postgres -- "$bin/pg_ctl" -D "$SRV/data" -w -l "$SRV/log" \
+		-o "-c listen_addresses= -c unix_socket_directories=$SRV" start >/dev/null
+	on_teardown runuser -u postgres -- "$bin/pg_ctl" -D "$SRV/data" -m immediate stop
+	PSQL=("$bin/psql" -X -q -At -h "$SRV" -U postgres)
+	"${PSQL[@]}" -d postgres -c "CREATE DATABASE keepme"
+	"${PSQL[@]}" -d keepme -c "CREATE TABLE t(x int); INSERT INTO t VALUES (42)"
+}
+
+@test "postgres: pg_conninfo= runs in a database of dbio's own on the user's server and drops only it" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run a server as the user postgres"
+	user_server
+	before=$("${PSQL[@]}" -d postgres -c "SELECT datname FROM pg_database ORDER BY 1")
+	dbio_ok --workload=postgres --pg_conninfo="host=$SRV user=postgres dbname=postgres" --directory="$target" \
+		--rows=2000 --indexes=1 --transactions=20 --clients=2
+	json_is "$result" "$R0.phases.1.figures.rows=2000.0" "$R0.phases.2.figures.indexes=2.0" \
+		"$R0.phases.5.figures.history_rows=40.0" "$R0.ops.transaction.count=40"
+	# No CPU of a server that may be elsewhere.
+	[ "$(jpy "$result" '"server_user_s" in run["phases"][1]["figures"]')" = false ]
+	[ "$("${PSQL[@]}" -d postgres -c "SELECT datname FROM pg_database ORDER BY 1")" = "$before" ]
+	[ "$("${PSQL[@]}" -d keepme -c "SELECT x FROM t")" = 42 ]
+	is_empty_dir "$target"
+}
+
+@test "postgres: pg_conninfo=: libpq's message for a bad string, and the server's settings are not dbio's to give" {
+	run -2 --separate-stderr "$DBIO" run --workload=postgres --pg_conninfo="host" --directory="$target"
+	[ "$stderr" = "dbio: command line: key 'pg_conninfo': missing \"=\" after \"host\" in connection info string (job 'job')" ]
+	run -2 --separate-stderr "$DBIO" run --workload=postgres --pg_conninfo="host=/nonexistent" --wal_level=minimal --directory="$target"
+	[ "$stderr" = "dbio: command line: key 'wal_level': not with pg_conninfo=: the server dbio connects to keeps its own settings (job 'job')" ]
+	is_empty_dir "$target"
+}
