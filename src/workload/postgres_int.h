@@ -85,6 +85,22 @@ PGconn *pg_server_connect(const struct pg_server *s, struct dbio_err *err);
  * the live ones), seconds. 0 or -errno. */
 int pg_server_cpu(const struct pg_server *s, double *user_s, double *sys_s);
 
+/* Pure helpers of postgres_server.c, for its unit test. */
+
+/* Remove name in parentfd and everything below it (16 levels at most),
+ * following no symlink: a link is removed, never what it points at. 0 or
+ * the first -errno. */
+int pg_remove_tree(int parentfd, const char *name);
+
+/* In log (server.log's last lines, newlines turned to ';'), the message of
+ * a setting PostgreSQL refused, from its severity on ("FATAL:  invalid
+ * value for parameter ..."), cut at its end in place; NULL when none. */
+const char *pg_setting_message(char *log);
+
+/* ppid and utime, stime, cutime, cstime (clock ticks) from the text of a
+ * /proc/<pid>/stat. 0 or -EINVAL. */
+int pg_proc_stat_parse(const char *buf, unsigned long long t[4], int *ppid);
+
 /* pg_conninfo=: dbio's own database on the user's server
  * (postgres_remote.c). */
 struct pg_remote {

@@ -79,7 +79,6 @@ static int find_user(struct pg_server *s, struct dbio_err *err)
 	return 0;
 }
 
-/* Remove name in parentfd and all below it, following no symlink. */
 static int remove_tree(int parentfd, const char *name, int depth)
 {
 	int fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -112,6 +111,11 @@ static int remove_tree(int parentfd, const char *name, int depth)
 	if (dbio_sys->unlinkat(parentfd, name, AT_REMOVEDIR) && !rc)
 		rc = -errno;
 	return rc;
+}
+
+int pg_remove_tree(int parentfd, const char *name)
+{
+	return remove_tree(parentfd, name, 16);
 }
 
 static bool is_dbio(pid_t pid)
@@ -182,7 +186,7 @@ static int leftover(struct pg_server *s, const char *dir_path, const char *name,
 	}
 	stop_leftover(fd);
 	close(fd);
-	if ((rc = remove_tree(s->dirfd, name, 16)))
+	if ((rc = pg_remove_tree(s->dirfd, name)))
 		return dbio_err_set(err, rc, "%s/%s: cannot remove the cluster a killed dbio left: %s",
 				    dir_path, name, strerror(-rc));
 	return 0;
@@ -304,22 +308,19 @@ static void log_tail(const struct pg_server *s, char *buf, size_t len)
 			*p = ';';
 }
 
-/* The line of server.log that says what was wrong with a setting, or NULL. */
-static const char *setting_message(const struct pg_server *s, char *buf, size_t len)
+const char *pg_setting_message(char *log)
 {
 	static const char *const signs[] = { "invalid value for parameter",
 					     "unrecognized configuration parameter",
 					     "is outside the valid range for parameter", NULL };
 	char *p;
 
-	log_tail(s, buf, len);
 	for (size_t i = 0; signs[i]; i++)
-		if ((p = strstr(buf, signs[i]))) {
+		if ((p = strstr(log, signs[i]))) {
 			char *start = p, *end = strchr(p, ';');
-
 			char *sev;
 
-			while (start > buf && start[-1] != ';')
+			while (start > log && start[-1] != ';')
 				start--;
 			/* Past log_line_prefix's time and pid, from the severity on. */
 			if ((sev = strstr(start, "FATAL:")) && sev < p)
@@ -400,7 +401,10 @@ int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct
 		if (PQpingParams(keys, values, 0) == PQPING_OK)
 			return 0;
 		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
-			const char *msg = setting_message(s, tail, sizeof(tail));
+			const char *msg;
+
+			log_tail(s, tail, sizeof(tail));
+			msg = pg_setting_message(tail);
 
 			s->pid = 0;
 			if (msg)
@@ -447,14 +451,26 @@ void pg_server_release(struct pg_server *s)
 	if (s->clusterfd >= 0) {
 		close(s->clusterfd);
 		s->clusterfd = -1;
-		remove_tree(s->dirfd, s->name, 16);
+		pg_remove_tree(s->dirfd, s->name);
 	}
+}
+
+int pg_proc_stat_parse(const char *buf, unsigned long long t[4], int *ppid)
+{
+	const char *p = strrchr(buf, ')');
+
+	/* After the command's closing parenthesis (the command may hold any
+	 * byte, ')' too): state, ppid ... utime is field 14. */
+	if (!p || sscanf(p + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", ppid,
+			 &t[0], &t[1], &t[2], &t[3]) != 5)
+		return -EINVAL;
+	return 0;
 }
 
 /* utime, stime, cutime, cstime (clock ticks) and ppid of /proc/<pid>/stat. */
 static int proc_times(pid_t pid, unsigned long long t[4], int *ppid)
 {
-	char path[64], buf[1024], *p;
+	char path[64], buf[1024];
 	FILE *f;
 	size_t n;
 
@@ -464,12 +480,7 @@ static int proc_times(pid_t pid, unsigned long long t[4], int *ppid)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	/* After the command's closing parenthesis: state ppid ... field 14. */
-	if (!(p = strrchr(buf, ')')) ||
-	    sscanf(p + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", ppid, &t[0],
-		   &t[1], &t[2], &t[3]) != 5)
-		return -EINVAL;
-	return 0;
+	return pg_proc_stat_parse(buf, t, ppid);
 }
 
 int pg_server_cpu(const struct pg_server *s, double *user_s, double *sys_s)
