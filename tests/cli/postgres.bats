@@ -31,6 +31,17 @@ start_importing() {
 	wait_for_text "$scratch/stderr" " ops/s"
 }
 
+# losetup_detach_under PREFIX: detach every loop device of a file under
+# PREFIX, unmounting what is mounted from it first (teardown).
+losetup_detach_under() {
+	local dev mnt
+	losetup -a 2>/dev/null | grep -F "($1" | while IFS=: read -r dev _; do
+		grep "^$dev " /proc/mounts | while read -r _ mnt _; do umount -l "$mnt"; done
+		losetup -d "$dev"
+	done
+	return 0
+}
+
 # no_server: no process runs a server whose socket is under $DIR.
 no_server() {
 	run pgrep -af "$DIR/dbio.postgres-"
@@ -167,4 +178,29 @@ user_server() {
 	run -2 --separate-stderr "$DBIO" run --workload=postgres --pg_conninfo="host=/nonexistent" --wal_level=minimal --directory="$target"
 	[ "$stderr" = "dbio: command line: key 'wal_level': not with pg_conninfo=: the server dbio connects to keeps its own settings (job 'job')" ]
 	is_empty_dir "$target"
+}
+
+@test "postgres: dbio matrix runs S1's import on ext2, ext3 and xfs in one command, leaving no server, mount or loop device" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (loop devices, mkfs, mount)"
+	[ -c /dev/loop-control ] || skip "no /dev/loop-control: loop devices are not available"
+	command -v mkfs.ext3 >/dev/null || skip "mkfs.ext2/mkfs.ext3 not installed (Debian package e2fsprogs)"
+	command -v mkfs.xfs >/dev/null || skip "mkfs.xfs not installed (Debian package xfsprogs)"
+	on_teardown losetup_detach_under "$DIR/"
+	run --separate-stderr "$DBIO" matrix --workload=postgres --rows=20000 --indexes=2 --image "$DIR/img" \
+		--image-size 512m --fs ext2 --fs ext3 --fs xfs --output "$result"
+	[ "$status" -eq 0 ] || {
+		echo "$stderr" >&2
+		false
+	}
+	json_is "$result" matrix.completed=3 jobs.0.targets.0.fs_type=ext2 jobs.1.targets.0.fs_type=ext3 \
+		jobs.2.targets.0.fs_type=xfs
+	for j in 0 1 2; do
+		json_is "$result" "jobs.$j.runs.0.phases.1.name=import" "jobs.$j.runs.0.phases.1.figures.rows=20000.0" \
+			"jobs.$j.runs.0.phases.2.figures.indexes=3.0"
+	done
+	# The side-by-side table: one column per filesystem.
+	[[ "$output" == *"A: ext2"*"B: ext3"*"C: xfs"* ]]
+	no_server
+	run losetup -j "$DIR/img"
+	[ -z "$output" ]
 }
