@@ -42,6 +42,15 @@ losetup_detach_under() {
 	return 0
 }
 
+# committed_some CLUSTER: the transaction phase has committed some: rows in
+# pgbench_history, asked of the server through its socket in CLUSTER.
+committed_some() {
+	local n bin
+	bin=$(dirname "$(compgen -G "/usr/lib/postgresql/*/bin/psql" | sort -V | tail -1)")
+	n=$("$bin/psql" -X -At -h "$1" -U postgres -d postgres -c "SELECT count(*) FROM pgbench_history" 2>/dev/null) || return 1
+	[ "${n:-0}" -gt 0 ]
+}
+
 # no_server: no process runs a server whose socket is under $DIR.
 no_server() {
 	run pgrep -af "$DIR/dbio.postgres-"
@@ -102,6 +111,17 @@ no_server() {
 	kill -INT "$bg_pid"
 	finish_running 130
 	json_is "$result" partial=true "$R0.phases.1.name=import"
+	is_empty_dir "$DIR"
+	no_server
+}
+
+@test "postgres: SIGTERM during the transactions: exit 143, the transactions so far counted, nothing left" {
+	start_importing --workload=postgres --directory="$DIR" --rows=10 --indexes=0 --runtime=600s --clients=2
+	wait_until committed_some "$DIR/dbio.postgres-$bg_pid"
+	kill -TERM "$bg_pid"
+	finish_running 143
+	json_is "$result" partial=true "$R0.phases.5.name=transactions"
+	[ "$(jpy "$result" 'run["phases"][5]["ops"] == run["ops"]["transaction"]["count"] > 0')" = true ]
 	is_empty_dir "$DIR"
 	no_server
 }
