@@ -48,8 +48,8 @@ static const struct option_def pg_defs[] = {
 	  .help = "rows each thread loads into its table." },
 	{ .name = "indexes", .type = OPT_UINT, .offset = F(indexes), .def = "3", .min = 0, .max = 6, .dbio_own = 1, .brief = 1,
 	  .help = "indexes on the table (on customer, created, amount, status, name, (customer, created), in that order); kept during the load, then dropped and built again in the index phase. workload=postgres builds them (and the primary key) after the import, as pg_restore does." },
-	{ .name = "batch", .type = OPT_UINT, .offset = F(batch), .def = "0", .min = 0, .max = 1000000000, .dbio_own = 1, .brief = 1,
-	  .help = "Rows per transaction of the load phase. The time series has one point per batch unless log_interval says otherwise. workload=postgres: rows per COPY, each its own transaction; 0 (its default) for one COPY of all rows." },
+	{ .name = "batch", .type = OPT_UINT, .offset = F(batch), .def = "100000000", .min = 1, .max = 100000000, .dbio_own = 1, .brief = 1,
+	  .help = "Rows per transaction of the load phase. The time series has one point per batch unless log_interval says otherwise. workload=postgres: rows per COPY, each its own transaction; its default, the most there is, makes one COPY of all rows." },
 	{ .name = "scale", .type = OPT_UINT, .offset = F(scale), .def = "1", .min = 1, .max = 10000, .dbio_own = 1, .brief = 1,
 	  .help = "pgbench's scale factor for the transaction phase: scale branches, 10 x scale tellers, 100000 x scale accounts, loaded in the import phase when there are transactions." },
 	{ .name = "clients", .type = OPT_UINT, .offset = F(clients), .def = "1", .min = 1, .max = 256, .dbio_own = 1, .brief = 1,
@@ -136,7 +136,7 @@ static int pg_validate(struct job *job, struct dbio_err *err)
 		return job_fail(job, "indexes", err,
 				"%llu: at most %d indexes are defined (see docs/postgres.md)",
 				(unsigned long long)conf->indexes, PG_MAX_INDEXES);
-	if (!conf->batch || conf->batch > conf->rows)
+	if (conf->batch > conf->rows)
 		conf->batch = conf->rows;
 	if (job->time_based && !job->runtime_ns)
 		return job_fail(job, "time_based", err,
