@@ -350,9 +350,11 @@ int pg_server_initdb(struct pg_server *s, struct dbio_err *err)
 		return 0;
 	log_tail(s, tail, sizeof(tail));
 	return dbio_err_set(
-		err, -EIO,
-		"%s: initdb failed (the user postgres must be able to reach the target: every directory above it needs x for others): %s",
-		s->path, tail);
+		err, -EIO, "%s: initdb failed%s: %s", s->path,
+		strstr(tail, "Permission denied")
+			? " (the user postgres must be able to reach the target: every directory above it needs x for others)"
+			: "",
+		tail);
 }
 
 PGconn *pg_server_connect(const struct pg_server *s, struct dbio_err *err)

@@ -96,6 +96,16 @@ no_server() {
 	no_server
 }
 
+@test "postgres: a target the user postgres cannot reach: initdb's reason and the fix, nothing left" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: as another user the server runs as that user"
+	chmod 700 "$DIR"
+	run --separate-stderr "$DBIO" run --workload=postgres --directory="$DIR" --rows=10
+	[ "$status" -eq 1 ]
+	[[ "${stderr_lines[-1]}" == "dbio: $DIR/dbio.postgres-"*": initdb failed (the user postgres must be able to reach the target: every directory above it needs x for others): "*"Permission denied"* ]]
+	is_empty_dir "$DIR"
+	no_server
+}
+
 @test "postgres: a value that is not a PostgreSQL value is refused before anything runs" {
 	run -2 --separate-stderr "$DBIO" run --workload=postgres --directory="$DIR" "--shared_buffers=1GB -c x=y"
 	[ "$stderr" = "dbio: command line: key 'shared_buffers': '1GB -c x=y': expected a PostgreSQL value of letters, digits, '_' and '.' (such as 128MB, on, 5min) (job 'job')" ]
