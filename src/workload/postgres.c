@@ -94,13 +94,24 @@ struct pg_snap {
 	double user_s, sys_s;
 };
 
+/* The key of the i-th setting (its row fills settings[i]). */
+static const char *setting_key(size_t i)
+{
+	const size_t off = F(settings) + i * sizeof(((struct pg_conf *)0)->settings[0]);
+
+	for (size_t d = 0; d < sizeof(pg_defs) / sizeof(pg_defs[0]); d++)
+		if (pg_defs[d].offset == off)
+			return pg_defs[d].name;
+	return pg_setting_names[i];
+}
+
 static int pg_validate(struct job *job, struct dbio_err *err)
 {
 	struct pg_conf *conf = (struct pg_conf *)job->wl_conf;
 
 	for (size_t i = 0; i < PG_NSETTINGS; i++) {
 		const char *v = conf->settings[i];
-		const char *key = pg_defs[6 + i].name;
+		const char *key = setting_key(i);
 
 		if (!*v || strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") !=
 				   strlen(v))
@@ -122,9 +133,9 @@ static int pg_validate(struct job *job, struct dbio_err *err)
 			return rc;
 		}
 		for (size_t i = 0; i < PG_NSETTINGS; i++)
-			if (job_is_set(job, pg_defs[6 + i].name))
+			if (job_is_set(job, setting_key(i)))
 				return job_fail(
-					job, pg_defs[6 + i].name, err,
+					job, setting_key(i), err,
 					"not with pg_conninfo=: the server dbio connects to keeps its own settings");
 	}
 	if (job->numjobs != 1)
