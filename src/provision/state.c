@@ -128,7 +128,10 @@ int provision_state_open(struct provision_env *m, struct dbio_err *err)
 	struct stat st;
 	int rc;
 
-	if (mkdir(PROVISION_STATE_DIR, 0700) && errno != EEXIST)
+	/* 0711: others may pass through to a mount point (a server running as
+	 * the user postgres, workload=postgres, works there), never list or
+	 * write; the state files are 0600. */
+	if (mkdir(PROVISION_STATE_DIR, 0711) && errno != EEXIST)
 		return dbio_err_set(err, -errno, "matrix: cannot create %s: %s", PROVISION_STATE_DIR,
 				    strerror(errno));
 	if (lstat(PROVISION_STATE_DIR, &st) || !S_ISDIR(st.st_mode) || st.st_uid != 0 || (st.st_mode & 022))
@@ -136,6 +139,9 @@ int provision_state_open(struct provision_env *m, struct dbio_err *err)
 			err, DBIO_EUNSAFE,
 			"matrix: %s: not a directory that only root can write: refusing to use it",
 			PROVISION_STATE_DIR);
+	if ((st.st_mode & 0111) != 0111 && chmod(PROVISION_STATE_DIR, (st.st_mode & 0700) | 0711))
+		return dbio_err_set(err, -errno, "matrix: %s: cannot let others pass through it: %s",
+				    PROVISION_STATE_DIR, strerror(errno));
 	/* Made under a temporary name and locked before it can be seen, so a
 	 * cleanup never takes a live run's file for a dead one's. */
 	snprintf(tmp, sizeof(tmp), "%s/.new.XXXXXX", PROVISION_STATE_DIR);

@@ -459,6 +459,15 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 					  "rusage",
 					  usage_json(&st->phases[i].usage, st->phases[i].elapsed_ns)));
 		json_object_set_new(run, "phases", phases);
+		for (unsigned i = 0; i < st->nphases; i++)
+			if (st->phases[i].nfigures) {
+				json_t *fig = json_object();
+
+				for (unsigned f = 0; f < st->phases[i].nfigures; f++)
+					json_object_set_new(fig, st->phases[i].figures[f].name,
+							    json_real(st->phases[i].figures[f].value));
+				json_object_set_new(json_array_get(phases, i), "figures", fig);
+			}
 	}
 	if (run && st->lat_depth_max)
 		json_object_set_new(run, "latency_target",

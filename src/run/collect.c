@@ -121,6 +121,9 @@ static void target_busy(struct target_io *t, const struct sampler *s, int dirfd)
 		}
 }
 
+_Static_assert(PHASE_MAX_FIGURES == sizeof(((struct run_phase *)0)->figures) / sizeof(struct run_figure),
+	       "a phase's figures: as many in struct run_phase as in struct phase");
+
 static void collect_phases(struct run_stats *st, const struct worker *w, bool first)
 {
 	for (unsigned i = 0; i < w->nphases && i < WORKLOAD_MAX_PHASES; i++) {
@@ -133,7 +136,13 @@ static void collect_phases(struct run_stats *st, const struct worker *w, bool fi
 			r->ops = p->ops;
 			r->start_ns = p->start_ns;
 			r->end_ns = p->end_ns;
+			for (unsigned f = 0; f < p->nfigures; f++)
+				r->figures[f] =
+					(struct run_figure){ p->figures[f].name, p->figures[f].value };
+			r->nfigures = p->nfigures;
 		} else {
+			for (unsigned f = 0; f < r->nfigures && f < p->nfigures; f++)
+				r->figures[f].value += p->figures[f].value;
 			usage_add(&r->usage, &p->usage);
 			r->ops += p->ops;
 			r->start_ns = p->start_ns < r->start_ns ? p->start_ns : r->start_ns;

@@ -101,7 +101,12 @@ struct run_stats {
 		uint64_t elapsed_ns;	   /* end_ns - start_ns */
 		uint64_t ops;		   /* the phase's operations, summed over threads */
 		struct usage usage;	   /* summed over the threads */
-	} phases[6];			   /* as struct worker's (workload.h) */
+		struct run_figure {
+			const char *name; /* static: the unit is in it */
+			double value;	  /* summed over the threads */
+		} figures[16];		  /* as struct phase's (PHASE_MAX_FIGURES) */
+		unsigned nfigures;
+	} phases[6]; /* as struct worker's (workload.h) */
 	unsigned nphases;
 	/* fio's steady state (steadystate_duration): the window of the job's
 	 * samples (of its reporting group's, with group_reporting) and its

@@ -26,6 +26,10 @@ static const struct {
 	{ "kv_engine", "sqlite", "libsqlite3-dev", NULL },
 	{ "workload", "import", "libsqlite3-dev", " rows indexes page_size journal_mode synchronous " },
 #endif
+#ifndef DBIO_HAVE_LIBPQ
+	{ "workload", "postgres", "libpq-dev",
+	  " scale clients transactions shared_buffers wal_level pg_fsync synchronous_commit full_page_writes checkpoint_timeout max_wal_size wal_sync_method maintenance_work_mem pg_conninfo " },
+#endif
 #ifndef DBIO_HAVE_LIBXXHASH
 	{ "verify", "xxhash", "libxxhash-dev", NULL },
 #endif

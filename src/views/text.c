@@ -183,6 +183,32 @@ static void lattarget_line(FILE *fp, const json_t *lt)
 	fputs(", the last window measured alone\n", fp);
 }
 
+/* A phase's figures (the server's view of workload=postgres), as named in
+ * the result: the unit is in each name; sizes in bytes also readable. */
+static void figure_lines(FILE *fp, const json_t *figures)
+{
+	const char *name;
+	size_t n = 0;
+	json_t *v;
+
+	json_object_foreach ((json_t *)figures, name, v) {
+		const double x = json_number_value(v);
+		const size_t len = strlen(name);
+		char sz[40] = "", h[32];
+
+		if (len > 6 && !strcmp(name + len - 6, "_bytes"))
+			snprintf(sz, sizeof(sz), " (%s)", units_fmt_bytes(h, sizeof(h), (uint64_t)x));
+		fprintf(fp, "%s%s %.*f%s",
+			n % 4 ? ", "
+			: n   ? "\n            "
+			      : "            ",
+			name, x == (double)(uint64_t)x ? 0 : 2, x, sz);
+		n++;
+	}
+	if (n)
+		fputc('\n', fp);
+}
+
 static void phase_lines(FILE *fp, const json_t *run)
 {
 	const json_t *db = json_object_get(run, "database");
@@ -199,6 +225,7 @@ static void phase_lines(FILE *fp, const json_t *run)
 			units_fmt_ns(el, sizeof(el), tree_num(ph, "elapsed_ns")), tree_num(ph, "ops_per_s"),
 			tree_num(ru, "user_s"), tree_num(ru, "sys_s"), tree_num(ru, "cpu_pct"),
 			tree_num(ru, "majflt"), tree_num(ru, "minflt"), tree_num(ru, "nvcsw"));
+		figure_lines(fp, json_object_get(ph, "figures"));
 	}
 	if (db) {
 		char sz[32];

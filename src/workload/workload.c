@@ -16,13 +16,17 @@ extern const struct workload_ops workload_kv;
 extern const struct workload_ops workload_import;
 extern const struct workload_ops workload_oltp;
 extern const struct workload_ops workload_meta;
+extern const struct workload_ops workload_postgres;
 
 const struct workload_ops *const workload_registry[] = {
-	&workload_fileio, &workload_kv,
+	&workload_fileio,   &workload_kv,
 #ifdef DBIO_HAVE_SQLITE3
 	&workload_import,
 #endif
-	&workload_oltp,	  &workload_meta,
+	&workload_oltp,	    &workload_meta,
+#ifdef DBIO_HAVE_LIBPQ
+	&workload_postgres,
+#endif
 };
 
 const size_t workload_count = sizeof(workload_registry) / sizeof(workload_registry[0]);

@@ -130,6 +130,15 @@ struct worker {
 		uint64_t start_ns, end_ns;
 		uint64_t ops; /* the phase's own operations (inserts, rows, indexes) */
 		struct usage usage;
+		/* Figures a workload adds to the phase (postgres: the server's
+		 * view, such as wal_bytes), in the result under the phase's
+		 * "figures"; the unit is in the name. */
+#define PHASE_MAX_FIGURES 16
+		struct phase_figure {
+			const char *name; /* static */
+			double value;
+		} figures[PHASE_MAX_FIGURES];
+		unsigned nfigures;
 	} phases[WORKLOAD_MAX_PHASES];
 	unsigned nphases;
 	unsigned lat_depth; /* latency_target: the queue depth the search found (0: none) */

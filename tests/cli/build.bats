@@ -45,9 +45,11 @@ min_refuses() {
 		"key 'kv_engine': 'sqlite' is not in this build of dbio: install libsqlite3-dev and build dbio again"
 }
 
-@test "build without libraries: import and the queued I/O engines name their packages" {
+@test "build without libraries: import, postgres and the queued I/O engines name their packages" {
 	min_refuses "--workload=import" \
 		"key 'workload': 'import' is not in this build of dbio: install libsqlite3-dev and build dbio again"
+	min_refuses "--workload=postgres" \
+		"key 'workload': 'postgres' is not in this build of dbio: install libpq-dev and build dbio again"
 	min_refuses "--ioengine=io_uring --size=1m" \
 		"key 'ioengine': 'io_uring' is not in this build of dbio: install liburing-dev and build dbio again"
 	min_refuses "--ioengine=libaio --direct=1 --size=1m" \
@@ -66,7 +68,7 @@ min_refuses() {
 	run "$DBIO_MIN" --version
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"workloads: fileio, kv, oltp, meta"* ]]
-	want="left out of this build (install the package and build again): ioengine=io_uring (liburing-dev), ioengine=libaio (libaio-dev), kv_engine=gdbm (libgdbm-dev), kv_engine=lmdb (liblmdb-dev), kv_engine=sqlite (libsqlite3-dev), workload=import (libsqlite3-dev), verify=xxhash (libxxhash-dev), verify=md5 (libssl-dev), verify=sha1 (libssl-dev), verify=sha256 (libssl-dev), verify=sha512 (libssl-dev), verify=sha3-224 (libssl-dev), verify=sha3-256 (libssl-dev), verify=sha3-384 (libssl-dev), verify=sha3-512 (libssl-dev)"
+	want="left out of this build (install the package and build again): ioengine=io_uring (liburing-dev), ioengine=libaio (libaio-dev), kv_engine=gdbm (libgdbm-dev), kv_engine=lmdb (liblmdb-dev), kv_engine=sqlite (libsqlite3-dev), workload=import (libsqlite3-dev), workload=postgres (libpq-dev), verify=xxhash (libxxhash-dev), verify=md5 (libssl-dev), verify=sha1 (libssl-dev), verify=sha256 (libssl-dev), verify=sha512 (libssl-dev), verify=sha3-224 (libssl-dev), verify=sha3-256 (libssl-dev), verify=sha3-384 (libssl-dev), verify=sha3-512 (libssl-dev)"
 	grep -qxF "$want" <<<"$output"
 }
 
@@ -144,8 +146,19 @@ parts() {
 		run --separate-stderr "$DBIO" run --directory="$target" --size=1m "--$key=1"
 		[ "$stderr" = "dbio: command line: key '$key': belongs to ioengine=io_uring; this job is ioengine=psync (job 'job')" ]
 	done
-	for kv in rows=1 indexes=1 page_size=4k journal_mode=wal synchronous=full; do
+	for kv in page_size=4k journal_mode=wal synchronous=full; do
 		run --separate-stderr "$DBIO" run --directory="$target" --size=1m "--$kv"
 		[ "$stderr" = "dbio: command line: key '${kv%%=*}': belongs to workload=import; this job is workload=fileio (job 'job')" ]
+	done
+	# rows and indexes are postgres's too
+	for kv in rows=1 indexes=1; do
+		run --separate-stderr "$DBIO" run --directory="$target" --size=1m "--$kv"
+		[ "$stderr" = "dbio: command line: key '${kv%%=*}': belongs to workload=import and postgres; this job is workload=fileio (job 'job')" ]
+	done
+	for kv in scale=1 clients=1 transactions=1 shared_buffers=1GB wal_level=minimal pg_fsync=off synchronous_commit=off \
+		full_page_writes=off checkpoint_timeout=1h max_wal_size=2GB wal_sync_method=fsync maintenance_work_mem=1GB \
+		pg_conninfo=host=/x; do
+		run --separate-stderr "$DBIO" run --directory="$target" --size=1m "--$kv"
+		[ "$stderr" = "dbio: command line: key '${kv%%=*}': belongs to workload=postgres; this job is workload=fileio (job 'job')" ]
 	done
 }

@@ -1,0 +1,142 @@
+/*
+ * Private to workload=postgres (postgres.c, postgres_server.c,
+ * postgres_load.c, postgres_txn.c): its keys, the private cluster's
+ * lifecycle and the phases' shared helpers. See docs/postgres.md.
+ *
+ * The cluster: <target>/dbio.postgres-<pid>/ (marked trusted.dbio.kept =
+ * "postgres", owned by the postgres user when dbio runs as root) holds
+ * data/ (PGDATA, its WAL in data/pg_wal), the server's Unix socket and
+ * server.log. No TCP port: listen_addresses=''.
+ */
+#ifndef DBIO_WORKLOAD_POSTGRES_INT_H
+#define DBIO_WORKLOAD_POSTGRES_INT_H
+
+#include <libpq-fe.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util/err.h"
+#include "workload/workload.h"
+
+#define PG_MARK	       "postgres"
+#define PG_NAME_PREFIX "dbio.postgres-"
+#define PG_MAX_INDEXES 6
+#define PG_NSETTINGS   9
+
+/* workload=postgres's own keys (postgres.c's table). */
+struct pg_conf {
+	uint64_t rows;	       /* records imported */
+	uint64_t indexes;      /* secondary indexes on records */
+	uint64_t batch;	       /* rows per COPY (one transaction each) */
+	uint64_t scale;	       /* pgbench's scale: 100000 accounts each */
+	uint64_t clients;      /* connections of the transaction phase */
+	uint64_t transactions; /* per client; 0: no transaction phase (unless runtime) */
+	/* PostgreSQL's settings, passed as -c name=value; PG_NSETTINGS of them,
+	 * in this order (pg_setting_names). */
+	char settings[PG_NSETTINGS][32];
+	char pg_conninfo[512]; /* a server the user has; "": dbio's own cluster */
+};
+
+extern const char *const pg_setting_names[PG_NSETTINGS];
+
+/* The private cluster and its server. */
+struct pg_server {
+	int dirfd;	 /* the target directory (the worker's; not owned) */
+	int clusterfd;	 /* <target>/dbio.postgres-<pid>, -1 until made */
+	char name[64];	 /* dbio.postgres-<pid> */
+	char path[4096]; /* its full path */
+	char bindir[256];
+	uid_t uid; /* the server's user */
+	gid_t gid;
+	bool drop; /* dbio runs as root: the programs run as uid/gid */
+	int logfd; /* server.log, the programs' output */
+	pid_t pid; /* the postmaster (dbio's child), 0 when not running */
+};
+
+/*
+ * Make the cluster directory in dirfd (the target, dir_path for
+ * messages): first remove a cluster a killed dbio left there (its mark
+ * read, its dbio gone, its server stopped), refuse one a running dbio
+ * uses; then find initdb and the postgres user, make the directory 0700
+ * with O_NOFOLLOW semantics, mark it and give it to that user. 0,
+ * DBIO_EINPUT (no PostgreSQL, no user), DBIO_EUNSAFE, or -errno.
+ */
+int pg_server_claim(struct pg_server *s, int dirfd, const char *dir_path, struct dbio_err *err);
+
+/* initdb into <cluster>/data (superuser postgres, trust over the socket
+ * only). 0 or -EIO with initdb's last lines in err. */
+int pg_server_initdb(struct pg_server *s, struct dbio_err *err);
+
+/* Start the postmaster with the settings (n "name=value" strings) and
+ * wait until it accepts connections. 0; DBIO_EINPUT when PostgreSQL
+ * refused a setting (its own message in err); -EIO otherwise. */
+int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct dbio_err *err);
+
+/* Stop the server (fast shutdown, then immediate) and remove the cluster;
+ * safe to call on a half-made one. */
+void pg_server_release(struct pg_server *s);
+
+/* Connect to the private server's database postgres; NULL on failure with
+ * libpq's message in err. */
+PGconn *pg_server_connect(const struct pg_server *s, struct dbio_err *err);
+
+/* CPU the server used so far (the postmaster, the children it reaped and
+ * the live ones), seconds. 0 or -errno. */
+int pg_server_cpu(const struct pg_server *s, double *user_s, double *sys_s);
+
+/* Pure helpers of postgres_server.c, for its unit test. */
+
+/* Remove name in parentfd and everything below it (16 levels at most),
+ * following no symlink: a link is removed, never what it points at. 0 or
+ * the first -errno. */
+int pg_remove_tree(int parentfd, const char *name);
+
+/* In log (server.log's last lines, newlines turned to ';'), the message of
+ * a setting PostgreSQL refused, from its severity on ("FATAL:  invalid
+ * value for parameter ..."), cut at its end in place; NULL when none. */
+const char *pg_setting_message(char *log);
+
+/* ppid and utime, stime, cutime, cstime (clock ticks) from the text of a
+ * /proc/<pid>/stat. 0 or -EINVAL. */
+int pg_proc_stat_parse(const char *buf, unsigned long long t[4], int *ppid);
+
+/* pg_conninfo=: dbio's own database on the user's server
+ * (postgres_remote.c). */
+struct pg_remote {
+	const char *conninfo; /* the job's */
+	PGconn *admin;	      /* to the conninfo's own database */
+	char dbname[64];      /* dbio_<pid>_<hex>: the one database dbio made */
+	bool created;
+};
+
+/* Connect, create dbio's database and connect *conn to it. 0 or -EIO
+ * (libpq's or PostgreSQL's message in err). */
+int pg_remote_open(struct pg_remote *r, const char *conninfo, PGconn **conn, struct dbio_err *err);
+
+/* Drop dbio's database (only it, only when dbio made it) and disconnect. */
+void pg_remote_close(struct pg_remote *r);
+
+/* A new connection to the database the phases use: dbio's on the user's
+ * server when r->created, else the private server's. */
+PGconn *pg_connect(const struct pg_server *s, const struct pg_remote *r, struct dbio_err *err);
+
+/* The phases' helpers (postgres.c). */
+struct pg_state;
+
+/* Run one SQL command on conn; 0 or -EIO with PostgreSQL's message. */
+int pg_exec(struct worker *w, PGconn *conn, const char *sql);
+
+/* The import phase's COPY of the records table and, for the transaction
+ * phase, pgbench's tables (postgres_load.c); *rows: rows copied. */
+int pg_load_records(struct worker *w, PGconn *conn, uint64_t *rows);
+int pg_load_pgbench(struct worker *w, PGconn *conn, uint64_t *rows);
+
+/* The TPC-B-like transactions of pgbench's default script from clients
+ * connections, one thread each (postgres_txn.c): each transaction timed
+ * into w->stats[OP_TXN], its COMMIT into OP_COMMIT; *done: committed,
+ * *clients: the client threads' resource use. */
+int pg_transactions(struct worker *w, const struct pg_server *s, const struct pg_remote *r, uint64_t *done,
+		    struct usage *clients);
+
+#endif

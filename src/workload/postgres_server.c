@@ -1,0 +1,516 @@
+/*
+ * workload=postgres: the private cluster's lifecycle, in the worker's
+ * thread — claimed (a killed dbio's leftover removed first), initdb,
+ * started with the job's settings, stopped and removed. PostgreSQL's
+ * programs run as the postgres user when dbio is root (the server refuses
+ * root), from an argv dbio builds (fork and exec, no shell), in a process
+ * group of their own (a terminal's ^C reaches dbio, which stops the server
+ * in order), with PR_SET_PDEATHSIG so that a SIGKILLed dbio takes its
+ * server with it. See postgres_int.h and docs/postgres.md.
+ */
+#ifdef DBIO_HAVE_LIBPQ
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/clock.h"
+#include "util/mark.h"
+#include "util/sleep.h"
+#include "util/syscalls.h"
+#include "workload/postgres_int.h"
+
+#define PG_PORT	   "5432"
+#define PG_WAIT_MS 60000
+
+/* Sleep ms milliseconds (no stop flag: the server's lifecycle finishes). */
+static void nap_ms(unsigned ms)
+{
+	sleep_until_ns(clock_now_ns() + ms * 1000000ull, NULL, NULL);
+}
+
+/* The newest /usr/lib/postgresql/<version>/bin holding initdb. */
+static int find_bindir(struct pg_server *s, struct dbio_err *err)
+{
+	glob_t g;
+
+	if (glob("/usr/lib/postgresql/*/bin/initdb", 0, NULL, &g) || !g.gl_pathc) {
+		globfree(&g);
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"workload=postgres: no /usr/lib/postgresql/*/bin/initdb: install postgresql-15 (Debian's package)");
+	}
+	/* glob sorts; the last is the newest (two-digit major versions). */
+	snprintf(s->bindir, sizeof(s->bindir), "%s", g.gl_pathv[g.gl_pathc - 1]);
+	*strrchr(s->bindir, '/') = '\0';
+	globfree(&g);
+	return 0;
+}
+
+static int find_user(struct pg_server *s, struct dbio_err *err)
+{
+	struct passwd pw, *found = NULL;
+	char buf[2048];
+
+	s->uid = geteuid();
+	s->gid = getegid();
+	s->drop = s->uid == 0;
+	if (!s->drop)
+		return 0;
+	if (getpwnam_r("postgres", &pw, buf, sizeof(buf), &found) || !found)
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"workload=postgres: dbio runs as root and there is no user 'postgres' to run the server as (PostgreSQL refuses root): install postgresql-15, which makes it");
+	if (!found->pw_uid)
+		return dbio_err_set(err, DBIO_EINPUT, "workload=postgres: user 'postgres' is root: refusing");
+	s->uid = found->pw_uid;
+	s->gid = found->pw_gid;
+	return 0;
+}
+
+static int remove_tree(int parentfd, const char *name, int depth)
+{
+	int fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int rc = 0;
+	DIR *d;
+
+	if (fd < 0)
+		return errno == ENOTDIR || errno == ELOOP ? (unlinkat(parentfd, name, 0) ? -errno : 0)
+							  : -errno;
+	if (!(d = fdopendir(fd))) {
+		close(fd);
+		return -errno;
+	}
+	for (struct dirent *e; (e = readdir(d));) {
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		if (S_ISDIR(st.st_mode) && depth > 0) {
+			int r = remove_tree(dirfd(d), e->d_name, depth - 1);
+
+			rc = rc ? rc : r;
+		} else if (dbio_sys->unlinkat(dirfd(d), e->d_name, 0) && !rc) {
+			rc = -errno;
+		}
+	}
+	closedir(d);
+	if (dbio_sys->unlinkat(parentfd, name, AT_REMOVEDIR) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+int pg_remove_tree(int parentfd, const char *name)
+{
+	return remove_tree(parentfd, name, 16);
+}
+
+static bool is_dbio(pid_t pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return !strncmp(comm, "dbio", 4);
+}
+
+/* The postmaster of a leftover cluster (fd): data/postmaster.pid's first
+ * line, when that process still runs PostgreSQL; it is sent SIGQUIT
+ * (immediate shutdown) and waited for. */
+static void stop_leftover(int fd)
+{
+	int pfd = openat(fd, "data/postmaster.pid", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	char buf[32] = "", exe[64], target[256];
+	ssize_t n;
+	pid_t pid;
+
+	if (pfd < 0)
+		return;
+	n = read(pfd, buf, sizeof(buf) - 1);
+	close(pfd);
+	if (n <= 0 || (pid = (pid_t)atoi(buf)) <= 1)
+		return;
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
+	n = readlink(exe, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	if (!strstr(target, "/postgres") || kill(pid, SIGQUIT))
+		return;
+	for (int i = 0; i < PG_WAIT_MS / 20 && !kill(pid, 0); i++)
+		nap_ms(20);
+}
+
+/* One entry dbio.postgres-<pid> of the target: a live dbio's is refused,
+ * a dead one's removed when it carries dbio's mark. */
+static int leftover(struct pg_server *s, const char *dir_path, const char *name, struct dbio_err *err)
+{
+	const char *digits = name + strlen(PG_NAME_PREFIX);
+	char *end;
+	long pid = strtol(digits, &end, 10);
+	int fd, rc;
+
+	if (!*digits || *end || pid <= 0)
+		return 0; /* not a name dbio gives */
+	if (pid != getpid() && (!kill((pid_t)pid, 0) || errno == EPERM) && is_dbio((pid_t)pid))
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"%s/%s: the cluster of a dbio still running (pid %ld): refusing to run a second server in the same directory",
+			dir_path, name, pid);
+	fd = openat(s->dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || mark_check(fd, PG_MARK)) {
+		if (fd >= 0)
+			close(fd);
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"%s/%s: named like dbio's cluster but not one dbio made (no mark, or not a directory): refusing to touch it; remove it by hand",
+			dir_path, name);
+	}
+	stop_leftover(fd);
+	close(fd);
+	if ((rc = pg_remove_tree(s->dirfd, name)))
+		return dbio_err_set(err, rc, "%s/%s: cannot remove the cluster a killed dbio left: %s",
+				    dir_path, name, strerror(-rc));
+	return 0;
+}
+
+static int remove_leftovers(struct pg_server *s, const char *dir_path, struct dbio_err *err)
+{
+	int fd = openat(s->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	int rc = 0;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return dbio_err_set(err, -errno, "%s: cannot read: %s", dir_path, strerror(errno));
+	}
+	for (struct dirent *e; !rc && (e = readdir(d));)
+		if (!strncmp(e->d_name, PG_NAME_PREFIX, strlen(PG_NAME_PREFIX)))
+			rc = leftover(s, dir_path, e->d_name, err);
+	closedir(d);
+	return rc;
+}
+
+int pg_server_claim(struct pg_server *s, int dirfd, const char *dir_path, struct dbio_err *err)
+{
+	struct sockaddr_un sun;
+	struct stat st;
+	int rc;
+
+	s->dirfd = dirfd;
+	s->clusterfd = -1;
+	s->logfd = -1;
+	snprintf(s->name, sizeof(s->name), PG_NAME_PREFIX "%d", (int)getpid());
+	snprintf(s->path, sizeof(s->path), "%s/%s", dir_path, s->name);
+	if ((rc = find_bindir(s, err)) || (rc = find_user(s, err)))
+		return rc;
+	if (strlen(s->path) + strlen("/.s.PGSQL." PG_PORT) >= sizeof(sun.sun_path))
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"%s: too long for the server's Unix socket in it (at most %zu bytes with /.s.PGSQL." PG_PORT
+			"): choose a shorter directory",
+			s->path, sizeof(sun.sun_path) - 1);
+	if ((rc = remove_leftovers(s, dir_path, err)))
+		return rc;
+	if (mkdirat(dirfd, s->name, 0700))
+		return dbio_err_set(err, errno == EEXIST ? DBIO_EINPUT : -errno, "%s: cannot create: %s",
+				    s->path, strerror(errno));
+	s->clusterfd = openat(dirfd, s->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* Only someone who can write the target could swap it meanwhile. */
+	if (s->clusterfd < 0 || fstat(s->clusterfd, &st) || st.st_uid != geteuid() || (st.st_mode & 077))
+		return dbio_err_set(err, DBIO_EUNSAFE, "%s: replaced while dbio made it: refusing to use it",
+				    s->path);
+	rc = mark_set(s->clusterfd, PG_MARK);
+	if (rc && rc != -EOPNOTSUPP && rc != -EPERM)
+		return dbio_err_set(err, rc, "%s: cannot mark it as dbio's: %s", s->path, strerror(-rc));
+	s->logfd = dbio_sys->openat(s->clusterfd, "server.log",
+				    O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_APPEND | O_CLOEXEC, 0600);
+	if (s->logfd < 0)
+		return dbio_err_set(err, -errno, "%s/server.log: cannot create: %s", s->path,
+				    strerror(errno));
+	if (s->drop && (fchown(s->clusterfd, s->uid, s->gid) || fchown(s->logfd, s->uid, s->gid)))
+		return dbio_err_set(err, -errno, "%s: cannot give it to user postgres: %s", s->path,
+				    strerror(errno));
+	return 0;
+}
+
+/* Run argv (argv[0] a program of bindir) as the server's user, its output
+ * into server.log; the child's pid into *pid. */
+static int spawn(struct pg_server *s, char *const *argv, pid_t *pid, struct dbio_err *err)
+{
+	const pid_t parent = getpid();
+	char prog[512];
+	sigset_t none;
+	pid_t child;
+
+	snprintf(prog, sizeof(prog), "%s/%s", s->bindir, argv[0]);
+	sigemptyset(&none);
+	child = fork();
+	if (child < 0)
+		return dbio_err_set(err, -errno, "%s: cannot start: %s", prog, strerror(errno));
+	if (child == 0) {
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		if (null < 0 || dup2(null, 0) < 0 || dup2(s->logfd, 1) < 0 || dup2(s->logfd, 2) < 0 ||
+		    setpgid(0, 0) || fchdir(s->clusterfd))
+			_exit(126);
+		if (s->drop && (setgroups(0, NULL) || setgid(s->gid) || setuid(s->uid)))
+			_exit(126);
+		/* After the change of user, which clears it; a dbio gone
+		 * meanwhile has already missed the signal. */
+		if (prctl(PR_SET_PDEATHSIG, SIGQUIT) || getppid() != parent)
+			_exit(126);
+		for (int sig = 1; sig < 32; sig++)
+			if (sig != SIGKILL && sig != SIGSTOP)
+				signal(sig, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execv(prog, argv);
+		_exit(127);
+	}
+	*pid = child;
+	return 0;
+}
+
+/* The last lines of server.log (at most len bytes, newlines as "; "). */
+static void log_tail(const struct pg_server *s, char *buf, size_t len)
+{
+	int fd = openat(s->clusterfd, "server.log", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	off_t size = fd >= 0 ? lseek(fd, 0, SEEK_END) : 0;
+	off_t from = size > (off_t)len - 1 ? size - (off_t)len + 1 : 0;
+	ssize_t n = fd >= 0 ? pread(fd, buf, len - 1, from) : 0;
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	for (char *p = buf; *p; p++)
+		if (*p == '\n')
+			*p = ';';
+}
+
+const char *pg_setting_message(char *log)
+{
+	static const char *const signs[] = { "invalid value for parameter",
+					     "unrecognized configuration parameter",
+					     "is outside the valid range for parameter", NULL };
+	char *p;
+
+	for (size_t i = 0; signs[i]; i++)
+		if ((p = strstr(log, signs[i]))) {
+			char *start = p, *end = strchr(p, ';');
+			char *sev;
+
+			while (start > log && start[-1] != ';')
+				start--;
+			/* Past log_line_prefix's time and pid, from the severity on. */
+			if ((sev = strstr(start, "FATAL:")) && sev < p)
+				start = sev;
+			while (*start == ' ')
+				start++;
+			if (end)
+				*end = '\0';
+			return start;
+		}
+	return NULL;
+}
+
+int pg_server_initdb(struct pg_server *s, struct dbio_err *err)
+{
+	char *const argv[] = { "initdb",	  "--pgdata=data", "--username=postgres", "--auth=trust",
+			       "--encoding=UTF8", "--locale=C",	   "--no-instructions",	  NULL };
+	char tail[600];
+	pid_t pid;
+	int status, rc = spawn(s, argv, &pid, err);
+
+	if (rc)
+		return rc;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	log_tail(s, tail, sizeof(tail));
+	return dbio_err_set(
+		err, -EIO, "%s: initdb failed%s: %s", s->path,
+		strstr(tail, "Permission denied")
+			? " (the user postgres must be able to reach the target: every directory above it needs x for others)"
+			: "",
+		tail);
+}
+
+PGconn *pg_server_connect(const struct pg_server *s, struct dbio_err *err)
+{
+	const char *const keys[] = { "host", "port", "user", "dbname", "application_name", NULL };
+	const char *const values[] = { s->path, PG_PORT, "postgres", "postgres", "dbio", NULL };
+	PGconn *conn = PQconnectdbParams(keys, values, 0);
+
+	if (conn && PQstatus(conn) == CONNECTION_OK)
+		return conn;
+	dbio_err_set(err, -EIO, "%s: cannot connect to the server: %s", s->path,
+		     conn ? PQerrorMessage(conn) : "out of memory");
+	PQfinish(conn);
+	return NULL;
+}
+
+int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct dbio_err *err)
+{
+	char *argv[8 + 2 * PG_NSETTINGS + 2];
+	char sock[4200], tail[600];
+	const char *const keys[] = { "host", "port", "dbname", NULL };
+	const char *const values[] = { s->path, PG_PORT, "postgres", NULL };
+	size_t a = 0;
+	int rc;
+
+	snprintf(sock, sizeof(sock), "unix_socket_directories=%s", s->path);
+	argv[a++] = "postgres";
+	argv[a++] = "-D";
+	argv[a++] = "data";
+	argv[a++] = "-c";
+	argv[a++] = "listen_addresses=";
+	argv[a++] = "-c";
+	argv[a++] = sock;
+	argv[a++] = "-p";
+	argv[a++] = PG_PORT;
+	for (size_t i = 0; i < n && i < PG_NSETTINGS; i++) {
+		argv[a++] = "-c";
+		argv[a++] = settings[i];
+	}
+	argv[a] = NULL;
+	if ((rc = spawn(s, argv, &s->pid, err)))
+		return rc;
+	for (int i = 0; i < PG_WAIT_MS / 20; i++) {
+		int status;
+
+		if (PQpingParams(keys, values, 0) == PQPING_OK)
+			return 0;
+		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
+			const char *msg;
+
+			log_tail(s, tail, sizeof(tail));
+			msg = pg_setting_message(tail);
+
+			s->pid = 0;
+			if (msg)
+				return dbio_err_set(err, DBIO_EINPUT,
+						    "workload=postgres: PostgreSQL refused a setting: %s",
+						    msg);
+			log_tail(s, tail, sizeof(tail));
+			return dbio_err_set(err, -EIO, "%s: the server did not start: %s", s->path, tail);
+		}
+		nap_ms(20);
+	}
+	return dbio_err_set(err, -ETIMEDOUT, "%s: the server did not accept connections within %d s", s->path,
+			    PG_WAIT_MS / 1000);
+}
+
+/* Wait up to ms for the postmaster; true when it ended. */
+static bool reap(pid_t pid, int ms)
+{
+	for (int i = 0; i <= ms / 10; i++) {
+		int status;
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid || (r < 0 && errno == ECHILD))
+			return true;
+		nap_ms(10);
+	}
+	return false;
+}
+
+void pg_server_release(struct pg_server *s)
+{
+	if (s->pid > 0) {
+		/* Fast shutdown; immediate; then no more asking. */
+		if (kill(s->pid, SIGINT) || !reap(s->pid, PG_WAIT_MS))
+			if (kill(s->pid, SIGQUIT) || !reap(s->pid, 5000)) {
+				kill(s->pid, SIGKILL);
+				reap(s->pid, 5000);
+			}
+		s->pid = 0;
+	}
+	if (s->logfd >= 0)
+		close(s->logfd);
+	s->logfd = -1;
+	if (s->clusterfd >= 0) {
+		close(s->clusterfd);
+		s->clusterfd = -1;
+		pg_remove_tree(s->dirfd, s->name);
+	}
+}
+
+int pg_proc_stat_parse(const char *buf, unsigned long long t[4], int *ppid)
+{
+	const char *p = strrchr(buf, ')');
+
+	/* After the command's closing parenthesis (the command may hold any
+	 * byte, ')' too): state, ppid ... utime is field 14. */
+	if (!p || sscanf(p + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", ppid,
+			 &t[0], &t[1], &t[2], &t[3]) != 5)
+		return -EINVAL;
+	return 0;
+}
+
+/* utime, stime, cutime, cstime (clock ticks) and ppid of /proc/<pid>/stat. */
+static int proc_times(pid_t pid, unsigned long long t[4], int *ppid)
+{
+	char path[64], buf[1024];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return -errno;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return pg_proc_stat_parse(buf, t, ppid);
+}
+
+int pg_server_cpu(const struct pg_server *s, double *user_s, double *sys_s)
+{
+	const double tick = (double)sysconf(_SC_CLK_TCK);
+	unsigned long long t[4], sum_u, sum_s;
+	DIR *d;
+	int ppid, rc;
+
+	if (s->pid <= 0)
+		return -ESRCH;
+	if ((rc = proc_times(s->pid, t, &ppid)))
+		return rc;
+	sum_u = t[0] + t[2];
+	sum_s = t[1] + t[3];
+	if (!(d = opendir("/proc")))
+		return -errno;
+	for (struct dirent *e; (e = readdir(d));) {
+		pid_t pid = (pid_t)atoi(e->d_name);
+
+		if (pid > 0 && !proc_times(pid, t, &ppid) && ppid == s->pid) {
+			sum_u += t[0];
+			sum_s += t[1];
+		}
+	}
+	closedir(d);
+	*user_s = (double)sum_u / tick;
+	*sys_s = (double)sum_s / tick;
+	return 0;
+}
+#endif

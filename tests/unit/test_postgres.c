@@ -1,0 +1,149 @@
+/*
+ * Unit tests for workload=postgres's pure helpers (src/workload/
+ * postgres_int.h): the cluster's removal follows no symlink the server's
+ * user may have planted inside it (what a link points at survives, the
+ * link goes) and says what it could not remove; PostgreSQL's message for
+ * a refused setting is found in server.log's tail, past log_line_prefix,
+ * and nothing else is taken for one; /proc/<pid>/stat is read past a
+ * command holding spaces and ')'. In a build without libpq there is
+ * nothing to test, and the test says so.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#ifdef DBIO_HAVE_LIBPQ
+#include "workload/postgres_int.h"
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_postgres_remove_tree_follows_no_symlink(void **state)
+{
+	char base[] = "/tmp/dbio-test-pg.XXXXXX", path[512];
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(base));
+	/* outside/keep: what a link in the cluster points at. */
+	snprintf(path, sizeof(path), "%s/outside", base);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/outside/keep", base);
+	write_file(path, "keep");
+	/* cluster/data/base/1/{16384, link -> outside}, cluster/server.log. */
+	snprintf(path, sizeof(path), "%s/cluster", base);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/cluster/data", base);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/cluster/data/base", base);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/cluster/data/base/1", base);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/cluster/data/base/1/16384", base);
+	write_file(path, "rows");
+	snprintf(path, sizeof(path), "%s/cluster/server.log", base);
+	write_file(path, "log");
+	snprintf(path, sizeof(path), "%s/cluster/data/base/1/link", base);
+	{
+		char outside[512];
+
+		snprintf(outside, sizeof(outside), "%s/outside", base);
+		assert_int_equal(symlink(outside, path), 0);
+	}
+
+	fd = open(base, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	assert_int_equal(pg_remove_tree(fd, "cluster"), 0);
+	assert_int_equal(faccessat(fd, "cluster", F_OK, AT_SYMLINK_NOFOLLOW), -1);
+	assert_int_equal(faccessat(fd, "outside/keep", F_OK, 0), 0);
+	/* A link where the cluster was: the link goes, not its target. */
+	assert_int_equal(symlinkat("outside", fd, "cluster"), 0);
+	assert_int_equal(pg_remove_tree(fd, "cluster"), 0);
+	assert_int_equal(faccessat(fd, "outside/keep", F_OK, 0), 0);
+	/* Nothing there: ENOENT, said. */
+	assert_int_equal(pg_remove_tree(fd, "cluster"), -ENOENT);
+	assert_int_equal(unlinkat(fd, "outside/keep", 0), 0);
+	assert_int_equal(unlinkat(fd, "outside", AT_REMOVEDIR), 0);
+	close(fd);
+	assert_int_equal(rmdir(base), 0);
+}
+
+static void test_postgres_setting_message(void **state)
+{
+	char log[] =
+		"2026-12-01 03:19:42.094 GMT [23112] LOG:  starting;"
+		"2026-12-01 03:19:42.094 GMT [23112] FATAL:  invalid value for parameter \"wal_level\": \"loud\";"
+		"2026-12-01 03:19:42.095 GMT [23112] LOG:  database system is shut down";
+	char range[] =
+		"FATAL:  0 8kB is outside the valid range for parameter \"shared_buffers\" (16 .. 1073741823)";
+	char other[] =
+		"2026-12-01 03:19:42.094 GMT [1] FATAL:  could not create shared memory segment: No space left";
+
+	(void)state;
+	assert_string_equal(pg_setting_message(log),
+			    "FATAL:  invalid value for parameter \"wal_level\": \"loud\"");
+	assert_string_equal(
+		pg_setting_message(range),
+		"FATAL:  0 8kB is outside the valid range for parameter \"shared_buffers\" (16 .. 1073741823)");
+	assert_null(pg_setting_message(other));
+}
+
+static void test_postgres_proc_stat_parse(void **state)
+{
+	/* The command "post (gres) x" holds spaces and ')'. */
+	const char *line = "4242 (post (gres) x) S 4000 4242 4242 0 -1 4194560 1000 0 0 0 "
+			   "1234 567 89 10 20 0 1 0 100 1000000 500 18446744073709551615";
+	unsigned long long t[4];
+	int ppid = 0;
+
+	(void)state;
+	assert_int_equal(pg_proc_stat_parse(line, t, &ppid), 0);
+	assert_int_equal(ppid, 4000);
+	assert_int_equal(t[0], 1234);
+	assert_int_equal(t[1], 567);
+	assert_int_equal(t[2], 89);
+	assert_int_equal(t[3], 10);
+	assert_int_equal(pg_proc_stat_parse("4242 no parenthesis", t, &ppid), -EINVAL);
+	assert_int_equal(pg_proc_stat_parse("4242 (x) S 1 2", t, &ppid), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_postgres_remove_tree_follows_no_symlink),
+		cmocka_unit_test(test_postgres_setting_message),
+		cmocka_unit_test(test_postgres_proc_stat_parse),
+	};
+
+	return cmocka_run_group_tests_name("postgres", tests, NULL, NULL);
+}
+#else
+static void test_postgres_not_built(void **state)
+{
+	(void)state;
+	skip();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_postgres_not_built) };
+
+	fprintf(stderr, "postgres: this build has no libpq (libpq-dev): nothing to test\n");
+	return cmocka_run_group_tests_name("postgres", tests, NULL, NULL);
+}
+#endif
