@@ -83,14 +83,25 @@ attach_loop() {
 	[ "$(jpy "$result" 'len(r["jobs"])' 'sorted({len(j["runs"]) for j in r["jobs"]})' \
 		'all(j["targets"][0]["block_device"]["loop"]["backing_file"].startswith(r["matrix"]["image"]) for j in r["jobs"])')" = \
 		"$(printf '3\n[2]\ntrue')" ]
-	# The text output is the comparison table, a configuration per column.
-	[[ "$output" == *"A: ext2 -b 1024"* ]]
-	[[ "$output" == *"B: ext2 -b 4096"* ]]
-	[[ "$output" == *"C: ext4"* ]]
+	# The text output is the comparison table, each configuration named by
+	# a letter and a legend; three of them would pass 80 columns, so they
+	# are rows.
+	[[ "$output" == *"A = ext2 -b 1024"* ]]
+	[[ "$output" == *"B = ext2 -b 4096"* ]]
+	[[ "$output" == *"C = ext4"* ]]
 	[[ "$output" == *"targets[0].fs_block_size_bytes (job 'job'): A 1024, B 4096, C $ext4_bs"* ]]
-	grep -q '^job  op  *metric  *A  *B  *C  *B vs A  *C vs A$' <<<"$output"
+	grep -qx 'job  write  iops' <<<"$output"
+	[ "$(grep -c '^  C  .* ops/s  [-+0-9.]* %, p=' <<<"$output")" -eq 1 ]
+	[ -z "$(awk 'length > 80' <<<"$output")" ]
 	[[ "$output" == *"changes tested (both sides with repeats)"* ]]
 	[[ "$stderr" == *"ext2 on /dev/loop"*", block size 1024 bytes (statfs)"* ]]
+	# The result alone shows the table again, with other metrics.
+	run --separate-stderr "$DBIO" compare "$result" --metric elapsed,blocks_out
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ "$output" == *"C = ext4"* ]]
+	grep -qx 'job  all  elapsed' <<<"$output"
+	grep -qx 'job  all  blocks_out' <<<"$output"
+	[ "$(grep -c '^  [ABC]  ' <<<"$output")" -eq 6 ]
 	# Nothing left: no image, no loop device, no mount, no state.
 	is_empty_dir "$images"
 	[ -z "$(leftovers)" ] || { leftovers; false; }
@@ -402,6 +413,33 @@ fake_state() {
 	[[ "$stderr" == *"dbio: $scratch/full/m.json: cannot write: No space left on device"* ]]
 	[[ "$stderr" != *"finished configurations are in"* ]]
 	[ ! -e "$scratch/full/m.json" ]
+	is_empty_dir "$images"
+	[ -z "$(leftovers)" ] || { leftovers; false; }
+}
+
+@test "matrix: S0 (import on ext2 -b 1024 and -b 4096): elapsed, user, sys, cpu and faults by default, a row per phase, in 80 columns" {
+	need_matrix
+	need_built workload=import
+	run --separate-stderr "$DBIO" matrix "$BATS_TEST_DIRNAME/../../jobs/s0-index-rebuild.fio" --rows=2000 \
+		--batch=500 --progress=none --image "$images" --image-size 64m \
+		--fs 'ext2:-b 1024' --fs 'ext2:-b 4096' --output "$result"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	echo "$output"
+	[[ "$output" == *"A = ext2 -b 1024"* ]]
+	[[ "$output" == *"B = ext2 -b 4096"* ]]
+	# The defaults for jobs with phases: whole run, then schema, load and
+	# index each, six metrics apiece; nothing per op type.
+	[ "$(grep -cE '^s0 +(all|phase schema|phase load|phase index) +(elapsed|user|sys|cpu|majflt|minflt)( |$)' <<<"$output")" -eq 24 ]
+	[ -z "$(grep -E '^s0 +(insert|commit|batch|index) ' <<<"$output")" ]
+	[ -z "$(awk 'length > 80' <<<"$output")" ]
+	# The index phase's elapsed is the result's, per configuration.
+	for c in 0 1; do
+		want=$(jpy "$result" "[p['elapsed_ns'] for p in r['jobs'][$c]['runs'][0]['phases'] if p['name'] == 'index'][0]")
+		run --separate-stderr "$DBIO" compare "$result" --op index --metric elapsed --format csv
+		[ "$status" -eq 0 ]
+		got=$(grep '^s0,phase index,elapsed,' <<<"$output" | cut -d, -f$((5 + c * 3)))
+		[ "$got" = "$want" ] || { echo "config $c: $got, want $want"; false; }
+	done
 	is_empty_dir "$images"
 	[ -z "$(leftovers)" ] || { leftovers; false; }
 }
