@@ -62,9 +62,9 @@ const struct metric metric_registry[] = {
 	/* getrusage's block input and output operations: what the kernel
 	 * read from and wrote to storage for the run, in 512-byte blocks;
 	 * not summarised (figures across repeats come from the runs). */
-	{ .name = "blocks_in", .label = "blocks read from storage (512 bytes each)", .column = "blocks in", .unit = "blocks",
+	{ .name = "blocks_in", .label = "blocks read (512 bytes each)", .column = "blocks in", .unit = "blocks",
 	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "rusage.inblock", .scale = 1 },
-	{ .name = "blocks_out", .label = "blocks written to storage (512 bytes each)", .column = "blocks out",
+	{ .name = "blocks_out", .label = "blocks written (512 bytes each)", .column = "blocks out",
 	  .unit = "blocks", .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "rusage.oublock",
 	  .scale = 1 },
 	/* The time the worst and the second-worst whole interval of the run's

@@ -214,3 +214,51 @@ void table_points(FILE *fp, const json_t *result, const char *list, const char *
 	points_table(out, result, list, ops_shown, csv);
 	fclose(out);
 }
+
+/* ---- the registry itself ---- */
+
+/* Whether a phase holds m too: the per-run figures but the series'. */
+static bool in_phases(const struct metric *m)
+{
+	return !metric_per_op(m) && strncmp(m->run_path, "series.", strlen("series."));
+}
+
+void table_metrics(FILE *fp, bool markdown)
+{
+	static const char *const worse[] = {
+		[METRIC_BETTER_NONE] = "—", [METRIC_BETTER_HIGHER] = "lower", [METRIC_BETTER_LOWER] = "higher"
+	};
+
+	if (markdown)
+		fprintf(fp, "| name | figure | of | read from a run | unit | worse when | default for |\n"
+			    "|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < metric_count; i++) {
+		const struct metric *m = &metric_registry[i];
+		const char *of = m->scope == METRIC_PER_OP_BYTES ? "each op type that moves bytes"
+				 : metric_per_op(m)		 ? "each op type"
+				 : in_phases(m)			 ? "the run, each phase"
+								 : "the run";
+		const char *dflt = m->by_default	  ? "file I/O"
+				   : m->by_default_phases ? "jobs with phases"
+							  : "";
+		char where[160], line[256];
+
+		if (metric_per_op(m))
+			snprintf(where, sizeof(where), "`ops.<op>.%s`", m->run_path);
+		else if (in_phases(m))
+			snprintf(where, sizeof(where), "`%s`, `phases[].%s`", m->run_path, m->run_path);
+		else
+			snprintf(where, sizeof(where), "`%s`", m->run_path);
+		if (markdown) {
+			fprintf(fp, "| `%s` | %s | %s | %s | %s%s | %s | %s |\n", m->name, m->label, of,
+				where, m->unit, metric_in_ns(m) ? " (printed as µs, ms, s)" : "",
+				worse[m->better], dflt);
+			continue;
+		}
+		snprintf(line, sizeof(line), "%-10s %-31s %-8s %s%s", m->name, m->label, m->unit,
+			 dflt[0] ? "default for " : "", dflt);
+		for (size_t n = strlen(line); n && line[n - 1] == ' '; n--)
+			line[n - 1] = '\0';
+		fprintf(fp, "%s\n", line);
+	}
+}
