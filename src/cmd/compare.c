@@ -19,6 +19,7 @@
 #include "analysis/metric.h"
 #include "views/comparison.h"
 #include "views/table.h"
+#include "util/list.h"
 #include "result/result.h"
 
 enum compare_format { COMPARE_TEXT, COMPARE_CSV, COMPARE_JSON, COMPARE_MARKDOWN };
@@ -126,16 +127,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 		if (!strcmp(flag, "--metric")) {
 			a->metrics = val;
 		} else if (!strcmp(flag, "--op")) {
-			char names[256];
-			int bad = cmd_check_ops(val, names, sizeof(names));
-
-			if (bad) {
-				cmd_error(
-					"compare: --op %s: item %d is not an op type: expected a list of %s",
-					val, bad, names);
-				return 2;
-			}
-			a->ops = val;
+			a->ops = val; /* op types or phases: checked when the files are read */
 		} else if (!strcmp(flag, "--alpha")) {
 			if ((a->alpha = parse_number(val, 1)) < 0) {
 				cmd_error(
@@ -284,6 +276,57 @@ static int show_one(const json_t *result, const struct compare_args *a)
 	return status;
 }
 
+/* Whether some job of results[0..n) went through the phase of the len
+ * bytes at name; with list, each phase's name is appended to it. */
+static bool some_phase(const json_t *const *results, size_t n, const char *name, size_t len, char *list,
+		       size_t size)
+{
+	bool found = false;
+
+	for (size_t f = 0; f < n; f++) {
+		const json_t *job;
+		size_t i;
+
+		json_array_foreach (json_object_get(results[f], "jobs"), i, job)
+			for (size_t k = 0; metric_job_phase(job, k); k++) {
+				const char *ph = metric_job_phase(job, k);
+
+				found |= strlen(ph) == len && !strncmp(ph, name, len);
+				if (list && !list_has(list, ph))
+					snprintf(list + strlen(list), size - strlen(list), "%s%s",
+						 *list ? "," : "", ph);
+			}
+	}
+	return found;
+}
+
+/* --op: each item an op type, or a phase some job of the files went
+ * through. 0, or 2 after the message. */
+static int check_ops(const char *ops, const json_t *const *results, size_t n)
+{
+	char names[256], phases[256] = "", item[64];
+	int pos = 1;
+
+	for (const char *p = ops;; pos++) {
+		size_t len = strcspn(p, ",");
+
+		snprintf(item, sizeof(item), "%.*s", (int)len, p);
+		if (len >= sizeof(item) ||
+		    (cmd_check_ops(item, names, sizeof(names)) && !some_phase(results, n, p, len, NULL, 0))) {
+			some_phase(results, n, "", 0, phases, sizeof(phases));
+			for (char *c = strchr(phases, ','); c; c = strchr(c + 1, ','))
+				*c = ' '; /* "schema load index": as a list in prose */
+			cmd_error(
+				"compare: --op %s: item %d is neither an op type nor a phase of these files' jobs: expected a list of %s%s%s",
+				ops, pos, names, *phases ? "; or a phase: " : "", phases);
+			return 2;
+		}
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
 static int compare_main(int argc, char **argv)
 {
 	const struct metric *metrics[COMPARE_MAX_METRICS];
@@ -306,6 +349,8 @@ static int compare_main(int argc, char **argv)
 			status = 2;
 			goto out;
 		}
+	if (a.ops && (status = check_ops(a.ops, (const json_t *const *)results, a.nfiles)))
+		goto out;
 	if (a.nfiles == 1)
 		status = show_one(results[0], &a);
 	else

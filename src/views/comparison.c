@@ -253,28 +253,106 @@ static void print_wide(FILE *fp, const struct cells *t, size_t nfiles)
 	}
 }
 
-/* Configurations as rows, for a table wider than a mail's 80 columns:
- * the job, op and metric on a line, then a line per file with its figure
- * and its change against A. */
-static void print_narrow(FILE *fp, const struct cells *t, size_t nfiles)
+/* A change in a line of its own: "+16.7 %" and a mark — "*" significant,
+ * "!" a significant regression, "~" not tested (no repeats). */
+static void change_short(const struct compare_row *r, size_t f, char *buf, size_t len)
 {
-	const size_t fig = t->nkeys + 3;
-	size_t vw = 0;
+	const struct compare_change *ch = &r->changes[f];
+	const char *mark = ch->regression ? " !" : ch->significant ? " *" : !ch->tested ? " ~" : "";
 
-	for (size_t f = 0; f < nfiles; f++)
-		vw = t->width[fig + f] > vw ? t->width[fig + f] : vw;
-	for (size_t i = 1; i <= t->nrows; i++) {
-		for (size_t k = 0; k < fig; k++)
-			put_cell(fp, cell(t, i, k), t->width[k], false, k == fig - 1);
+	if (!r->values[0].n || !r->values[f].n)
+		snprintf(buf, len, "n/a");
+	else if (!ch->has_pct)
+		snprintf(buf, len, "n/a%s", mark);
+	else if (fabs(ch->change_pct) < 0.05)
+		snprintf(buf, len, "0.0 %%%s", mark);
+	else
+		snprintf(buf, len, "%+.1f %%%s", ch->change_pct, mark);
+}
+
+/* Whether rows a and b are of the same job entry and op (a group). */
+static bool same_group(const struct compare_row *a, const struct compare_row *b)
+{
+	return !strcmp(a->job, b->job) && a->occurrence == b->occurrence && !strcmp(a->op, b->op) &&
+	       json_equal((json_t *)a->point, (json_t *)b->point) == (a->point && b->point ? 1 : 0) &&
+	       (a->point != NULL) == (b->point != NULL);
+}
+
+/* Metric columns [m0, m1) of the group of rows [g0, g0 + n): a line per
+ * file and per change against A. */
+static void print_block(FILE *fp, const struct comparison *c, const struct cells *t, size_t g0, size_t m0,
+			size_t m1)
+{
+	const size_t fig = t->nkeys + 3, lw = c->nfiles > 1 ? 8 : 3;
+	char buf[64];
+
+	fprintf(fp, "%*s", (int)lw, "");
+	for (size_t m = m0; m < m1; m++) {
+		fputs("  ", fp);
+		put_cell(fp, c->rows[g0 + m].metric->name, t->width[t->ncols + m], true, true);
+	}
+	fputc('\n', fp);
+	for (size_t f = 0; f < 2 * c->nfiles - 1; f++) {
+		const bool change = f >= c->nfiles;
+		const size_t file = change ? f - c->nfiles + 1 : f;
+
+		snprintf(buf, sizeof(buf), change ? "  %c vs A" : "  %c", (int)('A' + file));
+		fprintf(fp, "%-*s", (int)lw, buf);
+		for (size_t m = m0; m < m1; m++) {
+			char ch[48];
+
+			if (change)
+				change_short(&c->rows[g0 + m], file, ch, sizeof(ch));
+			fputs("  ", fp);
+			put_cell(fp, change ? ch : cell(t, g0 + m + 1, fig + file), t->width[t->ncols + m],
+				 true, true);
+		}
 		fputc('\n', fp);
-		for (size_t f = 0; f < nfiles; f++) {
-			fprintf(fp, "  %c  ", (int)('A' + f));
-			put_cell(fp, cell(t, i, fig + f), vw, true, !f);
-			if (f)
-				fputs(cell(t, i, fig + nfiles + f - 1), fp);
-			fputc('\n', fp);
+	}
+}
+
+/* Configurations as rows, for a table wider than a mail's 80 columns:
+ * for each job (or point) and op, a line naming them, then a line per
+ * file and per change against A with the metrics as columns, as the seed
+ * reports print it — in blocks of as many metrics as fit. */
+static void print_rows(FILE *fp, const struct comparison *c, struct cells *t)
+{
+	const size_t fig = t->nkeys + 3, lw = c->nfiles > 1 ? 8 : 3;
+	size_t *mw = realloc(t->width, (t->ncols + c->nrows) * sizeof(*mw));
+
+	if (!mw)
+		return;
+	t->width = mw; /* mw[ncols + m]: metric m's column in its group */
+	for (size_t g0 = 0, n; g0 < c->nrows; g0 += n) {
+		for (n = 1; g0 + n < c->nrows && same_group(&c->rows[g0], &c->rows[g0 + n]); n++)
+			;
+		for (size_t m = 0; m < n; m++) {
+			char ch[48];
+			size_t w = width_of(c->rows[g0 + m].metric->name);
+
+			for (size_t f = 0; f < c->nfiles; f++) {
+				w = width_of(cell(t, g0 + m + 1, fig + f)) > w
+					    ? width_of(cell(t, g0 + m + 1, fig + f))
+					    : w;
+				change_short(&c->rows[g0 + m], f, ch, sizeof(ch));
+				w = f && width_of(ch) > w ? width_of(ch) : w;
+			}
+			mw[t->ncols + m] = w;
+		}
+		for (size_t k = 0; k < fig - 1; k++)
+			fprintf(fp, "%s%s", k ? "  " : "", cell(t, g0 + 1, k));
+		fputc('\n', fp);
+		for (size_t m0 = 0, m1; m0 < n; m0 = m1) {
+			size_t used = lw;
+
+			for (m1 = m0;
+			     m1 < n && (m1 == m0 || used + 2 + mw[t->ncols + m1] <= COMPARE_TEXT_COLUMNS);
+			     m1++)
+				used += 2 + mw[t->ncols + m1];
+			print_block(fp, c, t, g0, m0, m1);
 		}
 	}
+	fprintf(fp, "* significant, ! significant regression, ~ no repeats (p-values: --wide)\n");
 }
 
 /* A Markdown table (GitHub's pipes): for mail and issue trackers. */
@@ -314,7 +392,7 @@ static void comparison_text(FILE *fp, const struct comparison *c, enum compare_l
 	else if (layout == COMPARE_LAYOUT_WIDE || wide_width(&t) <= COMPARE_TEXT_COLUMNS)
 		print_wide(fp, &t, c->nfiles);
 	else
-		print_narrow(fp, &t, c->nfiles);
+		print_rows(fp, c, &t);
 	cells_release(&t);
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t f = 1; f < c->nfiles; f++) {

@@ -383,3 +383,22 @@ PY
 	printf '%s\n' "$output" >"$scratch/out.json"
 	json_is "$scratch/out.json" sweep.completed=2 jobs.1.point.bs=8k
 }
+
+@test "sweep with repeats: worst is a mean ± CI over the runs and says so; a spread has its mean's precision; page cache said once" {
+	run --separate-stderr "$DBIO" sweep --rw=write --size=1m --bs=4k --vary numjobs=1,2 --repeat=2 \
+		--log_interval=64ops --metric iops,worst,sys --directory="$target" --output "$result"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	echo "$output"
+	grep -qE '^numjobs  job  op +ops/s +worst interval +sys s$' <<<"$output"
+	# Each row: iops and worst as mean ± CI; sys (s, 2 decimals) with a
+	# spread of 2 decimals too.
+	[ "$(grep -cE '^[12] +job +write +[0-9.]+ ± [0-9.]+ +[0-9.]+ [mun]?s ± [0-9.]+ [mun]?s +[0-9]+\.[0-9]{2}( ± [0-9]+\.[0-9]{2})?$' <<<"$output")" -eq 2 ]
+	grep -qx 'a figure with ± is the mean of the point'"'"'s complete runs ± its 95 % CI' <<<"$output"
+	[ "$(grep -c '^warning: page cache: ' <<<"$output")" -eq 1 ]
+	# The worst cell is the mean of the runs' worst intervals.
+	want=$(jpy "$result" "sum(x['series']['worst'][0]['duration_ns'] for x in r['jobs'][0]['runs']) / 2")
+	run --separate-stderr "$DBIO" compare "$result" --metric worst --format csv
+	[ "$status" -eq 0 ]
+	got=$(grep '^1,job,write,' <<<"$output" | cut -d, -f4)
+	awk -v a="$got" -v b="$want" 'BEGIN { exit !(a == b) }' || { echo "$got vs $want"; false; }
+}
