@@ -10,8 +10,9 @@
 #   make check-layers, check-size  the house rules: includes point down the layers,
 #                   no file over 800 lines, no function over 120
 #   make docs       regenerate docs/options.md, docs/dbio.1 and the options part of
-#                   docs/result.schema.json from the option tables, and
-#                   docs/fio-keys.md from them and src/plan/fio_keys.c
+#                   docs/result.schema.json from the option tables,
+#                   docs/fio-keys.md from them and src/plan/fio_keys.c, and
+#                   the table of metrics in docs/compare.md from the registry
 #   make WITHOUT="gdbm lmdb" ...
 #                   leave optional libraries out (gdbm lmdb sqlite3 liburing libaio libxxhash libcrypto libpq);
 #                   each is also left out when its development package is missing
@@ -187,6 +188,11 @@ docs: all
 	./dbio help options --schema > $(BUILD)/options.schema.json
 	scripts/schema-options $(BUILD)/options.schema.json docs/result.schema.json > $(BUILD)/result.schema.json
 	mv $(BUILD)/result.schema.json docs/result.schema.json
+	./dbio help metrics --markdown > $(BUILD)/metrics.md
+	awk -v table=$(BUILD)/metrics.md '/^<!-- end of metrics -->/ { skip = 0 } !skip { print } \
+	  /^<!-- metrics: generated/ { while ((getline line < table) > 0) print line; skip = 1 }' \
+	  docs/compare.md > $(BUILD)/compare.md
+	mv $(BUILD)/compare.md docs/compare.md
 
 format:
 	clang-format -i $$(find src tests/unit tests/fuzz bench -name '*.[ch]')

@@ -14,6 +14,7 @@
 
 #include "analysis/analysis_int.h"
 #include "analysis/match.h"
+#include "analysis/tree.h"
 #include "stats/opstats.h"
 #include "util/list.h"
 
@@ -73,9 +74,9 @@ static int add_row(struct comparison *c, const struct match_entry *const *ents, 
 		.job = json_string_value(json_object_get(ents[0]->job, "name")),
 		.point = json_object_get(ents[0]->job, "point"),
 		.occurrence = ents[0]->occurrence,
-		.op = op,
 		.metric = m,
 	};
+	snprintf(r->op, sizeof(r->op), "%s", op);
 	r->values = calloc(c->nfiles, sizeof(*r->values));
 	r->changes = calloc(c->nfiles, sizeof(*r->changes));
 	if (!r->values || !r->changes) {
@@ -131,6 +132,19 @@ static int add_rows(struct comparison *c, const struct match_entry *const *ents,
 	for (size_t m = 0; m < nms && !rc; m++)
 		if (!metric_per_op(ms[m]))
 			rc = add_row(c, ents, "all", ms[m], cap);
+	/* Then each phase of the first file's job (import's schema, load,
+	 * index), its per-run figures as rows of their own. */
+	for (size_t k = 0; !rc && metric_job_phase(ents[0]->job, k); k++) {
+		const char *phase = metric_job_phase(ents[0]->job, k);
+		char op[COMPARE_OP_MAX];
+
+		if (c->ops && !list_has(c->ops, phase))
+			continue;
+		snprintf(op, sizeof(op), "%s%s", METRIC_PHASE_PREFIX, phase);
+		for (size_t m = 0; m < nms && !rc; m++)
+			if (!metric_per_op(ms[m]))
+				rc = add_row(c, ents, op, ms[m], cap);
+	}
 	return rc;
 }
 
@@ -261,8 +275,10 @@ int compare_build(struct comparison *c, const json_t *const *results, const char
 	else if (rc)
 		dbio_err_set(err, rc, "compare: out of memory");
 	else if (ops && !has_op_rows(c))
-		rc = dbio_err_set(err, DBIO_EINPUT,
-				  "compare: --op %s: no job in these files did any of these op types", ops);
+		rc = dbio_err_set(
+			err, DBIO_EINPUT,
+			"compare: --op %s: no job in these files did any of these op types or went through such a phase",
+			ops);
 	for (size_t f = 0; f < n; f++)
 		match_file_release(&fj[f]);
 	return rc;
@@ -285,6 +301,49 @@ void compare_release(struct comparison *c)
 		free(c->warnings[i]);
 	free(c->warnings);
 	*c = (struct comparison){ 0 };
+}
+
+/* ---- a matrix result as files ---- */
+
+int compare_split_matrix(const json_t *result, json_t **views, const char **names, size_t max)
+{
+	const json_t *configs = json_object_get(json_object_get(result, "matrix"), "configs");
+	const json_t *jobs = json_object_get(result, "jobs"), *job;
+	size_t n = 0, i;
+
+	for (size_t c = 0; c < json_array_size(configs) && n < max; c++) {
+		json_t *view = json_copy((json_t *)result), *mine = json_array();
+
+		if (!view || !mine || json_object_set_new(view, "jobs", mine)) {
+			json_decref(view);
+			goto out_nomem;
+		}
+		json_array_foreach (jobs, i, job) {
+			const json_t *cfg = json_object_get(job, "config");
+			json_t *copy;
+
+			if (json_integer_value(json_object_get(cfg, "index")) != (json_int_t)c)
+				continue;
+			if (!(copy = json_copy((json_t *)job)) || json_array_append_new(mine, copy)) {
+				json_decref(view);
+				goto out_nomem;
+			}
+			/* The point tells the configurations apart: without it
+			 * their jobs align. */
+			json_object_del(copy, "point");
+		}
+		if (!json_array_size(mine)) { /* not run: stopped before it */
+			json_decref(view);
+			continue;
+		}
+		views[n] = view;
+		names[n++] = tree_str(json_array_get(configs, c), "label");
+	}
+	return (int)n;
+out_nomem:
+	for (size_t v = 0; v < n; v++)
+		json_decref(views[v]);
+	return -ENOMEM;
 }
 
 /* ---- for the views ---- */

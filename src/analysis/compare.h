@@ -27,6 +27,8 @@
 /* Files are labelled A, B, C … in text and a_, b_ … in CSV columns. */
 #define COMPARE_MAX_FILES   26
 #define COMPARE_MAX_METRICS 32
+/* Room for a row's op: an op type, "all" or "phase <name>". */
+#define COMPARE_OP_MAX 48
 
 /* The change of one file's value against the first file's. */
 struct compare_change {
@@ -65,7 +67,9 @@ struct compare_row {
 	const char *job;     /* jobs[].name, borrowed from the first file */
 	const json_t *point; /* jobs[].point of the first file, or NULL */
 	size_t occurrence;   /* 1, or n for the n-th job of the same name and point */
-	const char *op;	     /* an op type's name ("read", "insert" …), or "all" (per-run metrics) */
+	/* an op type's name ("read", "insert" …); for per-run metrics "all"
+	 * (the whole run) or "phase <name>" (one phase of it) */
+	char op[COMPARE_OP_MAX];
 	const struct metric *metric;
 	struct summary *values;		/* [nfiles]: over the complete runs; n = 0 when there are none */
 	struct compare_change *changes; /* [nfiles]: [0] unused, [i] file i against file 0 */
@@ -96,13 +100,22 @@ struct comparison {
  * with rows only for the op types in the comma-separated ops (NULL: all).
  * Rows of a per-op metric are made for every op type some file's job did
  * (with METRIC_PER_OP_BYTES, moved bytes in), in op-type order; the
- * per-run metrics' rows (op "all") follow. Jobs not in every file are left
+ * per-run metrics' rows (op "all") follow, then those of each phase of the
+ * first file's job (op "phase <name>", when ops is NULL or names it). Jobs not in every file are left
  * out with a warning; none in common is DBIO_EINPUT with a message listing
  * each file's jobs. 0, DBIO_EINPUT or -ENOMEM; the comparison is to be
  * released either way. */
 int compare_build(struct comparison *c, const json_t *const *results, const char *const *names, size_t n,
 		  const struct metric *const *metrics, size_t nmetrics, double alpha, const char *ops,
 		  struct dbio_err *err);
+
+/* A result of `dbio matrix` as one result per configuration, to compare
+ * as files: views[k] a copy of result with only the jobs of the k-th
+ * configuration that ran (jobs[].config.index), their point removed so
+ * that they align; names[k] its label ("ext2 -b 1024"), borrowed from
+ * result. At most max. Returns how many (0 when result is no matrix's),
+ * or -ENOMEM with nothing to free; json_decref each view after. */
+int compare_split_matrix(const json_t *result, json_t **views, const char **names, size_t max);
 
 /* Free what the comparison holds (not the results it borrows). */
 void compare_release(struct comparison *c);

@@ -12,10 +12,63 @@
 #include "result/result.h"
 #include "stats/opstats.h"
 
-/* Where a run holds m: the run itself, or its ops.<op>. */
+/* The entry of run's phases named name, or NULL. */
+static const json_t *run_phase(const json_t *run, const char *name)
+{
+	const json_t *ph;
+	size_t i;
+
+	json_array_foreach (json_object_get(run, "phases"), i, ph)
+		if (!strcmp(tree_str(ph, "name"), name))
+			return ph;
+	return NULL;
+}
+
+/* The phase op names, or NULL when op names none. */
+static const char *phase_of(const char *op)
+{
+	const size_t n = strlen(METRIC_PHASE_PREFIX);
+
+	return op && !strncmp(op, METRIC_PHASE_PREFIX, n) ? op + n : NULL;
+}
+
+/* Where a run holds m: its ops.<op>, its phase when op names one (a phase
+ * holds the per-run figures of its own span), else the run itself. */
 static const json_t *run_base(const struct metric *m, const json_t *run, const char *op)
 {
-	return metric_per_op(m) ? json_object_get(json_object_get(run, "ops"), op) : run;
+	if (metric_per_op(m))
+		return json_object_get(json_object_get(run, "ops"), op);
+	return phase_of(op) ? run_phase(run, phase_of(op)) : run;
+}
+
+bool metric_phase_done(const json_t *job, const char *phase)
+{
+	const json_t *run;
+	size_t i;
+
+	json_array_foreach (json_object_get(job, "runs"), i, run)
+		if (run_phase(run, phase))
+			return true;
+	return false;
+}
+
+const char *metric_job_phase(const json_t *job, size_t k)
+{
+	const json_t *run;
+	size_t i;
+
+	/* The phases of the first run that has any: every run of a job goes
+	 * through the same ones. */
+	json_array_foreach (json_object_get(job, "runs"), i, run) {
+		const json_t *phases = json_object_get(run, "phases");
+
+		if (!json_array_size(phases))
+			continue;
+		if (k < json_array_size(phases))
+			return tree_str(json_array_get(phases, k), "name");
+		return NULL;
+	}
+	return NULL;
 }
 
 bool metric_run_value(const struct metric *m, const json_t *run, const char *op, double *value)
@@ -95,30 +148,33 @@ bool metric_figure(const struct metric *m, const json_t *job, const char *op, do
 	size_t nruns = json_array_size(runs);
 	struct summary s;
 
+	const bool phase = !metric_per_op(m) && phase_of(op);
+
 	*mean = *ci95 = 0;
-	if (!nruns || (metric_per_op(m) && !metric_op_done(job, op, false)))
+	if (!nruns || (metric_per_op(m) && !metric_op_done(job, op, false)) ||
+	    (phase && !metric_phase_done(job, phase_of(op))))
 		return false;
-	if (nruns > 1 && m->summary_key && json_object_get(job, "summary")) {
+	if (nruns > 1 && m->summary_key && !phase && json_object_get(job, "summary")) {
 		metric_summary(m, job, op, &s);
 		*mean = s.mean;
 		*ci95 = s.ci95;
 		return true;
 	}
-	if (nruns > 1 && !m->summary_key) {
-		/* Not in the summary (the series' worst intervals): the same
-		 * statistics, from the runs. */
+	if (nruns > 1) {
+		/* Not in the summary (a phase's figures, the series' worst
+		 * intervals): the same statistics, from the runs. */
 		double *x = calloc(nruns, sizeof(*x));
+		size_t n = 0;
 
 		if (x) {
-			summary_of(x, metric_run_values(m, job, op, x), &s);
+			summary_of(x, n = metric_run_values(m, job, op, x), &s);
 			*mean = s.mean;
 			*ci95 = s.ci95;
 		}
 		free(x);
-		return true;
+		return n > 0;
 	}
-	metric_run_value(m, json_array_get(runs, nruns - 1), op, mean);
-	return true;
+	return metric_run_value(m, json_array_get(runs, nruns - 1), op, mean);
 }
 
 /* The statistics of the number at path under every complete run. */

@@ -12,8 +12,8 @@
 #define MIB (1.0 / 1048576)
 
 /* The order is the summaries' (docs/result.schema.json lists them so):
- * per op type iops … max, then per run elapsed … nivcsw; the series'
- * worst intervals are not summarised. */
+ * per op type iops … max, then per run elapsed … nivcsw; block counts and
+ * the series' worst intervals are not summarised. */
 /* clang-format off */
 const struct metric metric_registry[] = {
 	{ .name = "iops", .label = "throughput", .column = "ops/s", .unit = "ops/s", .better = METRIC_BETTER_HIGHER,
@@ -34,26 +34,38 @@ const struct metric metric_registry[] = {
 	{ .name = "max", .label = "max latency", .column = "lat max", .unit = "ns", .better = METRIC_BETTER_LOWER,
 	  .scope = METRIC_PER_OP, .run_path = "lat_ns.max", .summary_key = "lat_max_ns", .scale = 1 },
 	{ .name = "elapsed", .label = "elapsed time", .column = "elapsed", .unit = "ns", .better = METRIC_BETTER_LOWER,
-	  .scope = METRIC_PER_RUN, .run_path = "elapsed_ns", .summary_key = "elapsed_ns", .scale = 1 },
+	  .scope = METRIC_PER_RUN, .run_path = "elapsed_ns", .summary_key = "elapsed_ns", .scale = 1,
+	  .by_default_phases = true },
 	{ .name = "user", .label = "user CPU time", .column = "user s", .unit = "s", .better = METRIC_BETTER_LOWER,
-	  .scope = METRIC_PER_RUN, .run_path = "rusage.user_s", .summary_key = "user_s", .scale = 1, .decimals = 2 },
+	  .scope = METRIC_PER_RUN, .run_path = "rusage.user_s", .summary_key = "user_s", .scale = 1, .decimals = 2,
+	  .by_default_phases = true },
 	{ .name = "sys", .label = "system CPU time", .column = "sys s", .unit = "s", .better = METRIC_BETTER_LOWER,
-	  .scope = METRIC_PER_RUN, .run_path = "rusage.sys_s", .summary_key = "sys_s", .scale = 1, .decimals = 2 },
+	  .scope = METRIC_PER_RUN, .run_path = "rusage.sys_s", .summary_key = "sys_s", .scale = 1, .decimals = 2,
+	  .by_default_phases = true },
 	/* A busier CPU is not worse by itself: the same work in less time
 	 * keeps it busier. */
 	{ .name = "cpu", .label = "CPU use", .column = "cpu %", .unit = "%", .better = METRIC_BETTER_NONE,
-	  .scope = METRIC_PER_RUN, .run_path = "rusage.cpu_pct", .summary_key = "cpu_pct", .scale = 1, .decimals = 1 },
+	  .scope = METRIC_PER_RUN, .run_path = "rusage.cpu_pct", .summary_key = "cpu_pct", .scale = 1, .decimals = 1,
+	  .by_default_phases = true },
 	{ .name = "majflt", .label = "major faults", .column = "major faults", .unit = "faults",
 	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "rusage.majflt", .summary_key = "majflt",
-	  .scale = 1 },
+	  .scale = 1, .by_default_phases = true },
 	{ .name = "minflt", .label = "minor faults", .column = "minor faults", .unit = "faults",
 	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "rusage.minflt", .summary_key = "minflt",
-	  .scale = 1 },
+	  .scale = 1, .by_default_phases = true },
 	{ .name = "nvcsw", .label = "voluntary switches", .column = "vol. switches", .unit = "switches",
 	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "rusage.nvcsw", .summary_key = "nvcsw",
 	  .scale = 1 },
 	{ .name = "nivcsw", .label = "involuntary switches", .column = "invol. switches", .unit = "switches",
 	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "rusage.nivcsw", .summary_key = "nivcsw",
+	  .scale = 1 },
+	/* getrusage's block input and output operations: what the kernel
+	 * read from and wrote to storage for the run, in 512-byte blocks;
+	 * not summarised (figures across repeats come from the runs). */
+	{ .name = "blocks_in", .label = "blocks read (512 bytes each)", .column = "blocks in", .unit = "blocks",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "rusage.inblock", .scale = 1 },
+	{ .name = "blocks_out", .label = "blocks written (512 bytes each)", .column = "blocks out",
+	  .unit = "blocks", .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "rusage.oublock",
 	  .scale = 1 },
 	/* The time the worst and the second-worst whole interval of the run's
 	 * series took (log_interval, or a kv job's batches). */
@@ -96,23 +108,71 @@ const char *metric_op(const struct metric *m, size_t k)
 	return k < OP_NTYPES ? op_type_name((enum op_type)k) : NULL;
 }
 
-char *metric_names(char *buf, size_t len, const char *sep, bool defaults_only)
+/* Which metrics a list of names holds. */
+enum names_of { NAMES_ALL, NAMES_DEFAULT, NAMES_DEFAULT_PHASES };
+
+static char *names_of(char *buf, size_t len, const char *sep, enum names_of which)
 {
 	size_t used = 0;
 
 	if (len)
 		buf[0] = '\0';
 	for (size_t i = 0; i < metric_count && used < len; i++) {
+		const struct metric *m = &metric_registry[i];
 		int n;
 
-		if (defaults_only && !metric_registry[i].by_default)
+		if ((which == NAMES_DEFAULT && !m->by_default) ||
+		    (which == NAMES_DEFAULT_PHASES && !m->by_default_phases))
 			continue;
-		n = snprintf(buf + used, len - used, "%s%s", used ? sep : "", metric_registry[i].name);
+		n = snprintf(buf + used, len - used, "%s%s", used ? sep : "", m->name);
 		if (n < 0)
 			break;
 		used += (size_t)n;
 	}
 	return buf;
+}
+
+char *metric_names(char *buf, size_t len, const char *sep, bool defaults_only)
+{
+	return names_of(buf, len, sep, defaults_only ? NAMES_DEFAULT : NAMES_ALL);
+}
+
+/* Whether every job entry of every result went through phases (kv,
+ * import, meta: a database's or a metadata workload's run), and there is
+ * at least one. */
+static bool all_phased(const json_t *const *results, size_t n)
+{
+	size_t jobs = 0;
+
+	for (size_t f = 0; f < n; f++) {
+		const json_t *job;
+		size_t i;
+
+		json_array_foreach (json_object_get(results[f], "jobs"), i, job) {
+			if (json_object_get(job, "skipped"))
+				continue;
+			if (!metric_job_phase(job, 0))
+				return false;
+			jobs++;
+		}
+	}
+	return jobs > 0;
+}
+
+size_t metric_defaults(const json_t *const *results, size_t n, const struct metric **out, size_t max)
+{
+	const bool phased = all_phased(results, n);
+	size_t k = 0;
+
+	for (size_t i = 0; i < metric_count && k < max; i++)
+		if (phased ? metric_registry[i].by_default_phases : metric_registry[i].by_default)
+			out[k++] = &metric_registry[i];
+	return k;
+}
+
+char *metric_names_phased(char *buf, size_t len, const char *sep)
+{
+	return names_of(buf, len, sep, NAMES_DEFAULT_PHASES);
 }
 
 int metric_parse_list(const char *subject, const char *list, const struct metric **out, size_t max,

@@ -50,6 +50,7 @@ struct metric {
 	double scale;		 /* result value * scale = figure in unit */
 	int decimals;		 /* digits after the point in the comparison's text (ns: units_fmt_ns) */
 	bool by_default;	 /* in the default --metric list of compare, matrix and sweep */
+	bool by_default_phases;	 /* instead, when every job went through phases (kv, import, meta) */
 };
 
 /* Every metric, in the order lists name them and summaries hold them. */
@@ -76,6 +77,16 @@ const char *metric_op(const struct metric *m, size_t k);
  * Returns buf. For usage texts and messages. */
 char *metric_names(char *buf, size_t len, const char *sep, bool defaults_only);
 
+/* The default metrics for results[0..n) into out[0..max): the
+ * by_default_phases ones (elapsed, user, sys, cpu, faults: what S0 and S1
+ * asked of a database) when every job of every result went through phases,
+ * else the by_default ones (iops, bw, p99). Returns how many. */
+size_t metric_defaults(const json_t *const *results, size_t n, const struct metric **out, size_t max);
+
+/* The names of the by_default_phases metrics, separated by sep, into buf
+ * (truncated to len). Returns buf. For usage texts. */
+char *metric_names_phased(char *buf, size_t len, const char *sep);
+
 /* The one checker of --metric lists: parse the comma-separated list (NULL:
  * the by_default metrics) into out[0..max). Returns how many, or
  * DBIO_EINPUT with "<subject>: --metric <list>: '<item>' is not a metric:
@@ -92,10 +103,25 @@ int metric_registry_check(const char **bad);
 
 /* ---- reading a result tree (figure.c) ---- */
 
-/* The value of m in one run entry (jobs[].runs[i]; op is ignored for a
- * per-run metric) times m->scale into *value; false, with *value 0, when
- * the run does not hold it as a number. */
+/* A per-run metric's op "phase index" is the figure of the run's phase
+ * "index" alone (runs[].phases[]); any other op ("all", an op type's name)
+ * the whole run's. */
+#define METRIC_PHASE_PREFIX "phase "
+
+/* The value of m in one run entry (jobs[].runs[i]) times m->scale into
+ * *value: of op type op for a per-op metric; for a per-run metric of the
+ * phase op names (METRIC_PHASE_PREFIX), else of the whole run.
+ * False, with *value 0, when the run does not hold it as a number. */
 bool metric_run_value(const struct metric *m, const json_t *run, const char *op, double *value);
+
+/* Whether some run of a job entry went through the phase named phase
+ * (runs[].phases[].name: import's schema, load, index; kv's insert,
+ * lookup …). */
+bool metric_phase_done(const json_t *job, const char *phase);
+
+/* The name of the k-th phase of a job entry (of its first run that has
+ * phases), NULL past the last. Borrowed from job. */
+const char *metric_job_phase(const json_t *job, size_t k);
 
 /* The values of m for op in the complete (not partial) runs of a job
  * entry, scaled, into x (room for every run of the job); returns how
@@ -121,9 +147,11 @@ bool metric_summary(const struct metric *m, const json_t *job, const char *op, s
 /* The figure of m for op of a job entry (a sweep point, a job of a run),
  * the one rule of tables and plots: with more than one run, the mean and
  * 95 % CI half-width over the complete runs (from the job's summary when
- * m is summarised); with one run (or no summary to read), that last run's
- * value and 0. False, with both 0, when the job has no run, or m is per
- * op and no run of the job did op. */
+ * m is summarised and op is not a phase); with one run, that run's value
+ * and 0. For a per-run metric op may name a phase ("phase index"). False,
+ * with both 0, when the job has no run, or m is per op and no run of the
+ * job did op, or op is a phase no run went through, or no run holds m
+ * (the worst interval of a phase, of a run without a series). */
 bool metric_figure(const struct metric *m, const json_t *job, const char *op, double *mean, double *ci95);
 
 /* Add (or replace) jobs[index].summary of result: across the job's

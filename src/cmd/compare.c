@@ -18,9 +18,11 @@
 #include "analysis/compare.h"
 #include "analysis/metric.h"
 #include "views/comparison.h"
+#include "views/table.h"
+#include "util/list.h"
 #include "result/result.h"
 
-enum compare_format { COMPARE_TEXT, COMPARE_CSV, COMPARE_JSON };
+enum compare_format { COMPARE_TEXT, COMPARE_CSV, COMPARE_JSON, COMPARE_MARKDOWN };
 
 struct compare_args {
 	const char *files[COMPARE_MAX_FILES];
@@ -31,14 +33,17 @@ struct compare_args {
 	double fail_above_pct;	/* < 0: not given */
 	double alpha;
 	enum compare_format format;
+	bool wide; /* --wide: a column per file however wide the table */
 };
 
 static void compare_usage(void)
 {
-	char defaults[128], tail[160];
+	char defaults[128], phased[128], tail[256];
 
 	printf("usage: dbio compare A.json B.json [C.json ...] [--metric LIST] [--op LIST]\n"
-	       "                    [--alpha P] [--fail-above PCT] [--format text|csv|json]\n\n"
+	       "                    [--alpha P] [--fail-above PCT] [--format text|markdown|csv|json]\n"
+	       "                    [--wide]\n"
+	       "       dbio compare MATRIX.json|SWEEP.json [--metric LIST] [--op LIST] [...]\n\n"
 	       "Compares result files of `dbio run` or `dbio sweep` (--output): jobs and sweep\n"
 	       "points are matched by name and point parameters. For each job (or point), op\n"
 	       "type and metric it prints every file's value (mean ± 95 %% confidence interval\n"
@@ -47,14 +52,22 @@ static void compare_usage(void)
 	       "\"significant\" when p < alpha, \"within noise\" otherwise, \"n/a (no repeats)\"\n"
 	       "when a side has fewer than 2 runs. A regression is a significant change for\n"
 	       "the worse (lower iops or bw, higher latency). Also lists the environment\n"
-	       "fields that differ: kernel, host, vm settings, filesystems, devices, options.\n\n");
-	snprintf(tail, sizeof(tail), "; default %s\n", metric_names(defaults, sizeof(defaults), ",", true));
+	       "fields that differ: kernel, host, vm settings, filesystems, devices, options.\n"
+	       "One result of `dbio matrix` is shown again as its configurations compared; one\n"
+	       "of `dbio sweep` as its table, a row per point: with any --metric and --op.\n"
+	       "A text table wider than 80 columns puts the files (A, B …) in rows (--wide: not).\n\n");
+	snprintf(tail, sizeof(tail), "; default %s; %s when every job has phases (kv, import, meta)%s",
+		 metric_names(defaults, sizeof(defaults), ",", true),
+		 metric_names_phased(phased, sizeof(phased), ","), "\n");
 	cmd_print_metrics("  --metric LIST     rows, from ", 20, tail);
-	printf("  --op LIST         only the rows of these op types (insert, or read,write);\n"
-	       "                    default every op type a job did\n"
+	printf("  --op LIST         only the rows of these op types and phases (insert, or\n"
+	       "                    read,write; index: import's index phase too); default\n"
+	       "                    every op type a job did and every phase it went through\n"
 	       "  --alpha P         significance level, 0 < P < 1 (default 0.05)\n"
 	       "  --fail-above PCT  exit 1 when a significant regression is larger than PCT %%\n"
-	       "  --format FORMAT   text (default), csv or json on standard output\n\n"
+	       "  --format FORMAT   text (default), markdown (a table for mail), csv or json on\n"
+	       "                    standard output\n"
+	       "  --wide            text: a column per file even when wider than 80 columns\n\n"
 	       "Exit status: 0 compared, 1 a regression above --fail-above, 2 bad input.\n");
 }
 
@@ -85,6 +98,10 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 			compare_usage();
 			return -1;
 		}
+		if (!strcmp(arg, "--wide")) {
+			a->wide = true;
+			continue;
+		}
 		if (strncmp(arg, "--", 2) || !arg[2]) {
 			if (a->nfiles == COMPARE_MAX_FILES) {
 				cmd_error("compare: more than %d result files", COMPARE_MAX_FILES);
@@ -98,7 +115,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 				flag = flags[f];
 		if (!flag) {
 			cmd_error(
-				"compare: '%.*s': unknown option: expected --metric, --op, --alpha, --fail-above or --format (`dbio compare --help`)",
+				"compare: '%.*s': unknown option: expected --metric, --op, --alpha, --fail-above, --format or --wide (`dbio compare --help`)",
 				(int)n, arg);
 			return 2;
 		}
@@ -110,16 +127,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 		if (!strcmp(flag, "--metric")) {
 			a->metrics = val;
 		} else if (!strcmp(flag, "--op")) {
-			char names[256];
-			int bad = cmd_check_ops(val, names, sizeof(names));
-
-			if (bad) {
-				cmd_error(
-					"compare: --op %s: item %d is not an op type: expected a list of %s",
-					val, bad, names);
-				return 2;
-			}
-			a->ops = val;
+			a->ops = val; /* op types or phases: checked when the files are read */
 		} else if (!strcmp(flag, "--alpha")) {
 			if ((a->alpha = parse_number(val, 1)) < 0) {
 				cmd_error(
@@ -135,17 +143,20 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 					val);
 				return 2;
 			}
-		} else if (!strcmp(val, "text") || !strcmp(val, "csv") || !strcmp(val, "json")) {
-			a->format = val[0] == 't' ? COMPARE_TEXT : val[0] == 'c' ? COMPARE_CSV : COMPARE_JSON;
+		} else if (!strcmp(val, "text") || !strcmp(val, "csv") || !strcmp(val, "json") ||
+			   !strcmp(val, "markdown")) {
+			a->format = val[0] == 't'   ? COMPARE_TEXT
+				    : val[0] == 'c' ? COMPARE_CSV
+				    : val[0] == 'j' ? COMPARE_JSON
+						    : COMPARE_MARKDOWN;
 		} else {
-			cmd_error("compare: --format %s: expected text, csv or json", val);
+			cmd_error("compare: --format %s: expected text, markdown, csv or json", val);
 			return 2;
 		}
 	}
-	if (a->nfiles < 2) {
+	if (!a->nfiles) {
 		cmd_error(
-			"compare: expected at least two result files, got %zu: dbio compare A.json B.json [C.json ...]",
-			a->nfiles);
+			"compare: expected result files, got none: dbio compare A.json B.json [C.json ...], or one result of dbio matrix or dbio sweep");
 		return 2;
 	}
 	return 0;
@@ -175,39 +186,36 @@ static size_t report_failures(const struct comparison *c, const struct compare_a
 	return n;
 }
 
-static int compare_main(int argc, char **argv)
+static enum compare_layout layout_of(const struct compare_args *a)
+{
+	if (a->format == COMPARE_MARKDOWN)
+		return COMPARE_LAYOUT_MARKDOWN;
+	return a->wide ? COMPARE_LAYOUT_WIDE : COMPARE_LAYOUT_FIT;
+}
+
+/* Build the comparison of results[0..n) named names[] and print it as
+ * asked; the exit status. */
+static int compare_results(const json_t *const *results, const char *const *names, size_t n,
+			   const struct compare_args *a)
 {
 	const struct metric *metrics[COMPARE_MAX_METRICS];
-	json_t *results[COMPARE_MAX_FILES] = { 0 };
 	struct comparison c = { 0 };
 	struct dbio_err err = { 0 };
-	struct compare_args a;
-	int nmetrics, rc, status;
+	int nmetrics, rc, status = 0;
 
-	status = parse_args(argc, argv, &a);
-	if (status)
-		return status < 0 ? 0 : status;
-	nmetrics = metric_parse_list("compare", a.metrics, metrics, COMPARE_MAX_METRICS, &err);
-	if (nmetrics < 0) {
-		cmd_error("%s", err.msg);
-		return 2;
-	}
-	for (size_t f = 0; f < a.nfiles; f++)
-		if (result_load(a.files[f], &results[f], &err)) {
-			cmd_error("compare: %s", err.msg);
-			status = 2;
-			goto out;
-		}
-	rc = compare_build(&c, (const json_t *const *)results, a.files, a.nfiles, metrics, (size_t)nmetrics,
-			   a.alpha, a.ops, &err);
+	if (a->metrics)
+		nmetrics = metric_parse_list("compare", a->metrics, metrics, COMPARE_MAX_METRICS, &err);
+	else
+		nmetrics = (int)metric_defaults(results, n, metrics, COMPARE_MAX_METRICS);
+	rc = compare_build(&c, results, names, n, metrics, (size_t)nmetrics, a->alpha, a->ops, &err);
 	if (rc) { /* the error lists what each file has: no warnings */
 		cmd_error("%s", err.msg);
 		status = dbio_exit_status(rc);
-		goto out_compare;
+		goto out;
 	}
 	for (size_t i = 0; i < c.nwarnings; i++)
 		cmd_error("%s", c.warnings[i]);
-	if (a.format == COMPARE_JSON) {
+	if (a->format == COMPARE_JSON) {
 		json_t *doc = compare_json(&c);
 		char *text =
 			doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
@@ -220,16 +228,133 @@ static int compare_main(int argc, char **argv)
 		status = text ? 0 : 1;
 		free(text);
 		json_decref(doc);
-	} else if (a.format == COMPARE_CSV) {
+	} else if (a->format == COMPARE_CSV) {
 		compare_print_csv(stdout, &c);
 	} else {
-		compare_print_text(stdout, &c);
+		compare_print_text(stdout, &c, layout_of(a));
 	}
 	fflush(stdout);
-	if (!status && a.fail_above_pct >= 0 && report_failures(&c, &a))
+	if (!status && a->fail_above_pct >= 0 && report_failures(&c, a))
 		status = 1;
-out_compare:
+out:
 	compare_release(&c);
+	return status;
+}
+
+/* One file: a matrix's configurations compared, or a sweep's table. */
+static int show_one(const json_t *result, const struct compare_args *a)
+{
+	json_t *views[COMPARE_MAX_FILES];
+	const char *names[COMPARE_MAX_FILES];
+	int n, status;
+
+	if (json_object_get(result, "sweep")) {
+		if (a->format == COMPARE_JSON || a->format == COMPARE_MARKDOWN) {
+			cmd_error("compare: %s: --format %s: a sweep's table is text or csv", a->files[0],
+				  a->format == COMPARE_JSON ? "json" : "markdown");
+			return 2;
+		}
+		table_points(stdout, result, a->metrics, a->ops, a->format == COMPARE_CSV);
+		return 0;
+	}
+	n = compare_split_matrix(result, views, names, COMPARE_MAX_FILES);
+	if (n < 0) {
+		cmd_error("compare: out of memory");
+		return 1;
+	}
+	if (n < 2) {
+		cmd_error(
+			"compare: %s: %s: give a second result file to compare it with (one result alone is shown for dbio matrix with 2 or more configurations, and for dbio sweep)",
+			a->files[0],
+			n ? "a matrix of one configuration" : "not a result of dbio matrix or dbio sweep");
+		status = 2;
+	} else {
+		status = compare_results((const json_t *const *)views, names, (size_t)n, a);
+	}
+	for (int v = 0; v < n; v++)
+		json_decref(views[v]);
+	return status;
+}
+
+/* Whether some job of results[0..n) went through the phase of the len
+ * bytes at name; with list, each phase's name is appended to it. */
+static bool some_phase(const json_t *const *results, size_t n, const char *name, size_t len, char *list,
+		       size_t size)
+{
+	bool found = false;
+
+	for (size_t f = 0; f < n; f++) {
+		const json_t *job;
+		size_t i;
+
+		json_array_foreach (json_object_get(results[f], "jobs"), i, job)
+			for (size_t k = 0; metric_job_phase(job, k); k++) {
+				const char *ph = metric_job_phase(job, k);
+
+				found |= strlen(ph) == len && !strncmp(ph, name, len);
+				if (list && !list_has(list, ph))
+					snprintf(list + strlen(list), size - strlen(list), "%s%s",
+						 *list ? "," : "", ph);
+			}
+	}
+	return found;
+}
+
+/* --op: each item an op type, or a phase some job of the files went
+ * through. 0, or 2 after the message. */
+static int check_ops(const char *ops, const json_t *const *results, size_t n)
+{
+	char names[256], phases[256] = "", item[64];
+	int pos = 1;
+
+	for (const char *p = ops;; pos++) {
+		size_t len = strcspn(p, ",");
+
+		snprintf(item, sizeof(item), "%.*s", (int)len, p);
+		if (len >= sizeof(item) ||
+		    (cmd_check_ops(item, names, sizeof(names)) && !some_phase(results, n, p, len, NULL, 0))) {
+			some_phase(results, n, "", 0, phases, sizeof(phases));
+			for (char *c = strchr(phases, ','); c; c = strchr(c + 1, ','))
+				*c = ' '; /* "schema load index": as a list in prose */
+			cmd_error(
+				"compare: --op %s: item %d is neither an op type nor a phase of these files' jobs: expected a list of %s%s%s",
+				ops, pos, names, *phases ? "; or a phase: " : "", phases);
+			return 2;
+		}
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+static int compare_main(int argc, char **argv)
+{
+	const struct metric *metrics[COMPARE_MAX_METRICS];
+	json_t *results[COMPARE_MAX_FILES] = { 0 };
+	struct dbio_err err = { 0 };
+	struct compare_args a;
+	int status;
+
+	status = parse_args(argc, argv, &a);
+	if (status)
+		return status < 0 ? 0 : status;
+	/* The list is checked before any file is read. */
+	if (a.metrics && metric_parse_list("compare", a.metrics, metrics, COMPARE_MAX_METRICS, &err) < 0) {
+		cmd_error("%s", err.msg);
+		return 2;
+	}
+	for (size_t f = 0; f < a.nfiles; f++)
+		if (result_load(a.files[f], &results[f], &err)) {
+			cmd_error("compare: %s", err.msg);
+			status = 2;
+			goto out;
+		}
+	if (a.ops && (status = check_ops(a.ops, (const json_t *const *)results, a.nfiles)))
+		goto out;
+	if (a.nfiles == 1)
+		status = show_one(results[0], &a);
+	else
+		status = compare_results((const json_t *const *)results, a.files, a.nfiles, &a);
 out:
 	for (size_t f = 0; f < a.nfiles; f++)
 		json_decref(results[f]);

@@ -18,6 +18,7 @@
 #include "plan/plan.h"
 #include "stats/hist.h"
 #include "util/built.h"
+#include "views/table.h"
 #include "workload/workload.h"
 
 #ifndef DBIO_VERSION
@@ -38,6 +39,7 @@ void cmd_print_usage(void)
 	       "  dbio run --KEY=VALUE...       one job from the command line\n"
 	       "  dbio help options             every job key, its default and accepted values\n"
 	       "  dbio help fio-keys            fio's job keys and engines: which dbio honours, why not\n"
+	       "  dbio help metrics             the figures --metric names in compare, matrix, sweep\n"
 	       "  dbio --version                version, and the engines and workloads of this build\n\n"
 	       "See dbio(1) and docs/ for the result format and examples.\n");
 }
@@ -566,6 +568,16 @@ static int help_main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (!strcmp(argv[1], "metrics")) {
+		const char *fmt = argc > 2 ? argv[2] : "--text";
+
+		if (strcmp(fmt, "--text") && strcmp(fmt, "--markdown")) {
+			cmd_error("help metrics: '%s': unknown format: expected --text or --markdown", fmt);
+			return 2;
+		}
+		table_metrics(stdout, !strcmp(fmt, "--markdown"));
+		return 0;
+	}
 	if (!strcmp(argv[1], "fio-keys")) {
 		const char *fmt = argc > 2 ? argv[2] : "--text";
 
@@ -582,8 +594,9 @@ static int help_main(int argc, char **argv)
 		return 0;
 	}
 	if (!cmd) {
-		cmd_error("help: '%s': unknown topic: expected a command name, 'options' or 'fio-keys'",
-			  argv[1]);
+		cmd_error(
+			"help: '%s': unknown topic: expected a command name, 'options', 'fio-keys' or 'metrics'",
+			argv[1]);
 		return 2;
 	}
 	char *sub[] = { argv[1], "--help", NULL };

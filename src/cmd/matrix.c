@@ -60,7 +60,7 @@ struct config {
 
 static void matrix_usage(void)
 {
-	char defaults[128], tail[160];
+	char defaults[128], phased[128], tail[256];
 
 	printf("usage: dbio matrix [JOBFILE...] [--KEY=VALUE...] --image PATH [--image-size SIZE]\n"
 	       "                   --fs TYPE[:MKFS-OPTIONS] [--fs ...] [--mount-opts OPTS ...]\n"
@@ -91,7 +91,9 @@ static void matrix_usage(void)
 	       "                       partition table; never when mounted or in use\n"
 	       "  --cleanup            unmount, detach and remove what killed runs left behind\n"
 	       "                       (every matrix run does this first)\n");
-	snprintf(tail, sizeof(tail), " (default %s)\n", metric_names(defaults, sizeof(defaults), ",", true));
+	snprintf(tail, sizeof(tail), " (default %s; %s when every job has phases (kv, import, meta)%s",
+		 metric_names(defaults, sizeof(defaults), ",", true),
+		 metric_names_phased(phased, sizeof(phased), ","), ")\n");
 	cmd_print_metrics("  --metric LIST        rows of the table, from ", 23, tail);
 	printf("  --alpha P            significance level of the table (default 0.05)\n"
 	       "Other options as for `dbio run`. Exit status: 0 done, 1 failed, 2 bad input or\n"
@@ -243,46 +245,40 @@ static void annotate(json_t *result, size_t base, size_t index, const struct con
 }
 
 /* The comparison table: one view of result per configuration (its job
- * entries, without the point that tells them apart), compared as files. */
-static void print_table(const json_t *result, const struct config *cs, size_t ndone,
-			const struct metric *const *metrics, size_t nmetrics, double alpha)
+ * entries), compared as files. */
+static void print_table(const json_t *result, size_t ndone, const struct metric *const *metrics,
+			size_t nmetrics, double alpha)
 {
 	json_t *views[MATRIX_MAX_CONFIGS] = { 0 };
 	const char *names[MATRIX_MAX_CONFIGS];
-	const json_t *jobs = json_object_get(result, "jobs"), *job;
+	const struct metric *defaults[COMPARE_MAX_METRICS];
 	struct comparison cmp;
 	struct dbio_err err = { 0 };
-	size_t i;
+	int n;
 
 	if (ndone < 2) {
 		text_summary(stdout, result);
 		return;
 	}
-	for (size_t c = 0; c < ndone; c++) {
-		views[c] = json_copy((json_t *)result);
-		names[c] = cs[c].label;
-		if (views[c])
-			json_object_set_new(views[c], "jobs", json_array());
+	n = compare_split_matrix(result, views, names, MATRIX_MAX_CONFIGS);
+	if (n < 0) {
+		cmd_error("matrix: out of memory");
+		return;
 	}
-	json_array_foreach (jobs, i, job) {
-		json_int_t c = json_integer_value(json_object_get(json_object_get(job, "config"), "index"));
-		json_t *copy;
-
-		if (c < 0 || (size_t)c >= ndone || !views[c] || !(copy = json_copy((json_t *)job)))
-			continue;
-		json_object_del(copy, "point");
-		json_array_append_new(json_object_get(views[c], "jobs"), copy);
+	if (!nmetrics) { /* no --metric: what the jobs' kind asks */
+		nmetrics = metric_defaults(&result, 1, defaults, COMPARE_MAX_METRICS);
+		metrics = defaults;
 	}
-	if (compare_build(&cmp, (const json_t *const *)views, names, ndone, metrics, nmetrics, alpha, NULL,
-			  &err)) {
+	if (compare_build(&cmp, (const json_t *const *)views, names, (size_t)n, metrics, nmetrics, alpha,
+			  NULL, &err)) {
 		cmd_error("%s", err.msg);
 	} else {
 		for (size_t w = 0; w < cmp.nwarnings; w++)
 			cmd_error("%s", cmp.warnings[w]);
-		compare_print_text(stdout, &cmp);
+		compare_print_text(stdout, &cmp, COMPARE_LAYOUT_FIT);
 	}
 	compare_release(&cmp);
-	for (size_t c = 0; c < ndone; c++)
+	for (int c = 0; c < n; c++)
 		json_decref(views[c]);
 }
 
@@ -455,7 +451,10 @@ static int matrix_check(struct matrix *x)
 			"matrix: needs root: it attaches loop devices, makes filesystems and mounts them");
 	if ((rc = check_options(x)) || (rc = check_axes(x)))
 		return rc;
-	x->nmetrics = metric_parse_list("compare", x->m.metrics, x->metrics, COMPARE_MAX_METRICS, &x->err);
+	/* Without --metric, print_table picks the defaults by the jobs' kind. */
+	x->nmetrics = x->m.metrics ? metric_parse_list("compare", x->m.metrics, x->metrics,
+						       COMPARE_MAX_METRICS, &x->err)
+				   : 0;
 	if (x->nmetrics < 0)
 		return x->nmetrics;
 	rc = jobrun_build(&x->args, (char *[]){ "directory=" PROVISION_STATE_DIR "/mnt" }, 1, &x->set, &suite,
@@ -592,7 +591,7 @@ static int matrix_finish(struct matrix *x, int rc)
 			puts(text);
 		free(text);
 	} else if (x->ndone) {
-		print_table(x->result, x->cs, x->ndone, x->metrics, (size_t)x->nmetrics, x->alpha);
+		print_table(x->result, x->ndone, x->metrics, (size_t)x->nmetrics, x->alpha);
 	}
 	fflush(stdout);
 	if (rc && x->err.code)

@@ -18,6 +18,7 @@
 #include "plan/plan.h"
 #include "analysis/metric.h"
 #include "views/table.h"
+#include "views/text.h"
 #include "result/result.h"
 #include "util/atomic.h"
 #include "util/units.h"
@@ -33,7 +34,7 @@ struct axis {
 
 static void sweep_usage(void)
 {
-	char defaults[128], tail[160];
+	char defaults[128], phased[128], tail[256];
 
 	printf("usage: dbio sweep [JOBFILE...] [--KEY=VALUE...] --vary KEY=VALUES [--vary ...]\n"
 	       "                  [--output FILE] [--metric LIST] [--op LIST] [--format text|json|csv]\n"
@@ -50,7 +51,9 @@ static void sweep_usage(void)
 	       "finishes an interrupted sweep without redoing the points it holds. A signal\n"
 	       "stops the sweep at once (exit 128 + signal); one that comes after the last\n"
 	       "point's runs does not make it partial: it is complete, exit 0.\n\n");
-	snprintf(tail, sizeof(tail), "; default %s\n", metric_names(defaults, sizeof(defaults), ",", true));
+	snprintf(tail, sizeof(tail), "; default %s; %s when every job has phases (kv, import, meta)%s",
+		 metric_names(defaults, sizeof(defaults), ",", true),
+		 metric_names_phased(phased, sizeof(phased), ","), "\n");
 	cmd_print_metrics("  --metric LIST    columns of the table, from ", 19, tail);
 	printf("  --op LIST        rows of the table: only these op types (insert, or read,write);\n"
 	       "                   default every op type a job did. The result keeps them all.\n"
@@ -591,6 +594,8 @@ static int finish(struct sweep *s, int rc)
 		free(text);
 	} else {
 		table_points(stdout, s->result, a->metrics, a->ops, a->format == FORMAT_CSV);
+		if (a->format != FORMAT_CSV) /* as run says them, once */
+			text_warnings(stdout, s->result);
 	}
 	fflush(stdout);
 	if (rc && s->err.code)

@@ -147,68 +147,253 @@ static void print_env(FILE *fp, const struct comparison *c)
 	}
 }
 
-static void comparison_text(FILE *fp, const struct comparison *c)
+/* The table's cells as text, a row for the header and one per row of
+ * the comparison, ncols each: the point keys, job, op, metric, a figure
+ * per file, a change per later file. */
+struct cells {
+	size_t nkeys, ncols, nrows;
+	char **text;   /* [(nrows + 1) * ncols] */
+	size_t *width; /* [ncols]: the widest cell of each column */
+};
+
+static void cells_release(struct cells *t)
+{
+	for (size_t i = 0; t->text && i < (t->nrows + 1) * t->ncols; i++)
+		free(t->text[i]);
+	free(t->text);
+	free(t->width);
+}
+
+static void row_cells(const struct comparison *c, const json_t *keys, const struct compare_row *r, char **row)
+{
+	size_t col = 0, nkeys = json_array_size(keys);
+	char buf[256];
+
+	for (size_t k = 0; k < nkeys; k++) {
+		const char *key = json_string_value(json_array_get(keys, k));
+		const char *v = r ? json_string_value(json_object_get(r->point, key)) : key;
+
+		row[col++] = strdup(v ? v : "");
+	}
+	if (r && r->occurrence > 1)
+		snprintf(buf, sizeof(buf), "%s #%zu", r->job, r->occurrence);
+	else
+		snprintf(buf, sizeof(buf), "%s", r ? r->job : "job");
+	row[col++] = strdup(buf);
+	row[col++] = strdup(r ? r->op : "op");
+	row[col++] = strdup(r ? r->metric->name : "metric");
+	for (size_t f = 0; f < c->nfiles; f++) {
+		if (r)
+			fmt_figure(r->metric, &r->values[f], buf, sizeof(buf));
+		else
+			snprintf(buf, sizeof(buf), "%c", (int)('A' + f));
+		row[col++] = strdup(buf);
+	}
+	for (size_t f = 1; f < c->nfiles; f++) {
+		if (r)
+			compare_change_text(r, f, buf, sizeof(buf));
+		else
+			snprintf(buf, sizeof(buf), "%c vs A", (int)('A' + f));
+		row[col++] = strdup(buf);
+	}
+}
+
+/* 0, or -1 when out of memory (t released). */
+static int cells_init(struct cells *t, const struct comparison *c)
 {
 	json_t *keys = point_keys(c);
-	size_t nkeys = json_array_size(keys);
-	size_t ncols = nkeys + 3 + c->nfiles + (c->nfiles - 1);
-	size_t *width = calloc(ncols, sizeof(*width));
-	char **cells = calloc((c->nrows + 1) * ncols, sizeof(*cells));
-	size_t tested = 0, significant = 0, regressions = 0;
 
-	for (size_t f = 0; f < c->nfiles; f++)
-		fprintf(fp, "%c: %s\n", (int)('A' + f), c->names[f]);
-	print_env(fp, c);
-	fprintf(fp, "mean ± 95 %% CI of the complete runs; changes against A, Welch's t-test at alpha %g\n\n",
-		c->alpha);
-	if (!width || !cells || !keys)
-		goto out;
-	/* Every cell as text first, so each column is as wide as its widest. */
-	for (size_t i = 0; i <= c->nrows; i++) {
-		char **row = &cells[i * ncols], buf[256];
-		const struct compare_row *r = i ? &c->rows[i - 1] : NULL;
-		size_t col = 0;
-
-		for (size_t k = 0; k < nkeys; k++) {
-			const char *key = json_string_value(json_array_get(keys, k));
-			const char *v = r ? json_string_value(json_object_get(r->point, key)) : key;
-
-			row[col++] = strdup(v ? v : "");
-		}
-		if (r && r->occurrence > 1)
-			snprintf(buf, sizeof(buf), "%s #%zu", r->job, r->occurrence);
-		else
-			snprintf(buf, sizeof(buf), "%s", r ? r->job : "job");
-		row[col++] = strdup(buf);
-		row[col++] = strdup(r ? r->op : "op");
-		row[col++] = strdup(r ? r->metric->name : "metric");
-		for (size_t f = 0; f < c->nfiles; f++) {
-			if (r)
-				fmt_figure(r->metric, &r->values[f], buf, sizeof(buf));
-			else
-				snprintf(buf, sizeof(buf), "%c", (int)('A' + f));
-			row[col++] = strdup(buf);
-		}
-		for (size_t f = 1; f < c->nfiles; f++) {
-			if (r)
-				compare_change_text(r, f, buf, sizeof(buf));
-			else
-				snprintf(buf, sizeof(buf), "%c vs A", (int)('A' + f));
-			row[col++] = strdup(buf);
-		}
-		for (size_t k = 0; k < ncols; k++)
-			if (row[k] && width_of(row[k]) > width[k])
-				width[k] = width_of(row[k]);
+	*t = (struct cells){ .nkeys = json_array_size(keys), .nrows = c->nrows };
+	t->ncols = t->nkeys + 3 + c->nfiles + (c->nfiles - 1);
+	t->width = calloc(t->ncols, sizeof(*t->width));
+	t->text = calloc((c->nrows + 1) * t->ncols, sizeof(*t->text));
+	if (!keys || !t->width || !t->text) {
+		json_decref(keys);
+		cells_release(t);
+		return -1;
 	}
 	for (size_t i = 0; i <= c->nrows; i++) {
-		for (size_t k = 0; k < ncols; k++) {
-			const char *s = cells[i * ncols + k];
-			bool figure = k >= nkeys + 3 && k < nkeys + 3 + c->nfiles;
+		char **row = &t->text[i * t->ncols];
 
-			put_cell(fp, s ? s : "", width[k], figure && i > 0, k == ncols - 1);
+		row_cells(c, keys, i ? &c->rows[i - 1] : NULL, row);
+		for (size_t k = 0; k < t->ncols; k++)
+			if (row[k] && width_of(row[k]) > t->width[k])
+				t->width[k] = width_of(row[k]);
+	}
+	json_decref(keys);
+	return 0;
+}
+
+static const char *cell(const struct cells *t, size_t i, size_t k)
+{
+	const char *s = t->text[i * t->ncols + k];
+
+	return s ? s : "";
+}
+
+/* A column per file: as wide as the sum of its columns. */
+static size_t wide_width(const struct cells *t)
+{
+	size_t w = 0;
+
+	for (size_t k = 0; k < t->ncols; k++)
+		w += t->width[k] + (k ? 2 : 0);
+	return w;
+}
+
+static void print_wide(FILE *fp, const struct cells *t, size_t nfiles)
+{
+	for (size_t i = 0; i <= t->nrows; i++) {
+		for (size_t k = 0; k < t->ncols; k++) {
+			bool figure = k >= t->nkeys + 3 && k < t->nkeys + 3 + nfiles;
+
+			put_cell(fp, cell(t, i, k), t->width[k], figure && i > 0, k == t->ncols - 1);
 		}
 		fputc('\n', fp);
 	}
+}
+
+/* A change in a line of its own: "+16.7 %" and a mark — "*" significant,
+ * "!" a significant regression, "~" not tested (no repeats). */
+static void change_short(const struct compare_row *r, size_t f, char *buf, size_t len)
+{
+	const struct compare_change *ch = &r->changes[f];
+	const char *mark = ch->regression ? " !" : ch->significant ? " *" : !ch->tested ? " ~" : "";
+
+	if (!r->values[0].n || !r->values[f].n)
+		snprintf(buf, len, "n/a");
+	else if (!ch->has_pct)
+		snprintf(buf, len, "n/a%s", mark);
+	else if (fabs(ch->change_pct) < 0.05)
+		snprintf(buf, len, "0.0 %%%s", mark);
+	else
+		snprintf(buf, len, "%+.1f %%%s", ch->change_pct, mark);
+}
+
+/* Whether rows a and b are of the same job entry and op (a group). */
+static bool same_group(const struct compare_row *a, const struct compare_row *b)
+{
+	return !strcmp(a->job, b->job) && a->occurrence == b->occurrence && !strcmp(a->op, b->op) &&
+	       json_equal((json_t *)a->point, (json_t *)b->point) == (a->point && b->point ? 1 : 0) &&
+	       (a->point != NULL) == (b->point != NULL);
+}
+
+/* Metric columns [m0, m1) of the group of rows [g0, g0 + n): a line per
+ * file and per change against A. */
+static void print_block(FILE *fp, const struct comparison *c, const struct cells *t, size_t g0, size_t m0,
+			size_t m1)
+{
+	const size_t fig = t->nkeys + 3, lw = c->nfiles > 1 ? 8 : 3;
+	char buf[64];
+
+	fprintf(fp, "%*s", (int)lw, "");
+	for (size_t m = m0; m < m1; m++) {
+		fputs("  ", fp);
+		put_cell(fp, c->rows[g0 + m].metric->name, t->width[t->ncols + m], true, true);
+	}
+	fputc('\n', fp);
+	for (size_t f = 0; f < 2 * c->nfiles - 1; f++) {
+		const bool change = f >= c->nfiles;
+		const size_t file = change ? f - c->nfiles + 1 : f;
+
+		snprintf(buf, sizeof(buf), change ? "  %c vs A" : "  %c", (int)('A' + file));
+		fprintf(fp, "%-*s", (int)lw, buf);
+		for (size_t m = m0; m < m1; m++) {
+			char ch[48];
+
+			if (change)
+				change_short(&c->rows[g0 + m], file, ch, sizeof(ch));
+			fputs("  ", fp);
+			put_cell(fp, change ? ch : cell(t, g0 + m + 1, fig + file), t->width[t->ncols + m],
+				 true, true);
+		}
+		fputc('\n', fp);
+	}
+}
+
+/* Configurations as rows, for a table wider than a mail's 80 columns:
+ * for each job (or point) and op, a line naming them, then a line per
+ * file and per change against A with the metrics as columns, as the seed
+ * reports print it — in blocks of as many metrics as fit. */
+static void print_rows(FILE *fp, const struct comparison *c, struct cells *t)
+{
+	const size_t fig = t->nkeys + 3, lw = c->nfiles > 1 ? 8 : 3;
+	size_t *mw = realloc(t->width, (t->ncols + c->nrows) * sizeof(*mw));
+
+	if (!mw)
+		return;
+	t->width = mw; /* mw[ncols + m]: metric m's column in its group */
+	for (size_t g0 = 0, n; g0 < c->nrows; g0 += n) {
+		for (n = 1; g0 + n < c->nrows && same_group(&c->rows[g0], &c->rows[g0 + n]); n++)
+			;
+		for (size_t m = 0; m < n; m++) {
+			char ch[48];
+			size_t w = width_of(c->rows[g0 + m].metric->name);
+
+			for (size_t f = 0; f < c->nfiles; f++) {
+				w = width_of(cell(t, g0 + m + 1, fig + f)) > w
+					    ? width_of(cell(t, g0 + m + 1, fig + f))
+					    : w;
+				change_short(&c->rows[g0 + m], f, ch, sizeof(ch));
+				w = f && width_of(ch) > w ? width_of(ch) : w;
+			}
+			mw[t->ncols + m] = w;
+		}
+		for (size_t k = 0; k < fig - 1; k++)
+			fprintf(fp, "%s%s", k ? "  " : "", cell(t, g0 + 1, k));
+		fputc('\n', fp);
+		for (size_t m0 = 0, m1; m0 < n; m0 = m1) {
+			size_t used = lw;
+
+			for (m1 = m0;
+			     m1 < n && (m1 == m0 || used + 2 + mw[t->ncols + m1] <= COMPARE_TEXT_COLUMNS);
+			     m1++)
+				used += 2 + mw[t->ncols + m1];
+			print_block(fp, c, t, g0, m0, m1);
+		}
+	}
+	fprintf(fp, "* significant, ! significant regression, ~ no repeats (p-values: --wide)\n");
+}
+
+/* A Markdown table (GitHub's pipes): for mail and issue trackers. */
+static void print_markdown(FILE *fp, const struct cells *t)
+{
+	for (size_t i = 0; i <= t->nrows; i++) {
+		for (size_t k = 0; k < t->ncols; k++) {
+			fputs("| ", fp);
+			for (const char *s = cell(t, i, k); *s; s++) {
+				if (*s == '|')
+					fputc('\\', fp);
+				fputc(*s, fp);
+			}
+			fputc(' ', fp);
+		}
+		fputs("|\n", fp);
+		for (size_t k = 0; !i && k < t->ncols; k++)
+			fprintf(fp, "|%s%s", k >= t->nkeys + 3 ? "---:" : "---",
+				k == t->ncols - 1 ? "|\n" : "");
+	}
+}
+
+static void comparison_text(FILE *fp, const struct comparison *c, enum compare_layout layout)
+{
+	size_t tested = 0, significant = 0, regressions = 0;
+	struct cells t;
+
+	for (size_t f = 0; f < c->nfiles; f++)
+		fprintf(fp, "%c = %s\n", (int)('A' + f), c->names[f]);
+	print_env(fp, c);
+	fprintf(fp, "mean ± 95 %% CI of the complete runs; change vs A: Welch's t-test, alpha %g\n\n",
+		c->alpha);
+	if (cells_init(&t, c))
+		return;
+	if (layout == COMPARE_LAYOUT_MARKDOWN)
+		print_markdown(fp, &t);
+	else if (layout == COMPARE_LAYOUT_WIDE || wide_width(&t) <= COMPARE_TEXT_COLUMNS)
+		print_wide(fp, &t, c->nfiles);
+	else
+		print_rows(fp, c, &t);
+	cells_release(&t);
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t f = 1; f < c->nfiles; f++) {
 			tested += c->rows[i].changes[f].tested;
@@ -218,21 +403,15 @@ static void comparison_text(FILE *fp, const struct comparison *c)
 	fprintf(fp,
 		"\n%zu of %zu changes tested (both sides with repeats): %zu significant, %zu regression%s\n",
 		tested, c->nrows * (c->nfiles - 1), significant, regressions, regressions == 1 ? "" : "s");
-out:
-	for (size_t i = 0; cells && i < (c->nrows + 1) * ncols; i++)
-		free(cells[i]);
-	free(cells);
-	free(width);
-	json_decref(keys);
 }
 
-void compare_print_text(FILE *fp, const struct comparison *c)
+void compare_print_text(FILE *fp, const struct comparison *c, enum compare_layout layout)
 {
 	FILE *out = termesc_open(fp);
 
 	if (!out)
 		return; /* out of memory: nothing rather than raw control characters */
-	comparison_text(out, c);
+	comparison_text(out, c, layout);
 	fclose(out);
 }
 

@@ -18,11 +18,24 @@
  * n/a (no repeats)". */
 void compare_change_text(const struct compare_row *r, size_t f, char *buf, size_t len);
 
-/* The seed-report view: the files (A, B …), the environment differences
- * ("environment: identical" when none), then a table with a row per job
- * or point, op type and metric, a column per file (mean ± 95 % CI, with its
- * unit) and a column per later file with the change against A. */
-void compare_print_text(FILE *fp, const struct comparison *c);
+/* The widest text table that is printed with a column per file. */
+#define COMPARE_TEXT_COLUMNS 80
+
+enum compare_layout {
+	COMPARE_LAYOUT_FIT,	/* a column per file when that fits COMPARE_TEXT_COLUMNS, else a row */
+	COMPARE_LAYOUT_WIDE,	/* a column per file, however wide */
+	COMPARE_LAYOUT_MARKDOWN /* a Markdown table, a column per file */
+};
+
+/* The seed-report view: a legend line per file ("A = base.json", "B =
+ * ext2 -b 4096"), the environment differences ("environment: identical"
+ * when none), then a table with a row per job or point, op type and metric,
+ * a column per file (mean ± 95 % CI, with its unit) and a column per later
+ * file with the change against A — or, when that is wider than
+ * COMPARE_TEXT_COLUMNS and layout is COMPARE_LAYOUT_FIT, the job, op and
+ * metric on a line and a line per file ("  B  1400.0 ± 196.3 ops/s  +16.7
+ * %, …") under it. */
+void compare_print_text(FILE *fp, const struct comparison *c, enum compare_layout layout);
 
 /* CSV: one header row — the point keys, job, op, metric, unit, then per
  * file <x>_value, <x>_ci95, <x>_runs and, after the first, <x>_change_pct,

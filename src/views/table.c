@@ -15,16 +15,61 @@
 #include "util/termesc.h"
 #include "util/units.h"
 
-/* The cell of metric m for op of job: value and CI in CSV, "12.3 ± 0.4"
- * (with the unit of a latency) in text; 0 where the job has no figure. */
-static void put_figure(FILE *fp, const json_t *job, const char *op, const struct metric *m, bool csv)
+/* The table being printed: its columns, and in text the width of each
+ * (a pass that measures before the pass that prints). */
+struct table {
+	FILE *fp; /* NULL while measuring */
+	bool csv;
+	const json_t *vary;
+	const struct metric *cols[TABLE_MAX_METRICS];
+	size_t ncols;
+	int *key_width; /* [vary keys] */
+	int job_width, op_width;
+	int col_width[TABLE_MAX_METRICS];
+};
+
+/* Columns on the screen: UTF-8 continuation bytes ("±", "µ") take none. */
+static int cols_of(const char *s)
 {
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* A text cell: measured, or printed padded to *width (left-aligned when
+ * left), after a blank unless first. */
+static void put_text(struct table *t, const char *s, int *width, bool left, bool first)
+{
+	const int pad = *width - cols_of(s);
+
+	if (!t->fp) {
+		if (cols_of(s) > *width)
+			*width = cols_of(s);
+		return;
+	}
+	fprintf(t->fp, "%s%*s%s%*s", first ? "" : "  ", left ? 0 : (pad > 0 ? pad : 0), "", s,
+		left ? (pad > 0 ? pad : 0) : 0, "");
+}
+
+/* The cell of metric m for op of job: value and CI in CSV, "12.3 ± 0.4"
+ * (with the unit of a latency) in text; "-" where the job has no figure. */
+static void put_figure(struct table *t, const json_t *job, const char *op, size_t c)
+{
+	const struct metric *m = t->cols[c];
 	double value, ci;
 	char a[32], b[32], cell[80];
 
-	metric_figure(m, job, op, &value, &ci);
-	if (csv) {
-		fprintf(fp, ",%.10g,%.10g", value, ci);
+	if (!metric_figure(m, job, op, &value, &ci)) {
+		if (t->csv)
+			fputs(",,", t->fp);
+		else
+			put_text(t, "-", &t->col_width[c], false, false);
+		return;
+	}
+	if (t->csv) {
+		fprintf(t->fp, ",%.10g,%.10g", value, ci);
 		return;
 	}
 	if (metric_in_ns(m))
@@ -32,93 +77,132 @@ static void put_figure(FILE *fp, const json_t *job, const char *op, const struct
 	else
 		snprintf(a, sizeof(a), value < 100 ? "%.2f" : "%.1f", value);
 	if (ci > 0) {
+		/* The spread at the mean's precision: "0.05 ± 0.00", not "± 0.0". */
 		if (metric_in_ns(m))
 			units_fmt_ns(b, sizeof(b), ci);
 		else
-			snprintf(b, sizeof(b), "%.1f", ci);
+			snprintf(b, sizeof(b), value < 100 ? "%.2f" : "%.1f", ci);
 		snprintf(cell, sizeof(cell), "%s ± %s", a, b);
 	} else {
 		snprintf(cell, sizeof(cell), "%s", a);
 	}
-	/* "±" is two bytes but one column. */
-	fprintf(fp, " %*s", ci > 0 ? 23 : 22, cell);
+	put_text(t, cell, &t->col_width[c], false, false);
+}
+
+/* A row: the point's values of the varied keys, job, op, each column's
+ * figure — "-" where the row has none (a figure per op type on a phase's
+ * row). */
+static void put_row(struct table *t, const json_t *job, const char *op)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach (t->vary, i, v) {
+		const char *val = tree_str(json_object_get(job, "point"), tree_str(v, "key"));
+
+		if (t->csv) {
+			csv_field(t->fp, val);
+			fputc(',', t->fp);
+		} else {
+			put_text(t, val, &t->key_width[i], true, i == 0);
+		}
+	}
+	if (t->csv) {
+		csv_field(t->fp, tree_str(job, "name"));
+		fprintf(t->fp, ",%s", op);
+	} else {
+		put_text(t, tree_str(job, "name"), &t->job_width, true, json_array_size(t->vary) == 0);
+		put_text(t, op, &t->op_width, true, false);
+	}
+	for (size_t c = 0; c < t->ncols; c++)
+		put_figure(t, job, op, c);
+	if (t->fp)
+		fputc('\n', t->fp);
+}
+
+static void put_header(struct table *t)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach (t->vary, i, v) {
+		if (t->csv)
+			fprintf(t->fp, "%s,", tree_str(v, "key"));
+		else
+			put_text(t, tree_str(v, "key"), &t->key_width[i], true, i == 0);
+	}
+	if (t->csv) {
+		fprintf(t->fp, "job,op");
+		for (size_t c = 0; c < t->ncols; c++)
+			fprintf(t->fp, ",%s,%s_ci95", t->cols[c]->name, t->cols[c]->name);
+	} else {
+		put_text(t, "job", &t->job_width, true, json_array_size(t->vary) == 0);
+		put_text(t, "op", &t->op_width, true, false);
+		for (size_t c = 0; c < t->ncols; c++)
+			put_text(t, t->cols[c]->column, &t->col_width[c], false, false);
+	}
+	if (t->fp)
+		fputc('\n', t->fp);
+}
+
+/* The header, then a row per job entry and op type that did something,
+ * then one per phase it went through when a column is of the whole run. */
+static void put_rows(struct table *t, const json_t *jobs, const char *ops_shown)
+{
+	bool per_run = false;
+	const json_t *job;
+	size_t j;
+
+	for (size_t c = 0; c < t->ncols; c++)
+		per_run |= !metric_per_op(t->cols[c]);
+	put_header(t);
+	json_array_foreach (jobs, j, job) {
+		for (int o = 0; o < OP_NTYPES; o++) {
+			const char *op = op_type_name((enum op_type)o);
+
+			if (!metric_op_done(job, op, false) || (ops_shown && !list_has(ops_shown, op)))
+				continue;
+			put_row(t, job, op);
+		}
+		for (size_t k = 0; per_run && metric_job_phase(job, k); k++) {
+			const char *phase = metric_job_phase(job, k);
+			char op[64];
+
+			if (ops_shown && !list_has(ops_shown, phase))
+				continue;
+			snprintf(op, sizeof(op), "%s%s", METRIC_PHASE_PREFIX, phase);
+			put_row(t, job, op);
+		}
+	}
 }
 
 static void points_table(FILE *fp, const json_t *result, const char *list, const char *ops_shown, bool csv)
 {
-	const json_t *vary = json_object_get(json_object_get(result, "sweep"), "vary");
-	const json_t *jobs = json_object_get(result, "jobs");
-	const struct metric *cols[TABLE_MAX_METRICS];
+	const json_t *jobs = json_object_get(result, "jobs"), *job;
+	struct table t = { .csv = csv, .vary = json_object_get(json_object_get(result, "sweep"), "vary") };
 	struct dbio_err err = { 0 };
-	int ncols = metric_parse_list("table", list, cols, TABLE_MAX_METRICS, &err);
-	size_t i, j;
-	json_t *v, *job;
+	int n = list ? metric_parse_list("table", list, t.cols, TABLE_MAX_METRICS, &err)
+		     : (int)metric_defaults(&result, 1, t.cols, TABLE_MAX_METRICS);
+	size_t j;
 
-	if (ncols < 0)
+	if (n < 0)
 		return; /* the caller checked the list */
-	/* A varied key's column is as wide as its widest value (at least 12). */
-	int *width = calloc(json_array_size(vary) + 1, sizeof(*width));
-
-	json_array_foreach (vary, i, v) {
-		const char *key = tree_str(v, "key");
-
-		if (!width)
-			break;
-		width[i] = (int)strlen(key) > 12 ? (int)strlen(key) : 12;
-		json_array_foreach (jobs, j, job) {
-			const char *val = tree_str(json_object_get(job, "point"), key);
-
-			if ((int)strlen(val) > width[i])
-				width[i] = (int)strlen(val);
-		}
-	}
-	/* Header. */
-	json_array_foreach (vary, i, v) {
-		if (csv)
-			fprintf(fp, "%s,", tree_str(v, "key"));
-		else
-			fprintf(fp, "%-*s ", width ? width[i] : 12, tree_str(v, "key"));
-	}
-	if (csv) {
-		fprintf(fp, "job,op");
-		for (int c = 0; c < ncols; c++)
-			fprintf(fp, ",%s,%s_ci95", cols[c]->name, cols[c]->name);
-		fputc('\n', fp);
-	} else {
-		fprintf(fp, "%-20s %-9s", "job", "op");
-		for (int c = 0; c < ncols; c++)
-			fprintf(fp, " %22s", cols[c]->column);
-		fputc('\n', fp);
-	}
-	/* A row per job entry and op type that did something. */
-	json_array_foreach (jobs, j, job) {
-		for (int t = 0; t < OP_NTYPES; t++) {
-			const char *op = op_type_name((enum op_type)t);
-
-			if (!metric_op_done(job, op, false) || (ops_shown && !list_has(ops_shown, op)))
-				continue;
-			json_array_foreach (vary, i, v) {
-				const char *val = tree_str(json_object_get(job, "point"), tree_str(v, "key"));
-
-				if (csv) {
-					csv_field(fp, val);
-					fputc(',', fp);
-				} else {
-					fprintf(fp, "%-*s ", width ? width[i] : 12, val);
-				}
+	t.ncols = (size_t)n;
+	t.key_width = calloc(json_array_size(t.vary) + 1, sizeof(*t.key_width));
+	if (!t.key_width)
+		return;
+	if (!csv)
+		put_rows(&t, jobs, ops_shown); /* measure */
+	t.fp = fp;
+	put_rows(&t, jobs, ops_shown);
+	if (!csv)
+		json_array_foreach (jobs, j, job)
+			if (json_array_size(json_object_get(job, "runs")) > 1) {
+				fprintf(fp,
+					"a figure with ± is the mean of the point's complete runs ± its 95 %% CI\n");
+				break;
 			}
-			if (csv) {
-				csv_field(fp, tree_str(job, "name"));
-				fprintf(fp, ",%s", op);
-			} else {
-				fprintf(fp, "%-20s %-9s", tree_str(job, "name"), op);
-			}
-			for (int c = 0; c < ncols; c++)
-				put_figure(fp, job, op, cols[c], csv);
-			fputc('\n', fp);
-		}
-	}
-	free(width);
+	free(t.key_width);
 }
 
 void table_points(FILE *fp, const json_t *result, const char *list, const char *ops_shown, bool csv)
@@ -129,4 +213,52 @@ void table_points(FILE *fp, const json_t *result, const char *list, const char *
 		return; /* out of memory: nothing rather than raw control characters */
 	points_table(out, result, list, ops_shown, csv);
 	fclose(out);
+}
+
+/* ---- the registry itself ---- */
+
+/* Whether a phase holds m too: the per-run figures but the series'. */
+static bool in_phases(const struct metric *m)
+{
+	return !metric_per_op(m) && strncmp(m->run_path, "series.", strlen("series."));
+}
+
+void table_metrics(FILE *fp, bool markdown)
+{
+	static const char *const worse[] = {
+		[METRIC_BETTER_NONE] = "—", [METRIC_BETTER_HIGHER] = "lower", [METRIC_BETTER_LOWER] = "higher"
+	};
+
+	if (markdown)
+		fprintf(fp, "| name | figure | of | read from a run | unit | worse when | default for |\n"
+			    "|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < metric_count; i++) {
+		const struct metric *m = &metric_registry[i];
+		const char *of = m->scope == METRIC_PER_OP_BYTES ? "each op type that moves bytes"
+				 : metric_per_op(m)		 ? "each op type"
+				 : in_phases(m)			 ? "the run, each phase"
+								 : "the run";
+		const char *dflt = m->by_default	  ? "file I/O"
+				   : m->by_default_phases ? "jobs with phases"
+							  : "";
+		char where[160], line[256];
+
+		if (metric_per_op(m))
+			snprintf(where, sizeof(where), "`ops.<op>.%s`", m->run_path);
+		else if (in_phases(m))
+			snprintf(where, sizeof(where), "`%s`, `phases[].%s`", m->run_path, m->run_path);
+		else
+			snprintf(where, sizeof(where), "`%s`", m->run_path);
+		if (markdown) {
+			fprintf(fp, "| `%s` | %s | %s | %s | %s%s | %s | %s |\n", m->name, m->label, of,
+				where, m->unit, metric_in_ns(m) ? " (printed as µs, ms, s)" : "",
+				worse[m->better], dflt);
+			continue;
+		}
+		snprintf(line, sizeof(line), "%-10s %-31s %-8s %s%s", m->name, m->label, m->unit,
+			 dflt[0] ? "default for " : "", dflt);
+		for (size_t n = strlen(line); n && line[n - 1] == ' '; n--)
+			line[n - 1] = '\0';
+		fprintf(fp, "%s\n", line);
+	}
 }

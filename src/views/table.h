@@ -23,4 +23,9 @@
  * metric_parse_list refuses prints nothing: check it when it is read. */
 void table_points(FILE *fp, const json_t *result, const char *metrics, const char *ops, bool csv);
 
+/* Every metric of the registry (analysis/metric.h), in its order: as text
+ * (name, label, unit, worse when, default for what) or as the Markdown
+ * table of docs/compare.md (`dbio help metrics --markdown`, `make docs`). */
+void table_metrics(FILE *fp, bool markdown);
+
 #endif

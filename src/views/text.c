@@ -6,6 +6,7 @@
 
 #include "analysis/metric.h"
 #include "analysis/tree.h"
+#include "stats/opstats.h"
 #include "util/termesc.h"
 #include "util/units.h"
 #include "views/steady.h"
@@ -215,14 +216,21 @@ static void phase_lines(FILE *fp, const json_t *run)
 	size_t i;
 	json_t *ph;
 
+	/* A phase's span and its CPU, no rate: the op table above has the
+	 * ops/s of each op type (over the run); an index build is minutes per
+	 * index, not a rate, so a phase shows its time per operation. */
 	json_array_foreach (json_object_get(run, "phases"), i, ph) {
 		const json_t *ru = json_object_get(ph, "rusage");
-		char el[32];
+		const double ops = tree_num(ph, "ops"), el_ns = tree_num(ph, "elapsed_ns");
+		char el[32], each[32];
 
+		fprintf(fp, "    phase %-7s %.0f op%s in %s", tree_str(ph, "name"), ops, ops == 1 ? "" : "s",
+			units_fmt_ns(el, sizeof(el), el_ns));
+		if (ops > 1)
+			fprintf(fp, " (%s of the phase per op)",
+				units_fmt_ns(each, sizeof(each), el_ns / ops));
 		fprintf(fp,
-			"    phase %-7s %.0f ops in %s (%.1f ops/s), user %.2f s, sys %.2f s, %.1f %% cpu, %.0f major / %.0f minor faults, %.0f voluntary switches\n",
-			tree_str(ph, "name"), tree_num(ph, "ops"),
-			units_fmt_ns(el, sizeof(el), tree_num(ph, "elapsed_ns")), tree_num(ph, "ops_per_s"),
+			", user %.2f s, sys %.2f s, %.1f %% cpu, %.0f major / %.0f minor faults, %.0f voluntary switches\n",
 			tree_num(ru, "user_s"), tree_num(ru, "sys_s"), tree_num(ru, "cpu_pct"),
 			tree_num(ru, "majflt"), tree_num(ru, "minflt"), tree_num(ru, "nvcsw"));
 		figure_lines(fp, json_object_get(ph, "figures"));
@@ -318,6 +326,18 @@ static void series_lines(FILE *fp, const json_t *series)
 	}
 }
 
+/* Print view(result) to fp with control characters escaped: the text
+ * goes to a terminal. */
+static void escaped(FILE *fp, void (*view)(FILE *, const json_t *), const json_t *result)
+{
+	FILE *out = termesc_open(fp);
+
+	if (!out)
+		return; /* out of memory: nothing rather than raw control characters */
+	view(out, result);
+	fclose(out);
+}
+
 static void report_text(FILE *fp, const json_t *result)
 {
 	const json_t *jobs = json_object_get(result, "jobs");
@@ -384,59 +404,139 @@ static void report_text(FILE *fp, const json_t *result)
 
 void text_report(FILE *fp, const json_t *result)
 {
-	FILE *out = termesc_open(fp);
+	escaped(fp, report_text, result);
+}
 
-	if (!out)
-		return; /* out of memory: nothing rather than raw control characters */
-	report_text(out, result);
-	fclose(out);
+/* The closing table's columns, from the metric registry: per op type,
+ * then cpu of the whole run on a job's first row. */
+static const char *const summary_metrics[] = { "iops", "bw", "lat_mean", "p99", "cpu" };
+#define SUMMARY_NCOLS (sizeof(summary_metrics) / sizeof(summary_metrics[0]))
+
+/* A figure of the closing table: metric_figure's (the mean over the
+ * complete runs when there are repeats, with its 95 % CI at the same
+ * precision), with the unit of a latency and of cpu. */
+static void summary_cell(const struct metric *m, const json_t *job, const char *op, char *buf, size_t len)
+{
+	double v, ci;
+	char a[32], b[32];
+	const int d = m->decimals;
+
+	metric_figure(m, job, op, &v, &ci);
+	if (metric_in_ns(m) && ci > 0)
+		snprintf(buf, len, "%s ± %s", units_fmt_ns(a, sizeof(a), v), units_fmt_ns(b, sizeof(b), ci));
+	else if (metric_in_ns(m))
+		units_fmt_ns(buf, len, v);
+	else if (ci > 0)
+		snprintf(buf, len, "%.*f ± %.*f%s", d, v, d, ci, strcmp(m->unit, "%") ? "" : " %");
+	else
+		snprintf(buf, len, "%.*f%s", d, v, strcmp(m->unit, "%") ? "" : " %");
+}
+
+/* Columns on the screen: UTF-8 continuation bytes take none. */
+static int cols_of(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* One row of the closing table: cells padded to width[] (figures to the
+ * right). */
+static void summary_row(FILE *fp, char cells[][48], const int *width, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		int pad = width[k] - cols_of(cells[k]);
+
+		if (k == n - 1) /* the note, left-aligned: no trailing blanks */
+			fprintf(fp, "%s%s", cells[k][0] ? "  " : "", cells[k]);
+		else if (k < 2)
+			fprintf(fp, "%s%s%*s", k ? "  " : "", cells[k], pad > 0 ? pad : 0, "");
+		else
+			fprintf(fp, "  %*s%s", pad > 0 ? pad : 0, "", cells[k]);
+	}
+	fputc('\n', fp);
+}
+
+/* The cells of job's row for op (NULL: the header), the job's name and
+ * cpu on its first row only; the last cell says what the figures are. */
+static void summary_cells(const json_t *job, const char *op, bool first, char cells[][48])
+{
+	static const char *const head[] = { "job", "op", "ops/s", "MiB/s", "lat mean", "lat p99", "cpu", "" };
+	size_t nruns = json_array_size(json_object_get(job, "runs"));
+
+	if (!job) {
+		for (size_t k = 0; k < SUMMARY_NCOLS + 3; k++)
+			snprintf(cells[k], 48, "%s", head[k]);
+		return;
+	}
+	snprintf(cells[0], 48, "%s", first ? tree_str(job, "name") : "");
+	snprintf(cells[1], 48, "%s", op);
+	for (size_t c = 0; c < SUMMARY_NCOLS; c++) {
+		const struct metric *m = metric_find(summary_metrics[c]);
+
+		cells[2 + c][0] = '\0';
+		if (m && (first || metric_per_op(m)))
+			summary_cell(m, job, op, cells[2 + c], 48);
+	}
+	cells[SUMMARY_NCOLS + 2][0] = '\0';
+	if (first && nruns > 1)
+		snprintf(cells[SUMMARY_NCOLS + 2], 48, "mean of %.0f runs",
+			 tree_num(json_object_get(job, "summary"), "runs"));
+}
+
+/* Walk the rows of the closing table: measure (fp NULL) or print. */
+static void summary_rows(FILE *fp, const json_t *jobs, int *width)
+{
+	char cells[SUMMARY_NCOLS + 3][48];
+	size_t i;
+	json_t *job;
+
+	summary_cells(NULL, NULL, true, cells);
+	for (size_t k = 0; k < SUMMARY_NCOLS + 3; k++)
+		if (!fp && cols_of(cells[k]) > width[k])
+			width[k] = cols_of(cells[k]);
+	if (fp)
+		summary_row(fp, cells, width, SUMMARY_NCOLS + 3);
+	json_array_foreach (jobs, i, job) {
+		bool first = true;
+
+		if (fp && json_object_get(job, "skipped"))
+			fprintf(fp, "%-*s  not run (skipped)\n", width[0], tree_str(job, "name"));
+		for (int t = 0; t < OP_NTYPES; t++) {
+			const char *op = op_type_name((enum op_type)t);
+
+			if (!metric_op_done(job, op, false))
+				continue;
+			summary_cells(job, op, first, cells);
+			first = false;
+			for (size_t k = 0; !fp && k < SUMMARY_NCOLS + 3; k++)
+				if (cols_of(cells[k]) > width[k])
+					width[k] = cols_of(cells[k]);
+			if (fp)
+				summary_row(fp, cells, width, SUMMARY_NCOLS + 3);
+		}
+	}
 }
 
 static void summary_text(FILE *fp, const json_t *result)
 {
 	const json_t *jobs = json_object_get(result, "jobs");
 	const json_t *seen_targets[64];
+	int width[SUMMARY_NCOLS + 3] = { 0 };
 	size_t nseen = 0;
 	size_t i;
 	json_t *job;
 
-	int width = 3;
-
-	json_array_foreach (jobs, i, job) {
-		int len = (int)strlen(tree_str(job, "name"));
-
-		if (len > width)
-			width = len;
-	}
-	fprintf(fp, "%-*s  %-9s %12s %10s %10s %10s %8s\n", width, "job", "op", "ops/s", "MiB/s", "lat mean",
-		"lat p99", "cpu");
-	json_array_foreach (jobs, i, job) {
-		const json_t *runs = json_object_get(job, "runs");
-		const json_t *run = json_array_get(runs, json_array_size(runs) - 1);
-		const json_t *ops = json_object_get(run, "ops");
-		const char *name;
-		json_t *op;
-		bool first = true;
-
-		if (json_object_get(job, "skipped"))
-			fprintf(fp, "%-*s  not run (skipped)\n", width, tree_str(job, "name"));
-		json_object_foreach ((json_t *)ops, name, op) {
-			char mean[32], p99[32];
-
-			if (tree_num(op, "count") == 0)
-				continue;
-			fprintf(fp, "%-*s  %-9s %12.1f %10.2f %10s %10s", width,
-				first ? tree_str(job, "name") : "", name, tree_num(op, "iops"),
-				tree_num(op, "bw_bytes") / 1048576.0,
-				units_fmt_ns(mean, sizeof(mean),
-					     tree_num(json_object_get(op, "lat_ns"), "mean")),
-				units_fmt_ns(p99, sizeof(p99),
-					     tree_num(json_object_get(op, "lat_ns"), "p99")));
-			if (first)
-				fprintf(fp, " %7.1f%%", tree_num(json_object_get(run, "rusage"), "cpu_pct"));
-			fputc('\n', fp);
-			first = false;
+	summary_rows(NULL, jobs, width);
+	summary_rows(fp, jobs, width);
+	json_array_foreach (jobs, i, job)
+		if (json_array_size(json_object_get(job, "runs")) > 1) {
+			fprintf(fp, "(a mean of runs ± the 95 %% confidence interval of that mean)\n");
+			break;
 		}
+	json_array_foreach (jobs, i, job) {
 		const json_t *targets = json_object_get(job, "targets");
 		size_t t;
 		json_t *target;
@@ -460,12 +560,47 @@ static void summary_text(FILE *fp, const json_t *result)
 	}
 }
 
+/* Whether warning w of a job was printed already: the same subject (the
+ * text before its first ':', "page cache") of an earlier job entry. */
+static bool warned_before(const json_t *jobs, size_t upto, const char *w)
+{
+	const size_t n = strcspn(w, ":");
+	const json_t *job, *v;
+	size_t i, k;
+
+	json_array_foreach (jobs, i, job) {
+		if (i >= upto)
+			break;
+		json_array_foreach (json_object_get(job, "warnings"), k, v) {
+			const char *o = json_string_value(v);
+
+			if (o && strcspn(o, ":") == n && !strncmp(o, w, n))
+				return true;
+		}
+	}
+	return false;
+}
+
+static void warnings_text(FILE *fp, const json_t *result)
+{
+	const json_t *jobs = json_object_get(result, "jobs"), *job, *v;
+	size_t i, k;
+
+	json_array_foreach (jobs, i, job)
+		json_array_foreach (json_object_get(job, "warnings"), k, v) {
+			const char *w = json_string_value(v);
+
+			if (w && !warned_before(jobs, i, w))
+				fprintf(fp, "warning: %s\n", w);
+		}
+}
+
+void text_warnings(FILE *fp, const json_t *result)
+{
+	escaped(fp, warnings_text, result);
+}
+
 void text_summary(FILE *fp, const json_t *result)
 {
-	FILE *out = termesc_open(fp);
-
-	if (!out)
-		return; /* out of memory: nothing rather than raw control characters */
-	summary_text(out, result);
-	fclose(out);
+	escaped(fp, summary_text, result);
 }

@@ -14,8 +14,15 @@
  * faults, context switches and block I/O. */
 void text_report(FILE *fp, const json_t *result);
 
-/* One table for the whole result: a row per job and op type, then where
- * the jobs ran. */
+/* One table for the whole result: a row per job and op type with the
+ * registry's figures (ops/s, MiB/s, mean and p99 latency, cpu): the mean ±
+ * 95 % CI over the complete runs of a job with repeats ("mean of 3
+ * runs"), else its run's; then where the jobs ran. */
 void text_summary(FILE *fp, const json_t *result);
+
+/* Each warning of the result's jobs (jobs[].warnings: the page cache,
+ * …) once: "warning: <text>", a subject (its text before ':') said for
+ * one job entry not said again for the next (a sweep's points). */
+void text_warnings(FILE *fp, const json_t *result);
 
 #endif

@@ -27,6 +27,11 @@ compare() {
 	run --separate-stderr "$DBIO" compare "$@"
 }
 
+# max_columns: the widest line of standard input, in characters ("±" is one).
+max_columns() {
+	python3 -c 'import sys; print(max(len(l) for l in sys.stdin.read().splitlines()))'
+}
+
 # has_line TEXT: $output has a line exactly TEXT.
 has_line() {
 	grep -qxF -- "$1" <<<"$output" || {
@@ -38,7 +43,7 @@ has_line() {
 
 @test "compare: a real result against itself: every change 0.0 %, within noise, exit 0" {
 	dbio_ok --rw=randread --size=1m --repeat=2 --directory="$target"
-	run --separate-stderr "$DBIO" compare "$result" "$result" --metric iops,bw,lat_mean,p99,max,cpu
+	run --separate-stderr "$DBIO" compare "$result" "$result" --metric iops,bw,lat_mean,p99,max,cpu --wide
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	[ -z "$stderr" ]
 	has_line "environment: identical"
@@ -50,7 +55,7 @@ has_line() {
 
 @test "compare: --metric worst,worst2,nivcsw (from the metric registry): a row each, op all" {
 	dbio_ok --rw=write --size=1m --log_interval=64ops --repeat=2 --directory="$target"
-	run --separate-stderr "$DBIO" compare "$result" "$result" --metric iops,worst,worst2,nivcsw
+	run --separate-stderr "$DBIO" compare "$result" "$result" --metric iops,worst,worst2,nivcsw --wide
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	[ -z "$stderr" ]
 	grep -q '^job  write  iops  ' <<<"$output"
@@ -64,10 +69,10 @@ has_line() {
 }
 
 @test "compare: known per-run iops give the exact change and p-value" {
-	compare base.json faster.json
+	compare base.json faster.json --wide
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
-	has_line "A: base.json"
-	has_line "B: faster.json"
+	has_line "A = base.json"
+	has_line "B = faster.json"
 	has_line "job  op    metric  A                     B                     B vs A"
 	has_line "job  read  iops    1200.0 ± 196.3 ops/s  1400.0 ± 196.3 ops/s  +16.7 %, p=0.0805, within noise"
 	has_line "job  read  bw         4.69 ± 0.77 MiB/s     5.47 ± 0.77 MiB/s  +16.7 %, p=0.0805, within noise"
@@ -76,22 +81,59 @@ has_line() {
 	[ -z "$(grep ' write ' <<<"$output")" ]
 }
 
+@test "compare: a table wider than 80 columns puts the files in rows, metrics as columns, each line at most 80 columns" {
+	compare base.json faster.json slower.json
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(sed -n '/^job  read$/,/^\* significant/p' <<<"$output")" = "job  read
+                          iops                 bw               p99
+  A       1200.0 ± 196.3 ops/s  4.69 ± 0.77 MiB/s  120 us ± 19.6 us
+  B       1400.0 ± 196.3 ops/s  5.47 ± 0.77 MiB/s  120 us ± 19.6 us
+  C         620.0 ± 19.6 ops/s  2.42 ± 0.08 MiB/s  220 us ± 19.6 us
+  B vs A               +16.7 %            +16.7 %             0.0 %
+  C vs A             -48.3 % !          -48.3 % !         +83.3 % !
+* significant, ! significant regression, ~ no repeats (p-values: --wide)" ] || { echo "$output"; false; }
+	[ "$(max_columns <<<"$output")" -le 80 ]
+	# More metrics than fit: blocks of columns, each line within 80.
+	compare base.json faster.json --metric iops,bw,lat_mean,p50,p95,p99,p99_9,max,cpu
+	[ "$status" -eq 0 ]
+	[ "$(max_columns <<<"$output")" -le 80 ]
+	[ "$(grep -c '^  B vs A  ' <<<"$output")" -ge 3 ]
+	grep -qE '^ +p99_9 +max$' <<<"$output"
+	# A significant change is marked.
+	compare base.json faster.json faster.json --metric iops --alpha 0.1
+	[ "$status" -eq 0 ]
+	[ "$(grep -cE '^  [BC] vs A +\+16\.7 % \*$' <<<"$output")" -eq 2 ] || { echo "$output"; false; }
+	# A narrow table keeps a column per file.
+	compare base.json single.json --metric cpu
+	[ "$status" -eq 0 ]
+	has_line "job  all  cpu     50.0 ± 0.0 %  50.0 %  0.0 %, n/a (no repeats)"
+}
+
+@test "compare --format markdown: a table of pipes, figures right-aligned, a column per file" {
+	compare base.json faster.json --metric iops --format markdown
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	has_line "| job | op | metric | A | B | B vs A |"
+	has_line "|---|---|---|---:|---:|---:|"
+	has_line "| job | read | iops | 1200.0 ± 196.3 ops/s | 1400.0 ± 196.3 ops/s | +16.7 %, p=0.0805, within noise |"
+	has_line "A = base.json"
+}
+
 @test "compare: --alpha 0.1 makes p = 0.0805 significant" {
-	compare base.json faster.json --metric iops --alpha=0.1
+	compare base.json faster.json --metric iops --alpha=0.1 --wide
 	[ "$status" -eq 0 ]
 	has_line "job  read  iops    1200.0 ± 196.3 ops/s  1400.0 ± 196.3 ops/s  +16.7 %, p=0.0805, significant, improvement"
 	has_line "1 of 1 changes tested (both sides with repeats): 1 significant, 0 regressions"
 }
 
 @test "compare: a significant drop in iops and rise in latency are regressions" {
-	compare base.json slower.json --metric iops,p99
+	compare base.json slower.json --metric iops,p99 --wide
 	[ "$status" -eq 0 ]
 	has_line "job  read  iops    1200.0 ± 196.3 ops/s  620.0 ± 19.6 ops/s  -48.3 %, p=0.0011, significant, regression"
 	has_line "job  read  p99         120 us ± 19.6 us    220 us ± 19.6 us  +83.3 %, p<0.0001, significant, regression"
 }
 
 @test "compare: without repeats the change has no test: n/a (no repeats)" {
-	compare base.json single.json --metric iops --fail-above 1
+	compare base.json single.json --metric iops --fail-above 1 --wide
 	[ "$status" -eq 0 ]
 	has_line "job  read  iops    1200.0 ± 196.3 ops/s  1300.0 ops/s  +8.3 %, n/a (no repeats)"
 }
@@ -102,7 +144,7 @@ has_line() {
 	[ "$stderr" = "dbio: compare: regression beyond --fail-above 40 %: 'job' read iops: slower.json against base.json: -48.3 %, p=0.0011, significant, regression
 dbio: compare: regression beyond --fail-above 40 %: 'job' read p99: slower.json against base.json: +83.3 %, p<0.0001, significant, regression" ]
 	# The table is printed all the same.
-	grep -q '^job  read  iops ' <<<"$output"
+	grep -qx 'job  read' <<<"$output"
 
 	compare base.json slower.json --metric iops,p99 --fail-above=50
 	[ "$status" -eq 1 ]
@@ -120,7 +162,7 @@ dbio: compare: regression beyond --fail-above 40 %: 'job' read p99: slower.json 
 }
 
 @test "compare: sweep files are matched by point, not position; a point in one file only is left out" {
-	compare sweep-a.json sweep-b.json --metric iops
+	compare sweep-a.json sweep-b.json --metric iops --wide
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "dbio: compare: job 'job' numjobs=4 is in sweep-b.json but not in sweep-a.json: left out" ]
 	has_line "numjobs  job  op    metric  A                   B                   B vs A"
@@ -137,7 +179,7 @@ job #2,read,iops,ops/s,210,24.84137712,3,410,24.84137712,3,95.2381,1.64831e-05,t
 }
 
 @test "compare: a job in one file only is left out with a warning; the common ones are compared" {
-	compare two-jobs.json base.json --metric iops
+	compare two-jobs.json base.json --metric iops --wide
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "dbio: compare: job 'extra' is in two-jobs.json but not in base.json: left out" ]
 	has_line "job  read  iops    1200.0 ± 196.3 ops/s  1200.0 ± 196.3 ops/s  0.0 %, p=1.0000, within noise"
@@ -202,8 +244,8 @@ compare_fails() { # compare_fails MESSAGE ARG...
 }
 
 @test "compare: errors: fewer than two files" {
-	compare_fails "dbio: compare: expected at least two result files, got 1: dbio compare A.json B.json [C.json ...]" base.json
-	compare_fails "dbio: compare: expected at least two result files, got 0: dbio compare A.json B.json [C.json ...]"
+	compare_fails "dbio: compare: base.json: not a result of dbio matrix or dbio sweep: give a second result file to compare it with (one result alone is shown for dbio matrix with 2 or more configurations, and for dbio sweep)" base.json
+	compare_fails "dbio: compare: expected result files, got none: dbio compare A.json B.json [C.json ...], or one result of dbio matrix or dbio sweep"
 }
 
 @test "compare: errors: a missing file, a directory, not JSON" {
@@ -256,16 +298,16 @@ compare_fails() { # compare_fails MESSAGE ARG...
 }
 
 @test "compare: errors: bad --metric, --alpha, --fail-above, --format, unknown option" {
-	compare_fails "dbio: compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, cpu, majflt, minflt, nvcsw, nivcsw, worst, worst2" base.json faster.json --metric iops,p98
+	compare_fails "dbio: compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2" base.json faster.json --metric iops,p98
 	compare_fails "dbio: compare: --alpha 1: expected a significance level between 0 and 1, e.g. 0.05" base.json faster.json --alpha 1
 	compare_fails "dbio: compare: --alpha 0: expected a significance level between 0 and 1, e.g. 0.05" base.json faster.json --alpha=0
 	compare_fails "dbio: compare: --fail-above 5%: expected a percentage >= 0, e.g. 5 or 2.5" base.json faster.json --fail-above 5%
 	compare_fails "dbio: compare: --fail-above -1: expected a percentage >= 0, e.g. 5 or 2.5" base.json faster.json --fail-above -1
 	compare_fails "dbio: compare: --fail-above: needs a value" base.json faster.json --fail-above
-	compare_fails "dbio: compare: --format xml: expected text, csv or json" base.json faster.json --format xml
-	compare_fails "dbio: compare: '--metrics': unknown option: expected --metric, --op, --alpha, --fail-above or --format (\`dbio compare --help\`)" base.json faster.json --metrics=iops
-	compare_fails "dbio: compare: --op reads: item 1 is not an op type: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range, create, stat, delete, trim, rename" base.json faster.json --op reads
-	compare_fails "dbio: compare: --op write,insert: no job in these files did any of these op types" base.json faster.json --op write,insert
+	compare_fails "dbio: compare: --format xml: expected text, markdown, csv or json" base.json faster.json --format xml
+	compare_fails "dbio: compare: '--metrics': unknown option: expected --metric, --op, --alpha, --fail-above, --format or --wide (\`dbio compare --help\`)" base.json faster.json --metrics=iops
+	compare_fails "dbio: compare: --op reads: item 1 is neither an op type nor a phase of these files' jobs: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range, create, stat, delete, trim, rename" base.json faster.json --op reads
+	compare_fails "dbio: compare: --op write,insert: no job in these files did any of these op types or went through such a phase" base.json faster.json --op write,insert
 }
 
 @test "compare --op insert: two kv results compared on their inserts only" {
@@ -274,14 +316,14 @@ compare_fails() { # compare_fails MESSAGE ARG...
 	dbio_ok --workload=kv --kv_engine="$kv" --records=2000 --batch=500 --directory="$target"
 	mv "$result" kv-a.json
 	dbio_ok --workload=kv --kv_engine="$kv" --records=2000 --batch=500 --directory="$target"
-	run --separate-stderr "$DBIO" compare kv-a.json "$result" --metric iops,p99,elapsed --op insert
+	run --separate-stderr "$DBIO" compare kv-a.json "$result" --metric iops,p99,elapsed --op insert --wide
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^job  *insert  *iops ' <<<"$output")" -eq 1 ]
 	[ "$(grep -c '^job  *insert  *p99 ' <<<"$output")" -eq 1 ]
 	[ "$(grep -c '^job  *all  *elapsed ' <<<"$output")" -eq 1 ]
 	[ -z "$(grep -E '^job +(commit|batch) ' <<<"$output")" ]
 	# Without --op the commit and batch rows are there.
-	run --separate-stderr "$DBIO" compare kv-a.json "$result" --metric iops
+	run --separate-stderr "$DBIO" compare kv-a.json "$result" --metric iops --wide
 	[ "$(grep -cE '^job +(insert|commit|batch) +iops ' <<<"$output")" -eq 3 ]
 }
 
@@ -310,7 +352,7 @@ no_raw_controls() {
 
 @test "compare: control characters from result files are shown escaped, never sent raw to the terminal" {
 	hostile_pair
-	run --separate-stderr "$DBIO" compare a.json b.json
+	run --separate-stderr "$DBIO" compare a.json b.json --wide
 	[ "$status" -eq 0 ]
 	no_raw_controls "$output"
 	no_raw_controls "$stderr"
@@ -328,4 +370,50 @@ no_raw_controls() {
 	run --separate-stderr "$DBIO" compare a.json c.json
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: compare: c.json: not a dbio result: tool.name is 'fio\x1b[2J', not 'dbio'" ]
+}
+
+# import_pair: a.json and b.json, two scaled-down S0 runs (two repeats each).
+import_pair() {
+	need_built workload=import
+	mkdir "$target/a" "$target/b"
+	dbio_ok jobs/s0-index-rebuild.fio --rows=2000 --batch=500 --repeat=2 --directory="$target/a"
+	mv "$result" "$scratch/a.json"
+	dbio_ok jobs/s0-index-rebuild.fio --rows=2000 --batch=500 --repeat=2 --page_size=1024 --directory="$target/b"
+	mv "$result" "$scratch/b.json"
+}
+
+@test "compare --op index: import's index phase as rows of its own, its elapsed the result's" {
+	cd "$BATS_TEST_DIRNAME/../.."
+	import_pair
+	run --separate-stderr "$DBIO" compare "$scratch/a.json" "$scratch/b.json" --op index \
+		--metric elapsed,user,sys,majflt,blocks_in,blocks_out --format csv
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	# The whole run's six rows, then the index phase's six.
+	[ "$(cut -d, -f2 <<<"$output" | tail -n +2 | sort | uniq -c | awk '{ print $1 " " $2 " " $3 }' | paste -sd' ')" = "6 all  6 phase index" ]
+	want=$(jpy "$scratch/a.json" "sum([p['elapsed_ns'] for p in x['phases'] if p['name'] == 'index'][0] for x in r['jobs'][0]['runs']) / 2")
+	got=$(grep '^s0,phase index,elapsed,ns,' <<<"$output" | cut -d, -f5)
+	awk -v a="$got" -v b="$want" 'BEGIN { exit !(a == b) }' || { echo "$got vs $want"; false; }
+	want=$(jpy "$scratch/b.json" "r['jobs'][0]['runs'][1]['phases'][2]['rusage']['oublock'] + r['jobs'][0]['runs'][0]['phases'][2]['rusage']['oublock']")
+	got=$(grep '^s0,phase index,blocks_out,blocks,' <<<"$output" | cut -d, -f8)
+	awk -v a="$got" -v b="$want" 'BEGIN { exit !(a * 2 == b) }' || { echo "$got vs $want / 2"; false; }
+	# Text: the rows read "phase index"; a phase's own name works as --op.
+	run --separate-stderr "$DBIO" compare "$scratch/a.json" "$scratch/b.json" --op load --metric elapsed --wide
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	grep -qE '^s0   phase load  elapsed  ' <<<"$output"
+	[ -z "$(grep 'phase index' <<<"$output")" ]
+	run --separate-stderr "$DBIO" compare "$scratch/a.json" "$scratch/b.json" --op lod
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"item 1 is neither an op type nor a phase of these files' jobs: expected a list of read, "*"; or a phase: schema load index" ]]
+}
+
+@test "compare: jobs with phases default to elapsed, user, sys, cpu and faults, whole run and each phase" {
+	cd "$BATS_TEST_DIRNAME/../.."
+	import_pair
+	run --separate-stderr "$DBIO" compare "$scratch/a.json" "$scratch/b.json" --format csv
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(tail -n +2 <<<"$output" | cut -d, -f3 | sort -u | paste -sd,)" = "cpu,elapsed,majflt,minflt,sys,user" ]
+	[ "$(tail -n +2 <<<"$output" | cut -d, -f2 | uniq | paste -sd,)" = "all,phase schema,phase load,phase index" ]
+	# A file I/O result keeps iops, bw, p99.
+	compare base.json faster.json --format csv
+	[ "$(tail -n +2 <<<"$output" | cut -d, -f3 | paste -sd,)" = "iops,bw,p99" ]
 }

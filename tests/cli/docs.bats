@@ -326,12 +326,50 @@ EOF
 	done
 }
 
-@test "docs: compare.md's table of metrics is the metric registry, in its order" {
+@test "docs: compare.md's table of metrics is the metric registry, in its order (make docs writes it)" {
+	run "$DBIO" help metrics --markdown
+	[ "$status" -eq 0 ]
+	want=$output
+	doc=$(sed -n '/^<!-- metrics: generated/,/^<!-- end of metrics -->/p' "$ROOT/docs/compare.md" | sed '1d;$d')
+	[ "$doc" = "$want" ] || { diff <(echo "$doc") <(echo "$want"); echo "docs/compare.md is stale: make docs"; false; }
+	# Every metric the registry has, as the message for a bad name lists them.
 	run "$DBIO" compare "$ROOT/tests/cli/results/base.json" "$ROOT/tests/cli/results/faster.json" --metric none
 	[ "$status" -eq 2 ]
 	registry=${output##*expected a list of }
-	doc=$(sed -n '/^## Metrics/,/^## Op types/p' "$ROOT/docs/compare.md" | sed -n 's/^| `\([a-z0-9_]*\)` .*/\1/p' | paste -sd, | sed 's/,/, /g')
-	[ "$doc" = "$registry" ] || { echo "docs:     $doc"; echo "registry: $registry"; false; }
+	names=$(sed -n 's/^| `\([a-z0-9_]*\)` .*/\1/p' <<<"$doc" | paste -sd, | sed 's/,/, /g')
+	[ "$names" = "$registry" ] || { echo "docs:     $names"; echo "registry: $registry"; false; }
+	[ "$(wc -l <<<"$doc")" -eq $(($(tr -cd , <<<"$registry" | wc -c) + 3)) ]
+}
+
+@test "docs: every job file docs/compare.md names exists, and its examples run (scaled down)" {
+	local f files
+	files=$(grep -o 'jobs/[a-z0-9_-]*\.fio' "$ROOT/docs/compare.md" | sort -u)
+	[ -n "$files" ]
+	for f in $files; do
+		[ -f "$ROOT/$f" ] || { echo "docs/compare.md names $f, which does not exist"; false; }
+	done
+	# The S0 example, as written but for the size and the directories.
+	need_built workload=import
+	mkdir "$target/1k" "$target/4k"
+	run --separate-stderr "$DBIO" run "$ROOT/jobs/s0-index-rebuild.fio" --repeat=2 --rows=2000 --page_size=1024 \
+		--directory="$target/1k" --output="$scratch/1k.json"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	run --separate-stderr "$DBIO" run "$ROOT/jobs/s0-index-rebuild.fio" --repeat=2 --rows=2000 \
+		--directory="$target/4k" --output="$scratch/4k.json"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	run --separate-stderr "$DBIO" compare "$scratch/1k.json" "$scratch/4k.json" --op index --metric elapsed,user,sys,majflt
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	grep -qx 's0  phase index' <<<"$output"
+	grep -qx 's0  all' <<<"$output"
+	[ "$(grep -cE '^ +elapsed +user +sys +majflt$' <<<"$output")" -eq 2 ]
+	[ "$(grep -cE '^  B vs A( +[-+]?[0-9.]+ %( [*!~])?){4}$' <<<"$output")" -eq 2 ] || { echo "$output"; false; }
+	# The sysbench-like example: the job file runs, and two of its results compare.
+	run --separate-stderr "$DBIO" run "$ROOT/jobs/sysbench-like.fio" --size=2m --nrfiles=2 --numjobs=2 --runtime=1 \
+		--repeat=2 --directory="$target/1k" --output="$scratch/a.json"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	run --separate-stderr "$DBIO" compare "$scratch/a.json" "$scratch/a.json"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	grep -q 'changes tested (both sides with repeats)' <<<"$output"
 }
 
 @test "docs: every test docs/safety.md names exists (a name cut with … matches by its start)" {

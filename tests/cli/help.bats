@@ -73,5 +73,20 @@ fio_keys_line() {
 @test "help: an unknown topic names the topics, exit 2" {
 	run --separate-stderr "$DBIO" help nosuch
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: help: 'nosuch': unknown topic: expected a command name, 'options' or 'fio-keys'" ]
+	[ "$stderr" = "dbio: help: 'nosuch': unknown topic: expected a command name, 'options', 'fio-keys' or 'metrics'" ]
+}
+
+@test "help metrics: every metric of the registry, one line each, 80 columns; --markdown for docs/compare.md" {
+	run --separate-stderr "$DBIO" help metrics
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "iops       throughput                      ops/s    default for file I/O" ]
+	grep -qx 'blocks_out blocks written (512 bytes each) blocks' <<<"$output"
+	grep -qx 'majflt     major faults                    faults   default for jobs with phases' <<<"$output"
+	[ -z "$(awk 'length > 80' <<<"$output")" ]
+	run --separate-stderr "$DBIO" help metrics --markdown
+	[ "$status" -eq 0 ]
+	grep -qxF '| `elapsed` | elapsed time | the run, each phase | `elapsed_ns`, `phases[].elapsed_ns` | ns (printed as µs, ms, s) | higher | jobs with phases |' <<<"$output"
+	run --separate-stderr "$DBIO" help metrics --man
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: help metrics: '--man': unknown format: expected --text or --markdown" ]
 }

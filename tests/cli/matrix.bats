@@ -52,6 +52,11 @@ setup() {
 	fi
 }
 
+# max_columns: the widest line of standard input, in characters ("±" is one).
+max_columns() {
+	python3 -c 'import sys; print(max(len(l) for l in sys.stdin.read().splitlines()))'
+}
+
 # attach_loop FILE: sets test_loop to a loop device attached to FILE,
 # detached in teardown; skips the test when none can be attached.
 attach_loop() {
@@ -83,14 +88,27 @@ attach_loop() {
 	[ "$(jpy "$result" 'len(r["jobs"])' 'sorted({len(j["runs"]) for j in r["jobs"]})' \
 		'all(j["targets"][0]["block_device"]["loop"]["backing_file"].startswith(r["matrix"]["image"]) for j in r["jobs"])')" = \
 		"$(printf '3\n[2]\ntrue')" ]
-	# The text output is the comparison table, a configuration per column.
-	[[ "$output" == *"A: ext2 -b 1024"* ]]
-	[[ "$output" == *"B: ext2 -b 4096"* ]]
-	[[ "$output" == *"C: ext4"* ]]
+	# The text output is the comparison table, each configuration named by
+	# a letter and a legend; three of them would pass 80 columns, so they
+	# are rows.
+	[[ "$output" == *"A = ext2 -b 1024"* ]]
+	[[ "$output" == *"B = ext2 -b 4096"* ]]
+	[[ "$output" == *"C = ext4"* ]]
 	[[ "$output" == *"targets[0].fs_block_size_bytes (job 'job'): A 1024, B 4096, C $ext4_bs"* ]]
-	grep -q '^job  op  *metric  *A  *B  *C  *B vs A  *C vs A$' <<<"$output"
+	grep -qx 'job  write' <<<"$output"
+	grep -qE '^ +iops +bw +p99$' <<<"$output"
+	[ "$(grep -cE '^  C +[0-9.]+ ± [0-9.]+ ops/s ' <<<"$output")" -eq 1 ]
+	[ "$(grep -cE '^  C vs A +[-+0-9.]+ %' <<<"$output")" -ge 1 ]
+	[ "$(max_columns <<<"$output")" -le 80 ]
 	[[ "$output" == *"changes tested (both sides with repeats)"* ]]
 	[[ "$stderr" == *"ext2 on /dev/loop"*", block size 1024 bytes (statfs)"* ]]
+	# The result alone shows the table again, with other metrics.
+	run --separate-stderr "$DBIO" compare "$result" --metric elapsed,blocks_out
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ "$output" == *"C = ext4"* ]]
+	grep -qx 'job  all' <<<"$output"
+	grep -qE '^ +elapsed +blocks_out$' <<<"$output"
+	[ "$(grep -cE '^  [ABC] +[0-9.]+ [mun]?s( ± [0-9.]+ [mun]?s)? +[0-9]+( ± [0-9]+)? blocks$' <<<"$output")" -eq 3 ]
 	# Nothing left: no image, no loop device, no mount, no state.
 	is_empty_dir "$images"
 	[ -z "$(leftovers)" ] || { leftovers; false; }
@@ -402,6 +420,37 @@ fake_state() {
 	[[ "$stderr" == *"dbio: $scratch/full/m.json: cannot write: No space left on device"* ]]
 	[[ "$stderr" != *"finished configurations are in"* ]]
 	[ ! -e "$scratch/full/m.json" ]
+	is_empty_dir "$images"
+	[ -z "$(leftovers)" ] || { leftovers; false; }
+}
+
+@test "matrix: S0 (import on ext2 -b 1024 and -b 4096): elapsed, user, sys, cpu and faults by default, a row per phase, in 80 columns" {
+	need_matrix
+	need_built workload=import
+	run --separate-stderr "$DBIO" matrix "$BATS_TEST_DIRNAME/../../jobs/s0-index-rebuild.fio" --rows=2000 \
+		--batch=500 --repeat=2 --progress=none --image "$images" --image-size 64m \
+		--fs 'ext2:-b 1024' --fs 'ext2:-b 4096' --output "$result"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	echo "$output"
+	[[ "$output" == *"A = ext2 -b 1024"* ]]
+	[[ "$output" == *"B = ext2 -b 4096"* ]]
+	# The defaults for jobs with phases: whole run, then schema, load and
+	# index each, six metrics as columns (in blocks of what fits); nothing
+	# per op type.
+	[ "$(grep -cxE 's0  (all|phase schema|phase load|phase index)' <<<"$output")" -eq 4 ]
+	[ "$(grep -cE '^ +elapsed +user +sys +cpu( +majflt +minflt)?$' <<<"$output")" -eq 4 ]
+	[ "$(grep -cE '^ +(.* )?majflt +minflt$' <<<"$output")" -eq 4 ]
+	[ "$(grep -cE '^  B +[0-9.]+ [mun]?s ' <<<"$output")" -eq 4 ]
+	[ -z "$(grep -E '^s0 +(insert|commit|batch|index)' <<<"$output")" ]
+	[ "$(max_columns <<<"$output")" -le 80 ]
+	# The index phase's elapsed is the result's, per configuration.
+	for c in 0 1; do
+		want=$(jpy "$result" "sum([p['elapsed_ns'] for p in x['phases'] if p['name'] == 'index'][0] for x in r['jobs'][$c]['runs']) / 2")
+		run --separate-stderr "$DBIO" compare "$result" --op index --metric elapsed --format csv
+		[ "$status" -eq 0 ]
+		got=$(grep '^s0,phase index,elapsed,' <<<"$output" | cut -d, -f$((5 + c * 3)))
+		awk -v a="$got" -v b="$want" 'BEGIN { exit !(a == b) }' || { echo "config $c: $got, want $want"; false; }
+	done
 	is_empty_dir "$images"
 	[ -z "$(leftovers)" ] || { leftovers; false; }
 }

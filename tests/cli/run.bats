@@ -467,3 +467,36 @@ has_line() {
 	[ ! -e "$result" ]
 	is_empty_dir "$target"
 }
+
+@test "repeat=3: the closing table shows each job's mean over its runs ± CI, as the summary holds it, and says so" {
+	printf '[global]\nsize=1m\nrepeat=3\ndirectory=%s\n[a]\nrw=read\nstonewall\n[b]\nrw=randwrite\nstonewall\n' "$target" >"$scratch/two.fio"
+	dbio_ok "$scratch/two.fio"
+	# The closing table: a row per job after the header.
+	table=$(sed -n '/^job  *op  *ops\/s  *MiB\/s  *lat mean  *lat p99  *cpu$/,/^ran in: /p' <<<"$output")
+	[ -n "$table" ] || { echo "$output"; false; }
+	for j in 0 1; do
+		name=$(jpy "$result" "r['jobs'][$j]['name']")
+		op=$(jpy "$result" "[o for o, v in r['jobs'][$j]['summary']['ops'].items()][0]")
+		want=$(jpy "$result" "'%.1f ± %.1f' % (r['jobs'][$j]['summary']['ops']['$op']['iops']['mean'], r['jobs'][$j]['summary']['ops']['$op']['iops']['ci95'])")
+		last=$(jpy "$result" "'%.1f' % r['jobs'][$j]['runs'][2]['ops']['$op']['iops']")
+		row=$(grep "^$name  *$op " <<<"$table")
+		[[ "$row" == *" $want  "* ]] || { echo "row: $row; want the mean $want"; false; }
+		[[ "$row" == *"  mean of 3 runs" ]] || { echo "row: $row"; false; }
+		[[ "$row" != *" $last  "* ]] || [[ "$want" == "$last ± "* ]] || { echo "row shows the last run $last"; false; }
+	done
+	grep -qx '(a mean of runs ± the 95 % confidence interval of that mean)' <<<"$table"
+}
+
+@test "import text: a phase line has its time and time per op, no second ops/s beside the op table's" {
+	need_built workload=import
+	dbio_ok --workload=import --rows=3000 --batch=1000 --indexes=3 --directory="$target"
+	[ "$(grep -c '^    phase ' <<<"$output")" -eq 3 ]
+	[ -z "$(grep '^    phase .*ops/s' <<<"$output")" ]
+	el=$(jpy "$result" "[p['elapsed_ns'] for p in run['phases'] if p['name'] == 'index'][0] / 3")
+	grep -qE '^    phase index   3 ops in [0-9.]+ [mun]?s \([0-9.]+ [mun]?s of the phase per op\), user ' <<<"$output"
+	# The time per index is the phase's elapsed / 3, as units_fmt_ns prints it (3 digits).
+	per=$(sed -n 's/^    phase index .*(\([0-9.]*\) \([mun]\?s\) of the phase per op).*/\1 \2/p' <<<"$output")
+	got=$(awk -v v="${per% *}" -v u="${per#* }" 'BEGIN { f = u == "s" ? 1e9 : u == "ms" ? 1e6 : u == "us" ? 1e3 : 1; printf "%.0f", v * f }')
+	awk -v a="$got" -v b="$el" 'BEGIN { exit !(a >= b * 0.99 - 1 && a <= b * 1.01 + 1) }' || { echo "$got vs $el"; false; }
+	grep -qE '^    insert +3000 ' <<<"$output"
+}

@@ -101,7 +101,11 @@ start_held_sweep() {
 		--format=csv --output="$R"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$(echo "$output" | tail -n +2 | cut -d, -f1-3 | tr '\n' ' ')" = "1,job,insert 0,job,insert " ]
+	[ "$(echo "$output" | tail -n +2 | cut -d, -f1-3 | tr '\n' ' ')" = "1,job,insert 1,job,phase insert 0,job,insert 0,job,phase insert " ]
+	# A phase's row: no figure per op type, no worst interval (the series is
+	# the run's), its own elapsed time.
+	[ "$(echo "$output" | grep ',phase insert,' | cut -d, -f4,5,8,9 | sort -u)" = ",,," ]
+	[ "$(echo "$output" | grep -c ',phase insert,,,[1-9][0-9]*,0,,$')" -eq 2 ]
 	[ "$(value "$R" 'd["jobs"][0]["runs"][0]["ops"]["batch"]["count"]')" -eq 4 ]
 	[ -z "$(ls -A "$target")" ]
 }
@@ -136,7 +140,7 @@ start_held_sweep() {
 @test "sweep --metric: a name that is not a metric is named, with the registry's list" {
 	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,8k --metric iops,faults --directory="$target"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: command line: --metric iops,faults: 'faults' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, cpu, majflt, minflt, nvcsw, nivcsw, worst, worst2" ]
+	[ "$stderr" = "dbio: command line: --metric iops,faults: 'faults' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2" ]
 	[ -z "$(ls -A "$target")" ]
 }
 
@@ -146,9 +150,11 @@ start_held_sweep() {
 		--vary directory="$target/a,$target/a:$target/second-directory"
 	[ "$status" -eq 0 ]
 	echo "$output"
-	# The "job" column begins at the same place in the header and both rows.
-	[ "$(awk '{ print index($0, " job ") }' <<<"$output" | sort -u | wc -l)" -eq 1 ]
-	[ "$(wc -l <<<"$output")" -eq 3 ]
+	# The "job" column begins at the same place in the header and both rows;
+	# the page-cache warning follows, once.
+	[ "$(grep -v '^warning: ' <<<"$output" | awk '{ print index($0, " job ") }' | sort -u | wc -l)" -eq 1 ]
+	[ "$(grep -vc '^warning: ' <<<"$output")" -eq 3 ]
+	[ "$(grep -c '^warning: page cache: ' <<<"$output")" -eq 1 ]
 }
 
 # resume_fails EDIT MESSAGE: a copy of the finished 2-point sweep $R edited
@@ -376,4 +382,23 @@ PY
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	printf '%s\n' "$output" >"$scratch/out.json"
 	json_is "$scratch/out.json" sweep.completed=2 jobs.1.point.bs=8k
+}
+
+@test "sweep with repeats: worst is a mean ± CI over the runs and says so; a spread has its mean's precision; page cache said once" {
+	run --separate-stderr "$DBIO" sweep --rw=write --size=1m --bs=4k --vary numjobs=1,2 --repeat=2 \
+		--log_interval=64ops --metric iops,worst,sys --directory="$target" --output "$result"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	echo "$output"
+	grep -qE '^numjobs  job  op +ops/s +worst interval +sys s$' <<<"$output"
+	# Each row: iops and worst as mean ± CI; sys (s, 2 decimals) with a
+	# spread of 2 decimals too.
+	[ "$(grep -cE '^[12] +job +write +[0-9.]+ ± [0-9.]+ +[0-9.]+ [mun]?s ± [0-9.]+ [mun]?s +[0-9]+\.[0-9]{2}( ± [0-9]+\.[0-9]{2})?$' <<<"$output")" -eq 2 ]
+	grep -qx 'a figure with ± is the mean of the point'"'"'s complete runs ± its 95 % CI' <<<"$output"
+	[ "$(grep -c '^warning: page cache: ' <<<"$output")" -eq 1 ]
+	# The worst cell is the mean of the runs' worst intervals.
+	want=$(jpy "$result" "sum(x['series']['worst'][0]['duration_ns'] for x in r['jobs'][0]['runs']) / 2")
+	run --separate-stderr "$DBIO" compare "$result" --metric worst --format csv
+	[ "$status" -eq 0 ]
+	got=$(grep '^1,job,write,' <<<"$output" | cut -d, -f4)
+	awk -v a="$got" -v b="$want" 'BEGIN { exit !(a == b) }' || { echo "$got vs $want"; false; }
 }

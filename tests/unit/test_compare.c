@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "analysis/compare.h"
+#include "analysis/tree.h"
 #include "views/comparison.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -372,6 +373,97 @@ static void test_compare_rows_per_op_and_per_run(void **state)
 	json_decref(b);
 }
 
+/* A run of an import: phases schema and index, each with its own elapsed
+ * time and rusage. */
+static json_t *run_with_phases(double index_ns, double index_majflt)
+{
+	return json_pack(
+		"{s:b, s:f, s:{s:{s:I, s:I, s:f}}, s:{s:f}, s:[{s:s, s:f, s:{s:f}}, {s:s, s:f, s:{s:f}}]}",
+		"partial", false, "elapsed_ns", 10e9, "ops", "index", "count", (json_int_t)3, "bytes",
+		(json_int_t)0, "iops", 0.3, "rusage", "majflt", 100.0, "phases", "name", "schema",
+		"elapsed_ns", 1e6, "rusage", "majflt", 1.0, "name", "index", "elapsed_ns", index_ns, "rusage",
+		"majflt", index_majflt);
+}
+
+/* Phases are rows of their own for the per-run metrics: op "phase
+ * <name>", after the whole run's; --op picks them by name. */
+static void test_compare_phase_rows(void **state)
+{
+	const struct metric *ms[] = { metric("elapsed"), metric("majflt") };
+	const char *names[] = { "a.json", "b.json" };
+	json_t *a = result("6.1"), *b = result("6.1"), *ja = job("s0", NULL, NULL, 0),
+	       *jb = job("s0", NULL, NULL, 0);
+	const json_t *rs[] = { a, b };
+	struct dbio_err err = { 0 };
+	struct comparison c;
+
+	json_array_append_new(json_object_get(ja, "runs"), run_with_phases(4e9, 10));
+	json_array_append_new(json_object_get(ja, "runs"), run_with_phases(6e9, 30));
+	json_array_append_new(json_object_get(jb, "runs"), run_with_phases(2e9, 5));
+	add_job(a, ja);
+	add_job(b, jb);
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 2, 0.05, NULL, &err), 0);
+	assert_int_equal(c.nrows, 6);
+	assert_string_equal(c.rows[0].op, "all");
+	assert_near(c.rows[0].values[0].mean, 10e9, 0);
+	assert_string_equal(c.rows[2].op, "phase schema");
+	assert_near(c.rows[2].values[0].mean, 1e6, 0);
+	assert_string_equal(c.rows[4].op, "phase index");
+	assert_string_equal(c.rows[4].metric->name, "elapsed");
+	assert_near(c.rows[4].values[0].mean, 5e9, 0);
+	assert_int_equal(c.rows[4].values[0].n, 2);
+	assert_near(c.rows[4].values[1].mean, 2e9, 0);
+	assert_near(c.rows[4].changes[1].change_pct, -60, 1e-9);
+	assert_string_equal(c.rows[5].metric->name, "majflt");
+	assert_near(c.rows[5].values[0].mean, 20, 0);
+	compare_release(&c);
+
+	/* --op index: the index op type has no per-run rows; its phase has. */
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 2, 0.05, "index", &err), 0);
+	assert_int_equal(c.nrows, 4);
+	assert_string_equal(c.rows[2].op, "phase index");
+	assert_string_equal(c.rows[3].op, "phase index");
+	compare_release(&c);
+	assert_int_equal(compare_build(&c, rs, names, 2, ms, 2, 0.05, "load", &err), DBIO_EINPUT);
+	assert_string_equal(
+		err.msg,
+		"compare: --op load: no job in these files did any of these op types or went through such a phase");
+	compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* A matrix result splits into one view per configuration that ran. */
+static void test_compare_split_matrix(void **state)
+{
+	const double x[] = { 10 }, y[] = { 20 };
+	json_t *r = result("6.1"), *views[4], *ja = job("job", NULL, x, 1), *jb = job("job", NULL, y, 1);
+	const char *names[4];
+
+	json_object_set_new(r, "matrix",
+			    json_pack("{s:[{s:s}, {s:s}, {s:s}]}", "configs", "label", "ext2 -b 1024",
+				      "label", "ext2 -b 4096", "label", "ext4"));
+	json_object_set_new(ja, "config", json_pack("{s:i}", "index", 1));
+	json_object_set_new(ja, "point", json_pack("{s:s}", "fs", "ext2"));
+	json_object_set_new(jb, "config", json_pack("{s:i}", "index", 0));
+	add_job(r, ja);
+	add_job(r, jb);
+	/* The third configuration did not run. */
+	assert_int_equal(compare_split_matrix(r, views, names, 4), 2);
+	assert_string_equal(names[0], "ext2 -b 1024");
+	assert_string_equal(names[1], "ext2 -b 4096");
+	assert_int_equal(json_array_size(json_object_get(views[0], "jobs")), 1);
+	assert_near(json_number_value(tree_get(views[0], "jobs.0.runs.0.ops.read.iops")), 20, 0);
+	assert_near(json_number_value(tree_get(views[1], "jobs.0.runs.0.ops.read.iops")), 10, 0);
+	assert_null(tree_get(views[1], "jobs.0.point"));
+	json_decref(views[0]);
+	json_decref(views[1]);
+	json_decref(r);
+	r = result("6.1");
+	assert_int_equal(compare_split_matrix(r, views, names, 4), 0);
+	json_decref(r);
+}
+
 /* The views, on base {10..14} iops against {12..16}. */
 static void test_compare_views(void **state)
 {
@@ -391,14 +483,49 @@ static void test_compare_views(void **state)
 	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, NULL, &err), 0);
 
 	fp = open_memstream(&text, &len);
-	compare_print_text(fp, &c);
+	compare_print_text(fp, &c, COMPARE_LAYOUT_WIDE);
 	fclose(fp);
+	assert_non_null(strstr(text, "A = a.json\nB = b.json\n"));
 	assert_non_null(strstr(text, "environment: identical\n"));
 	assert_non_null(strstr(
 		text,
 		"job  op    metric  A                 B                 B vs A\n"
 		"job  read  iops    12.0 ± 2.0 ops/s  14.0 ± 2.0 ops/s  +16.7 %, p=0.0805, within noise\n"));
 	free(text);
+
+	/* Three files: wider than 80 columns, so a line per file and a
+	 * column per metric. */
+	{
+		json_t *d = result("6.1");
+		const json_t *rs3[] = { a, b, d };
+		const char *names3[] = { "a.json", "b.json", "d.json" };
+		struct comparison c3;
+
+		add_job(d, job("job", NULL, y, 5));
+		assert_int_equal(compare_build(&c3, rs3, names3, 3, ms, 1, 0.05, NULL, &err), 0);
+		fp = open_memstream(&text, &len);
+		compare_print_text(fp, &c3, COMPARE_LAYOUT_FIT);
+		fclose(fp);
+		if (!strstr(text,
+			    "\njob  read\n"
+			    "                      iops\n"
+			    "  A       12.0 ± 2.0 ops/s\n"
+			    "  B       14.0 ± 2.0 ops/s\n"
+			    "  C       14.0 ± 2.0 ops/s\n"
+			    "  B vs A           +16.7 %\n"
+			    "  C vs A           +16.7 %\n"
+			    "* significant, ! significant regression, ~ no repeats (p-values: --wide)\n"))
+			fail_msg("got:\n%s", text);
+		free(text);
+		fp = open_memstream(&text, &len);
+		compare_print_text(fp, &c3, COMPARE_LAYOUT_MARKDOWN);
+		fclose(fp);
+		assert_non_null(strstr(text, "| job | op | metric | A | B | C | B vs A | C vs A |\n"
+					     "|---|---|---|---:|---:|---:|---:|---:|\n"));
+		free(text);
+		compare_release(&c3);
+		json_decref(d);
+	}
 
 	fp = open_memstream(&text, &len);
 	compare_print_csv(fp, &c);
@@ -436,6 +563,8 @@ int main(void)
 		cmocka_unit_test(test_compare_skips_partial_runs),
 		cmocka_unit_test(test_compare_environment_differences),
 		cmocka_unit_test(test_compare_rows_per_op_and_per_run),
+		cmocka_unit_test(test_compare_phase_rows),
+		cmocka_unit_test(test_compare_split_matrix),
 		cmocka_unit_test(test_compare_views),
 	};
 

@@ -35,13 +35,14 @@ static const struct {
 	const char *name;
 	double value;
 } expected[] = {
-	{ "iops", 500 }, { "bw", 1.953125 }, { "lat_mean", 1500.5 }, { "p50", 1200 },	 { "p95", 2500 },
-	{ "p99", 4000 }, { "p99_9", 8000 },  { "max", 16000 },	     { "elapsed", 2e9 }, { "user", 0.25 },
-	{ "sys", 0.5 },	 { "cpu", 37.5 },    { "majflt", 3 },	     { "minflt", 250 },	 { "nvcsw", 40 },
-	{ "nivcsw", 7 }, { "worst", 30e6 },  { "worst2", 20e6 },
+	{ "iops", 500 }, { "bw", 1.953125 },  { "lat_mean", 1500.5 }, { "p50", 1200 },	  { "p95", 2500 },
+	{ "p99", 4000 }, { "p99_9", 8000 },   { "max", 16000 },	      { "elapsed", 2e9 }, { "user", 0.25 },
+	{ "sys", 0.5 },	 { "cpu", 37.5 },     { "majflt", 3 },	      { "minflt", 250 },  { "nvcsw", 40 },
+	{ "nivcsw", 7 }, { "blocks_in", 16 }, { "blocks_out", 96 },   { "worst", 30e6 },  { "worst2", 20e6 },
 };
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define N(a)	  (sizeof(a) / sizeof((a)[0]))
+#define COUNT_MAX 32
 
 /* A run as result_add_run writes it, with reads and fsyncs and a series,
  * every figure k times that of k = 1. */
@@ -49,14 +50,15 @@ static json_t *sample_run(double k, bool partial)
 {
 	return json_pack(
 		"{s:b, s:f, s:{s:{s:I, s:I, s:f, s:f, s:{s:f, s:f, s:f, s:f, s:f, s:f}}, s:{s:I, s:I, "
-		"s:f, s:f, s:{s:f}}}, s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f}, s:{s:[{s:f}, {s:f}]}}",
+		"s:f, s:f, s:{s:f}}}, s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}, s:{s:[{s:f}, {s:f}]}}",
 		"partial", partial, "elapsed_ns", 2e9 * k, "ops", "read", "count", (json_int_t)(1000 * k),
 		"bytes", (json_int_t)(4096000 * k), "iops", 500 * k, "bw_bytes", 2048000 * k, "lat_ns",
 		"mean", 1500.5 * k, "p50", 1200 * k, "p95", 2500 * k, "p99", 4000 * k, "p99_9", 8000 * k,
 		"max", 16000 * k, "fsync", "count", (json_int_t)(10 * k), "bytes", (json_int_t)0, "iops",
 		5 * k, "bw_bytes", 0.0, "lat_ns", "p99", 9000 * k, "rusage", "user_s", 0.25 * k, "sys_s",
 		0.5 * k, "cpu_pct", 37.5 * k, "majflt", 3 * k, "minflt", 250 * k, "nvcsw", 40 * k, "nivcsw",
-		7 * k, "series", "worst", "duration_ns", 30e6 * k, "duration_ns", 20e6 * k);
+		7 * k, "inblock", 16 * k, "oublock", 96 * k, "series", "worst", "duration_ns", 30e6 * k,
+		"duration_ns", 20e6 * k);
 }
 
 /* A result with one job of the runs sample_run(ks[i]). */
@@ -137,7 +139,7 @@ static void test_metric_checker_refuses(void **state)
 	assert_int_equal(metric_parse_list("compare", "iops,p98", out, N(out), &err), DBIO_EINPUT);
 	assert_string_equal(
 		err.msg,
-		"compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, cpu, majflt, minflt, nvcsw, nivcsw, worst, worst2");
+		"compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2");
 	err = (struct dbio_err){ 0 };
 	assert_int_equal(metric_parse_list("command line", "iops,", out, N(out), &err), DBIO_EINPUT);
 	assert_non_null(strstr(err.msg, "command line: --metric iops,: '' is not a metric"));
@@ -216,9 +218,14 @@ static void test_metric_reads_every_metric_result_add_run_writes(void **state)
 	st.nseries = 1;
 	st.elapsed_ns = 2000000000;
 	st.threads = 1;
-	st.usage = (struct usage){
-		.user_s = 0.5, .sys_s = 0.25, .majflt = 1, .minflt = 2, .nvcsw = 3, .nivcsw = 4
-	};
+	st.usage = (struct usage){ .user_s = 0.5,
+				   .sys_s = 0.25,
+				   .majflt = 1,
+				   .minflt = 2,
+				   .nvcsw = 3,
+				   .nivcsw = 4,
+				   .inblock = 5,
+				   .oublock = 6 };
 	assert_non_null(r);
 	assert_int_equal(result_add_run(r, 0, &job, &st), 0);
 	const json_t *run = tree_get(r, "jobs.0.runs.0");
@@ -229,6 +236,8 @@ static void test_metric_reads_every_metric_result_add_run_writes(void **state)
 				 metric_registry[i].run_path);
 	assert_true(metric_run_value(metric_find("iops"), run, "read", &v) && v == 3);
 	assert_true(metric_run_value(metric_find("majflt"), run, "all", &v) && v == 1);
+	assert_true(metric_run_value(metric_find("blocks_in"), run, "all", &v) && v == 5);
+	assert_true(metric_run_value(metric_find("blocks_out"), run, "all", &v) && v == 6);
 	assert_true(metric_run_value(metric_find("worst"), run, "all", &v) && v == 30 * ms);
 	assert_true(metric_run_value(metric_find("worst2"), run, "all", &v) && v == 20 * ms);
 	st.series = NULL;
@@ -311,6 +320,75 @@ static void test_metric_figure_rules(void **state)
 	json_decref(empty);
 }
 
+/* A per-run metric of op "phase <name>" is that phase's own figure; the
+ * figure over repeats comes from the runs (phases are not summarised). */
+static void test_metric_phases(void **state)
+{
+	const double ks[] = { 1, 3 };
+	json_t *r = sample_result(ks, 2);
+	json_t *runs = json_object_get((json_t *)first_job(r), "runs");
+	const struct metric *el = metric_find("elapsed"), *worst = metric_find("worst");
+	double mean, ci, v;
+	size_t i;
+	json_t *run;
+
+	json_array_foreach (runs, i, run)
+		json_object_set_new(run, "phases",
+				    json_pack("[{s:s, s:f, s:{s:f}}, {s:s, s:f, s:{s:f}}]", "name", "load",
+					      "elapsed_ns", 1e9 * (double)(i + 1), "rusage", "majflt", 2.0,
+					      "name", "index", "elapsed_ns", 3e9 * (double)(i + 1), "rusage",
+					      "majflt", 5.0 * (double)(i + 1)));
+	metric_summarize(r, 0);
+	assert_string_equal(metric_job_phase(first_job(r), 0), "load");
+	assert_string_equal(metric_job_phase(first_job(r), 1), "index");
+	assert_null(metric_job_phase(first_job(r), 2));
+	assert_true(metric_phase_done(first_job(r), "index"));
+	assert_false(metric_phase_done(first_job(r), "schema"));
+	assert_true(metric_run_value(el, json_array_get(runs, 0), "phase index", &v) && v == 3e9);
+	assert_true(metric_run_value(metric_find("majflt"), json_array_get(runs, 1), "phase index", &v) &&
+		    v == 10);
+	/* Any other op is the whole run, as before. */
+	assert_true(metric_run_value(el, json_array_get(runs, 0), "read", &v) && v == 2e9);
+	/* Two runs: the mean of 3 s and 6 s, with the t interval of n = 2
+	 * (12.706 * s / sqrt(2), s = 2.1213 s). */
+	assert_true(metric_figure(el, first_job(r), "phase index", &mean, &ci));
+	assert_true(mean == 4.5e9);
+	assert_true(fabs(ci - 12.7062047 * 1.5e9) < 1e3);
+	/* The whole run's from the summary: 2 s and 6 s. */
+	assert_true(metric_figure(el, first_job(r), "all", &mean, &ci));
+	assert_true(mean == 4e9);
+	/* No such phase, and no worst interval in a phase: no figure. */
+	assert_false(metric_figure(el, first_job(r), "phase schema", &mean, &ci));
+	assert_false(metric_figure(worst, first_job(r), "phase index", &mean, &ci));
+	json_decref(r);
+}
+
+/* The default metrics follow the jobs' kind: with phases, what S0 asked
+ * (elapsed, user, sys, cpu, faults); without, iops, bw, p99. */
+static void test_metric_defaults(void **state)
+{
+	const double ks[] = { 1 };
+	json_t *r = sample_result(ks, 1);
+	const struct metric *out[COUNT_MAX];
+	const json_t *rs[] = { r };
+	char names[256];
+	size_t n;
+
+	n = metric_defaults(rs, 1, out, COUNT_MAX);
+	assert_int_equal(n, 3);
+	assert_string_equal(out[0]->name, "iops");
+	assert_string_equal(out[2]->name, "p99");
+	json_object_set_new(json_array_get(json_object_get((json_t *)first_job(r), "runs"), 0), "phases",
+			    json_pack("[{s:s}]", "name", "insert"));
+	n = metric_defaults(rs, 1, out, COUNT_MAX);
+	assert_int_equal(n, 6);
+	assert_string_equal(metric_names_phased(names, sizeof(names), ","),
+			    "elapsed,user,sys,cpu,majflt,minflt");
+	for (size_t i = 0; i < n; i++)
+		assert_false(metric_per_op(out[i]));
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +400,8 @@ int main(void)
 		cmocka_unit_test(test_metric_reads_every_metric_result_add_run_writes),
 		cmocka_unit_test(test_metric_summary_round_trip),
 		cmocka_unit_test(test_metric_figure_rules),
+		cmocka_unit_test(test_metric_phases),
+		cmocka_unit_test(test_metric_defaults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
