@@ -160,7 +160,7 @@ static json_t *warnings_json(const struct job *job)
 	if (!job->direct && hostinfo_read(&h) == 0) {
 		uint64_t data = job->filesize * job->nrfiles * (job->share_files ? 1 : job->numjobs);
 		uint64_t mem = job->mem_limit ? job->mem_limit : h.mem_total_bytes;
-		char d[32], m[32], need[32];
+		char d[32], m[32], need[32], half[32];
 
 		if (data < 2 * mem) {
 			char *text = NULL;
@@ -168,10 +168,11 @@ static json_t *warnings_json(const struct job *job)
 			units_fmt_bytes(d, sizeof(d), data);
 			units_fmt_bytes(m, sizeof(m), mem);
 			units_fmt_bytes(need, sizeof(need), 2 * mem);
+			units_fmt_bytes(half, sizeof(half), data / 2);
 			if (asprintf(
 				    &text,
-				    "page cache: the job's %s of files is less than twice the memory it may use (%s: %s), so buffered I/O measures the page cache as much as the storage; use direct=1, at least %s of files, or mem_limit=",
-				    d, job->mem_limit ? "mem_limit" : "RAM", m, need) >= 0)
+				    "page cache: the job's %s of files is less than twice the memory it may use (%s: %s), so buffered I/O measures the page cache as much as the storage; use direct=1, at least %s of files, or a mem_limit of at most %s",
+				    d, job->mem_limit ? "mem_limit" : "RAM", m, need, half) >= 0)
 				json_array_append_new(a, json_string(text));
 			free(text);
 		}
