@@ -228,8 +228,8 @@ user_server() {
 		json_is "$result" "jobs.$j.runs.0.phases.1.name=import" "jobs.$j.runs.0.phases.1.figures.rows=20000.0" \
 			"jobs.$j.runs.0.phases.2.figures.indexes=3.0"
 	done
-	# The side-by-side table: one column per filesystem.
-	[[ "$output" == *"A: ext2"*"B: ext3"*"C: xfs"* ]]
+	# The side-by-side table: each filesystem named A, B, C in its legend.
+	[[ "$output" == *"A = ext2"*"B = ext3"*"C = xfs"* ]]
 	no_server
 	run losetup -j "$DIR/img"
 	[ -z "$output" ]
