@@ -383,10 +383,11 @@ int jobrun_mpi_prepare(struct run_args *a, struct jobset *set, int rc, struct db
 	 * cannot take part in MPI: the same refusal on every rank */
 	for (size_t j = 0; !rc && j < set->njobs; j++)
 		if (set->jobs[j].mem_limit)
-			rc = dbio_err_set(err, DBIO_EINPUT,
-					  "job '%s': mem_limit does not run under MPI (it runs the job in a child "
-					  "process, which cannot take part in MPI); leave it out, or run without mpirun",
-					  set->jobs[j].name);
+			rc = dbio_err_set(
+				err, DBIO_EINPUT,
+				"job '%s': mem_limit does not run under MPI (it runs the job in a child "
+				"process, which cannot take part in MPI); leave it out, or run without mpirun",
+				set->jobs[j].name);
 	rc = mpi_agree(a->mpi, rc, err);
 	if (!rc)
 		rc = mpi_agree(a->mpi, mpi_rank_dirs(a->mpi, set, err), err);

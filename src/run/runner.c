@@ -433,7 +433,8 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 	if (!rc)
 		rc = g.mem.made ? run_limited(&g, group_body, err) : group_body(&g, err);
 	else if (opts->phase) /* under MPI: the others wait at these two; tell them */
-		rc = opts->phase(opts->phase_ctx, "end", opts->phase(opts->phase_ctx, "layout", rc, err), err);
+		rc = opts->phase(opts->phase_ctx, "end", opts->phase(opts->phase_ctx, "layout", rc, err),
+				 err);
 	if (atomic_load(&run_stop_signal) && (!rc || rc == DBIO_ESTOPPED))
 		rc = dbio_err_set(err, DBIO_ESTOPPED, "interrupted by %s",
 				  run_signal_name(atomic_load(&run_stop_signal)));
