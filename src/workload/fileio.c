@@ -79,6 +79,14 @@ static int io_failed(struct worker *w, const struct io_req *req, size_t file, in
 		return dbio_err_set(&w->err, rc, "%s: %s of %llu bytes at offset %llu: %s",
 				    w->files[file].path, op_type_name(req->op), (unsigned long long)req->len,
 				    (unsigned long long)req->off, strerror(-rc));
+	/* A failed fsync is not retried: the kernel may have dropped the dirty
+	 * pages and cleared the error, so a second fsync could succeed with
+	 * the data gone (the PostgreSQL fsync lesson, 2018). */
+	if (req->op == OP_FSYNC || req->op == OP_FDATASYNC || req->op == OP_SYNC_FILE_RANGE)
+		return dbio_err_set(
+			&w->err, rc,
+			"%s: %s: %s: what the job wrote to it since its last successful sync may be lost (not retried)",
+			w->files[file].path, op_type_name(req->op), strerror(-rc));
 	return dbio_err_set(&w->err, rc, "%s: %s: %s", w->files[file].path, op_type_name(req->op),
 			    strerror(-rc));
 }
