@@ -9,19 +9,10 @@
 
 load helpers
 
-# small_ext4: an 8 MiB ext4 mounted at $small, or skip saying why.
+# small_ext4: an 8 MiB ext4 mounted at $small, empty, or skip saying why.
 small_ext4() {
-	[ "$(id -u)" -eq 0 ] || skip "needs root for a loop device"
-	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is not installed (e2fsprogs)"
-	command -v losetup >/dev/null || skip "losetup is not installed (mount)"
-	truncate -s 8m "$scratch/ext4.img"
-	mkfs.ext4 -q -F "$scratch/ext4.img" >/dev/null 2>&1 || skip "cannot make an ext4 image"
-	loop_dev=$(losetup -f --show "$scratch/ext4.img" 2>/dev/null) || skip "losetup -f --show failed (no free loop device?)"
-	on_teardown losetup -d "$loop_dev"
 	small="$scratch/mnt"
-	mkdir "$small"
-	mount "$loop_dev" "$small" 2>/dev/null || skip "cannot mount $loop_dev"
-	on_teardown unmount "$small"
+	mount_ext4 "$small" 8m
 	rmdir "$small/lost+found"
 }
 
