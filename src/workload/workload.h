@@ -132,7 +132,8 @@ struct worker {
 		struct usage usage;
 	} phases[WORKLOAD_MAX_PHASES];
 	unsigned nphases;
-	unsigned lat_depth; /* latency_target: the queue depth the search found (0: none) */
+	unsigned lat_depth;	/* latency_target: the queue depth the search found (0: none) */
+	struct io_errors ioerr; /* continue_on_error: what the thread went on after */
 };
 
 /* One measured read or write of len bytes that took lat_ns, for the

@@ -128,3 +128,61 @@ fails() {
 	run -2 --separate-stderr "$DBIO" run j.fio --directory="$target"
 	[[ "$stderr" == "dbio: j.fio:2: key 'DBIO_FAULT': unknown"* ]]
 }
+
+# ---- continue_on_error: go on after EIO, counted by errno ----
+
+@test "continue_on_error=read: 5 failed reads gone on after: 251 reads done, errors EIO 5 with the first named, exit 0" {
+	DBIO_FAULT=eio:read:after=10:times=5 dbio_ok --directory="$target" --rw=read --size=1m --continue_on_error=read
+	json_is "$result" partial=false "$R0.ops.read.count=251" "$R0.ops.read.bytes=1028096" \
+		"$R0.errors.total=5" "$R0.errors.by_errno.EIO=5" "$R0.errors.first_errno=EIO" \
+		"$R0.errors.first=$target/dbio.job.0.0: read of 4096 bytes at offset 40960: Input/output error"
+	is_empty_dir "$target"
+	[[ "$output" == *"    I/O errors gone on after (continue_on_error, not counted above): 5, EIO 5; the first: $target/dbio.job.0.0: read of 4096 bytes at offset 40960: Input/output error"* ]]
+}
+
+@test "continue_on_error=io: read and write errors of a mixed job are both gone on after; ops + errors = the job's I/Os" {
+	DBIO_FAULT=eio:read:after=3:times=4,eio:write:after=2:times=6 dbio_ok --directory="$target" --rw=randrw \
+		--size=1m --continue_on_error=io --numjobs=2
+	json_is "$result" "$R0.errors.total=10" "$R0.errors.by_errno.EIO=10"
+	run jpy "$result" 'run["ops"]["read"]["count"] + run["ops"]["write"]["count"]'
+	[ "$output" = $((512 - 10)) ]
+}
+
+@test "continue_on_error: fio's JSON gives total_err and first_error (the errno), as fio" {
+	DBIO_FAULT=eio:write:after=1:times=3 run -0 --separate-stderr "$DBIO" run --directory="$target" --rw=write \
+		--size=1m --continue_on_error=write --output-format=json
+	printf '%s\n' "$output" >fio.json
+	json_is fio.json jobs.0.total_err=3 jobs.0.first_error=5 jobs.0.error=0 jobs.0.write.total_ios=253
+}
+
+@test "continue_on_error=read does not go on after a write error, nor io after ENOSPC or a failed fsync" {
+	fails "write of 4096 bytes at offset 8192: Input/output error" eio:write:after=2 --rw=write --size=1m \
+		--continue_on_error=read
+	rm -f "$result"
+	fails "write of 4096 bytes at offset 8192: No space left on device" enospc:write:after=2 --rw=write --size=1m \
+		--continue_on_error=io
+	rm -f "$result"
+	fails "fsync: Input/output error: what the job wrote to it since its last successful sync may be lost (not retried)" \
+		eio:fsync:after=1 --rw=write --size=1m --fsync=8 --continue_on_error=io
+}
+
+@test "continue_on_error without errors: the run says 0 errors; without the key, no errors object" {
+	dbio_ok --directory="$target" --rw=read --size=1m --continue_on_error=read
+	json_is "$result" "$R0.errors.total=0" "$R0.ops.read.count=256"
+	run jpy "$result" '"first" in run["errors"]'
+	[ "$output" = false ]
+	dbio_ok --directory="$target" --rw=read --size=1m
+	run jpy "$result" '"errors" in run'
+	[ "$output" = false ]
+}
+
+@test "continue_on_error: verify, all and 1 are refused with the reason; oltp is refused" {
+	run -2 --separate-stderr "$DBIO" run --directory="$target" --size=1m --continue_on_error=verify
+	[ "$stderr" = "dbio: command line: key 'continue_on_error': verify is not honoured: dbio goes on after read and write errors but stops at a verify mismatch; use continue_on_error=io (job 'job')" ]
+	run -2 --separate-stderr "$DBIO" run --directory="$target" --size=1m --continue_on_error=1
+	[ "$stderr" = "dbio: command line: key 'continue_on_error': 1 is not honoured: dbio goes on after read and write errors but stops at a verify mismatch; use continue_on_error=io (job 'job')" ]
+	in_build workload=oltp || skip "this build has no oltp"
+	run -2 --separate-stderr "$DBIO" run --directory="$target" --workload=oltp --numjobs=2 --size=1m --time_based --runtime=1s \
+		--continue_on_error=io
+	[ "$stderr" = "dbio: command line: key 'continue_on_error': io with workload=oltp: workload=fileio only (job 'job')" ]
+}
