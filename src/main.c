@@ -1,13 +1,34 @@
 /* dbio: a storage benchmark for database workloads. Dispatch only. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "mpi/mpi.h"
+#include "util/fault.h"
+
+/* DBIO_FAULT, the test hook of util/fault.h: installed before any command
+ * runs, and said on stderr so that nobody takes its figures for the
+ * device's. 0, or 2 for a malformed value. */
+static int install_faults(void)
+{
+	const char *spec = getenv(FAULT_ENV);
+	struct dbio_err err = { 0 };
+
+	if (!spec || !*spec)
+		return 0;
+	if (fault_install(spec, &err)) {
+		cmd_error("%s", err.msg);
+		return dbio_exit_status(err.code);
+	}
+	fprintf(stderr, "dbio: warning: %s=%s: injecting faults (a test hook)\n", FAULT_ENV, spec);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
 	const struct cmd *cmd;
+	int rc;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		cmd_print_usage();
@@ -17,6 +38,8 @@ int main(int argc, char **argv)
 		cmd_print_version();
 		return 0;
 	}
+	if ((rc = install_faults()))
+		return rc;
 	cmd = cmd_find(argv[1]);
 	if (!cmd) {
 		cmd_error("'%s': unknown command (`dbio --help` lists the commands)", argv[1]);

@@ -86,6 +86,11 @@ enum engine_caps {
 	 * allocates, which a file open O_RDONLY refuses with EBADF) */
 	ENGINE_CAP_RDWR = 1u << 2,
 	ENGINE_CAP_IOPRIO = 1u << 3, /* issues each request with its own I/O priority (io_req.prio) */
+	/* Reads and writes do not go through dbio_sys (a library submits
+	 * them, page faults make them, or none are made): DBIO_FAULT
+	 * (util/fault.h) cannot reach them. */
+	ENGINE_CAP_OWN_IO = 1u << 4,
+	ENGINE_CAP_OWN_SYNC = 1u << 5, /* the same for its syncs (msync, none) */
 };
 
 struct io_req {

@@ -276,7 +276,7 @@ const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
 	.summary =
 		"io_uring (liburing): iodepth in flight, batched submit and reap; registerfiles, fixedbufs, hipri, sqthread_poll",
-	.caps = ENGINE_CAP_QUEUE | ENGINE_CAP_IOPRIO,
+	.caps = ENGINE_CAP_QUEUE | ENGINE_CAP_IOPRIO | ENGINE_CAP_OWN_IO,
 	.setup = uring_setup,
 	.teardown = uring_teardown,
 	.sync = uring_sync,

@@ -196,7 +196,7 @@ static const char *aio_warn(const struct engine_conf *conf)
 const struct engine_ops engine_libaio = {
 	.name = "libaio",
 	.summary = "Linux native AIO (io_submit/io_getevents), iodepth in flight with direct=1",
-	.caps = ENGINE_CAP_QUEUE | ENGINE_CAP_IOPRIO,
+	.caps = ENGINE_CAP_QUEUE | ENGINE_CAP_IOPRIO | ENGINE_CAP_OWN_IO,
 	.setup = aio_setup,
 	.teardown = aio_teardown,
 	.sync = aio_sync,

@@ -225,4 +225,5 @@ const struct engine_ops engine_mmap = {
 	.sync = mmap_sync,
 	.attach = mmap_attach,
 	.check = mmap_check,
+	.caps = ENGINE_CAP_OWN_IO | ENGINE_CAP_OWN_SYNC,
 };

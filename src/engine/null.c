@@ -35,7 +35,8 @@ static int null_sync(struct engine *e, int fd, enum op_type op)
 const struct engine_ops engine_null = {
 	.name = "null",
 	.summary = "no I/O: every operation completes at once (measures dbio's own cost per operation)",
-	.caps = ENGINE_CAP_TRIM, /* as fio's null, trims complete too */
+	.caps = ENGINE_CAP_TRIM | ENGINE_CAP_OWN_IO |
+		ENGINE_CAP_OWN_SYNC, /* as fio's null, trims complete too */
 	.setup = null_setup,
 	.teardown = null_teardown,
 	.io = null_io,

@@ -239,16 +239,44 @@ static int parse_nice(struct job *job, struct dbio_err *err)
 	return 0;
 }
 
+/* continue_on_error into job->continue_on: fio's values but those that
+ * would go on after a verify mismatch, which dbio always stops at. */
+static int parse_continue(struct job *job, struct dbio_err *err)
+{
+	const char *coe = job->continue_on_error;
+
+	if (!strcmp(coe, "none") || !strcmp(coe, "0"))
+		job->continue_on = 0;
+	else if (!strcmp(coe, "read"))
+		job->continue_on = CONTINUE_READ;
+	else if (!strcmp(coe, "write"))
+		job->continue_on = CONTINUE_WRITE;
+	else if (!strcmp(coe, "io"))
+		job->continue_on = CONTINUE_READ | CONTINUE_WRITE | CONTINUE_TRIM;
+	else if (!strcmp(coe, "verify") || !strcmp(coe, "all") || !strcmp(coe, "1"))
+		return job_fail(
+			job, "continue_on_error", err,
+			"%s is not honoured: dbio goes on after read and write errors but stops at a verify mismatch; use continue_on_error=io",
+			coe);
+	else
+		return job_fail(
+			job, "continue_on_error", err,
+			"bad value '%s': expected none, read, write or io (fio's verify, all and 1 are not honoured)",
+			coe);
+	if (job->continue_on && strcmp(job->workload, "fileio"))
+		return job_fail(job, "continue_on_error", err, "%s with workload=%s: workload=fileio only",
+				coe, job->workload);
+	return 0;
+}
+
 /* fio's keys whose other values dbio does not do; io_submit_mode into
  * job->offload. */
 static int check_modes(struct job *job, struct dbio_err *err)
 {
-	const char *coe = job->continue_on_error, *ism = job->io_submit_mode;
+	const char *ism = job->io_submit_mode;
 
-	if (strcmp(coe, "none") && strcmp(coe, "0"))
-		return job_fail(
-			job, "continue_on_error", err,
-			"dbio stops a job at its first I/O error; continue_on_error=%s is not honoured", coe);
+	if (parse_continue(job, err))
+		return err->code;
 	job->offload = !strcmp(ism, "offload");
 	if (!job->offload && strcmp(ism, "inline"))
 		return job_fail(job, "io_submit_mode", err, "bad value '%s': expected inline or offload",

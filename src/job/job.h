@@ -114,6 +114,9 @@ struct job_keys {
 struct workload_ops;
 struct engine_ops;
 
+/* continue_on_error's kinds of I/O (job->continue_on). */
+enum { CONTINUE_READ = 1u << 0, CONTINUE_WRITE = 1u << 1, CONTINUE_TRIM = 1u << 2 };
+
 struct job {
 	/* Keys of every job (option_job_table). */
 	char name[128];
@@ -335,6 +338,7 @@ struct job {
 	uint64_t flow_id;	/* the jobs of one id share a count of their I/Os */
 	uint64_t flow_sleep_ns; /* how long a thread over its share waits; 0: yield and look again */
 	bool offload;		/* io_submit_mode=offload, parsed by job_validate_pacing */
+	unsigned continue_on;	/* continue_on_error: CONTINUE_READ | CONTINUE_WRITE | CONTINUE_TRIM */
 	/* -- end of flow and submission -- */
 	/* -- fio: engines and NUMA -- */
 	char numa_cpu_nodes[128];  /* as given: NUMA nodes "0-1,3" or "all"; "" none */

@@ -301,7 +301,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "exitall_on_error", .never_brief = 1, .type = OPT_BOOL, .offset = F(exitall_on_error), .def = "0",
 	  .help = "When a thread of this job fails, stop the other jobs running with it (which ones: exit_what); without it a failure stops the failing job's own threads only." },
 	{ .name = "continue_on_error", .type = OPT_STR, .offset = F(continue_on_error), .size = S(continue_on_error), .def = "none",
-	  .help = "none (or 0): stop the job at its first I/O error, which is what dbio does. Any other of fio's values is refused." },
+	  .help = "none (or 0): stop the job at its first I/O error. read, write, io (both, and trims): as fio, go on after an EIO or EILSEQ of those, counted in the run's errors (by errno, with the first one's message) and not as I/O done; any other error still stops the job, and so does a failed fsync (the data may be lost) and a verify mismatch, so fio's verify, all and 1 are refused. workload=fileio only." },
 	{ .name = "io_submit_mode", .type = OPT_STR, .offset = F(io_submit_mode), .size = S(io_submit_mode), .def = "inline",
 	  .help = "inline: before a rate wait, a queued engine waits for the I/O in flight, as fio's default. offload: it does not, as fio's pool of submitting threads: each I/O is issued at its time on the rate's schedule whatever is in flight, and completions are reaped as they come meanwhile. A synchronous engine keeps one I/O in flight either way (fio's offload with iodepth=1 too). workload=fileio only." },
 	{ .name = "iodepth_batch_submit", .type = OPT_UINT, .offset = F(iodepth_batch_submit), .def = "0", .min = 0, .max = 4096,

@@ -11,6 +11,7 @@
 #include "engine/engine.h"
 #include "plan/fio_keys.h"
 #include "plan/plan.h"
+#include "util/fault.h"
 #include "util/numa.h"
 #include "util/termesc.h"
 #include "util/units.h"
@@ -190,6 +191,28 @@ static int check_job(struct job *job, struct dbio_err *err)
 	return 0;
 }
 
+/* DBIO_FAULT (util/fault.h) injects faults into dbio_sys only: a job
+ * whose reads, writes or syncs go elsewhere would run as if it were not
+ * set, and a test would pass that tested nothing. */
+static int check_fault(struct job *job, struct dbio_err *err)
+{
+	const bool io = fault_on(FAULT_OP_READ) || fault_on(FAULT_OP_WRITE), sync = fault_on(FAULT_OP_FSYNC);
+	const unsigned caps = job->eng ? job->eng->caps : 0;
+
+	if ((io || sync) && (job->wl->caps & WORKLOAD_CAP_LIBRARY_IO))
+		return job_fail(
+			job, "workload", err,
+			"%s=%s cannot reach workload=%s: its database library reads, writes and syncs by itself, not through dbio's syscall table; fault only open there",
+			FAULT_ENV, fault_spec(), job->wl->name);
+	if ((io && (caps & ENGINE_CAP_OWN_IO)) || (sync && (caps & ENGINE_CAP_OWN_SYNC)))
+		return job_fail(
+			job, "ioengine", err,
+			"%s=%s cannot reach ioengine=%s: its %s do not go through dbio's syscall table; use ioengine=sync, psync or pvsync2",
+			FAULT_ENV, fault_spec(), job->eng->name,
+			io && (caps & ENGINE_CAP_OWN_IO) ? "reads and writes" : "syncs");
+	return 0;
+}
+
 int plan_validate(struct job *job, struct dbio_err *err)
 {
 	int rc;
@@ -204,7 +227,8 @@ int plan_validate(struct job *job, struct dbio_err *err)
 				"bad value '%s': expected a name of UTF-8 text without control characters",
 				job->name);
 	if ((rc = plan_fio_meta(job, err)) || (rc = resolve(job, err)) ||
-	    (job->eng && (rc = check_engine(job, err))) || (rc = check_job(job, err)))
+	    (job->eng && (rc = check_engine(job, err))) || (rc = check_fault(job, err)) ||
+	    (rc = check_job(job, err)))
 		return rc;
 	if (job->wl->validate)
 		return job->wl->validate(job, err);

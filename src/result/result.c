@@ -404,6 +404,23 @@ static json_t *usage_json(const struct usage *u, uint64_t elapsed_ns)
 			 (json_int_t)u->inblock, "oublock", (json_int_t)u->oublock);
 }
 
+/* continue_on_error: the I/O errors the job went on after, by errno, and
+ * the first one's message (fio's total_err and first_error). */
+static json_t *io_errors_json(const struct io_errors *e)
+{
+	json_t *by = json_object(), *o;
+
+	for (int k = 0; k < IOERR_KINDS; k++)
+		if (e->by_kind[k])
+			json_object_set_new(by, io_errors_name(k), json_integer((json_int_t)e->by_kind[k]));
+	o = json_pack("{s:I, s:o}", "total", (json_int_t)e->total, "by_errno", by);
+	if (o && e->total) {
+		json_object_set_new(o, "first", json_string(e->first));
+		json_object_set_new(o, "first_errno", json_string(io_errors_name(e->first_kind)));
+	}
+	return o;
+}
+
 int result_add_run(json_t *result, size_t index, const struct job *job, const struct run_stats *st)
 {
 	json_t *jobs = json_object_get(result, "jobs");
@@ -477,6 +494,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 					      (json_int_t)job->latency_window_ns, "percentile",
 					      job->latency_pct, "depth_min", (int)st->lat_depth_min,
 					      "depth_max", (int)st->lat_depth_max));
+	if (run && job->continue_on)
+		json_object_set_new(run, "errors", io_errors_json(&st->ioerr));
 	if (run && st->db_engine)
 		json_object_set_new(run, "database",
 				    json_pack("{s:s, s:I}", "engine", st->db_engine, "disk_bytes",

@@ -219,6 +219,13 @@ static int collect_job(struct run_group *g, size_t j, size_t base, struct dbio_e
 			st->lat_depth_max = w->lat_depth;
 		if (w->db_engine)
 			st->db_engine = w->db_engine;
+		if (w->ioerr.total && !st->ioerr.total) {
+			memcpy(st->ioerr.first, w->ioerr.first, sizeof(st->ioerr.first));
+			st->ioerr.first_kind = w->ioerr.first_kind;
+		}
+		st->ioerr.total += w->ioerr.total;
+		for (int k = 0; k < IOERR_KINDS; k++)
+			st->ioerr.by_kind[k] += w->ioerr.by_kind[k];
 		collect_phases(st, w, t == 0);
 		if (w->start_ns && w->start_ns < first)
 			first = w->start_ns;

@@ -293,6 +293,9 @@ int layout_create(struct layout *l, struct dbio_err *err)
 			break;
 		}
 		f->created = true;
+		/* best effort: without it (not root, no xattrs) a leftover is
+		 * refused instead of removed by the next run */
+		(void)mark_set(fd, RUN_MARK_LIVE);
 		rc = preallocate(l, f, fd);
 		if (rc) {
 			char sz[32];
@@ -433,6 +436,19 @@ void layout_remove_thread_files(struct layout *l, const struct run_opts *opts)
 	}
 }
 
+/* A file kept with --keep is the user's now: the next run refuses it
+ * (already exists) instead of removing it as a leftover. */
+static void unmark_kept(const struct layout *l, const struct layout_file *f)
+{
+	int fd =
+		dbio_sys->openat(l->dirs[f->dir].fd, f->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0) {
+		(void)mark_clear(fd);
+		dbio_sys->close(fd);
+	}
+}
+
 void layout_release(struct layout *l, const struct run_opts *opts)
 {
 	/* A file left behind makes the next run refuse the directory, and a
@@ -444,6 +460,8 @@ void layout_release(struct layout *l, const struct run_opts *opts)
 		if (f->created && !l->keep && !l->carry &&
 		    dbio_sys->unlinkat(l->dirs[f->dir].fd, f->name, 0) && errno != ENOENT)
 			run_warn(opts, "%s: cannot remove: %s: remove it by hand", f->path, strerror(errno));
+		else if (f->created && l->keep)
+			unmark_kept(l, f);
 		free(f->name);
 		free(f->path);
 	}

@@ -95,6 +95,7 @@ struct run_stats {
 	const char *db_engine;	  /* the database the workload drove, or NULL */
 	uint64_t disk_bytes;	  /* what the workload's own files occupy at the end (databases) */
 	unsigned lat_depth_min, lat_depth_max; /* latency_target: the depths its threads found */
+	struct io_errors ioerr;		       /* continue_on_error: summed; the first thread's first */
 	struct run_phase {
 		const char *name;
 		uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC: earliest start, latest end */

@@ -228,6 +228,27 @@ void run_steady_check(struct run_group *g, uint64_t now);
 int run_steady_collect(struct run_group *g, size_t j);
 void run_steady_release(struct run_group *g);
 
+/* The mark (util/mark.h) on the data files a run lays out while it runs:
+ * a file of the job's name that carries it was left by a run of dbio
+ * that did not finish (SIGKILL, a crash, a power cut). A kept file
+ * (--keep) has it taken off. */
+#define RUN_MARK_LIVE "run"
+
+/* Whether name, in a directory, is a file the job would make:
+ * dbio.<job>.<thread>.<rest>, dbio.<job>.shared.<rest> or dbio.<job>.probe
+ * (so job 'a' does not claim job 'a.b''s). */
+bool run_is_job_file(const struct job *job, const char *name);
+
+/* Whether dirfd/name is a leftover of dbio's: a regular file of dbio's
+ * user with one link, carrying RUN_MARK_LIVE, opened without following a
+ * symlink. */
+bool run_leftover_ours(int dirfd, const char *name);
+
+/* Remove the job's leftovers (run_leftover_ours) from its directories,
+ * each named in a warning on opts; what cannot be removed is a warning
+ * too (the layout then says the name exists). */
+void layout_clear_leftovers(struct layout *l, const struct run_opts *opts);
+
 /* Format a warning and hand it to opts->warn (nothing when NULL). */
 void run_warn(const struct run_opts *opts, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -218,6 +218,9 @@ static int group_prepare(struct run_group *g, struct dbio_err *err)
 		g->layouts[j].adopt = g->opts->adopt;
 	if (!rc)
 		layout_share(g->layouts, g->n);
+	for (size_t j = 0; j < g->n && !rc; j++)
+		if (g->jobs[j].wl->caps & WORKLOAD_CAP_FILES)
+			layout_clear_leftovers(&g->layouts[j], g->opts);
 	for (size_t j = 0; j < g->n && !rc; j++) {
 		const struct job *job = &g->jobs[j];
 		const bool files = job->wl->caps & WORKLOAD_CAP_FILES;

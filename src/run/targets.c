@@ -19,21 +19,6 @@
 #include "run/run_int.h"
 #include "util/syscalls.h"
 
-/* "<thread>.<rest>" or "shared.<rest>": what follows dbio.<job>. in the
- * names of a job's files (so job 'a' does not claim job 'a.b''s). */
-static bool is_file_suffix(const char *s)
-{
-	size_t n = strspn(s, "0123456789");
-
-	if (!n && !strcmp(s, "probe"))
-		return true;
-	if (!n && !strncmp(s, "shared", 6))
-		n = 6;
-	if (!n || s[n] != '.')
-		return false;
-	return s[n + 1] != '\0';
-}
-
 /* direct=1 where the files live in RAM: tmpfs accepts O_DIRECT (since
  * Linux 6.6) but has no device to bypass the cache for, so the job would
  * measure memory copies while the result says direct I/O. Worth a warning,
@@ -63,7 +48,7 @@ static void warn_ram(const struct job *job, const char *path, const char *statfs
 static int check_dir(const struct job *job, const char *path, bool warn, const struct run_opts *opts,
 		     struct dbio_err *err)
 {
-	char where[4200], prefix[160];
+	char where[4200];
 	const char *foreign = NULL, *leftover = NULL;
 	struct stat st;
 	DIR *d;
@@ -84,15 +69,15 @@ static int check_dir(const struct job *job, const char *path, bool warn, const s
 				    where, path, job->name);
 	if (!(d = opendir(path)))
 		return dbio_err_set(err, -errno, "%s: cannot read directory: %s", path, strerror(errno));
-	snprintf(prefix, sizeof(prefix), "dbio.%s.", job->name);
 	for (struct dirent *e; (e = readdir(d));) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		if (strncmp(e->d_name, "dbio.", 5)) {
 			if (!foreign && !(foreign = strdup(e->d_name)))
 				foreign = "?";
-		} else if (!strncmp(e->d_name, prefix, strlen(prefix)) &&
-			   is_file_suffix(e->d_name + strlen(prefix)) && !leftover) {
+		} else if (!leftover && run_is_job_file(job, e->d_name) &&
+			   !run_leftover_ours(dirfd(d), e->d_name)) {
+			/* one with dbio's live mark is removed before the layout */
 			if (!(leftover = strdup(e->d_name)))
 				leftover = "?";
 		}

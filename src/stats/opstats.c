@@ -1,6 +1,10 @@
 /* Per-operation-type counters; see opstats.h. */
 #include "stats/opstats.h"
 
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
 const char *op_type_name(enum op_type t)
 {
 	static const char *const names[OP_NTYPES] = {
@@ -27,4 +31,25 @@ void op_stats_merge(struct op_stats *dst, const struct op_stats *src)
 {
 	dst->bytes += src->bytes;
 	hist_merge(&dst->lat_ns, &src->lat_ns);
+}
+
+const char *io_errors_name(int kind)
+{
+	return kind == IOERR_EIO ? "EIO" : "EILSEQ";
+}
+
+bool io_errors_add(struct io_errors *e, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rc != -EIO && rc != -EILSEQ)
+		return false;
+	if (!e->total++) {
+		e->first_kind = rc == -EIO ? IOERR_EIO : IOERR_EILSEQ;
+		va_start(ap, fmt);
+		vsnprintf(e->first, sizeof(e->first), fmt, ap);
+		va_end(ap);
+	}
+	e->by_kind[rc == -EIO ? IOERR_EIO : IOERR_EILSEQ]++;
+	return true;
 }

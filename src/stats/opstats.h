@@ -7,6 +7,7 @@
 #define DBIO_STATS_OPSTATS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "stats/hist.h"
 
@@ -75,5 +76,23 @@ static inline void op_stats_add(struct op_stats *s, uint64_t bytes, uint64_t lat
 	s->bytes += bytes;
 	hist_add(&s->lat_ns, lat_ns);
 }
+
+/* continue_on_error (fio's): the I/O errors a thread went on after, only
+ * fio's non-fatal ones (EIO, EILSEQ); the I/O is not counted as done. */
+/* The kinds counted, named by io_errors_name. */
+enum { IOERR_EIO, IOERR_EILSEQ, IOERR_KINDS };
+struct io_errors {
+	uint64_t total;
+	uint64_t by_kind[IOERR_KINDS];
+	int first_kind;	 /* IOERR_*, of the first one */
+	char first[512]; /* the first one, said as a failure would be; "" when none */
+};
+
+/* The errno name of kind (IOERR_*): "EIO", "EILSEQ". */
+const char *io_errors_name(int kind);
+
+/* Count rc (-EIO or -EILSEQ) in e, keeping the message of the first; false
+ * (nothing counted) for any other rc, which no job goes on after. */
+bool io_errors_add(struct io_errors *e, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

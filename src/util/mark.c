@@ -10,6 +10,13 @@ int mark_set(int fd, const char *maker)
 	return fsetxattr(fd, MARK_XATTR, maker, strlen(maker), 0) ? -errno : 0;
 }
 
+int mark_clear(int fd)
+{
+	if (fremovexattr(fd, MARK_XATTR) == 0 || errno == ENODATA || errno == EOPNOTSUPP)
+		return 0;
+	return -errno;
+}
+
 int mark_check(int fd, const char *maker)
 {
 	char value[64];

@@ -16,6 +16,10 @@
  * extended attributes). */
 int mark_set(int fd, const char *maker);
 
+/* Take any mark off the open file fd. 0 (also when it had none) or
+ * -errno. */
+int mark_clear(int fd);
+
 /* 0 when fd carries the mark of maker; -ENODATA when it carries none or
  * another's; else -errno. */
 int mark_check(int fd, const char *maker);

@@ -58,6 +58,9 @@ struct fio_job_sums {
 	double user_s, sys_s;
 	uint64_t ctx, majf, minf;
 	bool partial;
+	bool coe;	    /* continue_on_error: the runs have errors */
+	uint64_t total_err; /* their errors gone on after */
+	int first_error;    /* the errno of the first, 0 for none */
 	uint64_t bytes[FIO_NDIRS];
 	bool queued; /* a queued engine: the runs have a submission latency */
 	struct hist dir[FIO_NDIRS];
@@ -181,9 +184,12 @@ static void job_sums(const json_t *job, struct fio_job_sums *s)
 	s->elapsed_ns = 0;
 	s->user_s = s->sys_s = 0;
 	s->ctx = s->majf = s->minf = 0;
-	s->partial = s->queued = false;
+	s->partial = s->queued = s->coe = false;
+	s->total_err = 0;
+	s->first_error = 0;
 	json_array_foreach (json_object_get(job, "runs"), r, run) {
 		const json_t *ru = json_object_get(run, "rusage");
+		const json_t *errs = json_object_get(run, "errors");
 
 		s->elapsed_ns += num_u64(run, "elapsed_ns");
 		s->user_s += tree_num(ru, "user_s");
@@ -193,6 +199,10 @@ static void job_sums(const json_t *job, struct fio_job_sums *s)
 		s->minf += num_u64(ru, "minflt");
 		s->partial = s->partial || json_is_true(json_object_get(run, "partial"));
 		s->queued = s->queued || json_object_get(run, "submission");
+		s->coe = s->coe || errs;
+		s->total_err += num_u64(errs, "total");
+		if (!s->first_error && json_object_get(errs, "first_errno"))
+			s->first_error = !strcmp(tree_str(errs, "first_errno"), "EIO") ? EIO : EILSEQ;
 	}
 	for (int d = 0; d < FIO_NDIRS; d++) {
 		hist_init(&s->dir[d]);
@@ -344,6 +354,10 @@ static json_t *fio_job(const json_t *job, struct fio_job_sums *s, bool plus)
 		      "job options", options_json(json_object_get(job, "options")));
 	if (!o)
 		return NULL;
+	if (s->coe) { /* as fio prints them with continue_on_error */
+		json_object_set_new(o, "total_err", json_integer((json_int_t)s->total_err));
+		json_object_set_new(o, "first_error", json_integer(s->first_error));
+	}
 	for (int d = FIO_READ; d <= FIO_TRIM; d++)
 		json_object_set_new(o, fio_dirs[d].name, rw_json(s, d, plus));
 	json_object_set_new(o, "sync",

@@ -87,6 +87,24 @@ static void op_table(FILE *fp, const json_t *ops)
 	}
 }
 
+/* continue_on_error: the errors the job went on after, next to the ops
+ * they are not counted in. */
+static void errors_line(FILE *fp, const json_t *errors)
+{
+	const char *name;
+	json_t *n;
+
+	if (!errors)
+		return;
+	fprintf(fp, "    I/O errors gone on after (continue_on_error, not counted above): %.0f",
+		tree_num(errors, "total"));
+	json_object_foreach ((json_t *)json_object_get(errors, "by_errno"), name, n)
+		fprintf(fp, ", %s %lld", name, (long long)json_integer_value(n));
+	if (json_object_get(errors, "first"))
+		fprintf(fp, "; the first: %s", tree_str(errors, "first"));
+	fputc('\n', fp);
+}
+
 static void usage_lines(FILE *fp, const json_t *ru)
 {
 	fprintf(fp, "    cpu: user %.2f s, sys %.2f s, %.1f %% of one core\n", tree_num(ru, "user_s"),
@@ -371,6 +389,7 @@ static void report_text(FILE *fp, const json_t *result)
 				json_is_true(json_object_get(run, "partial")) ? ", PARTIAL (stopped early)"
 									      : "");
 			op_table(fp, json_object_get(run, "ops"));
+			errors_line(fp, json_object_get(run, "errors"));
 			target_lines(fp, json_object_get(run, "targets"));
 			usage_lines(fp, json_object_get(run, "rusage"));
 			if (json_object_get(run, "memory"))

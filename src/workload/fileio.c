@@ -79,8 +79,34 @@ static int io_failed(struct worker *w, const struct io_req *req, size_t file, in
 		return dbio_err_set(&w->err, rc, "%s: %s of %llu bytes at offset %llu: %s",
 				    w->files[file].path, op_type_name(req->op), (unsigned long long)req->len,
 				    (unsigned long long)req->off, strerror(-rc));
+	/* A failed fsync is not retried: the kernel may have dropped the dirty
+	 * pages and cleared the error, so a second fsync could succeed with
+	 * the data gone (the PostgreSQL fsync lesson, 2018). */
+	if (req->op == OP_FSYNC || req->op == OP_FDATASYNC || req->op == OP_SYNC_FILE_RANGE)
+		return dbio_err_set(
+			&w->err, rc,
+			"%s: %s: %s: what the job wrote to it since its last successful sync may be lost (not retried)",
+			w->files[file].path, op_type_name(req->op), strerror(-rc));
 	return dbio_err_set(&w->err, rc, "%s: %s: %s", w->files[file].path, op_type_name(req->op),
 			    strerror(-rc));
+}
+
+/* continue_on_error: whether the job goes on after rc of the engine on
+ * req (fio's non-fatal errors, EIO and EILSEQ, of the ops the key names;
+ * never a sync, whose failure may have lost data), counting it. The I/O is
+ * not counted as done. */
+static bool io_continue(struct worker *w, const struct io_req *req, int rc)
+{
+	const unsigned kind = req->op == OP_READ    ? CONTINUE_READ
+			      : req->op == OP_WRITE ? CONTINUE_WRITE
+			      : req->op == OP_TRIM  ? CONTINUE_TRIM
+						    : 0;
+
+	if (!(w->job->continue_on & kind))
+		return false;
+	return io_errors_add(&w->ioerr, rc, "%s: %s of %llu bytes at offset %llu: %s",
+			     w->files[req->file].path, op_type_name(req->op), (unsigned long long)req->len,
+			     (unsigned long long)req->off, strerror(-rc));
 }
 
 /* The sync due after a thread's writes-th write, as a bit (1 << op): as
@@ -186,6 +212,7 @@ static int fileio_run_sync(struct worker *w)
 	struct usage u0 = { 0 };
 	struct pace *pace = &st->pace;
 	size_t file = 0;
+	bool skipped = false;
 	int rc = 0;
 
 	pace_start(pace, now);
@@ -228,6 +255,12 @@ static int fileio_run_sync(struct worker *w)
 			rc = w->eng.ops->io(&w->eng, &req);
 			uint64_t t = clock_now_ns();
 
+			if (rc && io_continue(w, &req, rc)) {
+				rc = 0;
+				skipped = true;
+				now = t;
+				break;
+			}
 			if (rc || (st->ver && req.op == OP_READ && (rc = verify_read_done(st->ver, w, &req))))
 				break;
 			if (pace->on) {
@@ -253,6 +286,10 @@ static int fileio_run_sync(struct worker *w)
 			break;
 		done++;
 		atomic_store_explicit(&w->progress_ops, done, memory_order_relaxed);
+		if (skipped) {
+			skipped = false; /* failed, counted in w->ioerr: nothing of it is done */
+			continue;
+		}
 		if (pace->think && pace_think_due(pace, now))
 			now = pace_think(pace, req.op, now, deadline);
 		if (pace->floor && measuring && (rc = pace_floor_check(pace, w, now)))
@@ -502,6 +539,8 @@ static bool q_reap(struct qloop *q)
 		q->inflight--;
 		q->completed++;
 		st->free[q->nfree++] = req->slot;
+		if (req->rc && io_continue(w, req, req->rc))
+			continue;
 		if (req->rc ||
 		    (st->ver && req->op == OP_READ && (req->rc = verify_read_done(st->ver, w, req)))) {
 			q_fail(q, req->rc, req);

@@ -361,6 +361,7 @@ static uint64_t import_series_points(const struct job *job)
 
 const struct workload_ops workload_import = {
 	.name = "import",
+	.caps = WORKLOAD_CAP_LIBRARY_IO,
 	.prepare = import_prepare,
 	.run = import_run,
 	.cleanup = import_cleanup,

@@ -404,6 +404,7 @@ static uint64_t kv_series_points(const struct job *job)
 
 const struct workload_ops workload_kv = {
 	.name = "kv",
+	.caps = WORKLOAD_CAP_LIBRARY_IO,
 	.prepare = kv_prepare,
 	.run = kv_run,
 	.cleanup = kv_cleanup,

@@ -141,7 +141,8 @@ struct worker {
 		unsigned nfigures;
 	} phases[WORKLOAD_MAX_PHASES];
 	unsigned nphases;
-	unsigned lat_depth; /* latency_target: the queue depth the search found (0: none) */
+	unsigned lat_depth;	/* latency_target: the queue depth the search found (0: none) */
+	struct io_errors ioerr; /* continue_on_error: what the thread went on after */
 };
 
 /* One measured read or write of len bytes that took lat_ns, for the
@@ -163,6 +164,10 @@ static inline void worker_live_add(struct worker *w, uint64_t len, uint64_t lat_
 
 enum workload_caps {
 	WORKLOAD_CAP_FILES = 1u << 0,
+	/* Appended. A database library reads, writes and syncs the job's
+	 * files itself, not through dbio_sys: DBIO_FAULT (util/fault.h)
+	 * cannot reach that I/O. */
+	WORKLOAD_CAP_LIBRARY_IO = 1u << 1,
 };
 
 struct workload_ops {

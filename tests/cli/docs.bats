@@ -448,3 +448,12 @@ EOF2
 	[ "$status" -eq 1 ]
 	[ "$output" = "src/x/long.h: 801 lines (at most 800)" ]
 }
+
+@test "docs: a result with continue_on_error's errors validates" {
+	need_jsonschema
+	DBIO_FAULT=eio:read:after=3:times=2 run "$DBIO" run --rw=read --size=1m --continue_on_error=read \
+		--directory="$DIR" --output="$BATS_TEST_TMPDIR/r.json"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	validate "$BATS_TEST_TMPDIR/r.json"
+	[ "$(value "$BATS_TEST_TMPDIR/r.json" 'd["jobs"][0]["runs"][0]["errors"]["by_errno"]["EIO"]')" -eq 2 ]
+}

@@ -43,16 +43,8 @@ truncated() {
 }
 
 @test "a filesystem turning read-only mid-run: the write error stands, the file left behind is named" {
-	[ "$(id -u)" -eq 0 ] || skip "needs root for a loop device"
-	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is not installed"
-	truncate -s 64m "$scratch/ext4.img"
-	mkfs.ext4 -q -F "$scratch/ext4.img" >/dev/null 2>&1 || skip "cannot make an ext4 image"
-	loop_dev=$(losetup -f --show "$scratch/ext4.img" 2>/dev/null) || skip "losetup -f --show failed (no free loop device?)"
-	on_teardown losetup -d "$loop_dev"
 	loop_mnt="$scratch/mnt"
-	mkdir "$loop_mnt"
-	mount -o errors=remount-ro "$loop_dev" "$loop_mnt" 2>/dev/null || skip "cannot mount $loop_dev"
-	on_teardown unmount "$loop_mnt"
+	mount_ext4 "$loop_mnt" 64m errors=remount-ro
 	local trigger="/sys/fs/ext4/${loop_dev#/dev/}/trigger_fs_error" dir="$loop_mnt/d"
 	[ -w "$trigger" ] || skip "$trigger: not there, cannot make ext4 fail"
 	mkdir "$dir"

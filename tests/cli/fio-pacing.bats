@@ -289,7 +289,7 @@ EOF
 
 @test "refused with the reason: continue_on_error, batch keys on psync, pacing in oltp" {
 	printf '[j]\nsize=64k\ncontinue_on_error=all\n' >j.fio
-	refused_file j.fio "dbio: j.fio:3: key 'continue_on_error': dbio stops a job at its first I/O error; continue_on_error=all is not honoured (job 'j')"
+	refused_file j.fio "dbio: j.fio:3: key 'continue_on_error': all is not honoured: dbio goes on after read and write errors but stops at a verify mismatch; use continue_on_error=io (job 'j')"
 	printf '[j]\nsize=64k\niodepth_batch=4\n' >j.fio
 	queued=$(queued_engines_of_build | sed 's/^/ioengine=/;2,$s/^ioengine=//' | join_list ' or ')
 	# a build without liburing and libaio has none

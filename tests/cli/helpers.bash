@@ -230,6 +230,22 @@ mount_tmpfs() {
 	on_teardown unmount "$1"
 }
 
+# mount_ext4 DIR SIZE [OPTIONS]: an ext4 image of SIZE in $scratch on a loop
+# device ($loop_dev), mounted on DIR (created) with mount's -o OPTIONS;
+# unmounted and detached in teardown; skips the test, saying why, where
+# that is not possible.
+mount_ext4() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a loop device"
+	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is not installed (e2fsprogs)"
+	truncate -s "$2" "$scratch/ext4.img"
+	mkfs.ext4 -q -F "$scratch/ext4.img" >/dev/null 2>&1 || skip "cannot make an ext4 image"
+	loop_dev=$(losetup -f --show "$scratch/ext4.img" 2>/dev/null) || skip "losetup -f --show failed (no free loop device?)"
+	on_teardown losetup -d "$loop_dev"
+	mkdir -p "$1"
+	mount ${3:+-o "$3"} "$loop_dev" "$1" 2>/dev/null || skip "cannot mount $loop_dev"
+	on_teardown unmount "$1"
+}
+
 # json_has FILE PATH...: every dotted PATH is in the JSON and not null;
 # prints the missing ones and fails when there is one.
 json_has() {

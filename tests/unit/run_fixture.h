@@ -68,8 +68,11 @@ struct fx_fault {
 
 static struct fx_state {
 	struct fx_fault fault[FX_NCALLS];
-	size_t short_max;		/* workers' transfers move at most this many bytes a call; 0: all */
-	bool intr;			/* every other transfer of a worker fails with EINTR */
+	size_t short_max;	 /* workers' transfers move at most this many bytes a call; 0: all */
+	bool intr;		 /* every other transfer of a worker fails with EINTR */
+	size_t layout_short_max; /* the same for the layout's (created files') transfers */
+	bool layout_intr;
+	atomic_uint layout_calls;	/* the layout's transfers, for layout_intr */
 	atomic_uint calls[FX_NCALLS];	/* matching calls, failed ones too */
 	atomic_uint fails[FX_NCALLS];	/* failures injected */
 	atomic_ullong bytes[FX_NCALLS]; /* bytes the matching real transfers moved */
@@ -119,6 +122,14 @@ static inline ssize_t fx_transfer(enum fx_call c, int fd, size_t *len)
 	unsigned n;
 	int rc;
 
+	if (fd >= 0 && !fx_is_worker(fd) && (fx.layout_intr || fx.layout_short_max)) {
+		if (fx.layout_intr && atomic_fetch_add(&fx.layout_calls, 1) % 2 == 0) {
+			errno = EINTR;
+			return -1;
+		}
+		if (fx.layout_short_max && *len > fx.layout_short_max)
+			*len = fx.layout_short_max;
+	}
 	if (!fx_matches(c, fd))
 		return 1;
 	if ((rc = fx_inject_nth(c, &n)) <= 0)

@@ -19,6 +19,8 @@
 #include "run_fixture.h"
 
 #define KIB 1024ull
+/* What a failed sync says after its error: it is not retried. */
+#define LOST "what the job wrote to it since its last successful sync may be lost (not retried)"
 
 /* The calls the engine of the test (r->param) reads and writes with. */
 static enum fx_call read_call(const struct fx_run *r)
@@ -197,7 +199,7 @@ static void test_fileio_fsync_eio_fails_the_run(void **state)
 	fx.fault[FX_FSYNC] = (struct fx_fault){ .err = EIO };
 	jobs(r, "rw=write\nbs=4k\nsize=64k\nfsync=4\n");
 	fx_run_jobs(r, false);
-	failed_with(r, -EIO, "dbio.j.0.0", "fsync: Input/output error");
+	failed_with(r, -EIO, "dbio.j.0.0", "fsync: Input/output error: " LOST);
 	assert_int_equal(fx_ops(r, 0, OP_WRITE), 4);
 	assert_int_equal(fx_ops(r, 0, OP_FSYNC), 0);
 	assert_int_equal(atomic_load(&fx.calls[FX_FSYNC]), 1);
@@ -211,7 +213,7 @@ static void test_fileio_fdatasync_eio_fails_the_run(void **state)
 	fx.fault[FX_FDATASYNC] = (struct fx_fault){ .err = EIO, .after = 1 };
 	jobs(r, "rw=write\nbs=4k\nsize=64k\nfdatasync=2\n");
 	fx_run_jobs(r, false);
-	failed_with(r, -EIO, "dbio.j.0.0", "fdatasync: Input/output error");
+	failed_with(r, -EIO, "dbio.j.0.0", "fdatasync: Input/output error: " LOST);
 	assert_int_equal(fx_ops(r, 0, OP_WRITE), 4);
 	assert_int_equal(fx_ops(r, 0, OP_FDATASYNC), 1);
 }
@@ -225,7 +227,7 @@ static void test_fileio_end_fsync_eio_names_the_file(void **state)
 	fx.fault[FX_FSYNC] = (struct fx_fault){ .err = EIO, .after = 1 };
 	jobs(r, "rw=write\nbs=4k\nsize=32k\nnrfiles=2\nend_fsync=1\n");
 	fx_run_jobs(r, false);
-	failed_with(r, -EIO, "dbio.j.0.1", "fsync: Input/output error");
+	failed_with(r, -EIO, "dbio.j.0.1", "fsync: Input/output error: " LOST);
 	assert_int_equal(fx_ops(r, 0, OP_WRITE), 8);
 	assert_int_equal(fx_bytes(r, 0, OP_WRITE), 32 * KIB);
 	assert_int_equal(fx_ops(r, 0, OP_FSYNC), 1);
@@ -242,6 +244,55 @@ static void test_fileio_fsync_counts(void **state)
 	assert_int_equal(fx_ops(r, 0, OP_WRITE), 16);
 	assert_int_equal(fx_ops(r, 0, OP_FSYNC), 3);
 	assert_int_equal(atomic_load(&fx.calls[FX_FSYNC]), 3);
+}
+
+/* continue_on_error=read: the 4th and 5th reads fail with EIO and the job
+ * goes on: 14 of its 16 reads are counted as done, the two failures are
+ * counted by errno with the first one named, and the run has not failed. */
+static void test_fileio_continue_on_error_counts_and_goes_on(void **state)
+{
+	struct fx_run *r = *state;
+	char path[128], want[256];
+
+	fx.fault[read_call(r)] = (struct fx_fault){ .err = EIO, .after = 3, .times = 2 };
+	jobs(r, "rw=read\nbs=4k\nsize=64k\ncontinue_on_error=read\n");
+	assert_int_equal(fx_run_jobs(r, false), 0);
+	assert_int_equal(fx_ops(r, 0, OP_READ), 14);
+	assert_int_equal(fx_bytes(r, 0, OP_READ), 14 * 4 * KIB);
+	assert_int_equal(atomic_load(&fx.calls[read_call(r)]), 16);
+	assert_int_equal(r->stats[0].ioerr.total, 2);
+	assert_int_equal(r->stats[0].ioerr.by_kind[IOERR_EIO], 2);
+	assert_int_equal(r->stats[0].ioerr.by_kind[IOERR_EILSEQ], 0);
+	snprintf(want, sizeof(want), "%s: read of 4096 bytes at offset 12288: Input/output error",
+		 fx_path(r, "dbio.j.0.0", path, sizeof(path)));
+	assert_string_equal(r->stats[0].ioerr.first, want);
+	assert_false(r->stats[0].partial);
+}
+
+/* continue_on_error=io goes on after no ENOSPC (not one of fio's non-fatal
+ * errors), and =read after no write error: the run fails as without it. */
+static void test_fileio_continue_on_error_stops_at_other_errors(void **state)
+{
+	struct fx_run *r = *state;
+
+	fx.fault[write_call(r)] = (struct fx_fault){ .err = ENOSPC, .after = 2 };
+	jobs(r, "rw=write\nbs=4k\nsize=64k\ncontinue_on_error=io\n");
+	fx_run_jobs(r, false);
+	failed_with(r, -ENOSPC, "dbio.j.0.0", "write of 4096 bytes at offset 8192: No space left on device");
+	assert_int_equal(fx_ops(r, 0, OP_WRITE), 2);
+	assert_int_equal(r->stats[0].ioerr.total, 0);
+}
+
+static void test_fileio_continue_on_read_errors_stops_at_a_write_error(void **state)
+{
+	struct fx_run *r = *state;
+
+	fx.fault[write_call(r)] = (struct fx_fault){ .err = EIO, .after = 1 };
+	jobs(r, "rw=write\nbs=4k\nsize=64k\ncontinue_on_error=read\n");
+	fx_run_jobs(r, false);
+	failed_with(r, -EIO, "dbio.j.0.0", "write of 4096 bytes at offset 4096: Input/output error");
+	assert_int_equal(fx_ops(r, 0, OP_WRITE), 1);
+	assert_int_equal(r->stats[0].ioerr.total, 0);
 }
 
 /* Each case twice, named for its engine: test_fileio_<case>_psync, _sync. */
@@ -265,6 +316,9 @@ int main(void)
 		BOTH(fdatasync_eio_fails_the_run),
 		BOTH(end_fsync_eio_names_the_file),
 		BOTH(fsync_counts),
+		BOTH(continue_on_error_counts_and_goes_on),
+		BOTH(continue_on_error_stops_at_other_errors),
+		BOTH(continue_on_read_errors_stops_at_a_write_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,6 +26,8 @@
 
 #ifdef DBIO_HAVE_SQLITE3
 #include <sqlite3.h>
+
+#include "sqlite_fault.h"
 #endif
 
 /* Skip (saying why) when the database of the test is not in this build. */
@@ -37,6 +39,14 @@ static void need_backend(const struct fx_run *r)
 		print_message("skip: kv_engine=%s is not in this build (%s)\n", r->param, pkg);
 		skip();
 	}
+}
+
+/* Skip the test of a case SQLite alone has, saying why, in a build
+ * without it. */
+static inline void skip_without_sqlite(void)
+{
+	print_message("skip: kv_engine=sqlite is not in this build (libsqlite3-dev)\n");
+	skip();
 }
 
 /* The job file of the test: a kv job on the test's database, then text. */
@@ -237,8 +247,75 @@ static void test_kv_sqlite_disk_full_fails_the_run(void **state)
 	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
 #else
 	(void)state;
-	print_message("skip: kv_engine=sqlite is not in this build (libsqlite3-dev)\n");
-	skip();
+	skip_without_sqlite();
+#endif
+}
+
+/* SQLite's 61st write fails with EIO: the insert phase fails naming the
+ * database and SQLite's "disk I/O error"; the batches committed are
+ * counted, with the statements of the failed batch done before it, and
+ * nothing is left. */
+static void test_kv_sqlite_write_eio_fails_the_run(void **state)
+{
+#ifdef DBIO_HAVE_SQLITE3
+	struct fx_run *r = *state;
+	char list[256], path[128], want[256];
+	uint64_t commits;
+
+	sqf.err[SQF_WRITE] = EIO;
+	sqf.after[SQF_WRITE] = 60;
+	jobs(r, "records=5000\nbatch=100\nvalue_size=100\n");
+	sqf_install_or_skip();
+	fx_run_jobs(r, false);
+	sqf_remove();
+	assert_int_equal(r->rc, -EIO);
+	/* at an INSERT when SQLite spills its cache, else at the COMMIT */
+	snprintf(want, sizeof(want),
+		 "%s/sqlite: sqlite insert: ", fx_path(r, "dbio.j.0.db", path, sizeof(path)));
+	assert_memory_equal(r->err.msg, want, strlen(want));
+	assert_string_equal(r->err.msg + strlen(r->err.msg) - strlen(": disk I/O error"), ": disk I/O error");
+	assert_true(r->stats[0].partial);
+	commits = fx_ops(r, 0, OP_COMMIT);
+	assert_int_equal(fx_ops(r, 0, OP_BATCH), commits);
+	/* the committed batches, and the statements of the failed one that
+	 * SQLite took before the failure; never the failed statement */
+	assert_true(fx_ops(r, 0, OP_INSERT) >= commits * 100);
+	assert_true(fx_ops(r, 0, OP_INSERT) <= commits * 100 + 100);
+	assert_true(fx_ops(r, 0, OP_INSERT) < 5000);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+#else
+	(void)state;
+	skip_without_sqlite();
+#endif
+}
+
+/* EINTR before every other read and write of SQLite's, its writes cut to
+ * 1000 bytes: SQLite continues both, and every operation is counted as
+ * in a run without them. */
+static void test_kv_sqlite_eintr_and_short_writes_are_continued(void **state)
+{
+#ifdef DBIO_HAVE_SQLITE3
+	struct fx_run *r = *state;
+	unsigned writes;
+
+	sqf.intr = true;
+	sqf.short_max = 1000;
+	jobs(r, "records=1000\nbatch=100\nvalue_size=100\nlookups=250\nupdates=300\n");
+	sqf_install_or_skip();
+	fx_run_jobs(r, false);
+	writes = atomic_load(&sqf.calls[SQF_WRITE]);
+	sqf_remove();
+	assert_int_equal(r->rc, 0);
+	assert_int_equal(fx_ops(r, 0, OP_INSERT), 1000);
+	assert_int_equal(fx_ops(r, 0, OP_LOOKUP), 250);
+	assert_int_equal(fx_ops(r, 0, OP_UPDATE), 300);
+	assert_int_equal(fx_ops(r, 0, OP_COMMIT), 10 + 3 + 3);
+	assert_false(r->stats[0].partial);
+	assert_true(writes >
+		    2 * 13); /* the commits of the writing phases wrote, half the calls interrupted */
+#else
+	(void)state;
+	skip_without_sqlite();
 #endif
 }
 
@@ -260,6 +337,11 @@ int main(void)
 		EACH(unremovable_database_is_a_warning),
 		{ "test_kv_sqlite_disk_full_fails_the_run", test_kv_sqlite_disk_full_fails_the_run, fx_setup,
 		  fx_teardown, (void *)"sqlite" },
+		{ "test_kv_sqlite_write_eio_fails_the_run", test_kv_sqlite_write_eio_fails_the_run, fx_setup,
+		  fx_teardown, (void *)"sqlite" },
+		{ "test_kv_sqlite_eintr_and_short_writes_are_continued",
+		  test_kv_sqlite_eintr_and_short_writes_are_continued, fx_setup, fx_teardown,
+		  (void *)"sqlite" },
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

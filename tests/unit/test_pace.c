@@ -203,8 +203,15 @@ static void test_pace_job_modes(void **state)
 	assert_int_equal(job->nice_inc, 19);
 	refused(KEYS("nice=20"),
 		"command line: key 'nice': bad value '20': expected a whole number from -20 to 19 (job 'j')");
-	refused(KEYS("continue_on_error=io"),
-		"command line: key 'continue_on_error': dbio stops a job at its first I/O error; continue_on_error=io is not honoured (job 'j')");
+	assert_int_equal(job_of(KEYS("continue_on_error=none"))->continue_on, 0);
+	assert_int_equal(job_of(KEYS("continue_on_error=read"))->continue_on, CONTINUE_READ);
+	assert_int_equal(job_of(KEYS("continue_on_error=write"))->continue_on, CONTINUE_WRITE);
+	assert_int_equal(job_of(KEYS("continue_on_error=io"))->continue_on,
+			 CONTINUE_READ | CONTINUE_WRITE | CONTINUE_TRIM);
+	refused(KEYS("continue_on_error=all"),
+		"command line: key 'continue_on_error': all is not honoured: dbio goes on after read and write errors but stops at a verify mismatch; use continue_on_error=io (job 'j')");
+	refused(KEYS("continue_on_error=sometimes"),
+		"command line: key 'continue_on_error': bad value 'sometimes': expected none, read, write or io (fio's verify, all and 1 are not honoured) (job 'j')");
 	assert_true(job_of(KEYS("io_submit_mode=offload"))->offload);
 	refused(KEYS("io_submit_mode=pool"),
 		"command line: key 'io_submit_mode': bad value 'pool': expected inline or offload (job 'j')");

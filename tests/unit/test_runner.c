@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "run_fixture.h"
+#include "util/mark.h"
 
 #define KIB 1024ull
 
@@ -326,6 +327,109 @@ static void test_runner_direct_check_failure_names_the_file(void **state)
 	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
 }
 
+/* The layout failed with code and "<dir>/<file>: cannot lay out file:
+ * <reason>" before any I/O of the job; nothing is left. */
+static void layout_failed(const struct fx_run *r, int code, const char *file, const char *reason)
+{
+	char list[256], path[128], want[256];
+
+	assert_int_equal(r->rc, code);
+	snprintf(want, sizeof(want), "%s: cannot lay out file: %s", fx_path(r, file, path, sizeof(path)),
+		 reason);
+	assert_string_equal(r->err.msg, want);
+	assert_int_equal(fx_ops(r, 0, OP_READ), 0);
+	assert_int_equal(atomic_load(&fx.calls[FX_PREAD]), 0);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+}
+
+/* The disk fails a write of the prefill (EIO): the layout's words, no read
+ * of the job, nothing left. */
+static void test_runner_prefill_eio_names_the_file(void **state)
+{
+	struct fx_run *r = *state;
+
+	fx.fault[FX_PWRITE] = (struct fx_fault){ .err = EIO, .after = 1, .layout = true };
+	fx_jobs(r, "[j]\nrw=read\nbs=4k\nsize=32k\nnrfiles=2\n");
+	fx_run_jobs(r, false);
+	layout_failed(r, -EIO, "dbio.j.0.1", "Input/output error");
+	assert_int_equal(atomic_load(&fx.calls[FX_PWRITE]), 2);
+}
+
+/* The prefill's fsync fails: the file may not hold what the job would
+ * read, so the job does not run on it. */
+static void test_runner_prefill_fsync_eio_stops_the_job(void **state)
+{
+	struct fx_run *r = *state;
+
+	fx.fault[FX_FSYNC] = (struct fx_fault){ .err = EIO, .layout = true };
+	fx_jobs(r, "[j]\nrw=read\nbs=4k\nsize=32k\n");
+	fx_run_jobs(r, false);
+	layout_failed(r, -EIO, "dbio.j.0.0", "Input/output error");
+	assert_int_equal(atomic_load(&fx.fails[FX_FSYNC]), 1);
+}
+
+/* The prefill's writes cut to 1000 bytes and interrupted every other call:
+ * continued, so the file is whole (every read of the job finds its 4 KiB)
+ * and the job's counts are exact. */
+static void test_runner_prefill_short_and_eintr_lay_out_the_whole_file(void **state)
+{
+	struct fx_run *r = *state;
+
+	fx.layout_short_max = 1000;
+	fx.layout_intr = true;
+	fx_jobs(r, "[j]\nrw=read\nbs=4k\nsize=32k\n");
+	assert_int_equal(fx_run_jobs(r, false), 0);
+	assert_int_equal(fx_ops(r, 0, OP_READ), 8);
+	assert_int_equal(fx_bytes(r, 0, OP_READ), 32 * KIB);
+	/* 32 KiB in writes of at most 1000 bytes, each after an EINTR */
+	assert_true(atomic_load(&fx.layout_calls) >= 2 * (32 * KIB / 1000));
+	assert_false(r->stats[0].partial);
+}
+
+/* A file of the job that carries dbio's live mark is a leftover of a run
+ * that did not finish: removed before the layout, with a warning naming
+ * it; the run then does all its writes. Needs root (trusted.* xattr). */
+static void test_runner_marked_leftover_is_removed(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128], want[256];
+	int fd = open(fx_path(r, "dbio.j.0.0", path, sizeof(path)), O_CREAT | O_WRONLY, 0644), rc;
+
+	assert_true(fd >= 0);
+	rc = mark_set(fd, "run");
+	close(fd);
+	if (rc) {
+		print_message("skipped: cannot set trusted.dbio.kept here: %s\n", strerror(-rc));
+		skip();
+	}
+	fx_jobs(r, "[j]\nrw=write\nbs=4k\nsize=16k\n");
+	assert_int_equal(fx_run_jobs(r, false), 0);
+	snprintf(want, sizeof(want), "%s: removed: left by a run of dbio that did not finish\n", path);
+	assert_string_equal(r->warnings, want);
+	assert_int_equal(fx_ops(r, 0, OP_WRITE), 4);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
+}
+
+/* The mark of another maker (sysbench's kept files) is not a leftover's:
+ * refused as any file of the job's name. */
+static void test_runner_other_mark_is_refused(void **state)
+{
+	struct fx_run *r = *state;
+	char list[256], path[128];
+	int fd = open(fx_path(r, "dbio.j.0.0", path, sizeof(path)), O_CREAT | O_WRONLY, 0644), rc;
+
+	assert_true(fd >= 0);
+	rc = mark_set(fd, "sysbench");
+	close(fd);
+	if (rc) {
+		print_message("skipped: cannot set trusted.dbio.kept here: %s\n", strerror(-rc));
+		skip();
+	}
+	fx_jobs(r, "[j]\nrw=write\nbs=4k\nsize=16k\n");
+	assert_int_equal(fx_run_jobs(r, false), DBIO_EUNSAFE);
+	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "dbio.j.0.0");
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(test_runner_##name, fx_setup, fx_teardown)
 
 int main(void)
@@ -348,6 +452,11 @@ int main(void)
 		T(refuses_a_leftover),
 		T(direct_fallback_on_einval),
 		T(direct_check_failure_names_the_file),
+		T(prefill_eio_names_the_file),
+		T(prefill_fsync_eio_stops_the_job),
+		T(prefill_short_and_eintr_lay_out_the_whole_file),
+		T(marked_leftover_is_removed),
+		T(other_mark_is_refused),
 	};
 	/* clang-format on */
 
