@@ -202,7 +202,7 @@ static int check_fault(struct job *job, struct dbio_err *err)
 	if ((io || sync) && (job->wl->caps & WORKLOAD_CAP_LIBRARY_IO))
 		return job_fail(
 			job, "workload", err,
-			"%s=%s cannot reach workload=%s: its database library reads, writes and syncs by itself, not through dbio's syscall table; fault only open there",
+			"%s=%s cannot reach workload=%s: its database library or server reads, writes and syncs by itself, not through dbio's syscall table; fault only open there",
 			FAULT_ENV, fault_spec(), job->wl->name);
 	if ((io && (caps & ENGINE_CAP_OWN_IO)) || (sync && (caps & ENGINE_CAP_OWN_SYNC)))
 		return job_fail(

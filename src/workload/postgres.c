@@ -472,5 +472,6 @@ const struct workload_ops workload_postgres = {
 	.validate = pg_validate,
 	.options = &pg_options,
 	.work_items = pg_work_items,
+	.caps = WORKLOAD_CAP_LIBRARY_IO, /* the server does the I/O, in its own processes */
 };
 #endif

@@ -164,9 +164,9 @@ static inline void worker_live_add(struct worker *w, uint64_t len, uint64_t lat_
 
 enum workload_caps {
 	WORKLOAD_CAP_FILES = 1u << 0,
-	/* Appended. A database library reads, writes and syncs the job's
-	 * files itself, not through dbio_sys: DBIO_FAULT (util/fault.h)
-	 * cannot reach that I/O. */
+	/* Appended. A database library (or server) reads, writes and syncs
+	 * the job's files itself, not through dbio_sys: DBIO_FAULT
+	 * (util/fault.h) cannot reach that I/O. */
 	WORKLOAD_CAP_LIBRARY_IO = 1u << 1,
 };
 

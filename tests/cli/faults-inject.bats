@@ -108,7 +108,14 @@ fails() {
 @test "DBIO_FAULT: a kv job is refused for faults its library's I/O would never meet" {
 	need_kv_engine
 	DBIO_FAULT=eio:write run -2 --separate-stderr "$DBIO" run --directory="$target" --workload=kv --kv_engine="$kv"
-	[ "${stderr_lines[-1]}" = "dbio: command line: key 'workload': DBIO_FAULT=eio:write cannot reach workload=kv: its database library reads, writes and syncs by itself, not through dbio's syscall table; fault only open there (job 'job')" ]
+	[ "${stderr_lines[-1]}" = "dbio: command line: key 'workload': DBIO_FAULT=eio:write cannot reach workload=kv: its database library or server reads, writes and syncs by itself, not through dbio's syscall table; fault only open there (job 'job')" ]
+	is_empty_dir "$target"
+}
+
+@test "DBIO_FAULT: a postgres job is refused: its server does the I/O" {
+	need_built workload=postgres
+	DBIO_FAULT=eio:write run -2 --separate-stderr "$DBIO" run --directory="$target" --workload=postgres
+	[ "${stderr_lines[-1]}" = "dbio: command line: key 'workload': DBIO_FAULT=eio:write cannot reach workload=postgres: its database library or server reads, writes and syncs by itself, not through dbio's syscall table; fault only open there (job 'job')" ]
 	is_empty_dir "$target"
 }
 
