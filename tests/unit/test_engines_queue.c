@@ -490,6 +490,11 @@ static void test_engines_registry_and_packages(void **state)
 #else
 		{ true, "kv_engine=sqlite (libsqlite3-dev)" }, { true, "workload=import (libsqlite3-dev)" },
 #endif
+#ifdef DBIO_HAVE_LIBPQ
+		{ false, NULL },
+#else
+		{ true, "workload=postgres (libpq-dev)" },
+#endif
 	};
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		if (!parts[i].left_out)
