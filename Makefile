@@ -144,11 +144,14 @@ run: deps
 	./dbio run
 
 # With Open MPI installed, the MPI build too: tests/cli/mpi.bats runs it
-# under mpirun (DBIO_MPI), and skips naming the package without it.
-MPI_PROG := $(if $(HAVE_MPI),dbio-mpi$(SANSUFFIX))
+# under mpirun (DBIO_MPI), and skips naming the package without it. Its
+# build directory and binary named here: a BUILD= or PROG= given to this
+# make (CI's build without libraries) must not make it overwrite them.
+# Not built when BATS= names files and mpi is not among them.
+MPI_PROG := $(if $(HAVE_MPI),$(if $(BATS),$(if $(filter mpi,$(BATS)),dbio-mpi$(SANSUFFIX)),dbio-mpi$(SANSUFFIX)))
 test: deps
 	$(MAKE) all $(UNITS) dbio-min$(SANSUFFIX)
-	$(if $(MPI_PROG),$(MAKE) MPI=1 all)
+	$(if $(MPI_PROG),$(MAKE) MPI=1 BUILD=build-mpi$(SANSUFFIX) PROG=$(MPI_PROG) all)
 	DBIO=$(CURDIR)/$(PROG) DBIO_MIN=$(CURDIR)/dbio-min$(SANSUFFIX) $(if $(MPI_PROG),DBIO_MPI=$(CURDIR)/$(MPI_PROG)) \
 		BUILD=$(BUILD) BATS_FILES="$(BATS)" tests/run-all $(UNITS)
 
