@@ -173,7 +173,7 @@ static const struct option_def job_defs[] = {
 	{ .name = "log_interval", .type = OPT_INTERVAL, .offset = F(log_interval), .def = "0", .dbio_own = 1, .bare_unit_ns = NS_PER_S,
 	  .help = "Record a time series: per interval and op type, the operations, bytes, mean and max latency. A duration (1s, 100ms) makes a fixed time grid from the start of the measured phase; a count (1000ops) closes an interval after that many reads and writes of a thread, as in 'time for each 1,000 records'. The report names the worst and second-worst interval. 0: no series." },
 	{ .name = "randseed", .type = OPT_UINT, .offset = F(randseed), .def = "24301", .min = 0, .max = OPT_MAX,
-	  .help = "Seed of the random offsets and read/write choices; a file I/O thread uses randseed + its fio thread number (counted over all jobs of the job files from 0), so the jobs of one file draw apart, as in fio." },
+	  .help = "Seed of the random offsets and read/write choices; each thread, of every workload, uses randseed + its fio thread number (counted over all jobs of the job files from 0), so the jobs of one file draw apart, as in fio." },
 	{ .name = "randrepeat", .type = OPT_BOOL, .offset = F(randrepeat), .def = "1",
 	  .help = "Use randseed, so that runs repeat the same offsets. 0 seeds from the clock (unless randseed is given); the seed used is recorded in the result." },
 	{ .name = "percentile_list", .type = OPT_PCT_LIST, .offset = F(percentiles), .def = "",

@@ -136,7 +136,6 @@ static int exec(struct import_state *st, const char *sql)
 
 static int import_prepare(struct worker *w)
 {
-	const struct job *job = w->job;
 	const struct import_conf *conf = w->job->wl_conf;
 	struct import_state *st = calloc(1, sizeof(*st));
 	char pragmas[256], lib_path[64];
@@ -172,10 +171,10 @@ static int import_prepare(struct worker *w)
 	st->payload = malloc(conf->value_size.hi);
 	if (!st->payload)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
-	rng_seed(&fill, job->randseed + w->index);
+	rng_seed(&fill, worker_seed(w));
 	for (uint64_t i = 0; i < conf->value_size.hi; i++)
 		st->payload[i] = (char)rng_next(&fill);
-	rng_seed(&w->rng, (job->randseed + w->index) * 0x9e3779b97f4a7c15ull + 11);
+	rng_seed(&w->rng, worker_seed(w) * 0x9e3779b97f4a7c15ull + 11);
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&w->stats[t]);
 	return 0;

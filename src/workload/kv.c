@@ -173,12 +173,12 @@ static int kv_prepare(struct worker *w)
 			     !(st->back = malloc(conf->value_size.hi))))
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory for verify's table",
 				    w->index);
-	rng_seed(&fill, job->randseed + w->index);
+	rng_seed(&fill, worker_seed(w));
 	for (uint64_t i = 0; i < conf->value_size.hi; i++)
 		st->value[i] = (char)rng_next(&fill);
 	offgen_init(&st->keys, conf->key_order == KV_KEY_RANDOM ? OFFGEN_RANDMAP : OFFGEN_SEQ, conf->records,
-		    job->randseed + w->index);
-	rng_seed(&w->rng, (job->randseed + w->index) * 0x9e3779b97f4a7c15ull + 7);
+		    worker_seed(w));
+	rng_seed(&w->rng, worker_seed(w) * 0x9e3779b97f4a7c15ull + 7);
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&w->stats[t]);
 	return 0;

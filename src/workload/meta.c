@@ -321,7 +321,7 @@ static int phase(struct worker *w, struct meta_state *st, enum op_type t, uint64
 	/* each phase its own order: bonnie++'s random stats and deletes do not
 	 * retrace its random creates */
 	offgen_init(&st->order, conf->order == META_RANDOM ? OFFGEN_RANDMAP : OFFGEN_SEQ, conf->files,
-		    w->job->randseed + w->index + 7919u * (unsigned)t);
+		    worker_seed(w) + 7919u * (unsigned)t);
 	for (uint64_t i = 0; i < conf->files && !workload_stopped(w); i++) {
 		uint64_t n = offgen_next(&st->order);
 		uint64_t end, bytes;

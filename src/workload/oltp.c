@@ -187,9 +187,9 @@ static int oltp_prepare(struct worker *w)
 		return rc;
 	if (job->dist != DIST_UNIFORM)
 		offgen_init_skewed(&w->gen, job->dist == DIST_ZIPF ? OFFGEN_ZIPF : OFFGEN_PARETO,
-				   job->dist_param, w->slice_len, job->randseed + w->index);
+				   job->dist_param, w->slice_len, worker_seed(w));
 	else
-		offgen_init(&w->gen, OFFGEN_UNIFORM, w->slice_len, job->randseed + w->index);
+		offgen_init(&w->gen, OFFGEN_UNIFORM, w->slice_len, worker_seed(w));
 	return 0;
 }
 

@@ -81,7 +81,7 @@ int workload_check_memory(const struct job *job, const char *key, const char *wh
 uint64_t workload_disk_bytes(const struct worker *w);
 
 /* The seed of the thread's draws: the job's randseed moved on by fio's
- * thread number (thread_base + index), so that two jobs of one file draw
+ * thread number (thread_base + index) — every workload, so that two jobs of one file draw
  * apart, as fio seeds each thread by its number, and a lone job draws as
  * before. */
 static inline uint64_t worker_seed(const struct worker *w)
