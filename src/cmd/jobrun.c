@@ -397,6 +397,7 @@ int jobrun_mpi_prepare(struct run_args *a, struct jobset *set, int rc, struct db
 	}
 	a->opts.phase = mpi_phase;
 	a->opts.poll = mpi_poll;
+	a->opts.most = mpi_most;
 	a->opts.phase_ctx = a->mpi;
 	return rc;
 }

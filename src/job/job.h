@@ -137,6 +137,8 @@ struct job {
 	uint64_t runtime_ns; /* 0 = no limit */
 	bool time_based;
 	uint64_t ramp_ns;
+	uint64_t stonewall_ns;	/* IOR's -D: stop issuing I/O this long after the common start; 0 = none */
+	bool stonewall_wearout; /* then go on until every rank (process) has done the most any did */
 	bool invalidate;
 	uint64_t randseed;
 	bool randrepeat;

@@ -148,9 +148,18 @@ static json_t *rank_run_json(int rank, const json_t *run, uint64_t start, uint64
 					      "bytes", json_object_get(op, "bytes"), "iops",
 					      json_object_get(op, "iops"), "bw_bytes",
 					      json_object_get(op, "bw_bytes")));
-	return json_pack("{s:i, s:I, s:I, s:O, s:b, s:o}", "rank", rank, "start_ns", (json_int_t)start,
-			 "end_ns", (json_int_t)end, "elapsed_ns", json_object_get(run, "elapsed_ns"),
-			 "partial", json_is_true(json_object_get(run, "partial")), "ops", ops);
+	json_t *out = json_pack("{s:i, s:I, s:I, s:O, s:b, s:o}", "rank", rank, "start_ns", (json_int_t)start,
+				"end_ns", (json_int_t)end, "elapsed_ns", json_object_get(run, "elapsed_ns"),
+				"partial", json_is_true(json_object_get(run, "partial")), "ops", ops);
+	const json_t *wall = json_object_get(run, "stonewall");
+
+	if (out && wall) /* stonewall_s: what the rank had done at it, when it passed it */
+		json_object_set_new(out, "stonewall",
+				    json_pack("{s:O, s:O, s:O, s:O}", "ops", json_object_get(wall, "ops"),
+					      "bytes", json_object_get(wall, "bytes"), "passed_ns",
+					      json_object_get(wall, "passed_ns"), "target_ops",
+					      json_object_get(wall, "target_ops")));
+	return out;
 }
 
 /* Per op type of the merged ops, the spread of iops and bw_bytes over
@@ -183,6 +192,43 @@ static json_t *across_json(json_t *const *runs, size_t n, const json_t *ops)
 	json_object_set_new(across, "ops", per_op);
 	free(v);
 	return across;
+}
+
+/* stonewall_s: the merged run's stonewall (all ranks' work at it, summed,
+ * over stonewall_s: IOR's stonewall rate) and the entry's: the spread of
+ * the ranks' work at it (IOR's "stonewalling pairs accessed min/max/avg")
+ * and the wear-out, from the stonewall to the last rank's end. */
+static void merge_wall(json_t *const *runs, size_t n, uint64_t last_end_ns, json_t *merged, json_t *entry)
+{
+	json_t *wall = json_deep_copy(json_object_get(merged, "stonewall"));
+	const double at_ns = (double)json_integer_value(json_object_get(wall, "at_ns"));
+	double *v = calloc(n ? n : 1, sizeof(*v));
+	json_int_t ops = 0, bytes = 0, passed = 0;
+
+	if (!wall || !v || at_ns <= 0) {
+		json_decref(wall);
+		free(v);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const json_t *w = json_object_get(runs[i], "stonewall");
+		const json_int_t p = json_integer_value(json_object_get(w, "passed_ns"));
+
+		v[i] = (double)json_integer_value(json_object_get(w, "ops"));
+		ops += json_integer_value(json_object_get(w, "ops"));
+		bytes += json_integer_value(json_object_get(w, "bytes"));
+		passed = p > passed ? p : passed;
+	}
+	json_object_set_new(wall, "ops", json_integer(ops));
+	json_object_set_new(wall, "bytes", json_integer(bytes));
+	json_object_set_new(wall, "passed_ns", json_integer(passed));
+	json_object_set_new(wall, "iops", json_real((double)ops * 1e9 / at_ns));
+	json_object_set_new(wall, "bw_bytes", json_real((double)bytes * 1e9 / at_ns));
+	json_object_set_new(merged, "stonewall", wall);
+	json_object_set_new(entry, "stonewall",
+			    json_pack("{s:o, s:I}", "ops", spread_json(v, n), "wearout_ns",
+				      (json_int_t)(last_end_ns > at_ns ? last_end_ns - (uint64_t)at_ns : 0)));
+	free(v);
 }
 
 /* Merge run k of job j over the ranks into merged (rank 0's copy), and
@@ -245,6 +291,8 @@ static json_t *merge_run(const struct mpi_part *parts, size_t n, size_t j, size_
 	entry = json_pack("{s:I, s:o, s:o}", "elapsed_ns", (json_int_t)elapsed, "ranks", per_rank, "across",
 			  across_json(runs, m, ops));
 	per_rank = NULL;
+	if (entry && json_object_get(merged, "stonewall"))
+		merge_wall(runs, m, last, merged, entry);
 out:
 	if (!entry && !err->code)
 		dbio_err_set(err, -ENOMEM, "merging the ranks: out of memory");

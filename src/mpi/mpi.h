@@ -56,6 +56,11 @@ bool mpi_any(struct mpi_world *w, bool mine);
  * rank's failure (mpi_poll), until "end". */
 int mpi_phase(void *ctx, const char *phase, int rc, struct dbio_err *err);
 
+/* The most hook of struct run_opts (ctx: the world): at a job's
+ * stonewall (stonewall_s), the most reads and writes any rank had done
+ * (MPI_Allreduce with MPI_MAX), from the thread that runs the group. */
+uint64_t mpi_most(void *ctx, uint64_t mine);
+
 /* The poll hook of struct run_opts (ctx: the world), while the threads
  * run: a failure here (failed) is told to every other rank at once, and
  * true is returned when another rank told of its own, so that every rank

@@ -94,6 +94,12 @@ bool mpi_any(struct mpi_world *w, bool mine)
 	return mine;
 }
 
+uint64_t mpi_most(void *ctx, uint64_t mine)
+{
+	(void)ctx;
+	return mine;
+}
+
 int mpi_note_run(struct mpi_world *w, size_t job, size_t run, const struct run_stats *st)
 {
 	(void)w;
@@ -276,6 +282,15 @@ bool mpi_any(struct mpi_world *w, bool mine)
 
 	MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
 	return out != 0;
+}
+
+uint64_t mpi_most(void *ctx, uint64_t mine)
+{
+	uint64_t most = mine;
+
+	(void)ctx;
+	MPI_Allreduce(&mine, &most, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+	return most;
 }
 
 bool mpi_poll(void *ctx, bool failed)

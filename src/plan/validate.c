@@ -213,6 +213,33 @@ static int check_fault(struct job *job, struct dbio_err *err)
 	return 0;
 }
 
+/* stonewall_s and stonewall_wearout: a stonewall after the ramp, for a
+ * workload whose threads stop at one. */
+static int check_stonewall(const struct job *job, struct dbio_err *err)
+{
+	char a[32], b[32];
+
+	if (job_is_set(job, "stonewall_s") && !job->stonewall_ns)
+		return job_fail(
+			job, "stonewall_s", err,
+			"must be more than 0: a duration such as 10 or 10s (seconds), 500ms; leave it out for no stonewall");
+	if (job->stonewall_wearout && !job->stonewall_ns)
+		return job_fail(
+			job, "stonewall_wearout", err,
+			"needs stonewall_s: the wear-out starts at the stonewall, e.g. stonewall_s=10s");
+	if (job->stonewall_ns && !(job->wl->caps & WORKLOAD_CAP_STONEWALL))
+		return job_fail(job, job_is_set(job, "stonewall_s") ? "stonewall_s" : "stonewall_wearout",
+				err, "not for workload=%s: only workload=fileio stops its I/O at a stonewall",
+				job->wl->name);
+	if (job->stonewall_ns && job->stonewall_ns <= job->ramp_ns)
+		return job_fail(
+			job, "stonewall_s", err,
+			"%s is within ramp_time=%s: the stonewall counts from the start, ramp included, and would stop the job before it measured anything",
+			units_fmt_ns(a, sizeof(a), job->stonewall_ns),
+			units_fmt_ns(b, sizeof(b), job->ramp_ns));
+	return 0;
+}
+
 int plan_validate(struct job *job, struct dbio_err *err)
 {
 	int rc;
@@ -228,7 +255,7 @@ int plan_validate(struct job *job, struct dbio_err *err)
 				job->name);
 	if ((rc = plan_fio_meta(job, err)) || (rc = resolve(job, err)) ||
 	    (job->eng && (rc = check_engine(job, err))) || (rc = check_fault(job, err)) ||
-	    (rc = check_job(job, err)))
+	    (rc = check_job(job, err)) || (rc = check_stonewall(job, err)))
 		return rc;
 	if (job->wl->validate)
 		return job->wl->validate(job, err);

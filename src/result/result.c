@@ -494,6 +494,15 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 					      (json_int_t)job->latency_window_ns, "percentile",
 					      job->latency_pct, "depth_min", (int)st->lat_depth_min,
 					      "depth_max", (int)st->lat_depth_max));
+	if (run && st->wall.at_ns) /* stonewall_s: this process's figures (docs/mpi.md) */
+		json_object_set_new(run, "stonewall",
+				    json_pack("{s:I, s:b, s:I, s:I, s:I, s:I, s:f, s:f}", "at_ns",
+					      (json_int_t)st->wall.at_ns, "wearout", st->wall.wearout, "ops",
+					      (json_int_t)st->wall.ops, "bytes", (json_int_t)st->wall.bytes,
+					      "passed_ns", (json_int_t)st->wall.told_ns, "target_ops",
+					      (json_int_t)st->wall.target_ops, "bw_bytes",
+					      (double)st->wall.bytes * 1e9 / (double)st->wall.at_ns, "iops",
+					      (double)st->wall.ops * 1e9 / (double)st->wall.at_ns));
 	if (run && job->continue_on)
 		json_object_set_new(run, "errors", io_errors_json(&st->ioerr));
 	if (run && st->db_engine)

@@ -71,6 +71,12 @@ struct run_opts {
 	 * and every job here stops as after a failure of its own. NULL:
 	 * none. */
 	bool (*poll)(void *ctx, bool failed);
+	/* With phase: called (with phase_ctx) from the thread that called
+	 * run_group when a job's stonewall (stonewall_s) stands and its
+	 * threads here have all passed it, with their reads and writes by
+	 * then; returns the most of any process (every process calls it for
+	 * the same jobs in the same order). NULL: mine, one process. */
+	uint64_t (*most)(void *ctx, uint64_t mine);
 };
 
 /* What one run of one job measured. */
@@ -96,6 +102,14 @@ struct run_stats {
 	uint64_t disk_bytes;	  /* what the workload's own files occupy at the end (databases) */
 	unsigned lat_depth_min, lat_depth_max; /* latency_target: the depths its threads found */
 	struct io_errors ioerr;		       /* continue_on_error: summed; the first thread's first */
+	/* stonewall_s: the job's stonewall in this process (at_ns 0: none) */
+	struct run_stonewall {
+		uint64_t at_ns;	     /* stonewall_s: after the group's start */
+		uint64_t ops, bytes; /* reads and writes, and their bytes, when the threads passed it */
+		uint64_t told_ns;    /* when the last thread passed it, after the group's start */
+		uint64_t target_ops; /* the most reads and writes any process had done then */
+		bool wearout;	     /* stonewall_wearout: every process then went on to target_ops */
+	} wall;
 	struct run_phase {
 		const char *name;
 		uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC: earliest start, latest end */

@@ -16,6 +16,7 @@
 #include "run/run.h"
 #include "run/sampler.h"
 #include "util/err.h"
+#include "workload/stonewall.h"
 #include "workload/workload.h"
 
 struct layout_dir {
@@ -152,6 +153,7 @@ struct run_group {
 	struct run_reach *reach; /* n, shared with mem_limit's child (limited.c); NULL without */
 	atomic_int run_failed;	 /* a thread's measured loop failed (for run_opts.poll) */
 	size_t nflows;
+	struct stonewall *walls; /* n: stonewall_s of each job (threads 0: none) */
 };
 
 /* How far a job of mem_limit's child has got, in memory shared with dbio,
@@ -227,6 +229,20 @@ uint64_t run_steady_next(const struct run_group *g);
 void run_steady_check(struct run_group *g, uint64_t now);
 int run_steady_collect(struct run_group *g, size_t j);
 void run_steady_release(struct run_group *g);
+
+/* stonewall_s (stonewall.c): each job's stonewall, made for its threads
+ * (0 or -errno), armed when the gate opens, decided by the thread that
+ * watches the group: run_walls_next is when the next one stands
+ * (UINT64_MAX: none left), and run_walls_decide, called without the
+ * gate's lock, decides every one that stands by now (all: every one left,
+ * once the threads are done), in the order every process takes (by time,
+ * then job), each with one run_opts.most across the processes; its
+ * figures go to the job's stats. */
+int run_walls_init(struct run_group *g);
+void run_walls_arm(struct run_group *g, uint64_t open_ns);
+uint64_t run_walls_next(const struct run_group *g);
+void run_walls_decide(struct run_group *g, uint64_t now, bool all);
+void run_walls_release(struct run_group *g);
 
 /* The mark (util/mark.h) on the data files a run lays out while it runs:
  * a file of the job's name that carries it was left by a run of dbio

@@ -78,6 +78,7 @@ static void *worker_main(void *arg)
 	pthread_mutex_unlock(&s->gate->lock);
 	if (!rc && !atomic_load(&s->gate->failed) && run_thread_delay(&s->w) && (rc = wl->run(&s->w)))
 		atomic_store(&s->group->run_failed, 1);
+	stonewall_leave(&s->w); /* one that never passed it: the runner waits for no one */
 	atomic_store(&s->ended, 1);
 	run_thread_exit(s->group, s->w.job, rc);
 	wl->cleanup(&s->w);
@@ -129,7 +130,10 @@ static void watch(struct run_group *g)
 		uint64_t wake = progress && next_line < next_sample ? next_line : next_sample;
 		const uint64_t steady = run_steady_next(g);
 
+		const uint64_t wall = run_walls_next(g);
+
 		wake = steady < wake ? steady : wake;
+		wake = wall < wake ? wall : wake;
 		struct timespec ts = { .tv_sec = (time_t)(wake / 1000000000u),
 				       .tv_nsec = (long)(wake % 1000000000u) };
 
@@ -143,6 +147,11 @@ static void watch(struct run_group *g)
 				atomic_store(&g->job_stop[j], 1);
 		if (g->gate.finished >= g->started)
 			break;
+		if (now >= wall) { /* the threads must be able to finish meanwhile */
+			pthread_mutex_unlock(&g->gate.lock);
+			run_walls_decide(g, now, false);
+			pthread_mutex_lock(&g->gate.lock);
+		}
 		run_steady_check(g, now);
 		if (now >= next_sample) {
 			sampler_take(&g->sampler, now);
@@ -159,6 +168,8 @@ static void watch(struct run_group *g)
 	}
 	if (g->opts->poll && atomic_load(&g->run_failed))
 		g->opts->poll(g->opts->phase_ctx, true); /* told once, if not yet */
+	/* every process decides every stonewall, also one whose threads ended before it */
+	run_walls_decide(g, UINT64_MAX, true);
 	if (reported)
 		report_progress(g, clock_now_ns(), &last_ops, &last_ns, true);
 }
@@ -190,6 +201,8 @@ static int group_alloc(struct run_group *g, struct dbio_err *err)
 	g->threads = calloc(g->nworkers, sizeof(*g->threads));
 	g->wfiles = calloc(nfiles, sizeof(*g->wfiles));
 	g->flows = calloc(g->n, sizeof(*g->flows));
+	if (run_walls_init(g))
+		return dbio_err_set(err, -ENOMEM, "out of memory for the stonewalls");
 	for (size_t j = 0; g->probes && j < g->n; j++)
 		g->probes[j].fd = -1;
 	if (!g->layouts || !g->job_stop || !g->probes || !g->shared || !g->slots || !g->threads ||
@@ -301,6 +314,7 @@ static int group_assign(struct run_group *g, struct dbio_err *err)
 			w->job_stop = &g->job_stop[j];
 			w->shared = g->shared[j];
 			w->flow = run_flow_of(g, job);
+			w->wall = g->walls[j].threads ? &g->walls[j] : NULL;
 			g->slots[s].gate = &g->gate;
 			g->slots[s].group = g;
 			if (init_series(job, w))
@@ -338,6 +352,8 @@ static int group_start(struct run_group *g, struct dbio_err *err)
 			break;
 		}
 	}
+	for (size_t i = g->started; i < g->nworkers; i++)
+		stonewall_leave(&g->slots[i].w); /* never started: nothing to wait for */
 	pthread_mutex_lock(&g->gate.lock);
 	while (g->gate.ready < g->started)
 		pthread_cond_wait(&g->gate.cond, &g->gate.lock);
@@ -347,6 +363,7 @@ static int group_start(struct run_group *g, struct dbio_err *err)
 	g->gate.open = true;
 	g->gate.open_ns = clock_now_ns();
 	g->sampler.origin_ns = g->gate.open_ns;
+	run_walls_arm(g, g->gate.open_ns);
 	run_steady_start(g, g->gate.open_ns);
 	sampler_take(&g->sampler, g->gate.open_ns);
 	pthread_cond_broadcast(&g->gate.cond);
@@ -395,6 +412,7 @@ static void group_release(struct run_group *g)
 	}
 	sampler_release(&g->sampler);
 	run_steady_release(g);
+	run_walls_release(g);
 	pthread_cond_destroy(&g->gate.cond);
 	pthread_mutex_destroy(&g->gate.lock);
 	free(g->wfiles);

@@ -20,6 +20,33 @@ static void op_line(FILE *out, const char *name, const json_t *merged, const jso
 		json_number_value(json_object_get(iops, "stddev")));
 }
 
+/* stonewall_s: IOR's stonewalling figures of a merged run (its
+ * stonewall) and of its ranks (the entry's). */
+static void wall_lines(FILE *out, const json_t *merged, const json_t *entry)
+{
+	const json_t *wall = json_object_get(merged, "stonewall"),
+		     *spread = json_object_get(json_object_get(entry, "stonewall"), "ops");
+
+	if (!wall || !spread)
+		return;
+	fprintf(out,
+		"    stonewall at %.2f s: reads and writes done per rank min %.0f mean %.1f max %.0f (all %lld); stonewall rate %.1f ops/s, %.2f MiB/s\n",
+		(double)json_integer_value(json_object_get(wall, "at_ns")) / 1e9,
+		json_number_value(json_object_get(spread, "min")),
+		json_number_value(json_object_get(spread, "mean")),
+		json_number_value(json_object_get(spread, "max")),
+		(long long)json_integer_value(json_object_get(wall, "ops")),
+		json_number_value(json_object_get(wall, "iops")),
+		json_number_value(json_object_get(wall, "bw_bytes")) / 1048576.0);
+	if (json_is_true(json_object_get(wall, "wearout")))
+		fprintf(out,
+			"    wear-out: every rank to %lld reads and writes; the last ended %.1f ms after the stonewall\n",
+			(long long)json_integer_value(json_object_get(wall, "target_ops")),
+			(double)json_integer_value(
+				json_object_get(json_object_get(entry, "stonewall"), "wearout_ns")) /
+				1e6);
+}
+
 void text_ranks(FILE *fp, const json_t *result)
 {
 	const json_t *ranks = json_object_get(result, "ranks"), *host, *job;
@@ -56,6 +83,7 @@ void text_ranks(FILE *fp, const json_t *result)
 				"all MiB/s", "rank min", "rank mean", "rank max", "stddev");
 			json_object_foreach ((json_t *)json_object_get(merged, "ops"), name, op)
 				op_line(out, name, merged, across);
+			wall_lines(out, merged, run);
 		}
 	}
 	fclose(out);

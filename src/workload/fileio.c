@@ -37,6 +37,7 @@
 #include "util/units.h"
 #include "workload/fileio_int.h"
 #include "workload/lattarget.h"
+#include "workload/stonewall.h"
 #include "workload/verify.h"
 #include "workload/jobsync.h"
 #include "workload/workload.h"
@@ -156,6 +157,14 @@ static int resync(struct worker *w, unsigned file, uint64_t writes, bool measuri
 	return rc;
 }
 
+/* stonewall_wearout: whether the thread may issue one more I/O (past
+ * the stonewall, one of the job's remainder); true without a stonewall
+ * or before it. */
+static inline bool wall_allows(struct worker *w)
+{
+	return !w->wall || !w->wall_told || stonewall_take(w->wall);
+}
+
 /* What a write carries (content.h); its latency leaves the filling out, as
  * fio's. */
 static void fill_write(struct fileio_state *st, const struct io_req *req, uint64_t *now)
@@ -194,6 +203,21 @@ static int run_end(struct worker *w, uint64_t writes, bool measuring, uint64_t n
 	return w->err.code;
 }
 
+/* A measured I/O of the synchronous loop that ended at t after lat_ns:
+ * its statistics, series, steady-state counters, directory and log. */
+static inline void sync_note(struct worker *w, const struct io_req *req, uint64_t lat_ns, uint64_t t,
+			     bool series)
+{
+	op_stats_add(&w->stats[req->op], req->len, lat_ns);
+	if (series)
+		series_add(&w->series, req->op, req->len, lat_ns, t);
+	worker_live_add(w, req->len, lat_ns);
+	if (w->tio)
+		target_add(w, req->file, req->op, req->len, t);
+	if (w->iolog)
+		logs_io(w->iolog, req, lat_ns, 0, t);
+}
+
 static int fileio_run_sync(struct worker *w)
 {
 	const struct job *job = w->job;
@@ -206,6 +230,7 @@ static int fileio_run_sync(struct worker *w)
 	uint64_t now = clock_now_ns();
 	const uint64_t ramp_end = now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
+	uint64_t stop_at = stonewall_stop_at(w, deadline); /* the stonewall, then the deadline */
 	bool measuring = job->ramp_ns == 0;
 	struct io_req req = { .buf = st->buf, .prio = job->cmdprio_default };
 	uint64_t done = 0, writes = 0;
@@ -223,7 +248,8 @@ static int fileio_run_sync(struct worker *w)
 	}
 	for (;;) {
 		if (atomic_load_explicit(w->stop, memory_order_relaxed) ||
-		    atomic_load_explicit(w->job_stop, memory_order_relaxed) || now >= deadline)
+		    atomic_load_explicit(w->job_stop, memory_order_relaxed) ||
+		    (now >= stop_at && !stonewall_past(w, now, deadline, &stop_at)))
 			break;
 		if (!measuring && now >= ramp_end) {
 			/* The ramp's I/O does not count: a size-bound job
@@ -238,9 +264,14 @@ static int fileio_run_sync(struct worker *w)
 		}
 		req.op = mixed ? (rng_below(&w->rng, 100) < job->rwmixread ? OP_READ : OP_WRITE) : fixed_op;
 		/* the budget before the rate: no wait after the last I/O */
-		if (!where_more(wh) || (pace->gate && !pace_rate_wait(pace, &req.op, &now, deadline)))
+		if (!where_more(wh))
 			break;
-		if (!where_next(wh, req.op, &req))
+		if (pace->gate && !pace_rate_wait(pace, &req.op, &now, stop_at)) {
+			if (now >= stop_at && stop_at < deadline)
+				continue; /* the rate waited up to the stonewall: pass it above */
+			break;
+		}
+		if (!where_next(wh, req.op, &req) || !wall_allows(w))
 			break;
 		if (wh->resync && (rc = resync(w, (unsigned)file, writes, measuring, &now, &req.op)))
 			break;
@@ -267,16 +298,8 @@ static int fileio_run_sync(struct worker *w)
 				pace_issued(pace, req.op, req.len);
 				pace->completed++;
 			}
-			if (measuring) {
-				op_stats_add(&w->stats[req.op], req.len, t - now);
-				if (series)
-					series_add(&w->series, req.op, req.len, t - now, t);
-				worker_live_add(w, req.len, t - now);
-				if (w->tio)
-					target_add(w, req.file, req.op, req.len, t);
-				if (w->iolog)
-					logs_io(w->iolog, &req, t - now, 0, t);
-			}
+			if (measuring)
+				sync_note(w, &req, t - now, t, series);
 			now = t;
 			if (!rewrite || req.op == OP_WRITE)
 				break;
@@ -291,7 +314,7 @@ static int fileio_run_sync(struct worker *w)
 			continue;
 		}
 		if (pace->think && pace_think_due(pace, now))
-			now = pace_think(pace, req.op, now, deadline);
+			now = pace_think(pace, req.op, now, stop_at);
 		if (pace->floor && measuring && (rc = pace_floor_check(pace, w, now)))
 			break;
 		writes += req.op == OP_WRITE;
@@ -325,6 +348,8 @@ struct qloop {
 	bool series;	  /* a series is kept */
 	bool measuring;	  /* past the ramp */
 	bool stopping;	  /* issue nothing more; drain */
+	bool at_wall;	  /* at the stonewall: issue nothing, drain, then pass it */
+	uint64_t stop_at; /* the stonewall, then the deadline */
 	uint64_t issued, done, writes;
 	unsigned inflight, nfree;
 	unsigned due, sync_file; /* syncs_due of the last write, and its file */
@@ -438,14 +463,14 @@ static void q_fill(struct qloop *q)
 	enum op_type op;
 
 	/* the budget before the rate: no wait after the last I/O */
-	while (!q->stopping && !q->due && !q->pace->pause && q->nfree && !q->lt_drain &&
+	while (!q->stopping && !q->at_wall && !q->due && !q->pace->pause && q->nfree && !q->lt_drain &&
 	       (!q->lt.on || q->inflight + k < q->lt.depth) && !(q->exhausted |= !where_more(q->wh)) &&
 	       q_next_op(q, &op)) {
 		struct fileio_slot *slot = &st->slots[st->free[q->nfree - 1]];
 		struct io_req *req = &slot->req;
 		int rc;
 
-		if (!where_next(q->wh, op, req)) {
+		if (!where_next(q->wh, op, req) || !wall_allows(w)) {
 			q->exhausted = true;
 			break;
 		}
@@ -585,6 +610,7 @@ static int fileio_run_queued(struct worker *w)
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
 	int rc;
 
+	q.stop_at = stonewall_stop_at(w, deadline);
 	q.nfree = q.st->nbufs;
 	for (unsigned i = 0; i < q.nfree; i++)
 		q.st->free[i] = q.nfree - 1 - i;
@@ -596,10 +622,17 @@ static int fileio_run_queued(struct worker *w)
 		    (atomic_load_explicit(w->stop, memory_order_relaxed) ||
 		     atomic_load_explicit(w->job_stop, memory_order_relaxed) || q.now >= deadline))
 			q.stopping = true;
+		if (!q.stopping && q.now >= q.stop_at)
+			q.at_wall = true;
+		if (q.at_wall && !q.inflight) { /* drained: the work done at the stonewall is told */
+			q.at_wall = false;
+			q.stopping = !stonewall_past(w, q.now, deadline, &q.stop_at);
+		}
 		if (!q.measuring && q.now >= ramp_end)
 			q_measure(&q, w->origin_ns + job->ramp_ns);
-		if (q.pace->pause && pace_queue_pause(q.pace, &w->eng, q.inflight, q.stopping || !q.nfree,
-						      q.last_op, &q.now, deadline))
+		if (q.pace->pause &&
+		    pace_queue_pause(q.pace, &w->eng, q.inflight, q.stopping || q.at_wall || !q.nfree,
+				     q.last_op, &q.now, q.stop_at))
 			continue;
 		if (q.lt_drain && !q.inflight) {
 			q.lt_drain = false;
@@ -699,7 +732,7 @@ const struct workload_ops workload_fileio = {
 	.prepare = fileio_prepare,
 	.run = fileio_run,
 	.cleanup = fileio_cleanup,
-	.caps = WORKLOAD_CAP_FILES,
+	.caps = WORKLOAD_CAP_FILES | WORKLOAD_CAP_STONEWALL,
 	.validate = fileio_validate,
 	.shared_size = sizeof(struct jobsync),
 	.shared_init = jobsync_init,

@@ -143,6 +143,11 @@ struct worker {
 	unsigned nphases;
 	unsigned lat_depth;	/* latency_target: the queue depth the search found (0: none) */
 	struct io_errors ioerr; /* continue_on_error: what the thread went on after */
+	/* Appended. stonewall_s (set by the runner): the job's stonewall,
+	 * which all its threads share, or NULL; whether this thread has told
+	 * it its work (stonewall.h). */
+	struct stonewall *wall;
+	bool wall_told;
 };
 
 /* One measured read or write of len bytes that took lat_ns, for the
@@ -168,6 +173,10 @@ enum workload_caps {
 	 * the job's files itself, not through dbio_sys: DBIO_FAULT
 	 * (util/fault.h) cannot reach that I/O. */
 	WORKLOAD_CAP_LIBRARY_IO = 1u << 1,
+	/* Appended. The workload's threads stop at the job's stonewall_s and
+	 * honour stonewall_wearout (workload/stonewall.h); a job of any
+	 * other workload that gives either key is refused. */
+	WORKLOAD_CAP_STONEWALL = 1u << 2,
 };
 
 struct workload_ops {
