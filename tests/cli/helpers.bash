@@ -457,11 +457,12 @@ need_engine() {
 
 # ---- fio job files: refusals, and op counts beside fio's ----
 
-# refused_file FILE MESSAGE: `dbio run FILE` exits 2 with exactly MESSAGE on
-# stderr, and writes nothing: no result, nothing in $target.
+# refused_file FILE MESSAGE [ARG...]: `dbio run FILE ARG...` exits 2 with
+# exactly MESSAGE on stderr, and writes nothing: no result, nothing in
+# $target. FILE can be a --key=value too.
 refused_file() {
 	rm -f "$result"
-	run --separate-stderr "$DBIO" run "$1" --directory="$target" --output="$result"
+	run --separate-stderr "$DBIO" run "$1" --directory="$target" --output="$result" "${@:3}"
 	[ "$status" -eq 2 ] || {
 		echo "exit status $status, expected 2; stderr: $stderr" >&2
 		return 1

@@ -176,12 +176,17 @@ JOB=(--rw=randread --bs=4k --size=4m --progress=none)
 		skip "python3 with jsonschema >= 4 (Draft 2020-12) is not installed: python3-jsonschema"
 	mpi_run 2 --directory="$target" --output="$result" "${JOB[@]}" --log_interval=10ms
 	[ "$status" -eq 0 ]
-	run python3 - "$BATS_TEST_DIRNAME/../../docs/result.schema.json" "$result" <<'PY'
+	# and one with a stonewall and its wear-out (run.stonewall, the ranks')
+	mpi_run 2 --directory="$target" --output="$scratch/wall.json" "${JOB[@]}" --rate_iops=100 \
+		--stonewall_s=200ms --stonewall_wearout=1
+	[ "$status" -eq 0 ]
+	json_has "$scratch/wall.json" "$R0.stonewall" "ranks.jobs.0.runs.0.stonewall" "ranks.jobs.0.runs.0.ranks.1.stonewall"
+	run python3 - "$BATS_TEST_DIRNAME/../../docs/result.schema.json" "$result" "$scratch/wall.json" <<'PY'
 import json, sys, jsonschema
 V = jsonschema.Draft202012Validator
 v = V(json.load(open(sys.argv[1])), format_checker=V.FORMAT_CHECKER)
-errors = ["/%s: %s" % ("/".join(map(str, e.absolute_path)), e.message[:300])
-          for e in v.iter_errors(json.load(open(sys.argv[2])))]
+errors = ["%s: /%s: %s" % (p, "/".join(map(str, e.absolute_path)), e.message[:300])
+          for p in sys.argv[2:] for e in v.iter_errors(json.load(open(p)))]
 print("\n".join(errors))
 sys.exit(1 if errors else 0)
 PY
@@ -196,4 +201,98 @@ PY
 	[[ "$output" == *"op            all ops/s  all MiB/s     rank min    rank mean     rank max     stddev"* ]]
 	line=$(grep -E '^    read +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' <<<"$output")
 	[ -n "$line" ]
+}
+
+# ---- stonewall_s and stonewall_wearout (IOR's -D and stoneWallingWearOut) ----
+
+# mpi_two FAST SLOW ARG...: two ranks of `dbio-mpi run ARG...` (MPMD: one
+# command line each), rank 0 with the extra key FAST, rank 1 with SLOW, so
+# that one rank is slower on purpose (a lower rate_iops); at most 120 s.
+mpi_two() {
+	local fast=$1 slow=$2
+	shift 2
+	run --separate-stderr timeout 120 mpirun --allow-run-as-root --oversubscribe \
+		-np 1 "$DBIO_MPI" run "$@" "$fast" : -np 1 "$DBIO_MPI" run "$@" "$slow"
+}
+
+# 1024 reads per rank, rank 0 at 200 a second a thread, rank 1 at 100:
+# either would take over 5 s; the stonewall stands at 1 s.
+WALL=(--rw=read --bs=4k --size=4m --stonewall_s=1 --progress=none)
+
+# rank_is R EXPR: EXPR (Python, k = rank R of the first run's ranks[]) for
+# the result.
+rank_is() {
+	jpy "$result" "(lambda k: $2)(r['ranks']['jobs'][0]['runs'][0]['ranks'][$1])"
+}
+
+@test "mpi: stonewall_s stops every rank at 1 s, the slow rank with less done" {
+	for eng in psync $(queued_engines_of_build | head -n 1); do
+		mpi_two --rate_iops=200 --rate_iops=50 --directory="$target" --output="$result" \
+			--ioengine="$eng" "${WALL[@]}"
+		[ "$status" -eq 0 ]
+		fast=$(rank_is 0 'k["ops"]["read"]["count"]')
+		slow=$(rank_is 1 'k["ops"]["read"]["count"]')
+		# the rates' schedules: 200 and 50 reads in the second, give or take a few
+		[ "$fast" -ge 180 ]
+		[ "$fast" -le 201 ]
+		[ "$slow" -ge 45 ]
+		[ "$slow" -le 51 ]
+		json_is "$result" "$R0.ops.read.count=$((fast + slow))" "$R0.partial=false" \
+			"$R0.stonewall.wearout=false" "$R0.stonewall.ops=$((fast + slow))" \
+			"$R0.stonewall.target_ops=$fast" \
+			"ranks.jobs.0.runs.0.ranks.0.stonewall.ops=$fast" \
+			"ranks.jobs.0.runs.0.ranks.1.stonewall.ops=$slow" \
+			"ranks.jobs.0.runs.0.ranks.1.stonewall.target_ops=$fast" \
+			"ranks.jobs.0.runs.0.stonewall.ops.min=$slow.0" "ranks.jobs.0.runs.0.stonewall.ops.max=$fast.0"
+		# each rank ends at the stonewall: 1 s after the start barrier, plus
+		# at most one slot of its rate (20 ms) and a loaded machine's
+		# scheduling (the bound: 0.5 s)
+		for r in 0 1; do
+			end=$(rank_is $r 'k["end_ns"]')
+			[ "$end" -ge 990000000 ]
+			[ "$end" -lt 1500000000 ]
+		done
+		# IOR's stonewall rate: all ranks' bytes at the stonewall over 1 s
+		rate=$(jpy "$result" 'run["stonewall"]["bw_bytes"]')
+		[ "$rate" = "$(((fast + slow) * 4096)).0" ]
+		[[ "$output" == *"stonewall at 1.00 s: reads and writes done per rank min $slow mean "*" max $fast (all $((fast + slow))); stonewall rate "*" ops/s, "*" MiB/s"* ]]
+		[[ "$output" != *"wear-out"* ]]
+		is_empty_dir "$target"
+	done
+}
+
+@test "mpi: stonewall_wearout: every rank does the most work any did at the stonewall, the slow one later" {
+	for eng in psync $(queued_engines_of_build | head -n 1); do
+		mpi_two --rate_iops=200 --rate_iops=100 --directory="$target" --output="$result" \
+			--ioengine="$eng" --iodepth=1 --numjobs=2 --stonewall_wearout=1 "${WALL[@]}"
+		[ "$status" -eq 0 ]
+		target_ops=$(jpy "$result" 'run["stonewall"]["target_ops"]')
+		most=$(jpy "$result" 'max(k["stonewall"]["ops"] for k in r["ranks"]["jobs"][0]["runs"][0]["ranks"])')
+		[ "$target_ops" -eq "$most" ]
+		# two threads at 200 a second for 1 s: about 400
+		[ "$most" -ge 360 ]
+		# every rank did exactly the agreed work (its threads share one count)
+		[ "$(rank_is 0 'k["ops"]["read"]["count"]')" -eq "$target_ops" ]
+		[ "$(rank_is 1 'k["ops"]["read"]["count"]')" -eq "$target_ops" ]
+		json_is "$result" "$R0.ops.read.count=$((2 * target_ops))" "$R0.stonewall.wearout=true" \
+			"ranks.jobs.0.runs.0.ranks.1.stonewall.target_ops=$target_ops"
+		# the slow rank had done about half by the stonewall and took about
+		# 1 s more to do the rest: it ends at least 0.5 s after the fast one
+		late=$(jpy "$result" '(lambda x: x[1]["end_ns"] - x[0]["end_ns"])(r["ranks"]["jobs"][0]["runs"][0]["ranks"])')
+		[ "$late" -ge 500000000 ]
+		wearout=$(jpy "$result" 'r["ranks"]["jobs"][0]["runs"][0]["stonewall"]["wearout_ns"] == r["ranks"]["jobs"][0]["runs"][0]["ranks"][1]["end_ns"] - 1000000000')
+		[ "$wearout" = true ]
+		[[ "$output" == *"wear-out: every rank to $target_ops reads and writes; the last ended "*" ms after the stonewall"* ]]
+		is_empty_dir "$target"
+	done
+}
+
+@test "mpi: stonewall_wearout without stonewall_s is refused by every rank, said once, exit 2" {
+	mpi_run 2 --directory="$target" --output="$result" "${JOB[@]}" --stonewall_wearout=1
+	[ "$status" -eq 2 ]
+	# mpirun adds its own words on the exit status after dbio's line
+	n=$(grep -cxF "dbio: command line: key 'stonewall_wearout': needs stonewall_s: the wear-out starts at the stonewall, e.g. stonewall_s=10s (job 'job')" <<<"$stderr")
+	[ "$n" -eq 1 ]
+	[ ! -e "$result" ]
+	is_empty_dir "$target"
 }
