@@ -105,6 +105,21 @@ static void errors_line(FILE *fp, const json_t *errors)
 	fputc('\n', fp);
 }
 
+/* stonewall_s: the work done by the stonewall and IOR's stonewall rate
+ * (under MPI, of all ranks; views/ranks.c adds each rank's). */
+static void stonewall_line(FILE *fp, const json_t *wall)
+{
+	if (!wall)
+		return;
+	fprintf(fp,
+		"    stonewall at %.2f s (passed at %.3f s): %.0f reads and writes done, stonewall rate %.1f ops/s, %.2f MiB/s",
+		tree_num(wall, "at_ns") / 1e9, tree_num(wall, "passed_ns") / 1e9, tree_num(wall, "ops"),
+		tree_num(wall, "iops"), tree_num(wall, "bw_bytes") / 1048576.0);
+	if (json_is_true(json_object_get(wall, "wearout")))
+		fprintf(fp, "; wear-out to %.0f per process", tree_num(wall, "target_ops"));
+	fputc('\n', fp);
+}
+
 static void usage_lines(FILE *fp, const json_t *ru)
 {
 	fprintf(fp, "    cpu: user %.2f s, sys %.2f s, %.1f %% of one core\n", tree_num(ru, "user_s"),
@@ -390,6 +405,7 @@ static void report_text(FILE *fp, const json_t *result)
 									      : "");
 			op_table(fp, json_object_get(run, "ops"));
 			errors_line(fp, json_object_get(run, "errors"));
+			stonewall_line(fp, json_object_get(run, "stonewall"));
 			target_lines(fp, json_object_get(run, "targets"));
 			usage_lines(fp, json_object_get(run, "rusage"));
 			if (json_object_get(run, "memory"))

@@ -204,6 +204,10 @@ bad_job() {
 	bad_job junk-line
 }
 
+@test "job file: stonewall_wearout without stonewall_s, at its file:line" {
+	bad_job stonewall-wearout-alone
+}
+
 @test "every bad job file has its expected message, and every message its file" {
 	local f missing=
 	for f in "$JOBS"/*.fio; do
