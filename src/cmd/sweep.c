@@ -317,7 +317,7 @@ static int load_resume(const char *path, json_t **result, int *argc, char ***arg
 	char what[512];
 	size_t i;
 
-	if (result_load(path, &r, &lerr))
+	if (result_load_whole(path, &r, &lerr))
 		return dbio_err_set(err, lerr.code, "sweep: %s", lerr.msg);
 	if (resume_unfit(r, what, sizeof(what))) {
 		json_decref(r);

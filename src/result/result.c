@@ -576,39 +576,6 @@ int result_write(const json_t *result, const char *path, struct dbio_err *err)
 	return rc;
 }
 
-int result_hist_load(const json_t *op, struct hist *h)
-{
-	const json_t *hj = json_object_get(op, "lat_hist");
-	const json_t *lat = json_object_get(op, "lat_ns");
-	const json_t *buckets = json_object_get(hj, "buckets");
-	size_t i;
-	json_t *b;
-
-	hist_init(h);
-	if (!json_is_array(buckets) ||
-	    json_integer_value(json_object_get(hj, "sub_bucket_bits")) != HIST_SUB_BITS)
-		return DBIO_EFORMAT;
-	json_array_foreach (buckets, i, b) {
-		json_int_t idx = json_integer_value(json_array_get(b, 0));
-		json_int_t count = json_integer_value(json_array_get(b, 1));
-
-		if (idx < 0 || idx >= HIST_NBUCKETS || count < 0)
-			return DBIO_EFORMAT;
-		h->buckets[idx] += (uint64_t)count;
-		h->count += (uint64_t)count;
-	}
-	if (h->count) {
-		double mean = json_real_value(json_object_get(lat, "mean"));
-		double sd = json_real_value(json_object_get(lat, "stddev"));
-
-		h->min = (uint64_t)json_integer_value(json_object_get(lat, "min"));
-		h->max = (uint64_t)json_integer_value(json_object_get(lat, "max"));
-		h->sum = (uint64_t)(mean * (double)h->count + 0.5);
-		hist_set_moments(h, mean, sd);
-	}
-	return 0;
-}
-
 int result_check(const json_t *r, const char *name, struct dbio_err *err)
 {
 	const json_t *version = json_object_get(r, "schema_version");
@@ -649,36 +616,4 @@ void result_release_at_exit(json_t *r)
 #else
 	(void)r;
 #endif
-}
-
-int result_load(const char *path, json_t **out, struct dbio_err *err)
-{
-	json_error_t jerr;
-	FILE *fp;
-	json_t *r;
-	int rc;
-
-	*out = NULL;
-	fp = fopen(path, "r");
-	if (!fp)
-		return dbio_err_set(err, DBIO_EINPUT, "%s: cannot read: %s", path, strerror(errno));
-	/* A result dbio wrote never repeats a key; one that does was edited
-	 * or made elsewhere, and which of the two values counts is a guess. */
-	r = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
-	if (!r && ferror(fp)) {
-		int e = errno ? errno : EIO;
-
-		fclose(fp);
-		return dbio_err_set(err, DBIO_EINPUT, "%s: cannot read: %s", path, strerror(e));
-	}
-	fclose(fp);
-	if (!r)
-		return dbio_err_set(err, DBIO_EINPUT, "%s: not JSON: %s (line %d)", path, jerr.text,
-				    jerr.line);
-	if ((rc = result_check(r, path, err))) {
-		json_decref(r);
-		return rc;
-	}
-	*out = r;
-	return 0;
 }

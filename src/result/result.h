@@ -10,6 +10,7 @@
 #define DBIO_RESULT_RESULT_H
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include "job/job.h"
 #include "run/run.h"
@@ -53,10 +54,22 @@ char *result_dump(const json_t *result);
  * jobs array. 0, or DBIO_EINPUT with "<name>: ..." in err. */
 int result_check(const json_t *r, const char *name, struct dbio_err *err);
 
-/* Read the result file at path and check it with result_check. 0 with the
- * tree in *out (the caller's reference), or DBIO_EINPUT with "<path>: ..."
- * in err: cannot read, not JSON (with the line), or not a result. */
+/* Read the result file at path for a view (compare, report, plot) and
+ * check it with result_check. 0 with the tree in *out (the caller's
+ * reference), or DBIO_EINPUT with "<path>: ..." in err: cannot read, not
+ * JSON (with the line), or not a result. The tree is lean (load.c): every
+ * lat_hist keeps its buckets packed, readable only by result_hist_load, so
+ * it must never be written out again; sweep --resume, which writes what
+ * it read, uses result_load_whole. Peak memory is the lean tree plus one
+ * job's whole tree, about 2.5 times the file instead of jansson's 12. */
 int result_load(const char *path, json_t **out, struct dbio_err *err);
+
+/* result_load of an open stream; name is the file's name in errors. */
+int result_load_stream(FILE *fp, const char *name, json_t **out, struct dbio_err *err);
+
+/* result_load with jansson's whole tree, buckets as written: for a result
+ * that is written out again (sweep --resume). */
+int result_load_whole(const char *path, json_t **out, struct dbio_err *err);
 
 /* Let go of a loaded result tree (result_load) right before the command
  * returns to exit: jansson's tree of a 150 MB result takes seconds to
@@ -66,7 +79,8 @@ int result_load(const char *path, json_t **out, struct dbio_err *err);
 void result_release_at_exit(json_t *r);
 
 /* The histogram of an op entry (ops.<type>) back as a struct hist, for
- * merging and recomputing percentiles. 0 or DBIO_EFORMAT. */
+ * merging and recomputing percentiles, from either loader's tree. 0 or
+ * DBIO_EFORMAT. */
 int result_hist_load(const json_t *op, struct hist *h);
 
 #endif
