@@ -5,8 +5,11 @@
 #   make SAN=1 ...  the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make SAN=thread ...  the same with ThreadSanitizer (build-tsan, ./dbio-tsan)
 #   make test BATS="run fio-flow"  the unit tests and only these tests/cli files
+#   make test TEST_JOBS=1  the tests/cli files one at a time (4 run at once by
+#                   default; a file marked "# serial:" runs alone: tests/run-all)
 #   make fuzz       build the libFuzzer targets of tests/fuzz (clang, ASan + UBSan)
 #                   and run each for FUZZ_SECONDS (60) from its seed corpus
+#                   (make -j2 fuzz: two at a time)
 #   make check-layers, check-size  the house rules: includes point down the layers,
 #                   no file over 800 lines, no function over 120
 #   make docs       regenerate docs/options.md, docs/dbio.1 and the options part of
@@ -149,11 +152,13 @@ run: deps
 # make (CI's build without libraries) must not make it overwrite them.
 # Not built when BATS= names files and mpi is not among them.
 MPI_PROG := $(if $(HAVE_MPI),$(if $(BATS),$(if $(filter mpi,$(BATS)),dbio-mpi$(SANSUFFIX)),dbio-mpi$(SANSUFFIX)))
+# How many tests/cli files run at once: most wait on the clock, not the CPU.
+TEST_JOBS ?= 4
 test: deps
 	$(MAKE) all $(UNITS) dbio-min$(SANSUFFIX)
 	$(if $(MPI_PROG),$(MAKE) MPI=1 BUILD=build-mpi$(SANSUFFIX) PROG=$(MPI_PROG) all)
 	DBIO=$(CURDIR)/$(PROG) DBIO_MIN=$(CURDIR)/dbio-min$(SANSUFFIX) $(if $(MPI_PROG),DBIO_MPI=$(CURDIR)/$(MPI_PROG)) \
-		BUILD=$(BUILD) BATS_FILES="$(BATS)" tests/run-all $(UNITS)
+		BUILD=$(BUILD) BATS_FILES="$(BATS)" TEST_JOBS=$(TEST_JOBS) tests/run-all $(UNITS)
 
 # libFuzzer: each target of tests/fuzz linked with the sources under
 # ASan + UBSan by clang, run from its checked-in seeds
@@ -171,16 +176,17 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libdbio.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/libdbio.a $(LIBS) $(LDFLAGS)
 
-fuzz-run: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
-	@mkdir -p $(BUILD)/crashes
-	@for t in $(FUZZ_TARGETS); do \
-		mkdir -p $(BUILD)/corpus/$$t; \
-		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
-		$(BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-			-artifact_prefix=$(BUILD)/crashes/$$t- $(BUILD)/corpus/$$t tests/fuzz/corpus/$$t \
-			>$(BUILD)/$$t.log 2>&1 || { tail -40 $(BUILD)/$$t.log; echo "fuzz: $$t FAILED: see $(BUILD)/crashes" >&2; exit 1; }; \
-		grep -h '^Done ' $(BUILD)/$$t.log | sed "s/^/fuzz: $$t: /"; \
-	done
+# One target per fuzzer, so that make -j2 runs two at once, each on a core
+# of its own for FUZZ_SECONDS (as many CPU seconds as one at a time).
+fuzz-run: $(FUZZ_TARGETS:%=fuzz-run-%)
+.PHONY: $(FUZZ_TARGETS:%=fuzz-run-%)
+$(FUZZ_TARGETS:%=fuzz-run-%): fuzz-run-%: $(BUILD)/fuzz/%
+	@mkdir -p $(BUILD)/crashes $(BUILD)/corpus/$*
+	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
+	@$(BUILD)/fuzz/$* -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix=$(BUILD)/crashes/$*- $(BUILD)/corpus/$* tests/fuzz/corpus/$* \
+		>$(BUILD)/$*.log 2>&1 || { tail -40 $(BUILD)/$*.log; echo "fuzz: $* FAILED: see $(BUILD)/crashes" >&2; exit 1; }
+	@grep -h '^Done ' $(BUILD)/$*.log | sed "s/^/fuzz: $*: /"
 endif
 
 docs: all

@@ -4,6 +4,9 @@
 # the ratio of their weights (measured in dbio and in fio 3.33 on the same
 # file, within a stated bound), flow_sleep, the refusals of bad values.
 
+# serial: shares and rates held within 5 % of each other, which bats files
+# running beside it on the same CPUs would bend (tests/run-all).
+
 load helpers
 
 # ratio FILE A B: the reads and writes of job A over those of job B in the

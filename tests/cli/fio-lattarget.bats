@@ -2,6 +2,9 @@
 # fio's latency target: the search for the deepest queue whose I/Os meet a
 # latency, its last window, its result, and its failure at depth 1.
 
+# serial: fio's own runtime of a 100 ms window is compared exactly, which bats
+# files running beside it on the same CPUs stretch (tests/run-all).
+
 load helpers
 
 # depth FILE: "depth_min depth_max elapsed_ms" of a result's first run.

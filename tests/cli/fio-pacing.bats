@@ -7,6 +7,9 @@
 # thread (strace, exact arguments), the queued engines' batch keys (strace,
 # fio's op counts), and the values dbio refuses, each with its reason.
 
+# serial: rates measured within 5 % over 2 s, which bats files running
+# beside it on the same CPUs would bend (tests/run-all).
+
 load helpers
 
 # rate_of JOB: JOB's ops per second in the first run: reads and writes over

@@ -8,6 +8,9 @@
 # JSON view and the text line; and the forms dbio refuses, each with its
 # reason. The arithmetic is tests/unit/test_steady.c's.
 
+# serial: a steady 500 IOPS must settle within 5 %, which bats files
+# running beside it on the same CPUs would unsettle (tests/run-all).
+
 load helpers
 
 # fpy FILE EXPR: prints the Python expression EXPR evaluated with r = the

@@ -6,6 +6,10 @@
 # not make, not root). Every test leaves no loop device or mount behind:
 # teardown undoes whatever dbio could not.
 
+# serial: every dbio matrix run first undoes the state killed runs left in
+# /run/dbio-matrix, so a matrix run in another file would take the state a
+# test here kills a run to leave for --cleanup (tests/run-all).
+
 load helpers
 
 # A small fileio job: 2 MiB of 4 KiB writes, twice (Welch's test needs 2).
