@@ -5,6 +5,9 @@
 # rank and host named, bad input is refused once, and each rank's
 # directory is dbio's own.
 
+# serial: the stonewall tests bound each rank's end to [0.99 s, 1.5 s)
+# with four ranks on 2 cores; other bats files beside them stretch that.
+
 load helpers
 
 DBIO_MPI=${DBIO_MPI:-"$BATS_TEST_DIRNAME/../../dbio-mpi"}

@@ -5,6 +5,9 @@
 # of fileio, and records what was done by then; bad values, and the keys
 # for a workload that does not honour them, are refused before any I/O.
 
+# serial: the stonewall must stop a rate-bound job within 0.5 s of its
+# time, which other bats files running beside it on 2 cores can stretch.
+
 load helpers
 
 # A job that would take 40 s (4096 reads at 100 per second), cut at 1 s.
