@@ -26,6 +26,7 @@ struct table {
 	int *key_width; /* [vary keys] */
 	int job_width, op_width;
 	int col_width[TABLE_MAX_METRICS];
+	bool run_on_op; /* a figure of the whole run on an op type's row */
 };
 
 /* Columns on the screen: UTF-8 continuation bytes ("±", "µ") take none. */
@@ -163,21 +164,33 @@ static void put_rows(struct table *t, const json_t *jobs, const char *ops_shown)
 			if (!metric_op_done(job, op, false) || (ops_shown && !list_has(ops_shown, op)))
 				continue;
 			put_row(t, job, op);
+			t->run_on_op |= per_run;
 		}
 		for (size_t k = 0; per_run && metric_job_phase(job, k); k++) {
 			const char *phase = metric_job_phase(job, k);
 			char op[64];
 
-			if (ops_shown && !list_has(ops_shown, phase))
-				continue;
 			snprintf(op, sizeof(op), "%s%s", METRIC_PHASE_PREFIX, phase);
-			put_row(t, job, op);
+			if (metric_op_listed(ops_shown, op))
+				put_row(t, job, op);
 		}
 	}
 }
 
+/* "elapsed, user s" into buf: the columns of the whole run's figures. */
+static const char *run_columns(const struct table *t, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!metric_per_op(t->cols[c]))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? ", " : "",
+				 t->cols[c]->column);
+	return buf;
+}
+
 static void points_table(FILE *fp, const json_t *result, const char *list, const char *ops_shown, bool csv)
 {
+	char names[256];
 	const json_t *jobs = json_object_get(result, "jobs"), *job;
 	struct table t = { .csv = csv, .vary = json_object_get(json_object_get(result, "sweep"), "vary") };
 	struct dbio_err err = { 0 };
@@ -195,6 +208,9 @@ static void points_table(FILE *fp, const json_t *result, const char *list, const
 		put_rows(&t, jobs, ops_shown); /* measure */
 	t.fp = fp;
 	put_rows(&t, jobs, ops_shown);
+	if (!csv && t.run_on_op)
+		fprintf(fp, "%s on an op type's row: the whole run's; on a phase's row: that phase's\n",
+			run_columns(&t, names, sizeof(names)));
 	if (!csv)
 		json_array_foreach (jobs, j, job)
 			if (json_array_size(json_object_get(job, "runs")) > 1) {
