@@ -141,7 +141,7 @@ PY
 	echo '{"schema_version": 99, "tool": {"name": "dbio"}, "jobs": []}' >new.json
 	run -2 --separate-stderr "$DBIO" report new.json --html r.html
 	[ "$stderr" = "dbio: report: new.json: schema_version 99 is newer than this dbio's (1): read it with a newer dbio" ]
-	run -2 --separate-stderr "$DBIO" report "$result"
+	run -2 --separate-stderr "$DBIO" report "$result" --html ""
 	[ "$stderr" = "dbio: report: --html FILE is required: the page to write" ]
 	run -2 --separate-stderr "$DBIO" report "$result" --html
 	[ "$stderr" = "dbio: report: --html: needs a value" ]
@@ -288,9 +288,9 @@ kv_sweep() {
 	# The configurations side by side: a column each, the change against A.
 	grep -qF '<th title="ext2 -b 1024">A</th><th title="ext2 -b 4096">B</th><th>B vs A</th>' s0.html
 	# S0's question: the index phase's elapsed time, user and system CPU, per configuration.
-	[ "$(grep -Ec '<td class="l">index</td><td class="l">elapsed</td><td>[0-9.]+ [mµ]?s' s0.html)" -eq 1 ]
-	[ "$(grep -c '<td class="l">index</td><td class="l">user (s)</td>' s0.html)" -eq 1 ]
-	[ "$(grep -c '<td class="l">load</td><td class="l">sys (s)</td>' s0.html)" -eq 1 ]
+	[ "$(grep -Ec '<td class="l">phase index</td><td class="l">elapsed</td><td>[0-9.]+ [mµ]?s' s0.html)" -eq 1 ]
+	[ "$(grep -c '<td class="l">phase index</td><td class="l">user (s)</td>' s0.html)" -eq 1 ]
+	[ "$(grep -c '<td class="l">phase load</td><td class="l">sys (s)</td>' s0.html)" -eq 1 ]
 	[ "$(grep -c '<h4>Phases</h4>' s0.html)" -eq 2 ]
 	[ "$(grep -c 'reads and writes' s0.html)" -eq 0 ]
 	if command -v gnuplot >/dev/null; then

@@ -117,6 +117,10 @@ html_page() {
 	# The writeback settings in force, recorded with the result.
 	json_has s0.json system.vm.dirty_ratio system.vm.dirty_background_ratio system.vm.dirty_expire_centisecs
 
+	# dbio report of the saved result prints the same table.
+	succeeds report s0.json
+	[ "$(grep -A4 '^s0  phase index$' <<<"$output")" = "$(grep -A4 '^s0  phase index$' s0.txt)" ]
+
 	# dbio compare of the saved matrix: the index phase alone.
 	run --separate-stderr "$DBIO" compare s0.json --op "phase index" --metric elapsed,user,sys,cpu,majflt,minflt
 	[ "$status" -eq 0 ]
@@ -254,6 +258,10 @@ html_page() {
 	total=$(awk '$1 == "write" { print $4; exit }' <<<"$output")
 	echo "sum $sum, total $total"
 	awk -v a="$sum" -v b="$total" 'BEGIN { exit !(a - b < 0.02 && b - a < 0.02) }'
+	# dbio report of the saved result: the same lines as the run printed.
+	run_text=$output
+	succeeds report s3run.json
+	[ "$(grep -F "      $scratch/d" <<<"$output")" = "$(grep -F "      $scratch/d" <<<"$run_text")" ]
 
 	succeeds sweep --rw=write --bs=8k --size=4m --numjobs=3 --end_fsync=1 \
 		--vary directory="$scratch/d1,$scratch/d1:$scratch/d2,$scratch/d1:$scratch/d2:$scratch/d3" \
