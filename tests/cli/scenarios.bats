@@ -262,6 +262,12 @@ html_page() {
 	run_text=$output
 	succeeds report s3run.json
 	[ "$(grep -F "      $scratch/d" <<<"$output")" = "$(grep -F "      $scratch/d" <<<"$run_text")" ]
+	# The page: a row per directory with the same figures.
+	html_page s3run.json s3run.html
+	for d in d1 d2 d3; do
+		mib=$(grep -E "^      $scratch/$d " <<<"$run_text" | awk '{ print $(NF - 1) }')
+		[[ "$page" =~ $'\n'"1|$scratch/$d|"[^$'\n']*"|$mib|"$'\n' ]]
+	done
 
 	succeeds sweep --rw=write --bs=8k --size=4m --numjobs=3 --end_fsync=1 \
 		--vary directory="$scratch/d1,$scratch/d1:$scratch/d2,$scratch/d1:$scratch/d2:$scratch/d3" \
