@@ -62,7 +62,10 @@ static void put_figure(struct table *t, const json_t *job, const char *op, size_
 	double value, ci;
 	char a[32], b[32], cell[80];
 
-	if (!metric_figure(m, job, op, &value, &ci)) {
+	/* A figure of bytes on a row of an op that moves none (fsync, commit)
+	 * is "-", not 0.00 MiB/s, as on the page. */
+	if ((metric_per_op(m) && !metric_op_done(job, op, m->scope == METRIC_PER_OP_BYTES)) ||
+	    !metric_figure(m, job, op, &value, &ci)) {
 		if (t->csv)
 			fputs(",,", t->fp);
 		else

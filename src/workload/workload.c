@@ -48,6 +48,14 @@ bool workload_phase_known(const char *name, size_t len)
 	return false;
 }
 
+static bool is_op_type(const char *name)
+{
+	for (int t = 0; t < OP_NTYPES; t++)
+		if (!strcmp(op_type_name((enum op_type)t), name))
+			return true;
+	return false;
+}
+
 void workload_phase_names(char *buf, size_t len)
 {
 	buf[0] = '\0';
@@ -56,8 +64,10 @@ void workload_phase_names(char *buf, size_t len)
 			const char *at = strstr(buf, *ph);
 			const size_t n = strlen(*ph), used = strlen(buf);
 
-			/* Once: a whole word of buf already ("index" of import and postgres). */
-			if (at && (at == buf || at[-1] == ' ') && (at[n] == ' ' || !at[n]))
+			/* Once: a whole word of buf already ("schema" of import and
+			 * postgres), and not an op type's name, listed before. */
+			if ((at && (at == buf || at[-1] == ' ') && (at[n] == ' ' || !at[n])) ||
+			    is_op_type(*ph))
 				continue;
 			snprintf(buf + used, len - used, "%s%s", used ? " " : "", *ph);
 		}

@@ -202,8 +202,8 @@ const struct workload_ops *workload_find(const char *name);
  * len bytes at name. */
 bool workload_phase_known(const char *name, size_t len);
 
-/* Every phase name of the registry, once each, "insert lookup ..." into
- * buf (for messages). */
+/* Every phase name of the registry that is not an op type's, once each,
+ * "verify schema load ..." into buf (for messages). */
 void workload_phase_names(char *buf, size_t len);
 
 /* "fileio, kv" into buf. */

@@ -275,6 +275,9 @@ html_page() {
 	printf '%s\n' "$output" >s3.txt
 	cat s3.txt
 	[ "$(grep -c ' job  write ' s3.txt)" -eq 3 ]
+	# An fsync moves no bytes of its own: no MiB/s on its row, not 0.00.
+	succeeds compare s3.json --metric bw
+	[ "$(grep -Ec ' job  fsync +-$' <<<"$output")" -eq 3 ]
 	json_is s3.json jobs.2.runs.0.targets.2.directory="$scratch/d3" jobs.2.runs.0.targets.2.write.count=512
 	html_page s3.json s3.html
 	for d in "$scratch/d1" "$scratch/d1:$scratch/d2" "$scratch/d1:$scratch/d2:$scratch/d3"; do

@@ -117,7 +117,9 @@ start_held_sweep() {
 	[ "$(echo "$output" | grep -c ' write ')" -eq 2 ]
 	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,8k --op insert,inserts --directory="$target"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: command line: --op insert,inserts: item 2 is not an op type: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range, create, stat, delete, trim, rename" ]
+	# The phases after the op types: kv's verify first, then those of the
+	# database workloads this build has.
+	[[ "$stderr" == "dbio: command line: --op insert,inserts: item 2 is neither an op type nor a phase: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range, create, stat, delete, trim, rename; or a phase, bare or as 'phase NAME': verify"* ]]
 	run --separate-stderr "$DBIO" run --size=1m --op insert --directory="$target"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: command line: --op: only for \`dbio sweep\`" ]
