@@ -139,7 +139,7 @@ static int add_rows(struct comparison *c, const struct match_entry *const *ents,
 		char op[COMPARE_OP_MAX];
 
 		snprintf(op, sizeof(op), "%s%s", METRIC_PHASE_PREFIX, phase);
-		if (!metric_op_listed(c->ops, op))
+		if (!metric_phase_row(ents[0]->job, c->ops, op))
 			continue;
 		for (size_t m = 0; m < nms && !rc; m++)
 			if (!metric_per_op(ms[m]))

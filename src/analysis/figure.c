@@ -40,6 +40,11 @@ bool metric_op_listed(const char *list, const char *op)
 	return !list || list_has(list, op) || (phase && list_has(list, phase));
 }
 
+bool metric_phase_row(const json_t *job, const char *list, const char *op)
+{
+	return metric_op_listed(list, op) && (metric_job_phase(job, 1) || (list && list_has(list, op)));
+}
+
 /* Where a run holds m: its ops.<op>, its phase when op names one (a phase
  * holds the per-run figures of its own span), else the run itself. */
 static const json_t *run_base(const struct metric *m, const json_t *run, const char *op)

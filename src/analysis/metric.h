@@ -126,6 +126,13 @@ bool metric_phase_done(const json_t *job, const char *phase);
  * is labelled ("phase index": that row alone). */
 bool metric_op_listed(const char *list, const char *op);
 
+/* Whether job gets a row for its phase labelled op (METRIC_PHASE_PREFIX
+ * and the phase's name) under --op list (NULL: every row): when list asks
+ * for it (metric_op_listed) and the job went through more than one phase,
+ * or list names this row as labelled. A job of one phase (kv's inserts
+ * alone) would repeat the whole run's figures on it. */
+bool metric_phase_row(const json_t *job, const char *list, const char *op);
+
 /* The name of the k-th phase of a job entry (of its first run that has
  * phases), NULL past the last. Borrowed from job. */
 const char *metric_job_phase(const json_t *job, size_t k);

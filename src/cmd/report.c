@@ -95,11 +95,15 @@ extern const struct cmd cmd_compare;
 /* Without --html, the text: one result of dbio run as dbio run printed
  * it; a matrix or sweep result, or several files, as dbio compare shows
  * them (the same arguments: --metric and --op mean the same there). */
-static int report_text(int argc, char **argv, struct plot_input *in, size_t n)
+static int report_text(int argc, char **argv, struct plot_input *in, size_t n, const char *html)
 {
 	struct dbio_err err = { 0 };
 	json_t *r;
 
+	if (html) { /* --html "" */
+		cmd_error("report: --html FILE is required: the page to write");
+		return 2;
+	}
 	if (n > 1)
 		return cmd_compare.main(argc, argv);
 	if (result_load(in[0].label, &r, &err)) {
@@ -163,12 +167,8 @@ static int report_main(int argc, char **argv)
 			"report: no result file: usage: dbio report RESULT.json [MORE.json...] --html FILE");
 		goto out;
 	}
-	if (!html) {
-		status = report_text(argc, argv, in, n);
-		goto out;
-	}
-	if (!*html) {
-		cmd_error("report: --html FILE is required: the page to write");
+	if (!html || !*html) {
+		status = report_text(argc, argv, in, n, html);
 		goto out;
 	}
 	if (ops && cmd_ops_refused("report", ops))

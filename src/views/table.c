@@ -149,18 +149,28 @@ static void put_header(struct table *t)
 		fputc('\n', t->fp);
 }
 
-/* The header, then a row per job entry and op type that did something,
- * then one per phase it went through when a column is of the whole run. */
+/* The header, then a row per job entry and op type that did something
+ * (one "all" row when every column is of the whole run), then one per
+ * phase it went through when a column is of the whole run. */
 static void put_rows(struct table *t, const json_t *jobs, const char *ops_shown)
 {
-	bool per_run = false;
+	bool per_run = false, per_op = false;
 	const json_t *job;
 	size_t j;
 
-	for (size_t c = 0; c < t->ncols; c++)
+	for (size_t c = 0; c < t->ncols; c++) {
 		per_run |= !metric_per_op(t->cols[c]);
+		per_op |= metric_per_op(t->cols[c]);
+	}
 	put_header(t);
 	json_array_foreach (jobs, j, job) {
+		/* Figures of the whole run only: one row of them ("all", as in
+		 * compare), not the same figures again on each op type's row. */
+		if (!per_op) {
+			if (!ops_shown)
+				put_row(t, job, "all");
+			goto phases;
+		}
 		for (int o = 0; o < OP_NTYPES; o++) {
 			const char *op = op_type_name((enum op_type)o);
 
@@ -169,12 +179,13 @@ static void put_rows(struct table *t, const json_t *jobs, const char *ops_shown)
 			put_row(t, job, op);
 			t->run_on_op |= per_run;
 		}
+	phases:
 		for (size_t k = 0; per_run && metric_job_phase(job, k); k++) {
 			const char *phase = metric_job_phase(job, k);
 			char op[64];
 
 			snprintf(op, sizeof(op), "%s%s", METRIC_PHASE_PREFIX, phase);
-			if (metric_op_listed(ops_shown, op))
+			if (metric_phase_row(job, ops_shown, op))
 				put_row(t, job, op);
 		}
 	}
