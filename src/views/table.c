@@ -26,7 +26,8 @@ struct table {
 	int *key_width; /* [vary keys] */
 	int job_width, op_width;
 	int col_width[TABLE_MAX_METRICS];
-	bool run_on_op; /* a figure of the whole run on an op type's row */
+	bool run_on_op;	 /* a figure of the whole run on an op type's row */
+	bool phase_rows; /* a row of a phase's figures */
 };
 
 /* Columns on the screen: UTF-8 continuation bytes ("±", "µ") take none. */
@@ -185,8 +186,10 @@ static void put_rows(struct table *t, const json_t *jobs, const char *ops_shown)
 			char op[64];
 
 			snprintf(op, sizeof(op), "%s%s", METRIC_PHASE_PREFIX, phase);
-			if (metric_phase_row(job, ops_shown, op))
+			if (metric_phase_row(job, ops_shown, op)) {
 				put_row(t, job, op);
+				t->phase_rows = true;
+			}
 		}
 	}
 }
@@ -223,8 +226,9 @@ static void points_table(FILE *fp, const json_t *result, const char *list, const
 	t.fp = fp;
 	put_rows(&t, jobs, ops_shown);
 	if (!csv && t.run_on_op)
-		fprintf(fp, "%s on an op type's row: the whole run's; on a phase's row: that phase's\n",
-			run_columns(&t, names, sizeof(names)));
+		fprintf(fp, "the whole run's on an op type's row: %s%s\n",
+			run_columns(&t, names, sizeof(names)),
+			t.phase_rows ? " (a phase's row: the phase's)" : "");
 	if (!csv)
 		json_array_foreach (jobs, j, job)
 			if (json_array_size(json_object_get(job, "runs")) > 1) {

@@ -160,7 +160,7 @@ html_page() {
 	run "$DBIO" compare sw.json --op index --metric iops,elapsed
 	[ "$(grep -Ec '^(1024|4096) +s0 +index ' <<<"$output")" -eq 2 ]
 	[ "$(grep -Ec '^(1024|4096) +s0 +phase index ' <<<"$output")" -eq 2 ]
-	[[ "$output" == *"elapsed on an op type's row: the whole run's; on a phase's row: that phase's"* ]]
+	[[ "$output" == *"the whole run's on an op type's row: elapsed (a phase's row: the phase's)"* ]]
 	run "$DBIO" compare sw.json --op "phase index" --metric iops,elapsed
 	[ "$(grep -Ec '^(1024|4096) +s0 +index ' <<<"$output")" -eq 0 ]
 	[ "$(grep -Ec '^(1024|4096) +s0 +phase index ' <<<"$output")" -eq 2 ]
@@ -235,6 +235,7 @@ html_page() {
 	[ "$(grep -Ec '^(gdbm|sqlite) +(2000|4000) +[01] +s2 +insert ' s2.txt)" -eq 8 ]
 	# Inserts alone are one phase, the whole run: no row repeats it.
 	[ "$(grep -c 'phase insert' s2.txt)" -eq 0 ]
+	grep -qx "the whole run's on an op type's row: elapsed, user s, sys s, worst interval, 2nd-worst interval" s2.txt
 	[[ "$output" == *"a figure with ± is the mean of the point's complete runs ± its 95 % CI"* ]]
 	html_page s2.json s2.html
 	for engine in gdbm sqlite; do
