@@ -138,9 +138,9 @@ static int add_rows(struct comparison *c, const struct match_entry *const *ents,
 		const char *phase = metric_job_phase(ents[0]->job, k);
 		char op[COMPARE_OP_MAX];
 
-		if (c->ops && !list_has(c->ops, phase))
-			continue;
 		snprintf(op, sizeof(op), "%s%s", METRIC_PHASE_PREFIX, phase);
+		if (!metric_phase_row(ents[0]->job, c->ops, op))
+			continue;
 		for (size_t m = 0; m < nms && !rc; m++)
 			if (!metric_per_op(ms[m]))
 				rc = add_row(c, ents, op, ms[m], cap);

@@ -9,6 +9,7 @@
 
 #include "analysis/metric.h"
 #include "analysis/tree.h"
+#include "util/list.h"
 #include "result/result.h"
 #include "stats/opstats.h"
 
@@ -30,6 +31,18 @@ static const char *phase_of(const char *op)
 	const size_t n = strlen(METRIC_PHASE_PREFIX);
 
 	return op && !strncmp(op, METRIC_PHASE_PREFIX, n) ? op + n : NULL;
+}
+
+bool metric_op_listed(const char *list, const char *op)
+{
+	const char *phase = phase_of(op);
+
+	return !list || list_has(list, op) || (phase && list_has(list, phase));
+}
+
+bool metric_phase_row(const json_t *job, const char *list, const char *op)
+{
+	return metric_op_listed(list, op) && (metric_job_phase(job, 1) || (list && list_has(list, op)));
 }
 
 /* Where a run holds m: its ops.<op>, its phase when op names one (a phase

@@ -119,6 +119,20 @@ bool metric_run_value(const struct metric *m, const json_t *run, const char *op,
  * lookup …). */
 bool metric_phase_done(const json_t *job, const char *phase);
 
+/* Whether the row op (an op type's name, or METRIC_PHASE_PREFIX and a
+ * phase's) is one that --op list asks for: every row when list is NULL;
+ * an op type's row when list names it; a phase's row when list names the
+ * phase, bare ("index": the op type's and the phase's rows) or as the row
+ * is labelled ("phase index": that row alone). */
+bool metric_op_listed(const char *list, const char *op);
+
+/* Whether job gets a row for its phase labelled op (METRIC_PHASE_PREFIX
+ * and the phase's name) under --op list (NULL: every row): when list asks
+ * for it (metric_op_listed) and the job went through more than one phase,
+ * or list names this row as labelled. A job of one phase (kv's inserts
+ * alone) would repeat the whole run's figures on it. */
+bool metric_phase_row(const json_t *job, const char *list, const char *op);
+
 /* The name of the k-th phase of a job entry (of its first run that has
  * phases), NULL past the last. Borrowed from job. */
 const char *metric_job_phase(const json_t *job, size_t k);

@@ -563,7 +563,7 @@ static void print_table(FILE *out, csv_field *f)
 	}
 }
 
-static void show(const json_t *result, const struct jobset *set)
+static void show(const json_t *result, const struct jobset *set, const struct run_args *a)
 {
 	size_t runs = 0;
 	size_t i;

@@ -32,6 +32,16 @@ const char *cmd_opt_value(int argc, char **argv, int *i, const char *key, bool *
  * ..."), for the message. */
 int cmd_check_ops(const char *list, char *names, size_t len);
 
+/* The length of METRIC_PHASE_PREFIX ("phase ") when the len bytes at item
+ * begin with it (--op "phase index", as the rows are labelled), else 0. */
+size_t cmd_phase_prefix(const char *item, size_t len);
+
+/* --op LIST of a command that runs jobs (sweep): as cmd_check_ops, but an
+ * item may also be a phase some workload records, bare ("load") or as its
+ * rows are labelled ("phase index"). 0, or the 1-based position of the
+ * first item that is neither; names as cmd_check_ops'. */
+int cmd_check_ops_phases(const char *list, char *names, size_t len);
+
 /* cmd_check_ops of --op LIST of subject ("plot"), with the message
  * "<subject>: --op LIST: item N is not an op type: expected a list of ..."
  * printed; true when the list was refused (exit 2). */

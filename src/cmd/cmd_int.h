@@ -39,6 +39,7 @@ struct run_args {
 	int progress;		  /* -1: when stderr is a terminal */
 	enum out_format format;
 	bool format_set; /* --format was given */
+	bool wide;	 /* --wide: the closing table in one piece, however wide */
 	struct run_opts opts;
 	struct mpi_world *mpi; /* under MPI (mpi/mpi.h), else NULL */
 };
@@ -87,7 +88,7 @@ int jobrun_write_outputs(const struct run_args *a, const json_t *result, bool pa
  * "dbio"), print it as JSON or through show, write --output and
  * --series-csv, and return the exit status. Used by run and sync. */
 int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc, char **argv,
-		   void (*show)(const json_t *result, const struct jobset *set));
+		   void (*show)(const json_t *result, const struct jobset *set, const struct run_args *a));
 
 /* Show the runner's progress on stderr as --progress says (default: when
  * stderr is a terminal). */

@@ -308,11 +308,11 @@ static int check_ops(const char *ops, const json_t *const *results, size_t n)
 	int pos = 1;
 
 	for (const char *p = ops;; pos++) {
-		size_t len = strcspn(p, ",");
+		size_t len = strcspn(p, ","), pre = cmd_phase_prefix(p, len);
 
 		snprintf(item, sizeof(item), "%.*s", (int)len, p);
-		if (len >= sizeof(item) ||
-		    (cmd_check_ops(item, names, sizeof(names)) && !some_phase(results, n, p, len, NULL, 0))) {
+		if (len >= sizeof(item) || ((pre || cmd_check_ops(item, names, sizeof(names))) &&
+					    !some_phase(results, n, p + pre, len - pre, NULL, 0))) {
 			some_phase(results, n, "", 0, phases, sizeof(phases));
 			for (char *c = strchr(phases, ','); c; c = strchr(c + 1, ','))
 				*c = ' '; /* "schema load index": as a list in prose */

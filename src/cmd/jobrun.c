@@ -104,6 +104,10 @@ int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), st
 			*(arg[2] == 'k' ? &a->opts.keep : &a->opts.force) = true;
 			continue;
 		}
+		if (!strcmp(arg, "--wide")) {
+			a->wide = true;
+			continue;
+		}
 		if (!strncmp(arg, "--progress=", 11)) {
 			if (strcmp(arg + 11, "none") && strcmp(arg + 11, "line")) {
 				cmd_error("command line: --progress: bad value '%s': expected none or line",
@@ -426,7 +430,7 @@ bool jobrun_mpi_gather(const struct run_args *a, json_t **result, int *rc, struc
 }
 
 int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc, char **argv,
-		   void (*show)(const json_t *result, const struct jobset *set))
+		   void (*show)(const json_t *result, const struct jobset *set, const struct run_args *a))
 {
 	struct dbio_err err = { 0 };
 	json_t *result;
@@ -461,7 +465,7 @@ int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc,
 	} else if (a->format == FORMAT_CSV) {
 		table_points(stdout, result, JOBRUN_CSV_METRICS, NULL, true);
 	} else {
-		show(result, set);
+		show(result, set, a);
 	}
 	fflush(stdout);
 	wrc = jobrun_write_outputs(a, result, rc != 0);

@@ -257,7 +257,7 @@ static void print_table(const json_t *result, size_t ndone, const struct metric 
 	int n;
 
 	if (ndone < 2) {
-		text_summary(stdout, result);
+		text_summary(stdout, result, false);
 		return;
 	}
 	n = compare_split_matrix(result, views, names, MATRIX_MAX_CONFIGS);

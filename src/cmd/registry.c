@@ -7,6 +7,7 @@
 
 #include "analysis/metric.h"
 #include "cmd/cmd.h"
+#include "workload/workload.h"
 #include "stats/opstats.h"
 #include "util/list.h"
 #include "util/termesc.h"
@@ -85,6 +86,26 @@ int cmd_check_ops(const char *list, char *names, size_t len)
 		snprintf(names + strlen(names), len - strlen(names), "%s%s", t ? ", " : "",
 			 op_type_name((enum op_type)t));
 	return list_check(list, is_op_name);
+}
+
+size_t cmd_phase_prefix(const char *item, size_t len)
+{
+	const size_t n = strlen(METRIC_PHASE_PREFIX);
+
+	return len > n && !strncmp(item, METRIC_PHASE_PREFIX, n) ? n : 0;
+}
+
+static bool is_op_or_phase(const char *item, size_t len)
+{
+	const size_t pre = cmd_phase_prefix(item, len);
+
+	return (!pre && is_op_name(item, len)) || workload_phase_known(item + pre, len - pre);
+}
+
+int cmd_check_ops_phases(const char *list, char *names, size_t len)
+{
+	cmd_check_ops(list, names, len);
+	return list_check(list, is_op_or_phase);
 }
 
 bool cmd_ops_refused(const char *subject, const char *list)

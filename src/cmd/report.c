@@ -14,13 +14,17 @@
 #include "views/html.h"
 #include "run/run.h"
 #include "views/plot.h"
+#include "views/text.h"
 #include "util/atomic.h"
 
 static void report_usage(void)
 {
-	printf("usage: dbio report RESULT.json [MORE.json...] --html FILE [--metric NAME] [--op LIST]\n\n"
-	       "Writes one self-contained HTML page (no scripts, no external files; readable on\n"
-	       "a phone, printable) of dbio result files: the environment (host, kernel, memory,\n"
+	printf("usage: dbio report RESULT.json [MORE.json...] --html FILE [--metric NAME] [--op LIST]\n"
+	       "       dbio report RESULT.json [MORE.json...] [--metric LIST] [--op LIST]\n\n"
+	       "Without --html, prints the text: a result of dbio run as dbio run printed it;\n"
+	       "a matrix or sweep result, or several files, as dbio compare shows them.\n\n"
+	       "With --html, writes one self-contained HTML page (no scripts, no external\n"
+	       "files; readable on a phone, printable) of dbio result files: the environment (host, kernel, memory,\n"
 	       "writeback settings, filesystems and disks), per job the op tables (ops/s, MiB/s,\n"
 	       "latency percentiles) of every op type the job did (inserts, commits, batches\n"
 	       "too), CPU, faults and context switches, a database workload's phases and the\n"
@@ -29,13 +33,13 @@ static void report_usage(void)
 	       "configurations named A, B ... side by side, and with several files a\n"
 	       "side-by-side table with the change against the first. The plots of `dbio plot` are embedded as SVG; without\n"
 	       "gnuplot (Debian: gnuplot-nox) the page has the tables only and says so.\n\n"
-	       "  --html FILE      the page to write (atomically; required)\n"
+	       "  --html FILE      the page to write (atomically)\n"
 	       "  --op LIST        the op types of the sweep, comparison and latency plots\n"
 	       "                   (insert, or read,write; default: every one)\n");
 	cmd_print_metrics("  --metric NAME    what sweep curves and comparison bars show (default iops):\n"
 			  "                   ",
 			  19, "\n\n");
-	printf("Exit status: 0 written, 1 could not write, 2 bad input.\n");
+	printf("Exit status: 0 written (or printed), 1 could not write, 2 bad input.\n");
 }
 
 /* Draw the plots as SVG into svgs[] (NULL where a plot could not be
@@ -83,6 +87,36 @@ static const char *draw(const struct plot_input *in, size_t n, const struct metr
 		return note;
 	}
 	return NULL;
+}
+
+/* dbio compare (compare.c): report's text of several files is its table. */
+extern const struct cmd cmd_compare;
+
+/* Without --html, the text: one result of dbio run as dbio run printed
+ * it; a matrix or sweep result, or several files, as dbio compare shows
+ * them (the same arguments: --metric and --op mean the same there). */
+static int report_text(int argc, char **argv, struct plot_input *in, size_t n, const char *html)
+{
+	struct dbio_err err = { 0 };
+	json_t *r;
+
+	if (html) { /* --html "" */
+		cmd_error("report: --html FILE is required: the page to write");
+		return 2;
+	}
+	if (n > 1)
+		return cmd_compare.main(argc, argv);
+	if (result_load(in[0].label, &r, &err)) {
+		cmd_error("report: %s", err.msg);
+		return 2;
+	}
+	in[0].result = r;
+	if (json_object_get(r, "sweep") || json_object_get(r, "matrix"))
+		return cmd_compare.main(argc, argv);
+	text_report(stdout, r);
+	if (json_array_size(json_object_get(r, "jobs")) > 1)
+		text_summary(stdout, r, false);
+	return 0;
 }
 
 static int report_main(int argc, char **argv)
@@ -134,7 +168,7 @@ static int report_main(int argc, char **argv)
 		goto out;
 	}
 	if (!html || !*html) {
-		cmd_error("report: --html FILE is required: the page to write");
+		status = report_text(argc, argv, in, n, html);
 		goto out;
 	}
 	if (ops && cmd_ops_refused("report", ops))

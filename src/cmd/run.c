@@ -39,7 +39,7 @@ static void run_usage(void)
 {
 	printf("usage: dbio run [JOBFILE...] [--KEY=VALUE...] [--output FILE] [--format FORMAT]\n"
 	       "                [--output-format=json|json+] [--series-csv FILE] [--progress=line|none]\n"
-	       "                [--keep] [--force]\n\n"
+	       "                [--keep] [--force] [--wide]\n\n"
 	       "Without a job file or job keys, runs the default suite (about one minute) in\n"
 	       "./dbio-scratch or --directory. Job keys given on the command line apply to every\n"
 	       "job and override the job files; `dbio help options` lists them.\n\n"
@@ -55,16 +55,18 @@ static void run_usage(void)
 	       "                   stderr is a terminal)\n"
 	       "  --keep           leave the files dbio created in place\n"
 	       "  --force          work in a directory that holds files that are not dbio's\n"
-	       "                   (dbio still only creates and removes its own)\n\n"
+	       "                   (dbio still only creates and removes its own)\n"
+	       "  --wide           the closing table of several jobs in one piece; without it a\n"
+	       "                   table wider than 80 columns is cut into narrower ones\n\n"
 	       "Exit status: 0 done, 1 failed while running, 2 bad input (nothing was written),\n"
 	       "130 interrupted by SIGINT, 143 by SIGTERM, 129 by SIGHUP, 131 by SIGQUIT.\n");
 }
 
-static void show_jobs(const json_t *result, const struct jobset *set)
+static void show_jobs(const json_t *result, const struct jobset *set, const struct run_args *a)
 {
 	text_report(stdout, result);
 	if (set->njobs > 1)
-		text_summary(stdout, result);
+		text_summary(stdout, result, a->wide);
 	text_ranks(stdout, result);
 }
 
@@ -99,10 +101,10 @@ static void suite_note(const json_t *result, const struct jobset *set)
 		printf("  %-24s %s\n", set->jobs[j].name, suite_measured(&set->jobs[j], fs ? fs : ""));
 }
 
-static void show_suite(const json_t *result, const struct jobset *set)
+static void show_suite(const json_t *result, const struct jobset *set, const struct run_args *a)
 {
 	text_report(stdout, result);
-	text_summary(stdout, result);
+	text_summary(stdout, result, a->wide);
 	text_ranks(stdout, result);
 	suite_note(result, set);
 }
@@ -129,14 +131,14 @@ static int suite_direct(const struct run_args *a, struct jobset *set)
 	return 0;
 }
 
-static void show_fio_json(const json_t *result, const struct jobset *set)
+static void show_fio_json(const json_t *result, const struct jobset *set, const struct run_args *a)
 {
 	(void)set;
 	if (fio_json_print(stdout, result, false))
 		cmd_error("run: fio JSON: out of memory");
 }
 
-static void show_fio_json_plus(const json_t *result, const struct jobset *set)
+static void show_fio_json_plus(const json_t *result, const struct jobset *set, const struct run_args *a)
 {
 	(void)set;
 	if (fio_json_print(stdout, result, true))
@@ -205,7 +207,7 @@ static int take_formats(int argc, char **argv, char **kept, enum out_format *for
 
 static int run_main(int argc, char **argv)
 {
-	void (*show)(const json_t *result, const struct jobset *set);
+	void (*show)(const json_t *result, const struct jobset *set, const struct run_args *a);
 	struct run_args args = { 0 };
 	struct jobset set = { 0 };
 	struct dbio_err err = { 0 };

@@ -20,6 +20,7 @@
 #include "views/table.h"
 #include "views/text.h"
 #include "result/result.h"
+#include "workload/workload.h"
 #include "util/atomic.h"
 #include "util/units.h"
 
@@ -55,8 +56,10 @@ static void sweep_usage(void)
 		 metric_names(defaults, sizeof(defaults), ",", true),
 		 metric_names_phased(phased, sizeof(phased), ","), "\n");
 	cmd_print_metrics("  --metric LIST    columns of the table, from ", 19, tail);
-	printf("  --op LIST        rows of the table: only these op types (insert, or read,write);\n"
-	       "                   default every op type a job did. The result keeps them all.\n"
+	printf("  --op LIST        rows of the table: only these op types (insert, or read,write)\n"
+	       "                   and phases (load; index: the op type's and the phase's rows;\n"
+	       "                   'phase index': that row alone); default every op type a job\n"
+	       "                   did and every phase it went through. The result keeps them all.\n"
 	       "  --format FORMAT  text (default), json or csv on standard output\n"
 	       "Other options as for `dbio run`.\n");
 }
@@ -425,16 +428,19 @@ static int make_axes(struct sweep *s)
 {
 	const struct metric *metrics[TABLE_MAX_METRICS];
 	struct run_args *a = &s->args;
-	char names[256];
+	char names[256], phases[256];
 	int bad, rc;
 
 	if (a->metrics &&
 	    (rc = metric_parse_list("command line", a->metrics, metrics, TABLE_MAX_METRICS, &s->err)) < 0)
 		return rc;
-	if (a->ops && (bad = cmd_check_ops(a->ops, names, sizeof(names))))
-		return dbio_err_set(&s->err, DBIO_EINPUT,
-				    "command line: --op %s: item %d is not an op type: expected a list of %s",
-				    a->ops, bad, names);
+	if (a->ops && (bad = cmd_check_ops_phases(a->ops, names, sizeof(names)))) {
+		workload_phase_names(phases, sizeof(phases));
+		return dbio_err_set(
+			&s->err, DBIO_EINPUT,
+			"command line: --op %s: item %d is neither an op type nor a phase: expected a list of %s; or a phase, bare or as 'phase NAME': %s",
+			a->ops, bad, names, phases);
+	}
 	if (!a->nvary)
 		return dbio_err_set(&s->err, DBIO_EINPUT,
 				    "sweep: no --vary: give at least one, e.g. --vary numjobs=1,2,4");

@@ -74,7 +74,7 @@ static const char *cells_jobfile(void)
 	return text;
 }
 
-static void print_table(const json_t *result, const struct jobset *set)
+static void print_table(const json_t *result, const struct jobset *set, const struct run_args *a)
 {
 	const char *dir = set->jobs[0].directory;
 	const json_t *jobs = json_object_get(result, "jobs");

@@ -334,7 +334,7 @@ static int sb_cleanup(const struct sb_opts *o, char **names)
 /* The sysbench options of this run, for the report (show has no context). */
 static const struct sb_opts *shown;
 
-static void show(const json_t *result, const struct jobset *set)
+static void show(const json_t *result, const struct jobset *set, const struct run_args *a)
 {
 	(void)set;
 	sysbench_print_run(shown, result);

@@ -363,7 +363,15 @@ static bool matrix_row(FILE *fp, const struct matrix_row *row, const json_t *con
 		return false;
 	fputs("<tr>", fp);
 	html_td_text(fp, first ? job : "");
-	html_td_text(fp, row->phase ? row->phase : row->op);
+	if (row->phase) {
+		/* As the text tables label it: "index" alone is also an op type. */
+		char label[80];
+
+		snprintf(label, sizeof(label), "%s%s", METRIC_PHASE_PREFIX, row->phase);
+		html_td_text(fp, label);
+	} else {
+		html_td_text(fp, row->op);
+	}
 	fputs("<td class=\"l\">", fp);
 	if (row->phase)
 		fputs(row->pc->head, fp);
@@ -399,7 +407,8 @@ static void matrix_job_rows(FILE *fp, const json_t *const *by, size_t nc, const 
 	static const struct {
 		size_t col;
 		const char *metric;
-	} phase_rows[] = { { 0, "elapsed" }, { 3, "user" }, { 4, "sys" }, { 6, "majflt" }, { 7, "minflt" } };
+	} phase_rows[] = { { 0, "elapsed" }, { 3, "user" },   { 4, "sys" },
+			   { 5, "cpu" },     { 6, "majflt" }, { 7, "minflt" } };
 	const struct metric *ms[HTML_MAX_METRICS];
 	struct dbio_err err = { 0 };
 	int nms = metric_parse_list("report", HTML_METRICS, ms, HTML_MAX_METRICS, &err);

@@ -236,6 +236,46 @@ static void op_tables(FILE *fp, const json_t *runs)
 	fputs("</table></div>\n", fp);
 }
 
+/* A job over several directories (S3's disks): per run, each one's reads
+ * and writes over the run (they add up to the job's) and its device's busy
+ * time, as the text report's "per directory" lines. */
+static void directory_table(FILE *fp, const json_t *runs)
+{
+	bool any = false;
+	size_t r, i;
+	json_t *run, *t;
+
+	json_array_foreach (runs, r, run)
+		any |= json_array_size(json_object_get(run, "targets")) > 0;
+	if (!any)
+		return;
+	fputs("<div class=\"scroll\"><table>\n<tr>", fp);
+	html_th(fp, "run", false);
+	html_th(fp, "directory", true);
+	html_th(fp, "device busy", false);
+	html_th(fp, "read ops/s", false);
+	html_th(fp, "read MiB/s", false);
+	html_th(fp, "write ops/s", false);
+	html_th(fp, "write MiB/s", false);
+	fputs("</tr>\n", fp);
+	json_array_foreach (runs, r, run)
+		json_array_foreach (json_object_get(run, "targets"), i, t) {
+			const json_t *rd = json_object_get(t, "read"), *wr = json_object_get(t, "write");
+
+			fprintf(fp, "<tr><td>%zu</td>", r + 1);
+			html_td_text(fp, tree_str(t, "directory"));
+			fputs("<td>", fp);
+			if (json_is_integer(json_object_get(t, "busy_ns")))
+				html_put_ns(fp, tree_num(t, "busy_ns"));
+			else
+				fputs("–", fp);
+			fprintf(fp, "</td><td>%.1f</td><td>%.2f</td><td>%.1f</td><td>%.2f</td></tr>\n",
+				tree_num(rd, "iops"), tree_num(rd, "bw_bytes") / 1048576.0,
+				tree_num(wr, "iops"), tree_num(wr, "bw_bytes") / 1048576.0);
+		}
+	fputs("</table></div>\n", fp);
+}
+
 /* A cell "mean ± CI" of a summary, with the unit of a latency. */
 static void ci_cell(FILE *fp, const struct summary *s, bool ns)
 {
@@ -396,6 +436,7 @@ void html_jobs(FILE *fp, const struct html_report *r, size_t f)
 			fputs("</p>\n", fp);
 		}
 		op_tables(fp, runs);
+		directory_table(fp, runs);
 		html_phases(fp, job);
 		html_probe(fp, runs);
 		if (json_array_size(runs) > 1 && tree_num(json_object_get(job, "summary"), "runs") > 0)

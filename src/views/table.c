@@ -26,6 +26,8 @@ struct table {
 	int *key_width; /* [vary keys] */
 	int job_width, op_width;
 	int col_width[TABLE_MAX_METRICS];
+	bool run_on_op;	 /* a figure of the whole run on an op type's row */
+	bool phase_rows; /* a row of a phase's figures */
 };
 
 /* Columns on the screen: UTF-8 continuation bytes ("±", "µ") take none. */
@@ -61,7 +63,10 @@ static void put_figure(struct table *t, const json_t *job, const char *op, size_
 	double value, ci;
 	char a[32], b[32], cell[80];
 
-	if (!metric_figure(m, job, op, &value, &ci)) {
+	/* A figure of bytes on a row of an op that moves none (fsync, commit)
+	 * is "-", not 0.00 MiB/s, as on the page. */
+	if ((metric_per_op(m) && !metric_op_done(job, op, m->scope == METRIC_PER_OP_BYTES)) ||
+	    !metric_figure(m, job, op, &value, &ci)) {
 		if (t->csv)
 			fputs(",,", t->fp);
 		else
@@ -145,39 +150,64 @@ static void put_header(struct table *t)
 		fputc('\n', t->fp);
 }
 
-/* The header, then a row per job entry and op type that did something,
- * then one per phase it went through when a column is of the whole run. */
+/* The header, then a row per job entry and op type that did something
+ * (one "all" row when every column is of the whole run), then one per
+ * phase it went through when a column is of the whole run. */
 static void put_rows(struct table *t, const json_t *jobs, const char *ops_shown)
 {
-	bool per_run = false;
+	bool per_run = false, per_op = false;
 	const json_t *job;
 	size_t j;
 
-	for (size_t c = 0; c < t->ncols; c++)
+	for (size_t c = 0; c < t->ncols; c++) {
 		per_run |= !metric_per_op(t->cols[c]);
+		per_op |= metric_per_op(t->cols[c]);
+	}
 	put_header(t);
 	json_array_foreach (jobs, j, job) {
+		/* Figures of the whole run only: one row of them ("all", as in
+		 * compare), not the same figures again on each op type's row. */
+		if (!per_op) {
+			if (!ops_shown)
+				put_row(t, job, "all");
+			goto phases;
+		}
 		for (int o = 0; o < OP_NTYPES; o++) {
 			const char *op = op_type_name((enum op_type)o);
 
 			if (!metric_op_done(job, op, false) || (ops_shown && !list_has(ops_shown, op)))
 				continue;
 			put_row(t, job, op);
+			t->run_on_op |= per_run;
 		}
+	phases:
 		for (size_t k = 0; per_run && metric_job_phase(job, k); k++) {
 			const char *phase = metric_job_phase(job, k);
 			char op[64];
 
-			if (ops_shown && !list_has(ops_shown, phase))
-				continue;
 			snprintf(op, sizeof(op), "%s%s", METRIC_PHASE_PREFIX, phase);
-			put_row(t, job, op);
+			if (metric_phase_row(job, ops_shown, op)) {
+				put_row(t, job, op);
+				t->phase_rows = true;
+			}
 		}
 	}
 }
 
+/* "elapsed, user s" into buf: the columns of the whole run's figures. */
+static const char *run_columns(const struct table *t, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!metric_per_op(t->cols[c]))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? ", " : "",
+				 t->cols[c]->column);
+	return buf;
+}
+
 static void points_table(FILE *fp, const json_t *result, const char *list, const char *ops_shown, bool csv)
 {
+	char names[256];
 	const json_t *jobs = json_object_get(result, "jobs"), *job;
 	struct table t = { .csv = csv, .vary = json_object_get(json_object_get(result, "sweep"), "vary") };
 	struct dbio_err err = { 0 };
@@ -195,6 +225,10 @@ static void points_table(FILE *fp, const json_t *result, const char *list, const
 		put_rows(&t, jobs, ops_shown); /* measure */
 	t.fp = fp;
 	put_rows(&t, jobs, ops_shown);
+	if (!csv && t.run_on_op)
+		fprintf(fp, "the whole run's on an op type's row: %s%s\n",
+			run_columns(&t, names, sizeof(names)),
+			t.phase_rows ? " (a phase's row: the phase's)" : "");
 	if (!csv)
 		json_array_foreach (jobs, j, job)
 			if (json_array_size(json_object_get(job, "runs")) > 1) {

@@ -446,6 +446,8 @@ void text_report(FILE *fp, const json_t *result)
  * then cpu of the whole run on a job's first row. */
 static const char *const summary_metrics[] = { "iops", "bw", "lat_mean", "p99", "cpu" };
 #define SUMMARY_NCOLS (sizeof(summary_metrics) / sizeof(summary_metrics[0]))
+/* What fits a mail: the width compare and matrix tables keep to. */
+#define SUMMARY_TEXT_COLUMNS 80
 
 /* A figure of the closing table: metric_figure's (the mean over the
  * complete runs when there are repeats, with its 95 % CI at the same
@@ -477,20 +479,28 @@ static int cols_of(const char *s)
 	return w;
 }
 
+/* The closing table's columns [from, to) of the figures (2 ..
+ * SUMMARY_NCOLS + 2), the note after them or not; job and op always. */
+struct summary_cols {
+	size_t from, to;
+	bool note;
+};
+
 /* One row of the closing table: cells padded to width[] (figures to the
  * right). */
-static void summary_row(FILE *fp, char cells[][48], const int *width, size_t n)
+static void summary_row(FILE *fp, char cells[][48], const int *width, const struct summary_cols *sc)
 {
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < 2; k++)
+		fprintf(fp, "%s%s%*s", k ? "  " : "", cells[k],
+			width[k] - cols_of(cells[k]) > 0 ? width[k] - cols_of(cells[k]) : 0, "");
+	for (size_t k = sc->from; k < sc->to; k++) {
 		int pad = width[k] - cols_of(cells[k]);
 
-		if (k == n - 1) /* the note, left-aligned: no trailing blanks */
-			fprintf(fp, "%s%s", cells[k][0] ? "  " : "", cells[k]);
-		else if (k < 2)
-			fprintf(fp, "%s%s%*s", k ? "  " : "", cells[k], pad > 0 ? pad : 0, "");
-		else
-			fprintf(fp, "  %*s%s", pad > 0 ? pad : 0, "", cells[k]);
+		fprintf(fp, "  %*s%s", pad > 0 ? pad : 0, "", cells[k]);
 	}
+	/* the note, left-aligned: no trailing blanks */
+	if (sc->note && cells[SUMMARY_NCOLS + 2][0])
+		fprintf(fp, "  %s", cells[SUMMARY_NCOLS + 2]);
 	fputc('\n', fp);
 }
 
@@ -521,8 +531,9 @@ static void summary_cells(const json_t *job, const char *op, bool first, char ce
 			 tree_num(json_object_get(job, "summary"), "runs"));
 }
 
-/* Walk the rows of the closing table: measure (fp NULL) or print. */
-static void summary_rows(FILE *fp, const json_t *jobs, int *width)
+/* Walk the rows of the closing table: measure (fp NULL) or print the
+ * columns sc. */
+static void summary_rows(FILE *fp, const json_t *jobs, int *width, const struct summary_cols *sc)
 {
 	char cells[SUMMARY_NCOLS + 3][48];
 	size_t i;
@@ -533,7 +544,7 @@ static void summary_rows(FILE *fp, const json_t *jobs, int *width)
 		if (!fp && cols_of(cells[k]) > width[k])
 			width[k] = cols_of(cells[k]);
 	if (fp)
-		summary_row(fp, cells, width, SUMMARY_NCOLS + 3);
+		summary_row(fp, cells, width, sc);
 	json_array_foreach (jobs, i, job) {
 		bool first = true;
 
@@ -550,22 +561,47 @@ static void summary_rows(FILE *fp, const json_t *jobs, int *width)
 				if (cols_of(cells[k]) > width[k])
 					width[k] = cols_of(cells[k]);
 			if (fp)
-				summary_row(fp, cells, width, SUMMARY_NCOLS + 3);
+				summary_row(fp, cells, width, sc);
 		}
 	}
 }
 
-static void summary_text(FILE *fp, const json_t *result)
+/* The closing table: in one piece when it fits COMPARE_TEXT_COLUMNS or
+ * wide, else cut between figures into pieces that do, each led by the job
+ * and op columns (a blank line between), the note where it still fits. */
+static void summary_tables(FILE *fp, const json_t *jobs, bool wide)
+{
+	const size_t last = SUMMARY_NCOLS + 2;
+	int width[SUMMARY_NCOLS + 3] = { 0 };
+	int lead, line;
+
+	summary_rows(NULL, jobs, width, NULL);
+	lead = width[0] + 2 + width[1];
+	for (size_t from = 2, to; from < last; from = to) {
+		line = lead;
+		for (to = from;
+		     to < last && (wide || to == from || line + 2 + width[to] <= SUMMARY_TEXT_COLUMNS); to++)
+			line += 2 + width[to];
+		if (from > 2)
+			fputc('\n', fp);
+		summary_rows(fp, jobs, width,
+			     &(struct summary_cols){
+				     .from = from,
+				     .to = to,
+				     .note = to == last &&
+					     (wide || line + 2 + width[last] <= SUMMARY_TEXT_COLUMNS) });
+	}
+}
+
+static void summary_text(FILE *fp, const json_t *result, bool wide)
 {
 	const json_t *jobs = json_object_get(result, "jobs");
 	const json_t *seen_targets[64];
-	int width[SUMMARY_NCOLS + 3] = { 0 };
 	size_t nseen = 0;
 	size_t i;
 	json_t *job;
 
-	summary_rows(NULL, jobs, width);
-	summary_rows(fp, jobs, width);
+	summary_tables(fp, jobs, wide);
 	json_array_foreach (jobs, i, job)
 		if (json_array_size(json_object_get(job, "runs")) > 1) {
 			fprintf(fp, "(a mean of runs ± the 95 %% confidence interval of that mean)\n");
@@ -635,7 +671,12 @@ void text_warnings(FILE *fp, const json_t *result)
 	escaped(fp, warnings_text, result);
 }
 
-void text_summary(FILE *fp, const json_t *result)
+void text_summary(FILE *fp, const json_t *result, bool wide)
 {
-	escaped(fp, summary_text, result);
+	FILE *out = termesc_open(fp);
+
+	if (!out)
+		return; /* out of memory: nothing rather than raw control characters */
+	summary_text(out, result, wide);
+	fclose(out);
 }

@@ -7,6 +7,7 @@
 #define DBIO_VIEWS_TEXT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Per job and run: options in brief, elapsed, a table per op type with
@@ -17,8 +18,10 @@ void text_report(FILE *fp, const json_t *result);
 /* One table for the whole result: a row per job and op type with the
  * registry's figures (ops/s, MiB/s, mean and p99 latency, cpu): the mean ±
  * 95 % CI over the complete runs of a job with repeats ("mean of 3
- * runs"), else its run's; then where the jobs ran. */
-void text_summary(FILE *fp, const json_t *result);
+ * runs"), else its run's; then where the jobs ran. A table wider than
+ * 80 columns (repeats make it ~110) is cut into narrower ones, each with
+ * the job and op and some of the figures, unless wide. */
+void text_summary(FILE *fp, const json_t *result, bool wide);
 
 /* Each warning of the result's jobs (jobs[].warnings: the page cache,
  * …) once: "warning: <text>", a subject (its text before ':') said for

@@ -358,6 +358,9 @@ static uint64_t import_series_points(const struct job *job)
 	return conf->rows / conf->batch;
 }
 
+/* As import_run() begins them. */
+static const char *const import_phases[] = { "schema", "load", "index", NULL };
+
 const struct workload_ops workload_import = {
 	.name = "import",
 	.caps = WORKLOAD_CAP_LIBRARY_IO,
@@ -368,5 +371,6 @@ const struct workload_ops workload_import = {
 	.options = &import_options,
 	.work_items = import_work_items,
 	.series_points = import_series_points,
+	.phases = import_phases,
 };
 #endif

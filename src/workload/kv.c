@@ -402,6 +402,9 @@ static uint64_t kv_series_points(const struct job *job)
 	return (conf->records + conf->lookups + conf->updates) / conf->batch;
 }
 
+/* phase() names each after its op type; verify_phase() its own. */
+static const char *const kv_phases[] = { "insert", "lookup", "update", "verify", NULL };
+
 const struct workload_ops workload_kv = {
 	.name = "kv",
 	.caps = WORKLOAD_CAP_LIBRARY_IO,
@@ -413,4 +416,5 @@ const struct workload_ops workload_kv = {
 	.work_items = kv_work_items,
 	.series_points = kv_series_points,
 	.choices = kv_choices,
+	.phases = kv_phases,
 };

@@ -392,6 +392,9 @@ static uint64_t meta_work_items(const struct job *job)
 	return conf->files * (uint64_t)__builtin_popcount(parse_phases(conf->phases));
 }
 
+/* phase() names each after its op type. */
+static const char *const meta_phases[] = { "create", "stat", "read", "rename", "delete", NULL };
+
 const struct workload_ops workload_meta = {
 	.name = "meta",
 	.prepare = meta_prepare,
@@ -400,4 +403,5 @@ const struct workload_ops workload_meta = {
 	.validate = meta_validate,
 	.options = &meta_options,
 	.work_items = meta_work_items,
+	.phases = meta_phases,
 };

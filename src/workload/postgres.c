@@ -464,6 +464,10 @@ static uint64_t pg_work_items(const struct job *job)
 	return conf->rows + conf->transactions * conf->clients;
 }
 
+/* As pg_run() begins them. */
+static const char *const postgres_phases[] = { "schema",     "import",	     "index", "analyze",
+					       "checkpoint", "transactions", NULL };
+
 const struct workload_ops workload_postgres = {
 	.name = "postgres",
 	.prepare = pg_prepare,
@@ -473,5 +477,6 @@ const struct workload_ops workload_postgres = {
 	.options = &pg_options,
 	.work_items = pg_work_items,
 	.caps = WORKLOAD_CAP_LIBRARY_IO, /* the server does the I/O, in its own processes */
+	.phases = postgres_phases,
 };
 #endif

@@ -39,6 +39,40 @@ const struct workload_ops *workload_find(const char *name)
 	return NULL;
 }
 
+bool workload_phase_known(const char *name, size_t len)
+{
+	for (size_t i = 0; i < workload_count; i++)
+		for (const char *const *ph = workload_registry[i]->phases; ph && *ph; ph++)
+			if (strlen(*ph) == len && !strncmp(*ph, name, len))
+				return true;
+	return false;
+}
+
+static bool is_op_type(const char *name)
+{
+	for (int t = 0; t < OP_NTYPES; t++)
+		if (!strcmp(op_type_name((enum op_type)t), name))
+			return true;
+	return false;
+}
+
+void workload_phase_names(char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < workload_count; i++)
+		for (const char *const *ph = workload_registry[i]->phases; ph && *ph; ph++) {
+			const char *at = strstr(buf, *ph);
+			const size_t n = strlen(*ph), used = strlen(buf);
+
+			/* Once: a whole word of buf already ("schema" of import and
+			 * postgres), and not an op type's name, listed before. */
+			if ((at && (at == buf || at[-1] == ' ') && (at[n] == ' ' || !at[n])) ||
+			    is_op_type(*ph))
+				continue;
+			snprintf(buf + used, len - used, "%s%s", used ? " " : "", *ph);
+		}
+}
+
 void workload_list(char *buf, size_t len)
 {
 	size_t used = 0;

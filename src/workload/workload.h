@@ -194,6 +194,10 @@ struct workload_ops {
 	uint64_t (*work_items)(const struct job *job);
 	uint64_t (*series_points)(const struct job *job);
 	void (*choices)(char *buf, size_t len);
+	/* Appended: the names of the phases the workload may record in
+	 * w->phases, NULL-terminated (NULL: it records none), so that a
+	 * phase can be asked for (`dbio sweep --op index`) before any run. */
+	const char *const *phases;
 };
 
 /* The registry (registry.c), in the order help lists it. */
@@ -202,6 +206,14 @@ extern const size_t workload_count;
 
 /* The workload named name, or NULL. */
 const struct workload_ops *workload_find(const char *name);
+
+/* Whether some workload of the registry may record a phase called the
+ * len bytes at name. */
+bool workload_phase_known(const char *name, size_t len);
+
+/* Every phase name of the registry that is not an op type's, once each,
+ * "verify schema load ..." into buf (for messages). */
+void workload_phase_names(char *buf, size_t len);
 
 /* "fileio, kv" into buf. */
 void workload_list(char *buf, size_t len);

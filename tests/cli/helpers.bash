@@ -532,3 +532,87 @@ has_memcg() {
 		/proc/self/mountinfo | head -n 1)
 	[ -n "$mnt" ] && grep -qw memory "$mnt/cgroup.controllers" 2>/dev/null
 }
+
+# screenshot PAGE PNG: headless Chromium's screenshot of PAGE (in the
+# scratch directory) into PNG, 1200x2000; skips, naming the package, when
+# chromium is not installed; fails when it wrote none.
+screenshot() {
+	local profile
+	command -v chromium >/dev/null || skip "chromium is not installed (Debian: apt-get install chromium)"
+	profile=$(mktemp -d)
+	run timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$profile" --screenshot="$scratch/$2" --window-size=1200,2000 \
+		"file://$scratch/$1"
+	rm -rf "$profile"
+	[ -s "$2" ] || {
+		echo "chromium wrote no screenshot: $output" >&2
+		return 1
+	}
+}
+
+# colours PNG: prints how many distinct colours a sample of the PNG's
+# pixels has (8-bit RGB or RGBA, as Chromium writes); a blank page has 1.
+colours() {
+	"$PYTHON" - "$1" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat, ihdr = 8, b"", None
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR": ihdr = struct.unpack(">IIBBBBB", body)
+    if kind == b"IDAT": idat += body
+    pos += 12 + n
+w, h, depth, ctype = ihdr[:4]
+assert depth == 8 and ctype in (2, 6), f"unexpected PNG type {depth}/{ctype}"
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+prev, colours, i = bytearray(stride), set(), 0
+for y in range(h):
+    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    if y % 4 == 0:
+        colours.update(bytes(line[x:x + 3]) for x in range(0, stride, bpp * 2))
+    prev = line
+print(len(colours))
+PY
+}
+
+# need_matrix: skips unless dbio matrix can run here (root, loop devices,
+# e2fsprogs); sets $images, a directory for the loop images.
+need_matrix() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (loop devices, mkfs, mount)"
+	[ -c /dev/loop-control ] || skip "no /dev/loop-control: loop devices are not available"
+	command -v mkfs.ext2 >/dev/null && command -v mkfs.ext4 >/dev/null ||
+		skip "mkfs.ext2/mkfs.ext4 not installed (Debian package e2fsprogs)"
+	images="$scratch/images"
+	mkdir -p "$images"
+}
+
+# undo_matrix: what dbio matrix --cleanup does, then whatever it could not
+# undo: the mounts of loop devices backed by a file under $scratch, and
+# those devices. Run in teardown (after a background dbio is killed).
+undo_matrix() {
+	local dev mnt
+	"$DBIO" matrix --cleanup >/dev/null 2>&1
+	losetup -a 2>/dev/null | grep -F "$scratch/" | while IFS=: read -r dev _; do
+		grep "^$dev " /proc/mounts | while read -r _ mnt _; do umount -l "$mnt"; done
+		losetup -d "$dev" 2>/dev/null
+	done
+	return 0
+}
+
+# max_columns: the widest line of standard input, in characters ("±" is one).
+max_columns() {
+	python3 -c 'import sys; print(max(len(l) for l in sys.stdin.read().splitlines()))'
+}

@@ -15,15 +15,6 @@ load helpers
 # A small fileio job: 2 MiB of 4 KiB writes, twice (Welch's test needs 2).
 JOB=(--rw=write --bs=4k --size=2m --repeat=2 --progress=none)
 
-need_matrix() {
-	[ "$(id -u)" -eq 0 ] || skip "needs root (loop devices, mkfs, mount)"
-	[ -c /dev/loop-control ] || skip "no /dev/loop-control: loop devices are not available"
-	command -v mkfs.ext2 >/dev/null && command -v mkfs.ext4 >/dev/null ||
-		skip "mkfs.ext2/mkfs.ext4 not installed (Debian package e2fsprogs)"
-	images="$scratch/images"
-	mkdir -p "$images"
-}
-
 # What of this test is still attached or mounted: loop devices backed by a
 # file under $scratch, and their mounts. Prints them; empty when clean.
 leftovers() {
@@ -36,29 +27,11 @@ leftovers() {
 	return 0
 }
 
-# undo_matrix: what dbio matrix --cleanup does, then whatever it could not
-# undo: the mounts of loop devices backed by a file under $scratch, and
-# those devices. Run in teardown (after a background dbio is killed).
-undo_matrix() {
-	local dev mnt
-	"$DBIO" matrix --cleanup >/dev/null 2>&1
-	losetup -a 2>/dev/null | grep -F "$scratch/" | while IFS=: read -r dev _; do
-		grep "^$dev " /proc/mounts | while read -r _ mnt _; do umount -l "$mnt"; done
-		losetup -d "$dev" 2>/dev/null
-	done
-	return 0
-}
-
 setup() {
 	dbio_setup
 	if [ "$(id -u)" -eq 0 ]; then
 		on_teardown undo_matrix
 	fi
-}
-
-# max_columns: the widest line of standard input, in characters ("±" is one).
-max_columns() {
-	python3 -c 'import sys; print(max(len(l) for l in sys.stdin.read().splitlines()))'
 }
 
 # attach_loop FILE: sets test_loop to a loop device attached to FILE,

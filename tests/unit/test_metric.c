@@ -363,6 +363,36 @@ static void test_metric_phases(void **state)
 	json_decref(r);
 }
 
+/* --op LIST and the rows: a bare name is the op type's row and the
+ * phase's; "phase NAME" the phase's alone; a job's only phase (the whole
+ * run again) gets a row only when asked for as labelled. */
+static void test_metric_op_rows(void **state)
+{
+	const double ks[] = { 1 };
+	json_t *r = sample_result(ks, 1);
+	json_t *run = json_array_get(json_object_get((json_t *)first_job(r), "runs"), 0);
+
+	assert_true(metric_op_listed(NULL, "read"));
+	assert_true(metric_op_listed(NULL, "phase index"));
+	assert_true(metric_op_listed("index", "index"));
+	assert_true(metric_op_listed("index", "phase index"));
+	assert_true(metric_op_listed("read,phase index", "phase index"));
+	assert_false(metric_op_listed("phase index", "index"));
+	assert_false(metric_op_listed("load", "phase index"));
+	assert_false(metric_op_listed("phase", "phase index"));
+
+	json_object_set_new(run, "phases", json_pack("[{s:s, s:f}]", "name", "insert", "elapsed_ns", 1e9));
+	assert_false(metric_phase_row(first_job(r), NULL, "phase insert"));
+	assert_false(metric_phase_row(first_job(r), "insert", "phase insert"));
+	assert_true(metric_phase_row(first_job(r), "phase insert", "phase insert"));
+	json_array_append_new(json_object_get(run, "phases"),
+			      json_pack("{s:s, s:f}", "name", "lookup", "elapsed_ns", 1e9));
+	assert_true(metric_phase_row(first_job(r), NULL, "phase insert"));
+	assert_true(metric_phase_row(first_job(r), "insert", "phase insert"));
+	assert_false(metric_phase_row(first_job(r), "lookup", "phase insert"));
+	json_decref(r);
+}
+
 /* The default metrics follow the jobs' kind: with phases, what S0 asked
  * (elapsed, user, sys, cpu, faults); without, iops, bw, p99. */
 static void test_metric_defaults(void **state)
@@ -401,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_metric_summary_round_trip),
 		cmocka_unit_test(test_metric_figure_rules),
 		cmocka_unit_test(test_metric_phases),
+		cmocka_unit_test(test_metric_op_rows),
 		cmocka_unit_test(test_metric_defaults),
 	};
 

@@ -158,7 +158,7 @@ static void test_termesc_text_views_escape(void **state)
 
 	assert_non_null(fp);
 	text_report(fp, r);
-	text_summary(fp, r);
+	text_summary(fp, r, false);
 	table_points(fp, r, "iops", NULL, false);
 	table_points(fp, r, "iops", NULL, true);
 	assert_int_equal(fclose(fp), 0);
