@@ -457,6 +457,19 @@ need_engine() {
 
 # ---- fio job files: refusals, and op counts beside fio's ----
 
+# fio itself, bounded: a fio 3.33 run once sat in 2 s sleeps for minutes
+# (fio-pacing, 2026-12-01), and a test waiting on it would hold the suite
+# until CI's own limit. Defined only where fio is installed, so that the
+# tests' `command -v fio || skip` still skips without it.
+if type -P fio >/dev/null; then
+	fio() {
+		local rc=0
+		timeout --kill-after=10 300 "$(type -P fio)" "$@" || rc=$?
+		[ "$rc" -ne 124 ] || echo "fio $*: did not finish in 300 s; killed" >&2
+		return "$rc"
+	}
+fi
+
 # refused_file FILE MESSAGE [ARG...]: `dbio run FILE ARG...` exits 2 with
 # exactly MESSAGE on stderr, and writes nothing: no result, nothing in
 # $target. FILE can be a --key=value too.
