@@ -2,8 +2,8 @@
 # fio's latency target: the search for the deepest queue whose I/Os meet a
 # latency, its last window, its result, and its failure at depth 1.
 
-# serial: fio's own runtime of a 100 ms window is compared exactly, which bats
-# files running beside it on the same CPUs stretch (tests/run-all).
+# serial: fio's own runtime of a 100 ms window is held to a bound, which
+# bats files running beside it on the same CPUs stretch (tests/run-all).
 
 load helpers
 
@@ -45,7 +45,14 @@ for e in jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).iter_erro
 	command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
 	rm -rf "$target" && mkdir "$target"
 	fio --directory="$target" --output-format=json --output=fio.json j.fio >/dev/null
-	[ "$("$PYTHON" -c 'import json,sys; j=json.load(open("fio.json"))["jobs"][0]; print(j["latency_depth"], j["job_runtime"])')" = "16 100" ]
+	# fio too ends after one last window at depth 16; its runtime is its
+	# own clock's (100 ms on a quiet machine, CI once saw more), so it
+	# gets dbio's bound
+	read -r fdepth fms < <("$PYTHON" -c 'import json,sys; j=json.load(open("fio.json"))["jobs"][0]; print(j["latency_depth"], j["job_runtime"])')
+	echo "fio: depth $fdepth, runtime $fms ms"
+	[ "$fdepth" -eq 16 ]
+	[ "$fms" -ge 100 ]
+	[ "$fms" -lt 600 ]
 }
 
 @test "fio latency target: with latency_run the search goes on for the runtime" {
