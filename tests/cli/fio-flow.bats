@@ -31,6 +31,19 @@ print(round(n[int(sys.argv[2])] / n[int(sys.argv[3])], 2))
 EOF
 }
 
+# flow_ratio_within JOBFILE WANT PCT: dbio runs JOBFILE and the ratio of
+# job 1's ops to job 0's is within PCT percent of WANT. A second run is
+# allowed when the first strays: the ratio is timed, and on this shared
+# 2-core machine one run in many lands outside (CI's fresh clone once saw
+# 7.33 for 8 with iodepth=16), while a broken flow misses in both.
+flow_ratio_within() {
+	dbio_ok "$1" --directory="$target"
+	within "$(ratio "$result" 1 0)" "$2" "$3" && return 0
+	echo "one more run of $1: the first one's ratio strayed" >&2
+	dbio_ok "$1" --directory="$target"
+	within "$(ratio "$result" 1 0)" "$2" "$3"
+}
+
 # within VALUE WANT PCT: VALUE is within PCT percent of WANT.
 within() {
 	"$PYTHON" -c "import sys; v, w, p = map(float, sys.argv[1:]); sys.exit(abs(v - w) > w * p / 100)" "$@" || {
@@ -67,8 +80,7 @@ flow=1
 rw=randread
 flow=8
 EOF
-	dbio_ok j.fio --directory="$target"
-	within "$(ratio "$result" 1 0)" 8 5
+	flow_ratio_within j.fio 8 5
 	command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
 	fio_run j.fio
 	within "$(fio_ratio fio.json 1 0)" 8 5
@@ -96,8 +108,7 @@ flow=1
 rw=randread
 flow=8
 EOF
-		dbio_ok j.fio --directory="$target"
-		within "$(ratio "$result" 1 0)" 8 5
+		flow_ratio_within j.fio 8 5
 		[ "$e" = libaio ] || continue
 		command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
 		fio_run j.fio
