@@ -109,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t n = 0;
 
 		text_report(sink, r);
-		text_summary(sink, r);
+		text_summary(sink, r, false);
 		fio_json_print(sink, r, true);
 		html_report_write(sink,
 				  &(struct html_report){ .in = in, .n = 1, .metric = metric_find("iops") });
