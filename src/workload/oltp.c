@@ -292,7 +292,10 @@ static int run_transactions(struct worker *w)
 	struct oltp_log *log = w->shared;
 	struct io_req req = { .buf = fileio_pages_buffer(st->pages), .len = job->bs };
 	uint64_t now = clock_now_ns(), txns = 0;
-	const uint64_t deadline = w->origin_ns + job->runtime_ns;
+	/* runtime from this thread's own start, as fio's and fileio's: from
+	 * the gate's opening, a thread that started late ended early and the
+	 * job's elapsed time (first start to last end) fell under runtime */
+	const uint64_t deadline = w->start_ns + job->runtime_ns;
 	int rc = 0;
 
 	while (!rc && !workload_stopped(w) && now < deadline) {
