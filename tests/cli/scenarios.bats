@@ -197,7 +197,7 @@ html_page() {
 	run --separate-stderr "$DBIO" compare a.json b.json --metric bw
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"A = a.json"* ]]
-	grep -Eq '^  B vs A +[-+][0-9.]+ %( \*| !)?$' <<<"$output" || {
+	grep -Eq '^  B vs A +([-+][0-9.]+|0\.0) %( \*| !)?$' <<<"$output" || {
 		echo "$output"
 		false
 	}
