@@ -142,6 +142,13 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libdbio.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libdbio.a $(LIBS) $(LDFLAGS)
 
+# The fuzz targets compiled (not linked: libFuzzer is clang's) with the
+# build's compiler and flags by make test, so that a change of a function
+# they call fails here and not only in CI's fuzz stage.
+$(BUILD)/fuzz-compiles/%.o: tests/fuzz/%.c $(BUILD)/flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
 run: deps
 	$(MAKE) all
 	./dbio run
@@ -155,7 +162,7 @@ MPI_PROG := $(if $(HAVE_MPI),$(if $(BATS),$(if $(filter mpi,$(BATS)),dbio-mpi$(S
 # How many tests/cli files run at once: most wait on the clock, not the CPU.
 TEST_JOBS ?= 4
 test: deps
-	$(MAKE) all $(UNITS) dbio-min$(SANSUFFIX)
+	$(MAKE) all $(UNITS) dbio-min$(SANSUFFIX) $(FUZZ_TARGETS:%=$(BUILD)/fuzz-compiles/%.o)
 	$(if $(MPI_PROG),$(MAKE) MPI=1 BUILD=build-mpi$(SANSUFFIX) PROG=$(MPI_PROG) all)
 	DBIO=$(CURDIR)/$(PROG) DBIO_MIN=$(CURDIR)/dbio-min$(SANSUFFIX) $(if $(MPI_PROG),DBIO_MPI=$(CURDIR)/$(MPI_PROG)) \
 		BUILD=$(BUILD) BATS_FILES="$(BATS)" TEST_JOBS=$(TEST_JOBS) tests/run-all $(UNITS)
