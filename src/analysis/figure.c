@@ -272,3 +272,45 @@ void metric_summarize(json_t *result, size_t index)
 	json_object_set_new(summary, "ops", ops);
 	json_object_set_new(job, "summary", summary);
 }
+
+bool metric_target_figure(const json_t *job, size_t t, const char *op, double *mean, double *ci95)
+{
+	const json_t *runs = json_object_get(job, "runs"), *run;
+	double *x = calloc(json_array_size(runs) + 1, sizeof(*x));
+	bool moved = false;
+	struct summary s;
+	size_t n = 0, r;
+
+	*mean = *ci95 = 0;
+	if (!x)
+		return false;
+	json_array_foreach (runs, r, run) {
+		const json_t *o = json_object_get(json_array_get(json_object_get(run, "targets"), t), op);
+
+		if (!o || json_is_true(json_object_get(run, "partial")))
+			continue;
+		moved |= tree_num(o, "bytes") > 0;
+		x[n++] = tree_num(o, "bw_bytes") / 1048576.0;
+	}
+	if (moved) {
+		summary_of(x, n, &s);
+		*mean = s.mean;
+		*ci95 = s.ci95;
+	}
+	free(x);
+	return moved;
+}
+
+const char *metric_target_directory(const json_t *job, size_t t)
+{
+	const json_t *run;
+	size_t r;
+
+	json_array_foreach (json_object_get(job, "runs"), r, run) {
+		const json_t *target = json_array_get(json_object_get(run, "targets"), t);
+
+		if (target)
+			return tree_str(target, "directory");
+	}
+	return NULL;
+}

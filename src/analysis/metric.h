@@ -168,6 +168,17 @@ bool metric_summary(const struct metric *m, const json_t *job, const char *op, s
  * (the worst interval of a phase, of a run without a series). */
 bool metric_figure(const struct metric *m, const json_t *job, const char *op, double *mean, double *ci95);
 
+/* The MiB/s of op ("read" or "write") on the t-th directory of a job
+ * entry over several (runs[].targets[t]: S3's disks), by the rule of
+ * metric_figure: mean and 95 % CI over the complete runs, or the one
+ * run's value and 0. False, with both 0, when no complete run has that
+ * directory or none moved bytes of op on it. */
+bool metric_target_figure(const json_t *job, size_t t, const char *op, double *mean, double *ci95);
+
+/* The directory of the t-th target of a job entry's first run that has
+ * one, NULL past the last. Borrowed from job. */
+const char *metric_target_directory(const json_t *job, size_t t);
+
 /* Add (or replace) jobs[index].summary of result: across the job's
  * complete runs, n, mean, stddev, min, max, ci95 and cv of every metric
  * that has a summary_key — the per-run ones at the top, the per-op ones

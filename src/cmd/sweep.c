@@ -51,7 +51,9 @@ static void sweep_usage(void)
 	       "(sweep.completed counts the finished points); `dbio sweep --resume FILE`\n"
 	       "finishes an interrupted sweep without redoing the points it holds. A signal\n"
 	       "stops the sweep at once (exit 128 + signal); one that comes after the last\n"
-	       "point's runs does not make it partial: it is complete, exit 0.\n\n");
+	       "point's runs does not make it partial: it is complete, exit 0.\n"
+	       "Below the table, a point over several directories (directory=a:b) has a row per\n"
+	       "directory with its read and write MiB/s; they add up to the point's.\n\n");
 	snprintf(tail, sizeof(tail), "; default %s; %s when every job has phases (kv, import, meta)%s",
 		 metric_names(defaults, sizeof(defaults), ",", true),
 		 metric_names_phased(phased, sizeof(phased), ","), "\n");

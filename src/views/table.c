@@ -26,8 +26,9 @@ struct table {
 	int *key_width; /* [vary keys] */
 	int job_width, op_width;
 	int col_width[TABLE_MAX_METRICS];
-	bool run_on_op;	 /* a figure of the whole run on an op type's row */
-	bool phase_rows; /* a row of a phase's figures */
+	int dir_width, rw_width[2]; /* the per-directory table's */
+	bool run_on_op;		    /* a figure of the whole run on an op type's row */
+	bool phase_rows;	    /* a row of a phase's figures */
 };
 
 /* Columns on the screen: UTF-8 continuation bytes ("±", "µ") take none. */
@@ -194,6 +195,74 @@ static void put_rows(struct table *t, const json_t *jobs, const char *ops_shown)
 	}
 }
 
+/* The varied keys' values of a job entry's point, then its name. */
+static void put_point(struct table *t, const json_t *job)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach (t->vary, i, v)
+		put_text(t, tree_str(json_object_get(job, "point"), tree_str(v, "key")), &t->key_width[i],
+			 true, i == 0);
+	put_text(t, tree_str(job, "name"), &t->job_width, true, json_array_size(t->vary) == 0);
+}
+
+/* Whether some job entry ran over several directories. */
+static bool several_directories(const json_t *jobs)
+{
+	const json_t *job;
+	size_t j;
+
+	json_array_foreach (jobs, j, job)
+		if (metric_target_directory(job, 1))
+			return true;
+	return false;
+}
+
+/* Points over several directories (S3's disks): a row per point and
+ * directory with its read and write MiB/s, which add up to the point's;
+ * "-" where it moved no bytes that way. */
+static void put_directory_rows(struct table *t, const json_t *jobs)
+{
+	static const char *const ops[] = { "read", "write" };
+	static const char *const heads[] = { "read MiB/s", "write MiB/s" };
+	const json_t *job, *v;
+	size_t j, i;
+
+	json_array_foreach (t->vary, i, v)
+		put_text(t, tree_str(v, "key"), &t->key_width[i], true, i == 0);
+	put_text(t, "job", &t->job_width, true, json_array_size(t->vary) == 0);
+	put_text(t, "in directory", &t->dir_width, true, false);
+	for (int k = 0; k < 2; k++)
+		put_text(t, heads[k], &t->rw_width[k], false, false);
+	if (t->fp)
+		fputc('\n', t->fp);
+	json_array_foreach (jobs, j, job) {
+		const char *dir;
+
+		for (size_t d = 0; metric_target_directory(job, 1) && (dir = metric_target_directory(job, d));
+		     d++) {
+			put_point(t, job);
+			put_text(t, dir, &t->dir_width, true, false);
+			for (int k = 0; k < 2; k++) {
+				double mean, ci;
+				char cell[80];
+
+				if (!metric_target_figure(job, d, ops[k], &mean, &ci))
+					snprintf(cell, sizeof(cell), "-");
+				else if (ci > 0)
+					snprintf(cell, sizeof(cell),
+						 mean < 100 ? "%.2f ± %.2f" : "%.1f ± %.1f", mean, ci);
+				else
+					snprintf(cell, sizeof(cell), mean < 100 ? "%.2f" : "%.1f", mean);
+				put_text(t, cell, &t->rw_width[k], false, false);
+			}
+			if (t->fp)
+				fputc('\n', t->fp);
+		}
+	}
+}
+
 /* "elapsed, user s" into buf: the columns of the whole run's figures. */
 static const char *run_columns(const struct table *t, char *buf, size_t len)
 {
@@ -229,6 +298,15 @@ static void points_table(FILE *fp, const json_t *result, const char *list, const
 		fprintf(fp, "the whole run's on an op type's row: %s%s\n",
 			run_columns(&t, names, sizeof(names)),
 			t.phase_rows ? " (a phase's row: the phase's)" : "");
+	if (!csv && several_directories(jobs)) {
+		struct table d = t;
+
+		d.fp = NULL;
+		put_directory_rows(&d, jobs); /* measure */
+		d.fp = fp;
+		fprintf(fp, "\nper directory, of the points over several (they add up to the point's):\n");
+		put_directory_rows(&d, jobs);
+	}
 	if (!csv)
 		json_array_foreach (jobs, j, job)
 			if (json_array_size(json_object_get(job, "runs")) > 1) {

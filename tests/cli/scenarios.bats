@@ -287,6 +287,19 @@ html_page() {
 	printf '%s\n' "$output" >s3.txt
 	cat s3.txt
 	[ "$(grep -c ' job  write ' s3.txt)" -eq 3 ]
+	# Below the table, each directory of the points over several: the
+	# one-directory point has no such row, the others one a directory,
+	# and their write MiB/s add up to the point's (to the printed 0.1).
+	sed -n '/^per directory, of the points over several (they add up to the point.s):$/,$p' s3.txt >dirs.txt
+	[ "$(grep -c "^$scratch/d1 " dirs.txt)" -eq 0 ]
+	[ "$(grep -c "^$scratch/d1:$scratch/d2 " dirs.txt)" -eq 2 ]
+	[ "$(grep -c "^$scratch/d1:$scratch/d2:$scratch/d3 " dirs.txt)" -eq 3 ]
+	for d in "$scratch/d1:$scratch/d2" "$scratch/d1:$scratch/d2:$scratch/d3"; do
+		sum=$(awk -v d="$d" '$1 == d && $3 ~ "^/" && $4 == "-" { s += $5 } END { printf "%.2f", s }' dirs.txt)
+		total=$(awk -v d="$d" '$1 == d && $3 == "write" { print $4; exit }' s3.txt)
+		echo "$d: directories $sum, point $total"
+		awk -v a="$sum" -v b="$total" 'BEGIN { exit !(a - b < 0.35 && b - a < 0.35) }'
+	done
 	# An fsync moves no bytes of its own: no MiB/s on its row, not 0.00.
 	succeeds compare s3.json --metric bw
 	[ "$(grep -Ec ' job  fsync +-$' <<<"$output")" -eq 3 ]

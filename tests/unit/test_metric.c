@@ -291,6 +291,40 @@ static void test_metric_summary_round_trip(void **state)
 
 /* One run: its value, no CI; partial runs are left out of the statistics;
  * an op type the job did not do, or a job without runs, has no figure. */
+/* A run over two directories: d1 wrote w MiB/s, d2 read 3 MiB/s. */
+static json_t *targets_run(double w, bool partial)
+{
+	return json_pack("{s:b, s:[{s:s, s:{s:i, s:f}, s:{s:i, s:f}}, {s:s, s:{s:i, s:f}, s:{s:i, s:f}}]}",
+			 "partial", partial, "targets", "directory", "/d1", "read", "bytes", 0, "bw_bytes",
+			 0.0, "write", "bytes", 4096, "bw_bytes", w * 1048576.0, "directory", "/d2", "read",
+			 "bytes", 8192, "bw_bytes", 3 * 1048576.0, "write", "bytes", 0, "bw_bytes", 0.0);
+}
+
+/* Each directory's MiB/s by metric_figure's rule: mean and CI over the
+ * complete runs, "no figure" where it moved no bytes that way, and the
+ * directories by index until the last. */
+static void test_metric_target_figure(void **state)
+{
+	json_t *job = json_pack("{s:[o, o, o]}", "runs", targets_run(10, false), targets_run(20, false),
+				targets_run(1000, true));
+	double mean, ci;
+
+	assert_non_null(job);
+	assert_string_equal(metric_target_directory(job, 0), "/d1");
+	assert_string_equal(metric_target_directory(job, 1), "/d2");
+	assert_null(metric_target_directory(job, 2));
+	assert_true(metric_target_figure(job, 0, "write", &mean, &ci));
+	assert_true(mean == 15);
+	/* Two runs, stddev 7.07 MiB/s: t(0.975, 1) 12.706 * 7.071 / sqrt(2). */
+	assert_true(fabs(ci - 12.706204736174707 * sqrt(50) / sqrt(2)) < 1e-6);
+	assert_false(metric_target_figure(job, 0, "read", &mean, &ci));
+	assert_true(mean == 0 && ci == 0);
+	assert_true(metric_target_figure(job, 1, "read", &mean, &ci));
+	assert_true(mean == 3 && ci == 0);
+	assert_false(metric_target_figure(job, 2, "write", &mean, &ci));
+	json_decref(job);
+}
+
 static void test_metric_figure_rules(void **state)
 {
 	const double one[] = { 2 }, none[] = { 0 };
@@ -430,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_metric_reads_every_metric_result_add_run_writes),
 		cmocka_unit_test(test_metric_summary_round_trip),
 		cmocka_unit_test(test_metric_figure_rules),
+		cmocka_unit_test(test_metric_target_figure),
 		cmocka_unit_test(test_metric_phases),
 		cmocka_unit_test(test_metric_op_rows),
 		cmocka_unit_test(test_metric_defaults),
