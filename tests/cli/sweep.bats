@@ -156,9 +156,15 @@ start_held_sweep() {
 	[ "$status" -eq 0 ]
 	echo "$output"
 	# The "job" column begins at the same place in the header and both rows;
-	# the page-cache warning follows, once.
-	[ "$(grep -v '^warning: ' <<<"$output" | awk '{ print index($0, " job ") }' | sort -u | wc -l)" -eq 1 ]
-	[ "$(grep -vc '^warning: ' <<<"$output")" -eq 3 ]
+	# so it does in the table of the two-directory point's directories
+	# below it; the page-cache warning follows, once.
+	table=$(grep -v '^warning: ' <<<"$output" | sed '/^$/,$d')
+	[ "$(awk '{ print index($0, " job ") }' <<<"$table" | sort -u | wc -l)" -eq 1 ]
+	[ "$(wc -l <<<"$table")" -eq 3 ]
+	dirs=$(sed -n '/^per directory, of the points over several/,$p' <<<"$output" | sed 1d | grep -v '^warning: ')
+	[ "$(awk '{ print index($0, " job ") }' <<<"$dirs" | sort -u | wc -l)" -eq 1 ]
+	[ "$(awk '{ print index($0, " -  ") }' <<<"$dirs" | sed 1d | sort -u | wc -l)" -eq 1 ]
+	[ "$(wc -l <<<"$dirs")" -eq 3 ]
 	[ "$(grep -c '^warning: page cache: ' <<<"$output")" -eq 1 ]
 }
 
