@@ -270,6 +270,7 @@ void metric_summarize(json_t *result, size_t index)
 		return;
 	}
 	json_object_set_new(summary, "ops", ops);
+	result_settle(summary);
 	json_object_set_new(job, "summary", summary);
 }
 

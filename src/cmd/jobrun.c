@@ -425,6 +425,7 @@ bool jobrun_mpi_gather(const struct run_args *a, json_t **result, int *rc, struc
 		return true;
 	}
 	json_decref(*result);
+	result_settle(merged); /* its aggregates, as the file will hold them */
 	*result = merged;
 	return false;
 }

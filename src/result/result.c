@@ -445,7 +445,10 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 				  brief, "group", (json_int_t)job->groupid, "starts_group", job->starts_group,
 				  "options", opts, "targets", targets_json(job), "warnings",
 				  warnings_json(job), "runs");
-		if (!entry || json_array_append_new(jobs, entry))
+		if (!entry)
+			return -ENOMEM;
+		result_settle(entry);
+		if (json_array_append_new(jobs, entry))
 			return -ENOMEM;
 	}
 	json_t *ops = json_object();
@@ -526,7 +529,10 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 		json_object_set_new(run, "series", series_json(st));
 	if (run && st->ntargets)
 		json_object_set_new(run, "targets", run_targets_json(job, st));
-	if (!run || json_array_append_new(json_object_get(entry, "runs"), run))
+	if (!run)
+		return -ENOMEM;
+	result_settle(run);
+	if (json_array_append_new(json_object_get(entry, "runs"), run))
 		return -ENOMEM;
 	return 0;
 }
@@ -545,8 +551,36 @@ int result_add_skipped(json_t *result, size_t index, const struct job *job, cons
 	return json_object_set_new(entry, "skipped", json_string(why)) ? -ENOMEM : 0;
 }
 
+void result_settle(json_t *v)
+{
+	const char *key;
+	json_t *member;
+	size_t i;
+
+	if (json_is_real(v)) {
+		char text[40];
+
+		snprintf(text, sizeof(text), "%.*g", RESULT_REAL_DIGITS, json_real_value(v));
+		json_real_set(v, strtod(text, NULL));
+	} else if (json_is_object(v)) {
+		json_object_foreach (v, key, member)
+			result_settle(member);
+	} else if (json_is_array(v)) {
+		json_array_foreach (v, i, member)
+			result_settle(member);
+	}
+}
+
 void result_finish(json_t *result, bool partial, const char *error)
 {
+	const char *key;
+	json_t *member;
+
+	/* jobs[] was settled run by run: not walked again at every point of
+	 * a sweep. */
+	json_object_foreach (result, key, member)
+		if (strcmp(key, "jobs"))
+			result_settle(member);
 	json_object_set_new(result, "finished_at", iso_time(clock_wall_ns()));
 	json_object_set_new(result, "partial", json_boolean(partial));
 	/* A resumed sweep's result still holds what stopped it last time. */
@@ -558,7 +592,8 @@ void result_finish(json_t *result, bool partial, const char *error)
 
 char *result_dump(const json_t *result)
 {
-	return json_dumps(result, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	return json_dumps(result,
+			  JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(RESULT_REAL_DIGITS));
 }
 
 int result_write(const json_t *result, const char *path, struct dbio_err *err)

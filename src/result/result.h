@@ -45,8 +45,21 @@ void result_finish(json_t *result, bool partial, const char *error);
  * directory, fsync, rename). 0 or -errno with detail in err. */
 int result_write(const json_t *result, const char *path, struct dbio_err *err);
 
-/* JSON text of the result, indented; caller frees. */
+/* JSON text of the result, indented, its real numbers to
+ * RESULT_REAL_DIGITS significant digits; caller frees. */
 char *result_dump(const json_t *result);
+
+/* The significant digits of a real number in a result file. */
+#define RESULT_REAL_DIGITS 10
+
+/* Round every real number under v, in place, to what the file keeps of
+ * it (RESULT_REAL_DIGITS), so that a figure shown from the tree in memory
+ * is the figure `dbio report` shows from the file: a mean at a rounding
+ * boundary (148378.25) would otherwise print one way at the end of the
+ * run and the other way from the file. result_add_run, metric_summarize
+ * and result_finish (all but jobs[]) settle what they add; the MPI merge
+ * settles the merged tree. */
+void result_settle(json_t *v);
 
 /* Whether r is a result this dbio reads, the one rule for every reader
  * (compare, report, plot, sweep --resume): a JSON object with an integer

@@ -328,7 +328,11 @@ html_page() {
 	for n in 1 4; do
 		v=$(row_cell s4.txt ops/s nrfiles=$n op=read)
 		[[ "$v" == *" ± "* ]]
-		[[ "$page" == *"$n|job|read|$v|"* ]]
+		[[ "$page" == *"$n|job|read|$v|"* ]] || {
+			echo "no '$n|job|read|$v|' on the page, whose rows are:"
+			grep -F '|job|' <<<"$page"
+			false
+		}
 	done
 	command -v gnuplot >/dev/null || skip "gnuplot is not installed (Debian: gnuplot-nox)"
 	[[ "$page" == *"by nrfiles"* ]]

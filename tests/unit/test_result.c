@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "analysis/metric.h"
 #include "job/option.h"
 #include "plan/plan.h"
 #include "result/result.h"
@@ -555,6 +556,40 @@ static void test_result_load_refuses(void **state)
 	unlink(path);
 }
 
+/* What a run, the summary of repeats and the top level hold in memory is
+ * what the file gives back, number for number: a view of the tree at the
+ * end of a run shows what `dbio report` of its file shows. */
+static void test_result_settled_tree_is_the_files(void **state)
+{
+	struct fixture *f = *state;
+	json_t *real = json_real(148378.25000004), *back;
+	json_error_t jerr;
+	char *text;
+
+	result_settle(real);
+	assert_true(json_real_value(real) == 148378.25);
+	json_real_set(real, 1.0 / 3);
+	result_settle(real);
+	assert_true(json_real_value(real) == 0.3333333333);
+	json_decref(real);
+
+	/* 4096 reads in 3 s and in 7 s: rates with no end of digits. */
+	f->stats.elapsed_ns = 3000000000;
+	assert_int_equal(result_add_run(f->result, 0, &f->job, &f->stats), 0);
+	f->stats.elapsed_ns = 7000000000;
+	assert_int_equal(result_add_run(f->result, 0, &f->job, &f->stats), 0);
+	metric_summarize(f->result, 0);
+	json_object_set_new(f->result, "ratio", json_real(2.0 / 3));
+	result_finish(f->result, false, NULL);
+	text = result_dump(f->result);
+	assert_non_null(text);
+	back = json_loads(text, 0, &jerr);
+	free(text);
+	assert_non_null(back);
+	assert_true(json_equal(back, f->result));
+	json_decref(back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -570,6 +605,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_result_hist_load_round_trip, setup, teardown),
 		cmocka_unit_test(test_result_hist_load_rejects_malformed),
 		cmocka_unit_test(test_result_check),
+		cmocka_unit_test_setup_teardown(test_result_settled_tree_is_the_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_result_load_refuses, setup, teardown),
 	};
 
