@@ -78,16 +78,17 @@ static void put_figure(struct table *t, const json_t *job, const char *op, size_
 		fprintf(t->fp, ",%.10g,%.10g", value, ci);
 		return;
 	}
+	/* At the registry's precision, as compare and the page print it; the
+	 * spread at the mean's: "0.05 ± 0.00", not "± 0.0". */
 	if (metric_in_ns(m))
 		units_fmt_ns(a, sizeof(a), value);
 	else
-		snprintf(a, sizeof(a), value < 100 ? "%.2f" : "%.1f", value);
+		snprintf(a, sizeof(a), "%.*f", m->decimals, value);
 	if (ci > 0) {
-		/* The spread at the mean's precision: "0.05 ± 0.00", not "± 0.0". */
 		if (metric_in_ns(m))
 			units_fmt_ns(b, sizeof(b), ci);
 		else
-			snprintf(b, sizeof(b), value < 100 ? "%.2f" : "%.1f", ci);
+			snprintf(b, sizeof(b), "%.*f", m->decimals, ci);
 		snprintf(cell, sizeof(cell), "%s ± %s", a, b);
 	} else {
 		snprintf(cell, sizeof(cell), "%s", a);
@@ -250,11 +251,10 @@ static void put_directory_rows(struct table *t, const json_t *jobs)
 
 				if (!metric_target_figure(job, d, ops[k], &mean, &ci))
 					snprintf(cell, sizeof(cell), "-");
-				else if (ci > 0)
-					snprintf(cell, sizeof(cell),
-						 mean < 100 ? "%.2f ± %.2f" : "%.1f ± %.1f", mean, ci);
+				else if (ci > 0) /* MiB/s to 0.01, as everywhere */
+					snprintf(cell, sizeof(cell), "%.2f ± %.2f", mean, ci);
 				else
-					snprintf(cell, sizeof(cell), mean < 100 ? "%.2f" : "%.1f", mean);
+					snprintf(cell, sizeof(cell), "%.2f", mean);
 				put_text(t, cell, &t->rw_width[k], false, false);
 			}
 			if (t->fp)
