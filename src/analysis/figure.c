@@ -315,3 +315,17 @@ const char *metric_target_directory(const json_t *job, size_t t)
 	}
 	return NULL;
 }
+
+size_t metric_figure_runs(const struct metric *m, const json_t *job, const char *op)
+{
+	const size_t nruns = json_array_size(json_object_get(job, "runs"));
+	double *x;
+	size_t n;
+
+	if (nruns < 2)
+		return nruns;
+	x = calloc(nruns, sizeof(*x));
+	n = x ? metric_run_values(m, job, op, x) : 0;
+	free(x);
+	return n;
+}

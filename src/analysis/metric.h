@@ -179,6 +179,12 @@ bool metric_target_figure(const json_t *job, size_t t, const char *op, double *m
  * one, NULL past the last. Borrowed from job. */
 const char *metric_target_directory(const json_t *job, size_t t);
 
+/* How many runs the figure of metric_figure is over: the complete runs
+ * that hold m for op when the job has repeats (a figure over 2 or more is
+ * mean ± CI, printed with its "±" even when the CI is 0: every run gave
+ * the same), else 1 for the one run, 0 when there is none. */
+size_t metric_figure_runs(const struct metric *m, const json_t *job, const char *op);
+
 /* Add (or replace) jobs[index].summary of result: across the job's
  * complete runs, n, mean, stddev, min, max, ci95 and cv of every metric
  * that has a summary_key — the per-run ones at the top, the per-op ones

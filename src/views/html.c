@@ -189,9 +189,11 @@ static void metric_title(FILE *fp, const struct metric *m)
 }
 
 /* A figure of metric m with its CI. */
-static void put_figure(FILE *fp, const struct metric *m, double v, double ci)
+/* The figure of m for op of job, v ± ci: with "±" when it is over repeats. */
+static void put_figure(FILE *fp, const struct metric *m, const json_t *job, const char *op, double v,
+		       double ci)
 {
-	html_put_value(fp, v, ci, metric_in_ns(m), m->decimals);
+	html_put_value(fp, v, ci, metric_figure_runs(m, job, op) > 1, metric_in_ns(m), m->decimals);
 }
 
 /* ---- the page ------------------------------------------------------------- */
@@ -303,7 +305,7 @@ static void side_row(FILE *fp, const struct html_report *r, const struct match_r
 			continue;
 		}
 		fputs("<td>", fp);
-		put_figure(fp, m, v, ci);
+		put_figure(fp, m, job, mr->rows[i].op, v, ci);
 		fputs("</td>", fp);
 		if (!g)
 			v0 = v, c0 = ci, have0 = true;
@@ -407,7 +409,7 @@ static void sweep_rows(FILE *fp, const json_t *vary, const json_t *job, const st
 
 			fputs("<td>", fp);
 			if (have)
-				put_figure(fp, m, val, ci);
+				put_figure(fp, m, job, mi < nms ? op : "all", val, ci);
 			else if (mi < nms)
 				fputs("–", fp);
 			fputs("</td>", fp);

@@ -146,13 +146,13 @@ bool views_phase_summary(const json_t *job, const char *phase, const char *path,
 	return n > 0;
 }
 
-void html_put_value(FILE *fp, double v, double ci, bool ns, int decimals)
+void html_put_value(FILE *fp, double v, double ci, bool spread, bool ns, int decimals)
 {
 	if (ns)
 		html_put_ns(fp, v);
 	else
 		fprintf(fp, "%.*f", decimals, v);
-	if (ci <= 0)
+	if (!spread)
 		return;
 	fputs(" ± ", fp);
 	if (ns)
@@ -191,8 +191,11 @@ void html_phases(FILE *fp, const json_t *job)
 
 			fputs("<td>", fp);
 			if (views_phase_summary(job, name, phase_cols[c].path, &s))
-				html_put_value(fp, s.mean, s.n > 1 ? s.ci95 : 0, phase_cols[c].ns,
-					       phase_cols[c].decimals);
+				/* Over repeats with "±", but the count of ops
+				 * the job fixes (records=) when it did not vary. */
+				html_put_value(fp, s.mean, s.ci95,
+					       s.n > 1 && (strcmp(phase_cols[c].path, "ops") || s.ci95 > 0),
+					       phase_cols[c].ns, phase_cols[c].decimals);
 			else
 				fputs("–", fp);
 			fputs("</td>", fp);
@@ -334,19 +337,24 @@ bool html_figure_of(const struct metric *m, const json_t *job, const char *op, d
 	return metric_figure(m, job, op, v, ci);
 }
 
-static bool row_figure(const struct matrix_row *row, const json_t *job, double *v, double *ci)
+/* The row's figure of a job, and in *spread whether it is over repeats. */
+static bool row_figure(const struct matrix_row *row, const json_t *job, double *v, double *ci, bool *spread)
 {
 	struct summary s;
 
 	*v = *ci = 0;
+	*spread = false;
 	if (!job)
 		return false;
-	if (!row->phase)
+	if (!row->phase) {
+		*spread = metric_figure_runs(row->m, job, row->op) > 1;
 		return html_figure_of(row->m, job, row->op, v, ci);
+	}
 	if (!views_phase_summary(job, row->phase, row->pc->path, &s))
 		return false;
 	*v = s.mean;
 	*ci = s.n > 1 ? s.ci95 : 0;
+	*spread = s.n > 1;
 	return true;
 }
 
@@ -355,10 +363,10 @@ static bool matrix_row(FILE *fp, const struct matrix_row *row, const json_t *con
 		       const char *job, bool first)
 {
 	double v0 = 0, c0 = 0, v, ci;
-	bool have0 = false, any = false;
+	bool have0 = false, any = false, spread;
 
 	for (size_t c = 0; c < nc; c++)
-		any |= row_figure(row, by[c], &v, &ci);
+		any |= row_figure(row, by[c], &v, &ci, &spread);
 	if (!any)
 		return false;
 	fputs("<tr>", fp);
@@ -383,12 +391,12 @@ static bool matrix_row(FILE *fp, const struct matrix_row *row, const json_t *con
 	for (size_t c = 0; c < nc; c++) {
 		bool ns = row->phase ? row->pc->ns : metric_in_ns(row->m);
 
-		if (!row_figure(row, by[c], &v, &ci)) {
+		if (!row_figure(row, by[c], &v, &ci, &spread)) {
 			fputs(c ? "<td>–</td><td></td>" : "<td>–</td>", fp);
 			continue;
 		}
 		fputs("<td>", fp);
-		html_put_value(fp, v, ci, ns, row->phase ? row->pc->decimals : row->m->decimals);
+		html_put_value(fp, v, ci, spread, ns, row->phase ? row->pc->decimals : row->m->decimals);
 		fputs("</td>", fp);
 		if (!c)
 			v0 = v, c0 = ci, have0 = true;

@@ -79,12 +79,13 @@ static void put_figure(struct table *t, const json_t *job, const char *op, size_
 		return;
 	}
 	/* At the registry's precision, as compare and the page print it; the
-	 * spread at the mean's: "0.05 ± 0.00", not "± 0.0". */
+	 * spread at the mean's: "0.05 ± 0.00", not "± 0.0"; over repeats with
+	 * a "±" even when every run gave the same ("27 ± 0"). */
 	if (metric_in_ns(m))
 		units_fmt_ns(a, sizeof(a), value);
 	else
 		snprintf(a, sizeof(a), "%.*f", m->decimals, value);
-	if (ci > 0) {
+	if (ci > 0 || metric_figure_runs(m, job, op) > 1) {
 		if (metric_in_ns(m))
 			units_fmt_ns(b, sizeof(b), ci);
 		else

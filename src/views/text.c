@@ -459,11 +459,13 @@ static void summary_cell(const struct metric *m, const json_t *job, const char *
 	const int d = m->decimals;
 
 	metric_figure(m, job, op, &v, &ci);
-	if (metric_in_ns(m) && ci > 0)
+	const bool spread = metric_figure_runs(m, job, op) > 1; /* "± 0" when every run gave the same */
+
+	if (metric_in_ns(m) && spread)
 		snprintf(buf, len, "%s ± %s", units_fmt_ns(a, sizeof(a), v), units_fmt_ns(b, sizeof(b), ci));
 	else if (metric_in_ns(m))
 		units_fmt_ns(buf, len, v);
-	else if (ci > 0)
+	else if (spread)
 		snprintf(buf, len, "%.*f ± %.*f%s", d, v, d, ci, strcmp(m->unit, "%") ? "" : " %");
 	else
 		snprintf(buf, len, "%.*f%s", d, v, strcmp(m->unit, "%") ? "" : " %");

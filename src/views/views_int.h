@@ -155,8 +155,9 @@ char *views_job_title(const json_t *result, const json_t *job, char *buf, size_t
  * moves none (a commit's MiB/s): the page shows "–" there, not 0. */
 bool html_figure_of(const struct metric *m, const json_t *job, const char *op, double *v, double *ci);
 
-/* A figure v ± ci (ci 0: none) in ns with its unit, or with decimals. */
-void html_put_value(FILE *fp, double v, double ci, bool ns, int decimals);
+/* A figure v, and " ± ci" when spread (a figure over repeats, even when
+ * ci is 0), in ns with its unit, or with decimals. */
+void html_put_value(FILE *fp, double v, double ci, bool spread, bool ns, int decimals);
 
 /* The change cell of v ± ci against v0 ± c0 in metric m's direction:
  * coloured, grey within the noise, empty without a first figure. */

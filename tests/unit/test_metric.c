@@ -343,11 +343,23 @@ static void test_metric_figure_rules(void **state)
 	assert_false(metric_op_done(first_job(r), "fsync", true));
 	assert_false(metric_figure(cpu, first_job(empty), "all", &mean, &ci));
 
+	assert_int_equal(metric_figure_runs(iops, first_job(r), "read"), 1);
+	assert_int_equal(metric_figure_runs(cpu, first_job(empty), "all"), 0);
+
 	/* A second run, partial: the statistics are of the complete one. */
 	json_array_append_new(runs, sample_run(4, true));
 	metric_summarize(r, 0);
 	assert_true(metric_figure(iops, first_job(r), "read", &mean, &ci));
 	assert_true(mean == 1000 && ci == 0);
+	assert_int_equal(metric_figure_runs(iops, first_job(r), "read"), 1);
+	/* Then a complete one that gave the same: a figure over 2 runs, CI 0. */
+	json_array_append_new(runs, sample_run(2, false));
+	metric_summarize(r, 0);
+	assert_true(metric_figure(iops, first_job(r), "read", &mean, &ci));
+	assert_true(mean == 1000 && ci == 0);
+	assert_int_equal(metric_figure_runs(iops, first_job(r), "read"), 2);
+	json_array_remove(runs, 2);
+	metric_summarize(r, 0);
 	assert_true(metric_figure(metric_find("worst"), first_job(r), "all", &mean, &ci));
 	assert_true(mean == 60e6 && ci == 0);
 	json_decref(r);
