@@ -440,6 +440,10 @@ static void matrix_job_rows(FILE *fp, const json_t *const *by, size_t nc, const 
 	}
 	for (size_t c = 0; c < nc && !first; c++)
 		first = json_array_get(json_object_get(by[c], "runs"), 0);
+	/* A job of one phase (kv's inserts alone): the phase's rows would
+	 * repeat the run's, and the text leaves them out (metric_phase_row). */
+	if (json_array_size(json_object_get(first, "phases")) < 2)
+		return;
 	json_array_foreach (json_object_get(first, "phases"), i, phase)
 		for (size_t k = 0; k < sizeof(phase_rows) / sizeof(phase_rows[0]); k++) {
 			struct matrix_row row = { .m = metric_find(phase_rows[k].metric),
