@@ -274,7 +274,7 @@ void metric_summarize(json_t *result, size_t index)
 	json_object_set_new(job, "summary", summary);
 }
 
-bool metric_target_figure(const json_t *job, size_t t, const char *op, double *mean, double *ci95)
+size_t metric_target_figure(const json_t *job, size_t t, const char *op, double *mean, double *ci95)
 {
 	const json_t *runs = json_object_get(job, "runs"), *run;
 	double *x = calloc(json_array_size(runs) + 1, sizeof(*x));
@@ -284,7 +284,7 @@ bool metric_target_figure(const json_t *job, size_t t, const char *op, double *m
 
 	*mean = *ci95 = 0;
 	if (!x)
-		return false;
+		return 0;
 	json_array_foreach (runs, r, run) {
 		const json_t *o = json_object_get(json_array_get(json_object_get(run, "targets"), t), op);
 
@@ -299,7 +299,7 @@ bool metric_target_figure(const json_t *job, size_t t, const char *op, double *m
 		*ci95 = s.ci95;
 	}
 	free(x);
-	return moved;
+	return moved ? n : 0;
 }
 
 const char *metric_target_directory(const json_t *job, size_t t)

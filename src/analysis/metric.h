@@ -171,9 +171,10 @@ bool metric_figure(const struct metric *m, const json_t *job, const char *op, do
 /* The MiB/s of op ("read" or "write") on the t-th directory of a job
  * entry over several (runs[].targets[t]: S3's disks), by the rule of
  * metric_figure: mean and 95 % CI over the complete runs, or the one
- * run's value and 0. False, with both 0, when no complete run has that
- * directory or none moved bytes of op on it. */
-bool metric_target_figure(const json_t *job, size_t t, const char *op, double *mean, double *ci95);
+ * run's value and 0. Returns how many runs the figure is over (more than
+ * one: print it with its "±"), 0 with both 0 when no complete run has
+ * that directory or none moved bytes of op on it. */
+size_t metric_target_figure(const json_t *job, size_t t, const char *op, double *mean, double *ci95);
 
 /* The directory of the t-th target of a job entry's first run that has
  * one, NULL past the last. Borrowed from job. */

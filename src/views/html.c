@@ -188,7 +188,6 @@ static void metric_title(FILE *fp, const struct metric *m)
 		fprintf(fp, "%s (%s)", m->label, m->unit);
 }
 
-/* A figure of metric m with its CI. */
 /* The figure of m for op of job, v ± ci: with "±" when it is over repeats. */
 static void put_figure(FILE *fp, const struct metric *m, const json_t *job, const char *op, double v,
 		       double ci)

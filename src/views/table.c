@@ -249,10 +249,11 @@ static void put_directory_rows(struct table *t, const json_t *jobs)
 			for (int k = 0; k < 2; k++) {
 				double mean, ci;
 				char cell[80];
+				const size_t n = metric_target_figure(job, d, ops[k], &mean, &ci);
 
-				if (!metric_target_figure(job, d, ops[k], &mean, &ci))
+				if (!n)
 					snprintf(cell, sizeof(cell), "-");
-				else if (ci > 0) /* MiB/s to 0.01, as everywhere */
+				else if (n > 1) /* MiB/s to 0.01, as everywhere */
 					snprintf(cell, sizeof(cell), "%.2f ± %.2f", mean, ci);
 				else
 					snprintf(cell, sizeof(cell), "%.2f", mean);
