@@ -218,9 +218,8 @@ static void test_html_matrix_names_each_configuration(void **state)
 	assert_has(page, "<th title=\"ext2 -b 1024\">A</th><th title=\"ext2 -b 4096\">B</th><th>B vs A</th>");
 	/* The run's elapsed time in both columns, no change between equal
 	 * runs; its one phase gets no row of its own, as in the text. */
-	assert_has(page,
-		   "<tr><td class=\"l\"></td><td class=\"l\">all</td><td class=\"l\">elapsed time</td>"
-		   "<td>2.00 s</td><td>2.00 s</td><td class=\"noise\">+0.0 %</td></tr>");
+	assert_has(page, "<tr><td class=\"l\"></td><td class=\"l\">all</td><td class=\"l\">elapsed time</td>"
+			 "<td>2.00 s</td><td>2.00 s</td><td class=\"noise\">+0.0 %</td></tr>");
 	assert_null(strstr(page, "phase insert"));
 	free(page);
 }
