@@ -97,6 +97,18 @@ static void put_figure(struct table *t, const json_t *job, const char *op, size_
 	put_text(t, cell, &t->col_width[c], false, false);
 }
 
+/* The varied keys' values of a job entry's point, then its name. */
+static void put_point(struct table *t, const json_t *job)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach (t->vary, i, v)
+		put_text(t, tree_str(json_object_get(job, "point"), tree_str(v, "key")), &t->key_width[i],
+			 true, i == 0);
+	put_text(t, tree_str(job, "name"), &t->job_width, true, json_array_size(t->vary) == 0);
+}
+
 /* A row: the point's values of the varied keys, job, op, each column's
  * figure — "-" where the row has none (a figure per op type on a phase's
  * row). */
@@ -105,21 +117,15 @@ static void put_row(struct table *t, const json_t *job, const char *op)
 	size_t i;
 	json_t *v;
 
-	json_array_foreach (t->vary, i, v) {
-		const char *val = tree_str(json_object_get(job, "point"), tree_str(v, "key"));
-
-		if (t->csv) {
-			csv_field(t->fp, val);
-			fputc(',', t->fp);
-		} else {
-			put_text(t, val, &t->key_width[i], true, i == 0);
-		}
-	}
 	if (t->csv) {
+		json_array_foreach (t->vary, i, v) {
+			csv_field(t->fp, tree_str(json_object_get(job, "point"), tree_str(v, "key")));
+			fputc(',', t->fp);
+		}
 		csv_field(t->fp, tree_str(job, "name"));
 		fprintf(t->fp, ",%s", op);
 	} else {
-		put_text(t, tree_str(job, "name"), &t->job_width, true, json_array_size(t->vary) == 0);
+		put_point(t, job);
 		put_text(t, op, &t->op_width, true, false);
 	}
 	for (size_t c = 0; c < t->ncols; c++)
@@ -195,18 +201,6 @@ static void put_rows(struct table *t, const json_t *jobs, const char *ops_shown)
 			}
 		}
 	}
-}
-
-/* The varied keys' values of a job entry's point, then its name. */
-static void put_point(struct table *t, const json_t *job)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach (t->vary, i, v)
-		put_text(t, tree_str(json_object_get(job, "point"), tree_str(v, "key")), &t->key_width[i],
-			 true, i == 0);
-	put_text(t, tree_str(job, "name"), &t->job_width, true, json_array_size(t->vary) == 0);
 }
 
 /* Whether some job entry ran over several directories. */
