@@ -66,8 +66,12 @@ static void op_table(FILE *fp, const json_t *ops)
 
 		if (tree_num(op, "count") == 0)
 			continue;
-		fprintf(fp, "    %-15s %12.0f %12.1f %10.2f", name, tree_num(op, "count"),
-			tree_num(op, "iops"), tree_num(op, "bw_bytes") / 1048576.0);
+		fprintf(fp, "    %-15s %12.0f %12.1f", name, tree_num(op, "count"), tree_num(op, "iops"));
+		/* An op that moves no bytes (fsync, commit): "-", not 0.00 MiB/s. */
+		if (tree_num(op, "bytes") > 0)
+			fprintf(fp, " %10.2f", tree_num(op, "bw_bytes") / 1048576.0);
+		else
+			fprintf(fp, " %10s", "-");
 		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
 			char buf[32];
 
@@ -458,6 +462,12 @@ static void summary_cell(const struct metric *m, const json_t *job, const char *
 	char a[32], b[32];
 	const int d = m->decimals;
 
+	/* MiB/s of an op that moves no bytes (fsync, commit): "-", not 0.00,
+	 * as the sweep's table and the page say it. */
+	if (m->scope == METRIC_PER_OP_BYTES && !metric_op_done(job, op, true)) {
+		snprintf(buf, len, "-");
+		return;
+	}
 	metric_figure(m, job, op, &v, &ci);
 	const bool spread = metric_figure_runs(m, job, op) > 1; /* "± 0" when every run gave the same */
 

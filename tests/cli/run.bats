@@ -488,6 +488,16 @@ has_line() {
 	grep -qx '(a mean of runs ± the 95 % confidence interval of that mean)' <<<"$table"
 }
 
+@test "the closing table: an fsync moves no bytes, so its row has no MiB/s ('-'), as the sweep's and the page's" {
+	printf '[global]\nsize=64k\ndirectory=%s\n[w]\nrw=write\nfsync=4\nstonewall\n[r]\nrw=read\nstonewall\n' "$target" >"$scratch/two.fio"
+	dbio_ok "$scratch/two.fio"
+	table=$(sed -n '/^job  *op  *ops\/s  *MiB\/s  *lat mean  *lat p99  *cpu$/,/^ran in: /p' <<<"$output")
+	grep -Eq '^w +write +[0-9.]+ +[0-9.]+ +' <<<"$table" || { echo "$table"; false; }
+	grep -Eq '^ +fsync +[0-9.]+ +- +[0-9.]+ [mun]?s ' <<<"$table" || { echo "$table"; false; }
+	# The run's own op table too: 3 fsyncs, no MiB/s.
+	grep -Eq '^    fsync +3 +[0-9.]+ +- +[0-9.]+ [mun]?s ' <<<"$output" || { echo "$output"; false; }
+}
+
 @test "import text: a phase line has its time and time per op, no second ops/s beside the op table's" {
 	need_built workload=import
 	dbio_ok --workload=import --rows=3000 --batch=1000 --indexes=3 --directory="$target"
