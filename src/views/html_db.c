@@ -97,17 +97,18 @@ static const struct phase_col {
 	const char *path; /* in a phases[] entry */
 	bool ns;	  /* a time in ns */
 	int decimals;
+	bool fixed; /* a count the job sets (records=): no "± 0" over repeats */
 } phase_cols[] = {
-	{ "elapsed", "elapsed_ns", true, 0 },
-	{ "ops", "ops", false, 0 },
-	{ "ops/s (of the phase's time)", "ops_per_s", false, 1 },
-	{ "user (s)", "rusage.user_s", false, 2 },
-	{ "sys (s)", "rusage.sys_s", false, 2 },
-	{ "CPU (% of one core)", "rusage.cpu_pct", false, 1 },
-	{ "major faults", "rusage.majflt", false, 0 },
-	{ "minor faults", "rusage.minflt", false, 0 },
-	{ "block in (512 B)", "rusage.inblock", false, 0 },
-	{ "block out (512 B)", "rusage.oublock", false, 0 },
+	{ "elapsed", "elapsed_ns", true, 0, false },
+	{ "ops", "ops", false, 0, true },
+	{ "ops/s (of the phase's time)", "ops_per_s", false, 1, false },
+	{ "user (s)", "rusage.user_s", false, 2, false },
+	{ "sys (s)", "rusage.sys_s", false, 2, false },
+	{ "CPU (% of one core)", "rusage.cpu_pct", false, 1, false },
+	{ "major faults", "rusage.majflt", false, 0, false },
+	{ "minor faults", "rusage.minflt", false, 0, false },
+	{ "block in (512 B)", "rusage.inblock", false, 0, false },
+	{ "block out (512 B)", "rusage.oublock", false, 0, false },
 };
 
 #define PHASE_NCOLS (sizeof(phase_cols) / sizeof(phase_cols[0]))
@@ -191,10 +192,10 @@ void html_phases(FILE *fp, const json_t *job)
 
 			fputs("<td>", fp);
 			if (views_phase_summary(job, name, phase_cols[c].path, &s))
-				/* Over repeats with "±", but the count of ops
-				 * the job fixes (records=) when it did not vary. */
+				/* Over repeats with "±", but a count the job
+				 * fixes when it did not vary. */
 				html_put_value(fp, s.mean, s.ci95,
-					       s.n > 1 && (strcmp(phase_cols[c].path, "ops") || s.ci95 > 0),
+					       s.n > 1 && (!phase_cols[c].fixed || s.ci95 > 0),
 					       phase_cols[c].ns, phase_cols[c].decimals);
 			else
 				fputs("–", fp);

@@ -236,8 +236,9 @@ static void put_directory_rows(struct table *t, const json_t *jobs)
 	json_array_foreach (jobs, j, job) {
 		const char *dir;
 
-		for (size_t d = 0; metric_target_directory(job, 1) && (dir = metric_target_directory(job, d));
-		     d++) {
+		if (!metric_target_directory(job, 1))
+			continue; /* one directory: the point's row says it all */
+		for (size_t d = 0; (dir = metric_target_directory(job, d)); d++) {
 			put_point(t, job);
 			put_text(t, dir, &t->dir_width, true, false);
 			for (int k = 0; k < 2; k++) {
