@@ -257,9 +257,17 @@ static int pg_prepare(struct worker *w)
 		if ((rc = pg_remote_open(&st->remote, conf->pg_conninfo, &st->conn, &w->err)))
 			return rc;
 	} else {
+		struct pg_refusal refused = { PG_NSETTINGS, "" };
+
 		if ((rc = pg_server_claim(&st->server, w->dirfd, w->dir_path, &w->err)) ||
-		    (rc = pg_server_initdb(&st->server, &w->err)) ||
-		    (rc = pg_server_start(&st->server, settings, PG_NSETTINGS, &w->err)))
+		    (rc = pg_server_initdb(&st->server, &w->err)))
+			return rc;
+		rc = pg_server_start(&st->server, settings, PG_NSETTINGS, &refused, &w->err);
+		if (rc == DBIO_EINPUT && refused.index < PG_NSETTINGS)
+			return job_fail(w->job, setting_key(refused.index), &w->err,
+					"PostgreSQL refused '%s': %s", conf->settings[refused.index],
+					refused.msg);
+		if (rc)
 			return rc;
 		if (!(st->conn = pg_server_connect(&st->server, &w->err)))
 			return -EIO;

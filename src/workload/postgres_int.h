@@ -68,10 +68,21 @@ int pg_server_claim(struct pg_server *s, int dirfd, const char *dir_path, struct
  * only). 0 or -EIO with initdb's last lines in err. */
 int pg_server_initdb(struct pg_server *s, struct dbio_err *err);
 
+/* A setting the server refused at its start: which of the settings, and
+ * PostgreSQL's own FATAL line (from its message on). */
+struct pg_refusal {
+	size_t index;
+	char msg[512];
+};
+
 /* Start the postmaster with the settings (n "name=value" strings) and
- * wait until it accepts connections. 0; DBIO_EINPUT when PostgreSQL
- * refused a setting (its own message in err); -EIO otherwise. */
-int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct dbio_err *err);
+ * wait until it accepts connections. 0; DBIO_EINPUT when the server
+ * ended at its start with a FATAL line that names one of the settings
+ * (or a HINT right after it that does): *refused filled, err untouched,
+ * for the caller to name the job's key; -EIO with that FATAL line (or the
+ * log's tail) in err otherwise. */
+int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct pg_refusal *refused,
+		    struct dbio_err *err);
 
 /* Stop the server (fast shutdown, then immediate) and remove the cluster;
  * safe to call on a half-made one. */
@@ -92,10 +103,13 @@ int pg_server_cpu(const struct pg_server *s, double *user_s, double *sys_s);
  * the first -errno. */
 int pg_remove_tree(int parentfd, const char *name);
 
-/* In log (server.log's last lines, newlines turned to ';'), the message of
- * a setting PostgreSQL refused, from its severity on ("FATAL:  invalid
- * value for parameter ..."), cut at its end in place; NULL when none. */
-const char *pg_setting_message(char *log);
+/* In log (server.log's last lines), the first FATAL line's message, past
+ * log_line_prefix and the severity ("invalid value for parameter ..."),
+ * cut at its end in place; NULL when there is none. *which: the index of
+ * the first of the n setting names it quotes ("max_wal_size"), else of
+ * one the HINT line right after it names as a word ("reducing
+ * shared_buffers"), else n. */
+const char *pg_refused_setting(char *log, const char *const *names, size_t n, size_t *which);
 
 /* ppid and utime, stime, cutime, cstime (clock ticks) from the text of a
  * /proc/<pid>/stat. 0 or -EINVAL. */

@@ -9,6 +9,7 @@
  * server with it. See postgres_int.h and docs/postgres.md.
  */
 #ifdef DBIO_HAVE_LIBPQ
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -290,8 +291,9 @@ static int spawn(struct pg_server *s, char *const *argv, pid_t *pid, struct dbio
 	return 0;
 }
 
-/* The last lines of server.log (at most len bytes, newlines as "; "). */
-static void log_tail(const struct pg_server *s, char *buf, size_t len)
+/* The last lines of server.log (at most len bytes), newlines as ';' when
+ * join (for a one-line message). */
+static void log_tail(const struct pg_server *s, char *buf, size_t len, bool join)
 {
 	int fd = openat(s->clusterfd, "server.log", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	off_t size = fd >= 0 ? lseek(fd, 0, SEEK_END) : 0;
@@ -303,34 +305,55 @@ static void log_tail(const struct pg_server *s, char *buf, size_t len)
 	buf[n > 0 ? n : 0] = '\0';
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
-	for (char *p = buf; *p; p++)
+	for (char *p = buf; join && *p; p++)
 		if (*p == '\n')
 			*p = ';';
 }
 
-const char *pg_setting_message(char *log)
+/* Is name in text as a word of its own (no letter, digit or '_' beside)? */
+static bool names_word(const char *text, const char *name)
 {
-	static const char *const signs[] = { "invalid value for parameter",
-					     "unrecognized configuration parameter",
-					     "is outside the valid range for parameter", NULL };
-	char *p;
+	const size_t len = strlen(name);
 
-	for (size_t i = 0; signs[i]; i++)
-		if ((p = strstr(log, signs[i]))) {
-			char *start = p, *end = strchr(p, ';');
-			char *sev;
+	for (const char *p = text; (p = strstr(p, name)); p += len) {
+		bool before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		bool after = isalnum((unsigned char)p[len]) || p[len] == '_';
 
-			while (start > log && start[-1] != ';')
-				start--;
-			/* Past log_line_prefix's time and pid, from the severity on. */
-			if ((sev = strstr(start, "FATAL:")) && sev < p)
-				start = sev;
-			while (*start == ' ')
-				start++;
-			if (end)
-				*end = '\0';
-			return start;
+		if (!before && !after)
+			return true;
+	}
+	return false;
+}
+
+const char *pg_refused_setting(char *log, const char *const *names, size_t n, size_t *which)
+{
+	for (char *line = log; line && *line;) {
+		char *next = strchr(line, '\n'), *fatal, hint[512] = "";
+		char quoted[64];
+
+		if (next)
+			*next++ = '\0';
+		if (!(fatal = strstr(line, "FATAL:"))) {
+			line = next;
+			continue;
 		}
+		fatal += strlen("FATAL:");
+		fatal += strspn(fatal, " ");
+		/* The HINT line PostgreSQL writes right after (its advice may
+		 * name the setting: "reducing shared_buffers"). */
+		if (next && strstr(next, "HINT:") && strstr(next, "HINT:") < next + strcspn(next, "\n"))
+			snprintf(hint, sizeof(hint), "%.*s", (int)strcspn(next, "\n"), next);
+		*which = n; /* a FATAL line that names none of them */
+		for (size_t i = 0; i < n && *which == n; i++) {
+			snprintf(quoted, sizeof(quoted), "\"%s\"", names[i]);
+			if (strstr(fatal, quoted))
+				*which = i;
+		}
+		for (size_t i = 0; i < n && *which == n; i++)
+			if (names_word(hint, names[i]))
+				*which = i;
+		return fatal;
+	}
 	return NULL;
 }
 
@@ -348,7 +371,7 @@ int pg_server_initdb(struct pg_server *s, struct dbio_err *err)
 		;
 	if (WIFEXITED(status) && !WEXITSTATUS(status))
 		return 0;
-	log_tail(s, tail, sizeof(tail));
+	log_tail(s, tail, sizeof(tail), true);
 	return dbio_err_set(
 		err, -EIO, "%s: initdb failed%s: %s", s->path,
 		strstr(tail, "Permission denied")
@@ -371,10 +394,39 @@ PGconn *pg_server_connect(const struct pg_server *s, struct dbio_err *err)
 	return NULL;
 }
 
-int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct dbio_err *err)
+/* The server ended before accepting connections: the FATAL line of its
+ * log that says why; a setting it names is the job's bad input. */
+static int start_failed(struct pg_server *s, char *const *settings, size_t n, struct pg_refusal *refused,
+			struct dbio_err *err)
 {
-	char *argv[8 + 2 * PG_NSETTINGS + 2];
-	char sock[4200], tail[600];
+	char tail[4096], names[PG_NSETTINGS + 1][32];
+	const char *name_of[PG_NSETTINGS + 1];
+	const char *msg;
+	size_t which = n;
+
+	for (size_t i = 0; i < n && i < PG_NSETTINGS; i++) {
+		snprintf(names[i], sizeof(names[i]), "%.*s", (int)strcspn(settings[i], "="), settings[i]);
+		name_of[i] = names[i];
+	}
+	log_tail(s, tail, sizeof(tail), false);
+	msg = pg_refused_setting(tail, name_of, n, &which);
+	if (msg && which < n) {
+		refused->index = which;
+		snprintf(refused->msg, sizeof(refused->msg), "%s", msg);
+		return DBIO_EINPUT;
+	}
+	if (msg)
+		return dbio_err_set(err, -EIO, "%s: the server did not start: %s", s->path, msg);
+	log_tail(s, tail, sizeof(tail), true);
+	return dbio_err_set(err, -EIO, "%s: the server did not start: %s", s->path,
+			    tail + (strlen(tail) > 600 ? strlen(tail) - 600 : 0));
+}
+
+int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct pg_refusal *refused,
+		    struct dbio_err *err)
+{
+	char *argv[10 + 2 * PG_NSETTINGS + 2];
+	char sock[4200];
 	const char *const keys[] = { "host", "port", "dbname", NULL };
 	const char *const values[] = { s->path, PG_PORT, "postgres", NULL };
 	size_t a = 0;
@@ -393,6 +445,12 @@ int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct
 	for (size_t i = 0; i < n && i < PG_NSETTINGS; i++) {
 		argv[a++] = "-c";
 		argv[a++] = settings[i];
+		/* wal_level=minimal allows no WAL senders, and PostgreSQL's
+		 * default is 10: without this minimal could never start. */
+		if (!strcmp(settings[i], "wal_level=minimal")) {
+			argv[a++] = "-c";
+			argv[a++] = "max_wal_senders=0";
+		}
 	}
 	argv[a] = NULL;
 	if ((rc = spawn(s, argv, &s->pid, err)))
@@ -403,18 +461,8 @@ int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct
 		if (PQpingParams(keys, values, 0) == PQPING_OK)
 			return 0;
 		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
-			const char *msg;
-
-			log_tail(s, tail, sizeof(tail));
-			msg = pg_setting_message(tail);
-
 			s->pid = 0;
-			if (msg)
-				return dbio_err_set(err, DBIO_EINPUT,
-						    "workload=postgres: PostgreSQL refused a setting: %s",
-						    msg);
-			log_tail(s, tail, sizeof(tail));
-			return dbio_err_set(err, -EIO, "%s: the server did not start: %s", s->path, tail);
+			return start_failed(s, settings, n, refused, err);
 		}
 		nap_ms(20);
 	}

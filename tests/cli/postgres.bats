@@ -89,9 +89,40 @@ no_server() {
 
 @test "postgres: a setting PostgreSQL refuses: its own message, exit 2, nothing left" {
 	run -2 --separate-stderr "$DBIO" run --workload=postgres --directory="$DIR" --rows=10 --wal_level=loud
-	[ "${stderr_lines[-1]}" = 'dbio: workload=postgres: PostgreSQL refused a setting: FATAL:  invalid value for parameter "wal_level": "loud"' ]
+	[ "${stderr_lines[-1]}" = "dbio: command line: key 'wal_level': PostgreSQL refused 'loud': invalid value for parameter \"wal_level\": \"loud\" (job 'job')" ]
 	run -2 --separate-stderr "$DBIO" run --workload=postgres --directory="$DIR" --rows=10 --shared_buffers=1kB
-	[ "${stderr_lines[-1]}" = 'dbio: workload=postgres: PostgreSQL refused a setting: FATAL:  0 8kB is outside the valid range for parameter "shared_buffers" (16 .. 1073741823)' ]
+	[ "${stderr_lines[-1]}" = "dbio: command line: key 'shared_buffers': PostgreSQL refused '1kB': 0 8kB is outside the valid range for parameter \"shared_buffers\" (16 .. 1073741823) (job 'job')" ]
+	is_empty_dir "$DIR"
+	no_server
+}
+
+@test "postgres: a bad value of every setting key: exit 2 and PostgreSQL's one line naming it, not the server's log" {
+	# key value PostgreSQL's line (after "PostgreSQL refused 'value': ")
+	while IFS='|' read -r key value why; do
+		run -2 --separate-stderr "$DBIO" run --workload=postgres --directory="$DIR" --rows=10 "--$key=$value"
+		[ "${stderr_lines[-1]}" = "dbio: command line: key '$key': PostgreSQL refused '$value': $why (job 'job')" ] || {
+			echo "$key=$value: $stderr" >&2
+			false
+		}
+	done <<'EOF_'
+max_wal_size|2|"max_wal_size" must be at least twice "wal_segment_size"
+max_wal_size|1|1 MB is outside the valid range for parameter "max_wal_size" (2 .. 2147483647)
+shared_buffers|12XB|invalid value for parameter "shared_buffers": "12XB"
+wal_level|loud|invalid value for parameter "wal_level": "loud"
+pg_fsync|maybe|parameter "fsync" requires a Boolean value
+synchronous_commit|x|invalid value for parameter "synchronous_commit": "x"
+full_page_writes|x|parameter "full_page_writes" requires a Boolean value
+checkpoint_timeout|1s|1 s is outside the valid range for parameter "checkpoint_timeout" (30 .. 86400)
+wal_sync_method|fsync_writethrough|invalid value for parameter "wal_sync_method": "fsync_writethrough"
+maintenance_work_mem|1kB|1 kB is outside the valid range for parameter "maintenance_work_mem" (1024 .. 2147483647)
+EOF_
+	is_empty_dir "$DIR"
+	no_server
+}
+
+@test "postgres: wal_level=minimal, one of the values docs/postgres.md lists, starts the server (no WAL senders)" {
+	dbio_ok --workload=postgres --directory="$DIR" --rows=100 --indexes=0 --wal_level=minimal
+	json_is "$result" "$R0.phases.1.figures.rows=100.0"
 	is_empty_dir "$DIR"
 	no_server
 }
