@@ -1,5 +1,6 @@
 /*
  * Private to workload=postgres (postgres.c, postgres_server.c,
+ * postgres_leftover.c, postgres_remote.c,
  * postgres_load.c, postgres_txn.c): its keys, the private cluster's
  * lifecycle and the phases' shared helpers. See docs/postgres.md.
  *
@@ -64,6 +65,22 @@ struct pg_server {
  */
 int pg_server_claim(struct pg_server *s, int dirfd, const char *dir_path, struct dbio_err *err);
 
+/* Remove the clusters killed dbios left in s->dirfd (postgres_leftover.c):
+ * a live dbio's is refused (DBIO_EINPUT), an unmarked one or a symlink
+ * too; a marked one of a dbio gone has its server stopped when /proc
+ * proves the pid its postmaster.pid names to be that data directory's
+ * postmaster (else the pid is left alone, with a warning), and is removed
+ * unless a process still works in its data directory (then kept, with a
+ * warning). 0, DBIO_EINPUT, or -errno. */
+int pg_leftovers_remove(struct pg_server *s, const char *dir_path, struct dbio_err *err);
+
+/* A warning line on stderr, "dbio: warning: <msg>" (a worker has no
+ * warning channel of the runner's). */
+void pg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Is pid a running dbio (its /proc/<pid>/comm)? */
+bool pg_is_dbio(pid_t pid);
+
 /* initdb into <cluster>/data (superuser postgres, trust over the socket
  * only). 0 or -EIO with initdb's last lines in err. */
 int pg_server_initdb(struct pg_server *s, struct dbio_err *err);
@@ -110,6 +127,10 @@ int pg_remove_tree(int parentfd, const char *name);
  * one the HINT line right after it names as a word ("reducing
  * shared_buffers"), else n. */
 const char *pg_refused_setting(char *log, const char *const *names, size_t n, size_t *which);
+
+/* The text of /proc/<pid>/stat into buf (len bytes, NUL-terminated). 0 or
+ * -errno. */
+int pg_proc_stat_read(pid_t pid, char *buf, size_t len);
 
 /* ppid and utime, stime, cutime, cstime (clock ticks) from the text of a
  * /proc/<pid>/stat. 0 or -EINVAL. */

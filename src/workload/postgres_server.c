@@ -119,98 +119,6 @@ int pg_remove_tree(int parentfd, const char *name)
 	return remove_tree(parentfd, name, 16);
 }
 
-static bool is_dbio(pid_t pid)
-{
-	char path[64], comm[32] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return false;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
-	fclose(f);
-	return !strncmp(comm, "dbio", 4);
-}
-
-/* The postmaster of a leftover cluster (fd): data/postmaster.pid's first
- * line, when that process still runs PostgreSQL; it is sent SIGQUIT
- * (immediate shutdown) and waited for. */
-static void stop_leftover(int fd)
-{
-	int pfd = openat(fd, "data/postmaster.pid", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	char buf[32] = "", exe[64], target[256];
-	ssize_t n;
-	pid_t pid;
-
-	if (pfd < 0)
-		return;
-	n = read(pfd, buf, sizeof(buf) - 1);
-	close(pfd);
-	if (n <= 0 || (pid = (pid_t)atoi(buf)) <= 1)
-		return;
-	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
-	n = readlink(exe, target, sizeof(target) - 1);
-	if (n <= 0)
-		return;
-	target[n] = '\0';
-	if (!strstr(target, "/postgres") || kill(pid, SIGQUIT))
-		return;
-	for (int i = 0; i < PG_WAIT_MS / 20 && !kill(pid, 0); i++)
-		nap_ms(20);
-}
-
-/* One entry dbio.postgres-<pid> of the target: a live dbio's is refused,
- * a dead one's removed when it carries dbio's mark. */
-static int leftover(struct pg_server *s, const char *dir_path, const char *name, struct dbio_err *err)
-{
-	const char *digits = name + strlen(PG_NAME_PREFIX);
-	char *end;
-	long pid = strtol(digits, &end, 10);
-	int fd, rc;
-
-	if (!*digits || *end || pid <= 0)
-		return 0; /* not a name dbio gives */
-	if (pid != getpid() && (!kill((pid_t)pid, 0) || errno == EPERM) && is_dbio((pid_t)pid))
-		return dbio_err_set(
-			err, DBIO_EINPUT,
-			"%s/%s: the cluster of a dbio still running (pid %ld): refusing to run a second server in the same directory",
-			dir_path, name, pid);
-	fd = openat(s->dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || mark_check(fd, PG_MARK)) {
-		if (fd >= 0)
-			close(fd);
-		return dbio_err_set(
-			err, DBIO_EINPUT,
-			"%s/%s: named like dbio's cluster but not one dbio made (no mark, or not a directory): refusing to touch it; remove it by hand",
-			dir_path, name);
-	}
-	stop_leftover(fd);
-	close(fd);
-	if ((rc = pg_remove_tree(s->dirfd, name)))
-		return dbio_err_set(err, rc, "%s/%s: cannot remove the cluster a killed dbio left: %s",
-				    dir_path, name, strerror(-rc));
-	return 0;
-}
-
-static int remove_leftovers(struct pg_server *s, const char *dir_path, struct dbio_err *err)
-{
-	int fd = openat(s->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	int rc = 0;
-
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return dbio_err_set(err, -errno, "%s: cannot read: %s", dir_path, strerror(errno));
-	}
-	for (struct dirent *e; !rc && (e = readdir(d));)
-		if (!strncmp(e->d_name, PG_NAME_PREFIX, strlen(PG_NAME_PREFIX)))
-			rc = leftover(s, dir_path, e->d_name, err);
-	closedir(d);
-	return rc;
-}
-
 int pg_server_claim(struct pg_server *s, int dirfd, const char *dir_path, struct dbio_err *err)
 {
 	struct sockaddr_un sun;
@@ -230,7 +138,7 @@ int pg_server_claim(struct pg_server *s, int dirfd, const char *dir_path, struct
 			"%s: too long for the server's Unix socket in it (at most %zu bytes with /.s.PGSQL." PG_PORT
 			"): choose a shorter directory",
 			s->path, sizeof(sun.sun_path) - 1);
-	if ((rc = remove_leftovers(s, dir_path, err)))
+	if ((rc = pg_leftovers_remove(s, dir_path, err)))
 		return rc;
 	if (mkdirat(dirfd, s->name, 0700))
 		return dbio_err_set(err, errno == EEXIST ? DBIO_EINPUT : -errno, "%s: cannot create: %s",
@@ -517,20 +425,28 @@ int pg_proc_stat_parse(const char *buf, unsigned long long t[4], int *ppid)
 	return 0;
 }
 
-/* utime, stime, cutime, cstime (clock ticks) and ppid of /proc/<pid>/stat. */
-static int proc_times(pid_t pid, unsigned long long t[4], int *ppid)
+int pg_proc_stat_read(pid_t pid, char *buf, size_t len)
 {
-	char path[64], buf[1024];
+	char path[64];
 	FILE *f;
 	size_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	if (!(f = fopen(path, "re")))
 		return -errno;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
+	n = fread(buf, 1, len - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	return pg_proc_stat_parse(buf, t, ppid);
+	return 0;
+}
+
+/* utime, stime, cutime, cstime (clock ticks) and ppid of /proc/<pid>/stat. */
+static int proc_times(pid_t pid, unsigned long long t[4], int *ppid)
+{
+	char buf[1024];
+	int rc = pg_proc_stat_read(pid, buf, sizeof(buf));
+
+	return rc ? rc : pg_proc_stat_parse(buf, t, ppid);
 }
 
 int pg_server_cpu(const struct pg_server *s, double *user_s, double *sys_s)

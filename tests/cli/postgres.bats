@@ -4,7 +4,8 @@
 # transactions counted against pgbench_history's rows, the private cluster
 # gone afterwards (no server process, an empty target) also after SIGINT
 # and SIGKILL, a second dbio refused, PostgreSQL's own message for a bad
-# setting, and a planted symlink at the cluster's path left alone.
+# setting, a planted symlink at the cluster's path left alone, and a
+# leftover's pid file believed only as far as /proc proves it.
 
 load helpers
 
@@ -197,6 +198,69 @@ EOF_
 	run -2 --separate-stderr "$DBIO" run --workload=postgres --directory="$DIR" --rows=10
 	[ "${stderr_lines[-1]}" = "dbio: $DIR/dbio.postgres-999999999: named like dbio's cluster but not one dbio made (no mark, or not a directory): refusing to touch it; remove it by hand" ]
 	[ -d "$DIR/dbio.postgres-999999999" ]
+	no_server
+}
+
+# plant_leftover NAME: a directory NAME in $DIR carrying dbio's mark, as a
+# killed dbio's cluster, given to the user postgres; its data directory
+# $DIR/NAME/data.
+plant_leftover() {
+	mkdir -p "$DIR/$1/data"
+	chmod 700 "$DIR/$1" "$DIR/$1/data"
+	"$PYTHON" -c 'import os, sys; os.setxattr(sys.argv[1], "trusted.dbio.kept", b"postgres")' "$DIR/$1"
+	chown -R postgres: "$DIR/$1"
+}
+
+# answers SOCKETDIR: the server with its socket in SOCKETDIR answers a query.
+answers() {
+	[ "$("${PSQL[0]}" -X -q -At -h "$1" -U postgres -d postgres -c "SELECT 6 * 7")" = 42 ]
+}
+
+@test "postgres: a leftover whose postmaster.pid names another cluster's server: that server is not signalled and still answers, the leftover goes, the warning says so" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run a server as the user postgres"
+	user_server
+	other=$(head -1 "$SRV/data/postmaster.pid")
+	plant_leftover dbio.postgres-999999999
+	# A crash's pid file whose pid is now another cluster's postmaster.
+	cp "$SRV/data/postmaster.pid" "$DIR/dbio.postgres-999999999/data/postmaster.pid"
+	dbio_ok --workload=postgres --directory="$DIR" --rows=10 --indexes=0
+	kill -0 "$other"
+	[ "$("${PSQL[@]}" -d keepme -c "SELECT x FROM t")" = 42 ]
+	[[ "$stderr" == *"dbio: warning: $DIR/dbio.postgres-999999999: pid $other of its data/postmaster.pid is not its server (its working directory is not the cluster's data directory: another cluster's server): not signalled"* ]]
+	is_empty_dir "$DIR"
+	no_server
+}
+
+@test "postgres: a leftover with a live server whose pid file lies is kept and nothing signalled; with its true pid file that server is stopped and the leftover removed" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run a server as the user postgres"
+	local bin left
+	bin=$(dirname "$(compgen -G "/usr/lib/postgresql/*/bin/initdb" | sort -V | tail -1)")
+	user_server
+	other=$(head -1 "$SRV/data/postmaster.pid")
+	left="$DIR/dbio.postgres-999999998"
+	plant_leftover dbio.postgres-999999998
+	rmdir "$left/data"
+	runuser -u postgres -- "$bin/initdb" -D "$left/data" -U postgres --auth=trust >/dev/null
+	runuser -u postgres -- "$bin/pg_ctl" -D "$left/data" -w -l "$left/log" \
+		-o "-c listen_addresses= -c unix_socket_directories=$left" start >/dev/null
+	mine=$(head -1 "$left/data/postmaster.pid")
+	on_teardown kill -QUIT "$mine"
+	cp "$left/data/postmaster.pid" "$scratch/true.pid"
+	cp "$SRV/data/postmaster.pid" "$left/data/postmaster.pid"
+	dbio_ok --workload=postgres --directory="$DIR" --rows=10 --indexes=0
+	[[ "$stderr" == *"dbio: warning: $left: pid $other of its data/postmaster.pid is not its server (its working directory is not the cluster's data directory: another cluster's server): not signalled"* ]]
+	[[ "$stderr" == *"dbio: warning: $left: a server still works in its data directory (pid "*"): not removed; stop it and remove the directory by hand"* ]]
+	answers "$SRV"
+	answers "$left"
+	[ -d "$left/data" ]
+	# Its own pid file back: proven its postmaster, stopped, removed.
+	cp "$scratch/true.pid" "$left/data/postmaster.pid"
+	dbio_ok --workload=postgres --directory="$DIR" --rows=10 --indexes=0
+	[[ "$stderr" != *warning* ]]
+	run kill -0 "$mine"
+	[ "$status" -ne 0 ]
+	answers "$SRV"
+	is_empty_dir "$DIR"
 	no_server
 }
 
