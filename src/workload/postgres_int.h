@@ -143,13 +143,21 @@ struct pg_remote {
 	PGconn *admin;	      /* to the conninfo's own database */
 	char dbname[64];      /* dbio_<pid>_<hex>: the one database dbio made */
 	bool created;
+	int dirfd;	      /* the target (not owned), where the record is */
+	const char *dir_path; /* its path, for messages */
+	char record[64];      /* dbio.pgdb-<pid>: the record of dbname; "" when none */
 };
 
-/* Connect, create dbio's database and connect *conn to it. 0 or -EIO
- * (libpq's or PostgreSQL's message in err). */
-int pg_remote_open(struct pg_remote *r, const char *conninfo, PGconn **conn, struct dbio_err *err);
+/* Connect; drop the databases killed dbios recorded in the target (dirfd,
+ * dir_path) and name in a warning the others named like dbio's whose dbio
+ * is not running; record, create and comment dbio's database and connect
+ * *conn to it. 0, -EIO (libpq's or PostgreSQL's message in err), or the
+ * record's -errno / DBIO_EUNSAFE. */
+int pg_remote_open(struct pg_remote *r, const char *conninfo, int dirfd, const char *dir_path, PGconn **conn,
+		   struct dbio_err *err);
 
-/* Drop dbio's database (only it, only when dbio made it) and disconnect. */
+/* Drop dbio's database (only it, only when dbio made it), then its record,
+ * and disconnect. */
 void pg_remote_close(struct pg_remote *r);
 
 /* A new connection to the database the phases use: dbio's on the user's

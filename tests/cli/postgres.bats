@@ -297,6 +297,30 @@ user_server() {
 	is_empty_dir "$target"
 }
 
+@test "postgres: pg_conninfo=: the run after a SIGKILL drops the database the killed dbio left, and only names one that is not provably dbio's" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run a server as the user postgres"
+	user_server
+	# Named like dbio's (its pid above any pid_max), made by hand: not
+	# dbio's to drop.
+	"${PSQL[@]}" -d postgres -c "CREATE DATABASE dbio_9999999_abc"
+	before=$("${PSQL[@]}" -d postgres -c "SELECT datname FROM pg_database ORDER BY 1")
+	conninfo="host=$SRV user=postgres dbname=postgres"
+	start_importing --workload=postgres --pg_conninfo="$conninfo" --directory="$target" --rows=5000000 \
+		--batch=100000 --indexes=0
+	pid=$bg_pid
+	kill -KILL "$bg_pid"
+	wait "$bg_pid" || true
+	bg_pid=
+	left=$("${PSQL[@]}" -d postgres -c "SELECT datname FROM pg_database WHERE datname LIKE 'dbio\\_${pid}\\_%'")
+	[[ "$left" == "dbio_${pid}_"* ]]
+	dbio_ok --workload=postgres --pg_conninfo="$conninfo" --directory="$target" --rows=100 --indexes=0
+	[ "$("${PSQL[@]}" -d postgres -c "SELECT datname FROM pg_database ORDER BY 1")" = "$before" ]
+	[[ "$stderr" == *"dbio: warning: pg_conninfo: database $left: dropped, the database of a killed dbio (pid $pid) recorded in $target/dbio.pgdb-$pid"* ]]
+	[[ "$stderr" == *"dbio: warning: pg_conninfo: database dbio_9999999_abc: named like dbio's but not provably a killed dbio's (no record in $target with the token of its comment): left alone; if its dbio is gone, drop it with: DROP DATABASE dbio_9999999_abc WITH (FORCE)"* ]]
+	[ "$("${PSQL[@]}" -d keepme -c "SELECT x FROM t")" = 42 ]
+	is_empty_dir "$target"
+}
+
 @test "postgres: pg_conninfo=: libpq's message for a bad string, and the server's settings are not dbio's to give" {
 	run -2 --separate-stderr "$DBIO" run --workload=postgres --pg_conninfo="host" --directory="$target"
 	[ "$stderr" = "dbio: command line: key 'pg_conninfo': missing \"=\" after \"host\" in connection info string (job 'job')" ]
