@@ -320,6 +320,14 @@ user_server() {
 	bg_pid=
 	left=$("${PSQL[@]}" -d postgres -c "SELECT datname FROM pg_database WHERE datname LIKE 'dbio\\_${pid}\\_%'")
 	[[ "$left" == "dbio_${pid}_"* ]]
+	# Its comment not the token of the record: not provably dbio's, kept.
+	read -r _ token <"$target/dbio.pgdb-$pid"
+	"${PSQL[@]}" -d postgres -c "COMMENT ON DATABASE $left IS 'dbio forged'"
+	dbio_ok --workload=postgres --pg_conninfo="$conninfo" --directory="$target" --rows=100 --indexes=0
+	[ "$("${PSQL[@]}" -d postgres -c "SELECT count(*) FROM pg_database WHERE datname = '$left'")" = 1 ]
+	[[ "$stderr" == *"dbio: warning: pg_conninfo: database $left: named like dbio's but not provably a killed dbio's (no record in $target with the token of its comment): left alone; if its dbio is gone, drop it with: DROP DATABASE $left WITH (FORCE)"* ]]
+	# The comment dbio gave it back: dropped.
+	"${PSQL[@]}" -d postgres -c "COMMENT ON DATABASE $left IS 'dbio $token'"
 	dbio_ok --workload=postgres --pg_conninfo="$conninfo" --directory="$target" --rows=100 --indexes=0
 	[ "$("${PSQL[@]}" -d postgres -c "SELECT datname FROM pg_database ORDER BY 1")" = "$before" ]
 	[[ "$stderr" == *"dbio: warning: pg_conninfo: database $left: dropped, the database of a killed dbio (pid $pid) recorded in $target/dbio.pgdb-$pid"* ]]
