@@ -4,8 +4,8 @@
  * cpumask, nice, and the values of fio's keys that dbio takes only in the
  * one form it does (continue_on_error=none), and io_submit_mode. The queued engines' batch keys get fio's
  * fix-ups against iodepth here; that they belong to a queued engine is the
- * workload's check (workload/pace.c), which knows the engine. The loop
- * that honours the rest is workload/pace.c and fileio.c; the thread keys
+ * workload's check (workload/fileio/pace.c), which knows the engine. The loop
+ * that honours the rest is workload/fileio/pace.c and fileio.c; the thread keys
  * are applied by run/thread.c.
  */
 #include <errno.h>

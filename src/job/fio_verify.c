@@ -4,8 +4,8 @@
  * fio's forms (0x hex, "text", decimal numbers, run together) into bytes,
  * and verify_interval completed and checked against the block sizes. What
  * depends on the engine or the workload (the null engine, a queued engine
- * with verify_backlog) is workload/verify.c's check; the loop that writes
- * the headers, reads back and checks is workload/verify.c and fileio.c.
+ * with verify_backlog) is workload/fileio/verify.c's check; the loop that writes
+ * the headers, reads back and checks is workload/fileio/verify.c and fileio.c.
  */
 #include <errno.h>
 #include <limits.h>

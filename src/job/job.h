@@ -475,7 +475,7 @@ uint64_t job_file_bytes(const struct job *job, uint64_t t);
  * thread's share of io_size is io_bytes (0: none): passes of size until
  * loops passes are done and io_size is reached, never past io_size * loops
  * bytes (the op that reaches it counted) nor number_ios * loops ops. For
- * the progress line; the worker's budget (workload/where.h) decides. */
+ * the progress line; the worker's budget (workload/fileio/where.h) decides. */
 uint64_t job_ops_total(const struct job *job, uint64_t pass_ops, uint64_t io_bytes);
 
 /* The i-th name of job's filename (0 <= i < nrfiles) into buf; buf. */
@@ -540,7 +540,7 @@ extern const struct opt_enum job_verify_values[];
 int job_parse_rw_pair(const char *s, uint64_t out[2]);
 
 /* fio's buffer keys (job/fio_buffers.c), for the workloads that write
- * through workload/content.c: checked and fixed up as fio does (100 %
+ * through workload/fileio/content.c: checked and fixed up as fio does (100 %
  * compressible is zero_buffers, compression and dedupe refill, a refilled
  * write is not scrambled). 0 or DBIO_EINPUT. job_buffer_key_given: the
  * first of them given, for the workloads that do not honour them. */

@@ -18,7 +18,7 @@
 #include "run/memlimit.h"
 #include "run/run_int.h"
 #include "util/clock.h"
-#include "workload/flow.h"
+#include "workload/fileio/flow.h"
 
 void run_warn(const struct run_opts *opts, const char *fmt, ...)
 {

@@ -22,8 +22,8 @@
 
 #include "util/clock.h"
 #include "util/syscalls.h"
-#include "workload/logs.h"
-#include "workload/pace.h"
+#include "workload/fileio/logs.h"
+#include "workload/fileio/pace.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 

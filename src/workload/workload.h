@@ -90,7 +90,7 @@ struct worker {
 	const atomic_int *stop; /* set on SIGINT / SIGTERM */
 	atomic_int *job_stop;	/* set by any worker of the job that fails */
 	atomic_uint_fast64_t progress_ops; /* reads and writes so far, for the progress line */
-	struct flow *flow;		   /* fio's flow= of the job's flow_id (workload/flow.h), or NULL */
+	struct flow *flow; /* fio's flow= of the job's flow_id (workload/fileio/flow.h), or NULL */
 	/* fio's steady state (live set by the runner): the measured phase's
 	 * reads and writes so far, their bytes and summed latency, stored by
 	 * the worker as it goes (worker_live_add), read by the runner's

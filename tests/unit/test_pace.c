@@ -2,7 +2,7 @@
  * Unit tests for fio's keys of pacing and threads: the parsing and checks
  * of src/job/fio_pacing.c (fio's R,W rate forms, startdelay ranges, CPU
  * lists and masks, nice, the refused values, the batch keys' fix-ups), and
- * the arithmetic of src/workload/pace.h driven with made-up clocks: the
+ * the arithmetic of src/workload/fileio/pace.h driven with made-up clocks: the
  * linear rate's schedule, a mixed job's direction giving way, Poisson's
  * mean gap, thinktime's counting by blocks and by time, the credit of
  * rate_ignore_thinktime, and the rate floor's settle time, windows and the
@@ -24,7 +24,7 @@
 #include "plan/plan.h"
 #include "util/clock.h"
 #include "engine/engine.h"
-#include "workload/pace.h"
+#include "workload/fileio/pace.h"
 
 #define MS 1000000ull
 #define S  1000000000ull

@@ -35,11 +35,11 @@
 
 #include "util/clock.h"
 #include "util/units.h"
-#include "workload/fileio_int.h"
-#include "workload/lattarget.h"
+#include "workload/fileio/fileio_int.h"
+#include "workload/fileio/lattarget.h"
 #include "workload/stonewall.h"
-#include "workload/verify.h"
-#include "workload/jobsync.h"
+#include "workload/fileio/verify.h"
+#include "workload/fileio/jobsync.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "util/syscalls.h"
-#include "workload/fileio_int.h"
-#include "workload/verify.h"
+#include "workload/fileio/fileio_int.h"
+#include "workload/fileio/verify.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 

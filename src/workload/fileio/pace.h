@@ -28,7 +28,7 @@
 #include "stats/opstats.h"
 #include "util/err.h"
 #include "util/rng.h"
-#include "workload/flow.h"
+#include "workload/fileio/flow.h"
 
 /* What the queued loop waits for before it fills again (struct pace's
  * pause). */

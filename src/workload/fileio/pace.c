@@ -3,7 +3,7 @@
  * pace.h. The arithmetic follows fio's backend.c and io_u.c (usec_for_io,
  * rate_ddir, handle_thinktime, check_min_rate), in nanoseconds.
  */
-#include "workload/pace.h"
+#include "workload/fileio/pace.h"
 
 #include <errno.h>
 #include <math.h>
