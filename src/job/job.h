@@ -530,7 +530,8 @@ int job_validate_verify(struct job *job, struct dbio_err *err);
  * *n bytes. 0, -EINVAL (*bad: where it went wrong) or -ERANGE. */
 int job_parse_verify_pattern(const char *s, uint8_t *out, size_t room, size_t *n, const char **bad);
 
-/* fio's verify= values (job/fio_verify.c), for the option table. */
+/* fio's verify= values (job/option.c, beside the table), for the option
+ * tables (verify, kv's verify). */
 extern const struct opt_enum job_verify_values[];
 
 /* fio's R,W form of a rate into out[0] (reads) and out[1] (writes), 0 for
