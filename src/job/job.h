@@ -204,10 +204,6 @@ struct job {
 	bool exitall_on_error;
 	char continue_on_error[16];
 	char io_submit_mode[16];
-	uint64_t iodepth_batch_submit; /* queued engines: submit when this many are queued */
-	uint64_t iodepth_batch_complete_min;
-	uint64_t iodepth_batch_complete_max;
-	uint64_t iodepth_low;
 	/* Parsed by job_validate_pacing ([0] reads, [1] writes; 0: none). */
 	uint64_t startdelay_lo_ns, startdelay_hi_ns;
 	uint64_t rate_bps[2];	   /* rate, else rate_iops * bs */
@@ -501,9 +497,9 @@ int job_validate_numa(struct job *job, const char *sysfs_dir, struct dbio_err *e
  * rate_iops, rate_min and rate_iops_min (fio's R,W forms), startdelay,
  * cpus_allowed or cpumask and nice into their parsed fields, refuse the
  * values dbio does not do (continue_on_error other than none), parse
- * io_submit_mode into offload, and complete the queued
- * engines' batch keys from iodepth as fio does. 0 or DBIO_EINPUT naming
- * the key. */
+ * io_submit_mode into offload (the queued engines' batch keys are
+ * fileio's own: workload/fileio/keys.h). 0 or DBIO_EINPUT naming the
+ * key. */
 int job_validate_pacing(struct job *job, struct dbio_err *err);
 
 /* fio's steady-state keys (job/fio_steady.c): steadystate's MODE:LIMIT

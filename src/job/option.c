@@ -335,14 +335,6 @@ static const struct option_def files_defs[] = {
 	  .help = "none (or 0): stop the job at its first I/O error. read, write, io (both, and trims): as fio, go on after an EIO or EILSEQ of those, counted in the run's errors (by errno, with the first one's message) and not as I/O done; any other error still stops the job, and so does a failed fsync (the data may be lost) and a verify mismatch, so fio's verify, all and 1 are refused. workload=fileio only." },
 	{ .name = "io_submit_mode", .type = OPT_STR, .offset = F(io_submit_mode), .size = S(io_submit_mode), .def = "inline",
 	  .help = "inline: before a rate wait, a queued engine waits for the I/O in flight, as fio's default. offload: it does not, as fio's pool of submitting threads: each I/O is issued at its time on the rate's schedule whatever is in flight, and completions are reaped as they come meanwhile. A synchronous engine keeps one I/O in flight either way (fio's offload with iodepth=1 too). workload=fileio only." },
-	{ .name = "iodepth_batch_submit", .type = OPT_UINT, .offset = F(iodepth_batch_submit), .def = "0", .min = 0, .max = 4096,
-	  .help = "Queued engines (io_uring, libaio): while filling the queue, submit each time this many I/Os are queued; what is left is submitted when the queue is full or before waiting. 0, or more than iodepth: iodepth (submit a full queue at once), which is dbio's default; fio's is 1. fio's iodepth_batch is the same key. workload=fileio only." },
-	{ .name = "iodepth_batch_complete_min", .type = OPT_UINT, .offset = F(iodepth_batch_complete_min), .def = "1", .min = 0, .max = 4096,
-	  .help = "Queued engines: wait for at least this many completions at once (never more than are in flight). 0 polls, as in fio: it reaps after every I/O queued, and fio's code then still waits for one. fio's iodepth_batch_complete is the same key. workload=fileio only." },
-	{ .name = "iodepth_batch_complete_max", .type = OPT_UINT, .offset = F(iodepth_batch_complete_max), .def = "0", .min = 0, .max = 4096,
-	  .help = "Queued engines: take at most this many completions at once; below iodepth_batch_complete_min it is that. Not given: iodepth (dbio takes every completion there is; fio's default is iodepth_batch_complete_min). workload=fileio only." },
-	{ .name = "iodepth_low", .type = OPT_UINT, .offset = F(iodepth_low), .def = "0", .min = 0, .max = 4096,
-	  .help = "Queued engines: once the queue is full, reap until no more than this many are in flight before filling it again. 0, or more than iodepth: iodepth (refill as soon as one completes), as in fio. workload=fileio only." },
 	/* -- end of pacing and threads -- */
 	/* -- fio: how much and where (io_size, number_ios, offset, bsrange, bssplit, zones ...) -- */
 	{ .name = "io_size", .type = OPT_SIZE, .offset = F(io_size), .def = "0", .min = 0, .max = OPT_MAX,

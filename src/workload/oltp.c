@@ -374,4 +374,5 @@ const struct workload_ops workload_oltp = {
 	.shared_init = oltp_shared_init,
 	.shared_release = oltp_shared_release,
 	.options = &oltp_options,
+	.borrows = "fileio",
 };

@@ -36,7 +36,8 @@
  *
  * options: the workload's own keys (job/option.h), filling its config
  * struct, which the job holds as job->wl_conf; a key in it is refused for
- * a job of another workload. NULL when it has none.
+ * a job of another workload (but one that borrows them). NULL when it has
+ * none.
  *
  * State: a workload keeps its per-thread state in w->priv (made by
  * prepare, freed by cleanup), and, when it drives an engine, the engine
@@ -198,6 +199,11 @@ struct workload_ops {
 	 * w->phases, NULL-terminated (NULL: it records none), so that a
 	 * phase can be asked for (`dbio sweep --op index`) before any run. */
 	const char *const *phases;
+	/* Appended: the workload whose own keys this one's jobs take too
+	 * (oltp: fileio's, as its page I/O and checks are fileio's; it
+	 * refuses by name those it does not honour), or NULL. The keys stay
+	 * the other workload's: job->wl_conf is this workload's own. */
+	const char *borrows;
 };
 
 /* The registry (registry.c), in the order help lists it. */

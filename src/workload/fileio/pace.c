@@ -15,6 +15,7 @@
 #include "util/clock.h"
 #include "util/sleep.h"
 #include "util/units.h"
+#include "workload/fileio/keys.h"
 #include "workload/workload.h"
 
 #define NS_PER_S	1000000000ull
@@ -321,6 +322,21 @@ int pace_floor_check(struct pace *p, struct worker *w, uint64_t now)
 	return dbio_err_set(&w->err, -EIO, "job '%s' thread %u: %s", w->job->name, w->index, text);
 }
 
+/* fio's fix-ups of the batch keys against iodepth (fio's init.c). */
+static void fix_batches(const struct job *job, struct fileio_conf *c)
+{
+	if (!c->iodepth_batch_submit || c->iodepth_batch_submit > job->iodepth)
+		c->iodepth_batch_submit = job->iodepth;
+	if (!c->iodepth_low || c->iodepth_low > job->iodepth)
+		c->iodepth_low = job->iodepth;
+	/* Neither given: dbio takes every completion there is; fio's default
+	 * is iodepth_batch_complete_min, which it is when min is given. */
+	if (!job_is_set(job, "iodepth_batch_complete_max") && !job_is_set(job, "iodepth_batch_complete_min"))
+		c->iodepth_batch_complete_max = job->iodepth;
+	else if (c->iodepth_batch_complete_max < c->iodepth_batch_complete_min)
+		c->iodepth_batch_complete_max = c->iodepth_batch_complete_min;
+}
+
 /* The keys of the queued engines' loop. */
 static const char *const batch_keys[] = { "iodepth_batch_submit", "iodepth_batch_complete_min",
 					  "iodepth_batch_complete_max", "iodepth_low" };
@@ -330,6 +346,8 @@ int pace_validate(struct job *job, struct dbio_err *err)
 	char queued[128];
 	int rc = job_validate_pacing(job, err);
 
+	if (!rc)
+		fix_batches(job, fileio_conf(job));
 	if (!rc)
 		rc = job_validate_steady(job, err);
 	if (rc || (job->eng->caps & ENGINE_CAP_QUEUE))

@@ -1,0 +1,36 @@
+/*
+ * workload=fileio's own keys: the table of workload_fileio.options and
+ * struct fileio_conf (keys.h). Adding a key only fileio honours is a row
+ * here, its field in keys.h and the code that reads it in this folder;
+ * `make docs` brings docs/options.md, the man page and the result schema
+ * along.
+ */
+#include "workload/fileio/keys.h"
+
+#include <stddef.h>
+
+#define F(field) offsetof(struct fileio_conf, field)
+
+/* clang-format off */
+static const struct option_def fileio_defs[] = {
+	/* -- fio: the queued engines' batches (iodepth_batch_submit ...) -- */
+	{ .name = "iodepth_batch_submit", .type = OPT_UINT, .offset = F(iodepth_batch_submit), .def = "0", .min = 0, .max = 4096,
+	  .help = "Queued engines (io_uring, libaio): while filling the queue, submit each time this many I/Os are queued; what is left is submitted when the queue is full or before waiting. 0, or more than iodepth: iodepth (submit a full queue at once), which is dbio's default; fio's is 1. fio's iodepth_batch is the same key. workload=fileio only." },
+	{ .name = "iodepth_batch_complete_min", .type = OPT_UINT, .offset = F(iodepth_batch_complete_min), .def = "1", .min = 0, .max = 4096,
+	  .help = "Queued engines: wait for at least this many completions at once (never more than are in flight). 0 polls, as in fio: it reaps after every I/O queued, and fio's code then still waits for one. fio's iodepth_batch_complete is the same key. workload=fileio only." },
+	{ .name = "iodepth_batch_complete_max", .type = OPT_UINT, .offset = F(iodepth_batch_complete_max), .def = "0", .min = 0, .max = 4096,
+	  .help = "Queued engines: take at most this many completions at once; below iodepth_batch_complete_min it is that. Not given: iodepth (dbio takes every completion there is; fio's default is iodepth_batch_complete_min). workload=fileio only." },
+	{ .name = "iodepth_low", .type = OPT_UINT, .offset = F(iodepth_low), .def = "0", .min = 0, .max = 4096,
+	  .help = "Queued engines: once the queue is full, reap until no more than this many are in flight before filling it again. 0, or more than iodepth: iodepth (refill as soon as one completes), as in fio. workload=fileio only." },
+};
+/* clang-format on */
+
+const struct option_table fileio_options = OPTION_TABLE(fileio_defs, struct fileio_conf);
+
+struct fileio_conf *fileio_conf(const struct job *job)
+{
+	for (size_t t = 0; t < job->nkeys; t++)
+		if (job->keys[t].table == &fileio_options)
+			return job->keys[t].conf;
+	return NULL;
+}

@@ -1,0 +1,33 @@
+/*
+ * workload=fileio's own keys (keys.c's table, workload_fileio.options):
+ * the values a job of fileio holds as job->wl_conf, as every workload's
+ * own keys. A key only fileio honours is a row in keys.c and a field
+ * here; the keys fileio shares with oltp (the layout: rw, bs, size,
+ * nrfiles ...) are job/option.c's files table, which fills struct job,
+ * so that both workloads and the runner's layout reach them.
+ */
+#ifndef DBIO_WORKLOAD_FILEIO_KEYS_H
+#define DBIO_WORKLOAD_FILEIO_KEYS_H
+
+#include <stdint.h>
+
+#include "job/job.h"
+
+struct fileio_conf {
+	/* -- fio: the queued engines' batches (completed by pace_validate) -- */
+	uint64_t iodepth_batch_submit; /* submit when this many are queued */
+	uint64_t iodepth_batch_complete_min;
+	uint64_t iodepth_batch_complete_max;
+	uint64_t iodepth_low;
+};
+
+extern const struct option_table fileio_options;
+
+/* The values of fileio's keys for job: job->wl_conf for a job of
+ * workload=fileio; for a workload that borrows fileio's keys
+ * (workload_ops.borrows: oltp, which refuses them by name and runs
+ * fileio's checks), the conf of fileio's table among job->keys. Never
+ * NULL once plan_job_init has made the job's tables. */
+struct fileio_conf *fileio_conf(const struct job *job);
+
+#endif
