@@ -11,6 +11,15 @@
 
 #define F(field) offsetof(struct fileio_conf, field)
 
+static const struct opt_enum fadvise_values[] = {
+	{ "0", FADVISE_NONE, "no hint (dbio's default; fio's is 1)" },
+	{ "1", FADVISE_TYPE,
+	  "POSIX_FADV_RANDOM for a random rw, POSIX_FADV_SEQUENTIAL for a sequential one" },
+	{ "sequential", FADVISE_SEQUENTIAL, "POSIX_FADV_SEQUENTIAL, whatever rw is" },
+	{ "random", FADVISE_RANDOM, "POSIX_FADV_RANDOM, whatever rw is" },
+	{ NULL, 0, NULL },
+};
+
 /* clang-format off */
 static const struct option_def fileio_defs[] = {
 	/* -- fio: the queued engines' batches (iodepth_batch_submit ...) -- */
@@ -22,6 +31,9 @@ static const struct option_def fileio_defs[] = {
 	  .help = "Queued engines: take at most this many completions at once; below iodepth_batch_complete_min it is that. Not given: iodepth (dbio takes every completion there is; fio's default is iodepth_batch_complete_min). workload=fileio only." },
 	{ .name = "iodepth_low", .type = OPT_UINT, .offset = F(iodepth_low), .def = "0", .min = 0, .max = 4096,
 	  .help = "Queued engines: once the queue is full, reap until no more than this many are in flight before filling it again. 0, or more than iodepth: iodepth (refill as soon as one completes), as in fio. workload=fileio only." },
+	/* -- fio: fadvise_hint -- */
+	{ .name = "fadvise_hint", .type = OPT_ENUM, .offset = F(fadvise_hint), .def = "0", .values = fadvise_values,
+	  .help = "Advise the kernel of the access pattern, as fio: when a thread opens each of its files, posix_fadvise(2) over the thread's region of it (from its offset, the bytes it covers) with POSIX_FADV_SEQUENTIAL or POSIX_FADV_RANDOM. 1 picks by rw (random for randread, randwrite, randrw, randtrim), as fio's default does; 0 gives no hint, dbio's default, so that a job without the key runs as before. A failed hint does not stop the job (fio warns)." },
 };
 /* clang-format on */
 

@@ -13,12 +13,17 @@
 
 #include "job/job.h"
 
+/* fio's fadvise_hint= values, in fio's order (F_ADV_*). */
+enum fileio_fadvise { FADVISE_NONE, FADVISE_TYPE, FADVISE_RANDOM, FADVISE_SEQUENTIAL };
+
 struct fileio_conf {
 	/* -- fio: the queued engines' batches (completed by pace_validate) -- */
 	uint64_t iodepth_batch_submit; /* submit when this many are queued */
 	uint64_t iodepth_batch_complete_min;
 	uint64_t iodepth_batch_complete_max;
 	uint64_t iodepth_low;
+	/* -- fio: fadvise_hint (at open, fileio_pages.c) -- */
+	int fadvise_hint; /* enum fileio_fadvise */
 };
 
 extern const struct option_table fileio_options;
