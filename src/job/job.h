@@ -50,8 +50,6 @@ enum distribution {
 enum rw_sequencer { RW_SEQ_SEQUENTIAL, RW_SEQ_IDENTICAL };
 enum zone_mode { ZONE_NONE, ZONE_STRIDED, ZONE_ZBD };
 enum random_generator { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 };
-enum think_count { THINK_COMPLETE, THINK_ISSUE };
-enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 enum io_class { IOCLASS_NONE, IOCLASS_RT, IOCLASS_BE, IOCLASS_IDLE };
 enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
@@ -180,19 +178,11 @@ struct job {
 	int fsync_scope; /* enum fsync_scope: what fsync=N and fdatasync=N count and sync */
 	/* -- end of sysbench -- */
 	/* -- fio: pacing and threads -- */
-	uint64_t thinktime_ns;	      /* pause after every thinktime_blocks I/Os; 0: none */
-	uint64_t thinktime_spin_ns;   /* the part of the pause spent spinning */
-	uint64_t thinktime_blocks;    /* I/Os between two pauses */
-	int thinktime_blocks_type;    /* enum think_count */
-	uint64_t thinktime_iotime_ns; /* or a pause after this long of I/O; 0: by blocks only */
-	char startdelay[64];	      /* as given: "2s" or "1s-5s" */
-	char rate[96];		      /* as given: "R", "R,W", "R," or ",W" (bytes/s) */
+	char startdelay[64]; /* as given: "2s" or "1s-5s" */
+	char rate[96];	     /* as given: "R", "R,W", "R," or ",W" (bytes/s) */
 	char rate_iops[96];
 	char rate_min[96];
 	char rate_iops_min[96];
-	int rate_process;	/* enum rate_process */
-	uint64_t rate_cycle_ns; /* the window of rate_min and rate_iops_min */
-	bool rate_ignore_thinktime;
 	char cpus_allowed[256];	 /* as given: "0,5,8-15" */
 	char cpumask[32];	 /* as given: a bit mask, decimal or 0x hex */
 	int cpus_allowed_policy; /* enum cpus_policy */

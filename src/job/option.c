@@ -129,21 +129,6 @@ static const struct opt_enum probe_values[] = {
 	{ NULL, 0, NULL },
 };
 
-/* fio: pacing and threads */
-static const struct opt_enum think_count_values[] = {
-	{ "complete", THINK_COMPLETE, "count the I/Os completed" },
-	{ "issue", THINK_ISSUE, "count the I/Os issued" },
-	{ NULL, 0, NULL },
-};
-
-static const struct opt_enum rate_process_values[] = {
-	{ "linear", RATE_LINEAR,
-	  "I/O n is issued no sooner than n I/Os' worth of bytes at the rate after the start" },
-	{ "poisson", RATE_POISSON,
-	  "exponentially distributed gaps with the rate's mean (a Poisson process)" },
-	{ NULL, 0, NULL },
-};
-
 static const struct opt_enum cpus_policy_values[] = {
 	{ "shared", CPUS_SHARED, "every thread may run on every CPU of the set" },
 	{ "split", CPUS_SPLIT, "each thread runs on one CPU of the set, handed out in turn" },
@@ -287,16 +272,6 @@ static const struct option_def files_defs[] = {
 	  .help = "What fsync=N (or fdatasync=N) counts and syncs. file: as fio, after every N writes of a thread, the file just written. job: as sysbench fileio's --file-fsync-freq, after every N reads and writes counted over all threads of the job together, the thread that made the N-th syncs every file of the job, once each, if any was written since the last such round (none after a job's last I/O). job needs every thread on all the files (filename=, or numjobs=1) and one of fsync and fdatasync." },
 	/* -- end of sysbench -- */
 	/* -- fio: pacing and threads (rate, thinktime, startdelay, cpus_allowed, nice, prio ...) -- */
-	{ .name = "thinktime", .type = OPT_TIME, .offset = F(thinktime_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
-	  .help = "Pause this long after every thinktime_blocks reads and writes of a thread, as an application that computes between its I/Os (bare number: microseconds, as in fio). A queued engine first waits for every I/O in flight, so that no I/O's latency includes the pause. The pause is not counted in any latency; the runtime includes it. 0: no pause. workload=fileio only." },
-	{ .name = "thinktime_spin", .type = OPT_TIME, .offset = F(thinktime_spin_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
-	  .help = "Spend this much of each thinktime pause busy on the CPU (reading the clock), and sleep the rest (bare number: microseconds); longer than thinktime, the pause is this long. workload=fileio only." },
-	{ .name = "thinktime_blocks", .type = OPT_UINT, .offset = F(thinktime_blocks), .def = "1", .min = 0, .max = OPT_MAX,
-	  .help = "Reads and writes between two thinktime pauses (counted as thinktime_blocks_type says). With a queued engine this caps the I/Os in flight, as in fio: the queue drains before each pause. workload=fileio only." },
-	{ .name = "thinktime_blocks_type", .type = OPT_ENUM, .offset = F(thinktime_blocks_type), .def = "complete", .values = think_count_values,
-	  .help = "What thinktime_blocks counts. The same for a synchronous engine; with a queued one, issue pauses after thinktime_blocks I/Os are queued, complete after that many have completed. workload=fileio only." },
-	{ .name = "thinktime_iotime", .type = OPT_TIME, .offset = F(thinktime_iotime_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
-	  .help = "Pause after this long of I/O since the last pause (bare number: seconds): thinktime_iotime=9s thinktime=1s repeats 9 s of I/O and 1 s of pause. With thinktime_blocks given too, whichever comes first. 0: by thinktime_blocks only. workload=fileio only." },
 	{ .name = "startdelay", .never_brief = 1, .type = OPT_STR, .offset = F(startdelay), .size = S(startdelay), .def = "0",
 	  .help = "Start the job's threads this long after their group starts (bare number: seconds). A range lo-hi (5-10, 500ms-2s) gives each thread its own delay drawn from it, seeded by randseed. The time each thread's I/O starts is the start of its measured phase and runtime. fio counts the delay from the start of the whole run: for the jobs of the first group the two are the same. workload=fileio only." },
 	{ .name = "rate", .type = OPT_STR, .offset = F(rate), .size = S(rate), .def = "",
@@ -307,12 +282,6 @@ static const struct option_def files_defs[] = {
 	  .help = "Fail the job when a thread's bandwidth in a direction it does I/O in falls below this (bytes per second; the forms of rate), as fio does: after 2 s of measured phase, over every rate_cycle. The job stops and dbio exits 1, naming the rate it got. Empty: no floor. workload=fileio only." },
 	{ .name = "rate_iops_min", .type = OPT_STR, .offset = F(rate_iops_min), .size = S(rate_iops_min), .def = "",
 	  .help = "As rate_min, in reads or writes per second; where rate_min is given for a direction, rate_min is checked instead, as in fio. Empty: no floor. workload=fileio only." },
-	{ .name = "rate_process", .type = OPT_ENUM, .offset = F(rate_process), .def = "linear", .values = rate_process_values,
-	  .help = "How a capped rate spaces a thread's I/Os. workload=fileio only." },
-	{ .name = "rate_cycle", .type = OPT_TIME, .offset = F(rate_cycle_ns), .def = "1000", .min = 1000000, .max = OPT_MAX, .bare_unit_ns = 1000000,
-	  .help = "The window over which rate_min and rate_iops_min are checked (bare number: milliseconds, as in fio), at least 1 ms. workload=fileio only." },
-	{ .name = "rate_ignore_thinktime", .type = OPT_BOOL, .offset = F(rate_ignore_thinktime), .def = "0",
-	  .help = "Count the thinktime pauses as time spent at the rate, so that a capped thread does not catch up after a pause with a burst (fio's meaning, its one-block allowance included). workload=fileio only." },
 	{ .name = "cpus_allowed", .never_brief = 1, .type = OPT_STR, .offset = F(cpus_allowed), .size = S(cpus_allowed), .def = "",
 	  .help = "Run the job's threads on these CPUs (sched_setaffinity before the thread prepares): numbers from 0 and ranges, e.g. 0,5,8-15. Each must be below the CPUs the machine has configured. Empty: where dbio may run." },
 	{ .name = "cpumask", .never_brief = 1, .type = OPT_STR, .offset = F(cpumask), .size = S(cpumask), .def = "",

@@ -9,6 +9,7 @@
 #ifndef DBIO_WORKLOAD_FILEIO_KEYS_H
 #define DBIO_WORKLOAD_FILEIO_KEYS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "job/job.h"
@@ -16,7 +17,19 @@
 /* fio's fadvise_hint= values, in fio's order (F_ADV_*). */
 enum fileio_fadvise { FADVISE_NONE, FADVISE_TYPE, FADVISE_RANDOM, FADVISE_SEQUENTIAL };
 
+enum fileio_think_count { FILEIO_THINK_COMPLETE, FILEIO_THINK_ISSUE };
+enum fileio_rate_process { FILEIO_RATE_LINEAR, FILEIO_RATE_POISSON };
+
 struct fileio_conf {
+	/* -- fio: thinktime and the rate's process -- */
+	uint64_t thinktime_ns;	      /* pause after every thinktime_blocks I/Os; 0: none */
+	uint64_t thinktime_spin_ns;   /* the part of the pause spent spinning */
+	uint64_t thinktime_blocks;    /* I/Os between two pauses */
+	int thinktime_blocks_type;    /* enum fileio_think_count */
+	uint64_t thinktime_iotime_ns; /* or a pause after this long of I/O; 0: by blocks only */
+	int rate_process;	      /* enum fileio_rate_process */
+	uint64_t rate_cycle_ns;	      /* the window of rate_min and rate_iops_min */
+	bool rate_ignore_thinktime;
 	/* -- fio: the queued engines' batches (completed by pace_validate) -- */
 	uint64_t iodepth_batch_submit; /* submit when this many are queued */
 	uint64_t iodepth_batch_complete_min;
