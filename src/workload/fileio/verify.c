@@ -1,5 +1,5 @@
 /* fio's data verification for fileio; see verify.h. */
-#include "workload/verify.h"
+#include "workload/fileio/verify.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 
 #include "util/clock.h"
 #include "util/syscalls.h"
-#include "workload/where.h"
+#include "workload/fileio/where.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
