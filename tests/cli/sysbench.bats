@@ -266,6 +266,25 @@ SMALL=(--file-num=4 --file-total-size=4M)
 	is_empty_dir .
 }
 
+@test "dbio sysbench: --time ends the run whatever --events says: --events=2^63-1 with --time=1, and each limit alone" {
+	mkdir work && cd work
+	sb fileio "${SMALL[@]}" prepare
+	# timeout only guards against the old hang (a loop over the events
+	# before the run, deaf to SIGTERM: -k); it bounds nothing the test asserts
+	run --separate-stderr timeout -k 10 120 "$DBIO" sysbench --time=1 --events=9223372036854775807 fileio "${SMALL[@]}" --file-test-mode=rndwr --output="$result" run
+	[ "$status" -eq 0 ]
+	[ "$(jpy "$result" 'run["elapsed_ns"] >= 1e9')" = true ]
+	[ "$(jpy "$result" '0 < run["ops"]["write"]["count"] < 2**63 - 1')" = true ]
+	[ "$(jpy "$result" 'r["jobs"][0]["options"]["runtime"]')" = 1000000000 ]
+	[[ "$output" == *"    total time:                          "[1-9]* ]]
+	# --events alone still ends at its count: 1000 events, freq 100, 4 files
+	sb --time=0 --events=1000 fileio "${SMALL[@]}" --file-test-mode=rndwr --output="$result" run
+	[ "$status" -eq 0 ]
+	[ "$(jpy "$result" 'run["ops"]["write"]["count"]')" = 964 ]
+	sb fileio "${SMALL[@]}" cleanup
+	is_empty_dir .
+}
+
 @test "dbio sysbench: --histogram prints sysbench's latency histogram; --percentile=99 its line" {
 	sb fileio "${SMALL[@]}" prepare
 	sb --events=200 --time=0 --histogram --percentile=99 fileio "${SMALL[@]}" --file-test-mode=rndrd run
