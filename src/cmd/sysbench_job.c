@@ -189,7 +189,8 @@ char *sysbench_job(const struct sb_opts *o)
 		       (unsigned long long)o->file_num, (unsigned long long)(o->file_size * o->file_num),
 		       (unsigned long long)o->block, o->mode->rw, (unsigned long long)o->threads);
 	if (ok && !strcmp(o->mode->name, "rndrw"))
-		ok = add(buf, len, &used, "rwmixread=%.0f\n", 100.0 * o->rw_ratio / (1.0 + o->rw_ratio));
+		/* r / (1 + r) as 1 - 1 / (1 + r): no inf / inf for a huge r */
+		ok = add(buf, len, &used, "rwmixread=%.0f\n", 100.0 - 100.0 / (1.0 + o->rw_ratio));
 	if (ok && !strcmp(o->io_mode, "async"))
 		ok = add(buf, len, &used, "ioengine=libaio\niodepth=%llu\n", (unsigned long long)o->backlog);
 	else if (ok)
