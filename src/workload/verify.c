@@ -105,6 +105,10 @@ int verify_prepare(struct verify **out, struct worker *w, struct where *wh, void
 	v->w = w;
 	v->interval = job->verify_interval;
 	v->thread = (uint32_t)(job->thread_base + w->index);
+	/* the job's threads on one set of files overwrite each other's
+	 * blocks, as fio's: any of them may have written a block */
+	v->thread_first = (uint32_t)job->thread_base;
+	v->threads_sharing = job->share_files || job->filename[0] ? (uint32_t)job->numjobs : 1;
 	v->checks_pattern =
 		job->vpattern_len && (job->verify == VERIFY_META || job->verify == VERIFY_PATTERN);
 	/* fio's null engine fakes its I/O, and fio then checks nothing */
@@ -292,10 +296,15 @@ static bool check_header(struct verify *v, const struct worker *w, unsigned file
 		report(v, w, file, off, p,
 		       "seed in the header expected %llu, found %llu (a block of another run or job: randseed differs)",
 		       (unsigned long long)v->job->randseed, (unsigned long long)h.seed);
-	else if (own && h.thread != v->thread)
+	else if (own && v->threads_sharing == 1 && h.thread != v->thread)
 		report(v, w, file, off, p,
 		       "thread in the header expected %u, found %u (a block another thread or job wrote)",
 		       v->thread, h.thread);
+	else if (own && v->threads_sharing > 1 &&
+		 (h.thread < v->thread_first || h.thread - v->thread_first >= v->threads_sharing))
+		report(v, w, file, off, p,
+		       "thread in the header expected one of this job's %u to %u, found %u (a block another job wrote)",
+		       v->thread_first, v->thread_first + v->threads_sharing - 1, h.thread);
 	else
 		return true;
 	return false;

@@ -56,6 +56,8 @@ struct verify {
 	bool checks_reads;	  /* a job that only reads: each read is checked */
 	bool overlap_risk;	  /* a block may be written twice in a loop */
 	uint32_t thread;	  /* fio's number of the writing thread */
+	uint32_t thread_first;	  /* fio's number of the job's first thread */
+	uint32_t threads_sharing; /* threads on this thread's files: 1, or numjobs on shared files */
 	struct verify_entry *log; /* cap entries, n logged, next the first not read back */
 	uint32_t *order;	  /* overlap_risk: the log sorted, for the replacing */
 	size_t cap, n, next;

@@ -215,6 +215,12 @@ EOF
 	# a.fio's job a is fio's thread 0, b.fio's job c thread 1
 	copy_block "$target/a/data" "$target/b/data" 1
 	one_bad_block b.fio "$target/b" "dbio: $target/b/data: verify=crc32c: block of 4096 bytes at offset 4096: thread in the header expected 1, found 0 (a block another thread or job wrote)"
+	# the threads of one job on one file overwrite each other's blocks, as
+	# in fio: a block read back may be any of theirs
+	printf '[s]\nrw=randwrite\nbs=4k\nsize=256k\nnumjobs=2\nfilename=shared\nverify=crc32c\n' >s.fio
+	mkdir "$target/s"
+	dbio_ok s.fio --directory="$target/s"
+	[ "$(jpy "$result" 'sum(x["runs"][0]["ops"]["read"]["count"] for x in r["jobs"])')" = 128 ]
 }
 
 @test "fio verify: verify_only opens no symlink and no file with a second link" {
