@@ -338,6 +338,12 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 			rc = skip_rest(set, j, ended, result, base, quiet, err);
 	}
 	free(stats);
+	/* under MPI a signal after the last barrier stops every rank too */
+	if (a->mpi && !rc && atomic_load(&run_stop_signal))
+		rc = dbio_err_set(err, DBIO_ESTOPPED, "interrupted by %s",
+				  run_signal_name(atomic_load(&run_stop_signal)));
+	if (a->mpi)
+		rc = mpi_agree(a->mpi, rc, err);
 	return rc;
 }
 
@@ -378,6 +384,29 @@ int jobrun_status(int rc)
 	return dbio_exit_status(rc);
 }
 
+/* Under MPI: every rank runs what rank 0 runs (the jobs as resolved, and
+ * the options that change what is left behind), or all refuse. */
+static int agree_plan(const struct run_args *a, const struct jobset *set, struct dbio_err *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc;
+
+	if (mem) {
+		plan_describe(mem, set);
+		fprintf(mem, "the command line's --keep\t%s\n", a->opts.keep ? "given" : "not given");
+		fprintf(mem, "the command line's --force\t%s\n", a->opts.force ? "given" : "not given");
+		fclose(mem);
+	}
+	if (!mem || !text) /* the same on every rank: no plan to compare */
+		rc = mpi_agree(a->mpi, dbio_err_set(err, -ENOMEM, "out of memory"), err);
+	else
+		rc = mpi_agree_plan(a->mpi, text, len, err);
+	free(text);
+	return rc;
+}
+
 /* Under MPI, after the jobs are built (rc): the ranks agree that every
  * one built them, each gets its directory, rank 0 alone writes the
  * outputs, and the runner agrees at every phase. */
@@ -393,6 +422,8 @@ int jobrun_mpi_prepare(struct run_args *a, struct jobset *set, int rc, struct db
 				"process, which cannot take part in MPI); leave it out, or run without mpirun",
 				set->jobs[j].name);
 	rc = mpi_agree(a->mpi, rc, err);
+	if (!rc)
+		rc = agree_plan(a, set, err);
 	if (!rc)
 		rc = mpi_agree(a->mpi, mpi_rank_dirs(a->mpi, set, err), err);
 	if (mpi_rank(a->mpi)) {

@@ -43,8 +43,26 @@ int mpi_size(const struct mpi_world *w);
  * the message in err). Returns 0 when every rank's rc was 0; otherwise the
  * code of the lowest failing rank, whose message is put into err on every
  * rank (replacing what was there), as "rank R on HOST: <message>" unless
- * every rank failed (bad input fails everywhere alike: no rank to name). */
+ * every rank failed (bad input fails everywhere alike: no rank to name).
+ * When that rank was stopped by a signal (DBIO_ESTOPPED), run_stop_signal
+ * is raised to it on every rank, so that all exit 128 + that signal.
+ *
+ * Every collective of this file gives up when the launcher itself sends
+ * this rank its stop signal (run_stop_sender is the parent: Open MPI does
+ * so when another rank died, and SIGKILLs a second later): the world is
+ * abandoned, each later call answers for this rank alone (mpi_agree: the
+ * launcher's stop as the error; mpi_gather: rank 0's own result), and
+ * mpi_world_end does not finalize, so the rank removes its files in time. */
 int mpi_agree(struct mpi_world *w, int rc, struct dbio_err *err);
+
+/* Collective, after every rank built its jobs: every rank's plan (the
+ * text of plan_describe and the options of the command line that change
+ * what runs) against rank 0's, by a digest of each; when one differs,
+ * rank 0's text goes to all, and each rank that differs fails with its
+ * first difference ("the plan differs from rank 0's: job 'a' key 'bs':
+ * '8192' here, '4096' on rank 0: ..."), DBIO_EINPUT, which mpi_agree
+ * brings to every rank with its rank and host. 0 when all agree. */
+int mpi_agree_plan(struct mpi_world *w, const char *plan, size_t len, struct dbio_err *err);
 
 /* Collective: whether mine is true on any rank (so that every rank takes
  * the same way: a job that ended the run with exit_what=all on one). */

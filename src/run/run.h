@@ -143,6 +143,12 @@ struct run_stats {
  * to the signal number. */
 extern atomic_int run_stop_signal;
 
+/* The process that sent that signal (its si_pid; 0 for the kernel or a
+ * signal run_stop_signal was raised for without one), so that a rank of an
+ * MPI job can tell its launcher ending the job (mpirun, orted or slurmstepd:
+ * its parent) from a signal to this rank alone. */
+extern atomic_int run_stop_sender;
+
 #define RUN_DROP_CACHES "/proc/sys/vm/drop_caches"
 
 /* sync(2), then drop the page cache, dentries and inodes (root only). 0 or
