@@ -3,8 +3,10 @@
  * rank runs the same jobs in a directory of its own (rank<r> under each
  * target), the ranks agree at each phase of a group (laid out, started,
  * ended) so they start together and a failure of one stops all, and rank
- * 0 gathers every rank's result and merges them into one (merge.c). cmd/
- * drives it; run/ only calls the phase hook of struct run_opts. In a build
+ * 0 gathers every rank's result and merges them into one (merge.c). It is
+ * the coordinator of run/coord.h (mpi_coord): cmd/run.c and cmd/sweep.c
+ * join the job and hand it on; run/ and cmd/jobrun.c call only the
+ * coordinator. In a build
  * without MPI (no DBIO_HAVE_MPI) mpi_world_start always says "not under
  * MPI" and dbio runs alone, as it always did. docs/mpi.md tells the rest.
  */
@@ -32,6 +34,13 @@ bool mpi_launched(void);
  * nothing from then on (standard output and error go to /dev/null): its
  * errors reach rank 0 through mpi_agree. */
 int mpi_world_start(struct mpi_world **out, struct dbio_err *err);
+
+/* The world as the coordinator of the runner and of cmd/ (run/coord.h):
+ * its ops are mpi_agree, mpi_agree_plan, mpi_any, mpi_phase (the
+ * barrier), mpi_poll, mpi_most, mpi_note_run, mpi_rank_dirs,
+ * mpi_rank_dirs_remove and mpi_gather; valid until mpi_world_end. NULL
+ * for w NULL (alone: every call a no-op), and in a build without MPI. */
+const struct run_coord *mpi_coord(struct mpi_world *w);
 
 /* Leave the MPI job (MPI_Finalize) and free w; NULL is accepted. */
 void mpi_world_end(struct mpi_world *w);
@@ -68,18 +77,18 @@ int mpi_agree_plan(struct mpi_world *w, const char *plan, size_t len, struct dbi
  * the same way: a job that ended the run with exit_what=all on one). */
 bool mpi_any(struct mpi_world *w, bool mine);
 
-/* The phase hook of struct run_opts (ctx: the world): mpi_agree at each
+/* The coordinator's barrier (ctx: the world): mpi_agree at each
  * phase of a group; at "start" it also notes the time the ranks passed it,
  * the origin of mpi_note_run's spans, and starts listening for another
  * rank's failure (mpi_poll), until "end". */
 int mpi_phase(void *ctx, const char *phase, int rc, struct dbio_err *err);
 
-/* The most hook of struct run_opts (ctx: the world): at a job's
+/* The coordinator's most (ctx: the world): at a job's
  * stonewall (stonewall_s), the most reads and writes any rank had done
  * (MPI_Allreduce with MPI_MAX), from the thread that runs the group. */
 uint64_t mpi_most(void *ctx, uint64_t mine);
 
-/* The poll hook of struct run_opts (ctx: the world), while the threads
+/* The coordinator's poll (ctx: the world), while the threads
  * run: a failure here (failed) is told to every other rank at once, and
  * true is returned when another rank told of its own, so that every rank
  * stops within a poll (a second) of the first failure instead of running

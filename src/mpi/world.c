@@ -126,6 +126,12 @@ int mpi_gather(struct mpi_world *w, json_t *result, json_t **merged, struct dbio
 	return 0;
 }
 
+const struct run_coord *mpi_coord(struct mpi_world *w)
+{
+	(void)w;
+	return NULL;
+}
+
 #else
 
 #include <limits.h>
@@ -161,6 +167,7 @@ struct mpi_world {
 	/* the launcher ended the job (another rank died, or mpirun was
 	 * stopped): no collective completes any more, each rank ends alone */
 	bool abandoned;
+	struct run_coord coord; /* mpi_coord: this world as the runner's coordinator */
 };
 
 /* Whether the launcher (this rank's parent: mpirun, orted, slurmstepd)
@@ -705,6 +712,63 @@ out:
 	free(lens);
 	free(text);
 	return w->abandoned ? rc : mpi_agree(w, rc, err);
+}
+
+/* The coordinator's ops (run/coord.h): this file's calls on the world. */
+static int coord_agree(void *ctx, int rc, struct dbio_err *err)
+{
+	return mpi_agree(ctx, rc, err);
+}
+
+static int coord_agree_plan(void *ctx, const char *plan, size_t len, struct dbio_err *err)
+{
+	return mpi_agree_plan(ctx, plan, len, err);
+}
+
+static bool coord_any(void *ctx, bool mine)
+{
+	return mpi_any(ctx, mine);
+}
+
+static int coord_note_run(void *ctx, size_t job, size_t run, const struct run_stats *st)
+{
+	return mpi_note_run(ctx, job, run, st);
+}
+
+static int coord_dirs(void *ctx, struct jobset *set, struct dbio_err *err)
+{
+	return mpi_rank_dirs(ctx, set, err);
+}
+
+static void coord_dirs_remove(void *ctx, bool keep)
+{
+	mpi_rank_dirs_remove(ctx, keep);
+}
+
+static int coord_gather(void *ctx, json_t *result, json_t **merged, struct dbio_err *err)
+{
+	return mpi_gather(ctx, result, merged, err);
+}
+
+static const struct run_coord_ops mpi_coord_ops = {
+	.agree = coord_agree,
+	.agree_plan = coord_agree_plan,
+	.any = coord_any,
+	.barrier = mpi_phase,
+	.poll = mpi_poll,
+	.most = mpi_most,
+	.note_run = coord_note_run,
+	.dirs = coord_dirs,
+	.dirs_remove = coord_dirs_remove,
+	.gather = coord_gather,
+};
+
+const struct run_coord *mpi_coord(struct mpi_world *w)
+{
+	if (!w)
+		return NULL;
+	w->coord = (struct run_coord){ .ops = &mpi_coord_ops, .ctx = w, .rank = w->rank };
+	return &w->coord;
 }
 
 #endif
