@@ -473,3 +473,18 @@ fake_state() {
 	is_empty_dir "$images"
 	[ -z "$(leftovers)" ] || { leftovers; false; }
 }
+
+@test "matrix: --output through another user's symlink in the middle is refused before any filesystem is made, its target untouched" {
+	need_matrix
+	mkdir "$scratch/victim" "$scratch/u"
+	echo precious >"$scratch/victim/out.json"
+	chown 65534:65534 "$scratch/u"
+	ln -s "$scratch/victim" "$scratch/u/sub"
+	chown -h 65534:65534 "$scratch/u/sub"
+	run -2 --separate-stderr "$DBIO" matrix "${JOB[@]}" --image "$images" --image-size 64m --fs ext2 \
+		--output "$scratch/u/sub/out.json"
+	[ "$stderr" = "dbio: --output $scratch/u/sub/out.json: component '$scratch/u/sub' is a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	[ "$(cat "$scratch/victim/out.json")" = precious ]
+	is_empty_dir "$images"
+	[ -z "$(leftovers)" ]
+}
