@@ -143,12 +143,6 @@ static const struct opt_enum io_class_values[] = {
 	{ NULL, 0, NULL },
 };
 
-static const struct opt_enum dedupe_mode_values[] = {
-	{ "repeat", DEDUPE_REPEAT, "repeat the thread's last new write" },
-	{ "working_set", DEDUPE_WORKING_SET, "repeat a page of the working set" },
-	{ NULL, 0, NULL },
-};
-
 static const struct opt_enum exit_what_values[] = {
 	{ "group", EXIT_GROUP, "the jobs of its reporting group (fio's groupid)" },
 	{ "stonewall", EXIT_STONEWALL,
@@ -449,25 +443,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "numa_mem_policy", .never_brief = 1, .type = OPT_STR, .offset = F(numa_mem_policy), .size = S(numa_mem_policy), .def = "",
 	  .help = "The memory policy of the job's threads (set_mempolicy(2) before the thread prepares, so its buffers follow it): default (no call, as fio), prefer:NODE, bind:NODES, interleave[:NODES] (all nodes when none are given) or local; nodes as in numa_cpu_nodes." },
 	/* -- end of engines and NUMA -- */
-	/* -- fio: buffer contents and latency target (dedupe_*, buffer_compress_*, latency_target ...) -- */
-	{ .name = "scramble_buffers", .type = OPT_BOOL, .offset = F(scramble_buffers), .def = "1",
-	  .help = "Stamp each 512-byte sector of a write with its offset and the write's number, as fio does by default, so that no two writes carry the same data (a storage that deduplicates finds nothing to save). Off with refill_buffers, buffer_compress_percentage or dedupe_percentage (they fill each write anew), with verify (its headers and pattern), and with zero_buffers unless given too." },
-	{ .name = "refill_buffers", .type = OPT_BOOL, .offset = F(refill_buffers), .def = "0",
-	  .help = "New random data for every write, as in fio (costs the filling of each write). On by itself with buffer_compress_percentage (unless given as 0) and with dedupe_percentage." },
-	{ .name = "zero_buffers", .type = OPT_BOOL, .offset = F(zero_buffers), .def = "0",
-	  .help = "Writes carry zeros, as in fio (a storage that compresses or deduplicates stores next to nothing)." },
-	{ .name = "buffer_compress_percentage", .type = OPT_UINT, .offset = F(compress_pct), .def = "0", .min = 0, .max = 100,
-	  .help = "How much of written data compresses, as in fio: of each buffer_compress_chunk, this percentage is zeros after random bytes; 100 is zero_buffers. Turns refill_buffers on unless it is given." },
-	{ .name = "buffer_compress_chunk", .type = OPT_SIZE, .offset = F(compress_chunk), .def = "512", .min = 0, .max = OPT_MAX,
-	  .help = "The unit of buffer_compress_percentage and dedupe_percentage, as in fio: each chunk of a write is random bytes and then zeros, from a seed of its own. 0: the write's block size." },
-	{ .name = "dedupe_percentage", .type = OPT_UINT, .offset = F(dedupe_pct), .def = "0", .min = 0, .max = 100,
-	  .help = "This percentage of writes carries data written before, byte for byte, as in fio (dedupe_mode says which); the others are new. Turns refill_buffers on." },
-	{ .name = "dedupe_mode", .type = OPT_ENUM, .offset = F(dedupe_mode), .def = "repeat", .values = dedupe_mode_values,
-	  .help = "Which earlier data a deduplicating write repeats, as in fio: repeat (the thread's last new write) or working_set (a page of a working set: dedupe_working_set_percentage of the size's blocks, the thread's first new writes)." },
-	{ .name = "dedupe_working_set_percentage", .type = OPT_UINT, .offset = F(dedupe_ws_pct), .def = "5", .min = 0, .max = 100,
-	  .help = "dedupe_mode=working_set: the working set's share of the job's size, as in fio; with dedupe_percentage at most 100." },
-	{ .name = "dedupe_global", .type = OPT_BOOL, .offset = F(dedupe_global), .def = "0",
-	  .help = "dedupe_mode=working_set: the working set spreads over every thread of the job files, so writes of one job repeat data of another, as in fio." },
+	/* -- fio: latency target (latency_target ...; the buffer keys are fileio's: workload/fileio/keys.c) -- */
 	{ .name = "latency_target", .type = OPT_TIME, .offset = F(latency_target_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
 	  .help = "Look for the deepest queue whose I/Os stay at or under this latency, as fio does (bare number: microseconds): from depth 1, deeper after each latency_window that meets it at latency_percentile, shallower after one that misses; once the depth settles, the measurement starts over for one last window and the job ends (unless latency_run). The depth found is in the result. Queued engines (io_uring, libaio); 0: off." },
 	{ .name = "latency_window", .type = OPT_TIME, .offset = F(latency_window_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
