@@ -192,7 +192,6 @@ struct job {
 	int exit_what; /* enum exit_what */
 	bool exitall_on_error;
 	char continue_on_error[16];
-	char io_submit_mode[16];
 	/* Parsed by job_validate_pacing ([0] reads, [1] writes; 0: none). */
 	uint64_t startdelay_lo_ns, startdelay_hi_ns;
 	uint64_t rate_bps[2];	   /* rate, else rate_iops * bs */
@@ -321,11 +320,9 @@ struct job {
 	double ss_limit; /* IOPS, bytes per second, ns; or percent */
 	/* -- end of steady state -- */
 	/* -- fio: flow and submission -- */
-	uint64_t flow;		/* weight among the jobs of its flow_id; 0: no flow control */
-	uint64_t flow_id;	/* the jobs of one id share a count of their I/Os */
-	uint64_t flow_sleep_ns; /* how long a thread over its share waits; 0: yield and look again */
-	bool offload;		/* io_submit_mode=offload, parsed by job_validate_pacing */
-	unsigned continue_on;	/* continue_on_error: CONTINUE_READ | CONTINUE_WRITE | CONTINUE_TRIM */
+	uint64_t flow;	      /* weight among the jobs of its flow_id; 0: no flow control */
+	uint64_t flow_id;     /* the jobs of one id share a count of their I/Os */
+	unsigned continue_on; /* continue_on_error: CONTINUE_READ | CONTINUE_WRITE | CONTINUE_TRIM */
 	/* -- end of flow and submission -- */
 	/* -- fio: engines and NUMA -- */
 	char numa_cpu_nodes[128];  /* as given: NUMA nodes "0-1,3" or "all"; "" none */
@@ -477,9 +474,8 @@ int job_validate_numa(struct job *job, const char *sysfs_dir, struct dbio_err *e
  * rate_iops, rate_min and rate_iops_min (fio's R,W forms), startdelay,
  * cpus_allowed or cpumask and nice into their parsed fields, refuse the
  * values dbio does not do (continue_on_error other than none), parse
- * io_submit_mode into offload (the queued engines' batch keys are
- * fileio's own: workload/fileio/keys.h). 0 or DBIO_EINPUT naming the
- * key. */
+ * (io_submit_mode and the queued engines' batch keys are fileio's own:
+ * workload/fileio/keys.h). 0 or DBIO_EINPUT naming the key. */
 int job_validate_pacing(struct job *job, struct dbio_err *err);
 
 /* fio's steady-state keys (job/fio_steady.c): steadystate's MODE:LIMIT

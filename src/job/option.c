@@ -265,7 +265,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "fsync_scope", .type = OPT_ENUM, .offset = F(fsync_scope), .def = "file", .values = fsync_scope_values, .dbio_own = 1,
 	  .help = "What fsync=N (or fdatasync=N) counts and syncs. file: as fio, after every N writes of a thread, the file just written. job: as sysbench fileio's --file-fsync-freq, after every N reads and writes counted over all threads of the job together, the thread that made the N-th syncs every file of the job, once each, if any was written since the last such round (none after a job's last I/O). job needs every thread on all the files (filename=, or numjobs=1) and one of fsync and fdatasync." },
 	/* -- end of sysbench -- */
-	/* -- fio: pacing and threads (rate, thinktime, startdelay, cpus_allowed, nice, prio ...) -- */
+	/* -- fio: pacing and threads (rate, startdelay, cpus_allowed, nice, prio ...; thinktime is fileio's) -- */
 	{ .name = "startdelay", .never_brief = 1, .type = OPT_STR, .offset = F(startdelay), .size = S(startdelay), .def = "0",
 	  .help = "Start the job's threads this long after their group starts (bare number: seconds). A range lo-hi (5-10, 500ms-2s) gives each thread its own delay drawn from it, seeded by randseed. The time each thread's I/O starts is the start of its measured phase and runtime. fio counts the delay from the start of the whole run: for the jobs of the first group the two are the same. workload=fileio only." },
 	{ .name = "rate", .type = OPT_STR, .offset = F(rate), .size = S(rate), .def = "",
@@ -296,8 +296,6 @@ static const struct option_def files_defs[] = {
 	  .help = "When a thread of this job fails, stop the other jobs running with it (which ones: exit_what); without it a failure stops the failing job's own threads only." },
 	{ .name = "continue_on_error", .type = OPT_STR, .offset = F(continue_on_error), .size = S(continue_on_error), .def = "none",
 	  .help = "none (or 0): stop the job at its first I/O error. read, write, io (both, and trims): as fio, go on after an EIO or EILSEQ of those, counted in the run's errors (by errno, with the first one's message) and not as I/O done; any other error still stops the job, and so does a failed fsync (the data may be lost) and a verify mismatch, so fio's verify, all and 1 are refused. workload=fileio only." },
-	{ .name = "io_submit_mode", .type = OPT_STR, .offset = F(io_submit_mode), .size = S(io_submit_mode), .def = "inline",
-	  .help = "inline: before a rate wait, a queued engine waits for the I/O in flight, as fio's default. offload: it does not, as fio's pool of submitting threads: each I/O is issued at its time on the rate's schedule whatever is in flight, and completions are reaped as they come meanwhile. A synchronous engine keeps one I/O in flight either way (fio's offload with iodepth=1 too). workload=fileio only." },
 	/* -- end of pacing and threads -- */
 	/* -- fio: how much and where (io_size, number_ios, offset, bsrange, bssplit, zones ...) -- */
 	{ .name = "io_size", .type = OPT_SIZE, .offset = F(io_size), .def = "0", .min = 0, .max = OPT_MAX,
@@ -429,13 +427,11 @@ static const struct option_def files_defs[] = {
 	{ .name = "steadystate_check_interval", .type = OPT_TIME, .offset = F(ss_interval_ns), .def = "1", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
 	  .help = "One steady-state sample per this interval (bare number: seconds), at least 1 s, as in fio; the same for every job." },
 	/* -- end of steady state -- */
-	/* -- fio: flow and submission (flow, flow_id, flow_sleep, io_submit_mode=offload, exit_what=all) -- */
+	/* -- fio: flow and submission (flow, flow_id; flow_sleep and io_submit_mode are fileio's: workload/fileio/keys.c) -- */
 	{ .name = "flow", .type = OPT_UINT, .offset = F(flow), .def = "0", .min = 0, .max = 1000,
 	  .help = "Weight of each thread of the job in its flow_id, as in fio: the threads of one flow_id running at the same time share a count of their reads and writes, and before each I/O a thread whose share of that count is above its share of the flow's weights waits (flow_sleep) instead: flow=1 beside flow=8 does about 1 I/O for their 8. 0: no flow control. workload=fileio only." },
 	{ .name = "flow_id", .type = OPT_UINT, .offset = F(flow_id), .def = "0", .min = 0, .max = OPT_MAX,
 	  .help = "The flow whose count the job's threads share (flow=). workload=fileio only." },
-	{ .name = "flow_sleep", .type = OPT_TIME, .offset = F(flow_sleep_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
-	  .help = "How long a thread held back by flow waits before it looks again (bare number: microseconds, as in fio); a queued engine first waits for what it has in flight, as fio. 0: it yields the CPU and looks again. workload=fileio only." },
 	/* -- end of flow and submission -- */
 	/* -- fio: falloc and ftruncate engines, trims, NUMA (numa_cpu_nodes, numa_mem_policy) -- */
 	{ .name = "numa_cpu_nodes", .never_brief = 1, .type = OPT_STR, .offset = F(numa_cpu_nodes), .size = S(numa_cpu_nodes), .def = "",

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #define F(field) offsetof(struct fileio_conf, field)
+#define S(field) sizeof(((struct fileio_conf *)0)->field)
 #define NS_PER_S 1000000000ull
 
 static const struct opt_enum fadvise_values[] = {
@@ -69,6 +70,11 @@ static const struct option_def fileio_defs[] = {
 	  .help = "Queued engines: take at most this many completions at once; below iodepth_batch_complete_min it is that. Not given: iodepth (dbio takes every completion there is; fio's default is iodepth_batch_complete_min). workload=fileio only." },
 	{ .name = "iodepth_low", .type = OPT_UINT, .offset = F(iodepth_low), .def = "0", .min = 0, .max = 4096,
 	  .help = "Queued engines: once the queue is full, reap until no more than this many are in flight before filling it again. 0, or more than iodepth: iodepth (refill as soon as one completes), as in fio. workload=fileio only." },
+	/* -- fio: submission and flow (io_submit_mode, flow_sleep) -- */
+	{ .name = "io_submit_mode", .type = OPT_STR, .offset = F(io_submit_mode), .size = S(io_submit_mode), .def = "inline",
+	  .help = "inline: before a rate wait, a queued engine waits for the I/O in flight, as fio's default. offload: it does not, as fio's pool of submitting threads: each I/O is issued at its time on the rate's schedule whatever is in flight, and completions are reaped as they come meanwhile. A synchronous engine keeps one I/O in flight either way (fio's offload with iodepth=1 too). workload=fileio only." },
+	{ .name = "flow_sleep", .type = OPT_TIME, .offset = F(flow_sleep_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
+	  .help = "How long a thread held back by flow waits before it looks again (bare number: microseconds, as in fio); a queued engine first waits for what it has in flight, as fio. 0: it yields the CPU and looks again. workload=fileio only." },
 	/* -- fio: buffer contents (dedupe_*, buffer_compress_*; checked by buffers.c) -- */
 	{ .name = "scramble_buffers", .type = OPT_BOOL, .offset = F(scramble_buffers), .def = "1",
 	  .help = "Stamp each 512-byte sector of a write with its offset and the write's number, as fio does by default, so that no two writes carry the same data (a storage that deduplicates finds nothing to save). Off with refill_buffers, buffer_compress_percentage or dedupe_percentage (they fill each write anew), with verify (its headers and pattern), and with zero_buffers unless given too." },

@@ -37,6 +37,10 @@ struct fileio_conf {
 	uint64_t iodepth_batch_complete_min;
 	uint64_t iodepth_batch_complete_max;
 	uint64_t iodepth_low;
+	/* -- fio: submission and flow -- */
+	char io_submit_mode[16]; /* inline or offload */
+	bool offload;		 /* io_submit_mode=offload, parsed by pace_validate */
+	uint64_t flow_sleep_ns;	 /* how long a thread over its flow share waits; 0: yield and look again */
 	/* -- fio: buffer contents (content.c fills the writes) -- */
 	bool scramble_buffers;	 /* stamp each 512-byte sector of a write */
 	bool refill_buffers;	 /* new data each write */
