@@ -293,6 +293,68 @@ compare_fails() { # compare_fails MESSAGE ARG...
 	[ ! -e "$scratch/plots" ]
 }
 
+# A figure no run makes (negative, or beyond 1e18) is refused by the one
+# rule, by JSON path, for every view and for sweep --resume: an edited file
+# is not drawn as "p99 -1 ns" nor summed into "no jobs with operations".
+@test "compare, report, plot and sweep --resume refuse a figure no run makes, naming its path and value" {
+	local path want cmd
+	"$DBIO" run --rw=read --size=64k --directory="$target" --output="$scratch/good.json" >/dev/null
+	declare -A edit=(
+		[jobs.0.runs.0.ops.read.lat_ns.p99]=-1
+		[jobs.0.runs.0.ops.read.count]=1e308
+		[jobs.0.runs.0.ops.read.bytes]=-4096
+		[jobs.0.runs.0.elapsed_ns]=-1
+		[jobs.0.runs.0.rusage.user_s]=-0.5
+		[jobs.0.runs.0.ops.read.lat_hist.buckets.0.1]=-3
+		[jobs.0.summary.elapsed_ns.mean]=-2.5
+		[jobs.0.summary.ops.read.iops.max]=2e18
+	)
+	declare -A shown=(
+		[jobs.0.runs.0.ops.read.lat_ns.p99]='jobs[0].runs[0].ops.read.lat_ns.p99 is -1'
+		[jobs.0.runs.0.ops.read.count]='jobs[0].runs[0].ops.read.count is 1e+308'
+		[jobs.0.runs.0.ops.read.bytes]='jobs[0].runs[0].ops.read.bytes is -4096'
+		[jobs.0.runs.0.elapsed_ns]='jobs[0].runs[0].elapsed_ns is -1'
+		[jobs.0.runs.0.rusage.user_s]='jobs[0].runs[0].rusage.user_s is -0.5'
+		[jobs.0.runs.0.ops.read.lat_hist.buckets.0.1]='jobs[0].runs[0].ops.read.lat_hist.buckets[0][1] is -3'
+		[jobs.0.summary.elapsed_ns.mean]='jobs[0].summary.elapsed_ns.mean is -2.5'
+		[jobs.0.summary.ops.read.iops.max]='jobs[0].summary.ops.read.iops.max is 2e+18'
+	)
+	for path in "${!edit[@]}"; do
+		"$PYTHON" - "$scratch/good.json" "$scratch/bad.json" "$path" "${edit[$path]}" <<-'PY'
+			import json, sys
+			r = json.load(open(sys.argv[1]))
+			keys = sys.argv[3].split(".")
+			v = r
+			for k in keys[:-1]:
+			    v = v[int(k)] if isinstance(v, list) else v[k]
+			last = keys[-1]
+			val = float(sys.argv[4]) if ("e" in sys.argv[4] or "." in sys.argv[4]) else int(sys.argv[4])
+			if isinstance(v, list):
+			    v[int(last)] = val
+			else:
+			    v[last] = val
+			json.dump(r, open(sys.argv[2], "w"))
+		PY
+		want="bad.json: ${shown[$path]}: not a figure a run makes (expected from 0 to 1e18)"
+		run --separate-stderr "$DBIO" compare good.json bad.json
+		[ "$status" -eq 2 ] || { echo "compare $path: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: compare: $want" ] || { echo "compare $path: $stderr"; false; }
+		run --separate-stderr "$DBIO" report bad.json --html "$scratch/r.html"
+		[ "$status" -eq 2 ] || { echo "report $path: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: report: $want" ] || { echo "report $path: $stderr"; false; }
+		run --separate-stderr "$DBIO" plot bad.json --out "$scratch/plots"
+		[ "$status" -eq 2 ] || { echo "plot $path: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: plot: $want" ] || { echo "plot $path: $stderr"; false; }
+		cp bad.json before.json
+		run --separate-stderr "$DBIO" sweep --resume bad.json
+		[ "$status" -eq 2 ] || { echo "sweep $path: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: sweep: $want" ] || { echo "sweep $path: $stderr"; false; }
+		cmp before.json bad.json
+	done
+	[ ! -e "$scratch/r.html" ]
+	[ ! -e "$scratch/plots" ]
+}
+
 @test "compare: errors: no job in common lists what each file has" {
 	compare_fails "dbio: compare: no job in common: base.json has 'job'; sweep-a.json has 'job' numjobs=1, 'job' numjobs=2" base.json sweep-a.json
 }
@@ -416,4 +478,40 @@ import_pair() {
 	# A file I/O result keeps iops, bw, p99.
 	compare base.json faster.json --format csv
 	[ "$(tail -n +2 <<<"$output" | cut -d, -f3 | paste -sd,)" = "iops,bw,p99" ]
+}
+
+# jobs_file N FILE: a result of N jobs with names only (no runs), every name
+# twice, so that each job's occurrence (#1, #2) is numbered too.
+jobs_file() {
+	"$PYTHON" - "$RESULTS/base.json" "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["jobs"] = [{"name": "j%d" % (i // 2), "runs": []} for i in range(int(sys.argv[2]))]
+json.dump(d, open(sys.argv[3], "w"))
+PY
+}
+
+# instructions N: what callgrind counts for `dbio compare` of a file of N jobs
+# with itself (repeatable, whatever else the machine does: not a time).
+instructions() {
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$DBIO" compare "$scratch/$1.json" \
+		"$scratch/$1.json" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+@test "compare: its work grows linearly with the number of jobs (callgrind's instructions, 3,000 against 6,000 jobs)" {
+	command -v valgrind >/dev/null || skip "valgrind is not installed (scripts/install-deps installs it)"
+	case $(basename "$DBIO") in
+	*-san | *-tsan | *-fuzz) skip "$(basename "$DBIO") is built with a sanitizer, which valgrind cannot run" ;;
+	esac
+	jobs_file 3000 "$scratch/3000.json"
+	jobs_file 6000 "$scratch/6000.json"
+	small=$(instructions 3000)
+	large=$(instructions 6000)
+	[ -n "$small" ]
+	[ -n "$large" ]
+	# Linear: 2; quadratic (each job matched against every earlier one, as
+	# before): about 3.4 at these sizes, and 4 in the limit.
+	ratio=$(( large * 100 / small ))
+	echo "instructions: $small for 3,000 jobs, $large for 6,000: ratio $ratio %"
+	[ "$ratio" -lt 250 ]
 }
