@@ -33,6 +33,30 @@ struct tally {
 	unsigned long lost;
 };
 
+/* The signal that stops a run (SIGINT, SIGTERM, SIGHUP), or 0; the
+ * writer, which the handler kills so that the read of its next line ends
+ * however near the signal came to it (kill is async-signal-safe). */
+static volatile sig_atomic_t crash_stop;
+static volatile pid_t crash_writer;
+
+static void crash_on_signal(int sig)
+{
+	crash_stop = sig;
+	if (crash_writer > 0)
+		kill(crash_writer, SIGKILL);
+}
+
+static void catch_stops(void)
+{
+	struct sigaction sa = { .sa_handler = crash_on_signal };
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
 static void crash_usage(void)
 {
 	printf("usage: dbio crash --exec CMD [--cuts N] DIR\n"
@@ -130,7 +154,10 @@ static int drive(struct powercut *pc, const char *cmd, unsigned cuts, struct tal
 		cmd_error("crash: cannot start the writer: %s", strerror(errno));
 		return -errno;
 	}
-	while (ret == 0 && (n = getline(&line, &cap, from)) > 0) {
+	crash_writer = pid;
+	if (crash_stop) /* a signal before the writer was known */
+		kill(pid, SIGKILL);
+	while (ret == 0 && !crash_stop && (n = getline(&line, &cap, from)) > 0) {
 		if (line[n - 1] == '\n')
 			line[--n] = 0;
 		if (!strchr(line, ' ') || a.n == a.cap) {
@@ -149,9 +176,14 @@ static int drive(struct powercut *pc, const char *cmd, unsigned cuts, struct tal
 		if (write(to, "\n", 1) < 0 && errno != EPIPE)
 			ret = -errno;
 	}
+	if (crash_stop)
+		kill(pid, SIGKILL);
 	close(to);
 	fclose(from);
 	waitpid(pid, &status, 0);
+	crash_writer = 0;
+	if (crash_stop)
+		ret = 128 + crash_stop;
 	if (ret == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 		cmd_error("crash: the writer failed: exit status %d",
 			  WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
@@ -225,16 +257,18 @@ static int crash_main(int argc, char **argv)
 		close(dirfd);
 		return 0;
 	}
+	catch_stops();
 	ret = powercut_open(dirfd, &pc, err, sizeof(err));
 	if (ret < 0) {
 		cmd_error("crash: %s: %s", dir, err);
 		close(dirfd);
 		return 1;
 	}
-	signal(SIGPIPE, SIG_IGN);
 	ret = drive(pc, exec, cuts, &t);
 	powercut_close(pc);
 	close(dirfd);
+	if (ret > 128)
+		return ret; /* 128 + the signal, the layer undone */
 	if (ret != 0)
 		return 1;
 	printf("crash states checked: %u, with losses: %u, acknowledged lost: max %u, total %lu\n", t.states,

@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fuse.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -243,7 +244,16 @@ int powercut_fs_start(struct powercut *pc, char *err, size_t len)
 		return -EIO;
 	}
 	pc->mounted = true;
+	/* The thread inherits a mask with the stop signals blocked: they reach
+	 * the driver's thread, whose read they interrupt. */
+	sigset_t stops, old;
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stops, &old);
 	ret = pthread_create(&pc->thread, NULL, fs_thread, pc);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret != 0) {
 		snprintf(err, len, "cannot start its thread: %s", strerror(ret));
 		return -ret;

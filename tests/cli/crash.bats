@@ -105,3 +105,14 @@ toy() {
 	[ "$output" = "removed 0 power-cut layers of a killed dbio in $target" ]
 	[ "$(cat "$target/.dbio-powercut.999999999/data")" = keep ]
 }
+
+@test "crash: SIGTERM stops a run with 143, the writer killed and the layer's directory gone" {
+	need_powercut
+	"$DBIO" crash --exec "echo f r; read x; exec sleep 4321" "$target" >"$scratch/stdout" 2>"$scratch/stderr" &
+	bg_pid=$!
+	wait_for_text "$scratch/stdout" "state 1: acknowledged 1, lost 1"
+	kill -TERM "$bg_pid"
+	finish_running 143
+	is_empty_dir "$target"
+	run -1 pgrep -f "^sleep 4321$"
+}
