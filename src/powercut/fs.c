@@ -120,9 +120,16 @@ static int fs_write(const char *path, const char *buf, size_t n, off_t off, stru
 	return (int)w;
 }
 
+/* The backing file is synced too, so that a workload's ops/s on the layer
+ * still pay the device's sync (the store itself need not be: a cut is
+ * logical, the host keeps its power). */
 static int fs_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 {
-	return powercut_store_file(fs_pc(), (int)fi->fh);
+	int ret = powercut_store_file(fs_pc(), (int)fi->fh);
+
+	if (ret == 0)
+		ret = CHECK(datasync ? fdatasync((int)fi->fh) : fsync((int)fi->fh));
+	return ret;
 }
 
 static int fs_fsyncdir(const char *path, int datasync, struct fuse_file_info *fi)
