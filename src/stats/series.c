@@ -78,13 +78,15 @@ void series_finish(struct series *s, uint64_t now_ns)
 	if (s->interval_ns)
 		while (now_ns >= s->next_ns)
 			series_close(s, s->next_ns, s->interval_ns);
-	/* What is left after the whole intervals closed: the partial one. */
+	/* What is left after the whole intervals closed: the partial one. On
+	 * the count grid an interval is of reads and writes: what came after
+	 * the last of them (the commit of the last batch) makes no interval. */
 	for (int t = 0; t < OP_NTYPES; t++)
 		any |= s->cur.op[t].count > 0;
 	if (s->interval_ns) {
 		if (any)
 			series_close(s, now_ns, now_ns - (s->next_ns - s->interval_ns));
-	} else if (any) {
+	} else if (s->interval_ops ? s->ops_in > 0 : any) {
 		series_close(s, now_ns, now_ns - s->start_ns);
 	}
 }

@@ -84,7 +84,8 @@ static inline void series_add(struct series *s, enum op_type t, uint64_t bytes, 
 }
 
 /* End of the measured phase at now_ns: keep the last, partial interval if
- * anything happened in it. */
+ * anything happened in it (on the count grid: if it holds reads or
+ * writes; operations after the last of them belong to no interval). */
 void series_finish(struct series *s, uint64_t now_ns);
 
 /* Time grid: dst += src point by point (same origin and interval). 0 or

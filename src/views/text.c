@@ -313,6 +313,61 @@ static void probe_lines(FILE *fp, const json_t *probe)
 		fprintf(fp, "      the probe failed: %s\n", tree_str(probe, "error"));
 }
 
+/* The reads and writes (inserts, lookups, updates, trims) of a series point. */
+static double point_data_ops(const json_t *point)
+{
+	const json_t *ops = json_object_get(point, "ops");
+	double n = 0;
+
+	for (int t = 0; t < OP_NTYPES; t++)
+		if (op_is_data(t))
+			n += tree_num(json_object_get(ops, op_type_name(t)), "count");
+	return n;
+}
+
+/* The count and batch grids' line: each thread's points are listed in
+ * turn, so the count is per thread, and a count grid's last interval may
+ * hold fewer than interval_ops reads and writes. */
+static void series_per_thread(FILE *fp, const json_t *series, const char *trunc)
+{
+	const json_t *points = json_object_get(series, "points");
+	bool batches = !strcmp(tree_str(series, "grid"), "batch"), even = true;
+	double per = tree_num(series, "interval_ops"), last = 0;
+	size_t i, n = 0, threads = 0, run = 0, partial = 0;
+	json_t *p;
+
+	json_array_foreach (points, i, p) {
+		bool ends = i + 1 == json_array_size(points) ||
+			    tree_num(json_array_get(points, i + 1), "thread") != tree_num(p, "thread");
+
+		run++;
+		if (!ends)
+			continue;
+		double ops = batches ? 0 : point_data_ops(p);
+
+		if (ops < per)
+			partial++;
+		even &= !threads || (run == n && (ops < per ? ops : 0) == last);
+		n = run, last = ops < per ? ops : 0, run = 0, threads++;
+	}
+	if (batches && even)
+		fprintf(fp, "    series: %zu batches per thread%s\n", n, trunc);
+	else if (batches)
+		fprintf(fp, "    series: %zu batches of %zu threads%s\n", json_array_size(points), threads,
+			trunc);
+	else if (even && last > 0)
+		fprintf(fp,
+			"    series: %zu intervals of %.0f data operations per thread, the last of %.0f%s\n",
+			n, per, last, trunc);
+	else if (even)
+		fprintf(fp, "    series: %zu intervals of %.0f data operations per thread%s\n", n, per,
+			trunc);
+	else
+		fprintf(fp,
+			"    series: %zu intervals of %.0f data operations of %zu threads, %zu of them partial%s\n",
+			json_array_size(points), per, threads, partial, trunc);
+}
+
 static void series_lines(FILE *fp, const json_t *series)
 {
 	static const char *const rank[] = { "worst", "second-worst" };
@@ -332,18 +387,10 @@ static void series_lines(FILE *fp, const json_t *series)
 			json_is_true(json_object_get(series, "truncated")) ? " (TRUNCATED: out of memory)"
 									   : "");
 	} else {
-		bool batches = !strcmp(tree_str(series, "grid"), "batch");
-		char per[64];
-
-		if (batches)
-			snprintf(per, sizeof(per), "batches");
-		else
-			snprintf(per, sizeof(per), "intervals of %.0f data operations",
-				 tree_num(series, "interval_ops"));
-		fprintf(fp, "    series: %zu %s per thread%s\n",
-			json_array_size(json_object_get(series, "points")), per,
-			json_is_true(json_object_get(series, "truncated")) ? " (TRUNCATED: out of memory)"
-									   : "");
+		series_per_thread(fp, series,
+				  json_is_true(json_object_get(series, "truncated"))
+					  ? " (TRUNCATED: out of memory)"
+					  : "");
 	}
 	json_array_foreach (worst, i, w) {
 		char end[32], dur[32];

@@ -192,6 +192,28 @@ syncs() {
 	done
 }
 
+@test "kv series on a count grid: an interval per 1000 inserts, the last one only when it holds inserts" {
+	need_kv_engines
+	fast_target # counts, not timings: spare the disk
+	e=${ENGINES[0]}
+	# 30000 inserts in batches of 1000: 30 intervals; the last batch's commit,
+	# after its last insert, makes no 31st.
+	kv_ok "$e" --records=30000 --batch=1000 --log_interval=1000ops
+	json_is "$result" "$R0.series.grid=ops" "$R0.series.interval_ops=1000"
+	[ "$(value "$result" 'len(d["jobs"][0]["runs"][0]["series"]["points"])')" -eq 30 ]
+	[ "$(value "$result" '[p["ops"]["insert"]["count"] for p in d["jobs"][0]["runs"][0]["series"]["points"]] == [1000] * 30')" = True ]
+	[ "$(grep -c '^    series: 30 intervals of 1000 data operations per thread$' <<<"$output")" -eq 1 ]
+	# 30500: 30 whole intervals and a partial one of 500, which is never the worst.
+	kv_ok "$e" --records=30500 --batch=1000 --log_interval=1000ops
+	[ "$(value "$result" '[p["ops"]["insert"]["count"] for p in d["jobs"][0]["runs"][0]["series"]["points"]] == [1000] * 30 + [500]')" = True ]
+	[ "$(value "$result" '[w["count"] for w in d["jobs"][0]["runs"][0]["series"]["worst"]]')" = '[1000, 1000]' ]
+	[ "$(grep -c '^    series: 31 intervals of 1000 data operations per thread, the last of 500$' <<<"$output")" -eq 1 ]
+	# Two threads: the count is per thread.
+	kv_ok "$e" --records=3050 --batch=1000 --log_interval=1000ops --numjobs=2
+	[ "$(value "$result" 'len(d["jobs"][0]["runs"][0]["series"]["points"])')" -eq 8 ]
+	[ "$(grep -c '^    series: 4 intervals of 1000 data operations per thread, the last of 50$' <<<"$output")" -eq 1 ]
+}
+
 @test "kv value_size: a range keeps each insert between 16+lo and 16+hi bytes; one size is exact" {
 	need_kv_engines
 	fast_target # counts, not timings: spare the disk
