@@ -59,7 +59,6 @@ static const char css[] =
 	"th{background:#eef0f5;font-weight:600}.l{text-align:left}td.wrap{white-space:normal;min-width:16em}\n"
 	"tr:nth-child(even) td{background:#fafafc}\n"
 	"figure{margin:1em 0;max-width:900px}figure svg{display:block;width:100%;height:auto}\n"
-	"figcaption{font-size:.85em;color:#555}\n"
 	".warn{color:#a40000}.note{background:#fff4cc;border:1px solid #e0c060;padding:.4em .7em}\n"
 	".better{color:#0a6b0a}.worse{color:#a40000}.noise{color:#777}\n"
 	"code{font-size:.9em;overflow-wrap:anywhere}details{margin:.3em 0}\n"
@@ -133,13 +132,22 @@ static void header(FILE *fp, const struct html_report *r)
 /* ---- side by side ---------------------------------------------------------- */
 
 /* A row of the side-by-side table: metric m of job and op in every file,
- * with the change against the first (analysis/compare.h). */
+ * with the change against the first (analysis/compare.h). None when no
+ * file has the figure: an op that moves no bytes (fsync, commit) has no
+ * bandwidth, as the text tables leave it out. */
 static void side_row(FILE *fp, const struct html_report *r, const struct match_rows *mr, size_t i,
 		     const struct metric *m, bool first)
 {
 	double v0 = 0, c0 = 0, v, ci;
-	bool have0 = false;
+	bool have0 = false, any = false;
 
+	for (size_t g = 0; g < r->n && !any; g++) {
+		const json_t *job = match_rows_job(mr, i, g);
+
+		any = job && html_figure_of(m, job, mr->rows[i].op, &v, &ci);
+	}
+	if (!any)
+		return;
 	fputs("<tr>", fp);
 	html_td_text(fp, first ? mr->rows[i].label : "");
 	html_td_text(fp, first ? mr->rows[i].op : "");

@@ -158,10 +158,9 @@ void html_figure(FILE *fp, const struct html_report *r, enum plot_kind kind, siz
 		if (p->kind != kind || p->file != file || p->job != job || !r->svgs[i])
 			continue;
 		snprintf(prefix, sizeof(prefix), "p%zu-", i);
+		/* No caption: the SVG shows the title already. */
 		fputs("<figure>\n", fp);
 		html_svg(fp, r->svgs[i], prefix);
-		fputs("\n<figcaption>", fp);
-		html_escape(fp, p->title);
-		fputs("</figcaption></figure>\n", fp);
+		fputs("\n</figure>\n", fp);
 	}
 }

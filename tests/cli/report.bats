@@ -105,6 +105,37 @@ PY
 	fi
 }
 
+@test "report: side by side, an op that moves no bytes (fsync) has no bandwidth row, one that does has one" {
+	dbio_ok --rw=write --bs=4k --size=256k --fsync=8 --directory="$target"
+	mv "$result" a.json
+	dbio_ok --rw=write --bs=4k --size=256k --fsync=8 --directory="$target"
+	run --separate-stderr "$DBIO" report a.json "$result" --html both.html
+	[ "$status" -eq 0 ]
+	# The side-by-side rows of each op type (its label is on its first row only).
+	run "$PYTHON" - both.html <<-'PY'
+	import re, sys
+	rows, op = {}, None
+	for tr in re.findall(r'<tr><td class="l">[^<]*</td><td class="l">([^<]*)</td><td class="l">([^<(]*)', open(sys.argv[1]).read()):
+	    op = tr[0] or op
+	    rows.setdefault(op, []).append(tr[1].strip())
+	print(" ".join(m for m in rows["write"] if m in ("throughput", "bandwidth")))
+	print(" ".join(m for m in rows["fsync"] if m in ("throughput", "bandwidth")))
+	PY
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "throughput bandwidth" ]
+	[ "${lines[1]}" = "throughput" ]
+	[ "$(grep -c '<td class="l">bandwidth (MiB/s)</td><td>–</td>' both.html)" -eq 0 ]
+}
+
+@test "report: no figure repeats its title as a caption below it (the SVG shows it)" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed (Debian: gnuplot-nox): no figures"
+	dbio_ok --rw=write --bs=4k --size=256k --fsync=8 --log_interval=16ops --directory="$target"
+	run --separate-stderr "$DBIO" report "$result" --html one.html
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '<figure>' one.html)" -eq 2 ]
+	[ "$(grep -c '<figcaption' one.html)" -eq 0 ]
+}
+
 @test "report: renders in headless Chromium to a page that is not blank" {
 	command -v chromium >/dev/null || skip "chromium is not installed (Debian: apt-get install chromium)"
 	hostile_result
