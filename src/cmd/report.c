@@ -240,6 +240,6 @@ out:
 
 const struct cmd cmd_report = {
 	.name = "report",
-	.summary = "one self-contained HTML page of result files, with tables and plots",
+	.summary = "result files as text, or as one self-contained HTML page with tables and plots",
 	.main = report_main,
 };

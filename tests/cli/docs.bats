@@ -317,6 +317,19 @@ EOF
 	fi
 }
 
+@test "docs: the synopsis, dbio --help and dbio help report list dbio report without --html, which prints text" {
+	command -v man >/dev/null || skip "man is not installed"
+	synopsis=$(LC_ALL=C MANWIDTH=200 man -l "$ROOT/docs/dbio.1" 2>/dev/null | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p')
+	[ "$(grep -cE '^ +dbio report RESULT\.json \[MORE\.json\.\.\.\] +\[--metric LIST\] \[--op LIST\]$' <<<"$synopsis")" -eq 1 ]
+	[ "$(grep -cE '^ +dbio report RESULT\.json \[MORE\.json\.\.\.\] +--html FILE \[--metric NAME\] \[--op LIST\]$' <<<"$synopsis")" -eq 1 ]
+	run "$DBIO" --help
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^  report     result files as text, or as one self-contained HTML page with tables and plots$' <<<"$output")" -eq 1 ]
+	run "$DBIO" help report
+	[ "$status" -eq 0 ]
+	[ "$(grep -cF '       dbio report RESULT.json [MORE.json...] [--metric LIST] [--op LIST]' <<<"$output")" -eq 1 ]
+}
+
 @test "docs: every key of the option tables is in docs/options.md and docs/dbio.1" {
 	keys=$(table_keys)
 	[ "$(echo "$keys" | wc -l)" -ge 40 ]
