@@ -22,7 +22,8 @@ static int vset(struct dbio_err *err, int code, const char *fmt, va_list ap)
 /* Every message below cmd/ is made here, so this is where input text
  * (keys, values, names of files, ${VAR} values, text of result files)
  * enters one: its control characters, newline too, become visible escapes
- * here, and a value cannot add a line of its own ("\ndbio: …"). */
+ * here, and a value cannot add a line of its own ("\ndbio: …"); newlines
+ * that end it are dropped. */
 int dbio_err_set(struct dbio_err *err, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -31,10 +32,13 @@ int dbio_err_set(struct dbio_err *err, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	had = vset(err, code, fmt, ap);
 	va_end(ap);
-	if (had)
-		return had;
-	if (err)
-		termesc_fix(err->msg, sizeof(err->msg));
+	if (had || !err)
+		return had ? had : code;
+	/* text of another program (libpq's) often ends in a newline: a
+	 * message does not */
+	for (size_t n = strlen(err->msg); n && (err->msg[n - 1] == '\n' || err->msg[n - 1] == '\r');)
+		err->msg[--n] = '\0';
+	termesc_fix(err->msg, sizeof(err->msg));
 	return code;
 }
 
