@@ -41,7 +41,8 @@ struct run_args {
 	bool format_set; /* --format was given */
 	bool wide;	 /* --wide: the closing table in one piece, however wide */
 	struct run_opts opts;
-	struct mpi_world *mpi; /* under MPI (mpi/mpi.h), else NULL */
+	struct mpi_world *mpi; /* under MPI, else NULL: cmd/run.c and cmd/sweep.c join and leave it
+				* (mpi/mpi.h); the rest uses opts.coord, its coordinator */
 };
 
 /* Parse argv[1..argc) of run or sweep (sweep: allow --vary, --resume,
@@ -63,7 +64,7 @@ int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, st
  * only rank 0 keeps --output and --series-csv, and the runner agrees at
  * every phase. Returns the agreed status (the first failing rank's error
  * in err); after a failure the caller removes the ranks' directories
- * (mpi_rank_dirs_remove, on every rank). */
+ * (run_coord_dirs_remove, on every rank). */
 int jobrun_mpi_prepare(struct run_args *a, struct jobset *set, int rc, struct dbio_err *err);
 
 /* Under MPI, after the runs: the ranks' directories removed, every rank's

@@ -418,10 +418,10 @@ static int make_points(struct sweep *s, int argc, char **argv)
 		if (!rc)
 			rc = jobrun_check(&s->args, &s->sets[p], &s->err);
 		if (s->args.mpi)
-			rc = mpi_agree(s->args.mpi, rc, &s->err);
+			rc = run_coord_agree(s->args.opts.coord, rc, &s->err);
 	}
 	if (rc && s->args.mpi)
-		mpi_rank_dirs_remove(s->args.mpi, false);
+		run_coord_dirs_remove(s->args.opts.coord, false);
 	if (rc)
 		return rc;
 	if (!(s->grid = sweep_json(s->axes, s->naxes, s->npoints, s->sets[0].njobs)))
@@ -585,6 +585,8 @@ static int sweep_main(int argc, char **argv)
 {
 	struct sweep s = { 0 };
 	int rc = mpi_world_start(&s.args.mpi, &s.err), status;
+
+	s.args.opts.coord = mpi_coord(s.args.mpi); /* NULL alone */
 
 	if (rc) {
 		cmd_error("%s", s.err.msg);

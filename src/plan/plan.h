@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "job/job.h"
 #include "job/option.h"
@@ -151,5 +152,18 @@ int plan_jobfile_parse(struct jobset *set, const char *path, struct dbio_err *er
 
 /* The same from a string; name stands for the file name in messages. */
 int plan_jobfile_parse_string(struct jobset *set, const char *text, const char *name, struct dbio_err *err);
+
+/* The resolved plan of set as text, for ranks of an MPI job to compare
+ * (plan/describe.c): one line per fact, "<subject>\t<value>\n" (the value
+ * with backslash, tab and newline escaped): the number of jobs, each job's
+ * name and group, and the value of every key that applies to it, but
+ * those a rank may set for itself (plan_key_per_rank) and a randseed drawn
+ * from the clock (randrepeat=0). */
+void plan_describe(FILE *out, const struct jobset *set);
+
+/* Whether a rank of an MPI job may give key name a value of its own: it
+ * paces the same work (rate*, thinktime*) or places it on the host's CPUs
+ * and memory (cpus_allowed, cpumask, numa_*). */
+bool plan_key_per_rank(const char *name);
 
 #endif
