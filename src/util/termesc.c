@@ -59,7 +59,7 @@ bool termesc_needed(const char *s)
 	return plain_run((const unsigned char *)s, n, TERMESC_LINE, &len, &cp) < n;
 }
 
-void termesc_fix(char *buf, size_t size)
+void termesc_fix(char *buf, size_t size, unsigned flags)
 {
 	char *copy;
 	FILE *fp;
@@ -67,7 +67,7 @@ void termesc_fix(char *buf, size_t size)
 	if (!size || !termesc_needed(buf) || !(copy = strdup(buf)))
 		return;
 	if ((fp = fmemopen(buf, size, "w"))) {
-		termesc_write(fp, copy, strlen(copy), TERMESC_LINE);
+		termesc_write(fp, copy, strlen(copy), flags & TERMESC_LINE);
 		fclose(fp);
 	}
 	buf[size - 1] = '\0'; /* fmemopen leaves no NUL when the text fills buf */

@@ -42,7 +42,7 @@ FILE *termesc_open(FILE *dst);
 bool termesc_needed(const char *s);
 
 /* buf (a string in size bytes) escaped in place as termesc_write does
- * with TERMESC_LINE: one line of visible text, cut to size. */
-void termesc_fix(char *buf, size_t size);
+ * with flags (TERMESC_LINE: one line of visible text), cut to size. */
+void termesc_fix(char *buf, size_t size, unsigned flags);
 
 #endif
