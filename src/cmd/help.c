@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/opts.h"
 #include "engine/engine.h"
 #include "plan/fio_keys.h"
 #include "plan/plan.h"
@@ -598,6 +599,14 @@ static int help_main(int argc, char **argv)
 			"help: '%s': unknown topic: expected a command name, 'options', 'fio-keys' or 'metrics'",
 			argv[1]);
 		return 2;
+	}
+	if (argc > 2 && cmd->opts && !strcmp(argv[2], "--man")) {
+		cmd_opts_man(stdout, cmd->opts); /* the man page's list (make docs) */
+		return 0;
+	}
+	if (cmd->opts) {
+		cmd_opts_usage(stdout, cmd->opts);
+		return 0;
 	}
 	char *sub[] = { argv[1], "--help", NULL };
 
