@@ -35,6 +35,7 @@
 # Environment: DBIO (default ../dbio next to bench/). Needs bonnie++ (Debian:
 # apt-get install bonnie++), python3 and /usr/bin/time.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 RUNS=3
 BIG_RUNS=1
@@ -44,32 +45,20 @@ FRESH=0
 BLOCK_MIB=0
 DIRECT=""
 
-die() {
-	echo "vs-bonnie.sh: $*" >&2
-	exit 1
-}
-usage() {
-	sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
-	exit "${1:-0}"
-}
-
-while getopts "n:N:c:d:s:Dfh" opt; do
-	case $opt in
-	n) RUNS=$OPTARG ;;
-	N) BIG_RUNS=$OPTARG ;;
-	c) COUNTS=$OPTARG ;;
-	d) PARENT=$OPTARG ;;
+opt() {
+	case $1 in
+	n) RUNS=$2 ;;
+	N) BIG_RUNS=$2 ;;
+	c) COUNTS=$2 ;;
+	d) PARENT=$2 ;;
 	f) FRESH=1 ;;
-	s) BLOCK_MIB=$OPTARG ;;
+	s) BLOCK_MIB=$2 ;;
 	D) DIRECT=-D ;;
-	h) usage 0 ;;
-	*) usage 2 >&2 ;;
 	esac
-done
-shift $((OPTIND - 1))
-[ $# -eq 0 ] || die "unexpected argument '$1' (see -h)"
-[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "-n: expected a whole number >= 1, got '$RUNS'"
-[[ $BIG_RUNS =~ ^[1-9][0-9]*$ ]] || die "-N: expected a whole number >= 1, got '$BIG_RUNS'"
+}
+bench_opts n:N:c:d:s:Df "$@"
+whole -n "$RUNS"
+whole -N "$BIG_RUNS"
 [[ $BLOCK_MIB =~ ^[0-9]+$ ]] || die "-s: expected a size in MiB, a whole number, got '$BLOCK_MIB'"
 [ -z "$DIRECT" ] || [ "$BLOCK_MIB" != 0 ] || die "-D: only with -s (the block tests)"
 if [ "$BLOCK_MIB" != 0 ]; then
@@ -78,22 +67,16 @@ if [ "$BLOCK_MIB" != 0 ]; then
 fi
 [ "$BLOCK_MIB" != 0 ] || [[ $COUNTS =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "-c: expected counts like 10,98,977, got '$COUNTS'"
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-DBIO=${DBIO:-$(dirname "$HERE")/dbio}
-[ -x "$DBIO" ] || die "no dbio binary at $DBIO: run 'make' first (or set DBIO=)"
+need_dbio
 BONNIE=$(command -v bonnie++ || echo /usr/sbin/bonnie++)
 [ -x "$BONNIE" ] || die "bonnie++ not found: apt-get install bonnie++"
-command -v python3 >/dev/null || die "python3 not found"
+need python3 "apt-get install python3"
 [ -x /usr/bin/time ] || die "/usr/bin/time not found: apt-get install time"
 
-WORK=$(mktemp -d "$PARENT/vs-bonnie.XXXXXX")
-cleanup() {
-	mountpoint -q "$WORK/t" 2>/dev/null && umount "$WORK/t"
-	[ -n "$WORK" ] && [ -d "$WORK" ] && rm -rf -- "$WORK"
-	return 0
+bench_work vs-bonnie "$PARENT"
+bench_cleanup() {
+	if mountpoint -q "$WORK/t" 2>/dev/null; then umount "$WORK/t"; fi
 }
-trap cleanup EXIT
-trap 'echo "vs-bonnie.sh: interrupted" >&2; exit 130' INT
 cp "$DBIO" "$WORK/dbio" # a rebuild during the run does not mix versions
 mkdir "$WORK/out"
 

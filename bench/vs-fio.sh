@@ -20,77 +20,43 @@
 # A run during which another process dropped the page cache (counted in
 # /proc/vmstat drop_pagecache) is discarded and repeated, at most 4 times.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 RUNS=5
 PARENT=""
 SECS=5
 ONLY=abcdefg
 
-die() {
-        echo "vs-fio.sh: $*" >&2
-        exit 1
-}
-usage() {
-        sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
-        exit "${1:-0}"
-}
-
-while getopts "n:d:t:j:h" opt; do
-        case $opt in
-        n) RUNS=$OPTARG ;;
-        j) ONLY=$OPTARG ;;
-        d) PARENT=$OPTARG ;;
-        t) SECS=$OPTARG ;;
-        h) usage 0 ;;
-        *) usage 2 >&2 ;;
+opt() {
+        case $1 in
+        n) RUNS=$2 ;;
+        j) ONLY=$2 ;;
+        d) PARENT=$2 ;;
+        t) SECS=$2 ;;
         esac
-done
-shift $((OPTIND - 1))
-[ $# -eq 0 ] || die "unexpected argument '$1' (see -h)"
-[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "-n: expected a whole number >= 1, got '$RUNS'"
-[[ $SECS =~ ^[1-9][0-9]*$ ]] || die "-t: expected whole seconds >= 1, got '$SECS'"
+}
+bench_opts n:d:t:j: "$@"
+whole -n "$RUNS"
+whole -t "$SECS"
 [[ $ONLY =~ ^[a-g]+$ ]] || die "-j: expected job letters among abcdefg, got '$ONLY'"
 want() { [[ $ONLY == *"$1"* ]]; }
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$HERE")
-DBIO=${DBIO:-$ROOT/dbio}
 CC=${CC:-cc}
 
-command -v fio >/dev/null 2>&1 ||
-        die "fio not found in PATH: install it (e.g. apt-get install fio) and run again"
+need fio "install it (e.g. apt-get install fio) and run again"
 FIO_VERSION=$(fio --version 2>/dev/null || true)
 [[ $FIO_VERSION == fio-3.* ]] ||
         echo "vs-fio.sh: warning: written for fio 3.x, found '$FIO_VERSION'" >&2
-[ -x "$DBIO" ] || die "no dbio binary at $DBIO: run 'make' in $ROOT first (or set DBIO=)"
-command -v python3 >/dev/null 2>&1 || die "python3 not found in PATH: it reads the JSON results"
-command -v "$CC" >/dev/null 2>&1 || die "C compiler '$CC' not found: set CC="
-command -v dd >/dev/null 2>&1 || die "dd not found in PATH"
+need_dbio
+need python3 "it reads the JSON results"
+need "$CC" "set CC="
+need dd "coreutils"
 
-TMP=""
-WORK=""
-cleanup() {
-        # Only what this script made: its temp dir and its data dir.
-        [ -n "$WORK" ] && [ -d "$WORK" ] && rm -rf -- "$WORK"
-        [ -n "$TMP" ] && [ -d "$TMP" ] && rm -rf -- "$TMP"
-        return 0
-}
-trap cleanup EXIT
-trap 'echo "vs-fio.sh: interrupted" >&2; exit 130' INT
-trap 'echo "vs-fio.sh: terminated" >&2; exit 143' TERM
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/vs-fio-tmp.XXXXXX")
-if [ -n "$PARENT" ]; then
-        [ -d "$PARENT" ] || die "-d $PARENT: not a directory"
-        WORK=$(mktemp -d "$PARENT/vs-fio.XXXXXX")
-else
-        WORK=$(mktemp -d /tmp/vs-fio-data.XXXXXX)
-fi
+bench_tmp vs-fio-tmp
+bench_work vs-fio "${PARENT:-/tmp}"
 mkdir "$WORK/dbio" # dbio's own, empty directory: dbio lays out every file
+private_dbio
 BIN=$TMP/bin
-mkdir "$BIN"
-# A private copy of the binary: a rebuild during the run must not mix versions.
-cp -- "$DBIO" "$BIN/dbio"
 LOG=$TMP/log
 RES=$TMP/results.tsv       # job tool run ops/s bytes/s flag
 DISCARDED=$TMP/discarded.tsv

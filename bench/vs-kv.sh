@@ -30,6 +30,7 @@
 # the development files of gdbm, LMDB and SQLite (kv-loop is built with
 # cc -O2 -lgdbm -llmdb -lsqlite3 into a temp dir).
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 RUNS=5
 RECORDS=100000
@@ -39,70 +40,36 @@ SYNCS=1,0
 BATCH=1000
 VALUE_SIZE=100-400
 
-die() {
-        echo "vs-kv.sh: $*" >&2
-        exit 1
-}
-usage() {
-        sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
-        exit "${1:-0}"
-}
-
-while getopts "n:r:d:e:s:h" opt; do
-        case $opt in
-        n) RUNS=$OPTARG ;;
-        r) RECORDS=$OPTARG ;;
-        d) PARENT=$OPTARG ;;
-        e) ENGINES=$OPTARG ;;
-        s) SYNCS=$OPTARG ;;
-        h) usage 0 ;;
-        *) usage 2 >&2 ;;
+opt() {
+        case $1 in
+        n) RUNS=$2 ;;
+        r) RECORDS=$2 ;;
+        d) PARENT=$2 ;;
+        e) ENGINES=$2 ;;
+        s) SYNCS=$2 ;;
         esac
-done
-shift $((OPTIND - 1))
-[ $# -eq 0 ] || die "unexpected argument '$1' (see -h)"
-[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "-n: expected a whole number >= 1, got '$RUNS'"
-[[ $RECORDS =~ ^[1-9][0-9]*$ ]] || die "-r: expected a whole number >= 1, got '$RECORDS'"
+}
+bench_opts n:r:d:e:s: "$@"
+whole -n "$RUNS"
+whole -r "$RECORDS"
 [[ $ENGINES =~ ^(gdbm|lmdb|sqlite)(,(gdbm|lmdb|sqlite))*$ ]] ||
         die "-e: expected engines among gdbm,lmdb,sqlite, comma-separated, got '$ENGINES'"
 [[ $SYNCS =~ ^[01](,[01])*$ ]] || die "-s: expected 1, 0 or 1,0, got '$SYNCS'"
 IFS=, read -r -a ENGINE_LIST <<<"$ENGINES"
 IFS=, read -r -a SYNC_LIST <<<"$SYNCS"
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$HERE")
-DBIO=${DBIO:-$ROOT/dbio}
 CC=${CC:-cc}
 
-[ -x "$DBIO" ] || die "no dbio binary at $DBIO: run 'make' in $ROOT first (or set DBIO=)"
-command -v python3 >/dev/null 2>&1 || die "python3 not found in PATH: it reads the JSON results"
-command -v "$CC" >/dev/null 2>&1 || die "C compiler '$CC' not found: set CC="
+need_dbio
+need python3 "it reads the JSON results"
+need "$CC" "set CC="
 
-TMP=""
-WORK=""
-cleanup() {
-        # Only what this script made: its temp dir and its data dir.
-        [ -n "$WORK" ] && [ -d "$WORK" ] && rm -rf -- "$WORK"
-        [ -n "$TMP" ] && [ -d "$TMP" ] && rm -rf -- "$TMP"
-        return 0
-}
-trap cleanup EXIT
-trap 'echo "vs-kv.sh: interrupted" >&2; exit 130' INT
-trap 'echo "vs-kv.sh: terminated" >&2; exit 143' TERM
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/vs-kv-tmp.XXXXXX")
-if [ -n "$PARENT" ]; then
-        [ -d "$PARENT" ] || die "-d $PARENT: not a directory"
-        WORK=$(mktemp -d "$PARENT/vs-kv.XXXXXX")
-else
-        WORK=$(mktemp -d /tmp/vs-kv-data.XXXXXX)
-fi
+bench_tmp vs-kv-tmp
+bench_work vs-kv "${PARENT:-/tmp}"
 # One empty directory per tool, side by side on the same filesystem.
 mkdir "$WORK/dbio" "$WORK/loop"
+private_dbio
 BIN=$TMP/bin
-mkdir "$BIN"
-# A private copy of the binary: a rebuild during the run must not mix versions.
-cp -- "$DBIO" "$BIN/dbio"
 LOG=$TMP/log
 RES=$TMP/results.tsv # engine sync tool run elapsed_s
 : >"$RES"

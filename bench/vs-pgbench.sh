@@ -25,6 +25,7 @@
 # Environment: DBIO (default ../dbio next to bench/). Needs root (the
 # servers run as postgres through runuser), postgresql-15, python3.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PARENT=/var/tmp
 TURNS=5
@@ -33,33 +34,24 @@ CLIENTS=4
 TXNS=500
 ROWS=500000
 
-die() {
-	echo "vs-pgbench.sh: $*" >&2
-	exit 1
-}
-usage() {
-	sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
-	exit "${1:-0}"
-}
-while getopts "d:n:s:c:t:r:h" opt; do
-	case $opt in
-	d) PARENT=$OPTARG ;;
-	n) TURNS=$OPTARG ;;
-	s) SCALE=$OPTARG ;;
-	c) CLIENTS=$OPTARG ;;
-	t) TXNS=$OPTARG ;;
-	r) ROWS=$OPTARG ;;
-	h) usage 0 ;;
-	*) usage 2 >&2 ;;
+opt() {
+	case $1 in
+	d) PARENT=$2 ;;
+	n) TURNS=$2 ;;
+	s) SCALE=$2 ;;
+	c) CLIENTS=$2 ;;
+	t) TXNS=$2 ;;
+	r) ROWS=$2 ;;
 	esac
-done
-for v in TURNS SCALE CLIENTS TXNS ROWS; do
-	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v: expected a whole number >= 1, got '${!v}'"
-done
+}
+bench_opts d:n:s:c:t:r: "$@"
+whole -n "$TURNS"
+whole -s "$SCALE"
+whole -c "$CLIENTS"
+whole -t "$TXNS"
+whole -r "$ROWS"
 [ "$(id -u)" -eq 0 ] || die "needs root: the servers run as the user postgres (runuser)"
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-DBIO=${DBIO:-$(dirname "$HERE")/dbio}
-[ -x "$DBIO" ] || die "no dbio binary at $DBIO: run make first (or set DBIO=)"
+need_dbio
 BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$BIN/pgbench" ] || die "no pgbench in /usr/lib/postgresql/*/bin: install postgresql-15"
 
@@ -68,13 +60,10 @@ chmod 755 "$SCRATCH"
 PGDIR=$SCRATCH/pg
 TARGET=$SCRATCH/target # dbio's: it refuses a directory holding files not its own
 mkdir -m 755 "$TARGET"
-cleanup() {
+bench_cleanup() {
 	[ -f "$PGDIR/data/postmaster.pid" ] && runuser -u postgres -- "$BIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1
 	rm -rf "$SCRATCH"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 SETTINGS=(-c shared_buffers=128MB -c wal_level=replica -c fsync=on -c synchronous_commit=on
 	-c full_page_writes=on -c checkpoint_timeout=5min -c max_wal_size=1GB

@@ -26,6 +26,7 @@
 # Environment: DBIO (the dbio binary, default ../dbio next to bench/).
 # Needs sysbench and python3.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 RUNS=3
 PARENT=/var/tmp
@@ -34,40 +35,31 @@ FILES=16
 SECS=5
 THREADS=4
 
-die() {
-	echo "vs-sysbench.sh: $*" >&2
-	exit 1
-}
-usage() {
-	sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
-	exit "${1:-0}"
-}
-while getopts "n:d:s:f:t:T:h" opt; do
-	case $opt in
-	n) RUNS=$OPTARG ;;
-	d) PARENT=$OPTARG ;;
-	s) SIZE=$OPTARG ;;
-	f) FILES=$OPTARG ;;
-	t) SECS=$OPTARG ;;
-	T) THREADS=$OPTARG ;;
-	h) usage 0 ;;
-	*) usage 2 >&2 ;;
+opt() {
+	case $1 in
+	n) RUNS=$2 ;;
+	d) PARENT=$2 ;;
+	s) SIZE=$2 ;;
+	f) FILES=$2 ;;
+	t) SECS=$2 ;;
+	T) THREADS=$2 ;;
 	esac
-done
-shift $((OPTIND - 1))
-[ $# -eq 0 ] || die "unexpected argument '$1' (see -h)"
-for v in "$RUNS" "$FILES" "$SECS" "$THREADS"; do
-	[[ $v =~ ^[1-9][0-9]*$ ]] || die "expected a whole number >= 1, got '$v'"
-done
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$HERE")
-DBIO=${DBIO:-$ROOT/dbio}
+}
+bench_opts n:d:s:f:t:T: "$@"
+whole -n "$RUNS"
+whole -f "$FILES"
+whole -t "$SECS"
+whole -T "$THREADS"
 PARSE=$ROOT/tests/cli/sysbench_parse.py
-command -v sysbench >/dev/null || die "sysbench is not installed (scripts/install-deps)"
-[ -x "$DBIO" ] || die "no dbio binary at $DBIO: run make"
+need sysbench "scripts/install-deps installs it"
+need_dbio
 
-WORK=$(mktemp -d "$PARENT/vs-sysbench.XXXXXX")
-trap 'cd /; (cd "$WORK/sysbench" 2>/dev/null && sysbench fileio --file-num=$FILES --file-total-size=$SIZE cleanup >/dev/null 2>&1); (cd "$WORK/dbio" 2>/dev/null && "$DBIO" sysbench fileio --file-num=$FILES --file-total-size=$SIZE cleanup >/dev/null 2>&1); rm -rf "$WORK"' EXIT
+bench_work vs-sysbench "$PARENT"
+# Each tool removes its own test files before the directory goes.
+bench_cleanup() {
+	(cd "$WORK/sysbench" 2>/dev/null && sysbench fileio --file-num=$FILES --file-total-size=$SIZE cleanup >/dev/null 2>&1) || true
+	(cd "$WORK/dbio" 2>/dev/null && "$DBIO" sysbench fileio --file-num=$FILES --file-total-size=$SIZE cleanup >/dev/null 2>&1) || true
+}
 mkdir "$WORK/sysbench" "$WORK/dbio"
 FILEIO=(fileio "--file-num=$FILES" "--file-total-size=$SIZE")
 

@@ -117,6 +117,15 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp((*(struct match_entry *const *)a)->key, (*(struct match_entry *const *)b)->key);
 }
 
+/* By key, then file order (entries is an array in file order). */
+static int cmp_entry_at(const void *a, const void *b)
+{
+	const struct match_entry *x = *(struct match_entry *const *)a, *y = *(struct match_entry *const *)b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x > y) - (x < y);
+}
+
 void match_file_release(struct match_file *mf)
 {
 	for (size_t i = 0; i < mf->n; i++)
@@ -124,6 +133,32 @@ void match_file_release(struct match_file *mf)
 	free(mf->entries);
 	free(mf->sorted);
 	*mf = (struct match_file){ 0 };
+}
+
+/* Each entry's key gets its occurrence: the n-th entry of one name and
+ * point is "#n". Sorted by base key and file order, the entries of one
+ * base are a run, numbered in file order: n log n, where counting the
+ * earlier entries of each one was quadratic (50,000 jobs took 20 s). */
+static int number_entries(struct match_file *mf)
+{
+	qsort(mf->sorted, mf->n, sizeof(*mf->sorted), cmp_entry_at);
+	for (size_t i = 0; i < mf->n; i++) {
+		struct match_entry *e = mf->sorted[i];
+
+		if (i && !strcmp(mf->sorted[i - 1]->key, e->key))
+			e->occurrence = mf->sorted[i - 1]->occurrence + 1;
+	}
+	for (size_t i = 0; i < mf->n; i++) {
+		struct match_entry *e = &mf->entries[i];
+		char *key;
+
+		if (asprintf(&key, "%s#%zu", e->key, e->occurrence) < 0)
+			return -ENOMEM;
+		free(e->key);
+		e->key = key;
+	}
+	qsort(mf->sorted, mf->n, sizeof(*mf->sorted), cmp_entry);
+	return 0;
 }
 
 int match_file_init(struct match_file *mf, const json_t *result)
@@ -140,29 +175,17 @@ int match_file_init(struct match_file *mf, const json_t *result)
 		return -ENOMEM;
 	json_array_foreach (jobs, i, job) {
 		struct match_entry *e = &mf->entries[mf->n];
-		char *base;
-		size_t blen;
 
 		if (!json_is_string(json_object_get(job, "name")))
 			continue; /* not a job: never aligned */
-		if (!(base = base_key(job)))
+		if (!(e->key = base_key(job)))
 			return -ENOMEM;
-		blen = strlen(base);
 		e->job = job;
 		e->occurrence = 1;
-		for (size_t j = 0; j < mf->n; j++) /* earlier entries of the same name and point */
-			if (!strncmp(mf->entries[j].key, base, blen) && mf->entries[j].key[blen] == '#')
-				e->occurrence++;
-		if (asprintf(&e->key, "%s#%zu", base, e->occurrence) < 0)
-			e->key = NULL;
-		free(base);
-		if (!e->key)
-			return -ENOMEM;
 		mf->sorted[mf->n] = e;
 		mf->n++;
 	}
-	qsort(mf->sorted, mf->n, sizeof(*mf->sorted), cmp_entry);
-	return 0;
+	return number_entries(mf);
 }
 
 const struct match_entry *match_file_find(const struct match_file *mf, const char *key)
@@ -177,31 +200,42 @@ const struct match_entry *match_file_find(const struct match_file *mf, const cha
 
 /* ---- rows ---- */
 
-/* The first job entry of result called label that has a figure of m for op. */
-static const json_t *first_job(const json_t *result, const char *label, const struct metric *m,
-			       const char *op)
+/* "label\x1fop": one row's key in the indexes below. */
+static int row_key(char *buf, size_t len, const char *label, const char *op)
+{
+	return snprintf(buf, len, "%s\x1f%s", label, op) >= (int)len ? -ENAMETOOLONG : 0;
+}
+
+/* index[label, op] = the first job entry of result called label that has a
+ * figure of m for op (a JSON object as the hash table: a lookup per row, where
+ * scanning every job for every row was quadratic). */
+static int index_first_jobs(json_t *index, const json_t *result, const struct metric *m)
 {
 	const json_t *job;
 	size_t j;
 
 	json_array_foreach (json_object_get(result, "jobs"), j, job) {
-		char l[512];
+		char label[512], key[600];
+		const char *op;
 		double y, ci;
 
-		if (!strcmp(match_label(result, job, l, sizeof(l)), label) &&
-		    metric_figure(m, job, op, &y, &ci))
-			return job;
+		match_label(result, job, label, sizeof(label));
+		for (size_t k = 0; (op = metric_op(m, k)); k++)
+			if (!row_key(key, sizeof(key), label, op) && !json_object_get(index, key) &&
+			    metric_figure(m, job, op, &y, &ci) &&
+			    json_object_set_new(index, key, json_integer((json_int_t)j)))
+				return -ENOMEM;
 	}
-	return NULL;
+	return 0;
 }
 
-/* Append the row label, op unless it is there or there are max. */
-static int add_row(struct match_rows *mr, const char *label, const char *op, size_t max, size_t *cap)
+/* Append the row label, op unless it is there (seen) or there are max. */
+static int add_row(struct match_rows *mr, json_t *seen, const char *label, const char *op, size_t max,
+		   size_t *cap)
 {
-	for (size_t i = 0; i < mr->count; i++)
-		if (!strcmp(mr->rows[i].op, op) && !strcmp(mr->rows[i].label, label))
-			return 0;
-	if (mr->count == max)
+	char key[600];
+
+	if (row_key(key, sizeof(key), label, op) || json_object_get(seen, key) || mr->count == max)
 		return 0;
 	if (mr->count == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 16;
@@ -212,18 +246,20 @@ static int add_row(struct match_rows *mr, const char *label, const char *op, siz
 		mr->rows = grown;
 		*cap = ncap;
 	}
+	if (json_object_set_new(seen, key, json_true()))
+		return -ENOMEM;
 	snprintf(mr->rows[mr->count].label, sizeof(mr->rows[mr->count].label), "%s", label);
 	mr->rows[mr->count++].op = op;
 	return 0;
 }
 
-int match_rows_init(struct match_rows *mr, const json_t *const *results, size_t n, const struct metric *m,
-		    const char *ops, size_t max)
+static int find_rows(struct match_rows *mr, const json_t *const *results, size_t n, const struct metric *m,
+		     const char *ops, size_t max)
 {
+	json_t *seen = json_object();
 	size_t cap = 0;
-	int rc = 0;
+	int rc = seen ? 0 : -ENOMEM;
 
-	*mr = (struct match_rows){ .nfiles = n };
 	for (size_t f = 0; f < n && !rc; f++) {
 		const json_t *job;
 		size_t j;
@@ -238,15 +274,38 @@ int match_rows_init(struct match_rows *mr, const json_t *const *results, size_t 
 				if (metric_per_op(m) && ops && !list_has(ops, op))
 					continue;
 				if (metric_figure(m, job, op, &y, &ci))
-					rc = add_row(mr, label, op, max, &cap);
+					rc = add_row(mr, seen, label, op, max, &cap);
 			}
 		}
 	}
+	json_decref(seen);
+	return rc;
+}
+
+int match_rows_init(struct match_rows *mr, const json_t *const *results, size_t n, const struct metric *m,
+		    const char *ops, size_t max)
+{
+	int rc;
+
+	*mr = (struct match_rows){ .nfiles = n };
+	rc = find_rows(mr, results, n, m, ops, max);
 	if (!rc && mr->count && !(mr->jobs = calloc(mr->count * n, sizeof(*mr->jobs))))
 		rc = -ENOMEM;
-	for (size_t i = 0; i < mr->count && !rc; i++)
-		for (size_t f = 0; f < n; f++)
-			mr->jobs[i * n + f] = first_job(results[f], mr->rows[i].label, m, mr->rows[i].op);
+	for (size_t f = 0; f < n && !rc && mr->count; f++) {
+		const json_t *jobs = json_object_get(results[f], "jobs");
+		json_t *index = json_object();
+
+		rc = index ? index_first_jobs(index, results[f], m) : -ENOMEM;
+		for (size_t i = 0; i < mr->count && !rc; i++) {
+			char key[600];
+			const json_t *at;
+
+			if (!row_key(key, sizeof(key), mr->rows[i].label, mr->rows[i].op) &&
+			    (at = json_object_get(index, key)))
+				mr->jobs[i * n + f] = json_array_get(jobs, (size_t)json_integer_value(at));
+		}
+		json_decref(index);
+	}
 	return rc;
 }
 

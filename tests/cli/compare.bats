@@ -419,3 +419,39 @@ import_pair() {
 	compare base.json faster.json --format csv
 	[ "$(tail -n +2 <<<"$output" | cut -d, -f3 | paste -sd,)" = "iops,bw,p99" ]
 }
+
+# jobs_file N FILE: a result of N jobs with names only (no runs), every name
+# twice, so that each job's occurrence (#1, #2) is numbered too.
+jobs_file() {
+	"$PYTHON" - "$RESULTS/base.json" "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["jobs"] = [{"name": "j%d" % (i // 2), "runs": []} for i in range(int(sys.argv[2]))]
+json.dump(d, open(sys.argv[3], "w"))
+PY
+}
+
+# instructions N: what callgrind counts for `dbio compare` of a file of N jobs
+# with itself (repeatable, whatever else the machine does: not a time).
+instructions() {
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$DBIO" compare "$scratch/$1.json" \
+		"$scratch/$1.json" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+@test "compare: its work grows linearly with the number of jobs (callgrind's instructions, 3,000 against 6,000 jobs)" {
+	command -v valgrind >/dev/null || skip "valgrind is not installed (scripts/install-deps installs it)"
+	case $(basename "$DBIO") in
+	*-san | *-tsan | *-fuzz) skip "$(basename "$DBIO") is built with a sanitizer, which valgrind cannot run" ;;
+	esac
+	jobs_file 3000 "$scratch/3000.json"
+	jobs_file 6000 "$scratch/6000.json"
+	small=$(instructions 3000)
+	large=$(instructions 6000)
+	[ -n "$small" ]
+	[ -n "$large" ]
+	# Linear: 2; quadratic (each job matched against every earlier one, as
+	# before): about 3.4 at these sizes, and 4 in the limit.
+	ratio=$(( large * 100 / small ))
+	echo "instructions: $small for 3,000 jobs, $large for 6,000: ratio $ratio %"
+	[ "$ratio" -lt 250 ]
+}

@@ -231,6 +231,45 @@ static void test_compare_aligns_equal_names_by_position(void **state)
 	json_decref(b);
 }
 
+/* A's and B's jobs by name, each with runs of the iops given for it. */
+static void add_jobs(json_t *r, const char *const *jn, const double *const *iops, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		add_job(r, job(jn[i], NULL, iops[i], 2));
+}
+
+/* Names interleaved: the n-th job of a name in A is the n-th of that name in
+ * B, wherever the others fall (a, b, a, c, a against a, a, c, b, a). */
+static void test_compare_aligns_interleaved_names(void **state)
+{
+	static const double a1[] = { 100, 110 }, a2[] = { 200, 210 }, a3[] = { 300, 310 }, o[] = { 50, 60 };
+	static const char *const an[] = { "a", "b", "a", "c", "a" }, *const bn[] = { "a", "a", "c", "b",
+										     "a" };
+	static const double *const ai[] = { a1, o, a2, o, a3 }, *const bi[] = { a1, a2, o, o, a3 };
+	const struct metric *ms[] = { metric("iops") };
+	const char *names[] = { "a.json", "b.json" };
+	json_t *ab[] = { result("6.1"), result("6.1") };
+	struct dbio_err err = { 0 };
+	struct comparison c;
+	char label[128];
+
+	add_jobs(ab[0], an, ai, N(an));
+	add_jobs(ab[1], bn, bi, N(bn));
+	assert_int_equal(compare_build(&c, (const json_t *const *)ab, names, 2, ms, 1, 0.05, NULL, &err), 0);
+	assert_int_equal(c.nrows, 5);
+	assert_int_equal(c.nwarnings, 0);
+	compare_row_label(&c.rows[2], label, sizeof(label));
+	assert_string_equal(label, "'a' #2");
+	assert_near(c.rows[2].values[0].mean, 205, 1e-9);
+	assert_near(c.rows[2].values[1].mean, 205, 1e-9);
+	compare_row_label(&c.rows[4], label, sizeof(label));
+	assert_string_equal(label, "'a' #3");
+	assert_near(c.rows[4].values[1].mean, 305, 1e-9);
+	compare_release(&c);
+	json_decref(ab[0]);
+	json_decref(ab[1]);
+}
+
 static void test_compare_no_job_in_common(void **state)
 {
 	const double x[] = { 100 };
@@ -559,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_compare_side_of),
 		cmocka_unit_test(test_compare_aligns_points),
 		cmocka_unit_test(test_compare_aligns_equal_names_by_position),
+		cmocka_unit_test(test_compare_aligns_interleaved_names),
 		cmocka_unit_test(test_compare_no_job_in_common),
 		cmocka_unit_test(test_compare_skips_partial_runs),
 		cmocka_unit_test(test_compare_environment_differences),
