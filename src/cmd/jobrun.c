@@ -15,7 +15,6 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
 #include "cmd/opts.h"
-#include "mpi/mpi.h"
 #include "plan/plan.h"
 #include "views/csv.h"
 #include "views/table.h"
@@ -372,7 +371,7 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 					(unsigned long long)repeat);
 			rc = run_group(&set->jobs[j], n, &a->opts, &stats[j], err);
 			for (size_t k = 0; k < n; k++) {
-				if (a->mpi && mpi_note_run(a->mpi, base + j + k, r, &stats[j + k]))
+				if (run_coord_note_run(a->opts.coord, base + j + k, r, &stats[j + k]))
 					rc = dbio_err_set(err, -ENOMEM, "out of memory for the result");
 				if (stats[j + k].ended_all)
 					ended = &set->jobs[j + k];
@@ -381,7 +380,7 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 				run_stats_release(&stats[j + k]);
 			}
 			/* under MPI every rank skips the rest if one's job ended it */
-			if (a->mpi && mpi_any(a->mpi, ended != NULL) && !ended)
+			if (a->opts.coord && run_coord_any(a->opts.coord, ended != NULL) && !ended)
 				ended = &set->jobs[j];
 		}
 		for (size_t k = 0; k < n; k++)
@@ -391,7 +390,11 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 			rc = skip_rest(set, j, ended, result, base, quiet, err);
 	}
 	free(stats);
-	return rc;
+	/* under MPI a signal after the last barrier stops every rank too */
+	if (a->opts.coord && !rc && atomic_load(&run_stop_signal))
+		rc = dbio_err_set(err, DBIO_ESTOPPED, "interrupted by %s",
+				  run_signal_name(atomic_load(&run_stop_signal)));
+	return run_coord_agree(a->opts.coord, rc, err);
 }
 
 int jobrun_write_outputs(const struct run_args *a, const json_t *result, bool partial)
@@ -431,6 +434,29 @@ int jobrun_status(int rc)
 	return dbio_exit_status(rc);
 }
 
+/* Under MPI: every rank runs what rank 0 runs (the jobs as resolved, and
+ * the options that change what is left behind), or all refuse. */
+static int agree_plan(const struct run_args *a, const struct jobset *set, struct dbio_err *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc;
+
+	if (mem) {
+		plan_describe(mem, set);
+		fprintf(mem, "the command line's --keep\t%s\n", a->opts.keep ? "given" : "not given");
+		fprintf(mem, "the command line's --force\t%s\n", a->opts.force ? "given" : "not given");
+		fclose(mem);
+	}
+	if (!mem || !text) /* the same on every rank: no plan to compare */
+		rc = run_coord_agree(a->opts.coord, dbio_err_set(err, -ENOMEM, "out of memory"), err);
+	else
+		rc = run_coord_agree_plan(a->opts.coord, text, len, err);
+	free(text);
+	return rc;
+}
+
 /* Under MPI, after the jobs are built (rc): the ranks agree that every
  * one built them, each gets its directory, rank 0 alone writes the
  * outputs, and the runner agrees at every phase. */
@@ -445,17 +471,15 @@ int jobrun_mpi_prepare(struct run_args *a, struct jobset *set, int rc, struct db
 				"job '%s': mem_limit does not run under MPI (it runs the job in a child "
 				"process, which cannot take part in MPI); leave it out, or run without mpirun",
 				set->jobs[j].name);
-	rc = mpi_agree(a->mpi, rc, err);
+	rc = run_coord_agree(a->opts.coord, rc, err);
 	if (!rc)
-		rc = mpi_agree(a->mpi, mpi_rank_dirs(a->mpi, set, err), err);
-	if (mpi_rank(a->mpi)) {
+		rc = agree_plan(a, set, err);
+	if (!rc)
+		rc = run_coord_agree(a->opts.coord, run_coord_dirs(a->opts.coord, set, err), err);
+	if (run_coord_rank(a->opts.coord)) {
 		a->output = NULL;
 		a->series_csv = NULL;
 	}
-	a->opts.phase = mpi_phase;
-	a->opts.poll = mpi_poll;
-	a->opts.most = mpi_most;
-	a->opts.phase_ctx = a->mpi;
 	return rc;
 }
 
@@ -465,14 +489,14 @@ bool jobrun_mpi_gather(const struct run_args *a, json_t **result, int *rc, struc
 	json_t *merged = NULL;
 	int grc;
 
-	mpi_rank_dirs_remove(a->mpi, a->opts.keep);
-	grc = mpi_gather(a->mpi, *result, &merged, &gerr);
+	run_coord_dirs_remove(a->opts.coord, a->opts.keep);
+	grc = run_coord_gather(a->opts.coord, *result, &merged, &gerr);
 	if (grc) {
 		cmd_error("%s", gerr.msg);
 		*rc = *rc ? *rc : grc;
 		return true;
 	}
-	if (mpi_rank(a->mpi)) {
+	if (run_coord_rank(a->opts.coord)) {
 		if (*rc && err->code)
 			cmd_error("%s", err->msg); /* to /dev/null: rank 0 says it */
 		return true;
@@ -490,12 +514,10 @@ int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc,
 	json_t *result;
 	int rc = jobrun_check(a, set, &err), wrc;
 
-	if (a->mpi)
-		rc = mpi_agree(a->mpi, rc, &err);
+	rc = run_coord_agree(a->opts.coord, rc, &err);
 	if (rc) {
 		cmd_error("%s", err.msg);
-		if (a->mpi)
-			mpi_rank_dirs_remove(a->mpi, a->opts.keep);
+		run_coord_dirs_remove(a->opts.coord, a->opts.keep);
 		return rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
 	}
 	result = result_new(argc, argv);
@@ -506,7 +528,7 @@ int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc,
 	run_signals_install();
 	rc = jobrun_jobs(set, a, result, 0, &err);
 	result_finish(result, rc != 0, rc ? err.msg : NULL);
-	if (a->mpi && jobrun_mpi_gather(a, &result, &rc, &err)) {
+	if (a->opts.coord && jobrun_mpi_gather(a, &result, &rc, &err)) {
 		json_decref(result);
 		return jobrun_status(rc);
 	}

@@ -194,6 +194,7 @@ static int run_main(int argc, char **argv)
 		cmd_error("%s", err.msg);
 		return dbio_exit_status(rc);
 	}
+	args.opts.coord = mpi_coord(args.mpi); /* NULL alone */
 	status = jobrun_parse(&cmd_run_opts, argc, argv, &args);
 	if (status) {
 		status = status < 0 ? 0 : status;
@@ -202,7 +203,7 @@ static int run_main(int argc, char **argv)
 	jobrun_progress(&args);
 	rc = jobrun_build(&args, NULL, 0, &set, &suite, &err);
 	if (args.mpi && (rc = jobrun_mpi_prepare(&args, &set, rc, &err)))
-		mpi_rank_dirs_remove(args.mpi, false); /* what the others made */
+		run_coord_dirs_remove(args.opts.coord, false); /* what the others made */
 	if (rc) {
 		cmd_error("%s", err.msg);
 		status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc); /* refused before any I/O */

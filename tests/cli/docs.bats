@@ -397,7 +397,7 @@ EOF2
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "house: check-layers fails on an upward include, an unknown module and a private header" {
+@test "house: check-layers fails on an upward include, an unknown module, a private header and a file kept from a module" {
 	src="$BATS_TEST_TMPDIR/src"
 	cp -r "$ROOT/src" "$src"
 	# an engine that includes the runner
@@ -418,6 +418,30 @@ EOF2
 	run "$ROOT/scripts/check-layers" "$src" "$ROOT/docs/architecture.md"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"src/run/layout.c:"*": includes workload's private header" ]]
+	# a room's private header from its module: workload/fileio/ is a folder of its own
+	cp "$ROOT/src/run/layout.c" "$src/run/layout.c"
+	echo '#include "workload/fileio/fileio_int.h"' >>"$src/workload/oltp.c"
+	run "$ROOT/scripts/check-layers" "$src" "$ROOT/docs/architecture.md"
+	[ "$status" -eq 1 ]
+	[ "$output" = "src/workload/oltp.c:$(wc -l <"$src/workload/oltp.c"): includes workload/fileio's private header" ]
+	cp "$ROOT/src/workload/oltp.c" "$src/workload/oltp.c"
+	# an upward include from inside the room is the module's
+	echo '#include "run/run.h"' >>"$src/workload/fileio/flow.c"
+	run "$ROOT/scripts/check-layers" "$src" "$ROOT/docs/architecture.md"
+	[ "$status" -eq 1 ]
+	[ "$output" = "src/workload/fileio/flow.c:$(wc -l <"$src/workload/fileio/flow.c"): workload includes run/, which is not below it" ]
+	# cmd/jobrun.c may include what cmd may, but mpi/ (the coordinator only)
+	rm -r "$src"
+	cp -r "$ROOT/src" "$src"
+	echo '#include "mpi/mpi.h"' >>"$src/cmd/jobrun.c"
+	run "$ROOT/scripts/check-layers" "$src" "$ROOT/docs/architecture.md"
+	[ "$status" -eq 1 ]
+	[ "$output" = "src/cmd/jobrun.c:$(wc -l <"$src/cmd/jobrun.c"): includes mpi/, which the Layers block keeps from cmd/jobrun.c" ]
+	# a file the rule names that is gone: the rule would hold for nothing
+	rm "$src/cmd/jobrun.c"
+	run "$ROOT/scripts/check-layers" "$src" "$ROOT/docs/architecture.md"
+	[ "$status" -eq 1 ]
+	[ "$output" = "src/cmd/jobrun.c: a file the Layers block of docs/architecture.md names, not in src/" ]
 	# the page says engine may include run: the check follows the page
 	sed 's/^    engine       ─► job, stats, util/    engine       ─► run, job, stats, util/' \
 		"$ROOT/docs/architecture.md" >"$BATS_TEST_TMPDIR/arch.md"
