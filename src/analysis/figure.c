@@ -65,25 +65,6 @@ bool metric_phase_done(const json_t *job, const char *phase)
 	return false;
 }
 
-const char *metric_job_phase(const json_t *job, size_t k)
-{
-	const json_t *run;
-	size_t i;
-
-	/* The phases of the first run that has any: every run of a job goes
-	 * through the same ones. */
-	json_array_foreach (json_object_get(job, "runs"), i, run) {
-		const json_t *phases = json_object_get(run, "phases");
-
-		if (!json_array_size(phases))
-			continue;
-		if (k < json_array_size(phases))
-			return tree_str(json_array_get(phases, k), "name");
-		return NULL;
-	}
-	return NULL;
-}
-
 bool metric_run_value(const struct metric *m, const json_t *run, const char *op, double *value)
 {
 	const json_t *v = tree_get(run_base(m, run, op), m->run_path);

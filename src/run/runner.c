@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <malloc.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,44 +18,6 @@
 #include "run/run_int.h"
 #include "util/clock.h"
 #include "workload/flow.h"
-
-void run_warn(const struct run_opts *opts, const char *fmt, ...)
-{
-	char msg[4608];
-	va_list ap;
-
-	if (!opts || !opts->warn)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	opts->warn(opts->warn_ctx, msg);
-}
-
-void run_stats_release(struct run_stats *stats)
-{
-	free(stats->probe.lat);
-	free(stats->probe.stalls);
-	memset(&stats->probe, 0, sizeof(stats->probe));
-	sampler_release(&stats->counters);
-	steady_release(&stats->steady);
-	for (size_t i = 0; i < stats->nseries; i++)
-		series_release(&stats->series[i]);
-	free(stats->series);
-	stats->series = NULL;
-	stats->nseries = 0;
-	free(stats->targets);
-	stats->targets = NULL;
-	stats->ntargets = 0;
-}
-
-void run_stats_init(struct run_stats *stats)
-{
-	memset(stats, 0, sizeof(*stats));
-	for (int t = 0; t < OP_NTYPES; t++)
-		op_stats_init(&stats->ops[t]);
-	hist_init(&stats->slat_ns);
-}
 
 static void *worker_main(void *arg)
 {

@@ -75,7 +75,7 @@ static const struct option_def pg_defs[] = {
 	{ .name = "maintenance_work_mem", SETTING(8), .def = "64MB",
 	  .help = "PostgreSQL's maintenance_work_mem: memory of each CREATE INDEX of the index phase." },
 	{ .name = "pg_conninfo", .type = OPT_STR, .offset = F(pg_conninfo), .size = 512, .def = "", .dbio_own = 1, .never_brief = 1,
-	  .help = "A libpq connection string (host=/run/postgresql dbname=postgres) of a server to use instead of dbio's own cluster: dbio creates a database of its own there (dbio_<pid>_<hex>), runs the phases in it and drops it at the end, touching no other. The server's settings are its own (the setting keys are refused), its statistics (WAL, checkpoints) are the whole server's, and its CPU is not measured." },
+	  .help = "A libpq connection string (host=/run/postgresql dbname=postgres) of a server to use instead of dbio's own cluster: dbio creates a database of its own there (dbio_<pid>_<hex>), runs the phases in it and drops it at the end; a database a killed dbio left is dropped by a later run in the same directory when dbio's record there proves it dbio's, others named like dbio's only named in a warning (docs/postgres.md). The server's settings are its own (the setting keys are refused), its statistics (WAL, checkpoints) are the whole server's, and its CPU is not measured." },
 };
 /* clang-format on */
 
@@ -254,12 +254,21 @@ static int pg_prepare(struct worker *w)
 		settings[i] = st->settings[i];
 	}
 	if (conf->pg_conninfo[0]) {
-		if ((rc = pg_remote_open(&st->remote, conf->pg_conninfo, &st->conn, &w->err)))
+		if ((rc = pg_remote_open(&st->remote, conf->pg_conninfo, w->dirfd, w->dir_path, &st->conn,
+					 &w->err)))
 			return rc;
 	} else {
+		struct pg_refusal refused = { PG_NSETTINGS, "" };
+
 		if ((rc = pg_server_claim(&st->server, w->dirfd, w->dir_path, &w->err)) ||
-		    (rc = pg_server_initdb(&st->server, &w->err)) ||
-		    (rc = pg_server_start(&st->server, settings, PG_NSETTINGS, &w->err)))
+		    (rc = pg_server_initdb(&st->server, &w->err)))
+			return rc;
+		rc = pg_server_start(&st->server, settings, PG_NSETTINGS, &refused, &w->err);
+		if (rc == DBIO_EINPUT && refused.index < PG_NSETTINGS)
+			return job_fail(w->job, setting_key(refused.index), &w->err,
+					"PostgreSQL refused '%s': %s", conf->settings[refused.index],
+					refused.msg);
+		if (rc)
 			return rc;
 		if (!(st->conn = pg_server_connect(&st->server, &w->err)))
 			return -EIO;

@@ -1,5 +1,6 @@
 /*
  * Private to workload=postgres (postgres.c, postgres_server.c,
+ * postgres_leftover.c, postgres_remote.c,
  * postgres_load.c, postgres_txn.c): its keys, the private cluster's
  * lifecycle and the phases' shared helpers. See docs/postgres.md.
  *
@@ -64,14 +65,41 @@ struct pg_server {
  */
 int pg_server_claim(struct pg_server *s, int dirfd, const char *dir_path, struct dbio_err *err);
 
+/* Remove the clusters killed dbios left in s->dirfd (postgres_leftover.c):
+ * a live dbio's is refused (DBIO_EINPUT), an unmarked one or a symlink
+ * too; a marked one of a dbio gone has its server stopped when /proc
+ * proves the pid its postmaster.pid names to be that data directory's
+ * postmaster (else the pid is left alone, with a warning), and is removed
+ * unless a process still works in its data directory (then kept, with a
+ * warning). 0, DBIO_EINPUT, or -errno. */
+int pg_leftovers_remove(struct pg_server *s, const char *dir_path, struct dbio_err *err);
+
+/* A warning line on stderr, "dbio: warning: <msg>" (a worker has no
+ * warning channel of the runner's). */
+void pg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Is pid a running dbio (its /proc/<pid>/comm)? */
+bool pg_is_dbio(pid_t pid);
+
 /* initdb into <cluster>/data (superuser postgres, trust over the socket
  * only). 0 or -EIO with initdb's last lines in err. */
 int pg_server_initdb(struct pg_server *s, struct dbio_err *err);
 
+/* A setting the server refused at its start: which of the settings, and
+ * PostgreSQL's own FATAL line (from its message on). */
+struct pg_refusal {
+	size_t index;
+	char msg[512];
+};
+
 /* Start the postmaster with the settings (n "name=value" strings) and
- * wait until it accepts connections. 0; DBIO_EINPUT when PostgreSQL
- * refused a setting (its own message in err); -EIO otherwise. */
-int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct dbio_err *err);
+ * wait until it accepts connections. 0; DBIO_EINPUT when the server
+ * ended at its start with a FATAL line that names one of the settings
+ * (or a HINT right after it that does): *refused filled, err untouched,
+ * for the caller to name the job's key; -EIO with that FATAL line (or the
+ * log's tail) in err otherwise. */
+int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct pg_refusal *refused,
+		    struct dbio_err *err);
 
 /* Stop the server (fast shutdown, then immediate) and remove the cluster;
  * safe to call on a half-made one. */
@@ -92,10 +120,17 @@ int pg_server_cpu(const struct pg_server *s, double *user_s, double *sys_s);
  * the first -errno. */
 int pg_remove_tree(int parentfd, const char *name);
 
-/* In log (server.log's last lines, newlines turned to ';'), the message of
- * a setting PostgreSQL refused, from its severity on ("FATAL:  invalid
- * value for parameter ..."), cut at its end in place; NULL when none. */
-const char *pg_setting_message(char *log);
+/* In log (server.log's last lines), the first FATAL line's message, past
+ * log_line_prefix and the severity ("invalid value for parameter ..."),
+ * cut at its end in place; NULL when there is none. *which: the index of
+ * the first of the n setting names it quotes ("max_wal_size"), else of
+ * one the HINT line right after it names as a word ("reducing
+ * shared_buffers"), else n. */
+const char *pg_refused_setting(char *log, const char *const *names, size_t n, size_t *which);
+
+/* The text of /proc/<pid>/stat into buf (len bytes, NUL-terminated). 0 or
+ * -errno. */
+int pg_proc_stat_read(pid_t pid, char *buf, size_t len);
 
 /* ppid and utime, stime, cutime, cstime (clock ticks) from the text of a
  * /proc/<pid>/stat. 0 or -EINVAL. */
@@ -108,13 +143,21 @@ struct pg_remote {
 	PGconn *admin;	      /* to the conninfo's own database */
 	char dbname[64];      /* dbio_<pid>_<hex>: the one database dbio made */
 	bool created;
+	int dirfd;	      /* the target (not owned), where the record is */
+	const char *dir_path; /* its path, for messages */
+	char record[64];      /* dbio.pgdb-<pid>: the record of dbname; "" when none */
 };
 
-/* Connect, create dbio's database and connect *conn to it. 0 or -EIO
- * (libpq's or PostgreSQL's message in err). */
-int pg_remote_open(struct pg_remote *r, const char *conninfo, PGconn **conn, struct dbio_err *err);
+/* Connect; drop the databases killed dbios recorded in the target (dirfd,
+ * dir_path) and name in a warning the others named like dbio's whose dbio
+ * is not running; record, create and comment dbio's database and connect
+ * *conn to it. 0, -EIO (libpq's or PostgreSQL's message in err), or the
+ * record's -errno / DBIO_EUNSAFE. */
+int pg_remote_open(struct pg_remote *r, const char *conninfo, int dirfd, const char *dir_path, PGconn **conn,
+		   struct dbio_err *err);
 
-/* Drop dbio's database (only it, only when dbio made it) and disconnect. */
+/* Drop dbio's database (only it, only when dbio made it), then its record,
+ * and disconnect. */
 void pg_remote_close(struct pg_remote *r);
 
 /* A new connection to the database the phases use: dbio's on the user's

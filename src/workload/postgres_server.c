@@ -9,6 +9,7 @@
  * server with it. See postgres_int.h and docs/postgres.md.
  */
 #ifdef DBIO_HAVE_LIBPQ
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -118,98 +119,6 @@ int pg_remove_tree(int parentfd, const char *name)
 	return remove_tree(parentfd, name, 16);
 }
 
-static bool is_dbio(pid_t pid)
-{
-	char path[64], comm[32] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return false;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
-	fclose(f);
-	return !strncmp(comm, "dbio", 4);
-}
-
-/* The postmaster of a leftover cluster (fd): data/postmaster.pid's first
- * line, when that process still runs PostgreSQL; it is sent SIGQUIT
- * (immediate shutdown) and waited for. */
-static void stop_leftover(int fd)
-{
-	int pfd = openat(fd, "data/postmaster.pid", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	char buf[32] = "", exe[64], target[256];
-	ssize_t n;
-	pid_t pid;
-
-	if (pfd < 0)
-		return;
-	n = read(pfd, buf, sizeof(buf) - 1);
-	close(pfd);
-	if (n <= 0 || (pid = (pid_t)atoi(buf)) <= 1)
-		return;
-	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
-	n = readlink(exe, target, sizeof(target) - 1);
-	if (n <= 0)
-		return;
-	target[n] = '\0';
-	if (!strstr(target, "/postgres") || kill(pid, SIGQUIT))
-		return;
-	for (int i = 0; i < PG_WAIT_MS / 20 && !kill(pid, 0); i++)
-		nap_ms(20);
-}
-
-/* One entry dbio.postgres-<pid> of the target: a live dbio's is refused,
- * a dead one's removed when it carries dbio's mark. */
-static int leftover(struct pg_server *s, const char *dir_path, const char *name, struct dbio_err *err)
-{
-	const char *digits = name + strlen(PG_NAME_PREFIX);
-	char *end;
-	long pid = strtol(digits, &end, 10);
-	int fd, rc;
-
-	if (!*digits || *end || pid <= 0)
-		return 0; /* not a name dbio gives */
-	if (pid != getpid() && (!kill((pid_t)pid, 0) || errno == EPERM) && is_dbio((pid_t)pid))
-		return dbio_err_set(
-			err, DBIO_EINPUT,
-			"%s/%s: the cluster of a dbio still running (pid %ld): refusing to run a second server in the same directory",
-			dir_path, name, pid);
-	fd = openat(s->dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || mark_check(fd, PG_MARK)) {
-		if (fd >= 0)
-			close(fd);
-		return dbio_err_set(
-			err, DBIO_EINPUT,
-			"%s/%s: named like dbio's cluster but not one dbio made (no mark, or not a directory): refusing to touch it; remove it by hand",
-			dir_path, name);
-	}
-	stop_leftover(fd);
-	close(fd);
-	if ((rc = pg_remove_tree(s->dirfd, name)))
-		return dbio_err_set(err, rc, "%s/%s: cannot remove the cluster a killed dbio left: %s",
-				    dir_path, name, strerror(-rc));
-	return 0;
-}
-
-static int remove_leftovers(struct pg_server *s, const char *dir_path, struct dbio_err *err)
-{
-	int fd = openat(s->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	int rc = 0;
-
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return dbio_err_set(err, -errno, "%s: cannot read: %s", dir_path, strerror(errno));
-	}
-	for (struct dirent *e; !rc && (e = readdir(d));)
-		if (!strncmp(e->d_name, PG_NAME_PREFIX, strlen(PG_NAME_PREFIX)))
-			rc = leftover(s, dir_path, e->d_name, err);
-	closedir(d);
-	return rc;
-}
-
 int pg_server_claim(struct pg_server *s, int dirfd, const char *dir_path, struct dbio_err *err)
 {
 	struct sockaddr_un sun;
@@ -229,7 +138,7 @@ int pg_server_claim(struct pg_server *s, int dirfd, const char *dir_path, struct
 			"%s: too long for the server's Unix socket in it (at most %zu bytes with /.s.PGSQL." PG_PORT
 			"): choose a shorter directory",
 			s->path, sizeof(sun.sun_path) - 1);
-	if ((rc = remove_leftovers(s, dir_path, err)))
+	if ((rc = pg_leftovers_remove(s, dir_path, err)))
 		return rc;
 	if (mkdirat(dirfd, s->name, 0700))
 		return dbio_err_set(err, errno == EEXIST ? DBIO_EINPUT : -errno, "%s: cannot create: %s",
@@ -290,8 +199,9 @@ static int spawn(struct pg_server *s, char *const *argv, pid_t *pid, struct dbio
 	return 0;
 }
 
-/* The last lines of server.log (at most len bytes, newlines as "; "). */
-static void log_tail(const struct pg_server *s, char *buf, size_t len)
+/* The last lines of server.log (at most len bytes), newlines as ';' when
+ * join (for a one-line message). */
+static void log_tail(const struct pg_server *s, char *buf, size_t len, bool join)
 {
 	int fd = openat(s->clusterfd, "server.log", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	off_t size = fd >= 0 ? lseek(fd, 0, SEEK_END) : 0;
@@ -303,34 +213,55 @@ static void log_tail(const struct pg_server *s, char *buf, size_t len)
 	buf[n > 0 ? n : 0] = '\0';
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
-	for (char *p = buf; *p; p++)
+	for (char *p = buf; join && *p; p++)
 		if (*p == '\n')
 			*p = ';';
 }
 
-const char *pg_setting_message(char *log)
+/* Is name in text as a word of its own (no letter, digit or '_' beside)? */
+static bool names_word(const char *text, const char *name)
 {
-	static const char *const signs[] = { "invalid value for parameter",
-					     "unrecognized configuration parameter",
-					     "is outside the valid range for parameter", NULL };
-	char *p;
+	const size_t len = strlen(name);
 
-	for (size_t i = 0; signs[i]; i++)
-		if ((p = strstr(log, signs[i]))) {
-			char *start = p, *end = strchr(p, ';');
-			char *sev;
+	for (const char *p = text; (p = strstr(p, name)); p += len) {
+		bool before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		bool after = isalnum((unsigned char)p[len]) || p[len] == '_';
 
-			while (start > log && start[-1] != ';')
-				start--;
-			/* Past log_line_prefix's time and pid, from the severity on. */
-			if ((sev = strstr(start, "FATAL:")) && sev < p)
-				start = sev;
-			while (*start == ' ')
-				start++;
-			if (end)
-				*end = '\0';
-			return start;
+		if (!before && !after)
+			return true;
+	}
+	return false;
+}
+
+const char *pg_refused_setting(char *log, const char *const *names, size_t n, size_t *which)
+{
+	for (char *line = log; line && *line;) {
+		char *next = strchr(line, '\n'), *fatal, hint[512] = "";
+		char quoted[64];
+
+		if (next)
+			*next++ = '\0';
+		if (!(fatal = strstr(line, "FATAL:"))) {
+			line = next;
+			continue;
 		}
+		fatal += strlen("FATAL:");
+		fatal += strspn(fatal, " ");
+		/* The HINT line PostgreSQL writes right after (its advice may
+		 * name the setting: "reducing shared_buffers"). */
+		if (next && strstr(next, "HINT:") && strstr(next, "HINT:") < next + strcspn(next, "\n"))
+			snprintf(hint, sizeof(hint), "%.*s", (int)strcspn(next, "\n"), next);
+		*which = n; /* a FATAL line that names none of them */
+		for (size_t i = 0; i < n && *which == n; i++) {
+			snprintf(quoted, sizeof(quoted), "\"%s\"", names[i]);
+			if (strstr(fatal, quoted))
+				*which = i;
+		}
+		for (size_t i = 0; i < n && *which == n; i++)
+			if (names_word(hint, names[i]))
+				*which = i;
+		return fatal;
+	}
 	return NULL;
 }
 
@@ -348,7 +279,7 @@ int pg_server_initdb(struct pg_server *s, struct dbio_err *err)
 		;
 	if (WIFEXITED(status) && !WEXITSTATUS(status))
 		return 0;
-	log_tail(s, tail, sizeof(tail));
+	log_tail(s, tail, sizeof(tail), true);
 	return dbio_err_set(
 		err, -EIO, "%s: initdb failed%s: %s", s->path,
 		strstr(tail, "Permission denied")
@@ -371,10 +302,39 @@ PGconn *pg_server_connect(const struct pg_server *s, struct dbio_err *err)
 	return NULL;
 }
 
-int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct dbio_err *err)
+/* The server ended before accepting connections: the FATAL line of its
+ * log that says why; a setting it names is the job's bad input. */
+static int start_failed(struct pg_server *s, char *const *settings, size_t n, struct pg_refusal *refused,
+			struct dbio_err *err)
 {
-	char *argv[8 + 2 * PG_NSETTINGS + 2];
-	char sock[4200], tail[600];
+	char tail[4096], names[PG_NSETTINGS + 1][32];
+	const char *name_of[PG_NSETTINGS + 1];
+	const char *msg;
+	size_t which = n;
+
+	for (size_t i = 0; i < n && i < PG_NSETTINGS; i++) {
+		snprintf(names[i], sizeof(names[i]), "%.*s", (int)strcspn(settings[i], "="), settings[i]);
+		name_of[i] = names[i];
+	}
+	log_tail(s, tail, sizeof(tail), false);
+	msg = pg_refused_setting(tail, name_of, n, &which);
+	if (msg && which < n) {
+		refused->index = which;
+		snprintf(refused->msg, sizeof(refused->msg), "%s", msg);
+		return DBIO_EINPUT;
+	}
+	if (msg)
+		return dbio_err_set(err, -EIO, "%s: the server did not start: %s", s->path, msg);
+	log_tail(s, tail, sizeof(tail), true);
+	return dbio_err_set(err, -EIO, "%s: the server did not start: %s", s->path,
+			    tail + (strlen(tail) > 600 ? strlen(tail) - 600 : 0));
+}
+
+int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct pg_refusal *refused,
+		    struct dbio_err *err)
+{
+	char *argv[10 + 2 * PG_NSETTINGS + 2];
+	char sock[4200];
 	const char *const keys[] = { "host", "port", "dbname", NULL };
 	const char *const values[] = { s->path, PG_PORT, "postgres", NULL };
 	size_t a = 0;
@@ -393,6 +353,12 @@ int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct
 	for (size_t i = 0; i < n && i < PG_NSETTINGS; i++) {
 		argv[a++] = "-c";
 		argv[a++] = settings[i];
+		/* wal_level=minimal allows no WAL senders, and PostgreSQL's
+		 * default is 10: without this minimal could never start. */
+		if (!strcmp(settings[i], "wal_level=minimal")) {
+			argv[a++] = "-c";
+			argv[a++] = "max_wal_senders=0";
+		}
 	}
 	argv[a] = NULL;
 	if ((rc = spawn(s, argv, &s->pid, err)))
@@ -403,18 +369,8 @@ int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct
 		if (PQpingParams(keys, values, 0) == PQPING_OK)
 			return 0;
 		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
-			const char *msg;
-
-			log_tail(s, tail, sizeof(tail));
-			msg = pg_setting_message(tail);
-
 			s->pid = 0;
-			if (msg)
-				return dbio_err_set(err, DBIO_EINPUT,
-						    "workload=postgres: PostgreSQL refused a setting: %s",
-						    msg);
-			log_tail(s, tail, sizeof(tail));
-			return dbio_err_set(err, -EIO, "%s: the server did not start: %s", s->path, tail);
+			return start_failed(s, settings, n, refused, err);
 		}
 		nap_ms(20);
 	}
@@ -469,20 +425,28 @@ int pg_proc_stat_parse(const char *buf, unsigned long long t[4], int *ppid)
 	return 0;
 }
 
-/* utime, stime, cutime, cstime (clock ticks) and ppid of /proc/<pid>/stat. */
-static int proc_times(pid_t pid, unsigned long long t[4], int *ppid)
+int pg_proc_stat_read(pid_t pid, char *buf, size_t len)
 {
-	char path[64], buf[1024];
+	char path[64];
 	FILE *f;
 	size_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	if (!(f = fopen(path, "re")))
 		return -errno;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
+	n = fread(buf, 1, len - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	return pg_proc_stat_parse(buf, t, ppid);
+	return 0;
+}
+
+/* utime, stime, cutime, cstime (clock ticks) and ppid of /proc/<pid>/stat. */
+static int proc_times(pid_t pid, unsigned long long t[4], int *ppid)
+{
+	char buf[1024];
+	int rc = pg_proc_stat_read(pid, buf, sizeof(buf));
+
+	return rc ? rc : pg_proc_stat_parse(buf, t, ppid);
 }
 
 int pg_server_cpu(const struct pg_server *s, double *user_s, double *sys_s)

@@ -4,7 +4,8 @@
 # transactions counted against pgbench_history's rows, the private cluster
 # gone afterwards (no server process, an empty target) also after SIGINT
 # and SIGKILL, a second dbio refused, PostgreSQL's own message for a bad
-# setting, and a planted symlink at the cluster's path left alone.
+# setting, a planted symlink at the cluster's path left alone, and a
+# leftover's pid file believed only as far as /proc proves it.
 
 load helpers
 
@@ -89,9 +90,40 @@ no_server() {
 
 @test "postgres: a setting PostgreSQL refuses: its own message, exit 2, nothing left" {
 	run -2 --separate-stderr "$DBIO" run --workload=postgres --directory="$DIR" --rows=10 --wal_level=loud
-	[ "${stderr_lines[-1]}" = 'dbio: workload=postgres: PostgreSQL refused a setting: FATAL:  invalid value for parameter "wal_level": "loud"' ]
+	[ "${stderr_lines[-1]}" = "dbio: command line: key 'wal_level': PostgreSQL refused 'loud': invalid value for parameter \"wal_level\": \"loud\" (job 'job')" ]
 	run -2 --separate-stderr "$DBIO" run --workload=postgres --directory="$DIR" --rows=10 --shared_buffers=1kB
-	[ "${stderr_lines[-1]}" = 'dbio: workload=postgres: PostgreSQL refused a setting: FATAL:  0 8kB is outside the valid range for parameter "shared_buffers" (16 .. 1073741823)' ]
+	[ "${stderr_lines[-1]}" = "dbio: command line: key 'shared_buffers': PostgreSQL refused '1kB': 0 8kB is outside the valid range for parameter \"shared_buffers\" (16 .. 1073741823) (job 'job')" ]
+	is_empty_dir "$DIR"
+	no_server
+}
+
+@test "postgres: a bad value of every setting key: exit 2 and PostgreSQL's one line naming it, not the server's log" {
+	# key value PostgreSQL's line (after "PostgreSQL refused 'value': ")
+	while IFS='|' read -r key value why; do
+		run -2 --separate-stderr "$DBIO" run --workload=postgres --directory="$DIR" --rows=10 "--$key=$value"
+		[ "${stderr_lines[-1]}" = "dbio: command line: key '$key': PostgreSQL refused '$value': $why (job 'job')" ] || {
+			echo "$key=$value: $stderr" >&2
+			false
+		}
+	done <<'EOF_'
+max_wal_size|2|"max_wal_size" must be at least twice "wal_segment_size"
+max_wal_size|1|1 MB is outside the valid range for parameter "max_wal_size" (2 .. 2147483647)
+shared_buffers|12XB|invalid value for parameter "shared_buffers": "12XB"
+wal_level|loud|invalid value for parameter "wal_level": "loud"
+pg_fsync|maybe|parameter "fsync" requires a Boolean value
+synchronous_commit|x|invalid value for parameter "synchronous_commit": "x"
+full_page_writes|x|parameter "full_page_writes" requires a Boolean value
+checkpoint_timeout|1s|1 s is outside the valid range for parameter "checkpoint_timeout" (30 .. 86400)
+wal_sync_method|fsync_writethrough|invalid value for parameter "wal_sync_method": "fsync_writethrough"
+maintenance_work_mem|1kB|1 kB is outside the valid range for parameter "maintenance_work_mem" (1024 .. 2147483647)
+EOF_
+	is_empty_dir "$DIR"
+	no_server
+}
+
+@test "postgres: wal_level=minimal, one of the values docs/postgres.md lists, starts the server (no WAL senders)" {
+	dbio_ok --workload=postgres --directory="$DIR" --rows=100 --indexes=0 --wal_level=minimal
+	json_is "$result" "$R0.phases.1.figures.rows=100.0"
 	is_empty_dir "$DIR"
 	no_server
 }
@@ -169,6 +201,76 @@ no_server() {
 	no_server
 }
 
+# plant_leftover NAME: a directory NAME in $DIR carrying dbio's mark, as a
+# killed dbio's cluster, given to the user postgres; its data directory
+# $DIR/NAME/data.
+plant_leftover() {
+	mkdir -p "$DIR/$1/data"
+	chmod 700 "$DIR/$1" "$DIR/$1/data"
+	"$PYTHON" -c 'import os, sys; os.setxattr(sys.argv[1], "trusted.dbio.kept", b"postgres")' "$DIR/$1"
+	chown -R postgres: "$DIR/$1"
+}
+
+# answers SOCKETDIR: the server with its socket in SOCKETDIR answers a query.
+answers() {
+	[ "$("${PSQL[0]}" -X -q -At -h "$1" -U postgres -d postgres -c "SELECT 6 * 7")" = 42 ]
+}
+
+# ended PID: PID runs no more (no such process, or a zombie).
+ended() {
+	local state
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -z "$state" ] || [ "$state" = Z ]
+}
+
+@test "postgres: a leftover whose postmaster.pid names another cluster's server: that server is not signalled and still answers, the leftover goes, the warning says so" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run a server as the user postgres"
+	user_server
+	other=$(head -1 "$SRV/data/postmaster.pid")
+	plant_leftover dbio.postgres-999999999
+	# A crash's pid file whose pid is now another cluster's postmaster.
+	cp "$SRV/data/postmaster.pid" "$DIR/dbio.postgres-999999999/data/postmaster.pid"
+	dbio_ok --workload=postgres --directory="$DIR" --rows=10 --indexes=0
+	kill -0 "$other"
+	[ "$("${PSQL[@]}" -d keepme -c "SELECT x FROM t")" = 42 ]
+	[[ "$stderr" == *"dbio: warning: $DIR/dbio.postgres-999999999: pid $other of its data/postmaster.pid is not its server (its working directory is not the cluster's data directory: another cluster's server): not signalled"* ]]
+	is_empty_dir "$DIR"
+	no_server
+}
+
+@test "postgres: a leftover with a live server whose pid file lies is kept and nothing signalled; with its true pid file that server is stopped and the leftover removed" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run a server as the user postgres"
+	local bin left
+	bin=$(dirname "$(compgen -G "/usr/lib/postgresql/*/bin/initdb" | sort -V | tail -1)")
+	user_server
+	other=$(head -1 "$SRV/data/postmaster.pid")
+	left="$DIR/dbio.postgres-999999998"
+	plant_leftover dbio.postgres-999999998
+	rmdir "$left/data"
+	runuser -u postgres -- "$bin/initdb" -D "$left/data" -U postgres --auth=trust >/dev/null
+	runuser -u postgres -- "$bin/pg_ctl" -D "$left/data" -w -l "$left/log" \
+		-o "-c listen_addresses= -c unix_socket_directories=$left" start >/dev/null
+	mine=$(head -1 "$left/data/postmaster.pid")
+	on_teardown kill -QUIT "$mine"
+	cp "$left/data/postmaster.pid" "$scratch/true.pid"
+	cp "$SRV/data/postmaster.pid" "$left/data/postmaster.pid"
+	dbio_ok --workload=postgres --directory="$DIR" --rows=10 --indexes=0
+	[[ "$stderr" == *"dbio: warning: $left: pid $other of its data/postmaster.pid is not its server (its working directory is not the cluster's data directory: another cluster's server): not signalled"* ]]
+	[[ "$stderr" == *"dbio: warning: $left: a server still works in its data directory (pid "*"): not removed; stop it and remove the directory by hand"* ]]
+	answers "$SRV"
+	answers "$left"
+	[ -d "$left/data" ]
+	# Its own pid file back: proven its postmaster, stopped, removed.
+	cp "$scratch/true.pid" "$left/data/postmaster.pid"
+	dbio_ok --workload=postgres --directory="$DIR" --rows=10 --indexes=0
+	[[ "$stderr" != *warning* ]]
+	# Ended (dbio waited for that): gone, or a zombie its parent has yet to reap.
+	ended "$mine"
+	answers "$SRV"
+	is_empty_dir "$DIR"
+	no_server
+}
+
 # user_server: a server of the test's own, as a user would have one: a
 # cluster in $SRV, its socket there; stopped in teardown.
 user_server() {
@@ -198,6 +300,38 @@ user_server() {
 	# No CPU of a server that may be elsewhere.
 	[ "$(jpy "$result" '"server_user_s" in run["phases"][1]["figures"]')" = false ]
 	[ "$("${PSQL[@]}" -d postgres -c "SELECT datname FROM pg_database ORDER BY 1")" = "$before" ]
+	[ "$("${PSQL[@]}" -d keepme -c "SELECT x FROM t")" = 42 ]
+	is_empty_dir "$target"
+}
+
+@test "postgres: pg_conninfo=: the run after a SIGKILL drops the database the killed dbio left, and only names one that is not provably dbio's" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run a server as the user postgres"
+	user_server
+	# Named like dbio's (its pid above any pid_max), made by hand: not
+	# dbio's to drop.
+	"${PSQL[@]}" -d postgres -c "CREATE DATABASE dbio_9999999_abc"
+	before=$("${PSQL[@]}" -d postgres -c "SELECT datname FROM pg_database ORDER BY 1")
+	conninfo="host=$SRV user=postgres dbname=postgres"
+	start_importing --workload=postgres --pg_conninfo="$conninfo" --directory="$target" --rows=5000000 \
+		--batch=100000 --indexes=0
+	pid=$bg_pid
+	kill -KILL "$bg_pid"
+	wait "$bg_pid" || true
+	bg_pid=
+	left=$("${PSQL[@]}" -d postgres -c "SELECT datname FROM pg_database WHERE datname LIKE 'dbio\\_${pid}\\_%'")
+	[[ "$left" == "dbio_${pid}_"* ]]
+	# Its comment not the token of the record: not provably dbio's, kept.
+	read -r _ token <"$target/dbio.pgdb-$pid"
+	"${PSQL[@]}" -d postgres -c "COMMENT ON DATABASE $left IS 'dbio forged'"
+	dbio_ok --workload=postgres --pg_conninfo="$conninfo" --directory="$target" --rows=100 --indexes=0
+	[ "$("${PSQL[@]}" -d postgres -c "SELECT count(*) FROM pg_database WHERE datname = '$left'")" = 1 ]
+	[[ "$stderr" == *"dbio: warning: pg_conninfo: database $left: named like dbio's but not provably a killed dbio's (no record in $target with the token of its comment): left alone; if its dbio is gone, drop it with: DROP DATABASE $left WITH (FORCE)"* ]]
+	# The comment dbio gave it back: dropped.
+	"${PSQL[@]}" -d postgres -c "COMMENT ON DATABASE $left IS 'dbio $token'"
+	dbio_ok --workload=postgres --pg_conninfo="$conninfo" --directory="$target" --rows=100 --indexes=0
+	[ "$("${PSQL[@]}" -d postgres -c "SELECT datname FROM pg_database ORDER BY 1")" = "$before" ]
+	[[ "$stderr" == *"dbio: warning: pg_conninfo: database $left: dropped, the database of a killed dbio (pid $pid) recorded in $target/dbio.pgdb-$pid"* ]]
+	[[ "$stderr" == *"dbio: warning: pg_conninfo: database dbio_9999999_abc: named like dbio's but not provably a killed dbio's (no record in $target with the token of its comment): left alone; if its dbio is gone, drop it with: DROP DATABASE dbio_9999999_abc WITH (FORCE)"* ]]
 	[ "$("${PSQL[@]}" -d keepme -c "SELECT x FROM t")" = 42 ]
 	is_empty_dir "$target"
 }

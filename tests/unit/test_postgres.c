@@ -2,9 +2,10 @@
  * Unit tests for workload=postgres's pure helpers (src/workload/
  * postgres_int.h): the cluster's removal follows no symlink the server's
  * user may have planted inside it (what a link points at survives, the
- * link goes) and says what it could not remove; PostgreSQL's message for
- * a refused setting is found in server.log's tail, past log_line_prefix,
- * and nothing else is taken for one; /proc/<pid>/stat is read past a
+ * link goes) and says what it could not remove; the FATAL line of a
+ * server that would not start is found in server.log's tail, past
+ * log_line_prefix, and the setting it (or its HINT) names told apart from
+ * a failure that names none; /proc/<pid>/stat is read past a
  * command holding spaces and ')'. In a build without libpq there is
  * nothing to test, and the test says so.
  */
@@ -83,24 +84,43 @@ static void test_postgres_remove_tree_follows_no_symlink(void **state)
 	assert_int_equal(rmdir(base), 0);
 }
 
-static void test_postgres_setting_message(void **state)
+static void test_postgres_refused_setting(void **state)
 {
+	const char *const names[] = { "shared_buffers", "wal_level", "max_wal_size" };
 	char log[] =
-		"2026-12-01 03:19:42.094 GMT [23112] LOG:  starting;"
-		"2026-12-01 03:19:42.094 GMT [23112] FATAL:  invalid value for parameter \"wal_level\": \"loud\";"
-		"2026-12-01 03:19:42.095 GMT [23112] LOG:  database system is shut down";
-	char range[] =
-		"FATAL:  0 8kB is outside the valid range for parameter \"shared_buffers\" (16 .. 1073741823)";
-	char other[] =
-		"2026-12-01 03:19:42.094 GMT [1] FATAL:  could not create shared memory segment: No space left";
+		"2026-12-01 03:19:42.094 GMT [23112] LOG:  starting\n"
+		"2026-12-01 03:19:42.094 GMT [23112] FATAL:  invalid value for parameter \"wal_level\": \"loud\"\n"
+		"2026-12-01 03:19:42.094 GMT [23112] HINT:  Available values: minimal, replica, logical.\n"
+		"2026-12-01 03:19:42.095 GMT [23112] LOG:  database system is shut down\n";
+	char cross[] =
+		"2026-12-02 01:19:32.856 UTC [4209] FATAL:  \"max_wal_size\" must be at least twice \"wal_segment_size\"\n"
+		"2026-12-02 01:19:32.856 UTC [4209] LOG:  database system is shut down\n";
+	char hint[] =
+		"x FATAL:  could not map anonymous shared memory: Cannot allocate memory\n"
+		"x HINT:  To reduce the request size, perhaps by reducing shared_buffers or max_connections.\n";
+	/* "shared_buffersx" in a HINT is not the setting; the HINT of a
+	 * later line is not this one's. */
+	char other[] = "x FATAL:  could not create shared memory segment: No space left\n"
+		       "x HINT:  see shared_buffersx\n"
+		       "x LOG:  x\n"
+		       "x HINT:  reduce shared_buffers\n";
+	char none[] = "x LOG:  database system is ready to accept connections\n";
+	size_t which = 9;
 
 	(void)state;
-	assert_string_equal(pg_setting_message(log),
-			    "FATAL:  invalid value for parameter \"wal_level\": \"loud\"");
-	assert_string_equal(
-		pg_setting_message(range),
-		"FATAL:  0 8kB is outside the valid range for parameter \"shared_buffers\" (16 .. 1073741823)");
-	assert_null(pg_setting_message(other));
+	assert_string_equal(pg_refused_setting(log, names, 3, &which),
+			    "invalid value for parameter \"wal_level\": \"loud\"");
+	assert_int_equal(which, 1);
+	assert_string_equal(pg_refused_setting(cross, names, 3, &which),
+			    "\"max_wal_size\" must be at least twice \"wal_segment_size\"");
+	assert_int_equal(which, 2);
+	assert_string_equal(pg_refused_setting(hint, names, 3, &which),
+			    "could not map anonymous shared memory: Cannot allocate memory");
+	assert_int_equal(which, 0);
+	assert_string_equal(pg_refused_setting(other, names, 3, &which),
+			    "could not create shared memory segment: No space left");
+	assert_int_equal(which, 3);
+	assert_null(pg_refused_setting(none, names, 3, &which));
 }
 
 static void test_postgres_proc_stat_parse(void **state)
@@ -126,7 +146,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_postgres_remove_tree_follows_no_symlink),
-		cmocka_unit_test(test_postgres_setting_message),
+		cmocka_unit_test(test_postgres_refused_setting),
 		cmocka_unit_test(test_postgres_proc_stat_parse),
 	};
 
