@@ -91,6 +91,33 @@ int jobrun_write_outputs(const struct run_args *a, const json_t *result, bool pa
 int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc, char **argv,
 		   void (*show)(const json_t *result, const struct jobset *set, const struct run_args *a));
 
+/* sweep --resume (cmd/resume.c). A result file is input: nothing in it
+ * may make dbio read or write a path the real command line did not name.
+ *
+ * jobrun_resume_load: the result file at path, loaded whole (result_load_whole)
+ * and fit to resume (jobrun_resume_check); *result is the caller's.
+ * jobrun_resume_check: r fit to resume (argv a `dbio sweep` command line
+ * of strings, sweep's counts consistent with jobs[]); its argv from
+ * "sweep" on into *argc, *argv (the array the caller's to free, the
+ * strings borrowed from r). 0 or DBIO_EINPUT with "sweep: <path>: cannot
+ * resume: …" in err. */
+int jobrun_resume_load(const char *path, json_t **result, int *argc, char ***argv, struct dbio_err *err);
+int jobrun_resume_check(const json_t *r, const char *path, int *argc, char ***argv, struct dbio_err *err);
+
+/* rec, parsed from the file's argv, checked against now, this command
+ * line: what may name a path (job files, keys of free text and their
+ * --vary, --force) must be the same in both, in the same order; now may
+ * hold nothing else but --series-csv (and --format, --progress). rec's
+ * --series-csv becomes now's (a note in note[0..notelen) when the file
+ * had one and now has none), its --output path. 0 or DBIO_EINPUT with
+ * the message, naming path, the argument and why, in err. */
+int jobrun_resume_take(const char *path, struct run_args *rec, const struct run_args *now, char *note,
+		       size_t notelen, struct dbio_err *err);
+
+/* The command that resumes the sweep of a into path: "dbio sweep --resume
+ * PATH" and what a resume takes only from its command line; into buf. */
+const char *jobrun_resume_command(const struct run_args *a, const char *path, char *buf, size_t len);
+
 /* Show the runner's progress on stderr as --progress says (default: when
  * stderr is a terminal). */
 void jobrun_progress(struct run_args *a);

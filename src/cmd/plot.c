@@ -5,6 +5,7 @@
  * keep each plot's data file and gnuplot script beside its image.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "result/result.h"
 #include "views/plot.h"
 #include "util/atomic.h"
+#include "util/safepath.h"
 
 static void plot_usage(void)
 {
@@ -64,25 +66,43 @@ static int put(const char *dir, const char *name, const char *ext, const char *d
 	return rc;
 }
 
-/* Whether --out DIR is (or is now made) a directory dbio can write in;
+/* Whether --out DIR is (or is now made) a directory dbio can write in,
+ * reached through no symlink of another user (util/safepath.h: each
+ * file is then written by atomic_write, which walks the path again);
  * says why not. */
 static bool out_dir_ok(const char *out)
 {
-	struct stat st;
+	struct dbio_err err = { 0 };
+	struct safepath sp;
+	char self[64];
+	int rc = safepath_resolve("--out", out, &sp, &err), fd;
+	bool ok = false;
 
-	if (mkdir(out, 0777) && errno != EEXIST) {
-		cmd_error("plot: --out %s: cannot create: %s", out, strerror(errno));
+	if (!rc && sp.fd < 0 && sp.dirfd >= 0 && mkdirat(sp.dirfd, sp.leaf, 0777) && errno != EEXIST)
+		rc = -errno;
+	safepath_release(&sp);
+	if (rc == DBIO_EUNSAFE) {
+		cmd_error("plot: %s", err.msg);
 		return false;
 	}
-	if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
+	if (rc) {
+		cmd_error("plot: --out %s: cannot create: %s", out, strerror(-rc));
+		return false;
+	}
+	if ((fd = safepath_open_dir("--out", out, &err)) == DBIO_EUNSAFE) {
+		cmd_error("plot: %s", err.msg);
+		return false;
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	if (fd < 0)
 		cmd_error("plot: --out %s: not a directory", out);
-		return false;
-	}
-	if (access(out, W_OK)) {
+	else if (access(self, W_OK))
 		cmd_error("plot: --out %s: cannot write there: %s", out, strerror(errno));
-		return false;
-	}
-	return true;
+	else
+		ok = true;
+	if (fd >= 0)
+		close(fd);
+	return ok;
 }
 
 /* Draw each plot of set and write it, its data and script into out,

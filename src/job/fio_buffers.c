@@ -1,7 +1,7 @@
 /*
  * fio's buffer keys, checked and fixed up as fio does: what a write
  * carries (scramble_buffers, refill_buffers, zero_buffers,
- * buffer_compress_*, dedupe_*). workload/content.c fills the buffers.
+ * buffer_compress_*, dedupe_*). workload/fileio/content.c fills the buffers.
  */
 #include <stdio.h>
 

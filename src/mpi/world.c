@@ -142,6 +142,7 @@ const struct run_coord *mpi_coord(struct mpi_world *w)
 
 #include "result/result.h"
 #include "util/clock.h"
+#include "util/safepath.h"
 
 #define MPI_HOST_LEN  64
 #define MPI_STOP_TAG  1000
@@ -515,10 +516,13 @@ static int rank_dir(struct mpi_world *w, const struct job *job, const char *dir,
 	job_where(job_origin_of(job, "directory"), where, sizeof(where));
 	if (!strcmp(dir, RUN_SCRATCH_DEFAULT) && mkdir(dir, 0755) == 0)
 		w->made_scratch = true;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* every component: no symlink of another user (util/safepath.h) */
+	strncat(where, ": key 'directory':", sizeof(where) - strlen(where) - 1);
+	dfd = safepath_open_dir(where, dir, err);
+	where[strlen(where) - strlen(": key 'directory':")] = '\0';
 	if (dfd < 0)
 		return dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s: %s (job '%s')", where, dir,
-				    strerror(errno), job->name);
+				    strerror(-dfd), job->name);
 	snprintf(name, sizeof(name), "rank%d", w->rank);
 	if ((size_t)snprintf(path, len, "%s/%s", dir, name) >= len)
 		rc = dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s/%s: too long (job '%s')", where,

@@ -39,6 +39,15 @@ int plan_job_init(struct job *job, const char *name);
  * same name in two tables has the same type (plan_check). */
 const struct option_def *plan_find(const char *name);
 
+/* The longest name a key may have, and whether key has the shape of one:
+ * 1 to PLAN_KEY_MAX letters, digits, '_' and '-', the first a letter or
+ * '_'. Only a key-shaped key is quoted in a message: other text (a line
+ * of a file that is no job file) is described by PLAN_NOT_A_KEY. */
+#define PLAN_KEY_MAX 64
+#define PLAN_NOT_A_KEY                                                                                       \
+	"not a key: expected '[section]', 'key=value' or a bare key of letters, digits, '_' and '-' (the text is not shown: it may be from a file that is no job file)"
+bool plan_key_shaped(const char *key);
+
 /* job_set, but a key of a part this build left out is refused with the
  * package that brings it back, and a key of fio's that dbio does not
  * honour with fio_keys' reason ("<where>: key 'rate': fio key dbio does

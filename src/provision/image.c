@@ -131,6 +131,14 @@ int provision_image_undo(const char *path, const char *token, uint64_t idev, uin
 				  path);
 		return 0;
 	}
+	/* a loop device still attached to it (in use) keeps its record, and
+	 * the image its token for the next --cleanup to read */
+	char real[PROVISION_PATH_MAX], loop[64];
+
+	if (realpath(path, real) && provision_loop_holding(real, loop, sizeof(loop))) {
+		provision_log_add(log, "not removed: %s: /dev/%s still holds it", path, loop);
+		return -EBUSY;
+	}
 	if (unlink(path) && errno != ENOENT)
 		return -errno;
 	provision_log_add(log, "removed %s", path);

@@ -17,7 +17,7 @@
 #include "run/memlimit.h"
 #include "run/run_int.h"
 #include "util/clock.h"
-#include "workload/flow.h"
+#include "workload/fileio/flow.h"
 
 static void *worker_main(void *arg)
 {

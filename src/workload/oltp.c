@@ -22,8 +22,8 @@
 
 #include "util/clock.h"
 #include "util/syscalls.h"
-#include "workload/logs.h"
-#include "workload/pace.h"
+#include "workload/fileio/logs.h"
+#include "workload/fileio/pace.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
@@ -374,4 +374,5 @@ const struct workload_ops workload_oltp = {
 	.shared_init = oltp_shared_init,
 	.shared_release = oltp_shared_release,
 	.options = &oltp_options,
+	.borrows = "fileio",
 };

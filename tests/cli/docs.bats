@@ -420,6 +420,18 @@ EOF2
 	run "$ROOT/scripts/check-layers" "$src" "$ROOT/docs/architecture.md"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"src/run/layout.c:"*": includes workload's private header" ]]
+	# a room's private header from its module: workload/fileio/ is a folder of its own
+	cp "$ROOT/src/run/layout.c" "$src/run/layout.c"
+	echo '#include "workload/fileio/fileio_int.h"' >>"$src/workload/oltp.c"
+	run "$ROOT/scripts/check-layers" "$src" "$ROOT/docs/architecture.md"
+	[ "$status" -eq 1 ]
+	[ "$output" = "src/workload/oltp.c:$(wc -l <"$src/workload/oltp.c"): includes workload/fileio's private header" ]
+	cp "$ROOT/src/workload/oltp.c" "$src/workload/oltp.c"
+	# an upward include from inside the room is the module's
+	echo '#include "run/run.h"' >>"$src/workload/fileio/flow.c"
+	run "$ROOT/scripts/check-layers" "$src" "$ROOT/docs/architecture.md"
+	[ "$status" -eq 1 ]
+	[ "$output" = "src/workload/fileio/flow.c:$(wc -l <"$src/workload/fileio/flow.c"): workload includes run/, which is not below it" ]
 	# cmd/jobrun.c may include what cmd may, but mpi/ (the coordinator only)
 	rm -r "$src"
 	cp -r "$ROOT/src" "$src"

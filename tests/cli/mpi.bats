@@ -111,6 +111,21 @@ JOB=(--rw=randread --bs=4k --size=4m --progress=none)
 	[ ! -e "$target/rank0" ]
 }
 
+@test "mpi: a target through another user's symlink in the middle stops every rank before any rank directory is made" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to own a symlink as another user"
+	mkdir -p "$scratch/victim/d" "$scratch/u"
+	chown 65534:65534 "$scratch/u"
+	ln -s "$scratch/victim" "$scratch/u/sub"
+	chown -h 65534:65534 "$scratch/u/sub"
+	mpi_run 2 --directory="$scratch/u/sub/d" "${JOB[@]}"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"dbio: "*"command line: key 'directory': $scratch/u/sub/d: component '$scratch/u/sub' is a symlink that belongs to user 65534: refusing to follow it (give the path it points to)"* ]] || {
+		echo "$stderr"
+		false
+	}
+	is_empty_dir "$scratch/victim/d"
+}
+
 @test "mpi: a rank that runs out of space stops every rank cleanly, naming rank and host" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs"
 	mkdir "$target/rank2"

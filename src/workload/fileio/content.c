@@ -1,5 +1,5 @@
 /* What a file workload's writes carry; see content.h. */
-#include "workload/content.h"
+#include "workload/fileio/content.h"
 
 #include <string.h>
 
