@@ -238,7 +238,7 @@ int jobrun_resume_take(const char *path, struct run_args *rec, const struct run_
 			note, notelen,
 			"sweep: %s: its argv's --series-csv=%s is not taken from a result file: give --series-csv on the command line to write it",
 			path, file_csv);
-	termesc_fix(note, notelen, TERMESC_LINE);
+	termesc_fix(note, notelen);
 	rec->output = path;
 	return 0;
 }
@@ -254,6 +254,6 @@ const char *jobrun_resume_command(const struct run_args *a, const char *path, ch
 		used += (size_t)snprintf(buf + used, len - used, " %s", shown(a, t[i].arg, b, sizeof(b)));
 	if (a->series_csv && used < len)
 		snprintf(buf + used, len - used, " --series-csv=%s", a->series_csv);
-	termesc_fix(buf, len, TERMESC_LINE);
+	termesc_fix(buf, len);
 	return buf;
 }

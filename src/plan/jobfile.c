@@ -446,7 +446,7 @@ static bool readable_kind(mode_t mode, bool included)
  * device's open may act) and again on what was opened. */
 static FILE *open_job_file(const char *path, bool included, struct dbio_err *err)
 {
-	const char *what = "cannot open job file";
+	const char *what = included ? "cannot include" : "cannot open job file";
 	struct stat st;
 	FILE *fp;
 	int fd;

@@ -47,7 +47,7 @@ int dbio_err_set(struct dbio_err *err, int code, const char *fmt, ...)
 	 * message does not */
 	for (size_t n = strlen(err->msg); n && (err->msg[n - 1] == '\n' || err->msg[n - 1] == '\r');)
 		err->msg[--n] = '\0';
-	termesc_fix(err->msg, sizeof(err->msg), bad_input(code) ? TERMESC_LINE : 0);
+	termesc_fix_flags(err->msg, sizeof(err->msg), bad_input(code) ? TERMESC_LINE : 0);
 	return code;
 }
 

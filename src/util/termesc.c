@@ -59,7 +59,12 @@ bool termesc_needed(const char *s)
 	return plain_run((const unsigned char *)s, n, TERMESC_LINE, &len, &cp) < n;
 }
 
-void termesc_fix(char *buf, size_t size, unsigned flags)
+void termesc_fix(char *buf, size_t size)
+{
+	termesc_fix_flags(buf, size, TERMESC_LINE);
+}
+
+void termesc_fix_flags(char *buf, size_t size, unsigned flags)
 {
 	char *copy;
 	FILE *fp;

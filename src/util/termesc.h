@@ -42,7 +42,10 @@ FILE *termesc_open(FILE *dst);
 bool termesc_needed(const char *s);
 
 /* buf (a string in size bytes) escaped in place as termesc_write does
- * with flags (TERMESC_LINE: one line of visible text), cut to size. */
-void termesc_fix(char *buf, size_t size, unsigned flags);
+ * with TERMESC_LINE: one line of visible text, cut to size. */
+void termesc_fix(char *buf, size_t size);
+
+/* termesc_fix with termesc_write's flags (0: newline and tab kept). */
+void termesc_fix_flags(char *buf, size_t size, unsigned flags);
 
 #endif

@@ -322,7 +322,7 @@ bad_job() {
 	for what in fifo:'a FIFO' /dev/zero:'a character device' dir:'a directory'; do
 		printf '[a]\nrw=read\nsize=64k\ninclude %s\n' "${what%%:*}" >inc.fio
 		run -2 --separate-stderr timeout 60 "$DBIO" run inc.fio --directory="$target" --output "$result"
-		[ "$stderr" = "dbio: inc.fio:4: include: ${what%%:*}: cannot open job file: ${what#*:}: a job file is a regular file" ] ||
+		[ "$stderr" = "dbio: inc.fio:4: include: ${what%%:*}: cannot include: ${what#*:}: a job file is a regular file" ] ||
 			{ echo "$what: $stderr"; false; }
 		is_empty_dir "$target"
 	done

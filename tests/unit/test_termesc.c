@@ -144,10 +144,10 @@ static void test_termesc_fix_and_err_messages(void **state)
 	char small[8] = "ab\ncdef";
 	struct dbio_err err = { 0 }, lines = { 0 }, io = { 0 };
 
-	termesc_fix(buf, sizeof(buf), TERMESC_LINE);
+	termesc_fix(buf, sizeof(buf));
 	assert_string_equal(buf, "a\\x0ab\\x1b[c");
 	small[7] = '\0';
-	termesc_fix(small, sizeof(small), TERMESC_LINE);
+	termesc_fix(small, sizeof(small));
 	assert_string_equal(small, "ab\\x0ac");
 	dbio_err_set(&err, DBIO_EINPUT, "v.fio:2: key 'bs': bad value '%s'", "4k\ndbio: forged");
 	assert_string_equal(err.msg, "v.fio:2: key 'bs': bad value '4k\\x0adbio: forged'");
