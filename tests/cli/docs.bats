@@ -325,7 +325,8 @@ EOF
 	[ "$(grep -c '^  report     result files as text, or as one self-contained HTML page with tables and plots$' <<<"$output")" -eq 1 ]
 	run "$DBIO" help report
 	[ "$status" -eq 0 ]
-	[ "$(grep -cF '       dbio report RESULT.json [MORE.json...] [--metric LIST] [--op LIST]' <<<"$output")" -eq 1 ]
+	[ "$(grep -cF 'usage: dbio report RESULT.json [MORE.json...] [--html FILE] ' <<<"$output")" -eq 1 ]
+	[ "$(grep -cF 'Without --html, prints the text' <<<"$output")" -eq 1 ]
 }
 
 @test "docs: every key of the option tables is in docs/options.md and docs/dbio.1" {
