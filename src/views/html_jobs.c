@@ -340,6 +340,7 @@ static void repeats(FILE *fp, const json_t *job)
 static void series(FILE *fp, const struct html_report *r, size_t f, size_t j, const json_t *runs)
 {
 	static const char *const rank[] = { "worst", "second-worst" };
+	struct views_series_shape sh;
 	bool any = false;
 	size_t i, k;
 	json_t *run, *w;
@@ -356,15 +357,22 @@ static void series(FILE *fp, const struct html_report *r, size_t f, size_t j, co
 
 		if (!s)
 			continue;
-		fprintf(fp, "<li>run %zu: %zu ", i + 1, json_array_size(json_object_get(s, "points")));
+		views_series_shape(s, &sh);
+		fprintf(fp, "<li>run %zu: %zu ", i + 1,
+			time_grid || batch_grid || !sh.even ? sh.points : sh.per_thread);
 		if (time_grid) {
 			fputs("intervals of ", fp);
 			html_put_ns(fp, tree_num(s, "interval_ns"));
 		} else if (batch_grid) {
 			fputs("database batches (a point per batch of each thread)", fp);
-		} else {
+		} else if (sh.even) {
 			fprintf(fp, "intervals of %.0f reads and writes per thread",
 				tree_num(s, "interval_ops"));
+			if (sh.last_ops > 0)
+				fprintf(fp, ", the last of %.0f", sh.last_ops);
+		} else {
+			fprintf(fp, "intervals of %.0f reads and writes of %zu threads, %zu of them partial",
+				tree_num(s, "interval_ops"), sh.threads, sh.partial);
 		}
 		if (json_is_true(json_object_get(s, "truncated")))
 			fputs(" <span class=\"warn\">(truncated: out of memory)</span>", fp);

@@ -10,6 +10,7 @@
 #include "util/termesc.h"
 #include "util/units.h"
 #include "views/steady.h"
+#include "views/views_int.h"
 
 /* The job's one-line summary (jobs[].brief, made from the option tables
  * when the result was written). */
@@ -325,47 +326,55 @@ static double point_data_ops(const json_t *point)
 	return n;
 }
 
-/* The count and batch grids' line: each thread's points are listed in
- * turn, so the count is per thread, and a count grid's last interval may
- * hold fewer than interval_ops reads and writes. */
-static void series_per_thread(FILE *fp, const json_t *series, const char *trunc)
+void views_series_shape(const json_t *series, struct views_series_shape *sh)
 {
 	const json_t *points = json_object_get(series, "points");
-	bool batches = !strcmp(tree_str(series, "grid"), "batch"), even = true;
-	double per = tree_num(series, "interval_ops"), last = 0;
-	size_t i, n = 0, threads = 0, run = 0, partial = 0;
+	bool batches = !strcmp(tree_str(series, "grid"), "batch");
+	double per = tree_num(series, "interval_ops");
+	size_t i, run = 0;
 	json_t *p;
 
+	*sh = (struct views_series_shape){ .points = json_array_size(points), .even = true };
 	json_array_foreach (points, i, p) {
-		bool ends = i + 1 == json_array_size(points) ||
+		bool ends = i + 1 == sh->points ||
 			    tree_num(json_array_get(points, i + 1), "thread") != tree_num(p, "thread");
+		double ops;
 
 		run++;
 		if (!ends)
 			continue;
-		double ops = batches ? 0 : point_data_ops(p);
-
-		if (ops < per)
-			partial++;
-		even &= !threads || (run == n && (ops < per ? ops : 0) == last);
-		n = run, last = ops < per ? ops : 0, run = 0, threads++;
+		ops = batches ? per : point_data_ops(p);
+		ops = ops < per ? ops : 0;
+		sh->partial += ops > 0;
+		sh->even &= !sh->threads || (run == sh->per_thread && ops == sh->last_ops);
+		sh->per_thread = run, sh->last_ops = ops, run = 0, sh->threads++;
 	}
-	if (batches && even)
-		fprintf(fp, "    series: %zu batches per thread%s\n", n, trunc);
+}
+
+/* The count and batch grids' line: each thread's points are listed in
+ * turn, so the count is per thread. */
+static void series_per_thread(FILE *fp, const json_t *series, const char *trunc)
+{
+	bool batches = !strcmp(tree_str(series, "grid"), "batch");
+	double per = tree_num(series, "interval_ops");
+	struct views_series_shape sh;
+
+	views_series_shape(series, &sh);
+	if (batches && sh.even)
+		fprintf(fp, "    series: %zu batches per thread%s\n", sh.per_thread, trunc);
 	else if (batches)
-		fprintf(fp, "    series: %zu batches of %zu threads%s\n", json_array_size(points), threads,
-			trunc);
-	else if (even && last > 0)
+		fprintf(fp, "    series: %zu batches of %zu threads%s\n", sh.points, sh.threads, trunc);
+	else if (sh.even && sh.last_ops > 0)
 		fprintf(fp,
 			"    series: %zu intervals of %.0f data operations per thread, the last of %.0f%s\n",
-			n, per, last, trunc);
-	else if (even)
-		fprintf(fp, "    series: %zu intervals of %.0f data operations per thread%s\n", n, per,
-			trunc);
+			sh.per_thread, per, sh.last_ops, trunc);
+	else if (sh.even)
+		fprintf(fp, "    series: %zu intervals of %.0f data operations per thread%s\n", sh.per_thread,
+			per, trunc);
 	else
 		fprintf(fp,
 			"    series: %zu intervals of %.0f data operations of %zu threads, %zu of them partial%s\n",
-			json_array_size(points), per, threads, partial, trunc);
+			sh.points, per, sh.threads, sh.partial, trunc);
 }
 
 static void series_lines(FILE *fp, const json_t *series)

@@ -2,8 +2,8 @@
  * Private to src/views/: what the plot files (plot.c: series and latency,
  * plot_sweep.c: sweep curves and comparison bars, gnuplot.c: writing
  * scripts and running gnuplot) and the HTML files (html.c: the page,
- * html_jobs.c: environment and jobs) share. No other folder includes
- * this.
+ * html_jobs.c: environment and jobs) and text.c share. No other folder
+ * includes this.
  */
 #ifndef DBIO_VIEWS_VIEWS_INT_H
 #define DBIO_VIEWS_VIEWS_INT_H
@@ -14,6 +14,21 @@
 #include "analysis/metric.h"
 #include "views/html.h"
 #include "views/plot.h"
+
+/* A count or batch grid series (result "series") by thread: each
+ * thread's points are listed in turn. */
+struct views_series_shape {
+	size_t points;	   /* of every thread */
+	size_t threads;	   /* with a point */
+	size_t per_thread; /* points of the last thread (of each, when even) */
+	double last_ops;   /* count grid: reads and writes of the last thread's
+			    * partial last interval, 0 when it is whole */
+	size_t partial;	   /* threads whose last interval is partial */
+	bool even;	   /* every thread has per_thread points and the same last_ops */
+};
+
+/* The shape of series (text.c). */
+void views_series_shape(const json_t *series, struct views_series_shape *sh);
 
 #define PLOT_MAX_CURVES 24 /* a legend longer than this is not read */
 

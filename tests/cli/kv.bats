@@ -208,10 +208,16 @@ syncs() {
 	[ "$(value "$result" '[p["ops"]["insert"]["count"] for p in d["jobs"][0]["runs"][0]["series"]["points"]] == [1000] * 30 + [500]')" = True ]
 	[ "$(value "$result" '[w["count"] for w in d["jobs"][0]["runs"][0]["series"]["worst"]]')" = '[1000, 1000]' ]
 	[ "$(grep -c '^    series: 31 intervals of 1000 data operations per thread, the last of 500$' <<<"$output")" -eq 1 ]
+	run "$DBIO" report "$result" --html page.html
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '<li>run 1: 31 intervals of 1000 reads and writes per thread, the last of 500; ' page.html)" -eq 1 ]
 	# Two threads: the count is per thread.
 	kv_ok "$e" --records=3050 --batch=1000 --log_interval=1000ops --numjobs=2
 	[ "$(value "$result" 'len(d["jobs"][0]["runs"][0]["series"]["points"])')" -eq 8 ]
 	[ "$(grep -c '^    series: 4 intervals of 1000 data operations per thread, the last of 50$' <<<"$output")" -eq 1 ]
+	run "$DBIO" report "$result" --html page.html
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '<li>run 1: 4 intervals of 1000 reads and writes per thread, the last of 50; ' page.html)" -eq 1 ]
 }
 
 @test "kv value_size: a range keeps each insert between 16+lo and 16+hi bytes; one size is exact" {
