@@ -256,6 +256,19 @@ QUICK=(--rw=read --size=64k --progress=none)
 	json_is "$scratch/got" "$R0.ops.read.count=16" partial=false
 }
 
+@test "--output onto a FIFO another user planted that nobody reads: refused promptly, the FIFO left" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to own a FIFO as another user"
+	mkfifo "$scratch/fifo"
+	chown 65534:65534 "$scratch/fifo"
+	# timeout only guards against a hang (dbio before this waited forever)
+	run --separate-stderr timeout 60 "$DBIO" run "${QUICK[@]}" --directory="$target" --output "$scratch/fifo"
+	[ "$status" -eq 1 ]
+	[ "${stderr_lines[-1]}" = "dbio: $scratch/fifo: a FIFO that no process reads: refusing to wait for one (start its reader first)" ]
+	[ -p "$scratch/fifo" ]
+	[ "$(stat -c %u:%g "$scratch/fifo")" = 65534:65534 ]
+	[ -z "$(ls -A "$scratch" | grep dbio-tmp)" ]
+}
+
 # restore_dev_stdout: put /dev/stdout back as the symlink it is, should a
 # broken dbio have replaced it with a file (as dbio before issue 11 did).
 restore_dev_stdout() {
