@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cmd/cmd.h"
+#include "result/result.h"
 #include "sys/sysinfo.h"
 
 static int sysinfo_main(int argc, char **argv)
@@ -58,7 +59,7 @@ static int sysinfo_main(int argc, char **argv)
 		json_array_append_new(targets, sysinfo_target(NULL, argv[i]));
 	if (!ndirs)
 		json_array_append_new(targets, sysinfo_target(NULL, "."));
-	text = json_dumps(out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	text = result_dumps(out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	if (text)
 		puts(text);
 	free(text);

@@ -269,6 +269,32 @@ QUICK=(--rw=read --size=64k --progress=none)
 	[ -z "$(ls -A "$scratch" | grep dbio-tmp)" ]
 }
 
+# no_raw_controls_in FILE: FILE holds no ESC byte, no C1 control (U+009B as
+# UTF-8, c2 9b) and no DEL.
+no_raw_controls_in() {
+	[ "$(grep -c $'\x1b' "$1")" -eq 0 ] || { echo "raw ESC in $1"; return 1; }
+	[ "$(grep -c $'\xc2\x9b' "$1")" -eq 0 ] || { echo "raw U+009B in $1"; return 1; }
+	[ "$(grep -c $'\x7f' "$1")" -eq 0 ] || { echo "raw DEL in $1"; return 1; }
+}
+
+@test "JSON holds no raw control character: run --format json, --output-format=json and the result file parse back to the same path" {
+	local d=$'d\x1b[31m\xc2\x9bx\x7f'
+	mkdir "$target/$d"
+	run --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target/$d" --format json --output "$result"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	printf '%s\n' "$output" >stdout.json
+	no_raw_controls_in stdout.json
+	no_raw_controls_in "$result"
+	json_is stdout.json "jobs.0.options.directory=$target/$d" "argv.5=--directory=$target/$d"
+	json_is "$result" "jobs.0.options.directory=$target/$d" "argv.5=--directory=$target/$d"
+	grep -qF 'd\u001B[31m\u009Bx\u007F' stdout.json
+	run --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target/$d" --output-format=json
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	printf '%s\n' "$output" >fio.json
+	no_raw_controls_in fio.json
+	json_is fio.json "jobs.0.job options.directory=$target/$d"
+}
+
 # restore_dev_stdout: put /dev/stdout back as the symlink it is, should a
 # broken dbio have replaced it with a file (as dbio before issue 11 did).
 restore_dev_stdout() {
