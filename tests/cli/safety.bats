@@ -113,6 +113,48 @@ interrupt() {
 	interrupt SIGTERM 143
 }
 
+@test "SIGINT after the result was written: exit 0, the complete result stands, and stderr says so" {
+	mkfifo out.fifo csv.fifo
+	# dbio writes --output, then --series-csv. The result goes into a FIFO
+	# read to its end; the CSV (over 8 KiB) into a FIFO of one page that is
+	# read only after the signal: dbio is still there, blocked writing it,
+	# when the SIGINT comes, and the result it wrote is already whole.
+	run --separate-stderr "$PYTHON" - "$DBIO" "$target" <<'PY'
+import fcntl, os, signal, subprocess, sys, time
+csv = os.open("csv.fifo", os.O_RDONLY | os.O_NONBLOCK)
+fcntl.fcntl(csv, 1031, 4096)  # F_SETPIPE_SZ: one page
+p = subprocess.Popen([sys.argv[1], "run", "--rw=read", "--size=64k", "--time_based", "--runtime=2s",
+                      "--log_interval=10ms", "--numjobs=4", "--progress=none", "--directory=" + sys.argv[2],
+                      "--output", "out.fifo", "--series-csv", "csv.fifo"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+with open("out.fifo", "rb") as f:
+    open("got.json", "wb").write(f.read())
+p.send_signal(signal.SIGINT)
+data = b""
+while True:  # until dbio has opened the CSV FIFO, written it and closed it
+    try:
+        chunk = os.read(csv, 65536)
+    except BlockingIOError:
+        chunk = None
+    if chunk:
+        data += chunk
+    elif chunk == b"" and data:
+        break
+    else:
+        time.sleep(0.01)
+open("got.csv", "wb").write(data)
+err = p.stderr.read().decode()
+print(p.wait())
+sys.stderr.write(err)
+PY
+	[ "$output" = 0 ] || { echo "exit $output: $stderr"; false; }
+	[ "${stderr_lines[-1]}" = "dbio: interrupted by SIGINT after the result was complete: it stands" ]
+	json_is got.json partial=false "$R0.partial=false"
+	[ "$(wc -c <got.csv)" -gt 8192 ]
+	head -1 got.csv | grep -q '^job,run,thread,interval,'
+	is_empty_dir "$target"
+}
+
 # stop_signal SIGNAL STATUS: SIGHUP (a closed terminal) and SIGQUIT (the
 # quit key) stop a job as SIGTERM does. The signal is sent as soon as the
 # job's file exists, so it lands while the file is laid out or while the
