@@ -21,6 +21,7 @@ extern const struct cmd cmd_compare;
 extern const struct cmd cmd_sweep;
 extern const struct cmd cmd_matrix;
 extern const struct cmd cmd_sync;
+extern const struct cmd cmd_crash;
 extern const struct cmd cmd_sysinfo;
 extern const struct cmd cmd_sysbench;
 extern const struct cmd cmd_bonnie;
@@ -32,6 +33,7 @@ const struct cmd *const cmd_registry[] = {
 	&cmd_matrix,
 	&cmd_compare,
 	&cmd_sync,
+	&cmd_crash,
 	&cmd_bonnie,
 	&cmd_sysinfo,
 	&cmd_sysbench,
