@@ -329,47 +329,6 @@ int layout_invalidate(struct layout *l, struct dbio_err *err)
 	return 0;
 }
 
-/* Remove the directory name in parent with what is in it, down to depth
- * more levels: only a 0700 directory of dbio's user, which nobody else can
- * have put anything in. 0, or an errno with what could not be removed in
- * what (a path below parent): EPERM for a directory that is not such. */
-static int remove_private_dir(int parent, const char *name, int depth, char *what, size_t len)
-{
-	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int first = 0;
-	struct stat st;
-	DIR *d;
-
-	snprintf(what, len, "%s", name);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : errno;
-	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077) || !(d = fdopendir(fd))) {
-		close(fd);
-		return EPERM;
-	}
-	for (struct dirent *e; (e = readdir(d));) {
-		char below[PATH_MAX];
-		int rc = 0;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (e->d_type == DT_DIR && depth > 0)
-			rc = remove_private_dir(dirfd(d), e->d_name, depth - 1, below, sizeof(below));
-		else if (dbio_sys->unlinkat(dirfd(d), e->d_name, 0) && errno != ENOENT)
-			rc = errno, snprintf(below, sizeof(below), "%s", e->d_name);
-		if (rc && !first) {
-			first = rc;
-			snprintf(what, len, "%s/%s", name, below);
-		}
-	}
-	closedir(d);
-	if (dbio_sys->unlinkat(parent, name, AT_REMOVEDIR) && errno != ENOENT && !first) {
-		first = errno;
-		snprintf(what, len, "%s", name);
-	}
-	return first;
-}
-
 /* Whether name, in directory i, is dbio.<job>.<t>.<something> of a thread t
  * of the job that works there; *n is the length of that prefix. */
 static bool thread_entry(const struct layout *l, size_t i, const char *name, size_t *n)
@@ -417,18 +376,13 @@ void layout_remove_thread_files(struct layout *l, const struct run_opts *opts)
 
 			if (!thread_entry(l, i, e->d_name, &n) || laid_out(l, i, e->d_name))
 				continue;
-			/* workload_db_dir: two levels below it at most (meta's
-			 * d<n>/<directory>, with meta_kind=dir) */
+			/* workload_db_dir: removed through its descriptor
+			 * (workload_db_dir_remove); one there now is not it. */
 			if (!strcmp(e->d_name + n, "db"))
-				rc = remove_private_dir(l->dirs[i].fd, e->d_name, 2, what, sizeof(what));
-			else if (dbio_sys->unlinkat(l->dirs[i].fd, e->d_name, 0) && errno != ENOENT)
+				continue;
+			if (dbio_sys->unlinkat(l->dirs[i].fd, e->d_name, 0) && errno != ENOENT)
 				rc = errno, snprintf(what, sizeof(what), "%s", e->d_name);
-			if (rc == EPERM)
-				run_warn(
-					opts,
-					"%s/%s: not removed: not dbio's private directory any more (owner or mode changed): remove it by hand",
-					l->dirs[i].path, what);
-			else if (rc)
+			if (rc)
 				run_warn(opts, "%s/%s: cannot remove: %s: remove it by hand", l->dirs[i].path,
 					 what, strerror(rc));
 		}
