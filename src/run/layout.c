@@ -207,9 +207,21 @@ static int reopen(struct layout *l, struct layout_file *f, struct dbio_err *err)
 		rc = dbio_err_set(err, DBIO_EUNSAFE,
 				  "%s: not a regular file of dbio's user with one link: not opened again",
 				  f->path);
+	else if (l->job->files_from_earlier && !run_carried_has(&st))
+		rc = dbio_err_set(
+			err, DBIO_EUNSAFE,
+			"%s: not the file the earlier job created (replaced since): not opened again",
+			f->path);
+	else if (!l->job->files_from_earlier && mark_check(fd, RUN_MARK_KEPT) &&
+		 mark_check(fd, RUN_MARK_LIVE))
+		rc = dbio_err_set(
+			err, DBIO_EUNSAFE,
+			"%s: not a file dbio kept: it lacks the mark trusted.dbio.kept that --keep leaves (verify_only reads back only such a file, and needs root and extended attributes to tell it): not opened",
+			f->path);
 	else if ((uint64_t)st.st_size < f->size && !l->job->verify_only && (rc = preallocate(l, f, fd)))
 		dbio_err_set(err, rc, "%s: cannot grow: %s", f->path, strerror(-rc));
-	f->created = l->job->files_from_earlier;
+	/* removed at the end only when it is the earlier job's file */
+	f->created = l->job->files_from_earlier && rc != DBIO_EUNSAFE;
 	dbio_sys->close(fd);
 	return rc;
 }
@@ -261,6 +273,7 @@ int layout_create(struct layout *l, struct dbio_err *err)
 	}
 	for (size_t i = 0; i < l->nfiles && !rc; i++) {
 		struct layout_file *f = &l->files[i];
+		struct stat st;
 		int fd;
 
 		if (atomic_load(&run_stop_signal)) {
@@ -296,6 +309,12 @@ int layout_create(struct layout *l, struct dbio_err *err)
 		/* best effort: without it (not root, no xattrs) a leftover is
 		 * refused instead of removed by the next run */
 		(void)mark_set(fd, RUN_MARK_LIVE);
+		if (l->carry && (fstat(fd, &st) || (rc = run_carried_add(&st)))) {
+			rc = dbio_err_set(err, rc ? rc : -errno, "%s: cannot record it for the later job: %s",
+					  f->path, strerror(rc ? -rc : errno));
+			dbio_sys->close(fd);
+			break;
+		}
 		rc = preallocate(l, f, fd);
 		if (rc) {
 			char sz[32];
@@ -390,15 +409,16 @@ void layout_remove_thread_files(struct layout *l, const struct run_opts *opts)
 	}
 }
 
-/* A file kept with --keep is the user's now: the next run refuses it
- * (already exists) instead of removing it as a leftover. */
+/* A file kept with --keep is the user's now: its mark says so
+ * (RUN_MARK_KEPT), so the next run refuses it (already exists) instead of
+ * removing it as a leftover, and verify_only may read it back. */
 static void unmark_kept(const struct layout *l, const struct layout_file *f)
 {
 	int fd =
 		dbio_sys->openat(l->dirs[f->dir].fd, f->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd >= 0) {
-		(void)mark_clear(fd);
+		(void)mark_set(fd, RUN_MARK_KEPT);
 		dbio_sys->close(fd);
 	}
 }
