@@ -26,6 +26,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
 #include "result/result.h"
+#include "util/termesc.h"
 
 #define MIB (1024ull * 1024)
 
@@ -43,6 +44,7 @@ struct bonnie {
 	bool quiet, sync_writes, direct, seed_set;
 	unsigned long long seed;
 	char size_text[32], files_text[64];
+	char name_shown[32]; /* name as the table and the CSV show it: escaped, cut to a CSV field */
 };
 
 /* The command's parameters, for the table printer (jobrun_execute's show). */
@@ -234,6 +236,12 @@ static int parse_letter(int opt, const char *arg, struct bonnie *b)
 	case 'n':
 		return parse_n(arg, b);
 	case 'm':
+		/* bonnie++ 2.00a writes -m into its CSV as it is: a comma there
+		 * moves every figure after it one column on for bon_csv2txt */
+		if (strchr(arg, ','))
+			return bad(
+				"-m", arg,
+				"a comma would split the name across columns of bonnie++'s CSV line (bonnie++ 2.00a writes it as it is, and bon_csv2txt then reads every figure in the wrong column): give a name without one");
 		b->name = arg;
 		return 0;
 	case 'r':
@@ -476,7 +484,7 @@ static void csv_fields(const json_t *result, size_t r, csv_field *f)
 	memset(f, 0, sizeof(csv_field) * CSV_NFIELDS);
 	snprintf(f[CSV_FORMAT], sizeof(csv_field), "1.98");
 	snprintf(f[CSV_VERSION], sizeof(csv_field), "dbio-%s", DBIO_VERSION);
-	snprintf(f[CSV_NAME], sizeof(csv_field), "%.31s", conf.name);
+	snprintf(f[CSV_NAME], sizeof(csv_field), "%s", conf.name_shown);
 	snprintf(f[CSV_CONCURRENCY], sizeof(csv_field), "1");
 	snprintf(f[CSV_SEED], sizeof(csv_field), "%.0f", num(first, "options", "randseed", NULL));
 	if (conf.size_mib) {
@@ -499,6 +507,22 @@ static void csv_fields(const json_t *result, size_t r, csv_field *f)
 			snprintf(f[CSV_NUM_DIRS], sizeof(csv_field), "%llu", (unsigned long long)conf.dirs);
 		file_fields(result, r, f);
 	}
+}
+
+/* b->name for the table and the CSV line: its control characters (an
+ * ESC, a newline that would end the CSV line) escaped as dbio escapes
+ * text from outside, then cut to a field; bonnie++ prints it raw. */
+static void show_name(struct bonnie *b)
+{
+	FILE *fp = fmemopen(b->name_shown, sizeof(b->name_shown), "w");
+
+	b->name_shown[0] = '\0';
+	if (!fp)
+		return;
+	setbuf(fp, NULL);
+	termesc_write(fp, b->name, strlen(b->name), TERMESC_LINE);
+	fclose(fp);
+	b->name_shown[sizeof(b->name_shown) - 1] = '\0';
 }
 
 /* bonnie++'s K/sec in its table: k below 10000, then m, then g. */
@@ -725,6 +749,7 @@ static int bonnie_main(int argc, char **argv)
 		gethostname(host, sizeof(host) - 1);
 		conf.name = host;
 	}
+	show_name(&conf);
 	jobrun_progress(&args);
 	args.builtin = bonnie_jobfile(&conf, limit);
 	args.builtin_name = "(dbio bonnie)";

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cmd/opts.h"
 #include "job/job.h"
 #include "run/run.h"
 #include "util/err.h"
@@ -41,12 +42,33 @@ struct run_args {
 	bool format_set; /* --format was given */
 	bool wide;	 /* --wide: the closing table in one piece, however wide */
 	struct run_opts opts;
-	struct mpi_world *mpi; /* under MPI (mpi/mpi.h), else NULL */
+	struct mpi_world *mpi; /* under MPI, else NULL: cmd/run.c and cmd/sweep.c join and leave it
+				* (mpi/mpi.h); the rest uses opts.coord, its coordinator */
 };
 
-/* Parse argv[1..argc) of run or sweep (sweep: allow --vary, --resume,
- * --metric and --op). Returns 0, -1 after printing usage for --help (usage is
- * called), or an exit status (2) after printing the error. */
+/* The options every command that runs jobs takes (--output, --series-csv,
+ * --progress, --keep, --force, --wide, --help: rows of cmd/opts.h), those
+ * only sweep takes as refused by the others (hidden), and --format
+ * text|json (a command's own --format row may take more). */
+extern const struct cmd_opt jobrun_rows[];
+extern const struct cmd_opt jobrun_not_sweep_rows[];
+extern const struct cmd_opt jobrun_format_rows[];
+
+/* The parse callback of --format text|json|csv into a->format. */
+int jobrun_parse_format(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args);
+
+/* Parse argv[1..argc) of a command that runs jobs by spec's rows (of
+ * jobrun_rows and its own): an argument that is not an option is a job
+ * file, an option no row names a job key ("--bs=4k", "--bs 4k", a bare
+ * "--direct"). Returns 0, -1 after printing the usage for --help, or an
+ * exit status (2) after printing the error. */
+int jobrun_parse(const struct cmd_opts *spec, int argc, char **argv, struct run_args *a);
+
+/* jobrun_parse with the rows of a command whose usage is its own
+ * (--help calls usage): jobrun_format_rows, jobrun_rows and the refused
+ * sweep options. sweep is false: sweep parses by its own rows
+ * (jobrun_parse); the flag stays until bonnie's and sysbench's calls,
+ * which another change edits, drop it. */
 int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), struct run_args *a);
 
 void jobrun_args_release(struct run_args *a);
@@ -63,7 +85,7 @@ int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, st
  * only rank 0 keeps --output and --series-csv, and the runner agrees at
  * every phase. Returns the agreed status (the first failing rank's error
  * in err); after a failure the caller removes the ranks' directories
- * (mpi_rank_dirs_remove, on every rank). */
+ * (run_coord_dirs_remove, on every rank). */
 int jobrun_mpi_prepare(struct run_args *a, struct jobset *set, int rc, struct dbio_err *err);
 
 /* Under MPI, after the runs: the ranks' directories removed, every rank's
@@ -89,6 +111,33 @@ int jobrun_write_outputs(const struct run_args *a, const json_t *result, bool pa
  * --series-csv, and return the exit status. Used by run and sync. */
 int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc, char **argv,
 		   void (*show)(const json_t *result, const struct jobset *set, const struct run_args *a));
+
+/* sweep --resume (cmd/resume.c). A result file is input: nothing in it
+ * may make dbio read or write a path the real command line did not name.
+ *
+ * jobrun_resume_load: the result file at path, loaded whole (result_load_whole)
+ * and fit to resume (jobrun_resume_check); *result is the caller's.
+ * jobrun_resume_check: r fit to resume (argv a `dbio sweep` command line
+ * of strings, sweep's counts consistent with jobs[]); its argv from
+ * "sweep" on into *argc, *argv (the array the caller's to free, the
+ * strings borrowed from r). 0 or DBIO_EINPUT with "sweep: <path>: cannot
+ * resume: …" in err. */
+int jobrun_resume_load(const char *path, json_t **result, int *argc, char ***argv, struct dbio_err *err);
+int jobrun_resume_check(const json_t *r, const char *path, int *argc, char ***argv, struct dbio_err *err);
+
+/* rec, parsed from the file's argv, checked against now, this command
+ * line: what may name a path (job files, keys of free text and their
+ * --vary, --force) must be the same in both, in the same order; now may
+ * hold nothing else but --series-csv (and --format, --progress). rec's
+ * --series-csv becomes now's (a note in note[0..notelen) when the file
+ * had one and now has none), its --output path. 0 or DBIO_EINPUT with
+ * the message, naming path, the argument and why, in err. */
+int jobrun_resume_take(const char *path, struct run_args *rec, const struct run_args *now, char *note,
+		       size_t notelen, struct dbio_err *err);
+
+/* The command that resumes the sweep of a into path: "dbio sweep --resume
+ * PATH" and what a resume takes only from its command line; into buf. */
+const char *jobrun_resume_command(const struct run_args *a, const char *path, char *buf, size_t len);
 
 /* Show the runner's progress on stderr as --progress says (default: when
  * stderr is a terminal). */

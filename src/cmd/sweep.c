@@ -7,6 +7,7 @@
  * point.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
+#include "cmd/opts.h"
 #include "mpi/mpi.h"
 #include "plan/plan.h"
 #include "analysis/metric.h"
@@ -33,38 +35,70 @@ struct axis {
 	size_t nvalues;
 };
 
-static void sweep_usage(void)
+static int parse_vary(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
 {
-	char defaults[128], phased[128], tail[256];
+	struct run_args *a = args;
 
-	printf("usage: dbio sweep [JOBFILE...] [--KEY=VALUE...] --vary KEY=VALUES [--vary ...]\n"
-	       "                  [--output FILE] [--metric LIST] [--op LIST] [--format text|json|csv]\n"
-	       "       dbio sweep --resume FILE\n\n"
-	       "Runs the job (or the jobs of the job files) once per point of the grid the --vary\n"
-	       "options make, the first --vary changing slowest. VALUES is a list (1,2,4,8) or a\n"
-	       "range: A..B*F multiplies by F from A up to B (1g..16g*2 = 1g,2g,4g,8g,16g), A..B+S\n"
-	       "adds S; a range is the whole of VALUES, and only a numeric key (a size, a\n"
-	       "duration, a count) has ranges: directory=/a/../b,/c is a list of two. A key is\n"
-	       "varied by one --vary, and no list item is empty.\n"
-	       "Each point honours repeat=. With --output the result file is rewritten\n"
-	       "after every point, and says partial: true until the last point is done\n"
-	       "(sweep.completed counts the finished points); `dbio sweep --resume FILE`\n"
-	       "finishes an interrupted sweep without redoing the points it holds. A signal\n"
-	       "stops the sweep at once (exit 128 + signal); one that comes after the last\n"
-	       "point's runs does not make it partial: it is complete, exit 0.\n"
-	       "Below the table, a point over several directories (directory=a:b) has a row per\n"
-	       "directory with its read and write MiB/s; they add up to the point's.\n\n");
-	snprintf(tail, sizeof(tail), "; default %s; %s when every job has phases (kv, import, meta)%s",
-		 metric_names(defaults, sizeof(defaults), ",", true),
-		 metric_names_phased(phased, sizeof(phased), ","), "\n");
-	cmd_print_metrics("  --metric LIST    columns of the table, from ", 19, tail);
-	printf("  --op LIST        rows of the table: only these op types (insert, or read,write)\n"
-	       "                   and phases (load; index: the op type's and the phase's rows;\n"
-	       "                   'phase index': that row alone); default every op type a job\n"
-	       "                   did and every phase it went through. The result keeps them all.\n"
-	       "  --format FORMAT  text (default), json or csv on standard output\n"
-	       "Other options as for `dbio run`.\n");
+	a->vary[a->nvary++] = (char *)val;
+	return 0;
 }
+
+static const struct cmd_opt sweep_rows[] = {
+	{ .name = "--vary",
+	  .value = "KEY=VALUES",
+	  .parse = parse_vary,
+	  .help = "a key and its values, a list or a range; once per key varied",
+	  .flags = CMD_OPT_REPEAT | CMD_OPT_NONEMPTY | CMD_OPT_REQUIRED },
+	{ .name = "--resume",
+	  .value = "FILE",
+	  .offset = offsetof(struct run_args, resume),
+	  .help = "finish the interrupted sweep of the result FILE: its plan from FILE, the job files, "
+		  "the keys of free text, --series-csv, --force, --format and --progress from this command "
+		  "line",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--metric",
+	  .value = "LIST",
+	  .offset = offsetof(struct run_args, metrics),
+	  .help = "columns of the table, from",
+	  .help_more = cmd_opts_metric_lists,
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--op",
+	  .value = "LIST",
+	  .offset = offsetof(struct run_args, ops),
+	  .help = "rows of the table: only these op types (insert, or read,write) and phases (load; "
+		  "index: the op type's and the phase's rows; 'phase index': that row alone); default "
+		  "every op type a job did and every phase it went through. The result keeps them all.",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ 0 },
+};
+
+static const struct cmd_opt *const sweep_tables[] = { sweep_rows, jobrun_format_rows, jobrun_rows,
+						      cmd_opts_help, NULL };
+
+static const struct cmd_opts cmd_sweep_opts = {
+	.name = "sweep",
+	.subject = "command line",
+	.operands = "[JOBFILE...] [--KEY=VALUE...]",
+	.synopsis = "       dbio sweep --resume FILE [JOBFILE...] [--KEY=TEXT...] [--series-csv FILE]\n",
+	.about = "Runs the job (or the jobs of the job files) once per point of the grid the --vary\n"
+		 "options make, the first --vary changing slowest. VALUES is a list (1,2,4,8) or a\n"
+		 "range: A..B*F multiplies by F from A up to B (1g..16g*2 = 1g,2g,4g,8g,16g), A..B+S\n"
+		 "adds S; a range is the whole of VALUES, and only a numeric key (a size, a\n"
+		 "duration, a count) has ranges: directory=/a/../b,/c is a list of two. A key is\n"
+		 "varied by one --vary, and no list item is empty.\n"
+		 "Each point honours repeat=. With --output the result file is rewritten\n"
+		 "after every point, and says partial: true until the last point is done\n"
+		 "(sweep.completed counts the finished points); `dbio sweep --resume FILE`\n"
+		 "finishes an interrupted sweep without redoing the points it holds; it takes\n"
+		 "the plan from FILE, but what may name a path only from its own command line:\n"
+		 "give the job files, the keys of free text (directory=, filename=, the log\n"
+		 "keys ...) and --force again, as the sweep had them. A signal\n"
+		 "stops the sweep at once (exit 128 + signal); one that comes after the last\n"
+		 "point's runs does not make it partial: it is complete, exit 0.\n"
+		 "Below the table, a point over several directories (directory=a:b) has a row per\n"
+		 "directory with its read and write MiB/s; they add up to the point's.\n",
+	.tables = sweep_tables,
+};
 
 static void axis_release(struct axis *ax)
 {
@@ -252,95 +286,6 @@ static json_t *sweep_json(const struct axis *axes, size_t naxes, size_t npoints,
 			 "jobs_per_point", (json_int_t)jobs_per_point, "completed", (json_int_t)0);
 }
 
-/* What makes r unfit to resume, into what; false when nothing does. The
- * loop and the jobs[] trimming of a resume trust these: argv is a `dbio
- * sweep` command line of strings that does not itself resume or ask for
- * help, and sweep counts points, jobs per point and finished points that
- * jobs[] holds. */
-static bool resume_unfit(const json_t *r, char *what, size_t len)
-{
-	const json_t *args = json_object_get(r, "argv"), *sweep = json_object_get(r, "sweep");
-	const json_t *points = json_object_get(sweep, "points"),
-		     *per = json_object_get(sweep, "jobs_per_point");
-	const json_t *completed = json_object_get(sweep, "completed"), *a;
-	size_t njobs = json_array_size(json_object_get(r, "jobs")), i;
-
-	what[0] = '\0';
-	if (!sweep)
-		snprintf(what, len, "no sweep object: not a result of `dbio sweep`");
-	else if (!json_is_object(sweep))
-		snprintf(what, len, "sweep is not an object");
-	else if (!json_is_array(args))
-		snprintf(what, len, "argv is not an array");
-	else if (json_array_size(args) < 3)
-		snprintf(what, len, "argv holds %zu items: expected the `dbio sweep` command line",
-			 json_array_size(args));
-	json_array_foreach (args, i, a) {
-		const char *s = json_string_value(a);
-
-		if (what[0])
-			break;
-		if (!s)
-			snprintf(what, len, "argv[%zu] is not a string", i);
-		else if (i == 1 && strcmp(s, "sweep"))
-			snprintf(what, len, "argv[1] is '%s': expected 'sweep'", s);
-		else if (i > 1 && (!strcmp(s, "--help") || !strncmp(s, "--resume", 8)))
-			snprintf(what, len,
-				 "argv[%zu] is '%s': a recorded sweep neither resumes nor asks for help", i,
-				 s);
-	}
-	if (what[0])
-		return true;
-	if (!json_is_integer(points) || json_integer_value(points) < 1 ||
-	    json_integer_value(points) > SWEEP_MAX_POINTS)
-		snprintf(what, len, "sweep.points is not a whole number from 1 to %d", SWEEP_MAX_POINTS);
-	else if (!json_is_integer(per) || json_integer_value(per) < 1)
-		snprintf(what, len, "sweep.jobs_per_point is not a whole number >= 1");
-	else if (!json_is_integer(completed) || json_integer_value(completed) < 0 ||
-		 json_integer_value(completed) > json_integer_value(points))
-		snprintf(what, len, "sweep.completed is not a whole number from 0 to sweep.points (%lld)",
-			 (long long)json_integer_value(points));
-	else if (!json_is_array(json_object_get(sweep, "vary")))
-		snprintf(what, len, "sweep.vary is not an array");
-	/* Division, not a product that could overflow. */
-	else if (json_integer_value(completed) &&
-		 (json_int_t)njobs / json_integer_value(completed) < json_integer_value(per))
-		snprintf(what, len,
-			 "jobs holds %zu %s, fewer than sweep.completed (%lld) x sweep.jobs_per_point (%lld)",
-			 njobs, njobs == 1 ? "entry" : "entries", (long long)json_integer_value(completed),
-			 (long long)json_integer_value(per));
-	return what[0] != '\0';
-}
-
-/* Load a sweep result to resume: the result, and its argv from "sweep" on
- * (borrowed from the result), checked by resume_unfit. */
-static int load_resume(const char *path, json_t **result, int *argc, char ***argv, struct dbio_err *err)
-{
-	struct dbio_err lerr = { 0 };
-	const json_t *args;
-	json_t *r;
-	char what[512];
-	size_t i;
-
-	if (result_load_whole(path, &r, &lerr))
-		return dbio_err_set(err, lerr.code, "sweep: %s", lerr.msg);
-	if (resume_unfit(r, what, sizeof(what))) {
-		json_decref(r);
-		return dbio_err_set(err, DBIO_EINPUT, "sweep: %s: cannot resume: %s", path, what);
-	}
-	args = json_object_get(r, "argv");
-	*argc = (int)json_array_size(args) - 1; /* argv[0] is "dbio" */
-	*argv = calloc(json_array_size(args), sizeof(**argv));
-	if (!*argv) {
-		json_decref(r);
-		return dbio_err_set(err, -ENOMEM, "out of memory");
-	}
-	for (i = 1; i < json_array_size(args); i++)
-		(*argv)[i - 1] = (char *)json_string_value(json_array_get(args, i));
-	*result = r;
-	return 0;
-}
-
 /* Whether the grid and jobs built from a resumed result's argv are the
  * ones its sweep object describes; else what differs, into what. */
 static bool resume_mismatch(const json_t *resumed, const json_t *built, char *what, size_t len)
@@ -390,35 +335,44 @@ struct sweep {
 };
 
 /* --resume FILE: the command line recorded in FILE replaces this one, but
- * for --format and --progress, which only say how to show the sweep. 0 or
- * an exit status after printing the error. */
+ * for what a resume takes only from this one (jobrun_resume_take: job
+ * files, keys of free text, --force, --series-csv) and --format and
+ * --progress, which only say how to show the sweep. 0 or an exit status
+ * after printing the error. */
 static int resume_args(struct sweep *s)
 {
 	const char *path = s->args.resume;
 	struct run_args now = s->args;
+	char note[4400];
 	int rargc = 0, status;
 
-	if (now.nfiles || now.nkeys || now.nvary || now.output || now.series_csv) {
-		cmd_error(
-			"sweep --resume: takes only the result file (and --format, --progress): the jobs and --vary come from it");
+	if (now.output) {
+		cmd_error("sweep --resume: takes no --output: the result file is rewritten in place");
 		return 2;
 	}
-	if (load_resume(path, &s->resumed, &rargc, &s->resume_argv, &s->err)) {
+	if (jobrun_resume_load(path, &s->resumed, &rargc, &s->resume_argv, &s->err)) {
 		cmd_error("%s", s->err.msg);
 		return 2;
 	}
 	memset(&s->args, 0, sizeof(s->args));
-	status = jobrun_parse_args(rargc, s->resume_argv, true, sweep_usage, &s->args);
+	status = jobrun_parse(&cmd_sweep_opts, rargc, s->resume_argv, &s->args);
+	if (status) {
+		jobrun_args_release(&now);
+		cmd_error("sweep: %s: cannot resume: its argv is not a command line this dbio takes", path);
+		return status == 1 ? 1 : 2;
+	}
+	if (jobrun_resume_take(path, &s->args, &now, note, sizeof(note), &s->err)) {
+		jobrun_args_release(&now);
+		cmd_error("%s", s->err.msg);
+		return 2;
+	}
+	if (note[0])
+		cmd_note("%s", note);
 	if (now.format_set)
 		s->args.format = now.format;
 	if (now.progress >= 0)
 		s->args.progress = now.progress;
 	jobrun_args_release(&now);
-	if (status) {
-		cmd_error("sweep: %s: cannot resume: its argv is not a command line this dbio takes", path);
-		return status == 1 ? 1 : 2;
-	}
-	s->args.output = path;
 	s->resuming = path;
 	s->done = (size_t)json_integer_value(
 		json_object_get(json_object_get(s->resumed, "sweep"), "completed"));
@@ -495,10 +449,10 @@ static int make_points(struct sweep *s, int argc, char **argv)
 		if (!rc)
 			rc = jobrun_check(&s->args, &s->sets[p], &s->err);
 		if (s->args.mpi)
-			rc = mpi_agree(s->args.mpi, rc, &s->err);
+			rc = run_coord_agree(s->args.opts.coord, rc, &s->err);
 	}
 	if (rc && s->args.mpi)
-		mpi_rank_dirs_remove(s->args.mpi, false);
+		run_coord_dirs_remove(s->args.opts.coord, false);
 	if (rc)
 		return rc;
 	if (!(s->grid = sweep_json(s->axes, s->naxes, s->npoints, s->sets[0].njobs)))
@@ -586,6 +540,7 @@ static int run_point(struct sweep *s, size_t p)
 static int finish(struct sweep *s, int rc)
 {
 	const struct run_args *a = &s->args;
+	char cmd[8192];
 
 	if (!rc)
 		result_finish(s->result, false, NULL);
@@ -613,12 +568,11 @@ static int finish(struct sweep *s, int rc)
 	if (s->werr.code && !s->written)
 		cmd_error("%s: the finished points are not saved", s->werr.msg);
 	else if (s->werr.code)
-		cmd_error(
-			"%s: it holds %zu of the %zu finished points; `dbio sweep --resume %s` goes on from there",
-			s->werr.msg, s->saved, s->completed, a->output);
+		cmd_error("%s: it holds %zu of the %zu finished points; `%s` goes on from there", s->werr.msg,
+			  s->saved, s->completed, jobrun_resume_command(a, a->output, cmd, sizeof(cmd)));
 	else if (rc && a->output)
-		cmd_note("the finished points are in %s; `dbio sweep --resume %s` goes on", a->output,
-			 a->output);
+		cmd_note("the finished points are in %s; `%s` goes on", a->output,
+			 jobrun_resume_command(a, a->output, cmd, sizeof(cmd)));
 	/* Every point done is a complete sweep, as its file says, even if a
 	 * signal came after the last point's runs. */
 	return rc ? jobrun_status(rc) : 0;
@@ -663,11 +617,13 @@ static int sweep_main(int argc, char **argv)
 	struct sweep s = { 0 };
 	int rc = mpi_world_start(&s.args.mpi, &s.err), status;
 
+	s.args.opts.coord = mpi_coord(s.args.mpi); /* NULL alone */
+
 	if (rc) {
 		cmd_error("%s", s.err.msg);
 		return dbio_exit_status(rc);
 	}
-	status = jobrun_parse_args(argc, argv, true, sweep_usage, &s.args);
+	status = jobrun_parse(&cmd_sweep_opts, argc, argv, &s.args);
 	if (status) {
 		status = status < 0 ? 0 : status;
 		goto out;
@@ -707,4 +663,5 @@ const struct cmd cmd_sweep = {
 	.name = "sweep",
 	.summary = "run a job at every point of a grid of option values, resumable",
 	.main = sweep_main,
+	.opts = &cmd_sweep_opts,
 };

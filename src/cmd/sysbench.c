@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,44 +29,51 @@
 
 #define OFF(f) offsetof(struct sb_opts, f)
 
-/* sysbench's options that dbio takes, with sysbench's defaults. */
+/* The most seconds a duration of dbio's holds (runtime, log_interval: ns). */
+#define SB_MAX_SECONDS ((uint64_t)INT64_MAX / 1000000000u)
+#define SB_I64	       ((uint64_t)INT64_MAX)
+
+/* sysbench's options that dbio takes, with sysbench's defaults and the
+ * most each takes (0: any whole number): what the job's key holds, so
+ * that no value is refused in the words of a job key. */
 static const struct sb_def {
 	const char *name;
 	enum { SB_INT, SB_SIZE, SB_BOOL, SB_STR, SB_DOUBLE } type;
 	size_t offset;
 	const char *def;
+	uint64_t max;
 } sb_defs[] = {
-	{ "threads", SB_INT, OFF(threads), "1" },
-	{ "events", SB_INT, OFF(events), "0" },
-	{ "time", SB_INT, OFF(time_s), "10" },
-	{ "rate", SB_INT, OFF(rate), "0" },
-	{ "report-interval", SB_INT, OFF(report_interval), "0" },
-	{ "percentile", SB_INT, OFF(percentile), "95" },
-	{ "histogram", SB_BOOL, OFF(histogram), "off" },
-	{ "validate", SB_BOOL, OFF(validate), "off" },
-	{ "rand-type", SB_STR, OFF(rand_type), "special" },
-	{ "rand-seed", SB_INT, OFF(rand_seed), "0" },
-	{ "rand-spec-iter", SB_INT, OFF(rand_spec[0]), "12" },
-	{ "rand-spec-pct", SB_INT, OFF(rand_spec[1]), "1" },
-	{ "rand-spec-res", SB_INT, OFF(rand_spec[2]), "75" },
-	{ "rand-pareto-h", SB_DOUBLE, OFF(rand_pareto_h), "0.2" },
-	{ "rand-zipfian-exp", SB_DOUBLE, OFF(rand_zipf_exp), "0.8" },
-	{ "file-num", SB_INT, OFF(file_num), "128" },
-	{ "file-block-size", SB_INT, OFF(block), "16384" },
-	{ "file-total-size", SB_SIZE, OFF(total), "2G" },
-	{ "file-test-mode", SB_STR, OFF(test_mode), NULL },
-	{ "file-io-mode", SB_STR, OFF(io_mode), "sync" },
-	{ "file-async-backlog", SB_INT, OFF(backlog), "128" },
-	{ "file-extra-flags", SB_STR, OFF(extra_flags), "" },
-	{ "file-fsync-freq", SB_INT, OFF(fsync_freq), "100" },
-	{ "file-fsync-all", SB_BOOL, OFF(fsync_all), "off" },
-	{ "file-fsync-end", SB_BOOL, OFF(fsync_end), "on" },
-	{ "file-fsync-mode", SB_STR, OFF(fsync_mode), "fsync" },
-	{ "file-merged-requests", SB_INT, OFF(merged), "0" },
-	{ "file-rw-ratio", SB_DOUBLE, OFF(rw_ratio), "1.5" },
+	{ "threads", SB_INT, OFF(threads), "1", 4096 },
+	{ "events", SB_INT, OFF(events), "0", 0 },
+	{ "time", SB_INT, OFF(time_s), "10", SB_MAX_SECONDS },
+	{ "rate", SB_INT, OFF(rate), "0", SB_I64 },
+	{ "report-interval", SB_INT, OFF(report_interval), "0", SB_MAX_SECONDS },
+	{ "percentile", SB_INT, OFF(percentile), "95", 100 },
+	{ "histogram", SB_BOOL, OFF(histogram), "off", 0 },
+	{ "validate", SB_BOOL, OFF(validate), "off", 0 },
+	{ "rand-type", SB_STR, OFF(rand_type), "special", 0 },
+	{ "rand-seed", SB_INT, OFF(rand_seed), "0", SB_I64 },
+	{ "rand-spec-iter", SB_INT, OFF(rand_spec[0]), "12", 0 },
+	{ "rand-spec-pct", SB_INT, OFF(rand_spec[1]), "1", 0 },
+	{ "rand-spec-res", SB_INT, OFF(rand_spec[2]), "75", 0 },
+	{ "rand-pareto-h", SB_DOUBLE, OFF(rand_pareto_h), "0.2", 0 },
+	{ "rand-zipfian-exp", SB_DOUBLE, OFF(rand_zipf_exp), "0.8", 0 },
+	{ "file-num", SB_INT, OFF(file_num), "128", 0 },
+	{ "file-block-size", SB_INT, OFF(block), "16384", 1u << 30 }, /* bs */
+	{ "file-total-size", SB_SIZE, OFF(total), "2G", SB_I64 },
+	{ "file-test-mode", SB_STR, OFF(test_mode), NULL, 0 },
+	{ "file-io-mode", SB_STR, OFF(io_mode), "sync", 0 },
+	{ "file-async-backlog", SB_INT, OFF(backlog), "128", 4096 },
+	{ "file-extra-flags", SB_STR, OFF(extra_flags), "", 0 },
+	{ "file-fsync-freq", SB_INT, OFF(fsync_freq), "100", SB_I64 },
+	{ "file-fsync-all", SB_BOOL, OFF(fsync_all), "off", 0 },
+	{ "file-fsync-end", SB_BOOL, OFF(fsync_end), "on", 0 },
+	{ "file-fsync-mode", SB_STR, OFF(fsync_mode), "fsync", 0 },
+	{ "file-merged-requests", SB_INT, OFF(merged), "0", 0 },
+	{ "file-rw-ratio", SB_DOUBLE, OFF(rw_ratio), "1.5", 0 },
 	/* dbio's own */
-	{ "output", SB_STR, OFF(output), NULL },
-	{ "format", SB_STR, OFF(format), "text" },
+	{ "output", SB_STR, OFF(output), NULL, 0 },
+	{ "format", SB_STR, OFF(format), "text", 0 },
 };
 
 #define NDEFS (sizeof(sb_defs) / sizeof(sb_defs[0]))
@@ -126,7 +134,7 @@ static int set_value(struct sb_opts *o, const struct sb_def *d, const char *v)
 {
 	char *field = (char *)o + d->offset;
 	static const char *const expected[] = { "a whole number", "a size (4096, 16K, 2G)", "on or off", "",
-						"a number" };
+						"a finite number, 0 or more" };
 	char *end;
 	int rc = 0;
 
@@ -146,11 +154,19 @@ static int set_value(struct sb_opts *o, const struct sb_def *d, const char *v)
 	case SB_DOUBLE:
 		errno = 0;
 		*(double *)(void *)field = strtod(v, &end);
-		rc = errno || end == v || *end || *(double *)(void *)field < 0 ? -EINVAL : 0;
+		rc = errno || end == v || *end || !(*(double *)(void *)field >= 0) ||
+				     !isfinite(*(double *)(void *)field)
+			     ? -EINVAL
+			     : 0;
 		break;
 	}
 	if (rc) {
 		cmd_error("sysbench: --%s: bad value '%s': expected %s", d->name, v, expected[d->type]);
+		return 2;
+	}
+	if (d->max && (d->type == SB_INT || d->type == SB_SIZE) && *(uint64_t *)(void *)field > d->max) {
+		cmd_error("sysbench: --%s: bad value '%s': out of range: expected at most %llu", d->name, v,
+			  (unsigned long long)d->max);
 		return 2;
 	}
 	return 0;

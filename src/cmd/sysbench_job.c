@@ -13,6 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/sysbench_int.h"
+#include "job/option.h"
 
 #define MODES "seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw"
 
@@ -52,21 +53,21 @@ static bool one_of(const char *s, const char *const *list)
 
 /* The reads and writes among sysbench's first events: after every
  * fsync_freq of them, when the test writes, come file_num fsync events
- * (--file-fsync-all makes the syncs part of each write instead). */
+ * (--file-fsync-all makes the syncs part of each write instead). Counted
+ * by rounds, not event by event: --events may be 2^63. */
 static uint64_t requests_of(const struct sb_opts *o)
 {
-	uint64_t left = o->events, reqs = 0;
+	const uint64_t freq = o->fsync_freq, syncs = o->file_num;
 
-	if (!o->fsync_freq || o->fsync_all || !o->mode || !o->mode->writes)
+	if (!freq || o->fsync_all || !o->mode || !o->mode->writes || freq >= o->events)
 		return o->events;
-	while (left) {
-		uint64_t n = left < o->fsync_freq ? left : o->fsync_freq;
+	/* a round of freq requests and its syncs is more than the events:
+	 * the first round's syncs take the rest */
+	if (syncs > UINT64_MAX - freq)
+		return freq;
+	const uint64_t rounds = o->events / (freq + syncs), rest = o->events % (freq + syncs);
 
-		reqs += n;
-		left -= n;
-		left -= left < o->file_num ? left : o->file_num;
-	}
-	return reqs;
+	return rounds * freq + (rest < freq ? rest : freq);
 }
 
 int sysbench_check_modes(struct sb_opts *o)
@@ -188,7 +189,8 @@ char *sysbench_job(const struct sb_opts *o)
 		       (unsigned long long)o->file_num, (unsigned long long)(o->file_size * o->file_num),
 		       (unsigned long long)o->block, o->mode->rw, (unsigned long long)o->threads);
 	if (ok && !strcmp(o->mode->name, "rndrw"))
-		ok = add(buf, len, &used, "rwmixread=%.0f\n", 100.0 * o->rw_ratio / (1.0 + o->rw_ratio));
+		/* r / (1 + r) as 1 - 1 / (1 + r): no inf / inf for a huge r */
+		ok = add(buf, len, &used, "rwmixread=%.0f\n", 100.0 - 100.0 / (1.0 + o->rw_ratio));
 	if (ok && !strcmp(o->io_mode, "async"))
 		ok = add(buf, len, &used, "ioengine=libaio\niodepth=%llu\n", (unsigned long long)o->backlog);
 	else if (ok)
@@ -199,10 +201,13 @@ char *sysbench_job(const struct sb_opts *o)
 			 : o->odsync ? "sync=dsync\n"
 				     : "");
 	ok = ok && add_syncs(o, buf, len, &used);
-	/* --events: each thread its share of the requests; --time caps it too */
+	/* --events: each thread its share of the requests, in bytes as far as
+	 * io_size goes (8 EiB: no run gets there); --time caps it too */
+	const uint64_t most = OPT_MAX / o->block, each = o->requests / o->threads;
+
 	if (ok && o->events)
 		ok = add(buf, len, &used, "io_size=%llu\n",
-			 (unsigned long long)(o->requests / o->threads * o->block));
+			 (unsigned long long)((each < most ? each : most) * o->block));
 	else if (ok)
 		ok = add(buf, len, &used, "time_based=1\n");
 	if (ok && o->time_s)

@@ -4,7 +4,7 @@
  * bs_unaligned into each direction's smallest and largest size, bssplit's
  * table and the alignment of random offsets, and the job's block (min_bs)
  * that the file checks and the layout count in. The sizes of each I/O are
- * drawn by workload/where.c. See job_validate_sizes in job.h.
+ * drawn by workload/fileio/where.c. See job_validate_sizes in job.h.
  */
 #include <stdio.h>
 #include <stdlib.h>

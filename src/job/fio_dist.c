@@ -3,7 +3,7 @@
  * zoned:ACCESS/PERCENT:... (shares of the accesses to shares of the region)
  * and zoned_abs:ACCESS/SIZE:... (to bytes of it), READ,WRITE lists apart,
  * into the job's zone tables; normal:DEV; and sequence:B,B,... (blocks in
- * that order). workload/where.c draws from them. See job_parse_fio_distribution in job.h.
+ * that order). workload/fileio/where.c draws from them. See job_parse_fio_distribution in job.h.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
  * cpumask, nice, and the values of fio's keys that dbio takes only in the
  * one form it does (continue_on_error=none), and io_submit_mode. The queued engines' batch keys get fio's
  * fix-ups against iodepth here; that they belong to a queued engine is the
- * workload's check (workload/pace.c), which knows the engine. The loop
- * that honours the rest is workload/pace.c and fileio.c; the thread keys
+ * workload's check (workload/fileio/pace.c), which knows the engine. The loop
+ * that honours the rest is workload/fileio/pace.c and fileio.c; the thread keys
  * are applied by run/thread.c.
  */
 #include <errno.h>
@@ -269,34 +269,11 @@ static int parse_continue(struct job *job, struct dbio_err *err)
 	return 0;
 }
 
-/* fio's keys whose other values dbio does not do; io_submit_mode into
- * job->offload. */
+/* fio's keys whose other values dbio does not do (io_submit_mode is
+ * fileio's: pace_validate). */
 static int check_modes(struct job *job, struct dbio_err *err)
 {
-	const char *ism = job->io_submit_mode;
-
-	if (parse_continue(job, err))
-		return err->code;
-	job->offload = !strcmp(ism, "offload");
-	if (!job->offload && strcmp(ism, "inline"))
-		return job_fail(job, "io_submit_mode", err, "bad value '%s': expected inline or offload",
-				ism);
-	return 0;
-}
-
-/* fio's fix-ups of the batch keys against iodepth (fio's init.c). */
-static void fix_batches(struct job *job)
-{
-	if (!job->iodepth_batch_submit || job->iodepth_batch_submit > job->iodepth)
-		job->iodepth_batch_submit = job->iodepth;
-	if (!job->iodepth_low || job->iodepth_low > job->iodepth)
-		job->iodepth_low = job->iodepth;
-	/* Neither given: dbio takes every completion there is; fio's default
-	 * is iodepth_batch_complete_min, which it is when min is given. */
-	if (!job_is_set(job, "iodepth_batch_complete_max") && !job_is_set(job, "iodepth_batch_complete_min"))
-		job->iodepth_batch_complete_max = job->iodepth;
-	else if (job->iodepth_batch_complete_max < job->iodepth_batch_complete_min)
-		job->iodepth_batch_complete_max = job->iodepth_batch_complete_min;
+	return parse_continue(job, err) ? err->code : 0;
 }
 
 int job_validate_pacing(struct job *job, struct dbio_err *err)
@@ -306,6 +283,5 @@ int job_validate_pacing(struct job *job, struct dbio_err *err)
 	if ((rc = parse_rates(job, err)) || (rc = parse_startdelay(job, err)) ||
 	    (rc = parse_cpus(job, err)) || (rc = parse_nice(job, err)) || (rc = check_modes(job, err)))
 		return rc;
-	fix_batches(job);
 	return 0;
 }

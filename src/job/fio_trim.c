@@ -4,9 +4,9 @@
  * that has one for a file: fio's sync and queued engines trim with the
  * BLKDISCARD ioctl, which a regular file refuses (ENOTTY: fio 3.33 fails
  * the job), so dbio refuses them here; ioengine=falloc punches a hole, and
- * null completes it. The loop that issues trims is workload/fileio.c (a
+ * null completes it. The loop that issues trims is workload/fileio/fileio.c (a
  * trim, or a trim then a write of the same block), their offsets and sizes
- * those of writes (workload/where.c), as fio's bs=R,W gives trims W.
+ * those of writes (workload/fileio/where.c), as fio's bs=R,W gives trims W.
  */
 #include <stdbool.h>
 

@@ -4,8 +4,8 @@
  * fio's forms (0x hex, "text", decimal numbers, run together) into bytes,
  * and verify_interval completed and checked against the block sizes. What
  * depends on the engine or the workload (the null engine, a queued engine
- * with verify_backlog) is workload/verify.c's check; the loop that writes
- * the headers, reads back and checks is workload/verify.c and fileio.c.
+ * with verify_backlog) is workload/fileio/verify.c's check; the loop that writes
+ * the headers, reads back and checks is workload/fileio/verify.c and fileio.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,32 +15,6 @@
 
 #include "job/job.h"
 #include "util/units.h"
-
-const struct opt_enum job_verify_values[] = {
-	{ "0", VERIFY_NONE, "no verification" },
-	{ "md5", VERIFY_MD5, "an md5 sum of each block (libcrypto)" },
-	{ "crc64", VERIFY_CRC64, "fio's crc64 (refused: use crc32c or xxhash)" },
-	{ "crc32", VERIFY_CRC32, "fio's crc32 (refused: use crc32c)" },
-	{ "crc32c-intel", VERIFY_CRC32C_INTEL, "crc32c; dbio uses the CPU's instruction where it has one" },
-	{ "crc32c", VERIFY_CRC32C, "a crc32c of each block (the CPU's instruction where it has one)" },
-	{ "crc16", VERIFY_CRC16, "fio's crc16 (refused: use crc32c)" },
-	{ "crc7", VERIFY_CRC7, "fio's crc7 (refused: use crc32c)" },
-	{ "sha1", VERIFY_SHA1, "a sha1 sum of each block (libcrypto)" },
-	{ "sha256", VERIFY_SHA256, "a sha256 sum of each block (libcrypto)" },
-	{ "sha512", VERIFY_SHA512, "a sha512 sum of each block (libcrypto)" },
-	{ "sha3-224", VERIFY_SHA3_224, "a sha3-224 sum of each block (libcrypto)" },
-	{ "sha3-256", VERIFY_SHA3_256, "a sha3-256 sum of each block (libcrypto)" },
-	{ "sha3-384", VERIFY_SHA3_384, "a sha3-384 sum of each block (libcrypto)" },
-	{ "sha3-512", VERIFY_SHA3_512, "a sha3-512 sum of each block (libcrypto)" },
-	{ "xxhash", VERIFY_XXHASH, "an XXH64 sum of each block (libxxhash)" },
-	{ "meta", VERIFY_META, "the header only (offset, length, writer), and verify_pattern when given" },
-	{ "pattern", VERIFY_PATTERN, "verify_pattern only, no header" },
-	{ "pattern_hdr", VERIFY_PATTERN_HDR,
-	  "fio's header and pattern (refused: use meta with verify_pattern)" },
-	{ "null", VERIFY_NULL, "read back, check nothing (fio's test of its own machinery)" },
-	{ "1", VERIFY_ON, NULL }, /* workload=kv: read every record back */
-	{ NULL, 0, NULL },
-};
 
 /* One hex run (after "0x") into out: digits in the order written, an odd
  * count's first byte from one digit, as fio. Returns the digits used, 0

@@ -4,7 +4,7 @@
  * offset_increment (where in its files it starts). The runner lays files
  * out and hands threads their regions from job_file_offset,
  * job_region_bytes and job_file_bytes; the file workload's budget
- * (workload/where.h) stops a thread where fio would. See job.h.
+ * (workload/fileio/where.h) stops a thread where fio would. See job.h.
  */
 #include <stdio.h>
 #include <string.h>
@@ -195,7 +195,7 @@ static int check_zones(struct job *job, struct dbio_err *err)
 	return 0;
 }
 
-/* The keys whose I/O dbio draws byte by byte (workload/where.c), which
+/* The keys whose I/O dbio draws byte by byte (workload/fileio/where.c), which
  * takes one file of one thread's own: the first given, or NULL. */
 static const char *byte_by_byte(const struct job *job)
 {

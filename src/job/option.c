@@ -53,6 +53,33 @@ static const struct opt_enum random_generator_values[] = {
 	{ NULL, 0, NULL },
 };
 
+/* fio's verify= values (checked by job/fio_verify.c; kv's verify key too). */
+const struct opt_enum job_verify_values[] = {
+	{ "0", VERIFY_NONE, "no verification" },
+	{ "md5", VERIFY_MD5, "an md5 sum of each block (libcrypto)" },
+	{ "crc64", VERIFY_CRC64, "fio's crc64 (refused: use crc32c or xxhash)" },
+	{ "crc32", VERIFY_CRC32, "fio's crc32 (refused: use crc32c)" },
+	{ "crc32c-intel", VERIFY_CRC32C_INTEL, "crc32c; dbio uses the CPU's instruction where it has one" },
+	{ "crc32c", VERIFY_CRC32C, "a crc32c of each block (the CPU's instruction where it has one)" },
+	{ "crc16", VERIFY_CRC16, "fio's crc16 (refused: use crc32c)" },
+	{ "crc7", VERIFY_CRC7, "fio's crc7 (refused: use crc32c)" },
+	{ "sha1", VERIFY_SHA1, "a sha1 sum of each block (libcrypto)" },
+	{ "sha256", VERIFY_SHA256, "a sha256 sum of each block (libcrypto)" },
+	{ "sha512", VERIFY_SHA512, "a sha512 sum of each block (libcrypto)" },
+	{ "sha3-224", VERIFY_SHA3_224, "a sha3-224 sum of each block (libcrypto)" },
+	{ "sha3-256", VERIFY_SHA3_256, "a sha3-256 sum of each block (libcrypto)" },
+	{ "sha3-384", VERIFY_SHA3_384, "a sha3-384 sum of each block (libcrypto)" },
+	{ "sha3-512", VERIFY_SHA3_512, "a sha3-512 sum of each block (libcrypto)" },
+	{ "xxhash", VERIFY_XXHASH, "an XXH64 sum of each block (libxxhash)" },
+	{ "meta", VERIFY_META, "the header only (offset, length, writer), and verify_pattern when given" },
+	{ "pattern", VERIFY_PATTERN, "verify_pattern only, no header" },
+	{ "pattern_hdr", VERIFY_PATTERN_HDR,
+	  "fio's header and pattern (refused: use meta with verify_pattern)" },
+	{ "null", VERIFY_NULL, "read back, check nothing (fio's test of its own machinery)" },
+	{ "1", VERIFY_ON, NULL }, /* workload=kv: read every record back */
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_enum fsync_scope_values[] = {
 	{ "file", FSYNC_SCOPE_FILE, "fio's: every N writes of a thread, the file just written" },
 	{ "job", FSYNC_SCOPE_JOB,
@@ -102,21 +129,6 @@ static const struct opt_enum probe_values[] = {
 	{ NULL, 0, NULL },
 };
 
-/* fio: pacing and threads */
-static const struct opt_enum think_count_values[] = {
-	{ "complete", THINK_COMPLETE, "count the I/Os completed" },
-	{ "issue", THINK_ISSUE, "count the I/Os issued" },
-	{ NULL, 0, NULL },
-};
-
-static const struct opt_enum rate_process_values[] = {
-	{ "linear", RATE_LINEAR,
-	  "I/O n is issued no sooner than n I/Os' worth of bytes at the rate after the start" },
-	{ "poisson", RATE_POISSON,
-	  "exponentially distributed gaps with the rate's mean (a Poisson process)" },
-	{ NULL, 0, NULL },
-};
-
 static const struct opt_enum cpus_policy_values[] = {
 	{ "shared", CPUS_SHARED, "every thread may run on every CPU of the set" },
 	{ "split", CPUS_SPLIT, "each thread runs on one CPU of the set, handed out in turn" },
@@ -128,12 +140,6 @@ static const struct opt_enum io_class_values[] = {
 	{ "1", IOCLASS_RT, "realtime (needs CAP_SYS_ADMIN)" },
 	{ "2", IOCLASS_BE, "best effort" },
 	{ "3", IOCLASS_IDLE, "idle: only when the disk has nothing else to do (prio is ignored)" },
-	{ NULL, 0, NULL },
-};
-
-static const struct opt_enum dedupe_mode_values[] = {
-	{ "repeat", DEDUPE_REPEAT, "repeat the thread's last new write" },
-	{ "working_set", DEDUPE_WORKING_SET, "repeat a page of the working set" },
 	{ NULL, 0, NULL },
 };
 
@@ -259,17 +265,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "fsync_scope", .type = OPT_ENUM, .offset = F(fsync_scope), .def = "file", .values = fsync_scope_values, .dbio_own = 1,
 	  .help = "What fsync=N (or fdatasync=N) counts and syncs. file: as fio, after every N writes of a thread, the file just written. job: as sysbench fileio's --file-fsync-freq, after every N reads and writes counted over all threads of the job together, the thread that made the N-th syncs every file of the job, once each, if any was written since the last such round (none after a job's last I/O). job needs every thread on all the files (filename=, or numjobs=1) and one of fsync and fdatasync." },
 	/* -- end of sysbench -- */
-	/* -- fio: pacing and threads (rate, thinktime, startdelay, cpus_allowed, nice, prio ...) -- */
-	{ .name = "thinktime", .type = OPT_TIME, .offset = F(thinktime_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
-	  .help = "Pause this long after every thinktime_blocks reads and writes of a thread, as an application that computes between its I/Os (bare number: microseconds, as in fio). A queued engine first waits for every I/O in flight, so that no I/O's latency includes the pause. The pause is not counted in any latency; the runtime includes it. 0: no pause. workload=fileio only." },
-	{ .name = "thinktime_spin", .type = OPT_TIME, .offset = F(thinktime_spin_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
-	  .help = "Spend this much of each thinktime pause busy on the CPU (reading the clock), and sleep the rest (bare number: microseconds); longer than thinktime, the pause is this long. workload=fileio only." },
-	{ .name = "thinktime_blocks", .type = OPT_UINT, .offset = F(thinktime_blocks), .def = "1", .min = 0, .max = OPT_MAX,
-	  .help = "Reads and writes between two thinktime pauses (counted as thinktime_blocks_type says). With a queued engine this caps the I/Os in flight, as in fio: the queue drains before each pause. workload=fileio only." },
-	{ .name = "thinktime_blocks_type", .type = OPT_ENUM, .offset = F(thinktime_blocks_type), .def = "complete", .values = think_count_values,
-	  .help = "What thinktime_blocks counts. The same for a synchronous engine; with a queued one, issue pauses after thinktime_blocks I/Os are queued, complete after that many have completed. workload=fileio only." },
-	{ .name = "thinktime_iotime", .type = OPT_TIME, .offset = F(thinktime_iotime_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
-	  .help = "Pause after this long of I/O since the last pause (bare number: seconds): thinktime_iotime=9s thinktime=1s repeats 9 s of I/O and 1 s of pause. With thinktime_blocks given too, whichever comes first. 0: by thinktime_blocks only. workload=fileio only." },
+	/* -- fio: pacing and threads (rate, startdelay, cpus_allowed, nice, prio ...; thinktime is fileio's) -- */
 	{ .name = "startdelay", .never_brief = 1, .type = OPT_STR, .offset = F(startdelay), .size = S(startdelay), .def = "0",
 	  .help = "Start the job's threads this long after their group starts (bare number: seconds). A range lo-hi (5-10, 500ms-2s) gives each thread its own delay drawn from it, seeded by randseed. The time each thread's I/O starts is the start of its measured phase and runtime. fio counts the delay from the start of the whole run: for the jobs of the first group the two are the same. workload=fileio only." },
 	{ .name = "rate", .type = OPT_STR, .offset = F(rate), .size = S(rate), .def = "",
@@ -280,12 +276,6 @@ static const struct option_def files_defs[] = {
 	  .help = "Fail the job when a thread's bandwidth in a direction it does I/O in falls below this (bytes per second; the forms of rate), as fio does: after 2 s of measured phase, over every rate_cycle. The job stops and dbio exits 1, naming the rate it got. Empty: no floor. workload=fileio only." },
 	{ .name = "rate_iops_min", .type = OPT_STR, .offset = F(rate_iops_min), .size = S(rate_iops_min), .def = "",
 	  .help = "As rate_min, in reads or writes per second; where rate_min is given for a direction, rate_min is checked instead, as in fio. Empty: no floor. workload=fileio only." },
-	{ .name = "rate_process", .type = OPT_ENUM, .offset = F(rate_process), .def = "linear", .values = rate_process_values,
-	  .help = "How a capped rate spaces a thread's I/Os. workload=fileio only." },
-	{ .name = "rate_cycle", .type = OPT_TIME, .offset = F(rate_cycle_ns), .def = "1000", .min = 1000000, .max = OPT_MAX, .bare_unit_ns = 1000000,
-	  .help = "The window over which rate_min and rate_iops_min are checked (bare number: milliseconds, as in fio), at least 1 ms. workload=fileio only." },
-	{ .name = "rate_ignore_thinktime", .type = OPT_BOOL, .offset = F(rate_ignore_thinktime), .def = "0",
-	  .help = "Count the thinktime pauses as time spent at the rate, so that a capped thread does not catch up after a pause with a burst (fio's meaning, its one-block allowance included). workload=fileio only." },
 	{ .name = "cpus_allowed", .never_brief = 1, .type = OPT_STR, .offset = F(cpus_allowed), .size = S(cpus_allowed), .def = "",
 	  .help = "Run the job's threads on these CPUs (sched_setaffinity before the thread prepares): numbers from 0 and ranges, e.g. 0,5,8-15. Each must be below the CPUs the machine has configured. Empty: where dbio may run." },
 	{ .name = "cpumask", .never_brief = 1, .type = OPT_STR, .offset = F(cpumask), .size = S(cpumask), .def = "",
@@ -306,16 +296,6 @@ static const struct option_def files_defs[] = {
 	  .help = "When a thread of this job fails, stop the other jobs running with it (which ones: exit_what); without it a failure stops the failing job's own threads only." },
 	{ .name = "continue_on_error", .type = OPT_STR, .offset = F(continue_on_error), .size = S(continue_on_error), .def = "none",
 	  .help = "none (or 0): stop the job at its first I/O error. read, write, io (both, and trims): as fio, go on after an EIO or EILSEQ of those, counted in the run's errors (by errno, with the first one's message) and not as I/O done; any other error still stops the job, and so does a failed fsync (the data may be lost) and a verify mismatch, so fio's verify, all and 1 are refused. workload=fileio only." },
-	{ .name = "io_submit_mode", .type = OPT_STR, .offset = F(io_submit_mode), .size = S(io_submit_mode), .def = "inline",
-	  .help = "inline: before a rate wait, a queued engine waits for the I/O in flight, as fio's default. offload: it does not, as fio's pool of submitting threads: each I/O is issued at its time on the rate's schedule whatever is in flight, and completions are reaped as they come meanwhile. A synchronous engine keeps one I/O in flight either way (fio's offload with iodepth=1 too). workload=fileio only." },
-	{ .name = "iodepth_batch_submit", .type = OPT_UINT, .offset = F(iodepth_batch_submit), .def = "0", .min = 0, .max = 4096,
-	  .help = "Queued engines (io_uring, libaio): while filling the queue, submit each time this many I/Os are queued; what is left is submitted when the queue is full or before waiting. 0, or more than iodepth: iodepth (submit a full queue at once), which is dbio's default; fio's is 1. fio's iodepth_batch is the same key. workload=fileio only." },
-	{ .name = "iodepth_batch_complete_min", .type = OPT_UINT, .offset = F(iodepth_batch_complete_min), .def = "1", .min = 0, .max = 4096,
-	  .help = "Queued engines: wait for at least this many completions at once (never more than are in flight). 0 polls, as in fio: it reaps after every I/O queued, and fio's code then still waits for one. fio's iodepth_batch_complete is the same key. workload=fileio only." },
-	{ .name = "iodepth_batch_complete_max", .type = OPT_UINT, .offset = F(iodepth_batch_complete_max), .def = "0", .min = 0, .max = 4096,
-	  .help = "Queued engines: take at most this many completions at once; below iodepth_batch_complete_min it is that. Not given: iodepth (dbio takes every completion there is; fio's default is iodepth_batch_complete_min). workload=fileio only." },
-	{ .name = "iodepth_low", .type = OPT_UINT, .offset = F(iodepth_low), .def = "0", .min = 0, .max = 4096,
-	  .help = "Queued engines: once the queue is full, reap until no more than this many are in flight before filling it again. 0, or more than iodepth: iodepth (refill as soon as one completes), as in fio. workload=fileio only." },
 	/* -- end of pacing and threads -- */
 	/* -- fio: how much and where (io_size, number_ios, offset, bsrange, bssplit, zones ...) -- */
 	{ .name = "io_size", .type = OPT_SIZE, .offset = F(io_size), .def = "0", .min = 0, .max = OPT_MAX,
@@ -447,13 +427,11 @@ static const struct option_def files_defs[] = {
 	{ .name = "steadystate_check_interval", .type = OPT_TIME, .offset = F(ss_interval_ns), .def = "1", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
 	  .help = "One steady-state sample per this interval (bare number: seconds), at least 1 s, as in fio; the same for every job." },
 	/* -- end of steady state -- */
-	/* -- fio: flow and submission (flow, flow_id, flow_sleep, io_submit_mode=offload, exit_what=all) -- */
+	/* -- fio: flow and submission (flow, flow_id; flow_sleep and io_submit_mode are fileio's: workload/fileio/keys.c) -- */
 	{ .name = "flow", .type = OPT_UINT, .offset = F(flow), .def = "0", .min = 0, .max = 1000,
 	  .help = "Weight of each thread of the job in its flow_id, as in fio: the threads of one flow_id running at the same time share a count of their reads and writes, and before each I/O a thread whose share of that count is above its share of the flow's weights waits (flow_sleep) instead: flow=1 beside flow=8 does about 1 I/O for their 8. 0: no flow control. workload=fileio only." },
 	{ .name = "flow_id", .type = OPT_UINT, .offset = F(flow_id), .def = "0", .min = 0, .max = OPT_MAX,
 	  .help = "The flow whose count the job's threads share (flow=). workload=fileio only." },
-	{ .name = "flow_sleep", .type = OPT_TIME, .offset = F(flow_sleep_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
-	  .help = "How long a thread held back by flow waits before it looks again (bare number: microseconds, as in fio); a queued engine first waits for what it has in flight, as fio. 0: it yields the CPU and looks again. workload=fileio only." },
 	/* -- end of flow and submission -- */
 	/* -- fio: falloc and ftruncate engines, trims, NUMA (numa_cpu_nodes, numa_mem_policy) -- */
 	{ .name = "numa_cpu_nodes", .never_brief = 1, .type = OPT_STR, .offset = F(numa_cpu_nodes), .size = S(numa_cpu_nodes), .def = "",
@@ -461,25 +439,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "numa_mem_policy", .never_brief = 1, .type = OPT_STR, .offset = F(numa_mem_policy), .size = S(numa_mem_policy), .def = "",
 	  .help = "The memory policy of the job's threads (set_mempolicy(2) before the thread prepares, so its buffers follow it): default (no call, as fio), prefer:NODE, bind:NODES, interleave[:NODES] (all nodes when none are given) or local; nodes as in numa_cpu_nodes." },
 	/* -- end of engines and NUMA -- */
-	/* -- fio: buffer contents and latency target (dedupe_*, buffer_compress_*, latency_target ...) -- */
-	{ .name = "scramble_buffers", .type = OPT_BOOL, .offset = F(scramble_buffers), .def = "1",
-	  .help = "Stamp each 512-byte sector of a write with its offset and the write's number, as fio does by default, so that no two writes carry the same data (a storage that deduplicates finds nothing to save). Off with refill_buffers, buffer_compress_percentage or dedupe_percentage (they fill each write anew), with verify (its headers and pattern), and with zero_buffers unless given too." },
-	{ .name = "refill_buffers", .type = OPT_BOOL, .offset = F(refill_buffers), .def = "0",
-	  .help = "New random data for every write, as in fio (costs the filling of each write). On by itself with buffer_compress_percentage (unless given as 0) and with dedupe_percentage." },
-	{ .name = "zero_buffers", .type = OPT_BOOL, .offset = F(zero_buffers), .def = "0",
-	  .help = "Writes carry zeros, as in fio (a storage that compresses or deduplicates stores next to nothing)." },
-	{ .name = "buffer_compress_percentage", .type = OPT_UINT, .offset = F(compress_pct), .def = "0", .min = 0, .max = 100,
-	  .help = "How much of written data compresses, as in fio: of each buffer_compress_chunk, this percentage is zeros after random bytes; 100 is zero_buffers. Turns refill_buffers on unless it is given." },
-	{ .name = "buffer_compress_chunk", .type = OPT_SIZE, .offset = F(compress_chunk), .def = "512", .min = 0, .max = OPT_MAX,
-	  .help = "The unit of buffer_compress_percentage and dedupe_percentage, as in fio: each chunk of a write is random bytes and then zeros, from a seed of its own. 0: the write's block size." },
-	{ .name = "dedupe_percentage", .type = OPT_UINT, .offset = F(dedupe_pct), .def = "0", .min = 0, .max = 100,
-	  .help = "This percentage of writes carries data written before, byte for byte, as in fio (dedupe_mode says which); the others are new. Turns refill_buffers on." },
-	{ .name = "dedupe_mode", .type = OPT_ENUM, .offset = F(dedupe_mode), .def = "repeat", .values = dedupe_mode_values,
-	  .help = "Which earlier data a deduplicating write repeats, as in fio: repeat (the thread's last new write) or working_set (a page of a working set: dedupe_working_set_percentage of the size's blocks, the thread's first new writes)." },
-	{ .name = "dedupe_working_set_percentage", .type = OPT_UINT, .offset = F(dedupe_ws_pct), .def = "5", .min = 0, .max = 100,
-	  .help = "dedupe_mode=working_set: the working set's share of the job's size, as in fio; with dedupe_percentage at most 100." },
-	{ .name = "dedupe_global", .type = OPT_BOOL, .offset = F(dedupe_global), .def = "0",
-	  .help = "dedupe_mode=working_set: the working set spreads over every thread of the job files, so writes of one job repeat data of another, as in fio." },
+	/* -- fio: latency target (latency_target ...; the buffer keys are fileio's: workload/fileio/keys.c) -- */
 	{ .name = "latency_target", .type = OPT_TIME, .offset = F(latency_target_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
 	  .help = "Look for the deepest queue whose I/Os stay at or under this latency, as fio does (bare number: microseconds): from depth 1, deeper after each latency_window that meets it at latency_percentile, shallower after one that misses; once the depth settles, the measurement starts over for one last window and the job ends (unless latency_run). The depth found is in the result. Queued engines (io_uring, libaio); 0: off." },
 	{ .name = "latency_window", .type = OPT_TIME, .offset = F(latency_window_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,

@@ -3,8 +3,10 @@
  * rank runs the same jobs in a directory of its own (rank<r> under each
  * target), the ranks agree at each phase of a group (laid out, started,
  * ended) so they start together and a failure of one stops all, and rank
- * 0 gathers every rank's result and merges them into one (merge.c). cmd/
- * drives it; run/ only calls the phase hook of struct run_opts. In a build
+ * 0 gathers every rank's result and merges them into one (merge.c). It is
+ * the coordinator of run/coord.h (mpi_coord): cmd/run.c and cmd/sweep.c
+ * join the job and hand it on; run/ and cmd/jobrun.c call only the
+ * coordinator. In a build
  * without MPI (no DBIO_HAVE_MPI) mpi_world_start always says "not under
  * MPI" and dbio runs alone, as it always did. docs/mpi.md tells the rest.
  */
@@ -33,6 +35,13 @@ bool mpi_launched(void);
  * errors reach rank 0 through mpi_agree. */
 int mpi_world_start(struct mpi_world **out, struct dbio_err *err);
 
+/* The world as the coordinator of the runner and of cmd/ (run/coord.h):
+ * its ops are mpi_agree, mpi_agree_plan, mpi_any, mpi_phase (the
+ * barrier), mpi_poll, mpi_most, mpi_note_run, mpi_rank_dirs,
+ * mpi_rank_dirs_remove and mpi_gather; valid until mpi_world_end. NULL
+ * for w NULL (alone: every call a no-op), and in a build without MPI. */
+const struct run_coord *mpi_coord(struct mpi_world *w);
+
 /* Leave the MPI job (MPI_Finalize) and free w; NULL is accepted. */
 void mpi_world_end(struct mpi_world *w);
 
@@ -43,25 +52,43 @@ int mpi_size(const struct mpi_world *w);
  * the message in err). Returns 0 when every rank's rc was 0; otherwise the
  * code of the lowest failing rank, whose message is put into err on every
  * rank (replacing what was there), as "rank R on HOST: <message>" unless
- * every rank failed (bad input fails everywhere alike: no rank to name). */
+ * every rank failed (bad input fails everywhere alike: no rank to name).
+ * When that rank was stopped by a signal (DBIO_ESTOPPED), run_stop_signal
+ * is raised to it on every rank, so that all exit 128 + that signal.
+ *
+ * Every collective of this file gives up when the launcher itself sends
+ * this rank its stop signal (run_stop_sender is the parent: Open MPI does
+ * so when another rank died, and SIGKILLs a second later): the world is
+ * abandoned, each later call answers for this rank alone (mpi_agree: the
+ * launcher's stop as the error; mpi_gather: rank 0's own result), and
+ * mpi_world_end does not finalize, so the rank removes its files in time. */
 int mpi_agree(struct mpi_world *w, int rc, struct dbio_err *err);
+
+/* Collective, after every rank built its jobs: every rank's plan (the
+ * text of plan_describe and the options of the command line that change
+ * what runs) against rank 0's, by a digest of each; when one differs,
+ * rank 0's text goes to all, and each rank that differs fails with its
+ * first difference ("the plan differs from rank 0's: job 'a' key 'bs':
+ * '8192' here, '4096' on rank 0: ..."), DBIO_EINPUT, which mpi_agree
+ * brings to every rank with its rank and host. 0 when all agree. */
+int mpi_agree_plan(struct mpi_world *w, const char *plan, size_t len, struct dbio_err *err);
 
 /* Collective: whether mine is true on any rank (so that every rank takes
  * the same way: a job that ended the run with exit_what=all on one). */
 bool mpi_any(struct mpi_world *w, bool mine);
 
-/* The phase hook of struct run_opts (ctx: the world): mpi_agree at each
+/* The coordinator's barrier (ctx: the world): mpi_agree at each
  * phase of a group; at "start" it also notes the time the ranks passed it,
  * the origin of mpi_note_run's spans, and starts listening for another
  * rank's failure (mpi_poll), until "end". */
 int mpi_phase(void *ctx, const char *phase, int rc, struct dbio_err *err);
 
-/* The most hook of struct run_opts (ctx: the world): at a job's
+/* The coordinator's most (ctx: the world): at a job's
  * stonewall (stonewall_s), the most reads and writes any rank had done
  * (MPI_Allreduce with MPI_MAX), from the thread that runs the group. */
 uint64_t mpi_most(void *ctx, uint64_t mine);
 
-/* The poll hook of struct run_opts (ctx: the world), while the threads
+/* The coordinator's poll (ctx: the world), while the threads
  * run: a failure here (failed) is told to every other rank at once, and
  * true is returned when another rank told of its own, so that every rank
  * stops within a poll (a second) of the first failure instead of running

@@ -59,6 +59,15 @@ int mpi_agree(struct mpi_world *w, int rc, struct dbio_err *err)
 	return rc;
 }
 
+int mpi_agree_plan(struct mpi_world *w, const char *plan, size_t len, struct dbio_err *err)
+{
+	(void)w;
+	(void)plan;
+	(void)len;
+	(void)err;
+	return 0;
+}
+
 int mpi_phase(void *ctx, const char *phase, int rc, struct dbio_err *err)
 {
 	(void)ctx;
@@ -117,13 +126,23 @@ int mpi_gather(struct mpi_world *w, json_t *result, json_t **merged, struct dbio
 	return 0;
 }
 
+const struct run_coord *mpi_coord(struct mpi_world *w)
+{
+	(void)w;
+	return NULL;
+}
+
 #else
 
 #include <limits.h>
 #include <mpi.h>
 
+#include <signal.h>
+#include <time.h>
+
 #include "result/result.h"
 #include "util/clock.h"
+#include "util/safepath.h"
 
 #define MPI_HOST_LEN  64
 #define MPI_STOP_TAG  1000
@@ -146,7 +165,67 @@ struct mpi_world {
 	bool made_scratch;
 	char **dirs;
 	size_t ndirs;
+	/* the launcher ended the job (another rank died, or mpirun was
+	 * stopped): no collective completes any more, each rank ends alone */
+	bool abandoned;
+	struct run_coord coord; /* mpi_coord: this world as the runner's coordinator */
 };
+
+/* Whether the launcher (this rank's parent: mpirun, orted, slurmstepd)
+ * sent the stop signal: Open MPI 4.1 does so to every rank left when one
+ * dies, and kills them odls_base_sigkill_timeout (1 s) later, so waiting
+ * for the dead rank at a barrier would leave this rank's files behind. */
+static bool abandoned(struct mpi_world *w)
+{
+	if (!w->abandoned && atomic_load(&run_stop_signal) && atomic_load(&run_stop_sender) == (int)getppid())
+		w->abandoned = true;
+	return w->abandoned;
+}
+
+/* Wait for req to complete, or until the launcher stops this rank (false:
+ * the world is abandoned, req is left as it is: MPI is not finalized). */
+static bool wait_req(struct mpi_world *w, MPI_Request *req)
+{
+	const struct timespec pause = { .tv_nsec = 20000 };
+
+	for (int done = 0;;) {
+		if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done)
+			return true;
+		if (abandoned(w))
+			return false;
+		nanosleep(&pause, NULL);
+	}
+}
+
+/* MPI_Allreduce and MPI_Bcast on MPI_COMM_WORLD that give up when the
+ * launcher stops this rank (false). */
+static bool allreduce(struct mpi_world *w, const void *in, void *out, int n, MPI_Datatype type, MPI_Op op)
+{
+	MPI_Request req;
+
+	return !abandoned(w) && MPI_Iallreduce(in, out, n, type, op, MPI_COMM_WORLD, &req) == MPI_SUCCESS &&
+	       wait_req(w, &req);
+}
+
+static bool bcast(struct mpi_world *w, void *buf, int n, MPI_Datatype type, int root)
+{
+	MPI_Request req;
+
+	return !abandoned(w) && MPI_Ibcast(buf, n, type, root, MPI_COMM_WORLD, &req) == MPI_SUCCESS &&
+	       wait_req(w, &req);
+}
+
+/* This rank's error once the world is abandoned: the launcher's stop in
+ * place of the signal's own words, another failure kept. */
+static int alone(int rc, struct dbio_err *err)
+{
+	if (!rc || rc == DBIO_ESTOPPED) /* not "interrupted by SIGTERM": say who and why */
+		err->code = 0;
+	return dbio_err_set(
+		err, rc ? rc : DBIO_ESTOPPED,
+		"mpi: the launcher stopped this rank (%s): another rank ended or mpirun was stopped; each rank removed its own files, and rank 0's result holds its own figures alone",
+		run_signal_name(atomic_load(&run_stop_signal)));
+}
 
 bool mpi_launched(void)
 {
@@ -202,7 +281,8 @@ void mpi_world_end(struct mpi_world *w)
 {
 	if (!w)
 		return;
-	MPI_Finalize();
+	if (!w->abandoned) /* else it would wait for the rank that is gone */
+		MPI_Finalize();
 	for (size_t i = 0; i < w->nmade; i++)
 		free(w->made[i]);
 	for (size_t i = 0; i < w->ndirs; i++)
@@ -227,22 +307,32 @@ int mpi_size(const struct mpi_world *w)
 int mpi_agree(struct mpi_world *w, int rc, struct dbio_err *err)
 {
 	struct {
-		int code;
+		int code, sig;
 		char msg[sizeof(err->msg)];
 	} * first_err;
 	int mine = rc ? w->rank : w->size, first, failed = rc != 0, nfailed;
 
-	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (!allreduce(w, &mine, &first, 1, MPI_INT, MPI_MIN))
+		return alone(rc, err);
 	if (first == w->size)
 		return 0;
-	MPI_Allreduce(&failed, &nfailed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	if (!allreduce(w, &failed, &nfailed, 1, MPI_INT, MPI_SUM))
+		return alone(rc, err);
 	if (!(first_err = calloc(1, sizeof(*first_err))))
 		MPI_Abort(MPI_COMM_WORLD, 1); /* cannot tell the others otherwise */
 	if (w->rank == first) {
 		first_err->code = rc;
+		first_err->sig = rc == DBIO_ESTOPPED ? atomic_load(&run_stop_signal) : 0;
 		snprintf(first_err->msg, sizeof(first_err->msg), "%s", err->msg);
 	}
-	MPI_Bcast(first_err, (int)sizeof(*first_err), MPI_BYTE, first, MPI_COMM_WORLD);
+	if (!bcast(w, first_err, (int)sizeof(*first_err), MPI_BYTE, first)) {
+		free(first_err);
+		return alone(rc, err);
+	}
+	/* a rank stopped by a signal stops every rank as that signal would:
+	 * partial result, files removed, exit 128 + the signal */
+	if (first_err->sig && !atomic_load(&run_stop_signal))
+		atomic_store(&run_stop_signal, first_err->sig);
 	err->code = 0;
 	if (nfailed == w->size)
 		dbio_err_set(err, first_err->code, "%s", first_err->msg);
@@ -254,11 +344,97 @@ int mpi_agree(struct mpi_world *w, int rc, struct dbio_err *err)
 	return rc;
 }
 
+/* FNV-1a over text[0..len): the plan's digest. */
+static uint64_t digest(const char *text, size_t len)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Line n's end in text[0..len) from *at: its subject (to the tab) and
+ * value; false past the end. */
+static bool next_line(const char *text, size_t len, size_t *at, const char **line, size_t *n)
+{
+	const char *nl;
+
+	if (*at >= len)
+		return false;
+	*line = text + *at;
+	nl = memchr(*line, '\n', len - *at);
+	*n = nl ? (size_t)(nl - *line) : len - *at;
+	*at += *n + 1;
+	return true;
+}
+
+/* The first line where mine and theirs (rank 0's) differ, as the error. */
+static int plan_difference(const char *mine, size_t mlen, const char *theirs, size_t tlen,
+			   struct dbio_err *err)
+{
+	size_t ma = 0, ta = 0, mn = 0, tn = 0;
+	const char *ml = "", *tl = "";
+
+	for (;;) {
+		bool hm = next_line(mine, mlen, &ma, &ml, &mn), ht = next_line(theirs, tlen, &ta, &tl, &tn);
+
+		if (!hm)
+			ml = "(nothing)", mn = strlen(ml);
+		if (!ht)
+			tl = "(nothing)", tn = strlen(tl);
+		if (!hm || !ht || mn != tn || memcmp(ml, tl, mn))
+			break;
+	}
+	const char *mt = memchr(ml, '\t', mn), *tt = memchr(tl, '\t', tn);
+	int ms = mt ? (int)(mt - ml) : (int)mn, ts = tt ? (int)(tt - tl) : (int)tn;
+
+	if (mt && tt && ms == ts && !memcmp(ml, tl, (size_t)ms))
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"the plan differs from rank 0's: %.*s: '%.*s' here, '%.*s' on rank 0: every rank must run the same jobs with the same keys (docs/mpi.md)",
+			ms, ml, (int)(mn - (size_t)ms - 1 > 200 ? 200 : mn - (size_t)ms - 1), mt + 1,
+			(int)(tn - (size_t)ts - 1 > 200 ? 200 : tn - (size_t)ts - 1), tt + 1);
+	return dbio_err_set(
+		err, DBIO_EINPUT,
+		"the plan differs from rank 0's: %.*s here, %.*s on rank 0: every rank must run the same jobs with the same keys (docs/mpi.md)",
+		ms > 200 ? 200 : ms, ml, ts > 200 ? 200 : ts, tl);
+}
+
+int mpi_agree_plan(struct mpi_world *w, const char *plan, size_t len, struct dbio_err *err)
+{
+	uint64_t mine[2] = { digest(plan, len), len }, first[2] = { mine[0], mine[1] };
+	int differs, any = 0, rc = 0;
+	char *theirs;
+
+	if (!bcast(w, first, 2, MPI_UINT64_T, 0))
+		return alone(0, err);
+	differs = first[0] != mine[0] || first[1] != mine[1];
+	if (!allreduce(w, &differs, &any, 1, MPI_INT, MPI_MAX))
+		return alone(0, err);
+	if (!any)
+		return 0;
+	/* some rank differs: rank 0's plan to all, each that differs names
+	 * its first difference */
+	if (first[1] > INT_MAX || !(theirs = malloc(first[1] + 1)))
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	if (!w->rank)
+		memcpy(theirs, plan, len);
+	if (!bcast(w, theirs, (int)first[1], MPI_CHAR, 0)) {
+		free(theirs);
+		return alone(0, err);
+	}
+	if (differs)
+		rc = plan_difference(plan, len, theirs, first[1], err);
+	free(theirs);
+	return mpi_agree(w, rc, err);
+}
+
 int mpi_phase(void *ctx, const char *phase, int rc, struct dbio_err *err)
 {
 	struct mpi_world *w = ctx;
 
-	if (!strcmp(phase, "end") && w->stop_posted) {
+	if (!strcmp(phase, "end") && w->stop_posted && !abandoned(w)) {
 		MPI_Cancel(&w->stop_req);
 		MPI_Wait(&w->stop_req, MPI_STATUS_IGNORE);
 		w->stop_posted = false;
@@ -268,7 +444,7 @@ int mpi_phase(void *ctx, const char *phase, int rc, struct dbio_err *err)
 		w->gate_ns = clock_now_ns();
 		w->told = false;
 		w->seq = (w->seq + 1) % MPI_STOP_TAGS;
-		if (!rc && w->size > 1 &&
+		if (!rc && w->size > 1 && !w->abandoned &&
 		    MPI_Irecv(&w->stop_msg, 1, MPI_INT, MPI_ANY_SOURCE, MPI_STOP_TAG + (int)w->seq,
 			      MPI_COMM_WORLD, &w->stop_req) == MPI_SUCCESS)
 			w->stop_posted = true;
@@ -280,7 +456,8 @@ bool mpi_any(struct mpi_world *w, bool mine)
 {
 	int in = mine, out = 0;
 
-	MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+	if (!allreduce(w, &in, &out, 1, MPI_INT, MPI_LOR))
+		return mine;
 	return out != 0;
 }
 
@@ -288,8 +465,8 @@ uint64_t mpi_most(void *ctx, uint64_t mine)
 {
 	uint64_t most = mine;
 
-	(void)ctx;
-	MPI_Allreduce(&mine, &most, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+	if (!allreduce(ctx, &mine, &most, 1, MPI_UINT64_T, MPI_MAX))
+		return mine;
 	return most;
 }
 
@@ -298,6 +475,8 @@ bool mpi_poll(void *ctx, bool failed)
 	struct mpi_world *w = ctx;
 	int arrived = 0;
 
+	if (abandoned(w))
+		return true; /* the launcher ends the job: stop, tell no one */
 	if (failed && !w->told) {
 		/* fire and forget: a rank that is past its threads never
 		 * receives it, and cancels its receive at the end barrier */
@@ -337,10 +516,13 @@ static int rank_dir(struct mpi_world *w, const struct job *job, const char *dir,
 	job_where(job_origin_of(job, "directory"), where, sizeof(where));
 	if (!strcmp(dir, RUN_SCRATCH_DEFAULT) && mkdir(dir, 0755) == 0)
 		w->made_scratch = true;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* every component: no symlink of another user (util/safepath.h) */
+	strncat(where, ": key 'directory':", sizeof(where) - strlen(where) - 1);
+	dfd = safepath_open_dir(where, dir, err);
+	where[strlen(where) - strlen(": key 'directory':")] = '\0';
 	if (dfd < 0)
 		return dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s: %s (job '%s')", where, dir,
-				    strerror(errno), job->name);
+				    strerror(-dfd), job->name);
 	snprintf(name, sizeof(name), "rank%d", w->rank);
 	if ((size_t)snprintf(path, len, "%s/%s", dir, name) >= len)
 		rc = dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s/%s: too long (job '%s')", where,
@@ -409,7 +591,10 @@ void mpi_rank_dirs_remove(struct mpi_world *w, bool keep)
 		rmdir(w->made[i]); /* left when not empty: the runner said why */
 	/* the default scratch directory holds every rank's: its maker
 	 * removes it once all have removed theirs */
-	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Request req;
+
+	if (!abandoned(w) && MPI_Ibarrier(MPI_COMM_WORLD, &req) == MPI_SUCCESS)
+		wait_req(w, &req);
 	if (!keep && w->made_scratch)
 		rmdir(RUN_SCRATCH_DEFAULT);
 }
@@ -460,6 +645,28 @@ static char *part_text(struct mpi_world *w, json_t *result)
 	return text;
 }
 
+/* MPI_Gather of every rank's length and MPI_Gatherv of the texts at rank
+ * 0, giving up when the launcher stops this rank (false). */
+static bool gather_lens(struct mpi_world *w, int *len, int *lens)
+{
+	MPI_Request req;
+
+	return !abandoned(w) &&
+	       MPI_Igather(len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD, &req) == MPI_SUCCESS &&
+	       wait_req(w, &req);
+}
+
+static bool gather_texts(struct mpi_world *w, const char *text, int len, char *buf, const int *lens,
+			 const int *displs)
+{
+	MPI_Request req;
+
+	return !abandoned(w) &&
+	       MPI_Igatherv(text, len, MPI_CHAR, buf, lens, displs, MPI_CHAR, 0, MPI_COMM_WORLD, &req) ==
+		       MPI_SUCCESS &&
+	       wait_req(w, &req);
+}
+
 int mpi_gather(struct mpi_world *w, json_t *result, json_t **merged, struct dbio_err *err)
 {
 	char *text = part_text(w, result), *buf = NULL;
@@ -475,7 +682,12 @@ int mpi_gather(struct mpi_world *w, json_t *result, json_t **merged, struct dbio
 			 !(parts = calloc((size_t)w->size, sizeof(*parts)))))
 		MPI_Abort(MPI_COMM_WORLD, 1); /* rank 0 cannot gather: nothing to say it with */
 	t0 = clock_now_ns();
-	MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (!gather_lens(w, &len, lens)) {
+		/* the launcher ends the job: rank 0's own result, marked
+		 * partial by its error, is all there is to write */
+		*merged = w->rank ? NULL : json_incref(result);
+		goto out;
+	}
 	for (int i = 0; !w->rank && i < w->size; i++) {
 		displs[i] = (int)total;
 		total += (uint64_t)lens[i];
@@ -483,7 +695,10 @@ int mpi_gather(struct mpi_world *w, json_t *result, json_t **merged, struct dbio
 	}
 	if (!w->rank && (total > INT_MAX || !(buf = malloc(total ? total : 1))))
 		MPI_Abort(MPI_COMM_WORLD, 1);
-	MPI_Gatherv(text ? text : "", len, MPI_CHAR, buf, lens, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
+	if (!gather_texts(w, text ? text : "", len, buf, lens, displs)) {
+		*merged = w->rank ? NULL : json_incref(result);
+		goto out;
+	}
 	t1 = clock_now_ns();
 	if (!w->rank && !rc && !(rc = parse_parts(w, buf, displs, parts, err)) &&
 	    !(*merged = mpi_merge(parts, (size_t)w->size, w->dirs, w->ndirs, err)))
@@ -494,12 +709,70 @@ int mpi_gather(struct mpi_world *w, json_t *result, json_t **merged, struct dbio
 				    json_pack("{s:I, s:I, s:I, s:I}", "bytes", (json_int_t)total,
 					      "max_bytes_per_rank", (json_int_t)most, "gather_ns",
 					      (json_int_t)(t1 - t0), "merge_ns", (json_int_t)(t2 - t1)));
+out:
 	release_parts(parts, w->rank ? 0 : w->size);
 	free(buf);
 	free(displs);
 	free(lens);
 	free(text);
-	return mpi_agree(w, rc, err);
+	return w->abandoned ? rc : mpi_agree(w, rc, err);
+}
+
+/* The coordinator's ops (run/coord.h): this file's calls on the world. */
+static int coord_agree(void *ctx, int rc, struct dbio_err *err)
+{
+	return mpi_agree(ctx, rc, err);
+}
+
+static int coord_agree_plan(void *ctx, const char *plan, size_t len, struct dbio_err *err)
+{
+	return mpi_agree_plan(ctx, plan, len, err);
+}
+
+static bool coord_any(void *ctx, bool mine)
+{
+	return mpi_any(ctx, mine);
+}
+
+static int coord_note_run(void *ctx, size_t job, size_t run, const struct run_stats *st)
+{
+	return mpi_note_run(ctx, job, run, st);
+}
+
+static int coord_dirs(void *ctx, struct jobset *set, struct dbio_err *err)
+{
+	return mpi_rank_dirs(ctx, set, err);
+}
+
+static void coord_dirs_remove(void *ctx, bool keep)
+{
+	mpi_rank_dirs_remove(ctx, keep);
+}
+
+static int coord_gather(void *ctx, json_t *result, json_t **merged, struct dbio_err *err)
+{
+	return mpi_gather(ctx, result, merged, err);
+}
+
+static const struct run_coord_ops mpi_coord_ops = {
+	.agree = coord_agree,
+	.agree_plan = coord_agree_plan,
+	.any = coord_any,
+	.barrier = mpi_phase,
+	.poll = mpi_poll,
+	.most = mpi_most,
+	.note_run = coord_note_run,
+	.dirs = coord_dirs,
+	.dirs_remove = coord_dirs_remove,
+	.gather = coord_gather,
+};
+
+const struct run_coord *mpi_coord(struct mpi_world *w)
+{
+	if (!w)
+		return NULL;
+	w->coord = (struct run_coord){ .ops = &mpi_coord_ops, .ctx = w, .rank = w->rank };
+	return &w->coord;
 }
 
 #endif

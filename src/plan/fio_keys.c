@@ -86,7 +86,6 @@ const struct fio_key fio_keys[] = {
 	{ "exec_prerun", "dbio runs no commands from a job file; run them before or after dbio" },
 	{ "exit_on_io_done", ENGINE("CPU-burning (cpuio)") },
 	{ "experimental_verify", LATER("fio's experimental read-back (it replays the offsets); dbio reads back its log") },
-	{ "fadvise_hint", LATER("advises the kernel of the access pattern (posix_fadvise) before the I/O") },
 	{ "fdp", PLACEMENT },
 	{ "fdp_pli", PLACEMENT },
 	{ "fdp_pli_select", PLACEMENT },

@@ -8,10 +8,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine/engine.h"
@@ -31,6 +33,7 @@ struct parse_state {
 	struct dbio_err *err;
 	const char *text; /* what is left to read */
 	bool in_comment;  /* the rest of the line is a comment */
+	int colon_line;	  /* a line whose ':' comes before any '=' (inih would split there) */
 	char *refused;	  /* the refused keys, a line each (malloc'd): note_refusal */
 	size_t nrefused;
 };
@@ -38,7 +41,7 @@ struct parse_state {
 /* The deepest include inside include: fio has no limit, a loop needs one. */
 #define JOBFILE_MAX_INCLUDE 8
 
-static int read_whole(const char *path, char **out, size_t *outlen, struct dbio_err *err);
+static int read_whole(const char *path, bool included, char **out, size_t *outlen, struct dbio_err *err);
 static int check_text(const char *name, const char *text, size_t len, struct dbio_err *err);
 static int add_file_name(struct jobset *set, const char *name, const char **kept, struct dbio_err *err);
 
@@ -120,6 +123,9 @@ static char *read_line(char *buf, int len, void *stream)
 			p++;
 		if (*p == '[')
 			begin_section(st, p);
+		else if (p[strcspn(p, "=:")] == ':' &&
+			 !(!strncmp(p, "include", 7) && isspace((unsigned char)p[7])))
+			st->colon_line = st->line; /* fio's keys are "key=value": not a key */
 	}
 	st->at_line_start = st->at_line_start_next;
 	return got;
@@ -153,6 +159,9 @@ static int set_key(struct parse_state *st, const char *key, const char *value, c
 
 	if (!strncmp(key, "include", 7) && isspace((unsigned char)key[7]) && !value)
 		return include(st, key + 8, from, depth);
+	if (!plan_key_shaped(key))
+		return dbio_err_set(st->err, DBIO_EINPUT, "%s:%d: %s", origin.file, origin.line,
+				    PLAN_NOT_A_KEY);
 	if (!st->in_section)
 		return dbio_err_set(
 			st->err, DBIO_EINPUT,
@@ -192,6 +201,10 @@ static int on_key(void *user, const char *section, const char *key, const char *
 	(void)section;
 	if (st->err->code)
 		return 0;
+	if (st->colon_line == st->line) {
+		dbio_err_set(st->err, DBIO_EINPUT, "%s:%d: %s", st->file, st->line, PLAN_NOT_A_KEY);
+		return 0;
+	}
 	return set_key(st, key, value, &origin, 0) == 0;
 }
 
@@ -263,7 +276,7 @@ static int include(struct parse_state *st, const char *spec, const struct job_or
 			 origin->file, spec);
 	struct dbio_err rerr = { 0 };
 
-	if ((rc = read_whole(path, &text, &len, &rerr)))
+	if ((rc = read_whole(path, true, &text, &len, &rerr)))
 		return dbio_err_set(st->err, rc == -ENOMEM ? rc : DBIO_EINPUT, "%s: include: %s", where,
 				    rerr.msg);
 	if (!(rc = check_text(path, text, len, st->err)) &&
@@ -317,18 +330,20 @@ static int refusals(const struct parse_state *st, struct dbio_err *err)
 {
 	const size_t room = sizeof(err->msg) - 128;
 	size_t len = strlen(st->refused), shown = st->nrefused;
+	struct dbio_err more = { 0 };
 
 	if (len < room)
-		return dbio_err_set(err, DBIO_EINPUT, "%s", st->refused);
+		return dbio_err_set_lines(err, DBIO_EINPUT, "%s", st->refused);
 	while (len >= room) {
 		const char *nl = memrchr(st->refused, '\n', len);
 
 		len = nl ? (size_t)(nl - st->refused) : 0;
 		shown--;
 	}
-	return dbio_err_set(err, DBIO_EINPUT,
-			    "%.*s\n%s: %zu more keys refused, not shown: fix these and run again", (int)len,
-			    st->refused, st->file, st->nrefused - shown);
+	/* the file's name escaped as every message's text is */
+	dbio_err_set(&more, DBIO_EINPUT, "%s: %zu more keys refused, not shown: fix these and run again",
+		     st->file, st->nrefused - shown);
+	return dbio_err_set_lines(err, DBIO_EINPUT, "%.*s\n%s", (int)len, st->refused, more.msg);
 }
 
 /* Run inih over st's text, with st->global made. */
@@ -407,17 +422,73 @@ static int parse_text(struct jobset *set, const char *name, const char *text, si
 	return parse(set, name, text, err);
 }
 
-/* The whole file at path, NUL-terminated, into *out (malloc'd). */
-static int read_whole(const char *path, char **out, size_t *outlen, struct dbio_err *err)
+/* What st_mode is, for a message. */
+static const char *file_kind(mode_t mode)
 {
-	FILE *fp = fopen(path, "re");
+	return S_ISDIR(mode)	? "a directory"
+	       : S_ISCHR(mode)	? "a character device"
+	       : S_ISBLK(mode)	? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+	       : S_ISFIFO(mode) ? "a FIFO"
+				: "not a regular file";
+}
+
+/* Whether a job file may be of mode: a regular file; a pipe or FIFO too
+ * when named on the command line (`dbio run <(…)`, /dev/stdin), never
+ * in an include, whose name is the file's text. A device or a directory
+ * would be read forever or not at all. */
+static bool readable_kind(mode_t mode, bool included)
+{
+	return S_ISREG(mode) || (!included && S_ISFIFO(mode));
+}
+
+/* Open path as a job file: its kind checked before it is opened (a
+ * device's open may act) and again on what was opened. */
+static FILE *open_job_file(const char *path, bool included, struct dbio_err *err)
+{
+	const char *what = included ? "cannot include" : "cannot open job file";
+	struct stat st;
+	FILE *fp;
+	int fd;
+
+	if (stat(path, &st)) {
+		dbio_err_set(err, errno == ENOENT ? DBIO_EINPUT : -errno, "%s: %s: %s", path, what,
+			     strerror(errno));
+		return NULL;
+	}
+	if (!readable_kind(st.st_mode, included)) {
+		dbio_err_set(err, DBIO_EINPUT, "%s: %s: %s: a job file is a regular file%s", path, what,
+			     file_kind(st.st_mode), included ? "" : " or a pipe");
+		return NULL;
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (included ? O_NONBLOCK : 0))) < 0) {
+		dbio_err_set(err, errno == ENOENT ? DBIO_EINPUT : -errno, "%s: %s: %s", path, what,
+			     strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !readable_kind(st.st_mode, included)) {
+		dbio_err_set(err, DBIO_EINPUT, "%s: %s: %s: a job file is a regular file%s", path, what,
+			     file_kind(st.st_mode), included ? "" : " or a pipe");
+		close(fd);
+		return NULL;
+	}
+	if (!(fp = fdopen(fd, "r"))) {
+		dbio_err_set(err, -errno, "%s: %s: %s", path, what, strerror(errno));
+		close(fd);
+	}
+	return fp;
+}
+
+/* The whole file at path, NUL-terminated, into *out (malloc'd). */
+static int read_whole(const char *path, bool included, char **out, size_t *outlen, struct dbio_err *err)
+{
+	FILE *fp = open_job_file(path, included, err);
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 	int rc = 0;
 
 	if (!fp)
-		return dbio_err_set(err, errno == ENOENT ? DBIO_EINPUT : -errno,
-				    "%s: cannot open job file: %s", path, strerror(errno));
+		return err->code;
 	for (;;) {
 		size_t got;
 
@@ -458,7 +529,7 @@ int plan_jobfile_parse(struct jobset *set, const char *path, struct dbio_err *er
 {
 	char *text = NULL;
 	size_t len = 0;
-	int rc = read_whole(path, &text, &len, err);
+	int rc = read_whole(path, false, &text, &len, err);
 
 	if (!rc)
 		rc = parse_text(set, path, text, len, err);

@@ -4,6 +4,7 @@
  * workload and engine in their registries, in that order: adding a
  * plug-in's keys needs no line here.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +94,18 @@ const struct option_def *plan_find(const char *name)
 	return NULL;
 }
 
+bool plan_key_shaped(const char *key)
+{
+	size_t n = 0;
+
+	if (!isalpha((unsigned char)key[0]) && key[0] != '_')
+		return false;
+	for (; key[n]; n++)
+		if (!isalnum((unsigned char)key[n]) && key[n] != '_' && key[n] != '-')
+			return false;
+	return n <= PLAN_KEY_MAX;
+}
+
 int plan_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
 	     struct dbio_err *err)
 {
@@ -101,6 +114,10 @@ int plan_set(struct job *job, const char *key, const char *value, const struct j
 	char where[4200];
 
 	job_where(origin, where, sizeof(where));
+	/* Text that is not a key may be a line of a file that is no job file
+	 * (include /etc/shadow): it is described, never quoted. */
+	if (!plan_key_shaped(key))
+		return dbio_err_set(err, DBIO_EINPUT, "%s: %s", where, PLAN_NOT_A_KEY);
 	if (job_find(job, key, NULL))
 		return job_set(job, key, value, origin, err);
 	if ((package = built_missing_key(key, &option, &part)))

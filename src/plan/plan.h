@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "job/job.h"
 #include "job/option.h"
@@ -37,6 +38,15 @@ int plan_job_init(struct job *job, const char *name);
 /* The def named name in any table of the build (the first), or NULL; the
  * same name in two tables has the same type (plan_check). */
 const struct option_def *plan_find(const char *name);
+
+/* The longest name a key may have, and whether key has the shape of one:
+ * 1 to PLAN_KEY_MAX letters, digits, '_' and '-', the first a letter or
+ * '_'. Only a key-shaped key is quoted in a message: other text (a line
+ * of a file that is no job file) is described by PLAN_NOT_A_KEY. */
+#define PLAN_KEY_MAX 64
+#define PLAN_NOT_A_KEY                                                                                       \
+	"not a key: expected '[section]', 'key=value' or a bare key of letters, digits, '_' and '-' (the text is not shown: it may be from a file that is no job file)"
+bool plan_key_shaped(const char *key);
 
 /* job_set, but a key of a part this build left out is refused with the
  * package that brings it back, and a key of fio's that dbio does not
@@ -142,5 +152,18 @@ int plan_jobfile_parse(struct jobset *set, const char *path, struct dbio_err *er
 
 /* The same from a string; name stands for the file name in messages. */
 int plan_jobfile_parse_string(struct jobset *set, const char *text, const char *name, struct dbio_err *err);
+
+/* The resolved plan of set as text, for ranks of an MPI job to compare
+ * (plan/describe.c): one line per fact, "<subject>\t<value>\n" (the value
+ * with backslash, tab and newline escaped): the number of jobs, each job's
+ * name and group, and the value of every key that applies to it, but
+ * those a rank may set for itself (plan_key_per_rank) and a randseed drawn
+ * from the clock (randrepeat=0). */
+void plan_describe(FILE *out, const struct jobset *set);
+
+/* Whether a rank of an MPI job may give key name a value of its own: it
+ * paces the same work (rate*, thinktime*) or places it on the host's CPUs
+ * and memory (cpus_allowed, cpumask, numa_*). */
+bool plan_key_per_rank(const char *name);
 
 #endif

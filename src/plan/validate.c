@@ -32,8 +32,9 @@ static void mark_applies(struct job *job)
 			k->applies = job->eng != NULL;
 			break;
 		case OPTION_SCOPE_WORKLOAD:
-			k->applies = !strcmp(k->owner, job->wl->name);
-			if (k->applies)
+			k->applies = !strcmp(k->owner, job->wl->name) ||
+				     (job->wl->borrows && !strcmp(k->owner, job->wl->borrows));
+			if (!strcmp(k->owner, job->wl->name))
 				job->wl_conf = k->conf;
 			break;
 		case OPTION_SCOPE_ENGINE:

@@ -144,6 +144,17 @@ int provision_loop_undo(const struct provision_rec *r, char **log)
 	if (ioctl(fd, LOOP_CLR_FD) && errno != ENXIO)
 		rc = -errno;
 	close(fd);
+	/* LOOP_CLR_FD on a device in use (a filesystem on it, even unmounted
+	 * lazily) only sets autoclear and succeeds: the device is detached
+	 * when its last user lets go, not now. Whether it still holds the
+	 * image is what tells. */
+	if (!rc && provision_loop_holds(r->name, r->dev, r->ino, r->token) > 0) {
+		provision_log_add(
+			log,
+			"not detached: %s: still attached, in use (the kernel detaches it when its last user lets go)",
+			r->name);
+		rc = -EBUSY;
+	}
 	if (!rc)
 		provision_log_add(log, "detached %s", r->name);
 	return rc;

@@ -49,6 +49,9 @@ struct mkfs_tool {
 };
 
 #define NAMES_FILE "names a file or device"
+/* An option after which mkfs exits 0 having made nothing: the matrix would
+ * run on the device's old filesystem, reported as a fresh one. */
+#define NO_FS "makes no filesystem"
 #define FLAG(c, l)                                                                                           \
 	{                                                                                                    \
 		.short_name = (c), .long_name = (l), .arg = ARG_NONE                                         \
@@ -94,18 +97,21 @@ static const struct mkfs_opt e2fs_opts[] = {
 	VALUE('L', NULL),
 	VALUE('m', NULL),
 	VALUE('M', NULL),
-	FLAG('n', NULL),
+	{ .short_name = 'n', .long_name = NULL, .arg = ARG_REFUSED, .why = NO_FS " (a dry run)" },
 	VALUE('N', NULL),
 	VALUE('o', NULL),
 	VALUE('O', NULL),
 	FLAG('q', NULL),
 	VALUE('r', NULL),
-	FLAG('S', NULL),
+	{ .short_name = 'S',
+	  .long_name = NULL,
+	  .arg = ARG_REFUSED,
+	  .why = "writes the superblock and group descriptors only: the old filesystem's files stay" },
 	VALUE('t', NULL),
 	VALUE('T', NULL),
 	VALUE('U', NULL),
 	FLAG('v', NULL),
-	FLAG('V', NULL),
+	{ .short_name = 'V', .long_name = NULL, .arg = ARG_REFUSED, .why = NO_FS " (prints its version)" },
 	{ .short_name = 'z', .long_name = NULL, .arg = ARG_REFUSED, .why = "writes an undo file" },
 	{ .short_name = 0 },
 };
@@ -139,7 +145,7 @@ static const struct mkfs_opt xfs_opts[] = {
 	  .arg = ARG_SUBOPTS,
 	  .subopts = "crc,finobt,uuid,rmapbt,reflink,inobtcount,bigtime" },
 	{ .short_name = 'n', .long_name = NULL, .arg = ARG_SUBOPTS, .subopts = "size,log,version,ftype" },
-	FLAG('N', NULL),
+	{ .short_name = 'N', .long_name = NULL, .arg = ARG_REFUSED, .why = NO_FS " (a dry run)" },
 	{ .short_name = 'p',
 	  .long_name = NULL,
 	  .arg = ARG_REFUSED,
@@ -152,7 +158,7 @@ static const struct mkfs_opt xfs_opts[] = {
 	  .refused = "rtdev,file,name",
 	  .why = NAMES_FILE },
 	{ .short_name = 's', .long_name = NULL, .arg = ARG_SUBOPTS, .subopts = "size,log" },
-	FLAG('V', NULL),
+	{ .short_name = 'V', .long_name = NULL, .arg = ARG_REFUSED, .why = NO_FS " (prints its version)" },
 	{ .short_name = 0 },
 };
 
@@ -182,7 +188,10 @@ static const struct mkfs_opt btrfs_opts[] = {
 	  .why = "only goes with --rootdir, which copies a directory" },
 	VALUE('U', "uuid"),
 	FLAG('v', "verbose"),
-	FLAG('V', "version"),
+	{ .short_name = 'V',
+	  .long_name = "version",
+	  .arg = ARG_REFUSED,
+	  .why = NO_FS " (prints its version)" },
 	{ .short_name = 0 },
 };
 

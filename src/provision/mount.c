@@ -2,10 +2,13 @@
  * Mounting the filesystem under test: which --mount-opts are accepted (none
  * that names another device), which become mount(2) flags and which go to
  * the filesystem, mounting at the run's private mount point, unmounting
- * (lazily when it stays busy), and --cleanup of mounts and mount points.
+ * (lazily when it stays busy at the end of a run), and --cleanup of mounts
+ * and mount points (a busy mount there stays, named with its holder).
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -133,9 +136,10 @@ bool provision_is_mounted(const char *dir)
 	return !stat(dir, &a) && !stat(parent, &b) && a.st_dev != b.st_dev;
 }
 
-/* Unmount dir, waiting up to a second while it is busy; then detach it
- * lazily (it goes when the last user lets go). 0 or -errno. */
-static int unmount_dir(const char *dir, bool *lazy)
+/* Unmount dir, waiting up to a second while it is busy; then, with lazy,
+ * detach it lazily (it goes when the last user lets go; *lazy says so).
+ * 0 or -errno (-EBUSY: still busy, without lazy). */
+static int unmount_dir(const char *dir, bool lazy_ok, bool *lazy)
 {
 	*lazy = false;
 	for (int i = 0; i < 20; i++) {
@@ -145,8 +149,67 @@ static int unmount_dir(const char *dir, bool *lazy)
 			return errno == EINVAL && !provision_is_mounted(dir) ? 0 : -errno;
 		usleep(50000);
 	}
+	if (!lazy_ok)
+		return -EBUSY;
 	*lazy = true;
 	return umount2(dir, MNT_DETACH | UMOUNT_NOFOLLOW) ? -errno : 0;
+}
+
+/* Whether the link /proc/<pid>/<name> points at dir or below it. */
+static bool link_under(const char *pid, const char *name, const char *dir)
+{
+	char link[300], to[PROVISION_PATH_MAX];
+	const size_t n = strlen(dir);
+	ssize_t got;
+
+	snprintf(link, sizeof(link), "/proc/%s/%s", pid, name);
+	if ((got = readlink(link, to, sizeof(to) - 1)) < 0)
+		return false;
+	to[got] = '\0';
+	return !strncmp(to, dir, n) && (to[n] == '\0' || to[n] == '/');
+}
+
+/* What keeps dir busy, as "pid N (comm), its working directory", into
+ * out; "" when no process shows one (a mount below it, a kernel user). */
+static void find_holder(const char *dir, char *out, size_t len)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *de;
+
+	out[0] = '\0';
+	while (proc && !out[0] && (de = readdir(proc))) {
+		char comm[64] = "?", path[300], fds[300];
+		const char *what = NULL;
+		FILE *fp;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		if (link_under(de->d_name, "cwd", dir))
+			what = "its working directory";
+		else if (link_under(de->d_name, "root", dir))
+			what = "its root directory";
+		snprintf(fds, sizeof(fds), "/proc/%s/fd", de->d_name);
+		DIR *fd = what ? NULL : opendir(fds);
+
+		for (struct dirent *f; fd && !what && (f = readdir(fd));) {
+			snprintf(path, sizeof(path), "fd/%s", f->d_name);
+			if (f->d_name[0] != '.' && link_under(de->d_name, path, dir))
+				what = "a file it has open";
+		}
+		if (fd)
+			closedir(fd);
+		if (!what)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		if ((fp = fopen(path, "re"))) {
+			if (fgets(comm, sizeof(comm), fp))
+				comm[strcspn(comm, "\n")] = '\0';
+			fclose(fp);
+		}
+		snprintf(out, len, "pid %s (%s), %s", de->d_name, comm, what);
+	}
+	if (proc)
+		closedir(proc);
 }
 
 int provision_unmount(struct provision_env *m, struct dbio_err *err)
@@ -156,7 +219,7 @@ int provision_unmount(struct provision_env *m, struct dbio_err *err)
 
 	if (!m->mounted)
 		return 0;
-	if ((rc = unmount_dir(m->mnt, &lazy)))
+	if ((rc = unmount_dir(m->mnt, true, &lazy)))
 		return dbio_err_set(err, rc, "matrix: cannot unmount %s: %s", m->mnt, strerror(-rc));
 	provision_state_rec(m, PROVISION_REC_MOUNT, true, err);
 	m->mounted = false;
@@ -165,13 +228,23 @@ int provision_unmount(struct provision_env *m, struct dbio_err *err)
 
 int provision_mount_undo(const char *dir, char **log)
 {
-	bool lazy = false;
+	char holder[128];
+	bool lazy;
 	int rc;
 
 	if (!provision_is_mounted(dir))
 		return 0;
-	if (!(rc = unmount_dir(dir, &lazy)))
-		provision_log_add(log, "unmounted %s%s", dir, lazy ? " (lazily: it was busy)" : "");
+	/* never lazily here: a lazy unmount leaves the filesystem, and the
+	 * loop device under it, alive for as long as its holder lives */
+	if (!(rc = unmount_dir(dir, false, &lazy))) {
+		provision_log_add(log, "unmounted %s", dir);
+		return 0;
+	}
+	if (rc == -EBUSY) {
+		find_holder(dir, holder, sizeof(holder));
+		provision_log_add(log, "not unmounted: %s: busy%s%s", dir, holder[0] ? ": held by " : "",
+				  holder);
+	}
 	return rc;
 }
 

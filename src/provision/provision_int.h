@@ -157,7 +157,9 @@ int provision_unmount(struct provision_env *m, struct dbio_err *err);
 /* Whether dir is a mount point. */
 bool provision_is_mounted(const char *dir);
 
-/* --cleanup of a mount record: unmount it (lazily when it stays busy). */
+/* --cleanup of a mount record: unmount it; when it stays busy for a
+ * second, -EBUSY, logged with the process that holds it when one is found
+ * (the record stays: a lazy unmount would leave its loop device attached). */
 int provision_mount_undo(const char *dir, char **log);
 
 /* --cleanup of a mnt record: remove the mount point when it is one of

@@ -67,7 +67,8 @@ static bool varint_get(const unsigned char *p, size_t len, size_t *at, uint64_t 
 /* Replace hj's "buckets" array by its packed string: index and count of
  * each pair as varints, in the file's order. A bucket list this loader
  * does not know (not pairs of whole numbers in range) stays as it is,
- * for result_hist_load to refuse as it always has. */
+ * for result_check to refuse (a negative or absurd count) or
+ * result_hist_load (any other), as it always has. */
 static void hist_pack(json_t *hj)
 {
 	const json_t *buckets = json_object_get(hj, "buckets");
@@ -82,7 +83,7 @@ static void hist_pack(json_t *hj)
 
 		if (json_array_size(b) != 2 || !json_is_integer(idx) || !json_is_integer(count) ||
 		    json_integer_value(idx) < 0 || json_integer_value(idx) >= HIST_NBUCKETS ||
-		    json_integer_value(count) < 0) {
+		    json_integer_value(count) < 0 || json_integer_value(count) > 1000000000000000000LL) {
 			free(p);
 			return;
 		}

@@ -611,8 +611,71 @@ int result_write(const json_t *result, const char *path, struct dbio_err *err)
 	return rc;
 }
 
+/* The largest magnitude of a figure a run can make: 1e18 ns is 31 years,
+ * 1e18 bytes an exabyte; a count or a rate beyond it was written by hand. */
+#define RESULT_MAX_FIGURE 1e18
+
+/* Where negative figures are a run's own: a steady-state's slope and
+ * criterion, its mean deviation. Under "options" are the job's keys, as
+ * the plan parsed them (nice=-5), not figures a run measured. */
+static bool figure_signed(const char *key)
+{
+	return !strcmp(key, "steadystate") || !strcmp(key, "options");
+}
+
+/* Every number under v a figure a run can make: not negative (but under
+ * a key of figure_signed), at most RESULT_MAX_FIGURE in size. path holds
+ * v's JSON path (len bytes of room, used of them taken). 0 or DBIO_EINPUT. */
+static int check_figures(const json_t *v, char *path, size_t len, size_t used, bool sign_ok, const char *name,
+			 struct dbio_err *err)
+{
+	const char *key;
+	json_t *e;
+	size_t i;
+	int rc = 0;
+
+	if (json_is_number(v)) {
+		double x = json_number_value(v);
+		char val[64];
+
+		if ((x >= 0 || sign_ok) && x <= RESULT_MAX_FIGURE && x >= -RESULT_MAX_FIGURE)
+			return 0;
+		if (json_is_integer(v))
+			snprintf(val, sizeof(val), "%lld", (long long)json_integer_value(v));
+		else
+			snprintf(val, sizeof(val), "%g", x);
+		return dbio_err_set(err, DBIO_EINPUT,
+				    "%s: %s is %s: not a figure a run makes (expected from 0 to 1e18)", name,
+				    path, val);
+	}
+	json_object_foreach ((json_t *)v, key, e) {
+		int n = snprintf(path + used, len - used, "%s%s", used ? "." : "", key);
+
+		if (n < 0 || (size_t)n >= len - used)
+			n = (int)(len - used - 1);
+		rc = check_figures(e, path, len, used + (size_t)n,
+				   sign_ok || (json_is_object(v) && figure_signed(key)), name, err);
+		path[used] = '\0';
+		if (rc)
+			return rc;
+	}
+	json_array_foreach (v, i, e) {
+		int n = snprintf(path + used, len - used, "[%zu]", i);
+
+		if (n < 0 || (size_t)n >= len - used)
+			n = (int)(len - used - 1);
+		rc = check_figures(e, path, len, used + (size_t)n, sign_ok, name, err);
+		path[used] = '\0';
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int result_check(const json_t *r, const char *name, struct dbio_err *err)
 {
+	char path[512] = "";
+
 	const json_t *version = json_object_get(r, "schema_version");
 	const json_t *tool = json_object_get(json_object_get(r, "tool"), "name");
 
@@ -633,7 +696,7 @@ int result_check(const json_t *r, const char *name, struct dbio_err *err)
 			name, (long long)json_integer_value(version), RESULT_SCHEMA_VERSION);
 	if (!json_is_array(json_object_get(r, "jobs")))
 		return dbio_err_set(err, DBIO_EINPUT, "%s: not a dbio result: no jobs array", name);
-	return 0;
+	return check_figures(r, path, sizeof(path), 0, false, name, err);
 }
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

@@ -63,8 +63,11 @@ void result_settle(json_t *v);
 
 /* Whether r is a result this dbio reads, the one rule for every reader
  * (compare, report, plot, sweep --resume): a JSON object with an integer
- * schema_version from 1 to RESULT_SCHEMA_VERSION, tool.name "dbio" and a
- * jobs array. 0, or DBIO_EINPUT with "<name>: ..." in err. */
+ * schema_version from 1 to RESULT_SCHEMA_VERSION, tool.name "dbio", a
+ * jobs array, and every number a figure a run can make: none negative
+ * (but under "steadystate" and a job's "options"), none beyond 1e18 in
+ * size. 0, or DBIO_EINPUT with "<name>: ..." in err, naming the first
+ * bad number by its JSON path (jobs[0].runs[0].ops.read.lat_ns.p99). */
 int result_check(const json_t *r, const char *name, struct dbio_err *err);
 
 /* Read the result file at path for a view (compare, report, plot) and

@@ -18,6 +18,7 @@
 #include "run/run_int.h"
 #include "util/mark.h"
 #include "util/rng.h"
+#include "util/safepath.h"
 #include "util/syscalls.h"
 #include "util/units.h"
 
@@ -67,10 +68,11 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 
 		if (!strcmp(d->path, RUN_SCRATCH_DEFAULT) && mkdir(d->path, 0755) == 0)
 			d->created = true;
-		d->fd = open(d->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		/* every component: no symlink of another user (util/safepath.h) */
+		d->fd = safepath_open_dir("key 'directory':", d->path, err);
 		if (d->fd < 0)
-			return dbio_err_set(err, errno == ENOENT || errno == ENOTDIR ? DBIO_EINPUT : -errno,
-					    "%s: cannot open directory: %s", d->path, strerror(errno));
+			return dbio_err_set(err, d->fd == -ENOENT || d->fd == -ENOTDIR ? DBIO_EINPUT : d->fd,
+					    "%s: cannot open directory: %s", d->path, strerror(-d->fd));
 	}
 
 	if (!files)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "job/job.h"
+#include "run/coord.h"
 #include "stats/opstats.h"
 #include "stats/series.h"
 #include "stats/steady.h"
@@ -54,29 +55,19 @@ struct run_opts {
 	 * the files a job names with filename= must be such, and are used as
 	 * they are (not created, written before, or removed). NULL: none. */
 	const char *adopt;
-	/* Many processes running the same jobs (MPI ranks, mpi/mpi.h): called
-	 * at the phases of every group — "layout" (files laid out, before
-	 * the threads), "start" (every thread prepared, before the gate
-	 * opens) and "end" (threads joined and merged) — with this process's
-	 * rc at that point (0, or the error in err); returns 0 to go on, or
-	 * the error of another process (in err) to stop as after an error
-	 * here. Every process calls it the same number of times: "start" is
-	 * skipped by all when "layout" failed anywhere. From the thread that
-	 * called run_group. NULL: one process. */
-	int (*phase)(void *ctx, const char *phase, int rc, struct dbio_err *err);
-	void *phase_ctx;
-	/* With phase: called (with phase_ctx) while the threads run, at each
-	 * sample of the system counters (once a second by default), with
-	 * whether a thread here failed; true when another process failed,
-	 * and every job here stops as after a failure of its own. NULL:
-	 * none. */
-	bool (*poll)(void *ctx, bool failed);
-	/* With phase: called (with phase_ctx) from the thread that called
-	 * run_group when a job's stonewall (stonewall_s) stands and its
-	 * threads here have all passed it, with their reads and writes by
-	 * then; returns the most of any process (every process calls it for
-	 * the same jobs in the same order). NULL: mine, one process. */
-	uint64_t (*most)(void *ctx, uint64_t mine);
+	/* Many processes running the same jobs (MPI ranks): the coordinator
+	 * (run/coord.h) whose barrier run_group passes at the phases of every
+	 * group — "layout" (files laid out, before the threads), "start"
+	 * (every thread prepared, before the gate opens) and "end" (threads
+	 * joined and merged) — with this process's rc at that point, going on
+	 * at 0 and stopping as after an error here at another process's
+	 * error; every process passes the same barriers ("start" is skipped by
+	 * all when "layout" failed anywhere). The watching thread polls it at
+	 * each sample of the system counters (a failure here told, another's
+	 * stopping every job here), and a job's stonewall takes the most
+	 * reads and writes of any process from it (most). NULL: one
+	 * process. */
+	const struct run_coord *coord;
 };
 
 /* What one run of one job measured. */
@@ -142,6 +133,12 @@ struct run_stats {
 /* Set by the handler of the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT)
  * to the signal number. */
 extern atomic_int run_stop_signal;
+
+/* The process that sent that signal (its si_pid; 0 for the kernel or a
+ * signal run_stop_signal was raised for without one), so that a rank of an
+ * MPI job can tell its launcher ending the job (mpirun, orted or slurmstepd:
+ * its parent) from a signal to this rank alone. */
+extern atomic_int run_stop_sender;
 
 #define RUN_DROP_CACHES "/proc/sys/vm/drop_caches"
 

@@ -236,7 +236,7 @@ void run_steady_release(struct run_group *g);
  * (UINT64_MAX: none left), and run_walls_decide, called without the
  * gate's lock, decides every one that stands by now (all: every one left,
  * once the threads are done), in the order every process takes (by time,
- * then job), each with one run_opts.most across the processes; its
+ * then job), each with one run_coord_most across the processes; its
  * figures go to the job's stats. */
 int run_walls_init(struct run_group *g);
 void run_walls_arm(struct run_group *g, uint64_t open_ns);

@@ -17,7 +17,7 @@
 #include "run/memlimit.h"
 #include "run/run_int.h"
 #include "util/clock.h"
-#include "workload/flow.h"
+#include "workload/fileio/flow.h"
 
 static void *worker_main(void *arg)
 {
@@ -76,6 +76,13 @@ static void report_progress(const struct run_group *g, uint64_t now, uint64_t *l
 	g->opts->progress(g->opts->progress_ctx, &p);
 }
 
+/* Whether this process failed while its threads run: a thread's measured
+ * loop, or a stop signal (told to the other processes at once). */
+static bool failed_here(struct run_group *g)
+{
+	return atomic_load(&g->run_failed) || atomic_load(&run_stop_signal);
+}
+
 /* Between the gate and the last thread's end, the main thread samples the
  * system counters at the sampler's interval and reports progress every
  * second. Called and returns with gate.lock held. */
@@ -103,7 +110,7 @@ static void watch(struct run_group *g)
 
 		/* another process failed: stop every job here as after a failure
 		 * (and a failure here is told before the loop may end) */
-		if (g->opts->poll && g->opts->poll(g->opts->phase_ctx, atomic_load(&g->run_failed)))
+		if (run_coord_poll(g->opts->coord, failed_here(g)))
 			for (size_t j = 0; j < g->n; j++)
 				atomic_store(&g->job_stop[j], 1);
 		if (g->gate.finished >= g->started)
@@ -127,12 +134,23 @@ static void watch(struct run_group *g)
 				next_line += 1000000000ull;
 		}
 	}
-	if (g->opts->poll && atomic_load(&g->run_failed))
-		g->opts->poll(g->opts->phase_ctx, true); /* told once, if not yet */
+	if (failed_here(g))
+		run_coord_poll(g->opts->coord, true); /* told once, if not yet */
 	/* every process decides every stonewall, also one whose threads ended before it */
 	run_walls_decide(g, UINT64_MAX, true);
 	if (reported)
 		report_progress(g, clock_now_ns(), &last_ops, &last_ns, true);
+}
+
+/* A stop signal is this process's failure: under MPI the others hear of
+ * it at the next phase, with the signal named, and stop too. */
+static int signalled(int rc, struct dbio_err *err)
+{
+	int sig = atomic_load(&run_stop_signal);
+
+	if (sig && (!rc || rc == DBIO_ESTOPPED))
+		return dbio_err_set(err, DBIO_ESTOPPED, "interrupted by %s", run_signal_name(sig));
+	return rc;
 }
 
 /* Every allocation of the group, before anything is made on disk. */
@@ -319,7 +337,7 @@ static int group_start(struct run_group *g, struct dbio_err *err)
 	while (g->gate.ready < g->started)
 		pthread_cond_wait(&g->gate.cond, &g->gate.lock);
 	/* the other processes' threads are ready too: all start at once */
-	if (g->opts->phase && (rc = g->opts->phase(g->opts->phase_ctx, "start", rc, err)))
+	if (g->opts->coord && (rc = run_coord_barrier(g->opts->coord, "start", signalled(rc, err), err)))
 		atomic_store(&g->gate.failed, 1);
 	g->gate.open = true;
 	g->gate.open_ns = clock_now_ns();
@@ -399,14 +417,14 @@ static int group_body(struct run_group *g, struct dbio_err *err)
 	const struct run_opts *opts = g->opts;
 	int rc = group_assign(g, err);
 
-	if (opts->phase) /* under MPI: every rank laid out, or every rank stops */
-		rc = opts->phase(opts->phase_ctx, "layout", rc, err);
+	if (opts->coord) /* under MPI: every rank laid out, or every rank stops */
+		rc = run_coord_barrier(opts->coord, "layout", signalled(rc, err), err);
 	if (!rc && (group_start(g, err) | run_collect(g, err)))
 		rc = err->code;				 /* the first failure */
 	if (g->started && run_logs_write(g, err) && !rc) /* fio writes its logs after a failure too */
 		rc = err->code;
-	if (opts->phase)
-		rc = opts->phase(opts->phase_ctx, "end", rc, err);
+	if (opts->coord)
+		rc = run_coord_barrier(opts->coord, "end", signalled(rc, err), err);
 	return rc;
 }
 
@@ -420,12 +438,11 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 		rc = group_prepare(&g, err);
 	if (!rc)
 		rc = g.mem.made ? run_limited(&g, group_body, err) : group_body(&g, err);
-	else if (opts->phase) /* under MPI: the others wait at these two; tell them */
-		rc = opts->phase(opts->phase_ctx, "end", opts->phase(opts->phase_ctx, "layout", rc, err),
-				 err);
-	if (atomic_load(&run_stop_signal) && (!rc || rc == DBIO_ESTOPPED))
-		rc = dbio_err_set(err, DBIO_ESTOPPED, "interrupted by %s",
-				  run_signal_name(atomic_load(&run_stop_signal)));
+	else if (opts->coord) /* under MPI: the others wait at these two; tell them */
+		rc = run_coord_barrier(opts->coord, "end",
+				       run_coord_barrier(opts->coord, "layout", signalled(rc, err), err),
+				       err);
+	rc = signalled(rc, err);
 	if (rc)
 		for (size_t j = 0; j < n; j++) {
 			stats[j].partial = true;

@@ -11,6 +11,7 @@
 #include "run/run.h"
 
 atomic_int run_stop_signal;
+atomic_int run_stop_sender;
 
 /* The stop signals, one list for the handlers and the names. A run under
  * nohup inherits SIGHUP ignored and must outlive the terminal, so an
@@ -28,8 +29,10 @@ static const struct {
 	{ SIGQUIT, "SIGQUIT", false },
 };
 
-static void on_signal(int sig)
+static void on_signal(int sig, siginfo_t *info, void *uctx)
 {
+	(void)uctx;
+	atomic_store(&run_stop_sender, info && info->si_code <= 0 ? (int)info->si_pid : 0);
 	atomic_store(&run_stop_signal, sig);
 }
 
@@ -38,8 +41,8 @@ static void install(int flags)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = flags;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = flags | SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
 		struct sigaction old;

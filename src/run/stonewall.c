@@ -2,7 +2,7 @@
  * stonewall_s in the runner (run_int.h): each job's stonewall
  * (workload/stonewall.h) made, armed at the gate, and decided by the
  * thread that watches the group — the only thread that may call MPI
- * (run_opts.most, an MPI_Allreduce under MPI). Every process decides the
+ * (the coordinator's most, run/coord.h: an MPI_Allreduce under MPI). Every process decides the
  * same stonewalls in the same order (by stonewall_s, then job), also those
  * whose threads ended before it stood, so that the collectives match.
  */
@@ -62,7 +62,7 @@ void run_walls_decide(struct run_group *g, uint64_t now, bool all)
 		uint64_t told_ns;
 
 		stonewall_wait(s, &st->ops, &st->bytes, &told_ns);
-		st->target_ops = g->opts->most ? g->opts->most(g->opts->phase_ctx, st->ops) : st->ops;
+		st->target_ops = run_coord_most(g->opts->coord, st->ops);
 		stonewall_decide(s, st->target_ops);
 		st->at_ns = g->jobs[j].stonewall_ns;
 		st->wearout = s->wearout;

@@ -17,6 +17,7 @@
 #include "run/logs.h"
 #include "run/memlimit.h"
 #include "run/run_int.h"
+#include "util/safepath.h"
 #include "util/syscalls.h"
 
 /* direct=1 where the files live in RAM: tmpfs accepts O_DIRECT (since
@@ -50,25 +51,31 @@ static int check_dir(const struct job *job, const char *path, bool warn, const s
 {
 	char where[4200];
 	const char *foreign = NULL, *leftover = NULL;
-	struct stat st;
 	DIR *d;
-	int rc = 0;
+	int fd, rc = 0;
 
 	job_where(job_origin_of(job, "directory"), where, sizeof(where));
-	if (stat(path, &st)) {
-		if (errno == ENOENT && !strcmp(path, RUN_SCRATCH_DEFAULT)) {
-			if (warn)
-				warn_ram(job, path, ".", opts);
-			return 0;
-		}
-		return dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s: %s (job '%s')", where, path,
-				    strerror(errno), job->name);
+	strncat(where, ": key 'directory':", sizeof(where) - strlen(where) - 1);
+	/* every component of path: no symlink of another user (util/safepath.h) */
+	if ((fd = safepath_open_dir(where, path, err)) == DBIO_EUNSAFE)
+		return fd;
+	where[strlen(where) - strlen(": key 'directory':")] = '\0';
+	if (fd == -ENOENT && !strcmp(path, RUN_SCRATCH_DEFAULT)) {
+		if (warn)
+			warn_ram(job, path, ".", opts);
+		return 0;
 	}
-	if (!S_ISDIR(st.st_mode))
+	if (fd == -ENOTDIR)
 		return dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s: not a directory (job '%s')",
 				    where, path, job->name);
-	if (!(d = opendir(path)))
-		return dbio_err_set(err, -errno, "%s: cannot read directory: %s", path, strerror(errno));
+	if (fd < 0)
+		return dbio_err_set(err, DBIO_EINPUT, "%s: key 'directory': %s: %s (job '%s')", where, path,
+				    strerror(-fd), job->name);
+	if (!(d = fdopendir(fd))) {
+		rc = -errno;
+		close(fd);
+		return dbio_err_set(err, rc, "%s: cannot read directory: %s", path, strerror(-rc));
+	}
 	for (struct dirent *e; (e = readdir(d));) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
@@ -254,8 +261,8 @@ static int direct_works(const char *dir, const char *job_name, bool *works, stru
 
 	if (!strcmp(dir, RUN_SCRATCH_DEFAULT) && mkdir(dir, 0755) == 0)
 		made = true;
-	if ((dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		rc = dbio_err_set(err, -errno, "%s: cannot open: %s", dir, strerror(errno));
+	if ((dirfd = safepath_open_dir("key 'directory':", dir, err)) < 0) {
+		rc = dbio_err_set(err, dirfd, "%s: cannot open: %s", dir, strerror(-dirfd));
 		goto out_rmdir;
 	}
 	snprintf(name, sizeof(name), "dbio.%s.direct", job_name);

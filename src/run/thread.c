@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "run/run_int.h"
-#include "workload/flow.h"
+#include "workload/fileio/flow.h"
 #include "util/clock.h"
 #include "util/rng.h"
 #include "util/sleep.h"

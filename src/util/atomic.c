@@ -1,15 +1,19 @@
-/* Output files; see atomic.h for what dbio does at each kind of path. */
+/* Output files; see atomic.h for what dbio does at each kind of path. The
+ * path is resolved once per write by util/safepath.h, and the write works
+ * on the fds it holds. */
 #include "util/atomic.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "util/safepath.h"
 
 enum out_kind {
 	OUT_CREATE,  /* nothing there: a new file, atomically */
@@ -28,52 +32,59 @@ static bool is_fd(const struct stat *st, int fd)
 	return !fstat(fd, &f) && f.st_dev == st->st_dev && f.st_ino == st->st_ino;
 }
 
-/* What to do at path, or why not (DBIO_EINPUT, DBIO_EUNSAFE, -errno). */
-static int classify(const char *what, const char *path, enum out_kind *kind, struct dbio_err *err)
+/* What to do at path, or why not (DBIO_EINPUT, DBIO_EUNSAFE, -errno),
+ * with the path resolved into sp (util/safepath.h: no symlink of another
+ * user anywhere in it) for the write to use. */
+static int classify(const char *what, const char *path, struct safepath *sp, enum out_kind *kind,
+		    struct dbio_err *err)
 {
 	const char *sep = *what ? " " : "";
-	bool link = false;
-	struct stat st;
+	const struct stat *st = &sp->st;
+	int rc;
 
+	memset(sp, 0, sizeof(*sp));
+	sp->dirfd = sp->fd = -1;
 	if (!strcmp(path, "-")) {
 		*kind = OUT_STDOUT;
 		return 0;
 	}
-	if (lstat(path, &st)) {
-		if (errno != ENOENT)
-			return dbio_err_set(err, -errno, "%s%s%s: %s", what, sep, path, strerror(errno));
+	if ((rc = safepath_resolve(what, path, sp, err)) == DBIO_EUNSAFE || rc == -ENOMEM)
+		return rc == -ENOMEM ? dbio_err_set(err, rc, "out of memory") : rc;
+	if (rc && !*what) /* atomic_write: the write's failure, as the kernel says it */
+		return dbio_err_set(err, rc, "%s: cannot write: %s", path, strerror(-rc));
+	if (rc)
+		return dbio_err_set(err,
+				    rc == -ENOENT || rc == -ENOTDIR || rc == -EACCES || rc == -ELOOP ||
+						    rc == -ENAMETOOLONG
+					    ? DBIO_EINPUT
+					    : rc,
+				    "%s%s%s: cannot write there: %s", what, sep, path, strerror(-rc));
+	if (sp->fd < 0 && sp->via_link)
+		return dbio_err_set(
+			err, DBIO_EINPUT,
+			"%s%s%s: a symlink to nothing (No such file or directory): give a file name", what,
+			sep, path);
+	if (sp->fd < 0) {
 		*kind = OUT_CREATE;
 		return 0;
 	}
-	if (S_ISLNK(st.st_mode)) {
-		/* Another user's symlink could point anywhere root can write. */
-		if (st.st_uid != 0 && st.st_uid != geteuid())
-			return dbio_err_set(
-				err, DBIO_EUNSAFE,
-				"%s%s%s: a symlink that belongs to user %u: refusing to follow it (give the path it points to)",
-				what, sep, path, (unsigned)st.st_uid);
-		if (stat(path, &st))
-			return dbio_err_set(err, errno == ENOENT ? DBIO_EINPUT : -errno,
-					    "%s%s%s: a symlink to nothing (%s): give a file name", what, sep,
-					    path, strerror(errno));
-		link = true;
-	}
-	if (is_fd(&st, STDOUT_FILENO) || is_fd(&st, STDERR_FILENO)) {
-		*kind = is_fd(&st, STDOUT_FILENO) ? OUT_STDOUT : OUT_STDERR;
+	if (is_fd(st, STDOUT_FILENO) || is_fd(st, STDERR_FILENO)) {
+		*kind = is_fd(st, STDOUT_FILENO) ? OUT_STDOUT : OUT_STDERR;
 		return 0;
 	}
-	if (S_ISREG(st.st_mode)) {
-		*kind = link ? OUT_THROUGH : OUT_REPLACE;
+	if (S_ISREG(st->st_mode)) {
+		/* a followed link's target, or a file /proc led to, is written in place */
+		*kind = sp->via_link || sp->dirfd < 0 ? OUT_THROUGH : OUT_REPLACE;
 		return 0;
 	}
-	if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+	if (S_ISFIFO(st->st_mode) || S_ISCHR(st->st_mode)) {
 		*kind = OUT_THROUGH;
 		return 0;
 	}
-	if (S_ISDIR(st.st_mode))
+	if (S_ISDIR(st->st_mode))
 		return dbio_err_set(err, DBIO_EINPUT, "%s%s%s: is a directory: expected a file name", what,
 				    sep, path);
-	if (S_ISBLK(st.st_mode))
+	if (S_ISBLK(st->st_mode))
 		return dbio_err_set(err, DBIO_EUNSAFE,
 				    "%s%s%s: is a block device: refusing to write a file onto it", what, sep,
 				    path);
@@ -83,26 +94,29 @@ static int classify(const char *what, const char *path, enum out_kind *kind, str
 bool atomic_write_replaces(const char *path)
 {
 	struct dbio_err err = { 0 };
+	struct safepath sp;
 	enum out_kind kind;
+	bool replaces = !classify("", path, &sp, &kind, &err) && (kind == OUT_CREATE || kind == OUT_REPLACE);
 
-	return !classify("", path, &kind, &err) && (kind == OUT_CREATE || kind == OUT_REPLACE);
+	safepath_release(&sp);
+	return replaces;
 }
 
 int atomic_write_check(const char *what, const char *path, struct dbio_err *err)
 {
+	struct safepath sp;
 	enum out_kind kind;
-	char *copy, *dir;
-	int rc = classify(what, path, &kind, err);
+	char self[64];
+	int rc = classify(what, path, &sp, &kind, err);
 
-	if (rc || (kind != OUT_CREATE && kind != OUT_REPLACE))
-		return rc;
-	if (!(copy = strdup(path)))
-		return dbio_err_set(err, -ENOMEM, "out of memory");
-	dir = dirname(copy);
-	if (access(dir, W_OK))
-		rc = dbio_err_set(err, DBIO_EINPUT, "%s%s%s: cannot write there: %s", what, *what ? " " : "",
-				  path, strerror(errno));
-	free(copy);
+	if (!rc && (kind == OUT_CREATE || kind == OUT_REPLACE)) {
+		/* the directory the walk holds, not its name again */
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", sp.dirfd);
+		if (access(self, W_OK))
+			rc = dbio_err_set(err, DBIO_EINPUT, "%s%s%s: cannot write there: %s", what,
+					  *what ? " " : "", path, strerror(errno));
+	}
+	safepath_release(&sp);
 	return rc;
 }
 
@@ -120,17 +134,19 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-/* Into what is at path (FIFO, character device, a symlink's target), in
- * place: opened without O_CREAT, and written only if it still is what
- * classify saw a kind of. */
-static int write_through(const char *path, const char *data, size_t len, struct dbio_err *err)
+/* Into what classify found at path (FIFO, character device, a symlink's
+ * target), in place: that very inode reopened through sp->fd, without
+ * O_CREAT, and written only while it is what classify saw. */
+static int write_through(const char *path, const struct safepath *sp, const char *data, size_t len,
+			 struct dbio_err *err)
 {
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), rc;
+	int fd = safepath_reopen(sp, O_WRONLY | O_NOCTTY), rc;
 	struct stat st;
 
 	if (fd < 0)
-		return dbio_err_set(err, -errno, "%s: cannot write: %s", path, strerror(errno));
-	if (fstat(fd, &st) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+		return dbio_err_set(err, fd, "%s: cannot write: %s", path, strerror(-fd));
+	if (fstat(fd, &st) || st.st_dev != sp->st.st_dev || st.st_ino != sp->st.st_ino ||
+	    (st.st_mode & S_IFMT) != (sp->st.st_mode & S_IFMT)) {
 		close(fd);
 		return dbio_err_set(err, DBIO_EUNSAFE, "%s: changed while dbio was writing it: not written",
 				    path);
@@ -146,33 +162,47 @@ static int write_through(const char *path, const char *data, size_t len, struct 
 	return rc ? dbio_err_set(err, rc, "%s: cannot write: %s", path, strerror(-rc)) : 0;
 }
 
-/* A temporary file beside path, then a rename onto it; for OUT_CREATE the
- * rename does not replace whatever appeared at path meanwhile. */
-static int write_replace(const char *path, bool create, const char *data, size_t len, struct dbio_err *err)
+/* A new file of a random name .dbio-tmp.XXXXXX in dirfd, made with O_EXCL
+ * (nothing there is ever opened); its fd, or -errno. */
+static int make_temp(int dirfd, char *name, size_t len)
 {
-	char *dcopy = strdup(path), *tmp = NULL;
-	int fd = -1, rc;
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
-	if (!dcopy || asprintf(&tmp, "%s/.dbio-tmp.XXXXXX", dirname(dcopy)) < 0) {
-		free(dcopy);
-		return dbio_err_set(err, -ENOMEM, "%s: cannot write: out of memory", path);
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned char r[6];
+		int fd;
+
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			return -errno;
+		snprintf(name, len, ".dbio-tmp.%c%c%c%c%c%c", chars[r[0] % 62], chars[r[1] % 62],
+			 chars[r[2] % 62], chars[r[3] % 62], chars[r[4] % 62], chars[r[5] % 62]);
+		fd = openat(dirfd, name, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			return fd >= 0 ? fd : -errno;
 	}
-	fd = mkostemp(tmp, O_CLOEXEC);
+	return -EEXIST;
+}
+
+/* A temporary file beside the leaf, in the directory the walk holds, then
+ * a rename onto it there; for OUT_CREATE the rename does not replace
+ * whatever appeared at path meanwhile. */
+static int write_replace(const char *path, const struct safepath *sp, bool create, const char *data,
+			 size_t len, struct dbio_err *err)
+{
+	char tmp[32];
+	int fd = make_temp(sp->dirfd, tmp, sizeof(tmp)), rc;
+
 	if (fd < 0) {
-		rc = -errno;
+		rc = fd == -EEXIST ? -EIO : fd;
 		goto out;
 	}
-	mode_t mask = umask(0); /* only the main thread writes outputs */
-
-	umask(mask);
-	fchmod(fd, 0644 & ~mask);
 	if ((rc = write_all(fd, data, len)) || (fsync(fd) && (rc = -errno)))
 		goto out_unlink;
 	rc = close(fd) ? -errno : 0;
 	fd = -1;
 	if (rc)
 		goto out_unlink;
-	if (create ? renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) : rename(tmp, path)) {
+	if (renameat2(sp->dirfd, tmp, sp->dirfd, sp->leaf, create ? RENAME_NOREPLACE : 0)) {
 		rc = -errno;
 		goto out_unlink;
 	}
@@ -180,10 +210,8 @@ static int write_replace(const char *path, bool create, const char *data, size_t
 out_unlink:
 	if (fd >= 0)
 		close(fd);
-	unlink(tmp);
+	unlinkat(sp->dirfd, tmp, 0);
 out:
-	free(tmp);
-	free(dcopy);
 	if (rc == -EEXIST)
 		return dbio_err_set(err, DBIO_EUNSAFE, "%s: appeared while dbio was writing it: not replaced",
 				    path);
@@ -192,22 +220,29 @@ out:
 
 int atomic_write(const char *path, const char *data, size_t len, struct dbio_err *err)
 {
+	struct safepath sp;
 	enum out_kind kind;
-	int rc = classify("", path, &kind, err);
+	int rc = classify("", path, &sp, &kind, err);
 
 	if (rc)
-		return rc;
+		goto out;
 	switch (kind) {
 	case OUT_STDOUT:
 	case OUT_STDERR:
 		fflush(kind == OUT_STDOUT ? stdout : stderr);
 		rc = write_all(kind == OUT_STDOUT ? STDOUT_FILENO : STDERR_FILENO, data, len);
-		return rc ? dbio_err_set(err, rc, "%s: cannot write: %s", path, strerror(-rc)) : 0;
+		if (rc)
+			dbio_err_set(err, rc, "%s: cannot write: %s", path, strerror(-rc));
+		break;
 	case OUT_THROUGH:
-		return write_through(path, data, len, err);
+		rc = write_through(path, &sp, data, len, err);
+		break;
 	case OUT_CREATE:
 	case OUT_REPLACE:
+		rc = write_replace(path, &sp, kind == OUT_CREATE, data, len, err);
 		break;
 	}
-	return write_replace(path, kind == OUT_CREATE, data, len, err);
+out:
+	safepath_release(&sp);
+	return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * Checksums of data blocks, for fio's verify= (workload/verify.c): crc32c
+ * Checksums of data blocks, for fio's verify= (workload/fileio/verify.c): crc32c
  * (dbio's own, table-driven, or the SSE4.2 instruction where the CPU has
  * it), xxhash (XXH64 of Debian's libxxhash) and md5, sha1, sha256, sha512
  * and sha3 (libcrypto of Debian's libssl-dev). A build without one of the

@@ -5,19 +5,48 @@
 #include <stdio.h>
 #include <string.h>
 
-int dbio_err_set(struct dbio_err *err, int code, const char *fmt, ...)
-{
-	va_list ap;
+#include "util/termesc.h"
 
+/* err's message from fmt and ap unless it holds one already; code. */
+static int vset(struct dbio_err *err, int code, const char *fmt, va_list ap)
+{
 	if (!err)
 		return code;
 	if (err->code)
 		return err->code;
 	err->code = code;
-	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	return 0;
+}
+
+/* Every message below cmd/ is made here, so this is where input text
+ * (keys, values, names of files, ${VAR} values, text of result files)
+ * enters one: its control characters, newline too, become visible escapes
+ * here, and a value cannot add a line of its own ("\ndbio: …"). */
+int dbio_err_set(struct dbio_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	int had;
+
+	va_start(ap, fmt);
+	had = vset(err, code, fmt, ap);
 	va_end(ap);
+	if (had)
+		return had;
+	if (err)
+		termesc_fix(err->msg, sizeof(err->msg));
 	return code;
+}
+
+int dbio_err_set_lines(struct dbio_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	int had;
+
+	va_start(ap, fmt);
+	had = vset(err, code, fmt, ap);
+	va_end(ap);
+	return had ? had : code;
 }
 
 const char *dbio_strerror(int code)

@@ -25,8 +25,17 @@ struct dbio_err {
 };
 
 /* Record an error unless one is already recorded; returns code (or the
- * earlier code) so callers can write `return dbio_err_set(...)`. */
+ * earlier code) so callers can write `return dbio_err_set(...)`. The
+ * message's control characters, newline and tab too, are escaped
+ * (util/termesc.h): it is one line of visible text whatever its
+ * arguments held. */
 int dbio_err_set(struct dbio_err *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* dbio_err_set for a message of several lines, which are kept: fmt's
+ * arguments must be messages dbio_err_set made (already escaped), joined
+ * by the newlines of fmt or of one such argument. */
+int dbio_err_set_lines(struct dbio_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Text for a code: strerror() for -errno, dbio's own text otherwise. */
 const char *dbio_strerror(int code);

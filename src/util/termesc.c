@@ -59,6 +59,21 @@ bool termesc_needed(const char *s)
 	return plain_run((const unsigned char *)s, n, TERMESC_LINE, &len, &cp) < n;
 }
 
+void termesc_fix(char *buf, size_t size)
+{
+	char *copy;
+	FILE *fp;
+
+	if (!size || !termesc_needed(buf) || !(copy = strdup(buf)))
+		return;
+	if ((fp = fmemopen(buf, size, "w"))) {
+		termesc_write(fp, copy, strlen(copy), TERMESC_LINE);
+		fclose(fp);
+	}
+	buf[size - 1] = '\0'; /* fmemopen leaves no NUL when the text fills buf */
+	free(copy);
+}
+
 struct filter {
 	FILE *dst;
 	char held[4]; /* a UTF-8 sequence cut by the end of the last write */

@@ -41,4 +41,8 @@ FILE *termesc_open(FILE *dst);
  * input that must not hold any, such as job names. */
 bool termesc_needed(const char *s);
 
+/* buf (a string in size bytes) escaped in place as termesc_write does
+ * with TERMESC_LINE: one line of visible text, cut to size. */
+void termesc_fix(char *buf, size_t size);
+
 #endif

@@ -212,23 +212,34 @@ int plot_end(struct plot_ctx *c, int rc)
 
 /* ---- running gnuplot ------------------------------------------------------ */
 
+/* gnuplot runs as root: it is taken from the system's own directories
+ * only, never from PATH, and only as a file root owns that nobody else
+ * may write, so that a PATH or a directory someone else controls cannot
+ * put their program in its place (sudo -E keeps a user's PATH). */
+static const char *const gnuplot_paths[] = { "/usr/bin/gnuplot", "/bin/gnuplot" };
+
+/* Its environment, whatever dbio's is: no HOME, so no ~/.gnuplot of
+ * someone else's is read (sudo -E, su -m keep a user's HOME) and no
+ * GNUPLOT_DRIVER_DIR, GNUPLOT_LIB or font path names a directory of theirs;
+ * the C locale, so that numbers keep their decimal point. */
+static char *const gnuplot_env[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
+
+/* The gnuplot to run, or NULL. */
+static const char *gnuplot_path(void)
+{
+	for (size_t i = 0; i < sizeof(gnuplot_paths) / sizeof(gnuplot_paths[0]); i++) {
+		struct stat st;
+
+		if (!stat(gnuplot_paths[i], &st) && S_ISREG(st.st_mode) && st.st_uid == 0 &&
+		    !(st.st_mode & (S_IWGRP | S_IWOTH)) && !access(gnuplot_paths[i], X_OK))
+			return gnuplot_paths[i];
+	}
+	return NULL;
+}
+
 bool plot_have_gnuplot(void)
 {
-	const char *path = getenv("PATH");
-	char dir[4096], file[4096 + 16];
-
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		size_t len = strcspn(path, ":");
-
-		snprintf(dir, sizeof(dir), "%.*s", (int)len, len ? path : ".");
-		snprintf(file, sizeof(file), "%s/gnuplot", dir);
-		if (!access(file, X_OK))
-			return true;
-		path += len + (path[len] == ':');
-	}
-	return false;
+	return gnuplot_path() != NULL;
 }
 
 /* An anonymous file (memfd) holding len bytes of data, at offset 0, or -1. */
@@ -280,12 +291,15 @@ static char *mem_read(int fd, size_t *len)
 
 /* Start gnuplot with argv, standard input from /dev/null, standard output
  * and error into out and msgs, dat as fd 3 and gp as fd 4. 0 with its
- * pid, or an errno (ENOENT: no gnuplot on PATH). */
+ * pid, or an errno (ENOENT: no gnuplot of root's in /usr/bin or /bin). */
 static int spawn_gnuplot(pid_t *pid, char *const argv[], int dat, int gp, int out, int msgs)
 {
+	const char *path = gnuplot_path();
 	posix_spawn_file_actions_t fa;
 	int rc;
 
+	if (!path)
+		return ENOENT;
 	if ((rc = posix_spawn_file_actions_init(&fa)))
 		return rc;
 	if (!(rc = posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0)) &&
@@ -293,7 +307,7 @@ static int spawn_gnuplot(pid_t *pid, char *const argv[], int dat, int gp, int ou
 	    !(rc = posix_spawn_file_actions_adddup2(&fa, msgs, STDERR_FILENO)) &&
 	    !(rc = posix_spawn_file_actions_adddup2(&fa, dat, 3)) &&
 	    !(rc = posix_spawn_file_actions_adddup2(&fa, gp, 4)))
-		rc = posix_spawnp(pid, "gnuplot", &fa, NULL, argv, environ);
+		rc = posix_spawn(pid, path, &fa, NULL, argv, gnuplot_env);
 	posix_spawn_file_actions_destroy(&fa);
 	return rc;
 }

@@ -7,7 +7,7 @@
  * Without wear-out that is the thread's end. With wear-out the thread
  * waits there until the runner's thread, once every thread of the job
  * has told its work, has the ranks agree on the most work any rank did
- * (run_opts.most: MPI_Allreduce(MAX) under MPI; alone, its own) and
+ * (the coordinator's most, run/coord.h: MPI_Allreduce(MAX) under MPI; alone, its own) and
  * publishes what is left for this rank; the threads then share that
  * remainder through one atomic counter, taking one I/O from it before
  * each I/O they issue, so that the rank's threads together do exactly

@@ -36,7 +36,8 @@
  *
  * options: the workload's own keys (job/option.h), filling its config
  * struct, which the job holds as job->wl_conf; a key in it is refused for
- * a job of another workload. NULL when it has none.
+ * a job of another workload (but one that borrows them). NULL when it has
+ * none.
  *
  * State: a workload keeps its per-thread state in w->priv (made by
  * prepare, freed by cleanup), and, when it drives an engine, the engine
@@ -90,7 +91,7 @@ struct worker {
 	const atomic_int *stop; /* set on SIGINT / SIGTERM */
 	atomic_int *job_stop;	/* set by any worker of the job that fails */
 	atomic_uint_fast64_t progress_ops; /* reads and writes so far, for the progress line */
-	struct flow *flow;		   /* fio's flow= of the job's flow_id (workload/flow.h), or NULL */
+	struct flow *flow; /* fio's flow= of the job's flow_id (workload/fileio/flow.h), or NULL */
 	/* fio's steady state (live set by the runner): the measured phase's
 	 * reads and writes so far, their bytes and summed latency, stored by
 	 * the worker as it goes (worker_live_add), read by the runner's
@@ -198,6 +199,11 @@ struct workload_ops {
 	 * w->phases, NULL-terminated (NULL: it records none), so that a
 	 * phase can be asked for (`dbio sweep --op index`) before any run. */
 	const char *const *phases;
+	/* Appended: the workload whose own keys this one's jobs take too
+	 * (oltp: fileio's, as its page I/O and checks are fileio's; it
+	 * refuses by name those it does not honour), or NULL. The keys stay
+	 * the other workload's: job->wl_conf is this workload's own. */
+	const char *borrows;
 };
 
 /* The registry (registry.c), in the order help lists it. */

@@ -28,7 +28,7 @@
 #include <stddef.h>
 
 #include "job/job.h"
-#include "workload/logs.h"
+#include "workload/fileio/logs.h"
 #include "workload/workload.h"
 #include "util/err.h"
 

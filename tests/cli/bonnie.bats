@@ -83,6 +83,25 @@ csv_field() {
 	grep -q ">4M<" <<<"$html"
 }
 
+@test "bonnie: a comma in -m is refused, as it would shift bonnie++'s CSV; an ESC or a newline in -m is escaped in the table and the CSV, which bon_csv2txt reads in place" {
+	command -v bon_csv2txt >/dev/null || skip "bonnie++ is not installed (scripts/install-deps)"
+	run -2 --separate-stderr "$DBIO" bonnie -d "$target" -s 0 -n 1 -m 'a,b,c'
+	[ "$stderr" = "dbio: bonnie: -m a,b,c: a comma would split the name across columns of bonnie++'s CSV line (bonnie++ 2.00a writes it as it is, and bon_csv2txt then reads every figure in the wrong column): give a name without one" ]
+	is_empty_dir "$target"
+	bonnie -s 0 -n 1 -m "$(printf 'e\033[31mX\nq')"
+	# nothing raw: no ESC and no line of the name's second half
+	[ "$(grep -c $'\033' <<<"$output")" -eq 0 ]
+	[ "$(grep -c '^q' <<<"$output")" -eq 0 ]
+	[ "$(grep -c '^e\\x1b\[31mX\\x0aq ' <<<"$output")" -eq 1 ]
+	csv=$(tail -n 1 <<<"$output")
+	# bonnie++ 2.00a's 50 fields, the name in the third
+	[ "$(awk -F, '{ print NF }' <<<"$csv")" -eq 50 ]
+	[ "$(cut -d, -f3 <<<"$csv")" = 'e\x1b[31mX\x0aq' ]
+	files_s=$(cut -d, -f27 <<<"$csv")
+	[ "$files_s" -gt 0 ]
+	grep -qE "^e\\\\x1b\\[31mX\\\\x0aq +1 +$files_s +[0-9]+ " <<<"$(bon_csv2txt <<<"$csv")"
+}
+
 @test "bonnie: without -q the table and the CSV line go to stdout; -x 2 runs twice, a line each" {
 	bonnie -s 0 -n 1 -x 2 -m twice
 	[ "$(grep -c '^1\.98,dbio-' <<<"$output")" -eq 2 ]

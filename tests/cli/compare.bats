@@ -293,6 +293,68 @@ compare_fails() { # compare_fails MESSAGE ARG...
 	[ ! -e "$scratch/plots" ]
 }
 
+# A figure no run makes (negative, or beyond 1e18) is refused by the one
+# rule, by JSON path, for every view and for sweep --resume: an edited file
+# is not drawn as "p99 -1 ns" nor summed into "no jobs with operations".
+@test "compare, report, plot and sweep --resume refuse a figure no run makes, naming its path and value" {
+	local path want cmd
+	"$DBIO" run --rw=read --size=64k --directory="$target" --output="$scratch/good.json" >/dev/null
+	declare -A edit=(
+		[jobs.0.runs.0.ops.read.lat_ns.p99]=-1
+		[jobs.0.runs.0.ops.read.count]=1e308
+		[jobs.0.runs.0.ops.read.bytes]=-4096
+		[jobs.0.runs.0.elapsed_ns]=-1
+		[jobs.0.runs.0.rusage.user_s]=-0.5
+		[jobs.0.runs.0.ops.read.lat_hist.buckets.0.1]=-3
+		[jobs.0.summary.elapsed_ns.mean]=-2.5
+		[jobs.0.summary.ops.read.iops.max]=2e18
+	)
+	declare -A shown=(
+		[jobs.0.runs.0.ops.read.lat_ns.p99]='jobs[0].runs[0].ops.read.lat_ns.p99 is -1'
+		[jobs.0.runs.0.ops.read.count]='jobs[0].runs[0].ops.read.count is 1e+308'
+		[jobs.0.runs.0.ops.read.bytes]='jobs[0].runs[0].ops.read.bytes is -4096'
+		[jobs.0.runs.0.elapsed_ns]='jobs[0].runs[0].elapsed_ns is -1'
+		[jobs.0.runs.0.rusage.user_s]='jobs[0].runs[0].rusage.user_s is -0.5'
+		[jobs.0.runs.0.ops.read.lat_hist.buckets.0.1]='jobs[0].runs[0].ops.read.lat_hist.buckets[0][1] is -3'
+		[jobs.0.summary.elapsed_ns.mean]='jobs[0].summary.elapsed_ns.mean is -2.5'
+		[jobs.0.summary.ops.read.iops.max]='jobs[0].summary.ops.read.iops.max is 2e+18'
+	)
+	for path in "${!edit[@]}"; do
+		"$PYTHON" - "$scratch/good.json" "$scratch/bad.json" "$path" "${edit[$path]}" <<-'PY'
+			import json, sys
+			r = json.load(open(sys.argv[1]))
+			keys = sys.argv[3].split(".")
+			v = r
+			for k in keys[:-1]:
+			    v = v[int(k)] if isinstance(v, list) else v[k]
+			last = keys[-1]
+			val = float(sys.argv[4]) if ("e" in sys.argv[4] or "." in sys.argv[4]) else int(sys.argv[4])
+			if isinstance(v, list):
+			    v[int(last)] = val
+			else:
+			    v[last] = val
+			json.dump(r, open(sys.argv[2], "w"))
+		PY
+		want="bad.json: ${shown[$path]}: not a figure a run makes (expected from 0 to 1e18)"
+		run --separate-stderr "$DBIO" compare good.json bad.json
+		[ "$status" -eq 2 ] || { echo "compare $path: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: compare: $want" ] || { echo "compare $path: $stderr"; false; }
+		run --separate-stderr "$DBIO" report bad.json --html "$scratch/r.html"
+		[ "$status" -eq 2 ] || { echo "report $path: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: report: $want" ] || { echo "report $path: $stderr"; false; }
+		run --separate-stderr "$DBIO" plot bad.json --out "$scratch/plots"
+		[ "$status" -eq 2 ] || { echo "plot $path: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: plot: $want" ] || { echo "plot $path: $stderr"; false; }
+		cp bad.json before.json
+		run --separate-stderr "$DBIO" sweep --resume bad.json
+		[ "$status" -eq 2 ] || { echo "sweep $path: exit $status: $stderr"; false; }
+		[ "$stderr" = "dbio: sweep: $want" ] || { echo "sweep $path: $stderr"; false; }
+		cmp before.json bad.json
+	done
+	[ ! -e "$scratch/r.html" ]
+	[ ! -e "$scratch/plots" ]
+}
+
 @test "compare: errors: no job in common lists what each file has" {
 	compare_fails "dbio: compare: no job in common: base.json has 'job'; sweep-a.json has 'job' numjobs=1, 'job' numjobs=2" base.json sweep-a.json
 }
@@ -305,7 +367,9 @@ compare_fails() { # compare_fails MESSAGE ARG...
 	compare_fails "dbio: compare: --fail-above -1: expected a percentage >= 0, e.g. 5 or 2.5" base.json faster.json --fail-above -1
 	compare_fails "dbio: compare: --fail-above: needs a value" base.json faster.json --fail-above
 	compare_fails "dbio: compare: --format xml: expected text, markdown, csv or json" base.json faster.json --format xml
-	compare_fails "dbio: compare: '--metrics': unknown option: expected --metric, --op, --alpha, --fail-above, --format or --wide (\`dbio compare --help\`)" base.json faster.json --metrics=iops
+	compare_fails "dbio: compare: '--metrics': unknown option (did you mean '--metric'?): expected --metric, --op, --alpha, --fail-above, --format, --wide or --help" base.json faster.json --metrics=iops
+	compare_fails "dbio: compare: '--frobnicate': unknown option: expected --metric, --op, --alpha, --fail-above, --format, --wide or --help" base.json faster.json --frobnicate
+	compare_fails "dbio: compare: --wide: takes no value" base.json faster.json --wide=1
 	compare_fails "dbio: compare: --op reads: item 1 is neither an op type nor a phase of these files' jobs: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range, create, stat, delete, trim, rename" base.json faster.json --op reads
 	compare_fails "dbio: compare: --op write,insert: no job in these files did any of these op types or went through such a phase" base.json faster.json --op write,insert
 }

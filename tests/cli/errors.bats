@@ -124,6 +124,12 @@ bad_job() {
 	refused "dbio: command line: --output: needs a value" run --directory="$target" --size=1m --output
 }
 
+@test "a run option's form: a flag given a value, --progress without one" {
+	refused "dbio: command line: --keep: takes no value" run --directory="$target" --size=1m --keep=1
+	refused "dbio: command line: --progress: needs a value" run --directory="$target" --size=1m --progress
+	refused "dbio: command line: --vary: only for \`dbio sweep\`" sync "$target" --vary bs=4k
+}
+
 @test "--format=xml" {
 	refused "dbio: command line: --format: bad value 'xml': expected text, json, csv, fio-json or fio-json+" \
 		run --directory="$target" --output "$result" --size=1m --format=xml
@@ -136,6 +142,11 @@ bad_job() {
 
 @test "unknown command" {
 	refused "dbio: 'frob': unknown command (\`dbio --help\` lists the commands)" frob
+}
+
+@test "a mistyped command: did you mean the closest one" {
+	refused "dbio: 'rnu': unknown command (did you mean 'run'?)" rnu
+	refused "dbio: 'swep': unknown command (did you mean 'sweep'?)" swep
 }
 
 @test "dbio without a command prints the usage and exits 2" {
@@ -282,4 +293,56 @@ bad_job() {
 	rm "$result"
 	refused "dbio: none.fio:2: key 'meta_files': belongs to workload=meta; no job it was given to is" \
 		run none.fio --directory="$target" --output "$result"
+}
+
+# ---- text of files that are no job files, and control characters (issue 25, breaks 6 and 14) ----
+
+@test "a file that is no job file, included or named, has no line of it shown in the message" {
+	printf 'root:$6$s3cr3t:20228:0:99999:7:::\ndaemon:*:20228:0:99999:7:::\n' >shadow
+	printf 'hunter2 is the password\n' >notes
+	printf '[a]\nrw=read\nsize=64k\ninclude shadow\n' >a.fio
+	refused "dbio: shadow:1: not a key: expected '[section]', 'key=value' or a bare key of letters, digits, '_' and '-' (the text is not shown: it may be from a file that is no job file)" \
+		run a.fio --directory="$target" --output "$result"
+	refused "dbio: shadow:1: not a key: expected '[section]', 'key=value' or a bare key of letters, digits, '_' and '-' (the text is not shown: it may be from a file that is no job file)" \
+		run shadow --directory="$target" --output "$result"
+	printf '[a]\nrw=read\nsize=64k\ninclude notes\n' >b.fio
+	refused "dbio: notes:1: not a key: expected '[section]', 'key=value' or a bare key of letters, digits, '_' and '-' (the text is not shown: it may be from a file that is no job file)" \
+		run b.fio --directory="$target" --output "$result"
+	refused "dbio: command line: not a key: expected '[section]', 'key=value' or a bare key of letters, digits, '_' and '-' (the text is not shown: it may be from a file that is no job file)" \
+		run '--s3cr3t:x=1' --size=64k --directory="$target" --output "$result"
+}
+
+# On the old dbio an include of a FIFO waited for a writer forever and
+# /dev/zero was read to 64 MiB: timeout keeps such a dbio from hanging the
+# suite; it bounds nothing this dbio does.
+@test "include of a FIFO, a character device or a directory is refused without reading it; a pipe on the command line is read" {
+	mkfifo fifo
+	mkdir dir
+	local what
+	for what in fifo:'a FIFO' /dev/zero:'a character device' dir:'a directory'; do
+		printf '[a]\nrw=read\nsize=64k\ninclude %s\n' "${what%%:*}" >inc.fio
+		run -2 --separate-stderr timeout 60 "$DBIO" run inc.fio --directory="$target" --output "$result"
+		[ "$stderr" = "dbio: inc.fio:4: include: ${what%%:*}: cannot include: ${what#*:}: a job file is a regular file" ] ||
+			{ echo "$what: $stderr"; false; }
+		is_empty_dir "$target"
+	done
+	[ -p fifo ]
+	refused "dbio: /dev/zero: cannot open job file: a character device: a job file is a regular file or a pipe" \
+		run /dev/zero --directory="$target" --output "$result"
+	refused "dbio: dir: cannot open job file: a directory: a job file is a regular file or a pipe" \
+		run dir --directory="$target" --output "$result"
+	run --separate-stderr "$DBIO" run <(printf '[p]\nrw=read\nsize=64k\n') --directory="$target" --output "$result" \
+		--progress=none
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	json_is "$result" jobs.0.name=p "jobs.0.runs.0.ops.read.count=16"
+}
+
+@test "a newline or ESC in a \${VAR} value, a key's value or a file name is escaped: one message line, nothing forged" {
+	printf '[a]\nrw=read\nsize=64k\nbs=${X}\n' >v.fio
+	X=$'4k\ndbio: all fine\e[2K' refused "dbio: v.fio:4: key 'bs': bad value '4k\\x0adbio: all fine\\x1b[2K': expected a size from 1 B to 1 GiB with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k" \
+		run v.fio --directory="$target" --output "$result"
+	refused "dbio: command line: key 'rw': bad value 'read\\x0adbio: forged': expected one of read, write, randread, randwrite, randrw, readwrite, rewrite, trim, randtrim, trimwrite, randtrimwrite" \
+		run $'--rw=read\ndbio: forged' --size=64k --directory="$target" --output "$result"
+	refused "dbio: a\\x0adbio: forged.fio: cannot open job file: No such file or directory" \
+		run $'a\ndbio: forged.fio' --directory="$target" --output "$result"
 }

@@ -137,3 +137,53 @@ EOF
 	json_is "$result" "jobs.0.runs.0.ops.write.count=16" "jobs.1.runs.0.ops.read.count=16"
 	is_empty_dir "$target"
 }
+
+# fadvise NAME KEYS...: run a 64 KiB job of two files with the page cache
+# kept (no DONTNEED of cache=fadvise) under strace -e fadvise64; the calls,
+# without the descriptor, sorted, into $scratch/fadvise.
+fadvise_calls() {
+	rm -f "$scratch"/trace.*
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 run --separate-stderr strace -ff -qq \
+		-e trace=fadvise64 -o "$scratch/trace" "$DBIO" run --output "$result" --progress=none \
+		--directory="$target" --size=64k --nrfiles=2 --cache=keep "$@"
+	[ "$status" -eq 0 ] || {
+		echo "$stderr" >&2
+		return 1
+	}
+	cat "$scratch"/trace.* | grep '^fadvise64(' | sed -E 's/^fadvise64\([0-9]+, /fadvise64(/; s/\) +=/) =/' |
+		sort >"$scratch/fadvise"
+}
+
+@test "fadvise_hint: fio's values give fio's posix_fadvise at open, over each file's region (strace)" {
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	seq2=$(printf 'fadvise64(0, 32768, POSIX_FADV_SEQUENTIAL) = 0\nfadvise64(0, 32768, POSIX_FADV_SEQUENTIAL) = 0')
+	rand2=$(printf 'fadvise64(0, 32768, POSIX_FADV_RANDOM) = 0\nfadvise64(0, 32768, POSIX_FADV_RANDOM) = 0')
+	# not given, and 0: no hint (dbio's default)
+	fadvise_calls --rw=read
+	[ "$(cat "$scratch/fadvise")" = "" ]
+	fadvise_calls --rw=randread --fadvise_hint=0
+	[ "$(cat "$scratch/fadvise")" = "" ]
+	# 1: by rw, as fio (td_random)
+	fadvise_calls --rw=read --fadvise_hint=1
+	[ "$(cat "$scratch/fadvise")" = "$seq2" ]
+	fadvise_calls --rw=randwrite --fadvise_hint=1
+	[ "$(cat "$scratch/fadvise")" = "$rand2" ]
+	# sequential and random: whatever rw is
+	fadvise_calls --rw=randread --fadvise_hint=sequential
+	[ "$(cat "$scratch/fadvise")" = "$seq2" ]
+	fadvise_calls --rw=write --fadvise_hint=random
+	[ "$(cat "$scratch/fadvise")" = "$rand2" ]
+	json_is "$result" jobs.0.options.fadvise_hint=random "$R0.ops.write.count=16"
+	# the thread's region: from its offset, what it covers
+	fadvise_calls --rw=read --fadvise_hint=1 --offset=16k --filesize=64k
+	[ "$(cat "$scratch/fadvise")" = "$(printf 'fadvise64(16384, 49152, POSIX_FADV_SEQUENTIAL) = 0\nfadvise64(16384, 49152, POSIX_FADV_SEQUENTIAL) = 0')" ]
+}
+
+@test "fadvise_hint: a value fio does not have is refused with fio's values" {
+	run --separate-stderr "$DBIO" run --directory="$target" --size=64k --fadvise_hint=noreuse
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'fadvise_hint': bad value 'noreuse': expected one of 0, 1, sequential, random" ]
+	run "$DBIO" help fio-keys
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep '^fadvise_hint ' | tr -s ' ')" = "fadvise_hint honoured by workload=fileio" ]
+}

@@ -40,6 +40,23 @@ reports() {
 	grep -c 'verify=[a-z0-9-]*: block of [0-9]* bytes at offset' <<<"$stderr" || true
 }
 
+# copy_block FROM TO N: 4 KiB block N of file FROM over block N of TO.
+copy_block() {
+	dd if="$1" of="$2" bs=4096 skip="$3" seek="$3" count=1 conv=notrunc status=none
+}
+
+# one_bad_block JOBFILE DIR LINE [KEY...]: verify_only of JOBFILE's kept
+# files in DIR exits 1 reporting one bad block, with LINE (a grep -x
+# pattern) among its lines.
+one_bad_block() {
+	local job=$1 dir=$2 line=$3
+	shift 3
+	run --separate-stderr "$DBIO" run "$job" --directory="$dir" --force --verify_only=1 "$@"
+	[ "$status" -eq 1 ]
+	[ "$(reports)" -eq 1 ]
+	grep -qx "$line" <<<"$stderr"
+}
+
 @test "fio verify: writes are read back and checked: fio's op counts, every checksum, loops, backlog, do_verify=0" {
 	need_verify md5 sha256 xxhash sha512 sha1
 	cat >j.fio <<'EOF'
@@ -167,7 +184,43 @@ EOF
 	run --separate-stderr "$DBIO" run w.fio --directory="$target" --force --verify_only=1 --verify_dump=1
 	[ "$status" -eq 1 ]
 	[ "$(reports)" -eq 1 ]
-	grep -q "^dbio: $target/data: verify=xxhash: block of 4096 bytes at offset 36864: offset in the header expected 36864, found 20480 (a block written elsewhere); header bytes found: caac010f00100000" <<<"$stderr"
+	grep -q "^dbio: $target/data: verify=xxhash: block of 4096 bytes at offset 36864: offset in the header expected 36864, found 20480 (a block written elsewhere); header bytes found: caac020f00100000" <<<"$stderr"
+}
+
+@test "fio verify: a block of a run with another randseed, copied to the same offset, is caught by the seed in its header" {
+	kept_job write 64k crc32c
+	mkdir "$target/one" "$target/two"
+	dbio_ok w.fio --directory="$target/one" --keep --randseed=1
+	dbio_ok w.fio --directory="$target/two" --keep --randseed=2
+	copy_block "$target/one/data" "$target/two/data" 3
+	one_bad_block w.fio "$target/two" "dbio: $target/two/data: verify=crc32c: block of 4096 bytes at offset 12288: seed in the header expected 2, found 1 (a block of another run or job: randseed differs)" --randseed=2
+	# the file it came from still passes with its own seed
+	run --separate-stderr "$DBIO" run w.fio --directory="$target/one" --force --verify_only=1 --randseed=1
+	[ "$status" -eq 0 ]
+}
+
+@test "fio verify: a block of another file of the job, at the same offset, is caught by the file name in its header" {
+	printf '[w]\nrw=write\nbs=4k\nsize=64k\nfilename=f0:f1\nverify=md5\n' >two.fio
+	dbio_ok two.fio --directory="$target" --keep
+	copy_block "$target/f0" "$target/f1" 2
+	one_bad_block two.fio "$target" "dbio: $target/f1: verify=md5: block of 4096 bytes at offset 8192: file name checksum in the header expected 0x[0-9a-f]\{8\}, found 0x[0-9a-f]\{8\} (a block of another file)"
+}
+
+@test "fio verify: a block another job wrote into a file of the same name with the same seed is caught by the thread in its header" {
+	printf '[a]\nrw=write\nbs=4k\nsize=32k\nfilename=data\nverify=crc32c\n' >a.fio
+	printf '[b]\nrw=write\nbs=4k\nsize=32k\nfilename=other\nverify=crc32c\n[c]\nrw=write\nbs=4k\nsize=32k\nfilename=data\nverify=crc32c\n' >b.fio
+	mkdir "$target/a" "$target/b"
+	dbio_ok a.fio --directory="$target/a" --keep
+	dbio_ok b.fio --directory="$target/b" --keep
+	# a.fio's job a is fio's thread 0, b.fio's job c thread 1
+	copy_block "$target/a/data" "$target/b/data" 1
+	one_bad_block b.fio "$target/b" "dbio: $target/b/data: verify=crc32c: block of 4096 bytes at offset 4096: thread in the header expected 1, found 0 (a block another thread or job wrote)"
+	# the threads of one job on one file overwrite each other's blocks, as
+	# in fio: a block read back may be any of theirs
+	printf '[s]\nrw=randwrite\nbs=4k\nsize=256k\nnumjobs=2\nfilename=shared\nverify=crc32c\n' >s.fio
+	mkdir "$target/s"
+	dbio_ok s.fio --directory="$target/s"
+	[ "$(jpy "$result" 'sum(x["runs"][0]["ops"]["read"]["count"] for x in r["jobs"])')" = 128 ]
 }
 
 @test "fio verify: verify_only opens no symlink and no file with a second link" {

@@ -677,3 +677,16 @@ precious_intact() {
 	[ "$(cat "$target/$1/important.txt")" = DATA ]
 	[ "$(cat "$target/$1/sub/f")" = D2 ]
 }
+
+# gnuplot_as FILE CMD...: run CMD in a mount namespace of its own where the
+# gnuplot dbio runs (/usr/bin/gnuplot, followed to its file) is FILE
+# (/dev/null: no gnuplot at all). dbio takes gnuplot from the system's
+# directories only, never from PATH, so a test puts its own there this way.
+gnuplot_as() {
+	local file=$1 real
+	shift
+	real=$(readlink -f /usr/bin/gnuplot) || return 1
+	[ -n "$real" ] || return 1
+	unshare -m --propagation private sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' \
+		gnuplot_as "$file" "$real" "$@"
+}

@@ -314,6 +314,48 @@ fake_state() {
 	printf '%s\n' "$@" >>"$f"
 }
 
+@test "matrix --cleanup: a mount kept busy by a process is not undone: named with its holder, the loop device reported still attached, exit 1; released, the next --cleanup removes it all" {
+	need_matrix
+	"$DBIO" matrix --rw=write --bs=4k --size=2m --time_based --runtime=60s --progress=none \
+		--image "$images/img" --image-size 64m --fs ext2 --sched none \
+		>"$scratch/out" 2>"$scratch/err" &
+	bg_pid=$! run_pid=$!
+	wait_until grep -qF "/dbio-matrix/mnt.$run_pid." /proc/mounts || { cat "$scratch/err"; false; }
+	mnt=$(awk -v p="/run/dbio-matrix/mnt.$run_pid." 'index($2, p) == 1 { print $2; exit }' /proc/mounts)
+	# a process whose working directory is in the mount
+	(cd "$mnt" && exec sleep 600) &
+	holder=$!
+	on_teardown kill "$holder"
+	wait_until [ "$(readlink "/proc/$holder/cwd")" = "$mnt" ]
+	kill -KILL "$bg_pid"
+	wait "$bg_pid" || true
+	bg_pid=
+	state=/run/dbio-matrix/$run_pid.state
+	loop=$(awk '$1 == "loop" { print $2 }' "$state")
+	[ -n "$loop" ]
+	run "$DBIO" matrix --cleanup
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"dbio: cleanup: not unmounted: $mnt: busy: held by pid $holder (sleep), its working directory"* ]]
+	[[ "$output" == *"dbio: cleanup: not detached: $loop: still attached, in use (the kernel detaches it when its last user lets go)"* ]]
+	[[ "$output" == *"dbio: cleanup: not removed: $images/img: $loop still holds it"* ]]
+	[[ "$output" == *"dbio: cleanup: $state: cannot undo 'mount $mnt': Device or resource busy: undo it by hand, then remove $state"* ]]
+	[[ "$output" != *"dbio: cleanup: detached"* ]]
+	# what it said is so
+	losetup "$loop" | grep -qF "$images/img"
+	grep -qF " $mnt " /proc/mounts
+	[ -e "$state" ]
+	[ -f "$images/img" ]
+	kill "$holder"
+	wait "$holder" || true
+	run "$DBIO" matrix --cleanup
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"dbio: cleanup: unmounted $mnt"* ]]
+	[[ "$output" == *"dbio: cleanup: removed $images/img"* ]]
+	[ -z "$(leftovers)" ] || { leftovers; false; }
+	[ ! -e "$state" ]
+	is_empty_dir "$images"
+}
+
 @test "matrix --cleanup: a new file at the image's path is left alone, and nothing stays stuck" {
 	need_matrix
 	"$DBIO" matrix --rw=write --bs=4k --size=2m --time_based --runtime=30s --progress=none \
@@ -430,4 +472,34 @@ fake_state() {
 	done
 	is_empty_dir "$images"
 	[ -z "$(leftovers)" ] || { leftovers; false; }
+}
+
+@test "matrix: --output through another user's symlink in the middle is refused before any filesystem is made, its target untouched" {
+	need_matrix
+	mkdir "$scratch/victim" "$scratch/u"
+	echo precious >"$scratch/victim/out.json"
+	chown 65534:65534 "$scratch/u"
+	ln -s "$scratch/victim" "$scratch/u/sub"
+	chown -h 65534:65534 "$scratch/u/sub"
+	run -2 --separate-stderr "$DBIO" matrix "${JOB[@]}" --image "$images" --image-size 64m --fs ext2 \
+		--output "$scratch/u/sub/out.json"
+	[ "$stderr" = "dbio: --output $scratch/u/sub/out.json: component '$scratch/u/sub' is a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	[ "$(cat "$scratch/victim/out.json")" = precious ]
+	is_empty_dir "$images"
+	[ -z "$(leftovers)" ]
+}
+
+@test "matrix: --image through another user's symlink, last or in the middle, is refused before anything is made there" {
+	need_matrix
+	mkdir -m 700 "$scratch/victim"
+	mkdir "$scratch/u"
+	chown 65534:65534 "$scratch/u"
+	ln -s "$scratch/victim" "$scratch/u/sub"
+	chown -h 65534:65534 "$scratch/u/sub"
+	run -2 --separate-stderr "$DBIO" matrix "${JOB[@]}" --image "$scratch/u/sub" --image-size 64m --fs ext2
+	[ "$stderr" = "dbio: --image $scratch/u/sub: a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	run -2 --separate-stderr "$DBIO" matrix "${JOB[@]}" --image "$scratch/u/sub/x.img" --image-size 64m --fs ext2
+	[ "$stderr" = "dbio: --image $scratch/u/sub/x.img: component '$scratch/u/sub' is a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	is_empty_dir "$scratch/victim"
+	[ -z "$(leftovers)" ]
 }

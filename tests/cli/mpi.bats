@@ -111,6 +111,21 @@ JOB=(--rw=randread --bs=4k --size=4m --progress=none)
 	[ ! -e "$target/rank0" ]
 }
 
+@test "mpi: a target through another user's symlink in the middle stops every rank before any rank directory is made" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to own a symlink as another user"
+	mkdir -p "$scratch/victim/d" "$scratch/u"
+	chown 65534:65534 "$scratch/u"
+	ln -s "$scratch/victim" "$scratch/u/sub"
+	chown -h 65534:65534 "$scratch/u/sub"
+	mpi_run 2 --directory="$scratch/u/sub/d" "${JOB[@]}"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"dbio: "*"command line: key 'directory': $scratch/u/sub/d: component '$scratch/u/sub' is a symlink that belongs to user 65534: refusing to follow it (give the path it points to)"* ]] || {
+		echo "$stderr"
+		false
+	}
+	is_empty_dir "$scratch/victim/d"
+}
+
 @test "mpi: a rank that runs out of space stops every rank cleanly, naming rank and host" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs"
 	mkdir "$target/rank2"
@@ -139,6 +154,121 @@ JOB=(--rw=randread --bs=4k --size=4m --progress=none)
 	# the others stopped when told, long before their 600 s
 	early=$(jpy "$result" 'all(x["elapsed_ns"] < 300e9 for x in r["ranks"]["jobs"][0]["runs"][0]["ranks"])')
 	[ "$early" = true ]
+}
+
+# mpi_mpmd ARGS0 -- ARGS1: `dbio-mpi run` as two ranks (MPMD), rank 0 with
+# ARGS0 and rank 1 with ARGS1; at most 120 s.
+mpi_mpmd() {
+	local a=() b=()
+	while [ "$1" != -- ]; do
+		a+=("$1")
+		shift
+	done
+	shift
+	b=("$@")
+	run --separate-stderr timeout 120 mpirun --allow-run-as-root --oversubscribe \
+		-np 1 "$DBIO_MPI" run "${a[@]}" : -np 1 "$DBIO_MPI" run "${b[@]}"
+}
+
+# plan_differs WHAT: stderr says, once, that rank 1's plan differs with WHAT.
+plan_differs() {
+	local n
+	n=$(grep -cxF "dbio: rank 1 on $host: the plan differs from rank 0's: $1: every rank must run the same jobs with the same keys (docs/mpi.md)" <<<"$stderr")
+	[ "$n" -eq 1 ] || {
+		echo "stderr: $stderr" >&2
+		return 1
+	}
+}
+
+@test "mpi: ranks given other job files or keys refuse together, naming the rank and the first difference, exit 2, nothing made" {
+	printf '[a]\nrw=write\nbs=4k\nsize=1m\n' >"$scratch/a.fio"
+	printf '[a]\nrw=write\nbs=8k\nsize=1m\n' >"$scratch/b.fio"
+	printf '[a]\nrw=write\nbs=4k\nsize=1m\n[c]\nrw=read\nbs=4k\nsize=1m\n' >"$scratch/c.fio"
+	mpi_mpmd "$scratch/a.fio" --directory="$target" -- "$scratch/b.fio" --directory="$target"
+	[ "$status" -eq 2 ]
+	plan_differs "job 'a' key 'bs': '8192' here, '4096' on rank 0"
+	is_empty_dir "$target"
+	# the break: rank 1's second job vanished from the merged result
+	mpi_mpmd "$scratch/a.fio" --directory="$target" -- "$scratch/c.fio" --directory="$target"
+	[ "$status" -eq 2 ]
+	plan_differs "the number of jobs: '2' here, '1' on rank 0"
+	is_empty_dir "$target"
+	mpi_mpmd "${JOB[@]}" --directory="$target" -- "${JOB[@]}" --directory="$target" --rw=randwrite
+	[ "$status" -eq 2 ]
+	plan_differs "job 'job' key 'rw': 'randwrite' here, 'randread' on rank 0"
+	mpi_mpmd "${JOB[@]}" --directory="$target" -- "${JOB[@]}" --directory="$target" --keep
+	[ "$status" -eq 2 ]
+	plan_differs "the command line's --keep: 'given' here, 'not given' on rank 0"
+	is_empty_dir "$target"
+	# what may differ: the pace (rate*, thinktime*), a seed from each
+	# rank's clock (randrepeat=0), where rank 0 alone writes (--output)
+	mpi_mpmd "${JOB[@]}" --directory="$target" --randrepeat=0 --output="$result" -- \
+		"${JOB[@]}" --directory="$target" --randrepeat=0 --rate_iops=5000 --output="$scratch/other.json"
+	[ "$status" -eq 0 ]
+	json_is "$result" "ranks.count=2" "$R0.ops.read.count=2048"
+	[ ! -e "$scratch/other.json" ]
+	is_empty_dir "$target"
+}
+
+# rank_pid R: the pid of rank R of the dbio-mpi working in $target.
+rank_pid() {
+	local p
+	for p in $(pgrep -f -- "--directory=$target"); do
+		if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1"; then
+			echo "$p"
+			return 0
+		fi
+	done
+	echo "no rank $1 working in $target" >&2
+	return 1
+}
+
+# mpi_start N ARG...: `dbio-mpi run ARG...` as N ranks in the background
+# ($bg_pid: mpirun), a long time-based job in $target, returning once rank
+# 0's progress line shows the measured phase (every rank passed the start
+# barrier); stderr in $scratch/stderr.
+mpi_start() {
+	local n=$1
+	shift
+	timeout 120 mpirun --allow-run-as-root --oversubscribe -np "$n" "$DBIO_MPI" run --directory="$target" \
+		--output="$result" --rw=randread --bs=4k --size=4m --time_based --runtime=600 --progress=line "$@" \
+		>"$scratch/stdout" 2>"$scratch/stderr" 3>&- &
+	bg_pid=$!
+	wait_for_text "$scratch/stderr" " ops/s, "
+}
+
+@test "mpi: SIGTERM to one rank stops every rank: the merged result partial, naming the rank and signal, exit 143, nothing left" {
+	mpi_start 2
+	pid=$(rank_pid 1)
+	kill -TERM "$pid"
+	finish_running 143
+	json_is "$result" "partial=true" "error=rank 1 on $host: interrupted by SIGTERM" "ranks.count=2" \
+		"ranks.jobs.0.runs.0.ranks.0.partial=true" "ranks.jobs.0.runs.0.ranks.1.partial=true"
+	# rank 0 stopped when told, long before its 600 s
+	early=$(jpy "$result" 'all(x["elapsed_ns"] < 300e9 for x in r["ranks"]["jobs"][0]["runs"][0]["ranks"])')
+	[ "$early" = true ]
+	grep -qxF "dbio: rank 1 on $host: interrupted by SIGTERM" "$scratch/err"
+	is_empty_dir "$target"
+}
+
+@test "mpi: SIGKILL of one rank: the others remove their files, rank 0 writes its own partial result; the next run removes the dead rank's" {
+	mpi_start 2
+	pid=$(rank_pid 1)
+	kill -KILL "$pid"
+	# mpirun ends the job: SIGTERM to the others, SIGKILL a second later
+	wait "$bg_pid" || true
+	bg_pid=
+	json_is "$result" "partial=true"
+	why=$(jpy "$result" 'r["error"]')
+	[ "$why" = "mpi: the launcher stopped this rank (SIGTERM): another rank ended or mpirun was stopped; each rank removed its own files, and rank 0's result holds its own figures alone" ]
+	[ ! -e "$target/rank0" ]
+	run ls -A "$target/rank1"
+	[ "$output" = "dbio.job.0.0" ]
+	# the next run of the job there takes rank 1's marked leftover away
+	mpi_run 2 --directory="$target" "${JOB[@]}"
+	[ "$status" -eq 0 ]
+	is_empty_dir "$target/rank1"
+	[ ! -e "$target/rank0" ]
 }
 
 @test "mpi: another command under mpirun is refused; a build without MPI says so" {

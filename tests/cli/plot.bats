@@ -157,6 +157,14 @@ PY
 	[[ "$stderr" == "dbio: plot: --metric 'speed': unknown: expected one of iops, "* ]]
 	run -2 --separate-stderr "$DBIO" plot "$result" --out plots --colour
 	[[ "$stderr" == "dbio: plot: '--colour': unknown option: "* ]]
+	run -2 --separate-stderr "$DBIO" plot "$result" --out plots --fromat=png
+	[ "$stderr" = "dbio: plot: '--fromat': unknown option (did you mean '--format'?): expected --out, --format, --metric, --op or --help" ]
+	[ ! -e plots ]
+}
+
+@test "plot: after --, an argument that begins with -- is a result file" {
+	run -2 --separate-stderr "$DBIO" plot --out plots -- --nosuch.json
+	[ "$stderr" = "dbio: plot: --nosuch.json: cannot read: No such file or directory" ]
 	[ ! -e plots ]
 }
 
@@ -172,7 +180,7 @@ PY
 
 @test "plot: without gnuplot it names the package and exits 1" {
 	dbio_ok --rw=read --size=1m --directory="$target"
-	run -1 --separate-stderr env PATH=/nonexistent "$DBIO" plot "$result" --out plots
+	run -1 --separate-stderr gnuplot_as /dev/null "$DBIO" plot "$result" --out plots
 	[ "$stderr" = "dbio: plot: gnuplot not found: install Debian's gnuplot-nox" ]
 	[ ! -e plots ]
 }
@@ -296,4 +304,31 @@ drawn = {int(f.split("-")[1][1:]) - 1 for f in os.listdir(sys.argv[2]) if f.star
 assert len(drawn) == 32, drawn
 assert min(worst[i] for i in drawn) >= max(worst[i] for i in range(len(jobs)) if i not in drawn)
 PY
+}
+
+@test "plot: gnuplot runs as root with an environment of dbio's: another user's startup file in HOME is not read" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed (scripts/install-deps)"
+	dbio_ok --rw=read --size=1m --directory="$target"
+	# sudo -E and su -m keep the user's HOME (and GNUPLOT_LIB, a directory
+	# gnuplot loads from).
+	mkdir "$scratch/home"
+	echo "system(\"id > $scratch/home/PWNED\")" >"$scratch/home/.gnuplot"
+	chown -R 65534:65534 "$scratch/home"
+	run --separate-stderr env HOME="$scratch/home" GNUPLOT_LIB="$scratch/home" "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 0 ]
+	[ ! -e "$scratch/home/PWNED" ]
+	[ -s plots/latency.svg ]
+}
+
+@test "plot: gnuplot runs as root from /usr/bin only, never a gnuplot first in PATH" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed (scripts/install-deps)"
+	dbio_ok --rw=read --size=1m --directory="$target"
+	mkdir "$scratch/bin"
+	printf '#!/bin/sh\nid > %s/bin/PWNED\n' "$scratch" >"$scratch/bin/gnuplot"
+	chmod 755 "$scratch/bin/gnuplot"
+	chown -R 65534:65534 "$scratch/bin"
+	run --separate-stderr env PATH="$scratch/bin:$PATH" "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 0 ]
+	[ ! -e "$scratch/bin/PWNED" ]
+	[ -s plots/latency.svg ]
 }

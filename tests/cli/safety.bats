@@ -354,3 +354,196 @@ restore_dev_stdout() {
 	[ "$(sqlite3 "$target/dbio.kvb.0.db/sqlite" 'select count(*) from kv')" = "$rows" ]
 	[[ $stderr == *"dbio: warning: $target/dbio.kvb.0.db: not removed: the name is now a directory of uid 0 mode 0700, not the one dbio made"* ]]
 }
+
+# Whole paths (docs/safety.md, sections 1 and 3): a symlink of another user
+# is refused wherever it is in a path, not only as its last component.
+#
+# plant_middle: $scratch/u, a directory of user nobody (65534), holding
+# nobody's symlink u/sub to $scratch/victim, which holds a precious
+# out.json; $via is "$scratch/u/sub", $refusal the end of the message.
+plant_middle() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to own a symlink as another user"
+	mkdir "$scratch/victim" "$scratch/u"
+	echo precious >"$scratch/victim/out.json"
+	chown 65534:65534 "$scratch/u"
+	ln -s "$scratch/victim" "$scratch/u/sub"
+	chown -h 65534:65534 "$scratch/u/sub"
+	via="$scratch/u/sub"
+	refusal="component '$via' is a symlink that belongs to user 65534: refusing to follow it (give the path it points to)"
+}
+
+# run_ok ARG...: `dbio run ARG...` exits 0.
+run_ok() {
+	run --separate-stderr "$DBIO" run "$@"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+}
+
+# victim_untouched: victim/ holds only out.json, still "precious".
+victim_untouched() {
+	[ "$(cat "$scratch/victim/out.json")" = precious ]
+	run ls -A "$scratch/victim"
+	[ "$output" = out.json ]
+}
+
+@test "whole path: run --output through another user's symlink in the middle is refused, its target untouched" {
+	plant_middle
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output="$via/out.json"
+	[ "$stderr" = "dbio: --output $via/out.json: $refusal" ]
+	victim_untouched
+	is_empty_dir "$target"
+}
+
+@test "whole path: --series-csv through another user's symlink in the middle is refused, its target untouched" {
+	plant_middle
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --log_interval=10ms --series-csv="$via/out.json"
+	[ "$stderr" = "dbio: --series-csv $via/out.json: $refusal" ]
+	victim_untouched
+}
+
+@test "whole path: sweep --output through another user's symlink in the middle is refused, its target untouched" {
+	plant_middle
+	run -2 --separate-stderr "$DBIO" sweep "${QUICK[@]}" --vary bs=4k,8k --directory="$target" --output="$via/out.json"
+	[ "$stderr" = "dbio: --output $via/out.json: $refusal" ]
+	victim_untouched
+}
+
+@test "whole path: sync --output through another user's symlink in the middle is refused, its target untouched" {
+	plant_middle
+	run -2 --separate-stderr "$DBIO" sync "$target" --runtime=100ms --output "$via/out.json"
+	[ "$stderr" = "dbio: --output $via/out.json: $refusal" ]
+	victim_untouched
+}
+
+@test "whole path: bonnie --output through another user's symlink in the middle is refused, its target untouched" {
+	plant_middle
+	run -2 --separate-stderr "$DBIO" bonnie -d "$target" -s 8 -r 0 -n 0 --output "$via/out.json" --progress=none
+	[ "${stderr_lines[-1]}" = "dbio: --output $via/out.json: $refusal" ]
+	victim_untouched
+}
+
+@test "whole path: sysbench --output through another user's symlink in the middle is refused, its target untouched" {
+	plant_middle
+	cd "$target"
+	"$DBIO" sysbench fileio --file-num=1 --file-total-size=64K prepare >/dev/null
+	run -2 --separate-stderr "$DBIO" sysbench --output "$via/out.json" fileio --file-num=1 --file-total-size=64K --file-test-mode=seqwr --time=1 run
+	[ "$stderr" = "dbio: --output $via/out.json: $refusal" ]
+	victim_untouched
+	"$DBIO" sysbench fileio --file-num=1 --file-total-size=64K cleanup >/dev/null
+	is_empty_dir "$target"
+}
+
+@test "whole path: report --html through another user's symlink in the middle is refused, its target untouched" {
+	plant_middle
+	dbio_ok "${QUICK[@]}" --directory="$target"
+	run -2 --separate-stderr "$DBIO" report "$result" --html "$via/out.json"
+	[ "$stderr" = "dbio: report: --html $via/out.json: $refusal" ]
+	victim_untouched
+}
+
+@test "whole path: plot --out through another user's symlink, in the middle or last, is refused, its target untouched" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed (Debian: apt-get install gnuplot-nox)"
+	plant_middle
+	dbio_ok "${QUICK[@]}" --directory="$target"
+	run -2 --separate-stderr "$DBIO" plot "$result" --out "$via/plots"
+	[ "$stderr" = "dbio: plot: --out $via/plots: $refusal" ]
+	run -2 --separate-stderr "$DBIO" plot "$result" --out "$via"
+	[ "$stderr" = "dbio: plot: --out $via: a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	victim_untouched
+}
+
+@test "whole path: fio's write_bw_log, write_lat_log and write_iops_log through another user's symlink in the middle are refused" {
+	plant_middle
+	for key in write_bw_log write_lat_log write_iops_log; do
+		printf '[j]\nsize=64k\n%s=%s/s\n' "$key" "$via" >j.fio
+		run -2 --separate-stderr "$DBIO" run j.fio --directory="$target" --output="$result"
+		[[ "$stderr" == "dbio: $key $via/s_"*".1.log: $refusal" ]] || { echo "$key: $stderr"; false; }
+	done
+	victim_untouched
+	is_empty_dir "$target"
+	[ ! -e "$result" ]
+}
+
+@test "whole path: a target directory through another user's symlink in the middle is refused before anything is written" {
+	plant_middle
+	mkdir "$scratch/victim/d"
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$via/d" --keep
+	[ "$stderr" = "dbio: command line: key 'directory': $via/d: $refusal" ]
+	is_empty_dir "$scratch/victim/d"
+	# the target itself another user's symlink: refused as well
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$via" --keep --force
+	[ "$stderr" = "dbio: command line: key 'directory': $via: a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	# fio's filename=/dir/name: its directory is the target
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --filename="$via/d/f" --keep
+	[ "$stderr" = "dbio: command line: key 'directory': $via/d: $refusal" ]
+	is_empty_dir "$scratch/victim/d"
+	[ "$(cat "$scratch/victim/out.json")" = precious ]
+}
+
+@test "whole path: a middle symlink of root or of dbio's user is followed as a shell would; another user's beside it is refused" {
+	plant_middle
+	ln -s "$scratch/victim" "$scratch/u/mine" # root's, in nobody's directory
+	run_ok "${QUICK[@]}" --directory="$target" --output="$scratch/u/mine/r.json"
+	json_is "$scratch/victim/r.json" "$R0.ops.read.count=16"
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output="$scratch/u/sub/r2.json"
+	[ "$stderr" = "dbio: --output $scratch/u/sub/r2.json: $refusal" ]
+	[ ! -e "$scratch/victim/r2.json" ]
+}
+
+@test "whole path: a relative middle symlink is resolved from its own directory, under the same rule" {
+	plant_middle
+	mkdir "$scratch/w"
+	ln -s ../victim "$scratch/w/rel" # root's: followed, from w/
+	run_ok "${QUICK[@]}" --directory="$target" --output=w/rel/r.json
+	json_is "$scratch/victim/r.json" "$R0.ops.read.count=16"
+	ln -s ../victim u/relother
+	chown -h 65534:65534 u/relother
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output=u/relother/out.json
+	[ "$stderr" = "dbio: --output u/relother/out.json: component 'u/relother' is a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	[ "$(cat "$scratch/victim/out.json")" = precious ]
+}
+
+@test "whole path: a chain of two symlinks whose second belongs to another user is refused, naming the second" {
+	plant_middle
+	ln -s "$via" "$scratch/l1" # root's, to nobody's
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output="$scratch/l1/out.json"
+	[ "$stderr" = "dbio: --output $scratch/l1/out.json: $refusal" ]
+	ln -s "$via/out.json" "$scratch/l2.json" # the chain as the last component
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output="$scratch/l2.json"
+	[ "$stderr" = "dbio: --output $scratch/l2.json: $refusal" ]
+	victim_untouched
+}
+
+@test "whole path: '..' after a symlink is the parent of its target; after another user's, refused" {
+	plant_middle
+	mkdir -p "$scratch/deep/inner"
+	ln -s "$scratch/deep/inner" "$scratch/mine"
+	run_ok "${QUICK[@]}" --directory="$target" --output="$scratch/mine/../r.json"
+	json_is "$scratch/deep/r.json" "$R0.ops.read.count=16"
+	[ ! -e "$scratch/r.json" ]
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output="$via/../out.json"
+	[ "$stderr" = "dbio: --output $via/../out.json: $refusal" ]
+	[ ! -e "$scratch/out.json" ]
+	victim_untouched
+}
+
+@test "whole path: empty and '.' components are skipped, a path of PATH_MAX bytes is refused" {
+	plant_middle
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output="$scratch/u//./sub/out.json"
+	[ "$stderr" = "dbio: --output $scratch/u//./sub/out.json: $refusal" ]
+	victim_untouched
+	long=$(printf 'a/%.0s' $(seq 2100))
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target" --output="$long"
+	[ "$stderr" = "dbio: --output $long: cannot write there: File name too long" ]
+}
+
+@test "whole path: a ./dbio-scratch that is another user's symlink is refused; nothing is made through it" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to own a symlink as another user"
+	chmod 1777 "$scratch"
+	mkdir "$scratch/victim"
+	ln -s "$scratch/victim" "$scratch/dbio-scratch"
+	chown -h 65534:65534 "$scratch/dbio-scratch"
+	run -2 --separate-stderr "$DBIO" run "${QUICK[@]}" --keep
+	[ "$stderr" = "dbio: command line: key 'directory': ./dbio-scratch: a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	is_empty_dir "$scratch/victim"
+	[ -L "$scratch/dbio-scratch" ]
+}

@@ -57,7 +57,7 @@ start_held_sweep() {
 	[ "$(value "$R" 'd["sweep"]["completed"]')" -eq 1 ]
 	first=$(value "$R" 'd["jobs"][0]["runs"][0]["started_at"]')
 	rm series.csv # the resumed sweep writes its series there, as a file
-	run --separate-stderr "$DBIO" sweep --resume "$R"
+	run --separate-stderr "$DBIO" sweep --resume "$R" --directory="$target" --series-csv=series.csv
 	echo "$stderr"
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"resuming at point 2 of 3"* ]]
@@ -135,7 +135,7 @@ start_held_sweep() {
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	grep -q '^bs  *job  *op  *ops/s  *major faults  *vol. switches  *invol. switches$' <<<"$output"
 	[ "$(grep -c '^[48]k  *job  *write ' <<<"$output")" -eq 2 ]
-	run --separate-stderr "$DBIO" sweep --resume "$result" --format csv
+	run --separate-stderr "$DBIO" sweep --resume "$result" --format csv --directory="$target"
 	[ "$status" -eq 0 ]
 	[ "$(head -1 <<<"$output")" = "bs,job,op,iops,iops_ci95,majflt,majflt_ci95,nvcsw,nvcsw_ci95,nivcsw,nivcsw_ci95" ]
 	# The columns are the runs' rusage counts.
@@ -168,10 +168,9 @@ start_held_sweep() {
 	[ "$(grep -c '^warning: page cache: ' <<<"$output")" -eq 1 ]
 }
 
-# resume_fails EDIT MESSAGE: a copy of the finished 2-point sweep $R edited
-# by the Python statement EDIT (r is the result) is refused by `sweep
-# --resume` with exit 2 and MESSAGE, and is left as it was.
-resume_fails() {
+# resume_edit EDIT: $R with the Python statement EDIT applied (r the
+# result) into bad.json, and a copy of it in before.json.
+resume_edit() {
 	"$PYTHON" - "$R" "$1" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -179,7 +178,14 @@ exec(sys.argv[2])
 json.dump(r, open("bad.json", "w"))
 PY
 	cp bad.json before.json
-	run --separate-stderr "$DBIO" sweep --resume bad.json
+}
+
+# resume_fails EDIT MESSAGE: a copy of the finished 2-point sweep $R edited
+# by the Python statement EDIT (r is the result) is refused by `sweep
+# --resume` with exit 2 and MESSAGE, and is left as it was.
+resume_fails() {
+	resume_edit "$1"
+	run --separate-stderr "$DBIO" sweep --resume bad.json --directory="$target"
 	[ "$status" -eq 2 ] || { echo "$1: exit $status: $stderr"; return 1; }
 	[ "$stderr" = "dbio: sweep: bad.json: $2" ] || { echo "$1: $stderr"; return 1; }
 	cmp bad.json before.json
@@ -200,14 +206,15 @@ PY
 	resume_fails 'r["sweep"] = []' "cannot resume: sweep is not an object"
 	resume_fails 'del r["sweep"]["points"]' "cannot resume: sweep.points is not a whole number from 1 to 100000"
 	resume_fails 'r["sweep"]["jobs_per_point"] = "1"' "cannot resume: sweep.jobs_per_point is not a whole number >= 1"
-	resume_fails 'r["sweep"]["completed"] = -1' "cannot resume: sweep.completed is not a whole number from 0 to sweep.points (2)"
+	resume_fails 'r["sweep"]["completed"] = -1' "sweep.completed is -1: not a figure a run makes (expected from 0 to 1e18)"
 	resume_fails 'r["sweep"]["completed"] = 3' "cannot resume: sweep.completed is not a whole number from 0 to sweep.points (2)"
 	resume_fails 'r["sweep"]["vary"] = None' "cannot resume: sweep.vary is not an array"
 	resume_fails 'r["jobs"] = r["jobs"][:1]' "cannot resume: jobs holds 1 entry, fewer than sweep.completed (2) x sweep.jobs_per_point (1)"
 	resume_fails 'r["sweep"]["points"] = 3' "cannot resume: argv makes 2 for sweep.points, the file says 3"
 	resume_fails 'r["sweep"]["jobs_per_point"] = 2; r["jobs"] += r["jobs"]' "cannot resume: argv makes 1 for sweep.jobs_per_point, the file says 2"
 	resume_fails 'r["sweep"]["vary"][0]["values"][1] = "16k"' "cannot resume: argv's --vary values are not those of sweep.vary"
-	resume_fails 'r["argv"][2] = "--bsz=4k"' "cannot resume: command line: key 'bsz': unknown (did you mean 'bs'?)"
+	resume_fails 'r["argv"][2] = "--bsz=4k"' "cannot resume: its argv holds '--bsz=4k', a key this dbio does not know (it may name a path): a resume takes that only from the command line: give it again after --resume bad.json"
+	resume_fails 'r["argv"][2] = "--rw=read\ndbio: forged"' "cannot resume: argv[2] holds a control character: a recorded command line has none"
 	resume_fails 'r["jobs"] = {}' "not a dbio result: no jobs array"
 	[ -z "$(ls -A "$target")" ]
 }
@@ -262,6 +269,96 @@ fill() {
 	[ -z "$(ls -A "$target")" ]
 }
 
+# A result file is input anyone who can write it may have edited: nothing
+# in its argv may make a resume read or write a path the command line did
+# not name (issue 25, break 2). $R: a 2-point sweep (in the default
+# directory, ./dbio-scratch, unless ARG... says) stopped after point 1.
+resume_setup() {
+	R=$scratch/s.json
+	run --separate-stderr "$DBIO" sweep --rw=read --size=64k --vary bs=4k,8k "$@" --output="$R" --progress=none
+	[ "$status" -eq 0 ]
+	"$PYTHON" - "$R" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["sweep"]["completed"] = 1
+r["jobs"] = r["jobs"][:1]
+r["partial"] = True
+json.dump(r, open(sys.argv[1], "w"))
+PY
+	echo precious >victim
+}
+
+@test "sweep --resume: a --series-csv in the file's argv is not taken: its file is untouched, and a note says so" {
+	resume_setup
+	resume_edit 'r["argv"].append("--series-csv=" + sys.argv[1].rsplit("/", 1)[0] + "/victim")'
+	run --separate-stderr "$DBIO" sweep --resume bad.json --progress=none
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(head -1 <<<"$stderr")" = "dbio: sweep: bad.json: its argv's --series-csv=$scratch/victim is not taken from a result file: give --series-csv on the command line to write it" ]
+	[ "$(cat victim)" = precious ]
+	json_is bad.json sweep.completed=2 partial=false
+	# The command line's --series-csv is written.
+	run --separate-stderr "$DBIO" sweep --resume before.json --series-csv=mine.csv --progress=none
+	[ "$status" -eq 0 ]
+	[ "$(head -1 mine.csv)" = "job,run,thread,interval,end_s,duration_s,op,count,bytes,lat_mean_ns,lat_max_ns" ]
+	[ "$(cat victim)" = precious ]
+}
+
+@test "sweep --resume: a log key, a job file, --force or another directory in the file's argv is refused, naming it" {
+	resume_setup
+	local k
+	mkdir elsewhere
+	printf 'root:$6$secret:20228:0:99999:7:::\n' >shadow
+	local -a edits=(
+		'r["argv"].append("--write_bw_log=" + sys.argv[1].rsplit("/", 1)[0] + "/victim")'
+		'r["argv"].insert(2, sys.argv[1].rsplit("/", 1)[0] + "/shadow")'
+		'r["argv"].append("--force")'
+		'r["argv"].append("--directory=" + sys.argv[1].rsplit("/", 1)[0] + "/elsewhere")'
+		'r["argv"].append("--pg_conninfo=host=/tmp")'
+	)
+	local -a want=(
+		"dbio: sweep: bad.json: cannot resume: its argv holds '--write_bw_log=$scratch/victim', a key of free text (it may name a path): a resume takes that only from the command line: give it again after --resume bad.json"
+		"dbio: sweep: bad.json: cannot resume: its argv holds '$scratch/shadow', a job file: a resume takes that only from the command line: give it again after --resume bad.json"
+		"dbio: sweep: bad.json: cannot resume: its argv holds '--force', an override of the target checks: a resume takes that only from the command line: give it again after --resume bad.json"
+		"dbio: sweep: bad.json: cannot resume: its argv holds '--directory=$scratch/elsewhere', a key of free text (it may name a path): a resume takes that only from the command line: give it again after --resume bad.json"
+		"dbio: sweep: bad.json: cannot resume: its argv holds '--pg_conninfo=host=/tmp', a key of free text (it may name a path): a resume takes that only from the command line: give it again after --resume bad.json"
+	)
+	for k in "${!edits[@]}"; do
+		resume_edit "${edits[$k]}"
+		run --separate-stderr "$DBIO" sweep --resume bad.json
+		[ "$status" -eq 2 ] || { echo "${edits[$k]}: exit $status: $stderr"; false; }
+		[ "$stderr" = "${want[$k]}" ] || { echo "${edits[$k]}: $stderr"; false; }
+		cmp bad.json before.json
+		[ "$(cat victim)" = precious ]
+		[ -z "$(ls -A elsewhere)" ]
+		[ ! -e dbio-scratch ]
+	done
+	# Nothing of the file that is no job file reaches the message.
+	resume_edit 'r["argv"].insert(2, sys.argv[1].rsplit("/", 1)[0] + "/shadow")'
+	run --separate-stderr "$DBIO" sweep --resume bad.json "$scratch/shadow"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sweep: bad.json: cannot resume: $scratch/shadow:1: not a key: expected '[section]', 'key=value' or a bare key of letters, digits, '_' and '-' (the text is not shown: it may be from a file that is no job file)" ]
+}
+
+@test "sweep --resume: the command line may give only what may name a path, and the same as the file's argv" {
+	resume_setup --directory="$target"
+	cp "$R" before.json
+	run --separate-stderr "$DBIO" sweep --resume "$R" --directory="$scratch"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sweep: $R: cannot resume: its argv holds '--directory=$target', a key of free text (it may name a path): a resume takes that only from the command line: give it again after --resume $R" ]
+	run --separate-stderr "$DBIO" sweep --resume "$R" --directory="$target" --write_bw_log=victim
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sweep: $R: cannot resume: the command line gives '--write_bw_log=victim', which its argv does not hold: a resume runs the sweep the file recorded" ]
+	run --separate-stderr "$DBIO" sweep --resume "$R" --directory="$target" --size=1m
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sweep --resume: '--size=1m': the file's argv gives the sweep's keys of numbers, sizes, durations and choices; the command line only what may name a path (job files, keys of free text, --force)" ]
+	run --separate-stderr "$DBIO" sweep --resume "$R" --output=victim
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: sweep --resume: takes no --output: the result file is rewritten in place" ]
+	cmp "$R" before.json
+	[ "$(cat victim)" = precious ]
+	[ -z "$(ls -A "$target")" ]
+}
+
 @test "sweep --resume onto a full filesystem: says how many finished points the old file still holds" {
 	run --separate-stderr "$DBIO" sweep --rw=read --size=1m --vary bs=4k,8k --directory="$target" --output=s.json
 	[ "$status" -eq 0 ]
@@ -276,10 +373,10 @@ r["partial"] = True
 json.dump(r, open("full/s.json", "w"))
 PY
 	fill full
-	run --separate-stderr "$DBIO" sweep --resume full/s.json
+	run --separate-stderr "$DBIO" sweep --resume full/s.json --directory="$target"
 	echo "$stderr"
 	[ "$status" -eq 1 ]
-	[ "$(tail -1 <<<"$stderr")" = "dbio: full/s.json: cannot write: No space left on device: it holds 1 of the 2 finished points; \`dbio sweep --resume full/s.json\` goes on from there" ]
+	[ "$(tail -1 <<<"$stderr")" = "dbio: full/s.json: cannot write: No space left on device: it holds 1 of the 2 finished points; \`dbio sweep --resume full/s.json --directory=$target\` goes on from there" ]
 	[ "$(jpy full/s.json 'r["sweep"]["completed"]')" -eq 1 ]
 }
 
@@ -340,7 +437,7 @@ for j in r["jobs"]:
     j["name"] = "job\x1b[31m\u009bx"
 json.dump(r, open("s.json", "w"))
 PY
-	run --separate-stderr "$DBIO" sweep --resume s.json
+	run --separate-stderr "$DBIO" sweep --resume s.json --directory="$target"
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s%s' "$output" "$stderr" | grep -c $'\x1b')" -eq 0 ]
 	[ "$(printf '%s' "$output" | grep -c $'\xc2\x9b')" -eq 0 ]
@@ -389,7 +486,7 @@ PY
 	run --separate-stderr "$DBIO" sweep --rw=read --size=64k --vary bs=4k,8k --directory="$target" \
 		--output "$result" --progress=none
 	[ "$status" -eq 0 ]
-	run --separate-stderr "$DBIO" sweep --resume "$result" --format json
+	run --separate-stderr "$DBIO" sweep --resume "$result" --format json --directory="$target"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	printf '%s\n' "$output" >"$scratch/out.json"
 	json_is "$scratch/out.json" sweep.completed=2 jobs.1.point.bs=8k

@@ -266,6 +266,62 @@ SMALL=(--file-num=4 --file-total-size=4M)
 	is_empty_dir .
 }
 
+@test "dbio sysbench: --time ends the run whatever --events says: --events=2^63-1 with --time=1, and each limit alone" {
+	mkdir work && cd work
+	sb fileio "${SMALL[@]}" prepare
+	# timeout only guards against the old hang (a loop over the events
+	# before the run, deaf to SIGTERM: -k); it bounds nothing the test asserts
+	run --separate-stderr timeout -k 10 120 "$DBIO" sysbench --time=1 --events=9223372036854775807 fileio "${SMALL[@]}" --file-test-mode=rndwr --output="$result" run
+	[ "$status" -eq 0 ]
+	[ "$(jpy "$result" 'run["elapsed_ns"] >= 1e9')" = true ]
+	[ "$(jpy "$result" '0 < run["ops"]["write"]["count"] < 2**63 - 1')" = true ]
+	[ "$(jpy "$result" 'r["jobs"][0]["options"]["runtime"]')" = 1000000000 ]
+	[[ "$output" == *"    total time:                          "[1-9]* ]]
+	# --events alone still ends at its count: 1000 events, freq 100, 4 files
+	sb --time=0 --events=1000 fileio "${SMALL[@]}" --file-test-mode=rndwr --output="$result" run
+	[ "$status" -eq 0 ]
+	[ "$(jpy "$result" 'run["ops"]["write"]["count"]')" = 964 ]
+	sb fileio "${SMALL[@]}" cleanup
+	is_empty_dir .
+}
+
+@test "dbio sysbench: every numeric option out of range, non-finite or malformed is refused naming the sysbench option, never a job key" {
+	mkdir work && cd work
+	local m=(fileio --file-test-mode=rndrw run) entry
+	local -a bad=(
+		"--file-rw-ratio=inf|--file-rw-ratio: bad value 'inf': expected a finite number, 0 or more"
+		"--file-rw-ratio=nan|--file-rw-ratio: bad value 'nan': expected a finite number, 0 or more"
+		"--file-rw-ratio=-1|--file-rw-ratio: bad value '-1': expected a finite number, 0 or more"
+		"--rand-pareto-h=inf|--rand-pareto-h: bad value 'inf': expected a finite number, 0 or more"
+		"--rand-zipfian-exp=1e999|--rand-zipfian-exp: bad value '1e999': expected a finite number, 0 or more"
+		"--percentile=101|--percentile: bad value '101': out of range: expected at most 100"
+		"--threads=4097|--threads: bad value '4097': out of range: expected at most 4096"
+		"--time=9223372037|--time: bad value '9223372037': out of range: expected at most 9223372036"
+		"--report-interval=9223372037|--report-interval: bad value '9223372037': out of range: expected at most 9223372036"
+		"--rate=9223372036854775808|--rate: bad value '9223372036854775808': out of range: expected at most 9223372036854775807"
+		"--rand-seed=9223372036854775808|--rand-seed: bad value '9223372036854775808': out of range: expected at most 9223372036854775807"
+		"--file-fsync-freq=9223372036854775808|--file-fsync-freq: bad value '9223372036854775808': out of range: expected at most 9223372036854775807"
+		"--file-total-size=9223372036854775808|--file-total-size: bad value '9223372036854775808': out of range: expected at most 9223372036854775807"
+		"--file-block-size=2147483648|--file-block-size: bad value '2147483648': out of range: expected at most 1073741824"
+		"--file-async-backlog=4097|--file-async-backlog: bad value '4097': out of range: expected at most 4096"
+		"--events=1e3|--events: bad value '1e3': expected a whole number"
+	)
+	# (not $i: bats' run sets it)
+	for entry in "${bad[@]}"; do
+		sb "${entry%%|*}" "${m[@]}"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "dbio: sysbench: ${entry#*|}" ]
+	done
+	is_empty_dir .
+	# a huge finite ratio is sysbench's reads only
+	sb fileio "${SMALL[@]}" prepare
+	sb --events=100 --time=0 fileio "${SMALL[@]}" --file-test-mode=rndrw --file-rw-ratio=1e308 --output="$result" run
+	[ "$status" -eq 0 ]
+	[ "$(jpy "$result" 'r["jobs"][0]["options"]["rwmixread"]')" = 100 ]
+	[ "$(jpy "$result" 'run["ops"]["read"]["count"]')" = 100 ]
+	sb fileio "${SMALL[@]}" cleanup
+}
+
 @test "dbio sysbench: --histogram prints sysbench's latency histogram; --percentile=99 its line" {
 	sb fileio "${SMALL[@]}" prepare
 	sb --events=200 --time=0 --histogram --percentile=99 fileio "${SMALL[@]}" --file-test-mode=rndrd run

@@ -1,5 +1,5 @@
 /*
- * Unit tests for fio's flow control (src/workload/flow.h): the shared
+ * Unit tests for fio's flow control (src/workload/fileio/flow.h): the shared
  * count starts at 1 as fio's, a thread over its share of the weight is
  * held back, two threads taking turns end in the ratio of their weights
  * exactly, and a thread that leaves takes its count and weight away.
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "workload/flow.h"
+#include "workload/fileio/flow.h"
 
 /* Two threads of weights 1 and 8 ask in turn, 9000 times in all: each
  * issues when flow_go lets it; they end 1:8 exactly. */

@@ -1,6 +1,6 @@
 /*
  * Unit tests for fio's log files (src/stats/iolog.h) and command
- * priorities (src/job/fio_logs.c, src/workload/logs.h): per I/O, the exact
+ * priorities (src/job/fio_logs.c, src/workload/fileio/logs.h): per I/O, the exact
  * lines of each kind of log in fio's format (offset and priority columns,
  * lat = slat + clat, bw = bytes * 10^6 / clat, a time base added); records
  * past the reserved chunk are kept in order; with a window, the I/O that
@@ -23,7 +23,7 @@
 #include "job/fio_logs.h"
 #include "plan/plan.h"
 #include "stats/iolog.h"
-#include "workload/logs.h"
+#include "workload/fileio/logs.h"
 
 #define T0 7000000000ull /* an arbitrary CLOCK_MONOTONIC epoch */
 #define MS 1000000ull

@@ -1,5 +1,5 @@
 /*
- * Unit tests for sysbench's rounds of syncs (src/workload/jobsync.c,
+ * Unit tests for sysbench's rounds of syncs (src/workload/fileio/jobsync.c,
  * fsync_scope=job): which request of a job's shared count starts a round,
  * that a round needs a write since the last one, none after the job's last
  * request (but after a thread's last while others go on), the sync a round makes,
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "job/job.h"
-#include "workload/jobsync.h"
+#include "workload/fileio/jobsync.h"
 
 static struct job job = { .numjobs = 1 }; /* only the sync keys and numjobs are read */
 

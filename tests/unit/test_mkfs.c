@@ -121,6 +121,23 @@ static void test_mkfs_refuses_options_naming_files(void **state)
 		"mkfs option --shrink: not accepted: it only goes with --rootdir, which copies a directory");
 }
 
+/* Options after which mkfs exits 0 having made nothing (or kept the old
+ * filesystem's files): the run would measure the old filesystem. */
+static void test_mkfs_refuses_options_that_make_no_filesystem(void **state)
+{
+	(void)state;
+	refused("ext4:-n", "mkfs option -n: not accepted: it makes no filesystem (a dry run)");
+	refused("ext4:-qn", "mkfs option -n: not accepted: it makes no filesystem (a dry run)");
+	refused("ext2:-V", "mkfs option -V: not accepted: it makes no filesystem (prints its version)");
+	refused("ext4:-S",
+		"mkfs option -S: not accepted: it writes the superblock and group descriptors only: the old filesystem's files stay");
+	refused("xfs:-N", "mkfs option -N: not accepted: it makes no filesystem (a dry run)");
+	refused("xfs:-V", "mkfs option -V: not accepted: it makes no filesystem (prints its version)");
+	refused("btrfs:--version",
+		"mkfs option -V: not accepted: it makes no filesystem (prints its version)");
+	refused("btrfs:-V", "mkfs option -V: not accepted: it makes no filesystem (prints its version)");
+}
+
 static void test_mkfs_refuses_types_and_characters(void **state)
 {
 	(void)state;
@@ -180,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_mkfs_accepts_getopt_forms),
 		cmocka_unit_test(test_mkfs_refuses_words_that_could_reach_a_device),
 		cmocka_unit_test(test_mkfs_refuses_options_naming_files),
+		cmocka_unit_test(test_mkfs_refuses_options_that_make_no_filesystem),
 		cmocka_unit_test(test_mkfs_refuses_types_and_characters),
 		cmocka_unit_test(test_mkfs_block_size_and_force_flag),
 		cmocka_unit_test(test_mkfs_mount_options),

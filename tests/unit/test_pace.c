@@ -2,7 +2,7 @@
  * Unit tests for fio's keys of pacing and threads: the parsing and checks
  * of src/job/fio_pacing.c (fio's R,W rate forms, startdelay ranges, CPU
  * lists and masks, nice, the refused values, the batch keys' fix-ups), and
- * the arithmetic of src/workload/pace.h driven with made-up clocks: the
+ * the arithmetic of src/workload/fileio/pace.h driven with made-up clocks: the
  * linear rate's schedule, a mixed job's direction giving way, Poisson's
  * mean gap, thinktime's counting by blocks and by time, the credit of
  * rate_ignore_thinktime, and the rate floor's settle time, windows and the
@@ -24,7 +24,8 @@
 #include "plan/plan.h"
 #include "util/clock.h"
 #include "engine/engine.h"
-#include "workload/pace.h"
+#include "workload/fileio/keys.h"
+#include "workload/fileio/pace.h"
 
 #define MS 1000000ull
 #define S  1000000000ull
@@ -212,7 +213,7 @@ static void test_pace_job_modes(void **state)
 		"command line: key 'continue_on_error': all is not honoured: dbio goes on after read and write errors but stops at a verify mismatch; use continue_on_error=io (job 'j')");
 	refused(KEYS("continue_on_error=sometimes"),
 		"command line: key 'continue_on_error': bad value 'sometimes': expected none, read, write or io (fio's verify, all and 1 are not honoured) (job 'j')");
-	assert_true(job_of(KEYS("io_submit_mode=offload"))->offload);
+	assert_true(fileio_conf(job_of(KEYS("io_submit_mode=offload")))->offload);
 	refused(KEYS("io_submit_mode=pool"),
 		"command line: key 'io_submit_mode': bad value 'pool': expected inline or offload (job 'j')");
 	assert_int_equal(job_of(KEYS("exit_what=all"))->exit_what, EXIT_ALL);
@@ -230,26 +231,26 @@ static void test_pace_job_batches(void **state)
 
 	(void)state;
 	job = job_of(KEYS("ioengine=null", "rw=read"));
-	assert_int_equal(job->iodepth_batch_submit, 1);
-	assert_int_equal(job->iodepth_batch_complete_min, 1);
-	assert_int_equal(job->iodepth_batch_complete_max, 1);
-	assert_int_equal(job->iodepth_low, 1);
+	assert_int_equal(fileio_conf(job)->iodepth_batch_submit, 1);
+	assert_int_equal(fileio_conf(job)->iodepth_batch_complete_min, 1);
+	assert_int_equal(fileio_conf(job)->iodepth_batch_complete_max, 1);
+	assert_int_equal(fileio_conf(job)->iodepth_low, 1);
 #ifdef DBIO_HAVE_LIBURING
 	job = job_of(KEYS("ioengine=io_uring", "iodepth=16"));
-	assert_int_equal(job->iodepth_batch_submit, 16);
-	assert_int_equal(job->iodepth_batch_complete_min, 1);
-	assert_int_equal(job->iodepth_batch_complete_max, 16);
-	assert_int_equal(job->iodepth_low, 16);
+	assert_int_equal(fileio_conf(job)->iodepth_batch_submit, 16);
+	assert_int_equal(fileio_conf(job)->iodepth_batch_complete_min, 1);
+	assert_int_equal(fileio_conf(job)->iodepth_batch_complete_max, 16);
+	assert_int_equal(fileio_conf(job)->iodepth_low, 16);
 	job = job_of(KEYS("ioengine=io_uring", "iodepth=16", "iodepth_batch=32", "iodepth_low=4",
 			  "iodepth_batch_complete_min=4"));
-	assert_int_equal(job->iodepth_batch_submit, 16);      /* more than iodepth: iodepth */
-	assert_int_equal(job->iodepth_batch_complete_max, 4); /* fio's default: the min */
-	assert_int_equal(job->iodepth_low, 4);
+	assert_int_equal(fileio_conf(job)->iodepth_batch_submit, 16);	   /* more than iodepth: iodepth */
+	assert_int_equal(fileio_conf(job)->iodepth_batch_complete_max, 4); /* fio's default: the min */
+	assert_int_equal(fileio_conf(job)->iodepth_low, 4);
 	job = job_of(KEYS("ioengine=io_uring", "iodepth=16", "iodepth_batch_complete_min=0"));
-	assert_int_equal(job->iodepth_batch_complete_max, 0); /* polling, as fio */
+	assert_int_equal(fileio_conf(job)->iodepth_batch_complete_max, 0); /* polling, as fio */
 	job = job_of(KEYS("ioengine=io_uring", "iodepth=16", "iodepth_batch_complete_min=8",
 			  "iodepth_batch_complete_max=2"));
-	assert_int_equal(job->iodepth_batch_complete_max, 8);
+	assert_int_equal(fileio_conf(job)->iodepth_batch_complete_max, 8);
 #endif
 }
 

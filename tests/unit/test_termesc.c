@@ -17,6 +17,7 @@
 
 #include "views/table.h"
 #include "views/text.h"
+#include "util/err.h"
 #include "util/termesc.h"
 #include "util/utf8.h"
 
@@ -132,6 +133,26 @@ static void test_termesc_needed(void **state)
 	assert_true(termesc_needed("a\x7f"));
 }
 
+/* termesc_fix in place, cut to its buffer; and dbio_err_set, which uses
+ * it, keeps a value's newline from starting a line of its own, while
+ * dbio_err_set_lines keeps the lines it joins. */
+static void test_termesc_fix_and_err_messages(void **state)
+{
+	char buf[16] = "a\nb\x1b[c";
+	char small[8] = "ab\ncdef";
+	struct dbio_err err = { 0 }, lines = { 0 };
+
+	termesc_fix(buf, sizeof(buf));
+	assert_string_equal(buf, "a\\x0ab\\x1b[c");
+	small[7] = '\0';
+	termesc_fix(small, sizeof(small));
+	assert_string_equal(small, "ab\\x0ac");
+	dbio_err_set(&err, DBIO_EINPUT, "v.fio:2: key 'bs': bad value '%s'", "4k\ndbio: forged");
+	assert_string_equal(err.msg, "v.fio:2: key 'bs': bad value '4k\\x0adbio: forged'");
+	dbio_err_set_lines(&lines, DBIO_EINPUT, "%s\n%s", "a.fio:1: one", "a.fio:2: two");
+	assert_string_equal(lines.msg, "a.fio:1: one\na.fio:2: two");
+}
+
 /* A result whose job name and hostname hold ESC [31m and U+009B. */
 static json_t *hostile(void)
 {
@@ -180,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_termesc_more_keeps_cut_sequence),
 		cmocka_unit_test(test_termesc_stream_joins_writes),
 		cmocka_unit_test(test_termesc_needed),
+		cmocka_unit_test(test_termesc_fix_and_err_messages),
 		cmocka_unit_test(test_termesc_text_views_escape),
 	};
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for fio's "how much and where" (src/workload/where.h and
+ * Unit tests for fio's "how much and where" (src/workload/fileio/where.h and
  * src/job/fio_where.c): the budget stops a thread after the I/Os fio 3.33
  * does (io_size above and below size, with loops, number_ios), and
  * job_ops_total, the progress line's figure, agrees with it; the offsets
@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "plan/plan.h"
-#include "workload/where.h"
+#include "workload/fileio/where.h"
 #include "workload/workload.h"
 
 #define KIB 1024ull

@@ -1,5 +1,5 @@
 /* fio's latency target: the search for a queue depth; see lattarget.h. */
-#include "workload/lattarget.h"
+#include "workload/fileio/lattarget.h"
 
 #include <stdlib.h>
 

@@ -9,9 +9,9 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
-#include "workload/content.h"
-#include "workload/pace.h"
-#include "workload/where.h"
+#include "workload/fileio/content.h"
+#include "workload/fileio/pace.h"
+#include "workload/fileio/where.h"
 
 /* The queued loop's per-request state; reap returns &slot->req. */
 struct fileio_slot {

@@ -1,5 +1,5 @@
 /* Where the next I/O of a file workload goes, and fio's budget; see where.h. */
-#include "workload/where.h"
+#include "workload/fileio/where.h"
 
 #include <errno.h>
 #include <stdlib.h>

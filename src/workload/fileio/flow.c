@@ -1,7 +1,7 @@
 /*
  * fio's flow control: the shared count and the check; see flow.h.
  */
-#include "workload/flow.h"
+#include "workload/fileio/flow.h"
 
 void flow_init(struct flow *f, uint64_t id)
 {

@@ -35,11 +35,12 @@
 
 #include "util/clock.h"
 #include "util/units.h"
-#include "workload/fileio_int.h"
-#include "workload/lattarget.h"
+#include "workload/fileio/fileio_int.h"
+#include "workload/fileio/lattarget.h"
 #include "workload/stonewall.h"
-#include "workload/verify.h"
-#include "workload/jobsync.h"
+#include "workload/fileio/verify.h"
+#include "workload/fileio/jobsync.h"
+#include "workload/fileio/keys.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
@@ -360,6 +361,7 @@ struct qloop {
 	struct pace *pace;
 	bool hold; /* the next I/O is held_op (the rate chose it) */
 	enum op_type held_op, last_op;
+	const struct fileio_conf *conf; /* the batch keys */
 	bool poll;		   /* iodepth_batch_complete_min and _max 0: reap after every I/O, as fio */
 	struct lattarget lt;	   /* latency_target's search for a depth */
 	bool lt_drain, lt_restart; /* fill nothing until drained; then measure anew */
@@ -501,7 +503,7 @@ static void q_fill(struct qloop *q)
 			if (q->pace->think && pace_think_due(q->pace, q->now))
 				q->pace->pause = PACE_THINK;
 		}
-		if (k == q->job->iodepth_batch_submit || q->poll) {
+		if (k == q->conf->iodepth_batch_submit || q->poll) {
 			q_submit(q, k, t0);
 			t0 = q->now;
 			k = 0;
@@ -546,7 +548,7 @@ static bool q_reap(struct qloop *q)
 {
 	struct worker *w = q->w;
 	struct fileio_state *st = q->st;
-	const uint64_t lo = q->job->iodepth_batch_complete_min, hi = q->job->iodepth_batch_complete_max;
+	const uint64_t lo = q->conf->iodepth_batch_complete_min, hi = q->conf->iodepth_batch_complete_max;
 	const unsigned min = lo && lo < q->inflight ? (unsigned)lo : lo ? q->inflight : 1;
 	const unsigned max = hi < q->inflight ? (hi > min ? (unsigned)hi : min) : q->inflight;
 	int n = q->ops->reap(&w->eng, st->done, max, min);
@@ -605,7 +607,9 @@ static int fileio_run_queued(struct worker *w)
 			   .series = series_on(&w->series),
 			   .now = clock_now_ns(),
 			   .pace = &((struct fileio_state *)w->priv)->pace,
-			   .poll = !job->iodepth_batch_complete_min && !job->iodepth_batch_complete_max };
+			   .conf = fileio_conf(job),
+			   .poll = !fileio_conf(job)->iodepth_batch_complete_min &&
+				   !fileio_conf(job)->iodepth_batch_complete_max };
 	const uint64_t ramp_end = q.now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
 	int rc;
@@ -659,7 +663,7 @@ static int fileio_run_queued(struct worker *w)
 		const bool full = !q.nfree;
 		bool ok;
 
-		while ((ok = q_reap(&q)) && full && q.inflight > job->iodepth_low)
+		while ((ok = q_reap(&q)) && full && q.inflight > q.conf->iodepth_low)
 			;
 		if (!ok)
 			break;
@@ -715,7 +719,7 @@ static int fileio_validate(struct job *job, struct dbio_err *err)
 	if (!rc)
 		rc = pace_validate(job, err);
 	if (!rc)
-		rc = job_validate_buffers(job, err);
+		rc = fileio_validate_buffers(job, err);
 	if (!rc)
 		rc = lattarget_validate(job, err);
 	if (!rc)
@@ -737,4 +741,5 @@ const struct workload_ops workload_fileio = {
 	.shared_size = sizeof(struct jobsync),
 	.shared_init = jobsync_init,
 	.shared_release = jobsync_release,
+	.options = &fileio_options,
 };

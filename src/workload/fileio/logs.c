@@ -1,5 +1,5 @@
 /* fio's log files and command priorities in a file worker; see logs.h. */
-#include "workload/logs.h"
+#include "workload/fileio/logs.h"
 
 #include <string.h>
 

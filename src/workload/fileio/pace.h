@@ -28,23 +28,26 @@
 #include "stats/opstats.h"
 #include "util/err.h"
 #include "util/rng.h"
-#include "workload/flow.h"
+#include "workload/fileio/flow.h"
 
 /* What the queued loop waits for before it fills again (struct pace's
  * pause). */
 enum pace_pause { PACE_GO, PACE_RATE, PACE_THINK };
 
+struct fileio_conf;
+
 struct pace {
 	const struct job *job;
-	bool on;	    /* any of the four below */
-	bool gate;	    /* rate or flow: the loop asks before each I/O */
-	bool rate;	    /* a cap in some direction */
-	bool think;	    /* thinktime */
-	bool floor;	    /* rate_min or rate_iops_min */
-	bool switch_dir[2]; /* a direction ahead of its rate may give way to the other */
-	uint64_t epoch_ns;  /* the start of the thread's I/O, or of its measured phase */
-	uint64_t issued;    /* reads and writes issued since the epoch */
-	uint64_t completed; /* and completed */
+	const struct fileio_conf *conf; /* its thinktime and rate keys */
+	bool on;			/* any of the four below */
+	bool gate;			/* rate or flow: the loop asks before each I/O */
+	bool rate;			/* a cap in some direction */
+	bool think;			/* thinktime */
+	bool floor;			/* rate_min or rate_iops_min */
+	bool switch_dir[2];		/* a direction ahead of its rate may give way to the other */
+	uint64_t epoch_ns;		/* the start of the thread's I/O, or of its measured phase */
+	uint64_t issued;		/* reads and writes issued since the epoch */
+	uint64_t completed;		/* and completed */
 	/* The rate, per direction ([0] reads, [1] writes). */
 	uint64_t bps[2];	/* 0: no cap */
 	uint64_t rate_bytes[2]; /* issued, plus rate_ignore_thinktime's credit */

@@ -3,7 +3,7 @@
  * (fsync_scope=job); see jobsync.h. Runs in the worker threads; the count
  * is the only shared write, and only for a job that asks for it.
  */
-#include "workload/jobsync.h"
+#include "workload/fileio/jobsync.h"
 
 #include "util/clock.h"
 

@@ -3,7 +3,7 @@
  * pace.h. The arithmetic follows fio's backend.c and io_u.c (usec_for_io,
  * rate_ddir, handle_thinktime, check_min_rate), in nanoseconds.
  */
-#include "workload/pace.h"
+#include "workload/fileio/pace.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,6 +15,7 @@
 #include "util/clock.h"
 #include "util/sleep.h"
 #include "util/units.h"
+#include "workload/fileio/keys.h"
 #include "workload/workload.h"
 
 #define NS_PER_S	1000000000ull
@@ -27,6 +28,7 @@ void pace_init(struct pace *p, const struct job *job, uint64_t seed, const atomi
 
 	memset(p, 0, sizeof(*p));
 	p->job = job;
+	p->conf = fileio_conf(job);
 	p->stop = stop;
 	p->job_stop = job_stop;
 	for (int d = 0; d < 2; d++) {
@@ -34,14 +36,14 @@ void pace_init(struct pace *p, const struct job *job, uint64_t seed, const atomi
 		p->rate |= p->bps[d] != 0;
 		p->floor |= job->rate_min_bps[d] || job->rate_min_iops[d];
 	}
-	p->think = job->thinktime_ns != 0;
+	p->think = p->conf->thinktime_ns != 0;
 	p->on = p->rate || p->think || p->floor;
 	p->gate = p->rate;
-	p->offload = job->offload;
+	p->offload = p->conf->offload;
 	/* fio gives way to the other direction when it has a share of the mix */
 	p->switch_dir[0] = mixed && job->rwmixread < 100;
 	p->switch_dir[1] = mixed && job->rwmixread > 0;
-	p->think_by_blocks = !job->thinktime_iotime_ns || job_is_set(job, "thinktime_blocks");
+	p->think_by_blocks = !p->conf->thinktime_iotime_ns || job_is_set(job, "thinktime_blocks");
 	rng_seed(&p->rng, seed);
 }
 
@@ -108,7 +110,7 @@ void pace_issued(struct pace *p, enum op_type op, uint64_t bytes)
 	if (!p->bps[d])
 		return;
 	p->rate_bytes[d] += bytes;
-	if (p->job->rate_process == RATE_POISSON) {
+	if (p->conf->rate_process == FILEIO_RATE_POISSON) {
 		/* a gap of the rate's mean times -ln(u), u uniform in (0, 1] */
 		const double u = 1.0 - (double)(rng_next(&p->rng) >> 11) * 0x1p-53;
 
@@ -121,17 +123,16 @@ void pace_issued(struct pace *p, enum op_type op, uint64_t bytes)
 
 bool pace_think_due(struct pace *p, uint64_t now)
 {
-	const struct job *job = p->job;
-	const uint64_t b = job->thinktime_blocks_type == THINK_ISSUE ? p->issued : p->completed;
+	const uint64_t b = p->conf->thinktime_blocks_type == FILEIO_THINK_ISSUE ? p->issued : p->completed;
 	bool due = false;
 
-	if (job->thinktime_iotime_ns) {
-		if (now - p->think_io_ns >= job->thinktime_iotime_ns)
+	if (p->conf->thinktime_iotime_ns) {
+		if (now - p->think_io_ns >= p->conf->thinktime_iotime_ns)
 			due = true;
 		else if (!p->think_by_blocks)
 			return false;
 	}
-	if (b >= p->think_last + job->thinktime_blocks)
+	if (b >= p->think_last + p->conf->thinktime_blocks)
 		due = true;
 	if (due)
 		p->think_due_at = b; /* as fio, counted before the queue drains */
@@ -146,7 +147,7 @@ bool pace_sleep(const struct pace *p, uint64_t until)
 /* Held back by the flow: fio's flow_sleep, or a yield when it is 0. */
 static void flow_pause(struct pace *p, uint64_t now, uint64_t deadline)
 {
-	const uint64_t t = p->job->flow_sleep_ns;
+	const uint64_t t = p->conf->flow_sleep_ns;
 
 	if (t)
 		pace_sleep(p, t < deadline - now ? now + t : deadline);
@@ -160,9 +161,9 @@ uint64_t pace_queue_wait_ns(struct pace *p, enum op_type *op, uint64_t now)
 	if (p->flow && !p->flow_passed) {
 		if (!flow_go(p->flow, &p->flow_ios, p->job->flow)) {
 			p->flow_held = true;
-			if (!p->job->flow_sleep_ns)
+			if (!p->conf->flow_sleep_ns)
 				sched_yield();
-			return p->job->flow_sleep_ns ? p->job->flow_sleep_ns : 1;
+			return p->conf->flow_sleep_ns ? p->conf->flow_sleep_ns : 1;
 		}
 		p->flow_passed = true;
 	}
@@ -233,13 +234,12 @@ static void credit_pause(struct pace *p, int d, uint64_t total_ns)
 
 uint64_t pace_think(struct pace *p, enum op_type op, uint64_t now, uint64_t deadline)
 {
-	const struct job *job = p->job;
 	const uint64_t room = deadline > now ? deadline - now : 0;
-	uint64_t t = now, left = job->thinktime_spin_ns < room ? job->thinktime_spin_ns : room;
+	uint64_t t = now, left = p->conf->thinktime_spin_ns < room ? p->conf->thinktime_spin_ns : room;
 
 	if (left)
 		t = sleep_spin_until_ns(now + left, p->stop, p->job_stop);
-	left = job->thinktime_ns > t - now ? job->thinktime_ns - (t - now) : 0;
+	left = p->conf->thinktime_ns > t - now ? p->conf->thinktime_ns - (t - now) : 0;
 	if (deadline <= t)
 		left = 0;
 	else if (left > deadline - t)
@@ -248,7 +248,7 @@ uint64_t pace_think(struct pace *p, enum op_type op, uint64_t now, uint64_t dead
 		pace_sleep(p, t + left);
 		t = clock_now_ns();
 	}
-	if (job->rate_ignore_thinktime && p->bps[op == OP_WRITE] && t > now)
+	if (p->conf->rate_ignore_thinktime && p->bps[op == OP_WRITE] && t > now)
 		credit_pause(p, op == OP_WRITE, t - now);
 	p->think_last = p->think_due_at;
 	p->think_io_ns = t;
@@ -272,7 +272,7 @@ bool pace_floor_missed(struct pace *p, const struct op_stats *stats, uint64_t no
 			const bool by_bytes = job->rate_min_bps[d] != 0;
 			const uint64_t want = by_bytes ? job->rate_min_bps[d] : job->rate_min_iops[d];
 
-			if (spent < job->rate_cycle_ns || !spent)
+			if (spent < p->conf->rate_cycle_ns || !spent)
 				continue;
 			const uint64_t delta = by_bytes ? bytes - p->check_bytes[d] : ops - p->check_ops[d];
 			const uint64_t got = (uint64_t)((unsigned __int128)delta * NS_PER_S / spent);
@@ -321,6 +321,31 @@ int pace_floor_check(struct pace *p, struct worker *w, uint64_t now)
 	return dbio_err_set(&w->err, -EIO, "job '%s' thread %u: %s", w->job->name, w->index, text);
 }
 
+/* fio's fix-ups of the batch keys against iodepth (fio's init.c). */
+static void fix_batches(const struct job *job, struct fileio_conf *c)
+{
+	if (!c->iodepth_batch_submit || c->iodepth_batch_submit > job->iodepth)
+		c->iodepth_batch_submit = job->iodepth;
+	if (!c->iodepth_low || c->iodepth_low > job->iodepth)
+		c->iodepth_low = job->iodepth;
+	/* Neither given: dbio takes every completion there is; fio's default
+	 * is iodepth_batch_complete_min, which it is when min is given. */
+	if (!job_is_set(job, "iodepth_batch_complete_max") && !job_is_set(job, "iodepth_batch_complete_min"))
+		c->iodepth_batch_complete_max = job->iodepth;
+	else if (c->iodepth_batch_complete_max < c->iodepth_batch_complete_min)
+		c->iodepth_batch_complete_max = c->iodepth_batch_complete_min;
+}
+
+/* io_submit_mode into offload. */
+static int parse_submit_mode(const struct job *job, struct fileio_conf *c, struct dbio_err *err)
+{
+	c->offload = !strcmp(c->io_submit_mode, "offload");
+	if (!c->offload && strcmp(c->io_submit_mode, "inline"))
+		return job_fail(job, "io_submit_mode", err, "bad value '%s': expected inline or offload",
+				c->io_submit_mode);
+	return 0;
+}
+
 /* The keys of the queued engines' loop. */
 static const char *const batch_keys[] = { "iodepth_batch_submit", "iodepth_batch_complete_min",
 					  "iodepth_batch_complete_max", "iodepth_low" };
@@ -330,6 +355,10 @@ int pace_validate(struct job *job, struct dbio_err *err)
 	char queued[128];
 	int rc = job_validate_pacing(job, err);
 
+	if (!rc)
+		rc = parse_submit_mode(job, fileio_conf(job), err);
+	if (!rc)
+		fix_batches(job, fileio_conf(job));
 	if (!rc)
 		rc = job_validate_steady(job, err);
 	if (rc || (job->eng->caps & ENGINE_CAP_QUEUE))
@@ -366,7 +395,7 @@ int pace_refuse(const struct job *job, struct dbio_err *err)
 			return job_fail(job, batch_keys[k], err,
 					"not for workload=%s (yet): only workload=fileio queues its I/O",
 					job->wl->name);
-	if (!strcmp(job->io_submit_mode, "offload")) /* oltp does not parse it */
+	if (!strcmp(fileio_conf(job)->io_submit_mode, "offload")) /* oltp does not parse it */
 		return job_fail(job, "io_submit_mode", err,
 				"offload is not for workload=%s (yet): only workload=fileio paces its I/O",
 				job->wl->name);

@@ -2,8 +2,8 @@
  * fio's data verification for fileio (verify=, do_verify, verify_backlog,
  * verify_only ...): each written block of verify_interval bytes carries a
  * header — fio's magic 0xacca, fio's verify type, its length, its offset
- * in the file, the job's seed and the writing thread, a crc32c of the
- * header — and the checksum of the rest of the block (crc32c, xxhash,
+ * in the file, the job's seed, the writing thread, a crc32c of the file's
+ * name and a crc32c of the header — and the checksum of the rest of the block (crc32c, xxhash,
  * md5, sha*), or the rest is verify_pattern. As fio, a job that writes
  * logs every write it issues and, after its writes (or after every
  * verify_backlog of them), reads the logged blocks back and checks them;
@@ -48,6 +48,7 @@ struct verify_entry {
 
 struct verify {
 	const struct job *job;
+	const struct worker *w; /* the thread: its files' names go into the headers */
 	struct csum sum;
 	uint64_t interval;	  /* bytes of a checked block */
 	size_t hdr_bytes;	  /* the header and the checksum; 0: no header (pattern, null) */
@@ -55,6 +56,8 @@ struct verify {
 	bool checks_reads;	  /* a job that only reads: each read is checked */
 	bool overlap_risk;	  /* a block may be written twice in a loop */
 	uint32_t thread;	  /* fio's number of the writing thread */
+	uint32_t thread_first;	  /* fio's number of the job's first thread */
+	uint32_t threads_sharing; /* threads on this thread's files: 1, or numjobs on shared files */
 	struct verify_entry *log; /* cap entries, n logged, next the first not read back */
 	uint32_t *order;	  /* overlap_risk: the log sorted, for the replacing */
 	size_t cap, n, next;

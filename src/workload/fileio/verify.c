@@ -1,5 +1,5 @@
 /* fio's data verification for fileio; see verify.h. */
-#include "workload/verify.h"
+#include "workload/fileio/verify.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,12 +11,15 @@
 
 #include "util/clock.h"
 #include "util/syscalls.h"
-#include "workload/where.h"
+#include "util/termesc.h"
+#include "workload/fileio/where.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
-#define VERIFY_MAGIC   0xacca /* fio's */
-#define VERIFY_VERSION 1
+#define VERIFY_MAGIC 0xacca /* fio's */
+/* 2: pad became the crc32c of the file's name; a block of version 1
+ * (dbio before it) is refused as of another version */
+#define VERIFY_VERSION 2
 
 /* The header at the start of each block (at verify_offset, swapped with
  * the bytes there, as fio). Little-endian, as the machine. */
@@ -26,11 +29,11 @@ struct verify_hdr {
 	uint8_t type; /* fio's verify type number */
 	uint32_t len; /* bytes of the block */
 	uint64_t offset;
-	uint64_t seed;	  /* the job's randseed */
-	uint32_t thread;  /* fio's number of the writing thread */
-	uint32_t sum_len; /* bytes of checksum after the header */
-	uint32_t pad;
-	uint32_t crc; /* crc32c of the header before this field */
+	uint64_t seed;	   /* the job's randseed */
+	uint32_t thread;   /* fio's number of the writing thread */
+	uint32_t sum_len;  /* bytes of checksum after the header */
+	uint32_t name_crc; /* crc32c of the file's name, its last component */
+	uint32_t crc;	   /* crc32c of the header before this field */
 };
 
 _Static_assert(sizeof(struct verify_hdr) == 40, "the header is 40 bytes on disk");
@@ -100,8 +103,13 @@ int verify_prepare(struct verify **out, struct worker *w, struct where *wh, void
 	if (!(*out = v = calloc(1, sizeof(*v))))
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
 	v->job = job;
+	v->w = w;
 	v->interval = job->verify_interval;
 	v->thread = (uint32_t)(job->thread_base + w->index);
+	/* the job's threads on one set of files overwrite each other's
+	 * blocks, as fio's: any of them may have written a block */
+	v->thread_first = (uint32_t)job->thread_base;
+	v->threads_sharing = job->share_files || job->filename[0] ? (uint32_t)job->numjobs : 1;
 	v->checks_pattern =
 		job->vpattern_len && (job->verify == VERIFY_META || job->verify == VERIFY_PATTERN);
 	/* fio's null engine fakes its I/O, and fio then checks nothing */
@@ -144,8 +152,18 @@ void verify_free(struct verify *v)
 	free(v);
 }
 
-/* The header and checksum of the block at p, which goes to offset off. */
-static void stamp(struct verify *v, uint8_t *p, uint64_t off)
+/* What the header of a block of the file of w->files[file] says of it. */
+static uint32_t name_crc(const struct worker *w, unsigned file)
+{
+	const char *path = w->files[file].path, *slash = strrchr(path, '/');
+	const char *name = slash ? slash + 1 : path;
+
+	return csum_crc32c(0, name, strlen(name));
+}
+
+/* The header and checksum of the block at p, which goes to offset off of
+ * file (w's). */
+static void stamp(struct verify *v, const struct worker *w, unsigned file, uint8_t *p, uint64_t off)
 {
 	struct verify_hdr h = { .magic = VERIFY_MAGIC,
 				.version = VERIFY_VERSION,
@@ -154,7 +172,8 @@ static void stamp(struct verify *v, uint8_t *p, uint64_t off)
 				.offset = off,
 				.seed = v->job->randseed,
 				.thread = v->thread,
-				.sum_len = (uint32_t)v->sum.len };
+				.sum_len = (uint32_t)v->sum.len,
+				.name_crc = name_crc(w, file) };
 
 	h.crc = csum_crc32c(0, &h, offsetof(struct verify_hdr, crc));
 	memcpy(p, &h, sizeof(h));
@@ -168,7 +187,8 @@ void verify_write(struct verify *v, const struct io_req *req, uint64_t loop)
 {
 	if (v->hdr_bytes)
 		for (uint64_t k = 0; k < req->len / v->interval; k++)
-			stamp(v, (uint8_t *)req->buf + k * v->interval, req->off + k * v->interval);
+			stamp(v, v->w, req->file, (uint8_t *)req->buf + k * v->interval,
+			      req->off + k * v->interval);
 	if (v->n < v->cap)
 		v->log[v->n++] = (struct verify_entry){ .off = req->off,
 							.len = (uint32_t)req->len,
@@ -199,8 +219,10 @@ static void report(struct verify *v, const struct worker *w, unsigned file, uint
 	va_list ap;
 	int n;
 
-	if (!v->bad++)
+	if (!v->bad++) {
 		snprintf(v->first_path, sizeof(v->first_path), "%s", w->files[file].path);
+		termesc_fix(v->first_path, sizeof(v->first_path));
+	}
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
@@ -210,10 +232,15 @@ static void report(struct verify *v, const struct worker *w, unsigned file, uint
 		for (size_t i = 0; i < sizeof(struct verify_hdr); i++)
 			d += (size_t)snprintf(dump + d, sizeof(dump) - d, "%02x", p[i]);
 	}
-	n = snprintf(v->reports + v->reports_len, room,
-		     "\n%s: verify=%s: block of %llu bytes at offset %llu: %s%s", w->files[file].path,
-		     type_name(v->job->verify), (unsigned long long)v->interval, (unsigned long long)off,
-		     what, dump);
+	/* a line of its own, escaped (the file's name is input); verify_finish
+	 * joins the lines with dbio_err_set_lines */
+	char line[1024];
+
+	snprintf(line, sizeof(line), "%s: verify=%s: block of %llu bytes at offset %llu: %s%s",
+		 w->files[file].path, type_name(v->job->verify), (unsigned long long)v->interval,
+		 (unsigned long long)off, what, dump);
+	termesc_fix(line, sizeof(line));
+	n = snprintf(v->reports + v->reports_len, room, "\n%s", line);
 	if (n < 0 || (size_t)n >= room) {
 		v->reports[v->reports_len] = '\0';
 		v->unreported++;
@@ -231,10 +258,14 @@ static void hex(char *buf, size_t len, const uint8_t *p, size_t n)
 }
 
 /* The header of the block at p against what the block at off must say;
- * false (reported) when it is wrong. */
+ * false (reported) when it is wrong. A job that writes (its read back,
+ * verify_only) knows who wrote each block: itself, this thread, into this
+ * file, with its seed. A job that only reads checks what the block says
+ * of itself, as fio does (it takes the seed from the header). */
 static bool check_header(struct verify *v, const struct worker *w, unsigned file, uint64_t off,
 			 const uint8_t *p)
 {
+	const bool own = !v->checks_reads;
 	struct verify_hdr h;
 
 	memcpy(&h, p, sizeof(h));
@@ -244,20 +275,44 @@ static bool check_header(struct verify *v, const struct worker *w, unsigned file
 		return false;
 	}
 	const uint32_t crc = csum_crc32c(0, &h, offsetof(struct verify_hdr, crc));
+	const uint32_t name = name_crc(w, file);
 
 	if (crc != h.crc)
 		report(v, w, file, off, p, "header checksum (crc32c) expected 0x%08x, found 0x%08x", h.crc,
 		       crc);
+	else if (h.version != VERIFY_VERSION)
+		report(v, w, file, off, p,
+		       "header version expected %u, found %u (written by another version of dbio)",
+		       VERIFY_VERSION, h.version);
 	else if (h.type != v->job->verify)
 		report(v, w, file, off, p, "verify type expected %s, found %s", type_name(v->job->verify),
 		       type_name(h.type));
 	else if (h.len != v->interval)
 		report(v, w, file, off, p, "block length expected %llu, found %u",
 		       (unsigned long long)v->interval, h.len);
+	else if (h.sum_len != v->sum.len)
+		report(v, w, file, off, p, "checksum length expected %zu, found %u", v->sum.len, h.sum_len);
 	else if (h.offset != off)
 		report(v, w, file, off, p,
 		       "offset in the header expected %llu, found %llu (a block written elsewhere)",
 		       (unsigned long long)off, (unsigned long long)h.offset);
+	else if (own && h.name_crc != name)
+		report(v, w, file, off, p,
+		       "file name checksum in the header expected 0x%08x, found 0x%08x (a block of another file)",
+		       name, h.name_crc);
+	else if (own && h.seed != v->job->randseed)
+		report(v, w, file, off, p,
+		       "seed in the header expected %llu, found %llu (a block of another run or job: randseed differs)",
+		       (unsigned long long)v->job->randseed, (unsigned long long)h.seed);
+	else if (own && v->threads_sharing == 1 && h.thread != v->thread)
+		report(v, w, file, off, p,
+		       "thread in the header expected %u, found %u (a block another thread or job wrote)",
+		       v->thread, h.thread);
+	else if (own && v->threads_sharing > 1 &&
+		 (h.thread < v->thread_first || h.thread - v->thread_first >= v->threads_sharing))
+		report(v, w, file, off, p,
+		       "thread in the header expected one of this job's %u to %u, found %u (a block another job wrote)",
+		       v->thread_first, v->thread_first + v->threads_sharing - 1, h.thread);
 	else
 		return true;
 	return false;
@@ -452,7 +507,7 @@ int verify_finish(struct verify *v, struct worker *w)
 {
 	if (!v->bad)
 		return 0;
-	return dbio_err_set(
+	return dbio_err_set_lines(
 		&w->err, -EIO,
 		"%s: verify=%s: %llu of %llu blocks read back did not match what was written%s%s%s",
 		v->first_path, type_name(v->job->verify), (unsigned long long)v->bad,

@@ -10,8 +10,9 @@
 #include <string.h>
 
 #include "util/syscalls.h"
-#include "workload/fileio_int.h"
-#include "workload/verify.h"
+#include "workload/fileio/fileio_int.h"
+#include "workload/fileio/keys.h"
+#include "workload/fileio/verify.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 
@@ -34,9 +35,26 @@ uint64_t fileio_buf_stride(const struct job *job)
 	return (job->max_bs + 4095) / 4096 * 4096;
 }
 
+/* fio's fadvise_hint: the advice for job's threads, or 0 for none. */
+static int fadvise_advice(const struct job *job)
+{
+	switch (fileio_conf(job)->fadvise_hint) {
+	case FADVISE_TYPE:
+		return job_is_random(job) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+	case FADVISE_RANDOM:
+		return POSIX_FADV_RANDOM;
+	case FADVISE_SEQUENTIAL:
+		return POSIX_FADV_SEQUENTIAL;
+	default:
+		return 0;
+	}
+}
+
 static int open_files(struct worker *w)
 {
 	const struct job *job = w->job;
+	const uint64_t t = job->share_files ? 0 : w->index; /* whose region, as where.c */
+	const int advice = fadvise_advice(job);
 
 	for (size_t i = 0; i < w->nfiles; i++)
 		w->files[i].fd = -1;
@@ -53,6 +71,11 @@ static int open_files(struct worker *w)
 			return dbio_err_set(&w->err, rc, "%s: cannot open: %s", w->files[i].path,
 					    strerror(-rc));
 		}
+		/* As fio, over the thread's region of the file (fio's
+		 * file_offset and io_size); a failed hint is not the job's. */
+		if (advice)
+			(void)dbio_sys->posix_fadvise(w->files[i].fd, (off_t)job_file_offset(job, t),
+						      (off_t)job_region_bytes(job, t), advice);
 	}
 	return 0;
 }
