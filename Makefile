@@ -12,7 +12,8 @@
 #                   (make -j2 fuzz: two at a time)
 #   make check-layers, check-size  the house rules: includes point down the layers,
 #                   no file over 800 lines, no function over 120
-#   make docs       regenerate docs/options.md, docs/dbio.1 and the options part of
+#   make docs       regenerate docs/options.md, docs/dbio.1 (its job keys and each
+#                   command's options, scripts/man-page) and the options part of
 #                   docs/result.schema.json from the option tables,
 #                   docs/fio-keys.md from them and src/plan/fio_keys.c, and
 #                   the table of metrics in docs/compare.md from the registry
@@ -201,8 +202,8 @@ endif
 docs: all
 	./dbio help options --markdown > docs/options.md
 	./dbio help fio-keys --markdown > docs/fio-keys.md
-	./dbio help options --man > $(BUILD)/options.man
-	sed -e '/@OPTIONS@/r $(BUILD)/options.man' -e '/@OPTIONS@/d' docs/dbio.1.in > docs/dbio.1
+	scripts/man-page ./dbio docs/dbio.1.in > $(BUILD)/dbio.1
+	mv $(BUILD)/dbio.1 docs/dbio.1
 	./dbio help options --schema > $(BUILD)/options.schema.json
 	scripts/schema-options $(BUILD)/options.schema.json docs/result.schema.json > $(BUILD)/result.schema.json
 	mv $(BUILD)/result.schema.json docs/result.schema.json

@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/opts.h"
 #include "powercut/powercut.h"
 
 struct acks {
@@ -55,22 +58,6 @@ static void catch_stops(void)
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-}
-
-static void crash_usage(void)
-{
-	printf("usage: dbio crash --exec CMD [--cuts N] DIR\n"
-	       "       dbio crash --cleanup DIR\n\n"
-	       "Runs CMD (with /bin/sh) on the power-cut layer, a FUSE filesystem dbio mounts\n"
-	       "privately in a directory it makes in DIR, which keeps what POSIX says is\n"
-	       "durable: a file's data and size as of its last fsync/fdatasync (or O_SYNC/\n"
-	       "O_DSYNC write), a directory's names as of its last fsync. CMD acknowledges a\n"
-	       "record by printing a line \"FILE RECORD\" (FILE relative to its directory) and\n"
-	       "then waits for a line on its stdin; before dbio sends it, it cuts the power:\n"
-	       "keeps only the durable state, and looks for every record acknowledged so far,\n"
-	       "as a line of its file. One line per crash state, for the first N (default 100)\n"
-	       "acknowledgements, then a summary. --cleanup removes what a killed dbio crash\n"
-	       "left in DIR.\n");
 }
 
 /* The acknowledged records missing from the cut; -errno. */
@@ -196,41 +183,96 @@ static int drive(struct powercut *pc, const char *cmd, unsigned cuts, struct tal
 	return ret;
 }
 
+struct crash_args {
+	const char *exec, *dir;
+	bool cleanup;
+	unsigned cuts;
+};
+
+/* The directory: the one operand. */
+static int crash_operand(const struct cmd_opts *spec, void *args, char *arg)
+{
+	struct crash_args *a = args;
+
+	(void)spec;
+	if (a->dir) {
+		cmd_error("crash: '%s': unknown argument (see dbio crash --help)", arg);
+		return 2;
+	}
+	a->dir = arg;
+	return 0;
+}
+
+static int crash_parse_cuts(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	struct crash_args *a = args;
+	char *end;
+	unsigned long c = strtoul(v, &end, 10);
+
+	(void)spec;
+	(void)o;
+	if (*end || !*v || c == 0 || c > 1000000) {
+		cmd_error("crash: --cuts '%s': expected a count from 1 to 1000000", v);
+		return 2;
+	}
+	a->cuts = (unsigned)c;
+	return 0;
+}
+
+static const struct cmd_opt crash_rows[] = {
+	{ .name = "--exec",
+	  .value = "CMD",
+	  .offset = offsetof(struct crash_args, exec),
+	  .help = "the writer to run (with /bin/sh) in the layer's mount" },
+	{ .name = "--cuts",
+	  .value = "N",
+	  .parse = crash_parse_cuts,
+	  .help = "cut the power after each of the first N acknowledgements (default 100)" },
+	{ .name = "--cleanup",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = offsetof(struct crash_args, cleanup),
+	  .help = "remove what a killed dbio crash left in DIR, and nothing else" },
+	{ 0 },
+};
+
+static const struct cmd_opt *const crash_tables[] = { crash_rows, cmd_opts_help_h, NULL };
+
+static const struct cmd_opts cmd_crash_opts = {
+	.name = "crash",
+	.subject = "crash",
+	.operands = "DIR",
+	.synopsis = "       dbio crash --cleanup DIR\n",
+	.about = "Runs CMD (with /bin/sh) on the power-cut layer, a FUSE filesystem dbio mounts\n"
+		 "privately in a directory it makes in DIR, which keeps what POSIX says is\n"
+		 "durable: a file's data and size as of its last fsync/fdatasync (or O_SYNC/\n"
+		 "O_DSYNC write), a directory's names as of its last fsync. CMD acknowledges a\n"
+		 "record by printing a line \"FILE RECORD\" (FILE relative to its directory) and\n"
+		 "then waits for a line on its stdin; before dbio sends it, it cuts the power:\n"
+		 "keeps only the durable state, and looks for every record acknowledged so far,\n"
+		 "as a line of its file. One line per crash state, for the first N (default 100)\n"
+		 "acknowledgements, then a summary. --cleanup removes what a killed dbio crash\n"
+		 "left in DIR.",
+	.tables = crash_tables,
+	.operand = crash_operand,
+};
+
 static int crash_main(int argc, char **argv)
 {
-	const char *exec = NULL, *dir = NULL, *v;
-	bool cleanup = false, missing = false;
-	unsigned cuts = 100;
+	struct crash_args args = { .cuts = 100 };
 	struct tally t = { 0 };
 	struct powercut *pc;
+	const char *exec, *dir;
+	bool cleanup;
+	unsigned cuts;
 	char err[256];
 	int dirfd, ret;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			crash_usage();
-			return 0;
-		} else if (!strcmp(argv[i], "--cleanup")) {
-			cleanup = true;
-		} else if ((v = cmd_opt_value(argc, argv, &i, "--exec", &missing))) {
-			exec = v;
-		} else if ((v = cmd_opt_value(argc, argv, &i, "--cuts", &missing))) {
-			char *end;
-			unsigned long c = strtoul(v, &end, 10);
-
-			if (*end || !*v || c == 0 || c > 1000000) {
-				cmd_error("crash: --cuts '%s': expected a count from 1 to 1000000", v);
-				return 2;
-			}
-			cuts = (unsigned)c;
-		} else if (missing || argv[i][0] == '-' || dir) {
-			cmd_error("crash: '%s': %s", argv[i],
-				  missing ? "expects a value" : "unknown argument (see dbio crash --help)");
-			return 2;
-		} else {
-			dir = argv[i];
-		}
-	}
+	if ((ret = cmd_opts_parse(&cmd_crash_opts, argc, argv, &args)))
+		return ret < 0 ? 0 : ret;
+	exec = args.exec;
+	dir = args.dir;
+	cleanup = args.cleanup;
+	cuts = args.cuts;
 	if (!dir || (!exec && !cleanup)) {
 		cmd_error("crash: expected --exec CMD DIR or --cleanup DIR (see dbio crash --help)");
 		return 2;
@@ -281,4 +323,5 @@ const struct cmd cmd_crash = {
 	.summary =
 		"is acknowledged data still there after a power cut (a FUSE layer that keeps only what was synced)",
 	.main = crash_main,
+	.opts = &cmd_crash_opts,
 };
