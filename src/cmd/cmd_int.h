@@ -146,4 +146,10 @@ void jobrun_progress(struct run_args *a);
 /* The exit status after rc: 128 + signal when interrupted. */
 int jobrun_status(int rc);
 
+/* The exit status of a command whose result is complete and written: 0,
+ * even when a stop signal came after it (the file says "partial": false
+ * and stands; a script's `dbio run && next` goes on), saying so on stderr:
+ * "dbio: interrupted by SIGINT after the result was complete: it stands". */
+int jobrun_complete_status(void);
+
 #endif

@@ -236,9 +236,9 @@ static int compare_results(const json_t *const *results, const char *const *name
 		cmd_error("%s", c.warnings[i]);
 	if (a->format == COMPARE_JSON) {
 		json_t *doc = compare_json(&c);
-		char *text =
-			doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
-			    : NULL;
+		char *text = doc ? result_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+							     JSON_REAL_PRECISION(10))
+				 : NULL;
 
 		if (text)
 			puts(text);

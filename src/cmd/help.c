@@ -17,6 +17,7 @@
 #include "engine/engine.h"
 #include "plan/fio_keys.h"
 #include "plan/plan.h"
+#include "result/result.h"
 #include "stats/hist.h"
 #include "util/built.h"
 #include "views/table.h"
@@ -329,7 +330,7 @@ static void options_schema(void)
 		      "Sizes in bytes, durations in nanoseconds, booleans as true/false, choices as their "
 		      "names. docs/options.md describes each key.",
 		      "required", required, "properties", props, "additionalProperties", 0);
-	text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	text = result_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	if (text)
 		puts(text);
 	free(text);

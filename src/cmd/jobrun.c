@@ -434,6 +434,15 @@ int jobrun_status(int rc)
 	return dbio_exit_status(rc);
 }
 
+int jobrun_complete_status(void)
+{
+	int sig = atomic_load(&run_stop_signal);
+
+	if (sig)
+		cmd_note("interrupted by %s after the result was complete: it stands", run_signal_name(sig));
+	return 0;
+}
+
 /* Under MPI: every rank runs what rank 0 runs (the jobs as resolved, and
  * the options that change what is left behind), or all refuse. */
 static int agree_plan(const struct run_args *a, const struct jobset *set, struct dbio_err *err)
@@ -548,5 +557,5 @@ int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc,
 	if (rc && err.code)
 		cmd_error("%s", err.msg);
 	json_decref(result);
-	return jobrun_status(rc ? rc : wrc);
+	return rc || wrc ? jobrun_status(rc ? rc : wrc) : jobrun_complete_status();
 }

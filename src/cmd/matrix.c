@@ -624,7 +624,7 @@ static int matrix_finish(struct matrix *x, int rc)
 		cmd_error("%s", x->err.msg);
 	if (rc && x->args.output && x->saved)
 		fprintf(stderr, "dbio: the finished configurations are in %s\n", x->args.output);
-	return rc ? jobrun_status(rc) : 0; /* complete, as its file says, whenever a signal came */
+	return rc ? jobrun_status(rc) : jobrun_complete_status(); /* complete, as its file says */
 }
 
 /* A failure before the first configuration: its message and exit status. */

@@ -90,7 +90,8 @@ static const struct cmd_opts cmd_plot_opts = {
 };
 
 /* dir/name+ext, replaced as --output would be (util/atomic.h): a symlink
- * someone else planted in dir is not followed. */
+ * someone else planted in dir is not followed, and the files are dbio's
+ * own: a FIFO or a device planted at one is refused, not written through. */
 static int put(const char *dir, const char *name, const char *ext, const char *data, size_t len,
 	       struct dbio_err *err)
 {
@@ -99,7 +100,7 @@ static int put(const char *dir, const char *name, const char *ext, const char *d
 
 	if (asprintf(&path, "%s/%s%s", dir, name, ext) < 0)
 		return dbio_err_set(err, -ENOMEM, "out of memory");
-	rc = atomic_write(path, data, len, err);
+	rc = atomic_write_own(path, data, len, err);
 	free(path);
 	return rc;
 }

@@ -575,7 +575,7 @@ static int finish(struct sweep *s, int rc)
 			 jobrun_resume_command(a, a->output, cmd, sizeof(cmd)));
 	/* Every point done is a complete sweep, as its file says, even if a
 	 * signal came after the last point's runs. */
-	return rc ? jobrun_status(rc) : 0;
+	return rc ? jobrun_status(rc) : jobrun_complete_status();
 }
 
 static void sweep_release(struct sweep *s)

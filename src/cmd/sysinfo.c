@@ -13,6 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
+#include "result/result.h"
 #include "sys/sysinfo.h"
 
 struct sysinfo_args {
@@ -85,7 +86,7 @@ static int sysinfo_main(int argc, char **argv)
 		json_array_append_new(targets, sysinfo_target(NULL, a.dirs[i]));
 	if (!a.ndirs)
 		json_array_append_new(targets, sysinfo_target(NULL, "."));
-	text = json_dumps(out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	text = result_dumps(out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	if (text)
 		puts(text);
 	free(text);

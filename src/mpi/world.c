@@ -642,7 +642,7 @@ static char *part_text(struct mpi_world *w, json_t *result)
 	if (w->rank)
 		mpi_part_trim(result);
 	mine = json_pack("{s:O, s:O}", "result", result, "spans", w->spans);
-	text = mine ? json_dumps(mine, JSON_COMPACT) : NULL;
+	text = mine ? result_dumps(mine, JSON_COMPACT) : NULL;
 	json_decref(mine);
 	return text;
 }

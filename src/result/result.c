@@ -592,8 +592,8 @@ void result_finish(json_t *result, bool partial, const char *error)
 
 char *result_dump(const json_t *result)
 {
-	return json_dumps(result,
-			  JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(RESULT_REAL_DIGITS));
+	return result_dumps(result,
+			    JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(RESULT_REAL_DIGITS));
 }
 
 int result_write(const json_t *result, const char *path, struct dbio_err *err)

@@ -45,6 +45,13 @@ void result_finish(json_t *result, bool partial, const char *error);
  * directory, fsync, rename). 0 or -errno with detail in err. */
 int result_write(const json_t *result, const char *path, struct dbio_err *err);
 
+/* json_dumps(v, flags) with no raw control character in the text: DEL and
+ * C1 (U+007F..U+009F) escaped as \u00XX as jansson escapes C0, so the text
+ * parses to the same tree and shows nothing raw on a terminal
+ * (docs/safety.md §6). Every JSON text dbio writes or prints is made here;
+ * caller frees; NULL when out of memory. */
+char *result_dumps(const json_t *v, size_t flags);
+
 /* JSON text of the result, indented, its real numbers to
  * RESULT_REAL_DIGITS significant digits; caller frees. */
 char *result_dump(const json_t *result);

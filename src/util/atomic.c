@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/safepath.h"
@@ -134,15 +135,46 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* The FIFO sp holds, open for writing without waiting for a reader
+ * (open(2) would block until one comes, forever if nobody ever does): one
+ * already there, or one that comes within FIFO_WAIT_MS (a reader started
+ * beside dbio, as `dbio … --output f & cat f`); its fd in blocking mode
+ * again, or -ENXIO for none, or -errno. */
+#define FIFO_WAIT_MS 1000
+
+static int open_fifo(const struct safepath *sp)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	int fd, flags;
+
+	for (int ms = 0;
+	     (fd = safepath_reopen(sp, O_WRONLY | O_NOCTTY | O_NONBLOCK)) == -ENXIO && ms < FIFO_WAIT_MS;
+	     ms += 10)
+		nanosleep(&tick, NULL);
+	if (fd < 0)
+		return fd;
+	if ((flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		flags = -errno;
+		close(fd);
+		return flags;
+	}
+	return fd;
+}
+
 /* Into what classify found at path (FIFO, character device, a symlink's
  * target), in place: that very inode reopened through sp->fd, without
  * O_CREAT, and written only while it is what classify saw. */
 static int write_through(const char *path, const struct safepath *sp, const char *data, size_t len,
 			 struct dbio_err *err)
 {
-	int fd = safepath_reopen(sp, O_WRONLY | O_NOCTTY), rc;
+	int fd = S_ISFIFO(sp->st.st_mode) ? open_fifo(sp) : safepath_reopen(sp, O_WRONLY | O_NOCTTY), rc;
 	struct stat st;
 
+	if (fd == -ENXIO)
+		return dbio_err_set(
+			err, fd,
+			"%s: a FIFO that no process reads: refusing to wait for one (start its reader first)",
+			path);
 	if (fd < 0)
 		return dbio_err_set(err, fd, "%s: cannot write: %s", path, strerror(-fd));
 	if (fstat(fd, &st) || st.st_dev != sp->st.st_dev || st.st_ino != sp->st.st_ino ||
@@ -218,7 +250,9 @@ out:
 	return rc ? dbio_err_set(err, rc, "%s: cannot write: %s", path, strerror(-rc)) : 0;
 }
 
-int atomic_write(const char *path, const char *data, size_t len, struct dbio_err *err)
+/* atomic_write, or for own (atomic_write_own) a FIFO or a character
+ * device at path, or as a followed symlink's target, refused. */
+static int write_at(const char *path, const char *data, size_t len, bool own, struct dbio_err *err)
 {
 	struct safepath sp;
 	enum out_kind kind;
@@ -226,6 +260,13 @@ int atomic_write(const char *path, const char *data, size_t len, struct dbio_err
 
 	if (rc)
 		goto out;
+	if (own && sp.fd >= 0 && (S_ISFIFO(sp.st.st_mode) || S_ISCHR(sp.st.st_mode))) {
+		rc = dbio_err_set(
+			err, DBIO_EUNSAFE,
+			"%s: a %s that dbio did not make: refusing to write dbio's file through it (remove it)",
+			path, S_ISFIFO(sp.st.st_mode) ? "FIFO" : "character device");
+		goto out;
+	}
 	switch (kind) {
 	case OUT_STDOUT:
 	case OUT_STDERR:
@@ -245,4 +286,14 @@ int atomic_write(const char *path, const char *data, size_t len, struct dbio_err
 out:
 	safepath_release(&sp);
 	return rc;
+}
+
+int atomic_write(const char *path, const char *data, size_t len, struct dbio_err *err)
+{
+	return write_at(path, data, len, false, err);
+}
+
+int atomic_write_own(const char *path, const char *data, size_t len, struct dbio_err *err)
+{
+	return write_at(path, data, len, true, err);
 }

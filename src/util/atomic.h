@@ -6,7 +6,9 @@
  *                                path, fsync'd, renamed to path (a reader
  *                                sees the old file or the whole new one)
  *   "-", a FIFO, a character     written through, never replaced: /dev/null
- *   device                       stays /dev/null
+ *   device                       stays /dev/null; a FIFO that no process
+ *                                reads (within a second) is refused
+ *                                rather than waited on forever
  *   dbio's standard output or    written to that stream, after what dbio
  *   error (/dev/stdout, or the   printed there
  *   file it is redirected to)
@@ -31,6 +33,12 @@
  * "<path>: cannot write: <reason>" in err, or DBIO_EUNSAFE for a path it
  * refuses. */
 int atomic_write(const char *path, const char *data, size_t len, struct dbio_err *err);
+
+/* atomic_write for a file that is dbio's own, in a directory it writes
+ * many of (plot --out's NAME.svg, .dat, .gp): a FIFO or a character device
+ * there (or as a followed symlink's target) is not dbio's and is refused,
+ * DBIO_EUNSAFE, never written through. */
+int atomic_write_own(const char *path, const char *data, size_t len, struct dbio_err *err);
 
 /* Whether atomic_write would replace a file at path (nothing or a regular
  * file is there): a result rewritten as it grows (sweep, matrix) is written

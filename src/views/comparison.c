@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result/result.h"
 #include "views/csv.h"
 #include "util/termesc.h"
 #include "util/units.h"
@@ -92,7 +93,7 @@ static void fmt_json_value(const json_t *v, char *buf, size_t len)
 	else if (json_is_boolean(v))
 		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
 	else {
-		char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		char *text = result_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
 
 		snprintf(buf, len, "%s", text ? text : "?");
 		free(text);

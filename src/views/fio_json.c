@@ -18,6 +18,7 @@
 
 #include "analysis/metric.h"
 #include "analysis/tree.h"
+#include "result/result.h"
 #include "stats/hist.h"
 #include "stats/opstats.h"
 #include "views/steady.h"
@@ -441,8 +442,8 @@ out_free:
 int fio_json_print(FILE *fp, const json_t *result, bool plus)
 {
 	json_t *doc = fio_json_new(result, plus);
-	char *text =
-		doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) : NULL;
+	char *text = doc ? result_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+			 : NULL;
 
 	json_decref(doc);
 	if (!text)

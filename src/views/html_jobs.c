@@ -12,6 +12,7 @@
 #include "analysis/match.h"
 #include "analysis/metric.h"
 #include "analysis/tree.h"
+#include "result/result.h"
 #include "stats/opstats.h"
 #include "util/list.h"
 #include "views/html.h"
@@ -122,7 +123,7 @@ static void brief_options(FILE *fp, const json_t *job)
 		if (json_is_string(v)) {
 			html_escape(fp, json_string_value(v));
 		} else {
-			char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+			char *text = result_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 
 			html_escape(fp, text);
 			free(text);

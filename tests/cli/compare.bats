@@ -436,6 +436,18 @@ no_raw_controls() {
 	[ "$stderr" = "dbio: compare: c.json: not a dbio result: tool.name is 'fio\x1b[2J', not 'dbio'" ]
 }
 
+@test "compare --format json: control characters from result files are escaped, the JSON parses back to the same names" {
+	hostile_pair
+	run --separate-stderr "$DBIO" compare a.json b.json --format json
+	[ "$status" -eq 0 ]
+	no_raw_controls "$output"
+	no_raw_controls "$stderr"
+	printf '%s\n' "$output" >cmp.json
+	json_is cmp.json "rows.0.job=job"$'\x1b[31m\xc2\x9b'"x" \
+		"environment.differences.0.values.1=host"$'\x1b[31m'"B"$'\xc2\x9b'
+	grep -qF '"job": "job\u001B[31m\u009Bx"' cmp.json
+}
+
 # import_pair: a.json and b.json, two scaled-down S0 runs (two repeats each).
 import_pair() {
 	need_built workload=import

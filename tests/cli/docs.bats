@@ -406,6 +406,11 @@ sys.exit(1 if missing or len(cited) < 35 else 0)
 EOF2
 }
 
+@test "house: every JSON text dbio makes goes through result_dumps (no raw control character)" {
+	run grep -rn 'json_dump' "$ROOT/src" --include='*.c'
+	[ "$output" = "$ROOT/src/result/dump.c:23:	char *text = json_dumps(v, flags), *out, *o;" ]
+}
+
 @test "house: every include points down the layers of docs/architecture.md" {
 	run "$ROOT/scripts/check-layers"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }

@@ -214,6 +214,34 @@ PY
 	[ -L plots/latency.svg ]
 }
 
+@test "plot: a FIFO or a device another user planted in --out is refused, never written through or waited on" {
+	need_gnuplot
+	[ "$(id -u)" -eq 0 ] || skip "needs root to own a FIFO as another user"
+	dbio_ok --rw=randwrite --size=1m --directory="$target"
+	mkdir -m 1777 plots
+	mkfifo plots/latency.gp
+	chown 65534:65534 plots/latency.gp
+	# timeout only guards against a hang (dbio before this waited forever)
+	run --separate-stderr timeout 60 "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "dbio: plot: plots/latency.gp: a FIFO that dbio did not make: refusing to write dbio's file through it (remove it)" ]
+	[ -p plots/latency.gp ]
+	[ "$(stat -c %u:%g plots/latency.gp)" = 65534:65534 ]
+	# a FIFO with a reader is not dbio's either: refused, the reader gets nothing
+	cat plots/latency.gp >got &
+	bg_pid=$!
+	run --separate-stderr timeout 60 "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "dbio: plot: plots/latency.gp: a FIFO that dbio did not make: refusing to write dbio's file through it (remove it)" ]
+	[ -p plots/latency.gp ]
+	rm plots/latency.gp
+	mknod plots/latency.svg c 1 3
+	run --separate-stderr timeout 60 "$DBIO" plot "$result" --out plots
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "dbio: plot: plots/latency.svg: a character device that dbio did not make: refusing to write dbio's file through it (remove it)" ]
+	[ "$(stat -c %F:%t:%T plots/latency.svg)" = "character special file:1:3" ]
+}
+
 # kv_sweep: a kv sweep over two sync settings, 2,000 records in batches
 # of 500, one run each, into $result.
 kv_sweep() {

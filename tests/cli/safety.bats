@@ -113,6 +113,48 @@ interrupt() {
 	interrupt SIGTERM 143
 }
 
+@test "SIGINT after the result was written: exit 0, the complete result stands, and stderr says so" {
+	mkfifo out.fifo csv.fifo
+	# dbio writes --output, then --series-csv. The result goes into a FIFO
+	# read to its end; the CSV (over 8 KiB) into a FIFO of one page that is
+	# read only after the signal: dbio is still there, blocked writing it,
+	# when the SIGINT comes, and the result it wrote is already whole.
+	run --separate-stderr "$PYTHON" - "$DBIO" "$target" <<'PY'
+import fcntl, os, signal, subprocess, sys, time
+csv = os.open("csv.fifo", os.O_RDONLY | os.O_NONBLOCK)
+fcntl.fcntl(csv, 1031, 4096)  # F_SETPIPE_SZ: one page
+p = subprocess.Popen([sys.argv[1], "run", "--rw=read", "--size=64k", "--time_based", "--runtime=2s",
+                      "--log_interval=10ms", "--numjobs=4", "--progress=none", "--directory=" + sys.argv[2],
+                      "--output", "out.fifo", "--series-csv", "csv.fifo"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+with open("out.fifo", "rb") as f:
+    open("got.json", "wb").write(f.read())
+p.send_signal(signal.SIGINT)
+data = b""
+while True:  # until dbio has opened the CSV FIFO, written it and closed it
+    try:
+        chunk = os.read(csv, 65536)
+    except BlockingIOError:
+        chunk = None
+    if chunk:
+        data += chunk
+    elif chunk == b"" and data:
+        break
+    else:
+        time.sleep(0.01)
+open("got.csv", "wb").write(data)
+err = p.stderr.read().decode()
+print(p.wait())
+sys.stderr.write(err)
+PY
+	[ "$output" = 0 ] || { echo "exit $output: $stderr"; false; }
+	[ "${stderr_lines[-1]}" = "dbio: interrupted by SIGINT after the result was complete: it stands" ]
+	json_is got.json partial=false "$R0.partial=false"
+	[ "$(wc -c <got.csv)" -gt 8192 ]
+	head -1 got.csv | grep -q '^job,run,thread,interval,'
+	is_empty_dir "$target"
+}
+
 # stop_signal SIGNAL STATUS: SIGHUP (a closed terminal) and SIGQUIT (the
 # quit key) stop a job as SIGTERM does. The signal is sent as soon as the
 # job's file exists, so it lands while the file is laid out or while the
@@ -256,6 +298,45 @@ QUICK=(--rw=read --size=64k --progress=none)
 	json_is "$scratch/got" "$R0.ops.read.count=16" partial=false
 }
 
+@test "--output onto a FIFO another user planted that nobody reads: refused promptly, the FIFO left" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to own a FIFO as another user"
+	mkfifo "$scratch/fifo"
+	chown 65534:65534 "$scratch/fifo"
+	# timeout only guards against a hang (dbio before this waited forever)
+	run --separate-stderr timeout 60 "$DBIO" run "${QUICK[@]}" --directory="$target" --output "$scratch/fifo"
+	[ "$status" -eq 1 ]
+	[ "${stderr_lines[-1]}" = "dbio: $scratch/fifo: a FIFO that no process reads: refusing to wait for one (start its reader first)" ]
+	[ -p "$scratch/fifo" ]
+	[ "$(stat -c %u:%g "$scratch/fifo")" = 65534:65534 ]
+	[ -z "$(ls -A "$scratch" | grep dbio-tmp)" ]
+}
+
+# no_raw_controls_in FILE: FILE holds no ESC byte, no C1 control (U+009B as
+# UTF-8, c2 9b) and no DEL.
+no_raw_controls_in() {
+	[ "$(grep -c $'\x1b' "$1")" -eq 0 ] || { echo "raw ESC in $1"; return 1; }
+	[ "$(grep -c $'\xc2\x9b' "$1")" -eq 0 ] || { echo "raw U+009B in $1"; return 1; }
+	[ "$(grep -c $'\x7f' "$1")" -eq 0 ] || { echo "raw DEL in $1"; return 1; }
+}
+
+@test "JSON holds no raw control character: run --format json, --output-format=json and the result file parse back to the same path" {
+	local d=$'d\x1b[31m\xc2\x9bx\x7f'
+	mkdir "$target/$d"
+	run --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target/$d" --format json --output "$result"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	printf '%s\n' "$output" >stdout.json
+	no_raw_controls_in stdout.json
+	no_raw_controls_in "$result"
+	json_is stdout.json "jobs.0.options.directory=$target/$d" "argv.5=--directory=$target/$d"
+	json_is "$result" "jobs.0.options.directory=$target/$d" "argv.5=--directory=$target/$d"
+	grep -qF 'd\u001B[31m\u009Bx\u007F' stdout.json
+	run --separate-stderr "$DBIO" run "${QUICK[@]}" --directory="$target/$d" --output-format=json
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	printf '%s\n' "$output" >fio.json
+	no_raw_controls_in fio.json
+	json_is fio.json "jobs.0.job options.directory=$target/$d"
+}
+
 # restore_dev_stdout: put /dev/stdout back as the symlink it is, should a
 # broken dbio have replaced it with a file (as dbio before issue 11 did).
 restore_dev_stdout() {
@@ -336,6 +417,23 @@ restore_dev_stdout() {
 	# Replaced by rename: the old inode (the hard link) keeps the old text.
 	[ "$(cat "$scratch/hardlink")" = old ]
 	head -1 "$scratch/r.html" | grep -qx '<!DOCTYPE html>'
+}
+
+@test "a database kept with --keep, swapped by another user for a later job's database directory, is not removed" {
+	command -v sqlite3 >/dev/null || skip "sqlite3 is not installed"
+	swap_target
+	rm -r "$target/precious"
+	dbio_ok --workload=kv --kv_engine=sqlite --records=500 --name=kept --keep --directory="$target"
+	rows=$(sqlite3 "$target/dbio.kept.0.db/sqlite" 'select count(*) from kv')
+	[ "$rows" = 500 ]
+	swap_when_full dbio.kvb.0.db dbio.kept.0.db
+	run --separate-stderr "$DBIO" run --output "$result" --progress=none --workload=kv --kv_engine=sqlite \
+		--records=100000 --name=kvb --directory="$target"
+	wait "$bg_pid"
+	bg_pid=
+	[ -e "$atk/swapped" ]
+	[ "$(sqlite3 "$target/dbio.kvb.0.db/sqlite" 'select count(*) from kv')" = "$rows" ]
+	[[ $stderr == *"dbio: warning: $target/dbio.kvb.0.db: not removed: the name is now a directory of uid 0 mode 0700, not the one dbio made"* ]]
 }
 
 # Whole paths (docs/safety.md, sections 1 and 3): a symlink of another user

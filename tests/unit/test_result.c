@@ -4,7 +4,8 @@
  * bandwidth and latency figures in the dumped and re-parsed tree, with the
  * rusage fields and every option_table key; result_write replaces the file
  * atomically, leaves no temporary file and fails with a message on a bad
- * path; result_hist_load gives back the buckets and percentiles.
+ * path; result_hist_load gives back the buckets and percentiles;
+ * result_dumps escapes DEL and C1 controls.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -590,6 +591,24 @@ static void test_result_settled_tree_is_the_files(void **state)
 	json_decref(back);
 }
 
+/* result_dumps: DEL and C1 escaped as jansson escapes C0, other UTF-8
+ * kept, the text parsing back to the same string. */
+static void test_result_dumps_escapes_controls(void **state)
+{
+	json_t *v = json_pack("{s:s}", "n", "a\x1b[31m\xc2\x9b\x7f\xc2\xa0\xc3\xa9z"), *back;
+	char *text = result_dumps(v, JSON_COMPACT);
+
+	(void)state;
+	assert_non_null(text);
+	assert_string_equal(text, "{\"n\":\"a\\u001B[31m\\u009B\\u007F\xc2\xa0\xc3\xa9z\"}");
+	back = json_loads(text, 0, NULL);
+	assert_non_null(back);
+	assert_true(json_equal(v, back));
+	json_decref(back);
+	free(text);
+	json_decref(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +624,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_result_hist_load_round_trip, setup, teardown),
 		cmocka_unit_test(test_result_hist_load_rejects_malformed),
 		cmocka_unit_test(test_result_check),
+		cmocka_unit_test(test_result_dumps_escapes_controls),
 		cmocka_unit_test_setup_teardown(test_result_settled_tree_is_the_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_result_load_refuses, setup, teardown),
 	};
