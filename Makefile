@@ -12,12 +12,13 @@
 #                   (make -j2 fuzz: two at a time)
 #   make check-layers, check-size  the house rules: includes point down the layers,
 #                   no file over 800 lines, no function over 120
-#   make docs       regenerate docs/options.md, docs/dbio.1 and the options part of
+#   make docs       regenerate docs/options.md, docs/dbio.1 (its job keys and each
+#                   command's options, scripts/man-page) and the options part of
 #                   docs/result.schema.json from the option tables,
 #                   docs/fio-keys.md from them and src/plan/fio_keys.c, and
 #                   the table of metrics in docs/compare.md from the registry
 #   make WITHOUT="gdbm lmdb" ...
-#                   leave optional libraries out (gdbm lmdb sqlite3 liburing libaio libxxhash libcrypto libpq);
+#                   leave optional libraries out (gdbm lmdb sqlite3 liburing libaio libxxhash libcrypto libpq fuse3);
 #                   each is also left out when its development package is missing
 #   make dbio-min   a build without every optional library (tests use it)
 #   make MPI=1      ./dbio-mpi in build-mpi: the same dbio linked with Open MPI
@@ -38,7 +39,7 @@ PROG    ?= dbio$(MPISUFFIX)$(SANSUFFIX)
 # Optional libraries: the engine, kv backend or workload each brings is built
 # in when its development package is installed and not named in WITHOUT; a
 # job asking for a left-out one is refused with the package's name.
-OPTIONAL    := gdbm lmdb sqlite3 liburing libaio libxxhash libcrypto libpq
+OPTIONAL    := gdbm lmdb sqlite3 liburing libaio libxxhash libcrypto libpq fuse3
 WITHOUT     ?=
 $(foreach w,$(WITHOUT),$(if $(filter $(w),$(OPTIONAL)),,$(error WITHOUT: '$(w)' is not an optional library; expected some of: $(OPTIONAL))))
 lib_gdbm    := $(shell test -f /usr/include/gdbm.h && echo -lgdbm)
@@ -49,6 +50,7 @@ lib_libaio  := $(shell test -f /usr/include/libaio.h && echo -laio)
 lib_libxxhash := $(shell pkg-config --libs libxxhash 2>/dev/null)
 lib_libcrypto := $(shell pkg-config --libs libcrypto 2>/dev/null)
 lib_libpq   := $(shell pkg-config --libs libpq 2>/dev/null)
+lib_fuse3   := $(shell pkg-config --libs fuse3 2>/dev/null)
 WITH        := $(foreach l,$(filter-out $(WITHOUT),$(OPTIONAL)),$(if $(lib_$(l)),$(l)))
 
 # CFLAGS given on the command line (make CFLAGS=-O0) replace -O2 -g only:
@@ -72,6 +74,7 @@ endif
 HAVE_PKGS := $(shell pkg-config --exists $(PKGS) cmocka sqlite3 lmdb liburing libxxhash libcrypto libpq 2>/dev/null && test -f /usr/include/gdbm.h && test -f /usr/include/libaio.h && command -v bats >/dev/null && echo yes)
 override CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(foreach l,$(WITH),-DDBIO_HAVE_$(shell echo $(l) | tr a-z A-Z))
 override CFLAGS += $(if $(filter libpq,$(WITH)),$(shell pkg-config --cflags libpq 2>/dev/null))
+override CFLAGS += $(if $(filter fuse3,$(WITH)),$(shell pkg-config --cflags fuse3 2>/dev/null))
 LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(foreach l,$(WITH),$(lib_$(l))) -lm
 # MPI=1: Open MPI's flags, and DBIO_HAVE_MPI for src/mpi/ and --version.
 HAVE_MPI := $(shell pkg-config --exists ompi-c 2>/dev/null && echo yes)
@@ -199,8 +202,8 @@ endif
 docs: all
 	./dbio help options --markdown > docs/options.md
 	./dbio help fio-keys --markdown > docs/fio-keys.md
-	./dbio help options --man > $(BUILD)/options.man
-	sed -e '/@OPTIONS@/r $(BUILD)/options.man' -e '/@OPTIONS@/d' docs/dbio.1.in > docs/dbio.1
+	scripts/man-page ./dbio docs/dbio.1.in > $(BUILD)/dbio.1
+	mv $(BUILD)/dbio.1 docs/dbio.1
 	./dbio help options --schema > $(BUILD)/options.schema.json
 	scripts/schema-options $(BUILD)/options.schema.json docs/result.schema.json > $(BUILD)/result.schema.json
 	mv $(BUILD)/result.schema.json docs/result.schema.json

@@ -42,7 +42,12 @@ int main(int argc, char **argv)
 		return rc;
 	cmd = cmd_find(argv[1]);
 	if (!cmd) {
-		cmd_error("'%s': unknown command (`dbio --help` lists the commands)", argv[1]);
+		const char *guess = cmd_closest(argv[1]);
+
+		if (guess)
+			cmd_error("'%s': unknown command (did you mean '%s'?)", argv[1], guess);
+		else
+			cmd_error("'%s': unknown command (`dbio --help` lists the commands)", argv[1]);
 		return 2;
 	}
 	/* Under mpirun only run and sweep know to share the work between

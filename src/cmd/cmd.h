@@ -9,10 +9,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct cmd_opts;
+
 struct cmd {
 	const char *name;
 	const char *summary;		    /* one line for `dbio --help` */
 	int (*main)(int argc, char **argv); /* argv[0] is the command's name */
+	/* Its command line (cmd/opts.h): what main parses, what `dbio help
+	 * NAME` prints and the man page lists. NULL for a command that reads
+	 * another program's command line by its own rules (bonnie, sysbench). */
+	const struct cmd_opts *opts;
 };
 
 extern const struct cmd *const cmd_registry[];
@@ -21,10 +27,9 @@ extern const unsigned cmd_count;
 /* The command named name, or NULL. */
 const struct cmd *cmd_find(const char *name);
 
-/* The value of option key at argv[*i]: "--key=VALUE", or "--key VALUE"
- * (then *i moves past VALUE). NULL when argv[*i] is another argument, or
- * when --key is the last argument (then *missing is set). */
-const char *cmd_opt_value(int argc, char **argv, int *i, const char *key, bool *missing);
+/* The name of the command closest to the unknown name ("run" for "rnu"),
+ * by option_closest_offer's rule (job/option.h), or NULL. */
+const char *cmd_closest(const char *name);
 
 /* --op LIST of sweep and compare: 0 when every item of the comma-separated
  * list is an op type's name ("insert", "read"), else the 1-based position
@@ -46,13 +51,6 @@ int cmd_check_ops_phases(const char *list, char *names, size_t len);
  * "<subject>: --op LIST: item N is not an op type: expected a list of ..."
  * printed; true when the list was refused (exit 2). */
 bool cmd_ops_refused(const char *subject, const char *list);
-
-/* Print a usage text's --metric lines: lead, then the names of the metrics
- * (analysis/metric.h; those of each op type, then those of the whole run)
- * and tail (which ends with its newline), wrapped before column 80, each
- * further line indented by indent spaces. The list comes from the
- * registry, so it cannot lag behind it. */
-void cmd_print_metrics(const char *lead, int indent, const char *tail);
 
 /* Print "dbio: " + message to stderr as one line: control characters in
  * it (newline and tab too, and any a result file brought) are escaped

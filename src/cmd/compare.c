@@ -10,11 +10,13 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/opts.h"
 #include "analysis/compare.h"
 #include "analysis/metric.h"
 #include "views/comparison.h"
@@ -36,41 +38,6 @@ struct compare_args {
 	bool wide; /* --wide: a column per file however wide the table */
 };
 
-static void compare_usage(void)
-{
-	char defaults[128], phased[128], tail[256];
-
-	printf("usage: dbio compare A.json B.json [C.json ...] [--metric LIST] [--op LIST]\n"
-	       "                    [--alpha P] [--fail-above PCT] [--format text|markdown|csv|json]\n"
-	       "                    [--wide]\n"
-	       "       dbio compare MATRIX.json|SWEEP.json [--metric LIST] [--op LIST] [...]\n\n"
-	       "Compares result files of `dbio run` or `dbio sweep` (--output): jobs and sweep\n"
-	       "points are matched by name and point parameters. For each job (or point), op\n"
-	       "type and metric it prints every file's value (mean ± 95 %% confidence interval\n"
-	       "when the job has repeats) and, for each file after the first, the change\n"
-	       "against the first in percent with Welch's t-test over the complete runs:\n"
-	       "\"significant\" when p < alpha, \"within noise\" otherwise, \"n/a (no repeats)\"\n"
-	       "when a side has fewer than 2 runs. A regression is a significant change for\n"
-	       "the worse (lower iops or bw, higher latency). Also lists the environment\n"
-	       "fields that differ: kernel, host, vm settings, filesystems, devices, options.\n"
-	       "One result of `dbio matrix` is shown again as its configurations compared; one\n"
-	       "of `dbio sweep` as its table, a row per point: with any --metric and --op.\n"
-	       "A text table wider than 80 columns puts the files (A, B …) in rows (--wide: not).\n\n");
-	snprintf(tail, sizeof(tail), "; default %s; %s when every job has phases (kv, import, meta)%s",
-		 metric_names(defaults, sizeof(defaults), ",", true),
-		 metric_names_phased(phased, sizeof(phased), ","), "\n");
-	cmd_print_metrics("  --metric LIST     rows, from ", 20, tail);
-	printf("  --op LIST         only the rows of these op types and phases (insert, or\n"
-	       "                    read,write; index: import's index phase too); default\n"
-	       "                    every op type a job did and every phase it went through\n"
-	       "  --alpha P         significance level, 0 < P < 1 (default 0.05)\n"
-	       "  --fail-above PCT  exit 1 when a significant regression is larger than PCT %%\n"
-	       "  --format FORMAT   text (default), markdown (a table for mail), csv or json on\n"
-	       "                    standard output\n"
-	       "  --wide            text: a column per file even when wider than 80 columns\n\n"
-	       "Exit status: 0 compared, 1 a regression above --fail-above, 2 bad input.\n");
-}
-
 /* A number >= 0 (with max: < max, and > 0); -1 when s is not one. */
 static double parse_number(const char *s, double max)
 {
@@ -84,76 +51,128 @@ static double parse_number(const char *s, double max)
 	return v;
 }
 
+static int parse_alpha(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
+{
+	struct compare_args *a = args;
+
+	if ((a->alpha = parse_number(val, 1)) < 0) {
+		cmd_error("compare: --alpha %s: expected a significance level between 0 and 1, e.g. 0.05",
+			  val);
+		return 2;
+	}
+	return 0;
+}
+
+static int parse_fail_above(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
+{
+	struct compare_args *a = args;
+
+	a->fail_above = val;
+	if ((a->fail_above_pct = parse_number(val, 0)) < 0) {
+		cmd_error("compare: --fail-above %s: expected a percentage >= 0, e.g. 5 or 2.5", val);
+		return 2;
+	}
+	return 0;
+}
+
+static int parse_format(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
+{
+	static const char *const names[] = { [COMPARE_TEXT] = "text",
+					     [COMPARE_CSV] = "csv",
+					     [COMPARE_JSON] = "json",
+					     [COMPARE_MARKDOWN] = "markdown" };
+	struct compare_args *a = args;
+
+	for (size_t f = 0; f < sizeof(names) / sizeof(names[0]); f++)
+		if (!strcmp(val, names[f])) {
+			a->format = (enum compare_format)f;
+			return 0;
+		}
+	cmd_error("compare: --format %s: expected text, markdown, csv or json", val);
+	return 2;
+}
+
+/* A result file: an operand. */
+static int compare_operand(const struct cmd_opts *spec, void *args, char *arg)
+{
+	struct compare_args *a = args;
+
+	if (a->nfiles == COMPARE_MAX_FILES) {
+		cmd_error("compare: more than %d result files", COMPARE_MAX_FILES);
+		return 2;
+	}
+	a->files[a->nfiles++] = arg;
+	return 0;
+}
+
+static const struct cmd_opt compare_rows[] = {
+	{ .name = "--metric",
+	  .value = "LIST",
+	  .offset = offsetof(struct compare_args, metrics),
+	  .help = "rows, from",
+	  .help_more = cmd_opts_metric_lists,
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--op",
+	  .value = "LIST",
+	  .offset = offsetof(struct compare_args,
+			     ops), /* op types or phases: checked when the files are read */
+	  .help = "only the rows of these op types and phases (insert, or read,write; index: import's index "
+		  "phase too); default every op type a job did and every phase it went through",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--alpha",
+	  .value = "P",
+	  .parse = parse_alpha,
+	  .help = "significance level, 0 < P < 1 (default 0.05)",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--fail-above",
+	  .value = "PCT",
+	  .parse = parse_fail_above,
+	  .help = "exit 1 when a significant regression is larger than PCT %",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--format",
+	  .value = "FORMAT",
+	  .parse = parse_format,
+	  .help = "text (default), markdown (a table for mail), csv or json on standard output",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--wide",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = offsetof(struct compare_args, wide),
+	  .help = "text: a column per file even when wider than 80 columns" },
+	{ 0 },
+};
+
+static const struct cmd_opt *const compare_tables[] = { compare_rows, cmd_opts_help_h, NULL };
+
+static const struct cmd_opts cmd_compare_opts = {
+	.name = "compare",
+	.subject = "compare",
+	.operands = "A.json B.json [C.json ...]",
+	.synopsis = "       dbio compare MATRIX.json|SWEEP.json [--metric LIST] [--op LIST] [...]\n",
+	.about = "Compares result files of `dbio run` or `dbio sweep` (--output): jobs and sweep\n"
+		 "points are matched by name and point parameters. For each job (or point), op\n"
+		 "type and metric it prints every file's value (mean ± 95 % confidence interval\n"
+		 "when the job has repeats) and, for each file after the first, the change\n"
+		 "against the first in percent with Welch's t-test over the complete runs:\n"
+		 "\"significant\" when p < alpha, \"within noise\" otherwise, \"n/a (no repeats)\"\n"
+		 "when a side has fewer than 2 runs. A regression is a significant change for\n"
+		 "the worse (lower iops or bw, higher latency). Also lists the environment\n"
+		 "fields that differ: kernel, host, vm settings, filesystems, devices, options.\n"
+		 "One result of `dbio matrix` is shown again as its configurations compared; one\n"
+		 "of `dbio sweep` as its table, a row per point: with any --metric and --op.\n"
+		 "A text table wider than 80 columns puts the files (A, B …) in rows (--wide: not).\n",
+	.tail = "Exit status: 0 compared, 1 a regression above --fail-above, 2 bad input.\n",
+	.tables = compare_tables,
+	.operand = compare_operand,
+};
+
 /* 0, -1 after --help, or 2 after printing the error. */
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
-	static const char *const flags[] = { "--metric", "--op", "--alpha", "--fail-above", "--format" };
+	int rc;
 
 	*a = (struct compare_args){ .fail_above_pct = -1, .alpha = 0.05 };
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *flag = NULL, *val;
-		size_t n = strcspn(arg, "=");
-
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-			compare_usage();
-			return -1;
-		}
-		if (!strcmp(arg, "--wide")) {
-			a->wide = true;
-			continue;
-		}
-		if (strncmp(arg, "--", 2) || !arg[2]) {
-			if (a->nfiles == COMPARE_MAX_FILES) {
-				cmd_error("compare: more than %d result files", COMPARE_MAX_FILES);
-				return 2;
-			}
-			a->files[a->nfiles++] = arg;
-			continue;
-		}
-		for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++)
-			if (strlen(flags[f]) == n && !strncmp(arg, flags[f], n))
-				flag = flags[f];
-		if (!flag) {
-			cmd_error(
-				"compare: '%.*s': unknown option: expected --metric, --op, --alpha, --fail-above, --format or --wide (`dbio compare --help`)",
-				(int)n, arg);
-			return 2;
-		}
-		val = arg[n] == '=' ? arg + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
-		if (!val || !*val) {
-			cmd_error("compare: %s: needs a value", flag);
-			return 2;
-		}
-		if (!strcmp(flag, "--metric")) {
-			a->metrics = val;
-		} else if (!strcmp(flag, "--op")) {
-			a->ops = val; /* op types or phases: checked when the files are read */
-		} else if (!strcmp(flag, "--alpha")) {
-			if ((a->alpha = parse_number(val, 1)) < 0) {
-				cmd_error(
-					"compare: --alpha %s: expected a significance level between 0 and 1, e.g. 0.05",
-					val);
-				return 2;
-			}
-		} else if (!strcmp(flag, "--fail-above")) {
-			a->fail_above = val;
-			if ((a->fail_above_pct = parse_number(val, 0)) < 0) {
-				cmd_error(
-					"compare: --fail-above %s: expected a percentage >= 0, e.g. 5 or 2.5",
-					val);
-				return 2;
-			}
-		} else if (!strcmp(val, "text") || !strcmp(val, "csv") || !strcmp(val, "json") ||
-			   !strcmp(val, "markdown")) {
-			a->format = val[0] == 't'   ? COMPARE_TEXT
-				    : val[0] == 'c' ? COMPARE_CSV
-				    : val[0] == 'j' ? COMPARE_JSON
-						    : COMPARE_MARKDOWN;
-		} else {
-			cmd_error("compare: --format %s: expected text, markdown, csv or json", val);
-			return 2;
-		}
-	}
+	if ((rc = cmd_opts_parse(&cmd_compare_opts, argc, argv, a)))
+		return rc;
 	if (!a->nfiles) {
 		cmd_error(
 			"compare: expected result files, got none: dbio compare A.json B.json [C.json ...], or one result of dbio matrix or dbio sweep");
@@ -365,4 +384,5 @@ const struct cmd cmd_compare = {
 	.name = "compare",
 	.summary = "compare result files side by side: change in percent, and whether it is noise",
 	.main = compare_main,
+	.opts = &cmd_compare_opts,
 };

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/opts.h"
 #include "engine/engine.h"
 #include "plan/fio_keys.h"
 #include "plan/plan.h"
@@ -543,15 +544,9 @@ static int fio_keys_main(int markdown)
 	return 0;
 }
 
-static int help_main(int argc, char **argv)
+static int help_topic(const char *topic, const char *fmt)
 {
-	if (argc < 2) {
-		cmd_print_usage();
-		return 0;
-	}
-	if (!strcmp(argv[1], "options")) {
-		const char *fmt = argc > 2 ? argv[2] : "--text";
-
+	if (!strcmp(topic, "options")) {
 		if (!strcmp(fmt, "--text"))
 			each_key(text_key, text_head);
 		else if (!strcmp(fmt, "--markdown"))
@@ -568,9 +563,7 @@ static int help_main(int argc, char **argv)
 		}
 		return 0;
 	}
-	if (!strcmp(argv[1], "metrics")) {
-		const char *fmt = argc > 2 ? argv[2] : "--text";
-
+	if (!strcmp(topic, "metrics")) {
 		if (strcmp(fmt, "--text") && strcmp(fmt, "--markdown")) {
 			cmd_error("help metrics: '%s': unknown format: expected --text or --markdown", fmt);
 			return 2;
@@ -578,34 +571,135 @@ static int help_main(int argc, char **argv)
 		table_metrics(stdout, !strcmp(fmt, "--markdown"));
 		return 0;
 	}
-	if (!strcmp(argv[1], "fio-keys")) {
-		const char *fmt = argc > 2 ? argv[2] : "--text";
-
+	if (!strcmp(topic, "fio-keys")) {
 		if (strcmp(fmt, "--text") && strcmp(fmt, "--markdown")) {
 			cmd_error("help fio-keys: '%s': unknown format: expected --text or --markdown", fmt);
 			return 2;
 		}
 		return fio_keys_main(!strcmp(fmt, "--markdown"));
 	}
-	const struct cmd *cmd = cmd_find(argv[1]);
+	const struct cmd *cmd = cmd_find(topic);
 
-	if (!strcmp(argv[1], "help")) {
+	if (!strcmp(topic, "help") && strcmp(fmt, "--man")) {
 		cmd_print_usage();
 		return 0;
 	}
 	if (!cmd) {
 		cmd_error(
 			"help: '%s': unknown topic: expected a command name, 'options', 'fio-keys' or 'metrics'",
-			argv[1]);
+			topic);
 		return 2;
 	}
-	char *sub[] = { argv[1], "--help", NULL };
+	if (cmd->opts && !strcmp(fmt, "--man")) {
+		cmd_opts_man(stdout, cmd->opts); /* the man page's list (make docs) */
+		return 0;
+	}
+	if (cmd->opts) {
+		cmd_opts_usage(stdout, cmd->opts);
+		return 0;
+	}
+	char *sub[] = { (char *)topic, "--help", NULL };
 
 	return cmd->main(2, sub);
+}
+
+/* `dbio help [TOPIC [FORMAT]]`: the topic and the format its words name
+ * (the first of each), as `dbio help` has always read them. */
+struct help_args {
+	const char *topic;
+	const char *format; /* "--markdown" …, or a word the topic refuses; NULL: --text */
+};
+
+/* TOPIC, then a FORMAT given without dashes (refused by the topic). */
+static int help_operand(const struct cmd_opts *spec, void *args, char *arg)
+{
+	struct help_args *a = args;
+
+	(void)spec;
+	if (!a->topic)
+		a->topic = arg;
+	else if (!a->format)
+		a->format = arg;
+	return 0;
+}
+
+static int help_format(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
+{
+	struct help_args *a = args;
+
+	(void)spec;
+	(void)val;
+	if (!a->format)
+		a->format = o->name;
+	return 0;
+}
+
+/* Another --word is a format the topic refuses, by name. */
+static int help_unknown(const struct cmd_opts *spec, void *args, int argc, char **argv, int *i)
+{
+	(void)argc;
+	return help_operand(spec, args, argv[*i]);
+}
+
+static const struct cmd_opt help_rows[] = {
+	{ .name = "--text",
+	  .kind = CMD_OPT_FLAG,
+	  .parse = help_format,
+	  .help = "the reference as text on a terminal (the default)" },
+	{ .name = "--markdown",
+	  .kind = CMD_OPT_FLAG,
+	  .parse = help_format,
+	  .help = "options, fio-keys, metrics: as Markdown (docs/options.md, docs/fio-keys.md, the table of "
+		  "docs/compare.md)" },
+	{ .name = "--man",
+	  .kind = CMD_OPT_FLAG,
+	  .parse = help_format,
+	  .help = "options, or a COMMAND: as roff (this page's JOB KEYS, and each command's options)" },
+	{ .name = "--schema",
+	  .kind = CMD_OPT_FLAG,
+	  .parse = help_format,
+	  .help = "options: as the JSON Schema of a result's options (docs/result.schema.json)" },
+	/* a flag, not CMD_OPT_HELP: `dbio help sweep --help` is sweep's usage */
+	{ .name = "--help", .kind = CMD_OPT_FLAG, .parse = help_format, .help = "print this usage" },
+	{ 0 },
+};
+
+static const struct cmd_opt *const help_tables[] = { help_rows, NULL };
+
+static const struct cmd_opts cmd_help_opts = {
+	.name = "help",
+	.subject = "help",
+	.operands = "[COMMAND|options|fio-keys|metrics]",
+	.about = "Without a topic, the usage of dbio. With a COMMAND, its usage (as dbio COMMAND\n"
+		 "--help). options: every job key with its default and the values it accepts;\n"
+		 "fio-keys: fio's job keys and I/O engines as dbio takes them; metrics: the figures\n"
+		 "--metric names.\n",
+	.tables = help_tables,
+	.operand = help_operand,
+	.unknown = help_unknown,
+};
+
+static int help_main(int argc, char **argv)
+{
+	struct help_args a = { 0 };
+	int rc = cmd_opts_parse(&cmd_help_opts, argc, argv, &a);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (!a.topic && a.format && !strcmp(a.format, "--help")) {
+		cmd_opts_usage(stdout, &cmd_help_opts);
+		return 0;
+	}
+	if (!a.topic) {
+		cmd_print_usage();
+		return 0;
+	}
+	return help_topic(a.topic, a.format ? a.format : "--text");
 }
 
 const struct cmd cmd_help = {
 	.name = "help",
 	.summary = "usage of dbio or of a command; `dbio help options` lists the job keys",
 	.main = help_main,
+	.opts = &cmd_help_opts,
 };

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "analysis/metric.h"
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
+#include "cmd/opts.h"
 #include "plan/plan.h"
 #include "views/csv.h"
 #include "views/table.h"
@@ -33,10 +35,6 @@ static void split_key(char *arg, char **key, char **value)
 		*value = eq + 1;
 	}
 }
-
-/* Flags that take a value, as --flag=value or --flag value. */
-static const char *const value_flags[] = { "--output", "--format", "--series-csv", "--vary",
-					   "--resume", "--metric", "--op" };
 
 /* The runner's warning channel (struct run_opts): a line on stderr, in
  * every output format, since warnings are not part of the result. */
@@ -75,8 +73,133 @@ void jobrun_progress(struct run_args *a)
 	a->opts.progress = on ? print_progress : NULL;
 }
 
-int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), struct run_args *a)
+/* A job file: an operand. */
+static int jobrun_operand(const struct cmd_opts *spec, void *args, char *arg)
 {
+	struct run_args *a = args;
+
+	(void)spec;
+	a->files[a->nfiles++] = arg;
+	return 0;
+}
+
+/* An option no row names is a job key: --key=value, --key value (not a
+ * boolean, and value not an option), or a bare --bool; checked when the
+ * jobs are built. */
+static int jobrun_job_key(const struct cmd_opts *spec, void *args, int argc, char **argv, int *i)
+{
+	struct run_args *a = args;
+	const char *arg = argv[*i];
+	size_t n = strcspn(arg, "=");
+	const struct option_def *def;
+	char name[128];
+
+	(void)spec;
+	snprintf(name, sizeof(name), "%.*s", (int)(n - 2), arg + 2);
+	def = plan_find(name);
+	if (def && def->type != OPT_BOOL && arg[n] != '=' && *i + 1 < argc &&
+	    strncmp(argv[*i + 1], "--", 2)) {
+		if (asprintf(&a->keys[a->nkeys++], "%s=%s", arg, argv[++*i]) < 0)
+			return 1;
+	} else if (!(a->keys[a->nkeys++] = strdup(arg))) {
+		return 1;
+	}
+	return 0;
+}
+
+static int parse_progress(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
+{
+	struct run_args *a = args;
+
+	if (strcmp(val, "none") && strcmp(val, "line")) {
+		cmd_error("%s: --progress: bad value '%s': expected none or line", spec->subject, val);
+		return 2;
+	}
+	a->progress = !strcmp(val, "line");
+	return 0;
+}
+
+int jobrun_parse_format(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
+{
+	struct run_args *a = args;
+
+	if (strcmp(val, "text") && strcmp(val, "json") && strcmp(val, "csv")) {
+		cmd_error("%s: --format: bad value '%s': expected text, json or csv", spec->subject, val);
+		return 2;
+	}
+	a->format_set = true;
+	a->format = !strcmp(val, "json") ? FORMAT_JSON : !strcmp(val, "csv") ? FORMAT_CSV : FORMAT_TEXT;
+	return 0;
+}
+
+/* --vary, --resume, --metric and --op of another command than sweep. */
+static int sweep_only(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
+{
+	cmd_error("%s: %s: only for `dbio sweep`", spec->subject, o->name);
+	return 2;
+}
+
+const struct cmd_opt jobrun_rows[] = {
+	{ .name = "--output",
+	  .value = "FILE",
+	  .offset = offsetof(struct run_args, output),
+	  .help = "write the result as JSON to FILE, atomically (a temporary file in the same directory, "
+		  "fsynced, renamed to FILE); the directory must be writable, which is checked before the "
+		  "jobs run; a run that stopped early writes its partial result",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--series-csv",
+	  .value = "FILE",
+	  .offset = offsetof(struct run_args, series_csv),
+	  .help = "write the time series of the jobs with log_interval= as CSV to FILE, atomically: a "
+		  "row per interval and op type, with the columns job, run, thread (empty on a time grid), "
+		  "interval, end_s, duration_s, op, count, bytes, lat_mean_ns and lat_max_ns",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--progress",
+	  .kind = CMD_OPT_EQ,
+	  .value = "line|none",
+	  .parse = parse_progress,
+	  .help = "an updating status line on stderr (default: line when stderr is a terminal)" },
+	{ .name = "--keep",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = offsetof(struct run_args, opts.keep),
+	  .help = "leave the files dbio created in place" },
+	{ .name = "--force",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = offsetof(struct run_args, opts.force),
+	  .help = "work in a directory that holds files that are not dbio's (dbio still only creates and "
+		  "removes its own)" },
+	{ .name = "--wide",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = offsetof(struct run_args, wide),
+	  .help = "the closing table of several jobs in one piece; without it a table wider than 80 "
+		  "columns is cut into narrower ones" },
+	{ 0 },
+};
+
+const struct cmd_opt jobrun_not_sweep_rows[] = {
+	{ .name = "--vary", .value = "X", .parse = sweep_only, .flags = CMD_OPT_HIDDEN | CMD_OPT_NONEMPTY },
+	{ .name = "--resume", .value = "X", .parse = sweep_only, .flags = CMD_OPT_HIDDEN | CMD_OPT_NONEMPTY },
+	{ .name = "--metric", .value = "X", .parse = sweep_only, .flags = CMD_OPT_HIDDEN | CMD_OPT_NONEMPTY },
+	{ .name = "--op", .value = "X", .parse = sweep_only, .flags = CMD_OPT_HIDDEN | CMD_OPT_NONEMPTY },
+	{ 0 },
+};
+
+const struct cmd_opt jobrun_format_rows[] = {
+	{ .name = "--format",
+	  .value = "text|json|csv",
+	  .parse = jobrun_parse_format,
+	  .help = "text (default), json (the result) or csv on standard output",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ 0 },
+};
+
+static const struct cmd_opt *const plain_tables[] = { jobrun_format_rows, jobrun_rows, jobrun_not_sweep_rows,
+						      cmd_opts_help, NULL };
+
+int jobrun_parse(const struct cmd_opts *spec, int argc, char **argv, struct run_args *a)
+{
+	struct cmd_opts with = *spec;
+
 	a->progress = -1;
 	a->opts.warn = print_warning;
 	a->files = calloc((size_t)argc, sizeof(*a->files));
@@ -86,92 +209,22 @@ int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), st
 		cmd_error("%s: out of memory", argv[0]);
 		return 1;
 	}
-	for (int i = 1; i < argc; i++) {
-		char *arg = argv[i];
-		const char *flag = NULL, *val;
-		size_t n;
+	with.operand = jobrun_operand;
+	with.unknown = jobrun_job_key;
+	return cmd_opts_parse(&with, argc, argv, a);
+}
 
-		if (strncmp(arg, "--", 2) || arg[2] == '\0') {
-			a->files[a->nfiles++] = arg;
-			continue;
-		}
-		if (!strcmp(arg, "--help")) {
-			usage();
-			return -1;
-		}
-		if (!strcmp(arg, "--keep") || !strcmp(arg, "--force")) {
-			*(arg[2] == 'k' ? &a->opts.keep : &a->opts.force) = true;
-			continue;
-		}
-		if (!strcmp(arg, "--wide")) {
-			a->wide = true;
-			continue;
-		}
-		if (!strncmp(arg, "--progress=", 11)) {
-			if (strcmp(arg + 11, "none") && strcmp(arg + 11, "line")) {
-				cmd_error("command line: --progress: bad value '%s': expected none or line",
-					  arg + 11);
-				return 2;
-			}
-			a->progress = !strcmp(arg + 11, "line");
-			continue;
-		}
-		for (n = 0; arg[n] && arg[n] != '='; n++)
-			;
-		for (size_t f = 0; f < sizeof(value_flags) / sizeof(value_flags[0]); f++)
-			if (strlen(value_flags[f]) == n && !strncmp(arg, value_flags[f], n))
-				flag = value_flags[f];
-		if (flag) {
-			val = arg[n] == '=' ? arg + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!val || !*val) {
-				cmd_error("command line: %s: needs a value", flag);
-				return 2;
-			}
-			if (!sweep && (!strcmp(flag, "--vary") || !strcmp(flag, "--resume") ||
-				       !strcmp(flag, "--metric") || !strcmp(flag, "--op"))) {
-				cmd_error("command line: %s: only for `dbio sweep`", flag);
-				return 2;
-			}
-			if (!strcmp(flag, "--output"))
-				a->output = val;
-			else if (!strcmp(flag, "--series-csv"))
-				a->series_csv = val;
-			else if (!strcmp(flag, "--resume"))
-				a->resume = val;
-			else if (!strcmp(flag, "--metric"))
-				a->metrics = val;
-			else if (!strcmp(flag, "--op"))
-				a->ops = val;
-			else if (!strcmp(flag, "--vary"))
-				a->vary[a->nvary++] = (char *)val;
-			else if (!strcmp(val, "text") || !strcmp(val, "json") || !strcmp(val, "csv")) {
-				a->format_set = true;
-				a->format = !strcmp(val, "json")  ? FORMAT_JSON
-					    : !strcmp(val, "csv") ? FORMAT_CSV
-								  : FORMAT_TEXT;
-			} else {
-				cmd_error(
-					"command line: --format: bad value '%s': expected text, json or csv",
-					val);
-				return 2;
-			}
-			continue;
-		}
-		/* A job key: --key=value, --key value (non-boolean), or a bare --bool. */
-		const struct option_def *def;
-		char name[128];
+int jobrun_parse_args(int argc, char **argv, bool sweep, void (*usage)(void), struct run_args *a)
+{
+	const struct cmd_opts spec = {
+		.name = argv[0],
+		.subject = "command line",
+		.tables = plain_tables,
+		.print_usage = usage,
+	};
 
-		snprintf(name, sizeof(name), "%.*s", (int)(n - 2), arg + 2);
-		def = plan_find(name);
-		if (def && def->type != OPT_BOOL && arg[n] != '=' && i + 1 < argc &&
-		    strncmp(argv[i + 1], "--", 2)) {
-			if (asprintf(&a->keys[a->nkeys++], "%s=%s", arg, argv[++i]) < 0)
-				return 1;
-		} else if (!(a->keys[a->nkeys++] = strdup(arg))) {
-			return 1;
-		}
-	}
-	return 0;
+	(void)sweep; /* sweep parses by its own rows (jobrun_parse) */
+	return jobrun_parse(&spec, argc, argv, a);
 }
 
 void jobrun_args_release(struct run_args *a)

@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
+#include "cmd/opts.h"
 #include "analysis/compare.h"
 #include "analysis/metric.h"
 #include "views/comparison.h"
@@ -58,114 +60,10 @@ struct config {
 	char label[700];
 };
 
-static void matrix_usage(void)
-{
-	char defaults[128], phased[128], tail[256];
-
-	printf("usage: dbio matrix [JOBFILE...] [--KEY=VALUE...] --image PATH [--image-size SIZE]\n"
-	       "                   --fs TYPE[:MKFS-OPTIONS] [--fs ...] [--mount-opts OPTS ...]\n"
-	       "                   [--sched LIST] [--output FILE] [--format text|json]\n"
-	       "       dbio matrix ... --device /dev/X --destroy-data [--force]\n"
-	       "       dbio matrix --cleanup\n\n"
-	       "Runs the job (or the jobs of the job files) with its repeats on a freshly made\n"
-	       "filesystem for every combination of --fs, --mount-opts and --sched, in that\n"
-	       "order (the first --fs changing slowest): create a sparse image, attach a loop\n"
-	       "device, mkfs, mount at a private mount point, set the I/O scheduler, run,\n"
-	       "unmount, detach, remove the image. The job's directory is that filesystem.\n"
-	       "One result holds every configuration, with the block size (statfs), mount\n"
-	       "options and scheduler in force; the text output compares the configurations\n"
-	       "side by side, as `dbio compare` does (give repeat=3 or more for the test).\n"
-	       "Needs root.\n\n"
-	       "  --image PATH         the image file to create (never an existing file dbio did\n"
-	       "                       not make), or a directory to create it in — on the disk\n"
-	       "                       under test\n"
-	       "  --image-size SIZE    its size, sparse (default 4g)\n"
-	       "  --fs TYPE[:OPTIONS]  a filesystem and its mkfs options, e.g. ext4, 'ext2:-b 1024',\n"
-	       "                       'xfs:-b size=4096'; options: letters, digits, spaces, - _ = , . : ^\n"
-	       "  --mount-opts OPTS    mount options, e.g. noatime or noatime,data=writeback;\n"
-	       "                       repeat for more (default: none)\n"
-	       "  --sched LIST         I/O schedulers, e.g. none,mq-deadline (default: as it is)\n"
-	       "  --loop-direct-io     attach the image with direct I/O (no double caching)\n"
-	       "  --device /dev/X      format this block device instead of an image; needs\n"
-	       "  --destroy-data       as well, and --force when it carries a filesystem or\n"
-	       "                       partition table; never when mounted or in use\n"
-	       "  --cleanup            unmount, detach and remove what killed runs left behind\n"
-	       "                       (every matrix run does this first)\n");
-	snprintf(tail, sizeof(tail), " (default %s; %s when every job has phases (kv, import, meta)%s",
-		 metric_names(defaults, sizeof(defaults), ",", true),
-		 metric_names_phased(phased, sizeof(phased), ","), ")\n");
-	cmd_print_metrics("  --metric LIST        rows of the table, from ", 23, tail);
-	printf("  --alpha P            significance level of the table (default 0.05)\n"
-	       "Other options as for `dbio run`. Exit status: 0 done, 1 failed, 2 bad input or\n"
-	       "refused, 128+N stopped by signal N (everything made is undone first).\n");
-}
-
 static void matrix_args_release(struct matrix_args *m)
 {
 	for (size_t i = 0; i < m->nsched; i++)
 		free(m->sched[i]);
-}
-
-/* Take matrix's own options out of argv; the rest (with argv[0]) goes to
- * jobrun_parse_args. 0 or 2 after printing the error. */
-static int take_args(int argc, char **argv, struct matrix_args *m, char **rest, int *nrest)
-{
-	static const char *const flags[] = { "--image",	     "--image-size", "--device", "--fs",
-					     "--mount-opts", "--sched",	     "--metric", "--alpha" };
-
-	*nrest = 0;
-	rest[(*nrest)++] = argv[0];
-	for (int i = 1; i < argc; i++) {
-		char *arg = argv[i];
-		size_t n = strcspn(arg, "=");
-		const char *flag = NULL, *val;
-
-		if (!strcmp(arg, "--destroy-data") || !strcmp(arg, "--cleanup") ||
-		    !strcmp(arg, "--loop-direct-io")) {
-			*(arg[2] == 'd'	  ? &m->destroy_data
-			  : arg[2] == 'c' ? &m->cleanup
-					  : &m->loop_direct_io) = true;
-			continue;
-		}
-		for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++)
-			if (strlen(flags[f]) == n && !strncmp(arg, flags[f], n))
-				flag = flags[f];
-		if (!flag) {
-			rest[(*nrest)++] = arg;
-			continue;
-		}
-		val = arg[n] == '=' ? arg + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
-		if (!val || (!*val && strcmp(flag, "--mount-opts"))) {
-			cmd_error("command line: %s: needs a value", flag);
-			return 2;
-		}
-		if (!strcmp(flag, "--image"))
-			m->image = val;
-		else if (!strcmp(flag, "--image-size"))
-			m->image_size = val;
-		else if (!strcmp(flag, "--device"))
-			m->device = val;
-		else if (!strcmp(flag, "--metric"))
-			m->metrics = val;
-		else if (!strcmp(flag, "--alpha"))
-			m->alpha = val;
-		else if (!strcmp(flag, "--fs") && m->nfs < MATRIX_MAX_AXIS)
-			m->fs[m->nfs++] = val;
-		else if (!strcmp(flag, "--mount-opts") && m->nmount < MATRIX_MAX_AXIS)
-			m->mount_opts[m->nmount++] = val;
-		else if (!strcmp(flag, "--sched")) {
-			char *copy = strdup(val), *save = NULL;
-
-			for (char *s = strtok_r(copy, ",", &save); s && m->nsched < MATRIX_MAX_AXIS;
-			     s = strtok_r(NULL, ",", &save))
-				m->sched[m->nsched++] = strdup(s);
-			free(copy);
-		} else {
-			cmd_error("command line: %s: more than %d values", flag, MATRIX_MAX_AXIS);
-			return 2;
-		}
-	}
-	return 0;
 }
 
 /* Undo what killed runs left. Before a run (!explicit) what cannot be
@@ -285,8 +183,8 @@ static void print_table(const json_t *result, size_t ndone, const struct metric 
 /* One `dbio matrix`: what its steps share. About 200 KiB with the mkfs
  * paths, filesystems and configurations, so it lives on the heap. */
 struct matrix {
+	struct run_args args; /* first: the rows of jobrun and matrix have offsets from it */
 	struct matrix_args m;
-	struct run_args args;
 	struct dbio_err err;
 	struct provision_fs fss[MATRIX_MAX_AXIS];
 	char mkfs[MATRIX_MAX_AXIS][PROVISION_PATH_MAX]; /* the mkfs of each --fs */
@@ -302,20 +200,148 @@ struct matrix {
 	struct jobset set;
 	json_t *result;
 	char *extra; /* "directory=<mount point>/dbio" */
-	char **rest; /* argv without matrix's own options, for jobrun_parse_args */
-	int nrest;
-	bool begun; /* provision_begin was called: provision_end is due */
-	bool saved; /* --output holds the latest state */
+	bool begun;  /* provision_begin was called: provision_end is due */
+	bool saved;  /* --output holds the latest state */
+};
+
+/* A row of matrix's own: its offset in struct matrix, whose first
+ * member is the run_args that jobrun's rows fill. */
+#define MATRIX_AT(field) offsetof(struct matrix, m.field)
+
+/* val appended to values[*n]: 0, or 2 when there are MATRIX_MAX_AXIS. */
+static int axis_add(const struct cmd_opts *spec, const struct cmd_opt *o, const char **values, size_t *n,
+		    const char *val)
+{
+	if (*n == MATRIX_MAX_AXIS) {
+		cmd_error("%s: %s: more than %d values", spec->subject, o->name, MATRIX_MAX_AXIS);
+		return 2;
+	}
+	values[(*n)++] = val;
+	return 0;
+}
+
+static int parse_fs(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
+{
+	struct matrix_args *m = &((struct matrix *)args)->m;
+
+	return axis_add(spec, o, m->fs, &m->nfs, val);
+}
+
+static int parse_mount(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
+{
+	struct matrix_args *m = &((struct matrix *)args)->m;
+
+	return axis_add(spec, o, m->mount_opts, &m->nmount, val);
+}
+
+/* --sched LIST: its schedulers, one by one. */
+static int parse_sched(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
+{
+	struct matrix_args *m = &((struct matrix *)args)->m;
+	char *copy = strdup(val), *save = NULL;
+
+	if (m->nsched == MATRIX_MAX_AXIS) {
+		free(copy);
+		cmd_error("%s: %s: more than %d values", spec->subject, o->name, MATRIX_MAX_AXIS);
+		return 2;
+	}
+	for (char *t = strtok_r(copy, ",", &save); t && m->nsched < MATRIX_MAX_AXIS;
+	     t = strtok_r(NULL, ",", &save))
+		m->sched[m->nsched++] = strdup(t);
+	free(copy);
+	return 0;
+}
+
+/* Before jobrun's rows: matrix's --metric is its own, not sweep's. */
+static const struct cmd_opt matrix_rows[] = {
+	{ .name = "--image",
+	  .value = "PATH",
+	  .offset = MATRIX_AT(image),
+	  .help = "the image file to create (never an existing file dbio did not make), or a directory to "
+		  "create it in, on the disk under test",
+	  .flags = CMD_OPT_NONEMPTY | CMD_OPT_REQUIRED },
+	{ .name = "--image-size",
+	  .value = "SIZE",
+	  .offset = MATRIX_AT(image_size),
+	  .help = "its size, sparse (default 4g)",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--fs",
+	  .value = "TYPE[:OPTIONS]",
+	  .parse = parse_fs,
+	  .help = "a filesystem and its mkfs options, e.g. ext4, 'ext2:-b 1024', 'xfs:-b size=4096'; "
+		  "options: letters, digits, spaces, - _ = , . : ^; repeat for more",
+	  .flags = CMD_OPT_REPEAT | CMD_OPT_NONEMPTY | CMD_OPT_REQUIRED },
+	{ .name = "--mount-opts",
+	  .value = "OPTS",
+	  .parse = parse_mount,
+	  .help = "mount options, e.g. noatime or noatime,data=writeback; repeat for more (default: none)",
+	  .flags = CMD_OPT_REPEAT },
+	{ .name = "--sched",
+	  .value = "LIST",
+	  .parse = parse_sched,
+	  .help = "I/O schedulers, e.g. none,mq-deadline (default: as it is)",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--loop-direct-io",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = MATRIX_AT(loop_direct_io),
+	  .help = "attach the image with direct I/O (no double caching)" },
+	{ .name = "--device",
+	  .value = "/dev/X",
+	  .offset = MATRIX_AT(device),
+	  .help = "format this block device instead of an image; needs --destroy-data as well, and --force "
+		  "when it carries a filesystem or partition table; never when mounted or in use",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--destroy-data",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = MATRIX_AT(destroy_data),
+	  .help = "with --device: agree that its data is lost" },
+	{ .name = "--cleanup",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = MATRIX_AT(cleanup),
+	  .help = "unmount, detach and remove what killed runs left behind (every matrix run does this "
+		  "first)" },
+	{ .name = "--metric",
+	  .value = "LIST",
+	  .offset = MATRIX_AT(metrics),
+	  .help = "rows of the table, from",
+	  .help_more = cmd_opts_metric_lists,
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--alpha",
+	  .value = "P",
+	  .offset = MATRIX_AT(alpha),
+	  .help = "significance level of the table (default 0.05)",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ 0 },
+};
+
+static const struct cmd_opt *const matrix_tables[] = { matrix_rows,	      jobrun_format_rows, jobrun_rows,
+						       jobrun_not_sweep_rows, cmd_opts_help,	  NULL };
+
+static const struct cmd_opts cmd_matrix_opts = {
+	.name = "matrix",
+	.subject = "command line",
+	.operands = "[JOBFILE...] [--KEY=VALUE...]",
+	.synopsis = "       dbio matrix ... --device /dev/X --destroy-data [--force]\n"
+		    "       dbio matrix --cleanup\n",
+	.about = "Runs the job (or the jobs of the job files) with its repeats on a freshly made\n"
+		 "filesystem for every combination of --fs, --mount-opts and --sched, in that\n"
+		 "order (the first --fs changing slowest): create a sparse image, attach a loop\n"
+		 "device, mkfs, mount at a private mount point, set the I/O scheduler, run,\n"
+		 "unmount, detach, remove the image. The job's directory is that filesystem.\n"
+		 "One result holds every configuration, with the block size (statfs), mount\n"
+		 "options and scheduler in force; the text output compares the configurations\n"
+		 "side by side, as `dbio compare` does (give repeat=3 or more for the test).\n"
+		 "Needs root.\n",
+	.tail = "Exit status: 0 done, 1 failed, 2 bad input or refused, 128+N stopped by signal N\n"
+		"(everything made is undone first).\n",
+	.tables = matrix_tables,
 };
 
 static struct matrix *matrix_new(int argc)
 {
 	struct matrix *x = calloc(1, sizeof(*x));
 
-	if (x && !(x->rest = calloc((size_t)argc + 1, sizeof(*x->rest)))) {
-		free(x);
-		return NULL;
-	}
+	(void)argc;
 	if (x) {
 		x->env.state_fd = -1;
 		x->env.loop_fd = -1;
@@ -346,7 +372,6 @@ static void matrix_free(struct matrix *x)
 	jobrun_args_release(&x->args);
 	json_decref(x->result);
 	free(x->extra);
-	free(x->rest);
 	free(x);
 }
 
@@ -355,16 +380,17 @@ static void matrix_free(struct matrix *x)
 static int matrix_parse(struct matrix *x, int argc, char **argv)
 {
 	struct matrix_args *m = &x->m;
+	const struct run_args *a = &x->args;
 	int status;
 
-	if ((status = take_args(argc, argv, m, x->rest, &x->nrest)))
-		return status;
-	status = jobrun_parse_args(x->nrest, x->rest, false, matrix_usage, &x->args);
+	status = jobrun_parse(&cmd_matrix_opts, argc, argv, &x->args);
 	if (status)
 		return status < 0 ? 0 : status;
 	if (!m->cleanup)
 		return -1;
-	if (x->nrest > 1 || m->nfs || m->image || m->device || m->nmount || m->nsched) {
+	if (a->nfiles || a->nkeys || a->output || a->series_csv || a->format_set || a->progress >= 0 ||
+	    a->wide || a->opts.keep || a->opts.force || m->nfs || m->image || m->device || m->nmount ||
+	    m->nsched) {
 		cmd_error("matrix --cleanup: takes no other options");
 		return 2;
 	}
@@ -641,4 +667,5 @@ const struct cmd cmd_matrix = {
 	.name = "matrix",
 	.summary = "run a job on freshly made filesystems, mount options and I/O schedulers, compared",
 	.main = matrix_main,
+	.opts = &cmd_matrix_opts,
 };

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,42 +15,79 @@
 
 #include "analysis/metric.h"
 #include "cmd/cmd.h"
+#include "cmd/opts.h"
 #include "result/result.h"
 #include "views/plot.h"
 #include "util/atomic.h"
 #include "util/safepath.h"
 
-static void plot_usage(void)
+struct plot_args {
+	const char *out, *format, *metric, *ops;
+	struct plot_input *in; /* the result files, argc entries */
+	size_t n;
+};
+
+/* A result file: an operand. */
+static int plot_operand(const struct cmd_opts *spec, void *args, char *arg)
 {
-	printf("usage: dbio plot RESULT.json [MORE.json...] --out DIR [--format svg|png]\n"
-	       "                [--metric NAME] [--op LIST]\n\n"
-	       "Draws the plots of dbio result files with gnuplot into DIR (created if missing):\n"
-	       "  series-j<N>-<job>    per job with log_interval=: ops/s per interval (time grid)\n"
-	       "                       or the time each N-op interval took (count grid), over\n"
-	       "                       the max latency per interval; worst intervals marked\n"
-	       "  latency              latency by percentile per job and op type (log axes)\n"
-	       "  sweep-<metric>       for sweeps: the metric against the varied value (the last\n"
-	       "                       --vary), mean with 95 %% CI error bars, a curve per op\n"
-	       "                       type and result file\n"
-	       "  compare-<metric>     for several files: a bar per file (A, B ...), per job and\n"
-	       "                       op type\n"
-	       "  matrix-<metric>      for a matrix: a bar per configuration (A, B ...)\n"
-	       "  phases               for database workloads: each phase's elapsed time per job\n"
-	       "An ops/s metric is drawn per kind of operation (records, commits, batches ...):\n"
-	       "-<kind> is added to the name when a result has several.\n"
-	       "With several files the series and latency plots are named -f<N>- by file.\n"
-	       "Beside each image are its data (.dat) and gnuplot script (.gp).\n\n"
-	       "  --out DIR        where to write the plots (required)\n"
-	       "  --format FORMAT  svg (default) or png\n"
-	       "  --op LIST        the op types of the sweep, comparison and latency plots\n"
-	       "                   (insert, or read,write; default: every one)\n");
-	cmd_print_metrics("  --metric NAME    what sweep curves and comparison bars show (default iops):\n"
-			  "                   ",
-			  19, "\n\n");
-	printf("Needs gnuplot (Debian: apt-get install gnuplot-nox). Prints the images it wrote.\n"
-	       "Exit status: 0 done, 1 gnuplot missing or failed, 2 bad input (a result file, an\n"
-	       "option, or a DIR that cannot be made or written; nothing is drawn).\n");
+	struct plot_args *a = args;
+
+	(void)spec;
+	a->in[a->n++].label = arg;
+	return 0;
 }
+
+static const struct cmd_opt plot_rows[] = {
+	{ .name = "--out",
+	  .value = "DIR",
+	  .offset = offsetof(struct plot_args, out),
+	  .help = "where to write the plots (required)",
+	  .flags = CMD_OPT_REQUIRED },
+	{ .name = "--format",
+	  .value = "svg|png",
+	  .offset = offsetof(struct plot_args, format),
+	  .help = "svg (default) or png" },
+	{ .name = "--metric",
+	  .value = "NAME",
+	  .offset = offsetof(struct plot_args, metric),
+	  .help = "what sweep curves and comparison bars show (default iops):",
+	  .help_more = cmd_opts_metric_names },
+	{ .name = "--op",
+	  .value = "LIST",
+	  .offset = offsetof(struct plot_args, ops),
+	  .help = "the op types of the sweep, comparison and latency plots (insert, or read,write; "
+		  "default: every one)" },
+	{ 0 },
+};
+
+static const struct cmd_opt *const plot_tables[] = { plot_rows, cmd_opts_help_h, NULL };
+
+static const struct cmd_opts cmd_plot_opts = {
+	.name = "plot",
+	.subject = "plot",
+	.operands = "RESULT.json [MORE.json...]",
+	.about = "Draws the plots of dbio result files with gnuplot into DIR (created if missing):\n"
+		 "  series-j<N>-<job>    per job with log_interval=: ops/s per interval (time grid)\n"
+		 "                       or the time each N-op interval took (count grid), over\n"
+		 "                       the max latency per interval; worst intervals marked\n"
+		 "  latency              latency by percentile per job and op type (log axes)\n"
+		 "  sweep-<metric>       for sweeps: the metric against the varied value (the last\n"
+		 "                       --vary), mean with 95 % CI error bars, a curve per op\n"
+		 "                       type and result file\n"
+		 "  compare-<metric>     for several files: a bar per file (A, B ...), per job and\n"
+		 "                       op type\n"
+		 "  matrix-<metric>      for a matrix: a bar per configuration (A, B ...)\n"
+		 "  phases               for database workloads: each phase's elapsed time per job\n"
+		 "An ops/s metric is drawn per kind of operation (records, commits, batches ...):\n"
+		 "-<kind> is added to the name when a result has several.\n"
+		 "With several files the series and latency plots are named -f<N>- by file.\n"
+		 "Beside each image are its data (.dat) and gnuplot script (.gp).\n",
+	.tail = "Needs gnuplot (Debian: apt-get install gnuplot-nox). Prints the images it wrote.\n"
+		"Exit status: 0 done, 1 gnuplot missing or failed, 2 bad input (a result file, an\n"
+		"option, or a DIR that cannot be made or written; nothing is drawn).\n",
+	.tables = plot_tables,
+	.operand = plot_operand,
+};
 
 /* dir/name+ext, replaced as --output would be (util/atomic.h): a symlink
  * someone else planted in dir is not followed. */
@@ -133,7 +171,8 @@ static int write_plots(const char *out, const struct plot_set *set)
 
 static int plot_main(int argc, char **argv)
 {
-	const char *out = NULL, *format = "svg", *metric = "iops", *ops = NULL;
+	struct plot_args a = { .format = "svg", .metric = "iops" };
+	const char *out, *format, *metric, *ops;
 	struct plot_input *in = NULL;
 	struct plot_set set = { 0 };
 	struct dbio_err err = { 0 };
@@ -147,35 +186,13 @@ static int plot_main(int argc, char **argv)
 		cmd_error("plot: out of memory");
 		return 1;
 	}
-	for (int i = 1; i < argc; i++) {
-		bool missing = false;
-		const char *v;
-
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			plot_usage();
-			status = 0;
-			goto out;
-		}
-		if ((v = cmd_opt_value(argc, argv, &i, "--out", &missing)))
-			out = v;
-		else if ((v = cmd_opt_value(argc, argv, &i, "--format", &missing)))
-			format = v;
-		else if ((v = cmd_opt_value(argc, argv, &i, "--metric", &missing)))
-			metric = v;
-		else if ((v = cmd_opt_value(argc, argv, &i, "--op", &missing)))
-			ops = v;
-		else if (missing) {
-			cmd_error("plot: %s: needs a value", argv[i]);
-			goto out;
-		} else if (!strncmp(argv[i], "--", 2)) {
-			cmd_error(
-				"plot: '%s': unknown option: expected --out, --format, --metric, --op or --help",
-				argv[i]);
-			goto out;
-		} else {
-			in[n++].label = argv[i];
-		}
+	a.in = in;
+	if ((status = cmd_opts_parse(&cmd_plot_opts, argc, argv, &a))) {
+		status = status < 0 ? 0 : status;
+		goto out;
 	}
+	n = a.n, out = a.out, format = a.format, metric = a.metric, ops = a.ops;
+	status = 2;
 	if (!n) {
 		cmd_error("plot: no result file: usage: dbio plot RESULT.json [MORE.json...] --out DIR");
 		goto out;
@@ -246,4 +263,5 @@ const struct cmd cmd_plot = {
 	.name = "plot",
 	.summary = "draw result files with gnuplot: series, latency percentiles, sweeps, comparisons",
 	.main = plot_main,
+	.opts = &cmd_plot_opts,
 };

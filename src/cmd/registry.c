@@ -7,6 +7,7 @@
 
 #include "analysis/metric.h"
 #include "cmd/cmd.h"
+#include "job/option.h"
 #include "workload/workload.h"
 #include "stats/opstats.h"
 #include "util/list.h"
@@ -20,6 +21,7 @@ extern const struct cmd cmd_compare;
 extern const struct cmd cmd_sweep;
 extern const struct cmd cmd_matrix;
 extern const struct cmd cmd_sync;
+extern const struct cmd cmd_crash;
 extern const struct cmd cmd_sysinfo;
 extern const struct cmd cmd_sysbench;
 extern const struct cmd cmd_bonnie;
@@ -31,6 +33,7 @@ const struct cmd *const cmd_registry[] = {
 	&cmd_matrix,
 	&cmd_compare,
 	&cmd_sync,
+	&cmd_crash,
 	&cmd_bonnie,
 	&cmd_sysinfo,
 	&cmd_sysbench,
@@ -50,21 +53,13 @@ const struct cmd *cmd_find(const char *name)
 	return NULL;
 }
 
-const char *cmd_opt_value(int argc, char **argv, int *i, const char *key, bool *missing)
+const char *cmd_closest(const char *name)
 {
-	size_t len = strlen(key);
+	struct option_closest c = { .name = name };
 
-	if (strncmp(argv[*i], key, len))
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (argv[*i][len])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
+	for (unsigned i = 0; i < cmd_count; i++)
+		option_closest_offer(&c, cmd_registry[i]->name);
+	return c.best;
 }
 
 /* Whether the n bytes at p name an op type. */
@@ -160,62 +155,4 @@ void cmd_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsay(fmt, ap);
 	va_end(ap);
-}
-
-void cmd_print_metrics(const char *lead, int indent, const char *tail)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	int col = (int)strlen(strrchr(lead, '\n') ? strrchr(lead, '\n') + 1 : lead);
-	bool first = true;
-
-	if (!mem)
-		return;
-	for (int per_op = 1; per_op >= 0; per_op--) {
-		bool any = false;
-
-		for (size_t i = 0; i < metric_count; i++)
-			if (metric_per_op(&metric_registry[i]) == per_op) {
-				fprintf(mem, "%s%s",
-					any	 ? ", "
-					: per_op ? ""
-						 : ", ",
-					metric_registry[i].name);
-				any = true;
-			}
-		fprintf(mem, " (%s)", per_op ? "of each op type" : "of the whole run");
-	}
-	fputs(tail, mem);
-	if (fclose(mem)) {
-		free(text);
-		return;
-	}
-	fputs(lead, stdout);
-	/* Word by word: one that would pass column 79 begins a new line. */
-	for (const char *p = text; *p;) {
-		size_t n = strcspn(p, " \n");
-
-		if (*p == '\n' || *p == ' ') {
-			if (*p == '\n') {
-				putchar('\n');
-				col = 0;
-				first = true;
-			}
-			p++;
-			continue;
-		}
-		if (!first && col + 1 + (int)n > 79) {
-			printf("\n%*s", indent, "");
-			col = indent;
-		} else if (!first) {
-			putchar(' ');
-			col++;
-		}
-		fwrite(p, 1, n, stdout);
-		col += (int)n;
-		first = false;
-		p += n;
-	}
-	free(text);
 }

@@ -4,12 +4,14 @@
  * gnuplot in memory (no temporary files) and embedded. Without gnuplot the page
  * has the tables only and says why. The page is written atomically.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/metric.h"
 #include "cmd/cmd.h"
+#include "cmd/opts.h"
 #include "result/result.h"
 #include "views/html.h"
 #include "run/run.h"
@@ -17,30 +19,64 @@
 #include "views/text.h"
 #include "util/atomic.h"
 
-static void report_usage(void)
+struct report_args {
+	const char *html, *metric, *ops;
+	struct plot_input *in; /* the result files, argc entries */
+	size_t n;
+};
+
+/* A result file: an operand. */
+static int report_operand(const struct cmd_opts *spec, void *args, char *arg)
 {
-	printf("usage: dbio report RESULT.json [MORE.json...] --html FILE [--metric NAME] [--op LIST]\n"
-	       "       dbio report RESULT.json [MORE.json...] [--metric LIST] [--op LIST]\n\n"
-	       "Without --html, prints the text: a result of dbio run as dbio run printed it;\n"
-	       "a matrix or sweep result, or several files, as dbio compare shows them.\n\n"
-	       "With --html, writes one self-contained HTML page (no scripts, no external\n"
-	       "files; readable on a phone, printable) of dbio result files: the environment (host, kernel, memory,\n"
-	       "writeback settings, filesystems and disks), per job the op tables (ops/s, MiB/s,\n"
-	       "latency percentiles) of every op type the job did (inserts, commits, batches\n"
-	       "too), CPU, faults and context switches, a database workload's phases and the\n"
-	       "stall probe, the repeats' mean and 95 %% confidence interval with a flag for\n"
-	       "high variation, the per-interval series, sweep tables, a matrix's\n"
-	       "configurations named A, B ... side by side, and with several files a\n"
-	       "side-by-side table with the change against the first. The plots of `dbio plot` are embedded as SVG; without\n"
-	       "gnuplot (Debian: gnuplot-nox) the page has the tables only and says so.\n\n"
-	       "  --html FILE      the page to write (atomically)\n"
-	       "  --op LIST        the op types of the sweep, comparison and latency plots\n"
-	       "                   (insert, or read,write; default: every one)\n");
-	cmd_print_metrics("  --metric NAME    what sweep curves and comparison bars show (default iops):\n"
-			  "                   ",
-			  19, "\n\n");
-	printf("Exit status: 0 written (or printed), 1 could not write, 2 bad input.\n");
+	struct report_args *a = args;
+
+	(void)spec;
+	a->in[a->n++].label = arg;
+	return 0;
 }
+
+static const struct cmd_opt report_rows[] = {
+	{ .name = "--html",
+	  .value = "FILE",
+	  .offset = offsetof(struct report_args, html),
+	  .help = "the page to write (atomically)" },
+	{ .name = "--metric",
+	  .value = "NAME",
+	  .offset = offsetof(struct report_args, metric),
+	  .help = "what sweep curves and comparison bars show (default iops); without --html, a LIST "
+		  "as for dbio compare:",
+	  .help_more = cmd_opts_metric_names },
+	{ .name = "--op",
+	  .value = "LIST",
+	  .offset = offsetof(struct report_args, ops),
+	  .help = "the op types of the sweep, comparison and latency plots (insert, or read,write; "
+		  "default: every one)" },
+	{ 0 },
+};
+
+static const struct cmd_opt *const report_tables[] = { report_rows, cmd_opts_help_h, NULL };
+
+static const struct cmd_opts cmd_report_opts = {
+	.name = "report",
+	.subject = "report",
+	.operands = "RESULT.json [MORE.json...]",
+	.about = "Without --html, prints the text: a result of dbio run as dbio run printed it;\n"
+		 "a matrix or sweep result, or several files, as dbio compare shows them.\n\n"
+		 "With --html, writes one self-contained HTML page (no scripts, no external\n"
+		 "files; readable on a phone, printable) of dbio result files: the environment\n"
+		 "(host, kernel, memory, writeback settings, filesystems and disks), per job the\n"
+		 "op tables (ops/s, MiB/s, latency percentiles) of every op type the job did\n"
+		 "(inserts, commits, batches too), CPU, faults and context switches, a database\n"
+		 "workload's phases and the stall probe, the repeats' mean and 95 % confidence\n"
+		 "interval with a flag for high variation, the per-interval series, sweep\n"
+		 "tables, a matrix's configurations named A, B ... side by side, and with\n"
+		 "several files a side-by-side table with the change against the first. The\n"
+		 "plots of `dbio plot` are embedded as SVG; without gnuplot (Debian:\n"
+		 "gnuplot-nox) the page has the tables only and says so.\n",
+	.tail = "Exit status: 0 written (or printed), 1 could not write, 2 bad input.\n",
+	.tables = report_tables,
+	.operand = report_operand,
+};
 
 /* Draw the plots as SVG into svgs[] (NULL where a plot could not be
  * drawn). Returns a note for the page when plots are missing, else NULL. */
@@ -121,7 +157,8 @@ static int report_text(int argc, char **argv, struct plot_input *in, size_t n, c
 
 static int report_main(int argc, char **argv)
 {
-	const char *html = NULL, *metric = "iops", *ops = NULL, *note;
+	struct report_args a = { .metric = "iops" };
+	const char *html, *metric, *ops, *note;
 	struct plot_input *in = NULL;
 	struct plot_set set = { 0 };
 	struct dbio_err err = { 0 };
@@ -136,32 +173,13 @@ static int report_main(int argc, char **argv)
 		cmd_error("report: out of memory");
 		return 1;
 	}
-	for (int i = 1; i < argc; i++) {
-		bool missing = false;
-		const char *v;
-
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			report_usage();
-			status = 0;
-			goto out;
-		}
-		if ((v = cmd_opt_value(argc, argv, &i, "--html", &missing)))
-			html = v;
-		else if ((v = cmd_opt_value(argc, argv, &i, "--metric", &missing)))
-			metric = v;
-		else if ((v = cmd_opt_value(argc, argv, &i, "--op", &missing)))
-			ops = v;
-		else if (missing) {
-			cmd_error("report: %s: needs a value", argv[i]);
-			goto out;
-		} else if (!strncmp(argv[i], "--", 2)) {
-			cmd_error("report: '%s': unknown option: expected --html, --metric, --op or --help",
-				  argv[i]);
-			goto out;
-		} else {
-			in[n++].label = argv[i];
-		}
+	a.in = in;
+	if ((status = cmd_opts_parse(&cmd_report_opts, argc, argv, &a))) {
+		status = status < 0 ? 0 : status;
+		goto out;
 	}
+	n = a.n, html = a.html, metric = a.metric, ops = a.ops;
+	status = 2;
 	if (!n) {
 		cmd_error(
 			"report: no result file: usage: dbio report RESULT.json [MORE.json...] --html FILE");
@@ -242,4 +260,5 @@ const struct cmd cmd_report = {
 	.name = "report",
 	.summary = "one self-contained HTML page of result files, with tables and plots",
 	.main = report_main,
+	.opts = &cmd_report_opts,
 };

@@ -11,6 +11,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
+#include "cmd/opts.h"
 #include "mpi/mpi.h"
 #include "views/fio_json.h"
 #include "views/ranks.h"
@@ -34,33 +35,6 @@ static const struct run_format {
 };
 
 #define RUN_NFORMATS (sizeof(run_formats) / sizeof(run_formats[0]))
-
-static void run_usage(void)
-{
-	printf("usage: dbio run [JOBFILE...] [--KEY=VALUE...] [--output FILE] [--format FORMAT]\n"
-	       "                [--output-format=json|json+] [--series-csv FILE] [--progress=line|none]\n"
-	       "                [--keep] [--force] [--wide]\n\n"
-	       "Without a job file or job keys, runs the default suite (about one minute) in\n"
-	       "./dbio-scratch or --directory. Job keys given on the command line apply to every\n"
-	       "job and override the job files; `dbio help options` lists them.\n\n"
-	       "  --output FILE    write the result as JSON to FILE (atomically)\n"
-	       "  --format FORMAT  text (default), json, csv (a row per job and op type: iops,\n"
-	       "                   bw, latencies in ns, cpu, elapsed, user, sys), or fio-json and\n"
-	       "                   fio-json+ (as --output-format) on standard output\n"
-	       "  --output-format=json|json+  fio's JSON on standard output instead of dbio's,\n"
-	       "                   as fio prints it with the same flag (json+: with latency\n"
-	       "                   bins); --output still writes dbio's result (docs/fio-output.md)\n"
-	       "  --series-csv FILE  write the time series (log_interval=) as CSV to FILE\n"
-	       "  --progress=line|none  an updating status line on stderr (default: line when\n"
-	       "                   stderr is a terminal)\n"
-	       "  --keep           leave the files dbio created in place\n"
-	       "  --force          work in a directory that holds files that are not dbio's\n"
-	       "                   (dbio still only creates and removes its own)\n"
-	       "  --wide           the closing table of several jobs in one piece; without it a\n"
-	       "                   table wider than 80 columns is cut into narrower ones\n\n"
-	       "Exit status: 0 done, 1 failed while running, 2 bad input (nothing was written),\n"
-	       "130 interrupted by SIGINT, 143 by SIGTERM, 129 by SIGHUP, 131 by SIGQUIT.\n");
-}
 
 static void show_jobs(const json_t *result, const struct jobset *set, const struct run_args *a)
 {
@@ -145,23 +119,25 @@ static void show_fio_json_plus(const json_t *result, const struct jobset *set, c
 		cmd_error("run: fio JSON: out of memory");
 }
 
-/* Set *format from --format or --output-format (flag) VALUE; false, with
- * the error printed, for a value flag does not take. */
-static bool parse_format(const char *flag, const char *value, enum out_format *format)
+/* --format or --output-format (o) VALUE into the run_args: 0, or 2 after
+ * printing the error for a value o does not take. */
+static int parse_format(const struct cmd_opts *spec, const struct cmd_opt *o, const char *value, void *args)
 {
+	struct run_args *a = args;
 	char list[128] = "";
 	size_t n = 0, k = 0;
 
 	for (size_t f = 0; f < RUN_NFORMATS; f++)
-		if (!strcmp(run_formats[f].flag, flag)) {
+		if (!strcmp(run_formats[f].flag, o->name)) {
 			if (!strcmp(run_formats[f].name, value)) {
-				*format = run_formats[f].format;
-				return true;
+				a->format = run_formats[f].format;
+				a->format_set = true;
+				return 0;
 			}
 			n++;
 		}
 	for (size_t f = 0; f < RUN_NFORMATS; f++)
-		if (!strcmp(run_formats[f].flag, flag)) {
+		if (!strcmp(run_formats[f].flag, o->name)) {
 			k++;
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 k == 1	  ? ""
@@ -169,41 +145,41 @@ static bool parse_format(const char *flag, const char *value, enum out_format *f
 					  : ", ",
 				 run_formats[f].name);
 		}
-	cmd_error("command line: %s: bad value '%s': expected %s", flag, value, list);
-	return false;
+	cmd_error("%s: %s: bad value '%s': expected %s", spec->subject, o->name, value, list);
+	return 2;
 }
 
-/* Take --format and --output-format out of argv[0..argc), the rest into
- * kept (argc + 1 entries, NULL-terminated), the last format given into
- * *format (*set: one was). Returns how many are kept, or -1 after printing
- * the error. */
-static int take_formats(int argc, char **argv, char **kept, enum out_format *format, bool *set)
-{
-	static const char *const flags[] = { "--format", "--output-format" };
-	int nkept = 0;
+static const struct cmd_opt run_rows[] = {
+	{ .name = "--format",
+	  .value = "FORMAT",
+	  .parse = parse_format,
+	  .help = "text (default), json, csv (a row per job and op type: iops, bw, latencies in ns, cpu, "
+		  "elapsed, user, sys), or fio-json and fio-json+ (as --output-format) on standard output",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--output-format",
+	  .value = "json|json+",
+	  .parse = parse_format,
+	  .help = "fio's JSON on standard output instead of dbio's, in the shape of fio 3.33's with the "
+		  "same flag (json+: with each latency's histogram bins), for tools written for fio's output; "
+		  "--output still writes dbio's result (docs/fio-output.md says what dbio leaves out)",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ 0 },
+};
 
-	for (int i = 0; i < argc; i++) {
-		const char *flag = NULL, *value = NULL;
-		bool missing = false;
+static const struct cmd_opt *const run_tables[] = { jobrun_rows, run_rows, jobrun_not_sweep_rows,
+						    cmd_opts_help, NULL };
 
-		for (size_t f = 0; i > 0 && !flag && f < sizeof(flags) / sizeof(flags[0]); f++)
-			if ((value = cmd_opt_value(argc, argv, &i, flags[f], &missing)) || missing)
-				flag = flags[f];
-		if (!flag) {
-			kept[nkept++] = argv[i];
-			continue;
-		}
-		if (!value || !*value) {
-			cmd_error("command line: %s: needs a value", flag);
-			return -1;
-		}
-		if (!parse_format(flag, value, format))
-			return -1;
-		*set = true;
-	}
-	kept[nkept] = NULL;
-	return nkept;
-}
+static const struct cmd_opts cmd_run_opts = {
+	.name = "run",
+	.subject = "command line",
+	.operands = "[JOBFILE...] [--KEY=VALUE...]",
+	.about = "Without a job file or job keys, runs the default suite (about one minute) in\n"
+		 "./dbio-scratch or --directory. Job keys given on the command line apply to every\n"
+		 "job and override the job files; `dbio help options` lists them.\n",
+	.tail = "Exit status: 0 done, 1 failed while running, 2 bad input (nothing was written),\n"
+		"130 interrupted by SIGINT, 143 by SIGTERM, 129 by SIGHUP, 131 by SIGQUIT.\n",
+	.tables = run_tables,
+};
 
 static int run_main(int argc, char **argv)
 {
@@ -211,25 +187,15 @@ static int run_main(int argc, char **argv)
 	struct run_args args = { 0 };
 	struct jobset set = { 0 };
 	struct dbio_err err = { 0 };
-	char **kept = calloc((size_t)argc + 1, sizeof(*kept));
-	enum out_format format = FORMAT_TEXT;
-	bool suite = false, format_set = false;
-	int rc, status, nkept;
+	bool suite = false;
+	int rc, status;
 
-	if (!kept) {
-		cmd_error("run: out of memory");
-		return 1;
-	}
 	if ((rc = mpi_world_start(&args.mpi, &err))) {
 		cmd_error("%s", err.msg);
-		free(kept);
 		return dbio_exit_status(rc);
 	}
 	args.opts.coord = mpi_coord(args.mpi); /* NULL alone */
-	nkept = take_formats(argc, argv, kept, &format, &format_set);
-	status = nkept < 0 ? 2 : jobrun_parse_args(nkept, kept, false, run_usage, &args);
-	args.format = format;
-	args.format_set = format_set;
+	status = jobrun_parse(&cmd_run_opts, argc, argv, &args);
 	if (status) {
 		status = status < 0 ? 0 : status;
 		goto out_args;
@@ -256,7 +222,6 @@ out_set:
 out_args:
 	jobrun_args_release(&args);
 	mpi_world_end(args.mpi);
-	free(kept);
 	return status;
 }
 
@@ -264,4 +229,5 @@ const struct cmd cmd_run = {
 	.name = "run",
 	.summary = "run job files, command-line jobs, or the default suite",
 	.main = run_main,
+	.opts = &cmd_run_opts,
 };

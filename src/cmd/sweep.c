@@ -7,6 +7,7 @@
  * point.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
+#include "cmd/opts.h"
 #include "mpi/mpi.h"
 #include "plan/plan.h"
 #include "analysis/metric.h"
@@ -33,41 +35,70 @@ struct axis {
 	size_t nvalues;
 };
 
-static void sweep_usage(void)
+static int parse_vary(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
 {
-	char defaults[128], phased[128], tail[256];
+	struct run_args *a = args;
 
-	printf("usage: dbio sweep [JOBFILE...] [--KEY=VALUE...] --vary KEY=VALUES [--vary ...]\n"
-	       "                  [--output FILE] [--metric LIST] [--op LIST] [--format text|json|csv]\n"
-	       "       dbio sweep --resume FILE [JOBFILE...] [--KEY=TEXT...] [--series-csv FILE]\n\n"
-	       "Runs the job (or the jobs of the job files) once per point of the grid the --vary\n"
-	       "options make, the first --vary changing slowest. VALUES is a list (1,2,4,8) or a\n"
-	       "range: A..B*F multiplies by F from A up to B (1g..16g*2 = 1g,2g,4g,8g,16g), A..B+S\n"
-	       "adds S; a range is the whole of VALUES, and only a numeric key (a size, a\n"
-	       "duration, a count) has ranges: directory=/a/../b,/c is a list of two. A key is\n"
-	       "varied by one --vary, and no list item is empty.\n"
-	       "Each point honours repeat=. With --output the result file is rewritten\n"
-	       "after every point, and says partial: true until the last point is done\n"
-	       "(sweep.completed counts the finished points); `dbio sweep --resume FILE`\n"
-	       "finishes an interrupted sweep without redoing the points it holds; it takes\n"
-	       "the plan from FILE, but what may name a path only from its own command line:\n"
-	       "give the job files, the keys of free text (directory=, filename=, the log\n"
-	       "keys ...) and --force again, as the sweep had them. A signal\n"
-	       "stops the sweep at once (exit 128 + signal); one that comes after the last\n"
-	       "point's runs does not make it partial: it is complete, exit 0.\n"
-	       "Below the table, a point over several directories (directory=a:b) has a row per\n"
-	       "directory with its read and write MiB/s; they add up to the point's.\n\n");
-	snprintf(tail, sizeof(tail), "; default %s; %s when every job has phases (kv, import, meta)%s",
-		 metric_names(defaults, sizeof(defaults), ",", true),
-		 metric_names_phased(phased, sizeof(phased), ","), "\n");
-	cmd_print_metrics("  --metric LIST    columns of the table, from ", 19, tail);
-	printf("  --op LIST        rows of the table: only these op types (insert, or read,write)\n"
-	       "                   and phases (load; index: the op type's and the phase's rows;\n"
-	       "                   'phase index': that row alone); default every op type a job\n"
-	       "                   did and every phase it went through. The result keeps them all.\n"
-	       "  --format FORMAT  text (default), json or csv on standard output\n"
-	       "Other options as for `dbio run`.\n");
+	a->vary[a->nvary++] = (char *)val;
+	return 0;
 }
+
+static const struct cmd_opt sweep_rows[] = {
+	{ .name = "--vary",
+	  .value = "KEY=VALUES",
+	  .parse = parse_vary,
+	  .help = "a key and its values, a list or a range; once per key varied",
+	  .flags = CMD_OPT_REPEAT | CMD_OPT_NONEMPTY | CMD_OPT_REQUIRED },
+	{ .name = "--resume",
+	  .value = "FILE",
+	  .offset = offsetof(struct run_args, resume),
+	  .help = "finish the interrupted sweep of the result FILE: its plan from FILE, the job files, "
+		  "the keys of free text, --series-csv, --force, --format and --progress from this command "
+		  "line",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--metric",
+	  .value = "LIST",
+	  .offset = offsetof(struct run_args, metrics),
+	  .help = "columns of the table, from",
+	  .help_more = cmd_opts_metric_lists,
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--op",
+	  .value = "LIST",
+	  .offset = offsetof(struct run_args, ops),
+	  .help = "rows of the table: only these op types (insert, or read,write) and phases (load; "
+		  "index: the op type's and the phase's rows; 'phase index': that row alone); default "
+		  "every op type a job did and every phase it went through. The result keeps them all.",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ 0 },
+};
+
+static const struct cmd_opt *const sweep_tables[] = { sweep_rows, jobrun_format_rows, jobrun_rows,
+						      cmd_opts_help, NULL };
+
+static const struct cmd_opts cmd_sweep_opts = {
+	.name = "sweep",
+	.subject = "command line",
+	.operands = "[JOBFILE...] [--KEY=VALUE...]",
+	.synopsis = "       dbio sweep --resume FILE [JOBFILE...] [--KEY=TEXT...] [--series-csv FILE]\n",
+	.about = "Runs the job (or the jobs of the job files) once per point of the grid the --vary\n"
+		 "options make, the first --vary changing slowest. VALUES is a list (1,2,4,8) or a\n"
+		 "range: A..B*F multiplies by F from A up to B (1g..16g*2 = 1g,2g,4g,8g,16g), A..B+S\n"
+		 "adds S; a range is the whole of VALUES, and only a numeric key (a size, a\n"
+		 "duration, a count) has ranges: directory=/a/../b,/c is a list of two. A key is\n"
+		 "varied by one --vary, and no list item is empty.\n"
+		 "Each point honours repeat=. With --output the result file is rewritten\n"
+		 "after every point, and says partial: true until the last point is done\n"
+		 "(sweep.completed counts the finished points); `dbio sweep --resume FILE`\n"
+		 "finishes an interrupted sweep without redoing the points it holds; it takes\n"
+		 "the plan from FILE, but what may name a path only from its own command line:\n"
+		 "give the job files, the keys of free text (directory=, filename=, the log\n"
+		 "keys ...) and --force again, as the sweep had them. A signal\n"
+		 "stops the sweep at once (exit 128 + signal); one that comes after the last\n"
+		 "point's runs does not make it partial: it is complete, exit 0.\n"
+		 "Below the table, a point over several directories (directory=a:b) has a row per\n"
+		 "directory with its read and write MiB/s; they add up to the point's.\n",
+	.tables = sweep_tables,
+};
 
 static void axis_release(struct axis *ax)
 {
@@ -324,7 +355,7 @@ static int resume_args(struct sweep *s)
 		return 2;
 	}
 	memset(&s->args, 0, sizeof(s->args));
-	status = jobrun_parse_args(rargc, s->resume_argv, true, sweep_usage, &s->args);
+	status = jobrun_parse(&cmd_sweep_opts, rargc, s->resume_argv, &s->args);
 	if (status) {
 		jobrun_args_release(&now);
 		cmd_error("sweep: %s: cannot resume: its argv is not a command line this dbio takes", path);
@@ -592,7 +623,7 @@ static int sweep_main(int argc, char **argv)
 		cmd_error("%s", s.err.msg);
 		return dbio_exit_status(rc);
 	}
-	status = jobrun_parse_args(argc, argv, true, sweep_usage, &s.args);
+	status = jobrun_parse(&cmd_sweep_opts, argc, argv, &s.args);
 	if (status) {
 		status = status < 0 ? 0 : status;
 		goto out;
@@ -632,4 +663,5 @@ const struct cmd cmd_sweep = {
 	.name = "sweep",
 	.summary = "run a job at every point of a grid of option values, resumable",
 	.main = sweep_main,
+	.opts = &cmd_sweep_opts,
 };

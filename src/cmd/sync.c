@@ -39,19 +39,24 @@ static const unsigned writes_per_sync[] = { 1, 2, 8, 16 };
 #define NMETHODS (sizeof(methods) / sizeof(methods[0]))
 #define NCOUNTS	 (sizeof(writes_per_sync) / sizeof(writes_per_sync[0]))
 
-static void sync_usage(void)
-{
-	printf("usage: dbio sync [DIR] [--runtime=2s] [--output FILE] [--format text|json] [--force]\n\n"
-	       "Measures 8 KiB writes made durable by each method — write+fdatasync,\n"
-	       "write+fsync, O_DSYNC, O_SYNC, O_DIRECT+fdatasync — with 1, 2, 8 and 16 writes\n"
-	       "per sync, and write+sync_file_range (wait_before,write,wait_after: the data's\n"
-	       "writeback alone, not durable) for comparison; each cell overwrites the same\n"
-	       "blocks of a written file for --runtime (default 2 s) in DIR (default\n"
-	       "./dbio-scratch). Prints one table: per method and count, groups per second and\n"
-	       "microseconds per group (a group is the writes and their sync; for O_DSYNC and\n"
-	       "O_SYNC every write is synchronous).\n"
-	       "Other job keys (--bs=4k, --numjobs=2 …) apply to every cell.\n");
-}
+static const struct cmd_opt *const sync_tables[] = { jobrun_format_rows, jobrun_rows, jobrun_not_sweep_rows,
+						     cmd_opts_help, NULL };
+
+static const struct cmd_opts cmd_sync_opts = {
+	.name = "sync",
+	.subject = "command line",
+	.operands = "[DIR] [--runtime=2s] [--KEY=VALUE...]",
+	.about = "Measures 8 KiB writes made durable by each method — write+fdatasync,\n"
+		 "write+fsync, O_DSYNC, O_SYNC, O_DIRECT+fdatasync — with 1, 2, 8 and 16 writes\n"
+		 "per sync, and write+sync_file_range (wait_before,write,wait_after: the data's\n"
+		 "writeback alone, not durable) for comparison; each cell overwrites the same\n"
+		 "blocks of a written file for --runtime (default 2 s) in DIR (default\n"
+		 "./dbio-scratch). Prints one table: per method and count, groups per second and\n"
+		 "microseconds per group (a group is the writes and their sync; for O_DSYNC and\n"
+		 "O_SYNC every write is synchronous).\n"
+		 "Other job keys (--bs=4k, --numjobs=2 …) apply to every cell.\n",
+	.tables = sync_tables,
+};
 
 /* The job file of every cell, in a static buffer. */
 static const char *cells_jobfile(void)
@@ -132,7 +137,7 @@ static int sync_main(int argc, char **argv)
 	bool suite;
 	int rc, status;
 
-	status = jobrun_parse_args(argc, argv, false, sync_usage, &args);
+	status = jobrun_parse(&cmd_sync_opts, argc, argv, &args);
 	if (status) {
 		status = status < 0 ? 0 : status;
 		goto out;
@@ -173,4 +178,5 @@ const struct cmd cmd_sync = {
 	.name = "sync",
 	.summary = "8 KiB writes made durable by each sync method (what pg_test_fsync measures)",
 	.main = sync_main,
+	.opts = &cmd_sync_opts,
 };

@@ -269,19 +269,11 @@ static int parse_continue(struct job *job, struct dbio_err *err)
 	return 0;
 }
 
-/* fio's keys whose other values dbio does not do; io_submit_mode into
- * job->offload. */
+/* fio's keys whose other values dbio does not do (io_submit_mode is
+ * fileio's: pace_validate). */
 static int check_modes(struct job *job, struct dbio_err *err)
 {
-	const char *ism = job->io_submit_mode;
-
-	if (parse_continue(job, err))
-		return err->code;
-	job->offload = !strcmp(ism, "offload");
-	if (!job->offload && strcmp(ism, "inline"))
-		return job_fail(job, "io_submit_mode", err, "bad value '%s': expected inline or offload",
-				ism);
-	return 0;
+	return parse_continue(job, err) ? err->code : 0;
 }
 
 int job_validate_pacing(struct job *job, struct dbio_err *err)

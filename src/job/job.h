@@ -53,7 +53,6 @@ enum random_generator { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 }
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 enum io_class { IOCLASS_NONE, IOCLASS_RT, IOCLASS_BE, IOCLASS_IDLE };
 enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
-enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
 enum ss_metric { SS_IOPS, SS_BW, SS_LAT }; /* what fio's steadystate judges */
 /* fio's verify= values, numbered as fio numbers them (verify.h), which
  * dbio writes in each block's header. */
@@ -193,7 +192,6 @@ struct job {
 	int exit_what; /* enum exit_what */
 	bool exitall_on_error;
 	char continue_on_error[16];
-	char io_submit_mode[16];
 	/* Parsed by job_validate_pacing ([0] reads, [1] writes; 0: none). */
 	uint64_t startdelay_lo_ns, startdelay_hi_ns;
 	uint64_t rate_bps[2];	   /* rate, else rate_iops * bs */
@@ -322,11 +320,9 @@ struct job {
 	double ss_limit; /* IOPS, bytes per second, ns; or percent */
 	/* -- end of steady state -- */
 	/* -- fio: flow and submission -- */
-	uint64_t flow;		/* weight among the jobs of its flow_id; 0: no flow control */
-	uint64_t flow_id;	/* the jobs of one id share a count of their I/Os */
-	uint64_t flow_sleep_ns; /* how long a thread over its share waits; 0: yield and look again */
-	bool offload;		/* io_submit_mode=offload, parsed by job_validate_pacing */
-	unsigned continue_on;	/* continue_on_error: CONTINUE_READ | CONTINUE_WRITE | CONTINUE_TRIM */
+	uint64_t flow;	      /* weight among the jobs of its flow_id; 0: no flow control */
+	uint64_t flow_id;     /* the jobs of one id share a count of their I/Os */
+	unsigned continue_on; /* continue_on_error: CONTINUE_READ | CONTINUE_WRITE | CONTINUE_TRIM */
 	/* -- end of flow and submission -- */
 	/* -- fio: engines and NUMA -- */
 	char numa_cpu_nodes[128];  /* as given: NUMA nodes "0-1,3" or "all"; "" none */
@@ -337,16 +333,7 @@ struct job {
 	int numa_mode;		/* its MPOL_* (linux/mempolicy.h) */
 	uint64_t numa_nodes;	/* its nodes, a bit each */
 	/* -- end of engines and NUMA -- */
-	/* -- fio: buffers and latency target -- */
-	bool scramble_buffers;	 /* stamp each 512-byte sector of a write */
-	bool refill_buffers;	 /* new data each write */
-	bool zero_buffers;	 /* writes carry zeros */
-	uint64_t compress_pct;	 /* buffer_compress_percentage */
-	uint64_t compress_chunk; /* buffer_compress_chunk, bytes */
-	uint64_t dedupe_pct;	 /* dedupe_percentage */
-	int dedupe_mode;	 /* enum dedupe_mode */
-	uint64_t dedupe_ws_pct;	 /* dedupe_working_set_percentage */
-	bool dedupe_global;
+	/* -- fio: latency target (the buffer keys are fileio's) -- */
 	uint64_t threads_all;	    /* resolved by plan_threads: the threads of every job of the files */
 	uint64_t latency_target_ns; /* 0: no search for a queue depth */
 	uint64_t latency_window_ns;
@@ -487,9 +474,8 @@ int job_validate_numa(struct job *job, const char *sysfs_dir, struct dbio_err *e
  * rate_iops, rate_min and rate_iops_min (fio's R,W forms), startdelay,
  * cpus_allowed or cpumask and nice into their parsed fields, refuse the
  * values dbio does not do (continue_on_error other than none), parse
- * io_submit_mode into offload (the queued engines' batch keys are
- * fileio's own: workload/fileio/keys.h). 0 or DBIO_EINPUT naming the
- * key. */
+ * (io_submit_mode and the queued engines' batch keys are fileio's own:
+ * workload/fileio/keys.h). 0 or DBIO_EINPUT naming the key. */
 int job_validate_pacing(struct job *job, struct dbio_err *err);
 
 /* fio's steady-state keys (job/fio_steady.c): steadystate's MODE:LIMIT
@@ -525,14 +511,6 @@ extern const struct opt_enum job_verify_values[];
  * a number with an optional binary k, m, g or t suffix. 0, -EINVAL or
  * -ERANGE. */
 int job_parse_rw_pair(const char *s, uint64_t out[2]);
-
-/* fio's buffer keys (job/fio_buffers.c), for the workloads that write
- * through workload/fileio/content.c: checked and fixed up as fio does (100 %
- * compressible is zero_buffers, compression and dedupe refill, a refilled
- * write is not scrambled). 0 or DBIO_EINPUT. job_buffer_key_given: the
- * first of them given, for the workloads that do not honour them. */
-int job_validate_buffers(struct job *job, struct dbio_err *err);
-const char *job_buffer_key_given(const struct job *job);
 
 /* The job's one-line summary into buf, the way a user writes keys: "rw=read
  * bs=4 KiB size=1 GiB nrfiles=1 ioengine=psync numjobs=4 fsync=1" — the

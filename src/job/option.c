@@ -143,12 +143,6 @@ static const struct opt_enum io_class_values[] = {
 	{ NULL, 0, NULL },
 };
 
-static const struct opt_enum dedupe_mode_values[] = {
-	{ "repeat", DEDUPE_REPEAT, "repeat the thread's last new write" },
-	{ "working_set", DEDUPE_WORKING_SET, "repeat a page of the working set" },
-	{ NULL, 0, NULL },
-};
-
 static const struct opt_enum exit_what_values[] = {
 	{ "group", EXIT_GROUP, "the jobs of its reporting group (fio's groupid)" },
 	{ "stonewall", EXIT_STONEWALL,
@@ -271,7 +265,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "fsync_scope", .type = OPT_ENUM, .offset = F(fsync_scope), .def = "file", .values = fsync_scope_values, .dbio_own = 1,
 	  .help = "What fsync=N (or fdatasync=N) counts and syncs. file: as fio, after every N writes of a thread, the file just written. job: as sysbench fileio's --file-fsync-freq, after every N reads and writes counted over all threads of the job together, the thread that made the N-th syncs every file of the job, once each, if any was written since the last such round (none after a job's last I/O). job needs every thread on all the files (filename=, or numjobs=1) and one of fsync and fdatasync." },
 	/* -- end of sysbench -- */
-	/* -- fio: pacing and threads (rate, thinktime, startdelay, cpus_allowed, nice, prio ...) -- */
+	/* -- fio: pacing and threads (rate, startdelay, cpus_allowed, nice, prio ...; thinktime is fileio's) -- */
 	{ .name = "startdelay", .never_brief = 1, .type = OPT_STR, .offset = F(startdelay), .size = S(startdelay), .def = "0",
 	  .help = "Start the job's threads this long after their group starts (bare number: seconds). A range lo-hi (5-10, 500ms-2s) gives each thread its own delay drawn from it, seeded by randseed. The time each thread's I/O starts is the start of its measured phase and runtime. fio counts the delay from the start of the whole run: for the jobs of the first group the two are the same. workload=fileio only." },
 	{ .name = "rate", .type = OPT_STR, .offset = F(rate), .size = S(rate), .def = "",
@@ -302,8 +296,6 @@ static const struct option_def files_defs[] = {
 	  .help = "When a thread of this job fails, stop the other jobs running with it (which ones: exit_what); without it a failure stops the failing job's own threads only." },
 	{ .name = "continue_on_error", .type = OPT_STR, .offset = F(continue_on_error), .size = S(continue_on_error), .def = "none",
 	  .help = "none (or 0): stop the job at its first I/O error. read, write, io (both, and trims): as fio, go on after an EIO or EILSEQ of those, counted in the run's errors (by errno, with the first one's message) and not as I/O done; any other error still stops the job, and so does a failed fsync (the data may be lost) and a verify mismatch, so fio's verify, all and 1 are refused. workload=fileio only." },
-	{ .name = "io_submit_mode", .type = OPT_STR, .offset = F(io_submit_mode), .size = S(io_submit_mode), .def = "inline",
-	  .help = "inline: before a rate wait, a queued engine waits for the I/O in flight, as fio's default. offload: it does not, as fio's pool of submitting threads: each I/O is issued at its time on the rate's schedule whatever is in flight, and completions are reaped as they come meanwhile. A synchronous engine keeps one I/O in flight either way (fio's offload with iodepth=1 too). workload=fileio only." },
 	/* -- end of pacing and threads -- */
 	/* -- fio: how much and where (io_size, number_ios, offset, bsrange, bssplit, zones ...) -- */
 	{ .name = "io_size", .type = OPT_SIZE, .offset = F(io_size), .def = "0", .min = 0, .max = OPT_MAX,
@@ -435,13 +427,11 @@ static const struct option_def files_defs[] = {
 	{ .name = "steadystate_check_interval", .type = OPT_TIME, .offset = F(ss_interval_ns), .def = "1", .max = OPT_MAX, .bare_unit_ns = NS_PER_S,
 	  .help = "One steady-state sample per this interval (bare number: seconds), at least 1 s, as in fio; the same for every job." },
 	/* -- end of steady state -- */
-	/* -- fio: flow and submission (flow, flow_id, flow_sleep, io_submit_mode=offload, exit_what=all) -- */
+	/* -- fio: flow and submission (flow, flow_id; flow_sleep and io_submit_mode are fileio's: workload/fileio/keys.c) -- */
 	{ .name = "flow", .type = OPT_UINT, .offset = F(flow), .def = "0", .min = 0, .max = 1000,
 	  .help = "Weight of each thread of the job in its flow_id, as in fio: the threads of one flow_id running at the same time share a count of their reads and writes, and before each I/O a thread whose share of that count is above its share of the flow's weights waits (flow_sleep) instead: flow=1 beside flow=8 does about 1 I/O for their 8. 0: no flow control. workload=fileio only." },
 	{ .name = "flow_id", .type = OPT_UINT, .offset = F(flow_id), .def = "0", .min = 0, .max = OPT_MAX,
 	  .help = "The flow whose count the job's threads share (flow=). workload=fileio only." },
-	{ .name = "flow_sleep", .type = OPT_TIME, .offset = F(flow_sleep_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
-	  .help = "How long a thread held back by flow waits before it looks again (bare number: microseconds, as in fio); a queued engine first waits for what it has in flight, as fio. 0: it yields the CPU and looks again. workload=fileio only." },
 	/* -- end of flow and submission -- */
 	/* -- fio: falloc and ftruncate engines, trims, NUMA (numa_cpu_nodes, numa_mem_policy) -- */
 	{ .name = "numa_cpu_nodes", .never_brief = 1, .type = OPT_STR, .offset = F(numa_cpu_nodes), .size = S(numa_cpu_nodes), .def = "",
@@ -449,25 +439,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "numa_mem_policy", .never_brief = 1, .type = OPT_STR, .offset = F(numa_mem_policy), .size = S(numa_mem_policy), .def = "",
 	  .help = "The memory policy of the job's threads (set_mempolicy(2) before the thread prepares, so its buffers follow it): default (no call, as fio), prefer:NODE, bind:NODES, interleave[:NODES] (all nodes when none are given) or local; nodes as in numa_cpu_nodes." },
 	/* -- end of engines and NUMA -- */
-	/* -- fio: buffer contents and latency target (dedupe_*, buffer_compress_*, latency_target ...) -- */
-	{ .name = "scramble_buffers", .type = OPT_BOOL, .offset = F(scramble_buffers), .def = "1",
-	  .help = "Stamp each 512-byte sector of a write with its offset and the write's number, as fio does by default, so that no two writes carry the same data (a storage that deduplicates finds nothing to save). Off with refill_buffers, buffer_compress_percentage or dedupe_percentage (they fill each write anew), with verify (its headers and pattern), and with zero_buffers unless given too." },
-	{ .name = "refill_buffers", .type = OPT_BOOL, .offset = F(refill_buffers), .def = "0",
-	  .help = "New random data for every write, as in fio (costs the filling of each write). On by itself with buffer_compress_percentage (unless given as 0) and with dedupe_percentage." },
-	{ .name = "zero_buffers", .type = OPT_BOOL, .offset = F(zero_buffers), .def = "0",
-	  .help = "Writes carry zeros, as in fio (a storage that compresses or deduplicates stores next to nothing)." },
-	{ .name = "buffer_compress_percentage", .type = OPT_UINT, .offset = F(compress_pct), .def = "0", .min = 0, .max = 100,
-	  .help = "How much of written data compresses, as in fio: of each buffer_compress_chunk, this percentage is zeros after random bytes; 100 is zero_buffers. Turns refill_buffers on unless it is given." },
-	{ .name = "buffer_compress_chunk", .type = OPT_SIZE, .offset = F(compress_chunk), .def = "512", .min = 0, .max = OPT_MAX,
-	  .help = "The unit of buffer_compress_percentage and dedupe_percentage, as in fio: each chunk of a write is random bytes and then zeros, from a seed of its own. 0: the write's block size." },
-	{ .name = "dedupe_percentage", .type = OPT_UINT, .offset = F(dedupe_pct), .def = "0", .min = 0, .max = 100,
-	  .help = "This percentage of writes carries data written before, byte for byte, as in fio (dedupe_mode says which); the others are new. Turns refill_buffers on." },
-	{ .name = "dedupe_mode", .type = OPT_ENUM, .offset = F(dedupe_mode), .def = "repeat", .values = dedupe_mode_values,
-	  .help = "Which earlier data a deduplicating write repeats, as in fio: repeat (the thread's last new write) or working_set (a page of a working set: dedupe_working_set_percentage of the size's blocks, the thread's first new writes)." },
-	{ .name = "dedupe_working_set_percentage", .type = OPT_UINT, .offset = F(dedupe_ws_pct), .def = "5", .min = 0, .max = 100,
-	  .help = "dedupe_mode=working_set: the working set's share of the job's size, as in fio; with dedupe_percentage at most 100." },
-	{ .name = "dedupe_global", .type = OPT_BOOL, .offset = F(dedupe_global), .def = "0",
-	  .help = "dedupe_mode=working_set: the working set spreads over every thread of the job files, so writes of one job repeat data of another, as in fio." },
+	/* -- fio: latency target (latency_target ...; the buffer keys are fileio's: workload/fileio/keys.c) -- */
 	{ .name = "latency_target", .type = OPT_TIME, .offset = F(latency_target_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
 	  .help = "Look for the deepest queue whose I/Os stay at or under this latency, as fio does (bare number: microseconds): from depth 1, deeper after each latency_window that meets it at latency_percentile, shallower after one that misses; once the depth settles, the measurement starts over for one last window and the job ends (unless latency_run). The depth found is in the result. Queued engines (io_uring, libaio); 0: off." },
 	{ .name = "latency_window", .type = OPT_TIME, .offset = F(latency_window_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,

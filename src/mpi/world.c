@@ -334,11 +334,13 @@ int mpi_agree(struct mpi_world *w, int rc, struct dbio_err *err)
 	if (first_err->sig && !atomic_load(&run_stop_signal))
 		atomic_store(&run_stop_signal, first_err->sig);
 	err->code = 0;
+	/* first_err->msg is a message dbio_err_set made (escaped), perhaps of
+	 * several lines (every bad key of a job file): kept as it is. */
 	if (nfailed == w->size)
-		dbio_err_set(err, first_err->code, "%s", first_err->msg);
+		dbio_err_set_lines(err, first_err->code, "%s", first_err->msg);
 	else
-		dbio_err_set(err, first_err->code, "rank %d on %s: %s", first, w->hosts[first],
-			     first_err->msg);
+		dbio_err_set_lines(err, first_err->code, "rank %d on %s: %s", first, w->hosts[first],
+				   first_err->msg);
 	rc = first_err->code;
 	free(first_err);
 	return rc;

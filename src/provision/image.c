@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "provision/provision_int.h"
+#include "util/safepath.h"
 
 int provision_image_make(struct provision_env *m, int *fd, struct dbio_err *err)
 {
@@ -90,10 +91,19 @@ int provision_image_undo(const char *path, const char *token, uint64_t idev, uin
 /* The path as given, or dbio-matrix.<pid>.img in the directory given. */
 static int resolve(const char *given, char *path, size_t len, struct dbio_err *err)
 {
+	struct safepath sp;
 	struct stat st;
+	int rc;
 
 	if (strchr(given, '\n'))
 		return dbio_err_set(err, DBIO_EINPUT, "--image: a path with a newline is not accepted");
+	/* Another user's symlink anywhere in the path could send the image
+	 * (and mkfs) into a directory of root's: refused, as for every path
+	 * dbio writes (docs/safety.md). */
+	rc = safepath_resolve("--image", given, &sp, err);
+	safepath_release(&sp);
+	if (rc == DBIO_EUNSAFE)
+		return rc;
 	if (!stat(given, &st) && S_ISDIR(st.st_mode)) {
 		if (snprintf(path, len, "%s/dbio-matrix.%d.img", given, (int)getpid()) >= (int)len)
 			return dbio_err_set(err, DBIO_EINPUT, "--image %s: path too long", given);

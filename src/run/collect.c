@@ -197,7 +197,8 @@ static int collect_job(struct run_group *g, size_t j, size_t base, struct dbio_e
 		const struct worker *w = &s->w;
 
 		if (s->rc)
-			rc = dbio_err_set(err, s->rc, "%s", w->err.msg);
+			rc = dbio_err_set_lines(err, s->rc, "%s",
+						w->err.msg); /* made by dbio_err_set: escaped */
 		for (int op = 0; op < OP_NTYPES; op++)
 			op_stats_merge(&st->ops[op], &w->stats[op]);
 		for (size_t d = 0; w->tio && d < st->ntargets; d++) {

@@ -209,9 +209,21 @@ static int reopen(struct layout *l, struct layout_file *f, struct dbio_err *err)
 		rc = dbio_err_set(err, DBIO_EUNSAFE,
 				  "%s: not a regular file of dbio's user with one link: not opened again",
 				  f->path);
+	else if (l->job->files_from_earlier && !run_carried_has(&st))
+		rc = dbio_err_set(
+			err, DBIO_EUNSAFE,
+			"%s: not the file the earlier job created (replaced since): not opened again",
+			f->path);
+	else if (!l->job->files_from_earlier && mark_check(fd, RUN_MARK_KEPT) &&
+		 mark_check(fd, RUN_MARK_LIVE))
+		rc = dbio_err_set(
+			err, DBIO_EUNSAFE,
+			"%s: not a file dbio kept: it lacks the mark trusted.dbio.kept that --keep leaves (verify_only reads back only such a file, and needs root and extended attributes to tell it): not opened",
+			f->path);
 	else if ((uint64_t)st.st_size < f->size && !l->job->verify_only && (rc = preallocate(l, f, fd)))
 		dbio_err_set(err, rc, "%s: cannot grow: %s", f->path, strerror(-rc));
-	f->created = l->job->files_from_earlier;
+	/* removed at the end only when it is the earlier job's file */
+	f->created = l->job->files_from_earlier && rc != DBIO_EUNSAFE;
 	dbio_sys->close(fd);
 	return rc;
 }
@@ -263,6 +275,7 @@ int layout_create(struct layout *l, struct dbio_err *err)
 	}
 	for (size_t i = 0; i < l->nfiles && !rc; i++) {
 		struct layout_file *f = &l->files[i];
+		struct stat st;
 		int fd;
 
 		if (atomic_load(&run_stop_signal)) {
@@ -298,6 +311,12 @@ int layout_create(struct layout *l, struct dbio_err *err)
 		/* best effort: without it (not root, no xattrs) a leftover is
 		 * refused instead of removed by the next run */
 		(void)mark_set(fd, RUN_MARK_LIVE);
+		if (l->carry && (fstat(fd, &st) || (rc = run_carried_add(&st)))) {
+			rc = dbio_err_set(err, rc ? rc : -errno, "%s: cannot record it for the later job: %s",
+					  f->path, strerror(rc ? -rc : errno));
+			dbio_sys->close(fd);
+			break;
+		}
 		rc = preallocate(l, f, fd);
 		if (rc) {
 			char sz[32];
@@ -329,47 +348,6 @@ int layout_invalidate(struct layout *l, struct dbio_err *err)
 					    strerror(rc));
 	}
 	return 0;
-}
-
-/* Remove the directory name in parent with what is in it, down to depth
- * more levels: only a 0700 directory of dbio's user, which nobody else can
- * have put anything in. 0, or an errno with what could not be removed in
- * what (a path below parent): EPERM for a directory that is not such. */
-static int remove_private_dir(int parent, const char *name, int depth, char *what, size_t len)
-{
-	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int first = 0;
-	struct stat st;
-	DIR *d;
-
-	snprintf(what, len, "%s", name);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : errno;
-	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077) || !(d = fdopendir(fd))) {
-		close(fd);
-		return EPERM;
-	}
-	for (struct dirent *e; (e = readdir(d));) {
-		char below[PATH_MAX];
-		int rc = 0;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (e->d_type == DT_DIR && depth > 0)
-			rc = remove_private_dir(dirfd(d), e->d_name, depth - 1, below, sizeof(below));
-		else if (dbio_sys->unlinkat(dirfd(d), e->d_name, 0) && errno != ENOENT)
-			rc = errno, snprintf(below, sizeof(below), "%s", e->d_name);
-		if (rc && !first) {
-			first = rc;
-			snprintf(what, len, "%s/%s", name, below);
-		}
-	}
-	closedir(d);
-	if (dbio_sys->unlinkat(parent, name, AT_REMOVEDIR) && errno != ENOENT && !first) {
-		first = errno;
-		snprintf(what, len, "%s", name);
-	}
-	return first;
 }
 
 /* Whether name, in directory i, is dbio.<job>.<t>.<something> of a thread t
@@ -419,18 +397,13 @@ void layout_remove_thread_files(struct layout *l, const struct run_opts *opts)
 
 			if (!thread_entry(l, i, e->d_name, &n) || laid_out(l, i, e->d_name))
 				continue;
-			/* workload_db_dir: two levels below it at most (meta's
-			 * d<n>/<directory>, with meta_kind=dir) */
+			/* workload_db_dir: removed through its descriptor
+			 * (workload_db_dir_remove); one there now is not it. */
 			if (!strcmp(e->d_name + n, "db"))
-				rc = remove_private_dir(l->dirs[i].fd, e->d_name, 2, what, sizeof(what));
-			else if (dbio_sys->unlinkat(l->dirs[i].fd, e->d_name, 0) && errno != ENOENT)
+				continue;
+			if (dbio_sys->unlinkat(l->dirs[i].fd, e->d_name, 0) && errno != ENOENT)
 				rc = errno, snprintf(what, sizeof(what), "%s", e->d_name);
-			if (rc == EPERM)
-				run_warn(
-					opts,
-					"%s/%s: not removed: not dbio's private directory any more (owner or mode changed): remove it by hand",
-					l->dirs[i].path, what);
-			else if (rc)
+			if (rc)
 				run_warn(opts, "%s/%s: cannot remove: %s: remove it by hand", l->dirs[i].path,
 					 what, strerror(rc));
 		}
@@ -438,15 +411,16 @@ void layout_remove_thread_files(struct layout *l, const struct run_opts *opts)
 	}
 }
 
-/* A file kept with --keep is the user's now: the next run refuses it
- * (already exists) instead of removing it as a leftover. */
+/* A file kept with --keep is the user's now: its mark says so
+ * (RUN_MARK_KEPT), so the next run refuses it (already exists) instead of
+ * removing it as a leftover, and verify_only may read it back. */
 static void unmark_kept(const struct layout *l, const struct layout_file *f)
 {
 	int fd =
 		dbio_sys->openat(l->dirs[f->dir].fd, f->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd >= 0) {
-		(void)mark_clear(fd);
+		(void)mark_set(fd, RUN_MARK_KEPT);
 		dbio_sys->close(fd);
 	}
 }

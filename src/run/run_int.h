@@ -247,8 +247,18 @@ void run_walls_release(struct run_group *g);
 /* The mark (util/mark.h) on the data files a run lays out while it runs:
  * a file of the job's name that carries it was left by a run of dbio
  * that did not finish (SIGKILL, a crash, a power cut). A kept file
- * (--keep) has it taken off. */
+ * (--keep) has it replaced by RUN_MARK_KEPT. */
 #define RUN_MARK_LIVE "run"
+/* The mark --keep leaves instead: the file is the user's (a later run
+ * refuses it, never removes it), and verify_only may read it back as one
+ * dbio wrote. */
+#define RUN_MARK_KEPT "kept"
+
+/* Record a file a group creates for a later group (carried.c); whether
+ * st is one recorded. */
+struct stat;
+int run_carried_add(const struct stat *st);
+bool run_carried_has(const struct stat *st);
 
 /* Whether name, in a directory, is a file the job would make:
  * dbio.<job>.<thread>.<rest>, dbio.<job>.shared.<rest> or dbio.<job>.probe

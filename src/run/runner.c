@@ -378,6 +378,12 @@ static void group_release(struct run_group *g)
 			g->jobs[j].wl->shared_release(g->shared[j]);
 			free(g->shared[j]);
 		}
+	for (size_t i = 0; g->slots && i < g->nworkers; i++) {
+		char why[4400];
+
+		if (workload_db_dir_remove(&g->slots[i].w, g->opts->keep, why, sizeof(why)))
+			run_warn(g->opts, "%s", why);
+	}
 	while (g->layouts && g->laid-- > 0) {
 		layout_remove_thread_files(&g->layouts[g->laid],
 					   g->opts); /* what the threads made themselves */

@@ -82,9 +82,11 @@ static int check_dir(const struct job *job, const char *path, bool warn, const s
 		if (strncmp(e->d_name, "dbio.", 5)) {
 			if (!foreign && !(foreign = strdup(e->d_name)))
 				foreign = "?";
-		} else if (!leftover && run_is_job_file(job, e->d_name) &&
+		} else if (!leftover && !job->verify_only && run_is_job_file(job, e->d_name) &&
 			   !run_leftover_ours(dirfd(d), e->d_name)) {
-			/* one with dbio's live mark is removed before the layout */
+			/* one with dbio's live mark is removed before the layout;
+			 * verify_only reads back the files --keep marked kept,
+			 * and the layout checks each (reopen) */
 			if (!(leftover = strdup(e->d_name)))
 				leftover = "?";
 		}

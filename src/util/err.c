@@ -2,6 +2,7 @@
 #include "util/err.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,10 +20,19 @@ static int vset(struct dbio_err *err, int code, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* Whether code says the input was bad: its message quotes that input. */
+static bool bad_input(int code)
+{
+	return code == DBIO_EINPUT || code == DBIO_EFORMAT || code == DBIO_EUNSAFE;
+}
+
 /* Every message below cmd/ is made here, so this is where input text
  * (keys, values, names of files, ${VAR} values, text of result files)
- * enters one: its control characters, newline too, become visible escapes
- * here, and a value cannot add a line of its own ("\ndbio: …"). */
+ * enters one: its control characters become visible escapes here, and in
+ * a message of bad input newline too, so that a value cannot add a line of
+ * its own ("\ndbio: …"). A runtime failure's message may list lines
+ * (verify's bad blocks, joined by its own format); newlines that end a
+ * message are dropped. */
 int dbio_err_set(struct dbio_err *err, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -31,10 +41,13 @@ int dbio_err_set(struct dbio_err *err, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	had = vset(err, code, fmt, ap);
 	va_end(ap);
-	if (had)
-		return had;
-	if (err)
-		termesc_fix(err->msg, sizeof(err->msg));
+	if (had || !err)
+		return had ? had : code;
+	/* text of another program (libpq's) often ends in a newline: a
+	 * message does not */
+	for (size_t n = strlen(err->msg); n && (err->msg[n - 1] == '\n' || err->msg[n - 1] == '\r');)
+		err->msg[--n] = '\0';
+	termesc_fix_flags(err->msg, sizeof(err->msg), bad_input(code) ? TERMESC_LINE : 0);
 	return code;
 }
 

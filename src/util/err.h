@@ -26,9 +26,10 @@ struct dbio_err {
 
 /* Record an error unless one is already recorded; returns code (or the
  * earlier code) so callers can write `return dbio_err_set(...)`. The
- * message's control characters, newline and tab too, are escaped
- * (util/termesc.h): it is one line of visible text whatever its
- * arguments held. */
+ * message's control characters are escaped (util/termesc.h), and for bad
+ * input (DBIO_EINPUT, DBIO_EFORMAT, DBIO_EUNSAFE) newline and tab too: it
+ * is one line of visible text whatever its arguments held. A runtime
+ * failure's message keeps its newlines (a list of bad blocks). */
 int dbio_err_set(struct dbio_err *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* dbio_err_set for a message of several lines, which are kept: fmt's

@@ -61,13 +61,18 @@ bool termesc_needed(const char *s)
 
 void termesc_fix(char *buf, size_t size)
 {
+	termesc_fix_flags(buf, size, TERMESC_LINE);
+}
+
+void termesc_fix_flags(char *buf, size_t size, unsigned flags)
+{
 	char *copy;
 	FILE *fp;
 
 	if (!size || !termesc_needed(buf) || !(copy = strdup(buf)))
 		return;
 	if ((fp = fmemopen(buf, size, "w"))) {
-		termesc_write(fp, copy, strlen(copy), TERMESC_LINE);
+		termesc_write(fp, copy, strlen(copy), flags & TERMESC_LINE);
 		fclose(fp);
 	}
 	buf[size - 1] = '\0'; /* fmemopen leaves no NUL when the text fills buf */

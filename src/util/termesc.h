@@ -45,4 +45,7 @@ bool termesc_needed(const char *s);
  * with TERMESC_LINE: one line of visible text, cut to size. */
 void termesc_fix(char *buf, size_t size);
 
+/* termesc_fix with termesc_write's flags (0: newline and tab kept). */
+void termesc_fix_flags(char *buf, size_t size, unsigned flags);
+
 #endif

@@ -22,6 +22,7 @@
 
 #include "util/clock.h"
 #include "util/syscalls.h"
+#include "workload/fileio/keys.h"
 #include "workload/fileio/logs.h"
 #include "workload/fileio/pace.h"
 #include "workload/workload.h"
@@ -129,7 +130,7 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 			job, "latency_target", err,
 			"not for workload=oltp: it searches for a queue depth, and oltp keeps one I/O in "
 			"flight per thread");
-	if ((key = job_buffer_key_given(job)))
+	if ((key = fileio_buffer_key_given(job)))
 		return job_fail(job, key, err,
 				"not for workload=oltp: its pages and log records carry data of their own");
 	if ((key = job_where_key_given(job)))

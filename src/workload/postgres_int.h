@@ -115,10 +115,11 @@ int pg_server_cpu(const struct pg_server *s, double *user_s, double *sys_s);
 
 /* Pure helpers of postgres_server.c, for its unit test. */
 
-/* Remove name in parentfd and everything below it (16 levels at most),
- * following no symlink: a link is removed, never what it points at. 0 or
- * the first -errno. */
-int pg_remove_tree(int parentfd, const char *name);
+/* Remove everything in the cluster directory fd (16 levels at most)
+ * through fd, following no symlink, and name in parentfd only while it
+ * still is fd's directory (path names it in messages). 0, or DBIO_EUNSAFE
+ * (name is something else now: left alone) or -errno with err set. */
+int pg_remove_tree(int parentfd, const char *name, int fd, const char *path, struct dbio_err *err);
 
 /* In log (server.log's last lines), the first FATAL line's message, past
  * log_line_prefix and the severity ("invalid value for parameter ..."),

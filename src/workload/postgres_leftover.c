@@ -252,11 +252,9 @@ static int leftover(struct pg_server *s, const char *dir_path, const char *name,
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir_path, name);
 	removable = stop_leftover(s, fd, path);
+	rc = removable ? pg_remove_tree(s->dirfd, name, fd, path, err) : 0;
 	close(fd);
-	if (removable && (rc = pg_remove_tree(s->dirfd, name)))
-		return dbio_err_set(err, rc, "%s: cannot remove the cluster a killed dbio left: %s", path,
-				    strerror(-rc));
-	return 0;
+	return rc;
 }
 
 int pg_leftovers_remove(struct pg_server *s, const char *dir_path, struct dbio_err *err)

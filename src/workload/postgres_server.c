@@ -28,6 +28,7 @@
 
 #include "util/clock.h"
 #include "util/mark.h"
+#include "util/rmtree.h"
 #include "util/sleep.h"
 #include "util/syscalls.h"
 #include "workload/postgres_int.h"
@@ -80,43 +81,21 @@ static int find_user(struct pg_server *s, struct dbio_err *err)
 	return 0;
 }
 
-static int remove_tree(int parentfd, const char *name, int depth)
+int pg_remove_tree(int parentfd, const char *name, int fd, const char *path, struct dbio_err *err)
 {
-	int fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int rc = 0;
-	DIR *d;
+	char found[128];
+	struct stat st;
+	int rc = rmtree_held(parentfd, name, fd, 16, &st);
 
-	if (fd < 0)
-		return errno == ENOTDIR || errno == ELOOP ? (unlinkat(parentfd, name, 0) ? -errno : 0)
-							  : -errno;
-	if (!(d = fdopendir(fd))) {
-		close(fd);
-		return -errno;
-	}
-	for (struct dirent *e; (e = readdir(d));) {
-		struct stat st;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
-			continue;
-		if (S_ISDIR(st.st_mode) && depth > 0) {
-			int r = remove_tree(dirfd(d), e->d_name, depth - 1);
-
-			rc = rc ? rc : r;
-		} else if (dbio_sys->unlinkat(dirfd(d), e->d_name, 0) && !rc) {
-			rc = -errno;
-		}
-	}
-	closedir(d);
-	if (dbio_sys->unlinkat(parentfd, name, AT_REMOVEDIR) && !rc)
-		rc = -errno;
-	return rc;
-}
-
-int pg_remove_tree(int parentfd, const char *name)
-{
-	return remove_tree(parentfd, name, 16);
+	if (rc == 1)
+		return dbio_err_set(
+			err, DBIO_EUNSAFE,
+			"%s: not removed: the name is now %s (dbio emptied its own cluster, wherever it was moved): look at it and remove it by hand",
+			path, rmtree_describe(&st, found, sizeof(found)));
+	if (rc)
+		return dbio_err_set(err, rc, "%s: cannot remove the cluster: %s: remove it by hand", path,
+				    strerror(-rc));
+	return 0;
 }
 
 int pg_server_claim(struct pg_server *s, int dirfd, const char *dir_path, struct dbio_err *err)
@@ -407,9 +386,12 @@ void pg_server_release(struct pg_server *s)
 		close(s->logfd);
 	s->logfd = -1;
 	if (s->clusterfd >= 0) {
+		struct dbio_err err = { 0 };
+
+		if (pg_remove_tree(s->dirfd, s->name, s->clusterfd, s->path, &err))
+			pg_warn("%s", err.msg);
 		close(s->clusterfd);
 		s->clusterfd = -1;
-		pg_remove_tree(s->dirfd, s->name);
 	}
 }
 

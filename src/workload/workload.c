@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/rmtree.h"
 #include "util/units.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
@@ -191,8 +192,29 @@ int workload_db_dir(struct worker *w)
 
 void workload_db_dir_close(struct worker *w)
 {
+	/* The descriptor stays open: the runner removes the directory
+	 * through it (workload_db_dir_remove), never by its name. */
+	(void)w;
+}
+
+int workload_db_dir_remove(struct worker *w, bool keep, char *why, size_t len)
+{
+	char name[256], found[128];
+	struct stat st;
+	int rc = 0;
+
 	if (!w->db_dir[0])
-		return;
+		return 0;
+	snprintf(name, sizeof(name), "%sdb", w->prefix);
+	/* Two levels below it at most: meta's d<n>/<directory>. */
+	if (!keep && (rc = rmtree_held(w->dirfd, name, w->db_dirfd, 2, &st)) == 1)
+		snprintf(
+			why, len,
+			"%s: not removed: the name is now %s (dbio emptied its own directory, wherever it was moved): look at it and remove it by hand",
+			w->db_dir, rmtree_describe(&st, found, sizeof(found)));
+	else if (rc)
+		snprintf(why, len, "%s: cannot remove: %s: remove it by hand", w->db_dir, strerror(-rc));
 	close(w->db_dirfd);
 	w->db_dir[0] = '\0';
+	return rc;
 }

@@ -236,11 +236,18 @@ void workload_engine_conf(const struct job *job, struct engine_conf *conf);
  * through db_lib_dir, /proc/self/fd/<fd> of the directory dbio opened, so
  * even a rename of the directory cannot send them elsewhere. 0, or
  * DBIO_EUNSAFE when it exists or was swapped, or -errno; detail in w->err.
- * workload_db_dir_close closes it; the runner removes it and what is in it
- * with the thread's other files.
+ * The descriptor stays open after workload_db_dir_close (the workload is
+ * done with it) until the runner calls workload_db_dir_remove.
  */
 int workload_db_dir(struct worker *w);
 
 void workload_db_dir_close(struct worker *w);
+
+/* Unless keep, remove what is in the thread's private directory through
+ * the descriptor opened when it was made, and its name in the thread's
+ * directory only while that name still is it (another user who can rename
+ * in the target may have swapped something in); close the descriptor. 0,
+ * or nonzero with a warning for the user in why. */
+int workload_db_dir_remove(struct worker *w, bool keep, char *why, size_t len);
 
 #endif

@@ -124,6 +124,12 @@ bad_job() {
 	refused "dbio: command line: --output: needs a value" run --directory="$target" --size=1m --output
 }
 
+@test "a run option's form: a flag given a value, --progress without one" {
+	refused "dbio: command line: --keep: takes no value" run --directory="$target" --size=1m --keep=1
+	refused "dbio: command line: --progress: needs a value" run --directory="$target" --size=1m --progress
+	refused "dbio: command line: --vary: only for \`dbio sweep\`" sync "$target" --vary bs=4k
+}
+
 @test "--format=xml" {
 	refused "dbio: command line: --format: bad value 'xml': expected text, json, csv, fio-json or fio-json+" \
 		run --directory="$target" --output "$result" --size=1m --format=xml
@@ -136,6 +142,11 @@ bad_job() {
 
 @test "unknown command" {
 	refused "dbio: 'frob': unknown command (\`dbio --help\` lists the commands)" frob
+}
+
+@test "a mistyped command: did you mean the closest one" {
+	refused "dbio: 'rnu': unknown command (did you mean 'run'?)" rnu
+	refused "dbio: 'swep': unknown command (did you mean 'sweep'?)" swep
 }
 
 @test "dbio without a command prints the usage and exits 2" {

@@ -317,3 +317,58 @@ EOF
 	dbio_ok a.fio --directory="$target"
 	[ "$(jpy "$result" '" ".join(p["name"] for p in run["phases"])')" = "insert verify" ]
 }
+
+@test "fio verify: verify_only refuses root's file another user renamed in as the file, and shows none of its bytes" {
+	attacker_dir 777
+	printf 'TOPSECRET-PASSWORD-0001;%.0s' $(seq 400) >"$target/secret"
+	chmod 600 "$target/secret"
+	setpriv --reuid=65534 --regid=65534 --clear-groups mv "$target/secret" "$target/data"
+	run --separate-stderr "$DBIO" run --directory="$target" --name=v --filename=data --rw=write --bs=512 \
+		--size=9600 --verify=crc32c --verify_only=1 --verify_dump=1 --force --progress=none --output="$result"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"dbio: $target/data: not a file dbio kept: it lacks the mark trusted.dbio.kept that --keep leaves (verify_only reads back only such a file, and needs root and extended attributes to tell it): not opened"* ]]
+	! grep -q 544f50534543524554 "$result"
+	! grep -q 544f50534543524554 <<<"$stderr"
+	[ "$(head -c 24 "$target/data")" = "TOPSECRET-PASSWORD-0001;" ]
+	[ "$(stat -c %s "$target/data")" -eq 9600 ]
+}
+
+@test "fio verify: --keep then --verify_only=1 of the same job, with dbio's own file names, reads every block back" {
+	dbio_ok --directory="$target" --name=v --rw=randwrite --bs=4k --size=1m --verify=crc32c --keep
+	[ -f "$target/dbio.v.0.0" ]
+	run --separate-stderr "$DBIO" run --directory="$target" --name=v --rw=randwrite --bs=4k --size=1m \
+		--verify=crc32c --verify_only=1 --progress=none --output="$result"
+	[ "$status" -eq 0 ]
+	[ "$(jpy "$result" 'run["ops"]["read"]["count"]')" = 256 ]
+	[ "$(jpy "$result" 'run["ops"]["write"]["count"]')" = 0 ]
+	[ -f "$target/dbio.v.0.0" ]
+}
+
+@test "fio verify: a later group's filename= swapped by another user for root's file between groups is refused, the file untouched" {
+	attacker_dir 777
+	mkdir -m 700 "$atk/home"
+	chown 65534 "$atk/home"
+	printf 'TOPSECRET-PASSWORD-0001;%.0s' $(seq 400) >"$atk/home/secret"
+	chmod 600 "$atk/home/secret"
+	printf '[w]\ndirectory=%s\nfilename=data\nrw=write\nbs=512\nsize=9600\nruntime=2s\ntime_based\n[r]\nstonewall\ndirectory=%s\nfilename=data\nrw=write\nbs=512\nsize=9600\nverify=crc32c\nverify_dump=1\n' \
+		"$target" "$target" >j.fio
+	(
+		for _ in $(seq 6000); do
+			[ -f "$target/data" ] && break
+			sleep 0.01
+		done
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			sh -c 'mv "$1/data" "$2/dbiodata" && mv "$2/secret" "$1/data"' sh "$target" "$atk/home" &&
+			: >"$atk/swapped"
+	) &
+	bg_pid=$!
+	run --separate-stderr "$DBIO" run j.fio --progress=none --output="$result"
+	wait "$bg_pid"
+	bg_pid=
+	[ -e "$atk/swapped" ]
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"dbio: $target/data: not the file the earlier job created (replaced since): not opened again"* ]]
+	! grep -q 544f50534543524554 "$result"
+	[ "$(head -c 24 "$target/data")" = "TOPSECRET-PASSWORD-0001;" ]
+	[ "$(stat -c %s "$target/data")" -eq 9600 ]
+}

@@ -122,7 +122,7 @@ EOF
 
 @test "fio: a bad include is refused with where it was: missing file, a section, a loop, a bad key" {
 	printf '[j]\nsize=64k\ninclude nothere.inc\n' >a.fio
-	refused_file a.fio "dbio: a.fio:3: include: nothere.inc: cannot open job file: No such file or directory"
+	refused_file a.fio "dbio: a.fio:3: include: nothere.inc: cannot include: No such file or directory"
 	printf 'bs=4k\n[other]\n' >sect.inc
 	printf '[j]\nsize=64k\ninclude sect.inc\n' >b.fio
 	refused_file b.fio "dbio: sect.inc:2: a section in an included file: an included file holds keys only (as in fio)"

@@ -90,3 +90,16 @@ fio_keys_line() {
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: help metrics: '--man': unknown format: expected --text or --markdown" ]
 }
+
+@test "help COMMAND: the command's usage, made from its table, as COMMAND --help prints it" {
+	for cmd in run sweep matrix compare sync plot report sysinfo; do
+		[ "$("$DBIO" help "$cmd")" = "$("$DBIO" "$cmd" --help)" ] || { echo "help $cmd differs"; false; }
+		[ "$("$DBIO" help "$cmd" --help)" = "$("$DBIO" "$cmd" --help)" ] || { echo "help $cmd --help differs"; false; }
+	done
+	run --separate-stderr "$DBIO" help sweep
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "usage: dbio sweep [JOBFILE...] [--KEY=VALUE...] --vary KEY=VALUES ..." ]
+	run --separate-stderr "$DBIO" help --help
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "usage: dbio help [COMMAND|options|fio-keys|metrics] [--text] [--markdown]" ]
+}

@@ -630,6 +630,54 @@ max_columns() {
 	python3 -c 'import sys; print(max(len(l) for l in sys.stdin.read().splitlines()))'
 }
 
+# attacker_dir MODE: $atk, a directory user 65534 can reach (the test's
+# scratch is private), removed in teardown, and in it the target
+# $atk/target of MODE. Skips without root or setpriv.
+attacker_dir() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to act as another user"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null || skip "cannot run as user 65534"
+	atk=$(mktemp -d /tmp/dbio-atk.XXXXXX)
+	extra_dirs+=("$atk")
+	chmod 755 "$atk"
+	target=$atk/target
+	mkdir -m "$1" "$target"
+}
+
+# swap_target: a world-writable target (no sticky bit) $atk/target that
+# user 65534 can reach, holding root's precious/ (0700: important.txt
+# "DATA", sub/f "D2"). Skips without root or setpriv.
+swap_target() {
+	attacker_dir 777
+	mkdir -m 700 "$target/precious" "$target/precious/sub"
+	echo DATA >"$target/precious/important.txt"
+	echo D2 >"$target/precious/sub/f"
+}
+
+# swap_when_full NAME [WHAT]: in the background ($bg_pid), once the
+# directory $target/NAME has something in it (polled, 60 s at most), user
+# 65534 renames it to moved and WHAT (precious) to NAME, then
+# $atk/swapped exists.
+swap_when_full() {
+	(
+		for _ in $(seq 6000); do
+			[ -n "$(ls -A "$target/$1" 2>/dev/null)" ] && break
+			sleep 0.01
+		done
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			sh -c 'cd "$1" && mv "$2" moved && mv "$3" "$2"' sh "$target" "$1" "${2:-precious}" &&
+			: >"$atk/swapped"
+	) &
+	bg_pid=$!
+}
+
+# precious_intact NAME: root's precious/, swapped in as $target/NAME, still
+# holds its files with their content.
+precious_intact() {
+	[ "$(cat "$target/$1/important.txt")" = DATA ]
+	[ "$(cat "$target/$1/sub/f")" = D2 ]
+}
+
 # gnuplot_as FILE CMD...: run CMD in a mount namespace of its own where the
 # gnuplot dbio runs (/usr/bin/gnuplot, followed to its file) is FILE
 # (/dev/null: no gnuplot at all). dbio takes gnuplot from the system's

@@ -411,15 +411,7 @@ bad_value() {
 
 @test "kv: another user planting lock, journal and database names in a world-writable target reaches nothing" {
 	need_kv_engines
-	[ "$(id -u)" -eq 0 ] || skip "needs root to act as another user"
-	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
-	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null || skip "cannot run as user 65534"
-	# A place the other user can reach (the test's scratch is private).
-	atk=$(mktemp -d /tmp/dbio-atk.XXXXXX)
-	extra_dirs+=("$atk")
-	chmod 755 "$atk"
-	target=$atk/target
-	mkdir -m 1777 "$target"
+	attacker_dir 1777
 	echo precious >"$atk/victim"
 	# The attacker plants, in a loop while dbio runs, every name a library
 	# makes beside its database, at the old names and inside dbio's
@@ -461,4 +453,19 @@ bad_value() {
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"$target/dbio.job.0.db: already exists: left by an earlier run? remove it and run again"* ]]
 	[ "$(stat -c %U "$target/dbio.job.0.db")" = nobody ]
+}
+
+@test "kv: another user swapping root's directory in for the thread's database directory mid-run: it is left whole, named in a warning" {
+	need_kv_engines
+	swap_target
+	swap_when_full dbio.kvj.0.db
+	run --separate-stderr "$DBIO" run --output "$result" --progress=none --workload=kv --kv_engine="${ENGINES[0]}" \
+		--records=100000 --name=kvj --force --directory="$target"
+	wait "$bg_pid"
+	bg_pid=
+	[ -e "$atk/swapped" ]
+	precious_intact dbio.kvj.0.db
+	[[ $stderr == *"dbio: warning: $target/dbio.kvj.0.db: not removed: the name is now a directory of uid 0 mode 0700, not the one dbio made (dbio emptied its own directory, wherever it was moved): look at it and remove it by hand"* ]]
+	# dbio's own directory, moved, is emptied.
+	[ -z "$(ls -A "$target/moved")" ]
 }

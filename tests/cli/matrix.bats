@@ -488,3 +488,18 @@ fake_state() {
 	is_empty_dir "$images"
 	[ -z "$(leftovers)" ]
 }
+
+@test "matrix: --image through another user's symlink, last or in the middle, is refused before anything is made there" {
+	need_matrix
+	mkdir -m 700 "$scratch/victim"
+	mkdir "$scratch/u"
+	chown 65534:65534 "$scratch/u"
+	ln -s "$scratch/victim" "$scratch/u/sub"
+	chown -h 65534:65534 "$scratch/u/sub"
+	run -2 --separate-stderr "$DBIO" matrix "${JOB[@]}" --image "$scratch/u/sub" --image-size 64m --fs ext2
+	[ "$stderr" = "dbio: --image $scratch/u/sub: a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	run -2 --separate-stderr "$DBIO" matrix "${JOB[@]}" --image "$scratch/u/sub/x.img" --image-size 64m --fs ext2
+	[ "$stderr" = "dbio: --image $scratch/u/sub/x.img: component '$scratch/u/sub' is a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	is_empty_dir "$scratch/victim"
+	[ -z "$(leftovers)" ]
+}

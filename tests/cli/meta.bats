@@ -91,3 +91,16 @@ load helpers
 	[ "$stderr" = "dbio: command line: key 'meta_phases': 'create,read' with meta_kind=dir: directories are created, statted and deleted only (job 'job')" ]
 	is_empty_dir "$target"
 }
+
+@test "meta: another user swapping root's directory in for the thread's directory mid-run: it is left whole, named in a warning" {
+	swap_target
+	swap_when_full dbio.m.0.db
+	run --separate-stderr "$DBIO" run --output "$result" --progress=none --workload=meta --meta_files=20000 \
+		--meta_dirs=4 --name=m --force --directory="$target"
+	wait "$bg_pid"
+	bg_pid=
+	[ -e "$atk/swapped" ]
+	precious_intact dbio.m.0.db
+	[[ $stderr == *"dbio: warning: $target/dbio.m.0.db: not removed: the name is now a directory of uid 0 mode 0700, not the one dbio made"* ]]
+	[ -z "$(ls -A "$target/moved")" ]
+}

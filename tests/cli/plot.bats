@@ -157,6 +157,14 @@ PY
 	[[ "$stderr" == "dbio: plot: --metric 'speed': unknown: expected one of iops, "* ]]
 	run -2 --separate-stderr "$DBIO" plot "$result" --out plots --colour
 	[[ "$stderr" == "dbio: plot: '--colour': unknown option: "* ]]
+	run -2 --separate-stderr "$DBIO" plot "$result" --out plots --fromat=png
+	[ "$stderr" = "dbio: plot: '--fromat': unknown option (did you mean '--format'?): expected --out, --format, --metric, --op or --help" ]
+	[ ! -e plots ]
+}
+
+@test "plot: after --, an argument that begins with -- is a result file" {
+	run -2 --separate-stderr "$DBIO" plot --out plots -- --nosuch.json
+	[ "$stderr" = "dbio: plot: --nosuch.json: cannot read: No such file or directory" ]
 	[ ! -e plots ]
 }
 

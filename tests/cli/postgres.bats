@@ -368,3 +368,17 @@ user_server() {
 	run losetup -j "$DIR/img"
 	[ -z "$output" ]
 }
+
+@test "postgres: another user swapping a directory in for the cluster mid-run: it is left whole, named in a warning" {
+	swap_target
+	chown -R postgres:postgres "$target/precious"
+	start_importing --workload=postgres --rows=400000 --name=pg --force --directory="$target"
+	cluster=$(cd "$target" && ls -d dbio.postgres-*)
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		sh -c 'cd "$1" && mv "$2" moved && mv precious "$2"' sh "$target" "$cluster"
+	wait "$bg_pid" || true
+	bg_pid=
+	precious_intact "$cluster"
+	grep -qF "dbio: warning: $target/$cluster: not removed: the name is now a directory of uid $(id -u postgres) mode 0700, not the one dbio made (dbio emptied its own cluster, wherever it was moved): look at it and remove it by hand" "$scratch/stderr"
+	[ -z "$(ls -A "$target/moved")" ]
+}

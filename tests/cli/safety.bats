@@ -338,6 +338,23 @@ restore_dev_stdout() {
 	head -1 "$scratch/r.html" | grep -qx '<!DOCTYPE html>'
 }
 
+@test "a database kept with --keep, swapped by another user for a later job's database directory, is not removed" {
+	command -v sqlite3 >/dev/null || skip "sqlite3 is not installed"
+	swap_target
+	rm -r "$target/precious"
+	dbio_ok --workload=kv --kv_engine=sqlite --records=500 --name=kept --keep --directory="$target"
+	rows=$(sqlite3 "$target/dbio.kept.0.db/sqlite" 'select count(*) from kv')
+	[ "$rows" = 500 ]
+	swap_when_full dbio.kvb.0.db dbio.kept.0.db
+	run --separate-stderr "$DBIO" run --output "$result" --progress=none --workload=kv --kv_engine=sqlite \
+		--records=100000 --name=kvb --directory="$target"
+	wait "$bg_pid"
+	bg_pid=
+	[ -e "$atk/swapped" ]
+	[ "$(sqlite3 "$target/dbio.kvb.0.db/sqlite" 'select count(*) from kv')" = "$rows" ]
+	[[ $stderr == *"dbio: warning: $target/dbio.kvb.0.db: not removed: the name is now a directory of uid 0 mode 0700, not the one dbio made"* ]]
+}
+
 # Whole paths (docs/safety.md, sections 1 and 3): a symlink of another user
 # is refused wherever it is in a path, not only as its last component.
 #

@@ -213,7 +213,7 @@ static void test_pace_job_modes(void **state)
 		"command line: key 'continue_on_error': all is not honoured: dbio goes on after read and write errors but stops at a verify mismatch; use continue_on_error=io (job 'j')");
 	refused(KEYS("continue_on_error=sometimes"),
 		"command line: key 'continue_on_error': bad value 'sometimes': expected none, read, write or io (fio's verify, all and 1 are not honoured) (job 'j')");
-	assert_true(job_of(KEYS("io_submit_mode=offload"))->offload);
+	assert_true(fileio_conf(job_of(KEYS("io_submit_mode=offload")))->offload);
 	refused(KEYS("io_submit_mode=pool"),
 		"command line: key 'io_submit_mode': bad value 'pool': expected inline or offload (job 'j')");
 	assert_int_equal(job_of(KEYS("exit_what=all"))->exit_what, EXIT_ALL);

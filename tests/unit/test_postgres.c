@@ -37,7 +37,8 @@ static void write_file(const char *path, const char *text)
 static void test_postgres_remove_tree_follows_no_symlink(void **state)
 {
 	char base[] = "/tmp/dbio-test-pg.XXXXXX", path[512];
-	int fd;
+	struct dbio_err err = { 0 };
+	int fd, cfd;
 
 	(void)state;
 	assert_non_null(mkdtemp(base));
@@ -69,15 +70,26 @@ static void test_postgres_remove_tree_follows_no_symlink(void **state)
 
 	fd = open(base, O_RDONLY | O_DIRECTORY);
 	assert_true(fd >= 0);
-	assert_int_equal(pg_remove_tree(fd, "cluster"), 0);
+	cfd = openat(fd, "cluster", O_RDONLY | O_DIRECTORY);
+	assert_true(cfd >= 0);
+	assert_int_equal(pg_remove_tree(fd, "cluster", cfd, "cluster", &err), 0);
+	close(cfd);
 	assert_int_equal(faccessat(fd, "cluster", F_OK, AT_SYMLINK_NOFOLLOW), -1);
 	assert_int_equal(faccessat(fd, "outside/keep", F_OK, 0), 0);
-	/* A link where the cluster was: the link goes, not its target. */
+	/* Moved away and a link put where it was: the directory dbio holds is
+	 * emptied, the link and its target are left alone. */
+	assert_int_equal(mkdirat(fd, "cluster", 0700), 0);
+	cfd = openat(fd, "cluster", O_RDONLY | O_DIRECTORY);
+	assert_true(cfd >= 0);
+	assert_int_equal(mkdirat(cfd, "data", 0700), 0);
+	assert_int_equal(renameat(fd, "cluster", fd, "moved"), 0);
 	assert_int_equal(symlinkat("outside", fd, "cluster"), 0);
-	assert_int_equal(pg_remove_tree(fd, "cluster"), 0);
+	assert_int_equal(pg_remove_tree(fd, "cluster", cfd, "cluster", &err), DBIO_EUNSAFE);
+	close(cfd);
 	assert_int_equal(faccessat(fd, "outside/keep", F_OK, 0), 0);
-	/* Nothing there: ENOENT, said. */
-	assert_int_equal(pg_remove_tree(fd, "cluster"), -ENOENT);
+	assert_int_equal(faccessat(fd, "moved/data", F_OK, 0), -1);
+	assert_int_equal(unlinkat(fd, "cluster", 0), 0);
+	assert_int_equal(unlinkat(fd, "moved", AT_REMOVEDIR), 0);
 	assert_int_equal(unlinkat(fd, "outside/keep", 0), 0);
 	assert_int_equal(unlinkat(fd, "outside", AT_REMOVEDIR), 0);
 	close(fd);

@@ -6,6 +6,7 @@
  * between two writes to the filtering stream kept whole; and the text
  * views of views/ writing a hostile result escaped.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -134,13 +135,14 @@ static void test_termesc_needed(void **state)
 }
 
 /* termesc_fix in place, cut to its buffer; and dbio_err_set, which uses
- * it, keeps a value's newline from starting a line of its own, while
+ * it, keeps a value's newline in a message of bad input from starting a
+ * line of its own (a runtime failure's lines are kept), while
  * dbio_err_set_lines keeps the lines it joins. */
 static void test_termesc_fix_and_err_messages(void **state)
 {
 	char buf[16] = "a\nb\x1b[c";
 	char small[8] = "ab\ncdef";
-	struct dbio_err err = { 0 }, lines = { 0 };
+	struct dbio_err err = { 0 }, lines = { 0 }, io = { 0 };
 
 	termesc_fix(buf, sizeof(buf));
 	assert_string_equal(buf, "a\\x0ab\\x1b[c");
@@ -150,6 +152,8 @@ static void test_termesc_fix_and_err_messages(void **state)
 	dbio_err_set(&err, DBIO_EINPUT, "v.fio:2: key 'bs': bad value '%s'", "4k\ndbio: forged");
 	assert_string_equal(err.msg, "v.fio:2: key 'bs': bad value '4k\\x0adbio: forged'");
 	dbio_err_set_lines(&lines, DBIO_EINPUT, "%s\n%s", "a.fio:1: one", "a.fio:2: two");
+	dbio_err_set(&io, -EIO, "d: verify: 2 bad\nd: block at 0\x1b\n");
+	assert_string_equal(io.msg, "d: verify: 2 bad\nd: block at 0\\x1b");
 	assert_string_equal(lines.msg, "a.fio:1: one\na.fio:2: two");
 }
 

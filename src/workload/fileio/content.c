@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "job/job.h"
+#include "workload/fileio/keys.h"
 
 #define SECTOR 512
 
@@ -57,16 +58,17 @@ static void fill_page(const struct content *c, char *buf, uint64_t len, uint64_t
 
 void content_init(struct content *c, const struct job *job, unsigned index)
 {
+	const struct fileio_conf *conf = fileio_conf(job);
 	const uint64_t wbs = job->min_bs_rw[1] ? job->min_bs_rw[1] : job->min_bs;
 
 	*c = (struct content){
-		.zero = job->zero_buffers,
-		.scramble = job->scramble_buffers,
-		.refill = job->refill_buffers && !job->zero_buffers,
-		.compress = (unsigned)job->compress_pct,
-		.chunk = job->compress_chunk && job->compress_chunk < wbs ? job->compress_chunk : wbs,
-		.dedupe = (unsigned)job->dedupe_pct,
-		.working_set = job->dedupe_mode == DEDUPE_WORKING_SET,
+		.zero = conf->zero_buffers,
+		.scramble = conf->scramble_buffers,
+		.refill = conf->refill_buffers && !conf->zero_buffers,
+		.compress = (unsigned)conf->compress_pct,
+		.chunk = conf->compress_chunk && conf->compress_chunk < wbs ? conf->compress_chunk : wbs,
+		.dedupe = (unsigned)conf->dedupe_pct,
+		.working_set = conf->dedupe_mode == DEDUPE_WORKING_SET,
 		.thread = job->thread_base + index,
 		.threads = job->threads_all ? job->threads_all : job->thread_base + job->numjobs,
 		.seed = job->randseed ^ 0xc0471e47ull,
@@ -75,13 +77,13 @@ void content_init(struct content *c, const struct job *job, unsigned index)
 	c->last = seed_of(c, c->thread, 0);
 	rng_seed(&c->rng, c->seed + c->thread);
 	if (c->dedupe && c->working_set) {
-		c->ws_pages = job->size * job->dedupe_ws_pct / 100 / wbs;
+		c->ws_pages = job->size * conf->dedupe_ws_pct / 100 / wbs;
 		if (!c->ws_pages)
 			c->ws_pages = 1;
 		/* dedupe_global: the working set's pages are those of every
 		 * thread's stream in turn, ws_per of each (fio's pages_per_seed) */
 		c->ws_per = c->ws_pages;
-		if (job->dedupe_global)
+		if (conf->dedupe_global)
 			c->ws_per = c->ws_pages / c->threads ? c->ws_pages / c->threads : 1;
 	}
 }

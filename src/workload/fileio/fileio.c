@@ -719,7 +719,7 @@ static int fileio_validate(struct job *job, struct dbio_err *err)
 	if (!rc)
 		rc = pace_validate(job, err);
 	if (!rc)
-		rc = job_validate_buffers(job, err);
+		rc = fileio_validate_buffers(job, err);
 	if (!rc)
 		rc = lattarget_validate(job, err);
 	if (!rc)

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #define F(field) offsetof(struct fileio_conf, field)
+#define S(field) sizeof(((struct fileio_conf *)0)->field)
 #define NS_PER_S 1000000000ull
 
 static const struct opt_enum fadvise_values[] = {
@@ -32,6 +33,12 @@ static const struct opt_enum rate_process_values[] = {
 	  "I/O n is issued no sooner than n I/Os' worth of bytes at the rate after the start" },
 	{ "poisson", FILEIO_RATE_POISSON,
 	  "exponentially distributed gaps with the rate's mean (a Poisson process)" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_enum dedupe_mode_values[] = {
+	{ "repeat", DEDUPE_REPEAT, "repeat the thread's last new write" },
+	{ "working_set", DEDUPE_WORKING_SET, "repeat a page of the working set" },
 	{ NULL, 0, NULL },
 };
 
@@ -63,6 +70,30 @@ static const struct option_def fileio_defs[] = {
 	  .help = "Queued engines: take at most this many completions at once; below iodepth_batch_complete_min it is that. Not given: iodepth (dbio takes every completion there is; fio's default is iodepth_batch_complete_min). workload=fileio only." },
 	{ .name = "iodepth_low", .type = OPT_UINT, .offset = F(iodepth_low), .def = "0", .min = 0, .max = 4096,
 	  .help = "Queued engines: once the queue is full, reap until no more than this many are in flight before filling it again. 0, or more than iodepth: iodepth (refill as soon as one completes), as in fio. workload=fileio only." },
+	/* -- fio: submission and flow (io_submit_mode, flow_sleep) -- */
+	{ .name = "io_submit_mode", .type = OPT_STR, .offset = F(io_submit_mode), .size = S(io_submit_mode), .def = "inline",
+	  .help = "inline: before a rate wait, a queued engine waits for the I/O in flight, as fio's default. offload: it does not, as fio's pool of submitting threads: each I/O is issued at its time on the rate's schedule whatever is in flight, and completions are reaped as they come meanwhile. A synchronous engine keeps one I/O in flight either way (fio's offload with iodepth=1 too). workload=fileio only." },
+	{ .name = "flow_sleep", .type = OPT_TIME, .offset = F(flow_sleep_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
+	  .help = "How long a thread held back by flow waits before it looks again (bare number: microseconds, as in fio); a queued engine first waits for what it has in flight, as fio. 0: it yields the CPU and looks again. workload=fileio only." },
+	/* -- fio: buffer contents (dedupe_*, buffer_compress_*; checked by buffers.c) -- */
+	{ .name = "scramble_buffers", .type = OPT_BOOL, .offset = F(scramble_buffers), .def = "1",
+	  .help = "Stamp each 512-byte sector of a write with its offset and the write's number, as fio does by default, so that no two writes carry the same data (a storage that deduplicates finds nothing to save). Off with refill_buffers, buffer_compress_percentage or dedupe_percentage (they fill each write anew), with verify (its headers and pattern), and with zero_buffers unless given too." },
+	{ .name = "refill_buffers", .type = OPT_BOOL, .offset = F(refill_buffers), .def = "0",
+	  .help = "New random data for every write, as in fio (costs the filling of each write). On by itself with buffer_compress_percentage (unless given as 0) and with dedupe_percentage." },
+	{ .name = "zero_buffers", .type = OPT_BOOL, .offset = F(zero_buffers), .def = "0",
+	  .help = "Writes carry zeros, as in fio (a storage that compresses or deduplicates stores next to nothing)." },
+	{ .name = "buffer_compress_percentage", .type = OPT_UINT, .offset = F(compress_pct), .def = "0", .min = 0, .max = 100,
+	  .help = "How much of written data compresses, as in fio: of each buffer_compress_chunk, this percentage is zeros after random bytes; 100 is zero_buffers. Turns refill_buffers on unless it is given." },
+	{ .name = "buffer_compress_chunk", .type = OPT_SIZE, .offset = F(compress_chunk), .def = "512", .min = 0, .max = OPT_MAX,
+	  .help = "The unit of buffer_compress_percentage and dedupe_percentage, as in fio: each chunk of a write is random bytes and then zeros, from a seed of its own. 0: the write's block size." },
+	{ .name = "dedupe_percentage", .type = OPT_UINT, .offset = F(dedupe_pct), .def = "0", .min = 0, .max = 100,
+	  .help = "This percentage of writes carries data written before, byte for byte, as in fio (dedupe_mode says which); the others are new. Turns refill_buffers on." },
+	{ .name = "dedupe_mode", .type = OPT_ENUM, .offset = F(dedupe_mode), .def = "repeat", .values = dedupe_mode_values,
+	  .help = "Which earlier data a deduplicating write repeats, as in fio: repeat (the thread's last new write) or working_set (a page of a working set: dedupe_working_set_percentage of the size's blocks, the thread's first new writes)." },
+	{ .name = "dedupe_working_set_percentage", .type = OPT_UINT, .offset = F(dedupe_ws_pct), .def = "5", .min = 0, .max = 100,
+	  .help = "dedupe_mode=working_set: the working set's share of the job's size, as in fio; with dedupe_percentage at most 100." },
+	{ .name = "dedupe_global", .type = OPT_BOOL, .offset = F(dedupe_global), .def = "0",
+	  .help = "dedupe_mode=working_set: the working set spreads over every thread of the job files, so writes of one job repeat data of another, as in fio." },
 	/* -- fio: fadvise_hint -- */
 	{ .name = "fadvise_hint", .type = OPT_ENUM, .offset = F(fadvise_hint), .def = "0", .values = fadvise_values,
 	  .help = "Advise the kernel of the access pattern, as fio: when a thread opens each of its files, posix_fadvise(2) over the thread's region of it (from its offset, the bytes it covers) with POSIX_FADV_SEQUENTIAL or POSIX_FADV_RANDOM. 1 picks by rw (random for randread, randwrite, randrw, randtrim), as fio's default does; 0 gives no hint, dbio's default, so that a job without the key runs as before. A failed hint does not stop the job (fio warns)." },

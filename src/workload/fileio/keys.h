@@ -20,6 +20,8 @@ enum fileio_fadvise { FADVISE_NONE, FADVISE_TYPE, FADVISE_RANDOM, FADVISE_SEQUEN
 enum fileio_think_count { FILEIO_THINK_COMPLETE, FILEIO_THINK_ISSUE };
 enum fileio_rate_process { FILEIO_RATE_LINEAR, FILEIO_RATE_POISSON };
 
+enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
+
 struct fileio_conf {
 	/* -- fio: thinktime and the rate's process -- */
 	uint64_t thinktime_ns;	      /* pause after every thinktime_blocks I/Os; 0: none */
@@ -35,6 +37,20 @@ struct fileio_conf {
 	uint64_t iodepth_batch_complete_min;
 	uint64_t iodepth_batch_complete_max;
 	uint64_t iodepth_low;
+	/* -- fio: submission and flow -- */
+	char io_submit_mode[16]; /* inline or offload */
+	bool offload;		 /* io_submit_mode=offload, parsed by pace_validate */
+	uint64_t flow_sleep_ns;	 /* how long a thread over its flow share waits; 0: yield and look again */
+	/* -- fio: buffer contents (content.c fills the writes) -- */
+	bool scramble_buffers;	 /* stamp each 512-byte sector of a write */
+	bool refill_buffers;	 /* new data each write */
+	bool zero_buffers;	 /* writes carry zeros */
+	uint64_t compress_pct;	 /* buffer_compress_percentage */
+	uint64_t compress_chunk; /* buffer_compress_chunk, bytes */
+	uint64_t dedupe_pct;	 /* dedupe_percentage */
+	int dedupe_mode;	 /* enum dedupe_mode */
+	uint64_t dedupe_ws_pct;	 /* dedupe_working_set_percentage */
+	bool dedupe_global;
 	/* -- fio: fadvise_hint (at open, fileio_pages.c) -- */
 	int fadvise_hint; /* enum fileio_fadvise */
 };
@@ -47,5 +63,13 @@ extern const struct option_table fileio_options;
  * fileio's checks), the conf of fileio's table among job->keys. Never
  * NULL once plan_job_init has made the job's tables. */
 struct fileio_conf *fileio_conf(const struct job *job);
+
+/* fio's buffer keys (buffers.c), for the writes of workload/fileio/content.c:
+ * checked and fixed up as fio does (100 % compressible is zero_buffers,
+ * compression and dedupe refill, a refilled write is not scrambled). 0 or
+ * DBIO_EINPUT. fileio_buffer_key_given: the first of them given, for a
+ * workload that borrows fileio's keys and does not honour them (oltp). */
+int fileio_validate_buffers(struct job *job, struct dbio_err *err);
+const char *fileio_buffer_key_given(const struct job *job);
 
 #endif

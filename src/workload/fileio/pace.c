@@ -39,7 +39,7 @@ void pace_init(struct pace *p, const struct job *job, uint64_t seed, const atomi
 	p->think = p->conf->thinktime_ns != 0;
 	p->on = p->rate || p->think || p->floor;
 	p->gate = p->rate;
-	p->offload = job->offload;
+	p->offload = p->conf->offload;
 	/* fio gives way to the other direction when it has a share of the mix */
 	p->switch_dir[0] = mixed && job->rwmixread < 100;
 	p->switch_dir[1] = mixed && job->rwmixread > 0;
@@ -147,7 +147,7 @@ bool pace_sleep(const struct pace *p, uint64_t until)
 /* Held back by the flow: fio's flow_sleep, or a yield when it is 0. */
 static void flow_pause(struct pace *p, uint64_t now, uint64_t deadline)
 {
-	const uint64_t t = p->job->flow_sleep_ns;
+	const uint64_t t = p->conf->flow_sleep_ns;
 
 	if (t)
 		pace_sleep(p, t < deadline - now ? now + t : deadline);
@@ -161,9 +161,9 @@ uint64_t pace_queue_wait_ns(struct pace *p, enum op_type *op, uint64_t now)
 	if (p->flow && !p->flow_passed) {
 		if (!flow_go(p->flow, &p->flow_ios, p->job->flow)) {
 			p->flow_held = true;
-			if (!p->job->flow_sleep_ns)
+			if (!p->conf->flow_sleep_ns)
 				sched_yield();
-			return p->job->flow_sleep_ns ? p->job->flow_sleep_ns : 1;
+			return p->conf->flow_sleep_ns ? p->conf->flow_sleep_ns : 1;
 		}
 		p->flow_passed = true;
 	}
@@ -336,6 +336,16 @@ static void fix_batches(const struct job *job, struct fileio_conf *c)
 		c->iodepth_batch_complete_max = c->iodepth_batch_complete_min;
 }
 
+/* io_submit_mode into offload. */
+static int parse_submit_mode(const struct job *job, struct fileio_conf *c, struct dbio_err *err)
+{
+	c->offload = !strcmp(c->io_submit_mode, "offload");
+	if (!c->offload && strcmp(c->io_submit_mode, "inline"))
+		return job_fail(job, "io_submit_mode", err, "bad value '%s': expected inline or offload",
+				c->io_submit_mode);
+	return 0;
+}
+
 /* The keys of the queued engines' loop. */
 static const char *const batch_keys[] = { "iodepth_batch_submit", "iodepth_batch_complete_min",
 					  "iodepth_batch_complete_max", "iodepth_low" };
@@ -345,6 +355,8 @@ int pace_validate(struct job *job, struct dbio_err *err)
 	char queued[128];
 	int rc = job_validate_pacing(job, err);
 
+	if (!rc)
+		rc = parse_submit_mode(job, fileio_conf(job), err);
 	if (!rc)
 		fix_batches(job, fileio_conf(job));
 	if (!rc)
@@ -383,7 +395,7 @@ int pace_refuse(const struct job *job, struct dbio_err *err)
 			return job_fail(job, batch_keys[k], err,
 					"not for workload=%s (yet): only workload=fileio queues its I/O",
 					job->wl->name);
-	if (!strcmp(job->io_submit_mode, "offload")) /* oltp does not parse it */
+	if (!strcmp(fileio_conf(job)->io_submit_mode, "offload")) /* oltp does not parse it */
 		return job_fail(job, "io_submit_mode", err,
 				"offload is not for workload=%s (yet): only workload=fileio paces its I/O",
 				job->wl->name);

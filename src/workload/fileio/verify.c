@@ -11,6 +11,7 @@
 
 #include "util/clock.h"
 #include "util/syscalls.h"
+#include "util/termesc.h"
 #include "workload/fileio/where.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
@@ -218,8 +219,10 @@ static void report(struct verify *v, const struct worker *w, unsigned file, uint
 	va_list ap;
 	int n;
 
-	if (!v->bad++)
+	if (!v->bad++) {
 		snprintf(v->first_path, sizeof(v->first_path), "%s", w->files[file].path);
+		termesc_fix(v->first_path, sizeof(v->first_path));
+	}
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
@@ -229,10 +232,15 @@ static void report(struct verify *v, const struct worker *w, unsigned file, uint
 		for (size_t i = 0; i < sizeof(struct verify_hdr); i++)
 			d += (size_t)snprintf(dump + d, sizeof(dump) - d, "%02x", p[i]);
 	}
-	n = snprintf(v->reports + v->reports_len, room,
-		     "\n%s: verify=%s: block of %llu bytes at offset %llu: %s%s", w->files[file].path,
-		     type_name(v->job->verify), (unsigned long long)v->interval, (unsigned long long)off,
-		     what, dump);
+	/* a line of its own, escaped (the file's name is input); verify_finish
+	 * joins the lines with dbio_err_set_lines */
+	char line[1024];
+
+	snprintf(line, sizeof(line), "%s: verify=%s: block of %llu bytes at offset %llu: %s%s",
+		 w->files[file].path, type_name(v->job->verify), (unsigned long long)v->interval,
+		 (unsigned long long)off, what, dump);
+	termesc_fix(line, sizeof(line));
+	n = snprintf(v->reports + v->reports_len, room, "\n%s", line);
 	if (n < 0 || (size_t)n >= room) {
 		v->reports[v->reports_len] = '\0';
 		v->unreported++;
@@ -499,7 +507,7 @@ int verify_finish(struct verify *v, struct worker *w)
 {
 	if (!v->bad)
 		return 0;
-	return dbio_err_set(
+	return dbio_err_set_lines(
 		&w->err, -EIO,
 		"%s: verify=%s: %llu of %llu blocks read back did not match what was written%s%s%s",
 		v->first_path, type_name(v->job->verify), (unsigned long long)v->bad,

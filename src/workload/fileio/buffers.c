@@ -1,11 +1,13 @@
 /*
  * fio's buffer keys, checked and fixed up as fio does: what a write
  * carries (scramble_buffers, refill_buffers, zero_buffers,
- * buffer_compress_*, dedupe_*). workload/fileio/content.c fills the buffers.
+ * buffer_compress_*, dedupe_*), keys of fileio's own (keys.c).
+ * content.c fills the buffers.
  */
 #include <stdio.h>
 
 #include "job/job.h"
+#include "workload/fileio/keys.h"
 
 static const char *const buffer_keys[] = {
 	"scramble_buffers",	 "refill_buffers",    "zero_buffers", "buffer_compress_percentage",
@@ -13,7 +15,7 @@ static const char *const buffer_keys[] = {
 	"dedupe_global",
 };
 
-const char *job_buffer_key_given(const struct job *job)
+const char *fileio_buffer_key_given(const struct job *job)
 {
 	for (size_t i = 0; i < sizeof(buffer_keys) / sizeof(buffer_keys[0]); i++)
 		if (job_is_set(job, buffer_keys[i]))
@@ -21,9 +23,10 @@ const char *job_buffer_key_given(const struct job *job)
 	return NULL;
 }
 
-int job_validate_buffers(struct job *job, struct dbio_err *err)
+int fileio_validate_buffers(struct job *job, struct dbio_err *err)
 {
-	const bool working_set = job->dedupe_pct && job->dedupe_mode == DEDUPE_WORKING_SET;
+	struct fileio_conf *c = fileio_conf(job);
+	const bool working_set = c->dedupe_pct && c->dedupe_mode == DEDUPE_WORKING_SET;
 	/* fio: giving either key marks the job's buffers as filled for it */
 	const bool filled =
 		job_is_set(job, "buffer_compress_percentage") || job_is_set(job, "dedupe_percentage");
@@ -34,26 +37,26 @@ int job_validate_buffers(struct job *job, struct dbio_err *err)
 			"working_set with nrfiles=%llu: fio keeps a working set for one file per job; "
 			"give nrfiles=1",
 			(unsigned long long)job->nrfiles);
-	if (working_set && job->dedupe_ws_pct + job->dedupe_pct > 100)
+	if (working_set && c->dedupe_ws_pct + c->dedupe_pct > 100)
 		return job_fail(
 			job, "dedupe_working_set_percentage", err,
 			"%llu with dedupe_percentage=%llu: the working set's pages are new writes, so "
 			"at most %llu %% of the writes can repeat them; the two may add up to 100 at most",
-			(unsigned long long)job->dedupe_ws_pct, (unsigned long long)job->dedupe_pct,
-			(unsigned long long)(100 - job->dedupe_ws_pct));
+			(unsigned long long)c->dedupe_ws_pct, (unsigned long long)c->dedupe_pct,
+			(unsigned long long)(100 - c->dedupe_ws_pct));
 	/* fio's fix-ups: all zeros is zero_buffers; compression and dedupe
 	 * fill each write anew; a filled write is not scrambled, nor one that
 	 * carries verify's headers and pattern. */
-	if (job->compress_pct == 100) {
-		job->zero_buffers = true;
-		job->compress_pct = 0;
-	} else if (job->compress_pct && !job_is_set(job, "refill_buffers")) {
-		job->refill_buffers = true;
+	if (c->compress_pct == 100) {
+		c->zero_buffers = true;
+		c->compress_pct = 0;
+	} else if (c->compress_pct && !job_is_set(job, "refill_buffers")) {
+		c->refill_buffers = true;
 	}
-	if (job->dedupe_pct)
-		job->refill_buffers = true;
-	if (job->refill_buffers || filled || job->verify != VERIFY_NONE ||
-	    (job->zero_buffers && job_is_set(job, "zero_buffers") && !job_is_set(job, "scramble_buffers")))
-		job->scramble_buffers = false;
+	if (c->dedupe_pct)
+		c->refill_buffers = true;
+	if (c->refill_buffers || filled || job->verify != VERIFY_NONE ||
+	    (c->zero_buffers && job_is_set(job, "zero_buffers") && !job_is_set(job, "scramble_buffers")))
+		c->scramble_buffers = false;
 	return 0;
 }

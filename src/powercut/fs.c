@@ -1,0 +1,309 @@
+/*
+ * The power-cut layer's FUSE filesystem (libfuse3's high-level API), served
+ * by one thread of its own: every call passes through to live/ with the
+ * *at calls, and fsync, fsyncdir and O_SYNC/O_DSYNC writes hand the file
+ * or directory to the durable store (store.c). Without libfuse3 the layer
+ * is left out and powercut_fs_start says so.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "powercut/powercut_int.h"
+
+#ifdef DBIO_HAVE_FUSE3
+#define FUSE_USE_VERSION 31
+#include <dirent.h>
+#include <fcntl.h>
+#include <fuse.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+static struct powercut *fs_pc(void)
+{
+	return fuse_get_context()->private_data;
+}
+
+/* "/a/b" as a path relative to live/ ("." for the root). */
+static const char *rel(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+#define LIVE	    (fs_pc()->livefd)
+#define CHECK(call) ((call) < 0 ? -errno : 0)
+
+static void *fs_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+	cfg->use_ino = 1;
+	cfg->direct_io = 1;    /* every write reaches the layer */
+	cfg->attr_timeout = 0; /* sizes come from live/, never a cache */
+	cfg->entry_timeout = 0;
+	cfg->negative_timeout = 0;
+	return fuse_get_context()->private_data;
+}
+
+static int fs_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+	if (fi)
+		return CHECK(fstat((int)fi->fh, st));
+	return CHECK(fstatat(LIVE, rel(path), st, AT_SYMLINK_NOFOLLOW));
+}
+
+static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off, struct fuse_file_info *fi,
+		      enum fuse_readdir_flags flags)
+{
+	int fd = openat(LIVE, rel(path), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct dirent *e;
+	DIR *d;
+
+	if (fd < 0 || !(d = fdopendir(fd)))
+		return fd >= 0 ? (close(fd), -errno) : -errno;
+	while ((e = readdir(d))) {
+		struct stat st = { .st_ino = e->d_ino, .st_mode = (mode_t)DTTOIF(e->d_type) };
+
+		if (fill(buf, e->d_name, &st, 0, 0))
+			break;
+	}
+	closedir(d);
+	return 0;
+}
+
+static int open_flags(int flags)
+{
+	return (flags & ~(O_SYNC | O_DSYNC)) | O_NOFOLLOW | O_CLOEXEC;
+}
+
+static int fs_open(const char *path, struct fuse_file_info *fi)
+{
+	int fd = openat(LIVE, rel(path), open_flags(fi->flags));
+
+	if (fd < 0)
+		return -errno;
+	fi->fh = (uint64_t)fd;
+	return 0;
+}
+
+static int fs_create(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	int fd = openat(LIVE, rel(path), open_flags(fi->flags) | O_CREAT, mode);
+
+	if (fd < 0)
+		return -errno;
+	fi->fh = (uint64_t)fd;
+	return 0;
+}
+
+static int fs_read(const char *path, char *buf, size_t n, off_t off, struct fuse_file_info *fi)
+{
+	ssize_t r = pread((int)fi->fh, buf, n, off);
+
+	return r < 0 ? -errno : (int)r;
+}
+
+static int fs_write(const char *path, const char *buf, size_t n, off_t off, struct fuse_file_info *fi)
+{
+	ssize_t w = (fi->flags & O_APPEND) ? write((int)fi->fh, buf, n) : pwrite((int)fi->fh, buf, n, off);
+	int ret;
+
+	if (w < 0)
+		return -errno;
+	if (fi->flags & (O_SYNC | O_DSYNC)) {
+		ret = powercut_store_file(fs_pc(), (int)fi->fh);
+		if (ret < 0)
+			return ret;
+	}
+	return (int)w;
+}
+
+/* The backing file is synced too, so that a workload's ops/s on the layer
+ * still pay the device's sync (the store itself need not be: a cut is
+ * logical, the host keeps its power). */
+static int fs_fsync(const char *path, int datasync, struct fuse_file_info *fi)
+{
+	int ret = powercut_store_file(fs_pc(), (int)fi->fh);
+
+	if (ret == 0)
+		ret = CHECK(datasync ? fdatasync((int)fi->fh) : fsync((int)fi->fh));
+	return ret;
+}
+
+static int fs_fsyncdir(const char *path, int datasync, struct fuse_file_info *fi)
+{
+	int fd = openat(LIVE, rel(path), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = powercut_store_dir(fs_pc(), fd);
+	close(fd);
+	return ret;
+}
+
+static int fs_release(const char *path, struct fuse_file_info *fi)
+{
+	close((int)fi->fh);
+	return 0;
+}
+
+static int fs_unlink(const char *path)
+{
+	return CHECK(unlinkat(LIVE, rel(path), 0));
+}
+
+static int fs_mkdir(const char *path, mode_t mode)
+{
+	return CHECK(mkdirat(LIVE, rel(path), mode));
+}
+
+static int fs_rmdir(const char *path)
+{
+	return CHECK(unlinkat(LIVE, rel(path), AT_REMOVEDIR));
+}
+
+static int fs_rename(const char *from, const char *to, unsigned int flags)
+{
+	if (flags)
+		return -EINVAL; /* RENAME_EXCHANGE, RENAME_NOREPLACE: not yet */
+	return CHECK(renameat(LIVE, rel(from), LIVE, rel(to)));
+}
+
+static int fs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+	int fd, ret;
+
+	if (fi)
+		return CHECK(ftruncate((int)fi->fh, size));
+	fd = openat(LIVE, rel(path), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = CHECK(ftruncate(fd, size));
+	close(fd);
+	return ret;
+}
+
+static int fs_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	return CHECK(fchmodat(LIVE, rel(path), mode, 0));
+}
+
+static int fs_utimens(const char *path, const struct timespec ts[2], struct fuse_file_info *fi)
+{
+	return CHECK(utimensat(LIVE, rel(path), ts, AT_SYMLINK_NOFOLLOW));
+}
+
+static int fs_statfs(const char *path, struct statvfs *sv)
+{
+	return CHECK(fstatvfs(LIVE, sv));
+}
+
+static int fs_fallocate(const char *path, int mode, off_t off, off_t len, struct fuse_file_info *fi)
+{
+	return CHECK(fallocate((int)fi->fh, mode, off, len));
+}
+
+static const struct fuse_operations fs_ops = {
+	.init = fs_init,
+	.getattr = fs_getattr,
+	.readdir = fs_readdir,
+	.open = fs_open,
+	.create = fs_create,
+	.read = fs_read,
+	.write = fs_write,
+	.fsync = fs_fsync,
+	.fsyncdir = fs_fsyncdir,
+	.release = fs_release,
+	.unlink = fs_unlink,
+	.mkdir = fs_mkdir,
+	.rmdir = fs_rmdir,
+	.rename = fs_rename,
+	.truncate = fs_truncate,
+	.chmod = fs_chmod,
+	.utimens = fs_utimens,
+	.statfs = fs_statfs,
+	.fallocate = fs_fallocate,
+};
+
+static void *fs_thread(void *arg)
+{
+	struct powercut *pc = arg;
+
+	fuse_loop(pc->fuse);
+	return NULL;
+}
+
+int powercut_fs_start(struct powercut *pc, char *err, size_t len)
+{
+	char *argv[] = { "dbio-powercut", NULL };
+	struct fuse_args args = FUSE_ARGS_INIT(1, argv);
+	int ret;
+
+	pc->fuse = fuse_new(&args, &fs_ops, sizeof(fs_ops), pc);
+	if (!pc->fuse) {
+		snprintf(err, len, "fuse_new failed");
+		return -EIO;
+	}
+	if (fuse_mount(pc->fuse, pc->mnt) != 0) {
+		snprintf(err, len, "cannot mount the layer on %s (is /dev/fuse there?)", pc->mnt);
+		return -EIO;
+	}
+	pc->mounted = true;
+	/* The thread inherits a mask with the stop signals blocked: they reach
+	 * the driver's thread, whose read they interrupt. */
+	sigset_t stops, old;
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stops, &old);
+	ret = pthread_create(&pc->thread, NULL, fs_thread, pc);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret != 0) {
+		snprintf(err, len, "cannot start its thread: %s", strerror(ret));
+		return -ret;
+	}
+	pc->serving = true;
+	return 0;
+}
+
+void powercut_fs_stop(struct powercut *pc)
+{
+	if (pc->mounted) {
+		fuse_exit(pc->fuse);
+		fuse_unmount(pc->fuse); /* the loop's read ends with ENODEV */
+		pc->mounted = false;
+	}
+	if (pc->serving) {
+		pthread_join(pc->thread, NULL);
+		pc->serving = false;
+	}
+	if (pc->fuse) {
+		fuse_destroy(pc->fuse);
+		pc->fuse = NULL;
+	}
+}
+
+bool powercut_built(void)
+{
+	return true;
+}
+#else
+int powercut_fs_start(struct powercut *pc, char *err, size_t len)
+{
+	snprintf(err, len,
+		 "the power-cut layer is left out of this build: install libfuse3-dev and build again");
+	return -ENOTSUP;
+}
+
+void powercut_fs_stop(struct powercut *pc)
+{
+}
+
+bool powercut_built(void)
+{
+	return false;
+}
+#endif

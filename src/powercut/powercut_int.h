@@ -1,0 +1,53 @@
+/*
+ * The power-cut layer's private parts: the state shared by the FUSE
+ * handlers (fs.c) and the setup, cut and cleanup (powercut.c), and the
+ * durable store's helpers (store.c). No other folder includes this.
+ */
+#ifndef DBIO_POWERCUT_POWERCUT_INT_H
+#define DBIO_POWERCUT_POWERCUT_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "powercut/powercut.h"
+
+#define POWERCUT_PREFIX ".dbio-powercut."
+#define POWERCUT_MARKER "dbio-powercut"
+
+struct fuse;
+
+struct powercut {
+	char name[64];	      /* .dbio-powercut.<pid> in the target */
+	char mnt[4096];	      /* its mnt/, absolute */
+	int dirfd;	      /* the target */
+	int ownfd;	      /* the layer's directory */
+	int livefd;	      /* live/: what the workload sees */
+	int storefd;	      /* store/: f<ino> durable data, d<ino> durable names */
+	ino_t root_ino;	      /* live/'s inode */
+	bool keep_all;	      /* DBIO_POWERCUT_KEEP=all: the test hook */
+	bool keep_none;	      /* DBIO_POWERCUT_KEEP=none: a cut keeps nothing */
+	pthread_mutex_t lock; /* the store, between the FUSE thread and a cut */
+	struct fuse *fuse;
+	pthread_t thread;
+	bool mounted, serving;
+};
+
+/* fs.c: mount pc->mnt and start the thread; stop and unmount. */
+int powercut_fs_start(struct powercut *pc, char *err, size_t len);
+void powercut_fs_stop(struct powercut *pc);
+
+/* store.c: make the data of the open live file fd durable (fsync); the
+ * names of the live directory fd durable (fsync of a directory); copy
+ * file from to a new file name in dirfd; remove the tree name in dirfd,
+ * not crossing into another filesystem. 0 or -errno. */
+int powercut_store_file(struct powercut *pc, int fd);
+int powercut_store_dir(struct powercut *pc, int fd);
+int powercut_copy_file(int from, int dirfd, const char *name);
+int powercut_remove_tree(int dirfd, const char *name);
+/* Write the durable tree of directory ino into dest; the live tree of src
+ * into dest (keep_all). 0 or -errno. */
+int powercut_build_durable(struct powercut *pc, ino_t ino, int dest, int depth);
+int powercut_copy_tree(int src, int dest, int depth);
+
+#endif

@@ -1,0 +1,288 @@
+/*
+ * The durable store of the power-cut layer, and the tree copies a cut
+ * makes. At an fsync of a file its whole live content is copied to
+ * store/f<ino> (simple and correct first; copying only the dirty ranges is
+ * for later); at an fsync of a directory its names are written to
+ * store/d<ino> as records "F|D <ino> <name>\0". A cut rebuilds the tree
+ * from the root's record down: a name reaches the cut only if its
+ * directory was synced after it was made, and its data only as synced.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "powercut/powercut_int.h"
+
+#define COPY_CHUNK (64 * 1024)
+#define MAX_DEPTH  64
+
+int powercut_copy_file(int from, int dirfd, const char *name)
+{
+	char *buf = malloc(COPY_CHUNK);
+	int to, ret = 0;
+	off_t off = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	to = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (to < 0) {
+		ret = -errno;
+		goto out_free;
+	}
+	for (;;) {
+		ssize_t n = pread(from, buf, COPY_CHUNK, off), w = 0;
+
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		while (w < n) {
+			ssize_t k = write(to, buf + w, (size_t)(n - w));
+
+			if (k < 0) {
+				ret = -errno;
+				goto out_close;
+			}
+			w += k;
+		}
+		off += n;
+	}
+out_close:
+	close(to);
+out_free:
+	free(buf);
+	return ret;
+}
+
+/* Write tmp in the store, then rename it over name: a cut never sees half. */
+static int store_commit(struct powercut *pc, const char *tmp, const char *name)
+{
+	return renameat(pc->storefd, tmp, pc->storefd, name) < 0 ? -errno : 0;
+}
+
+int powercut_store_file(struct powercut *pc, int fd)
+{
+	struct stat st;
+	char name[64], self[64];
+	int rfd, ret;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	snprintf(name, sizeof(name), "f%llu", (unsigned long long)st.st_ino);
+	/* The workload's file may be open write-only: read it through its own. */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	rfd = open(self, O_RDONLY | O_CLOEXEC);
+	if (rfd < 0)
+		return -errno;
+	pthread_mutex_lock(&pc->lock);
+	ret = powercut_copy_file(rfd, pc->storefd, "tmp");
+	if (ret == 0)
+		ret = store_commit(pc, "tmp", name);
+	pthread_mutex_unlock(&pc->lock);
+	close(rfd);
+	return ret;
+}
+
+static int write_names(FILE *f, int fd)
+{
+	int dfd = dup(fd);
+	DIR *d;
+	struct dirent *e;
+
+	if (dfd < 0)
+		return -errno;
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return -errno;
+	}
+	rewinddir(d);
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue; /* gone since readdir */
+		if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+			continue;
+		fprintf(f, "%c %llu %s%c", S_ISDIR(st.st_mode) ? 'D' : 'F', (unsigned long long)st.st_ino,
+			e->d_name, 0);
+	}
+	closedir(d);
+	return 0;
+}
+
+int powercut_store_dir(struct powercut *pc, int fd)
+{
+	struct stat st;
+	char name[64];
+	FILE *f;
+	int tfd, ret;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	snprintf(name, sizeof(name), "d%llu", (unsigned long long)st.st_ino);
+	pthread_mutex_lock(&pc->lock);
+	tfd = openat(pc->storefd, "tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	f = tfd < 0 ? NULL : fdopen(tfd, "w");
+	if (!f) {
+		ret = -errno;
+		if (tfd >= 0)
+			close(tfd);
+		goto out_unlock;
+	}
+	ret = write_names(f, fd);
+	if (fclose(f) != 0 && ret == 0)
+		ret = -errno;
+	if (ret == 0)
+		ret = store_commit(pc, "tmp", name);
+out_unlock:
+	pthread_mutex_unlock(&pc->lock);
+	return ret;
+}
+
+/* One durable entry: its name's file data (or an empty file when the name
+ * is durable and the data never was), or its directory, recursively. */
+static int build_entry(struct powercut *pc, char kind, unsigned long long ino, const char *name, int dest,
+		       int depth)
+{
+	char sname[64];
+	int fd, ret;
+
+	if (kind == 'D') {
+		if (mkdirat(dest, name, 0700) < 0)
+			return -errno;
+		fd = openat(dest, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		ret = powercut_build_durable(pc, (ino_t)ino, fd, depth + 1);
+		close(fd);
+		return ret;
+	}
+	snprintf(sname, sizeof(sname), "f%llu", ino);
+	fd = openat(pc->storefd, sname, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fd = openat(dest, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -errno;
+		close(fd);
+		return 0;
+	}
+	ret = powercut_copy_file(fd, dest, name);
+	close(fd);
+	return ret;
+}
+
+int powercut_build_durable(struct powercut *pc, ino_t ino, int dest, int depth)
+{
+	char sname[64], kind, *buf = NULL, *p, *end;
+	size_t cap = 0;
+	ssize_t n;
+	int ret = 0;
+	FILE *f;
+
+	if (depth > MAX_DEPTH)
+		return -ELOOP;
+	snprintf(sname, sizeof(sname), "d%llu", (unsigned long long)ino);
+	int fd = openat(pc->storefd, sname, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno; /* never synced: no names */
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	while (ret == 0 && (n = getdelim(&buf, &cap, 0, f)) > 0) {
+		unsigned long long child;
+
+		end = buf + n;
+		if (sscanf(buf, "%c %llu", &kind, &child) != 2 || !(p = strchr(buf + 2, ' ')) || p + 1 >= end)
+			return fclose(f), free(buf), -EIO;
+		ret = build_entry(pc, kind, child, p + 1, dest, depth);
+	}
+	free(buf);
+	fclose(f);
+	return ret;
+}
+
+int powercut_copy_tree(int src, int dest, int depth)
+{
+	int dfd = dup(src), ret = 0;
+	struct dirent *e;
+	DIR *d;
+
+	if (depth > MAX_DEPTH)
+		return -ELOOP;
+	if (dfd < 0 || !(d = fdopendir(dfd)))
+		return dfd >= 0 ? (close(dfd), -errno) : -errno;
+	rewinddir(d);
+	while (ret == 0 && (e = readdir(d))) {
+		struct stat st;
+		int from, to;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(src, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		from = openat(src, e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (from < 0)
+			continue;
+		if (S_ISREG(st.st_mode)) {
+			ret = powercut_copy_file(from, dest, e->d_name);
+		} else if (S_ISDIR(st.st_mode) && mkdirat(dest, e->d_name, 0700) == 0 &&
+			   (to = openat(dest, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+			ret = powercut_copy_tree(from, to, depth + 1);
+			close(to);
+		}
+		close(from);
+	}
+	closedir(d);
+	return ret;
+}
+
+static int remove_at(int parent, const char *name, dev_t dev, int depth)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int fd, ret = 0;
+
+	if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(parent, name, 0) < 0 ? -errno : 0;
+	if (st.st_dev != dev || depth > MAX_DEPTH)
+		return -EXDEV; /* a mount still there, or a loop: leave it */
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || !(d = fdopendir(fd)))
+		return fd >= 0 ? (close(fd), -errno) : -errno;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			int r = remove_at(dirfd(d), e->d_name, dev, depth + 1);
+
+			if (r < 0 && ret == 0)
+				ret = r;
+		}
+	}
+	closedir(d);
+	if (ret == 0 && unlinkat(parent, name, AT_REMOVEDIR) < 0)
+		ret = -errno;
+	return ret;
+}
+
+int powercut_remove_tree(int parent, const char *name)
+{
+	struct stat st;
+
+	if (fstat(parent, &st) < 0)
+		return -errno;
+	return remove_at(parent, name, st.st_dev, 0);
+}
