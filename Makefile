@@ -101,7 +101,7 @@ OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/default_suite.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNITS   := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps run test unit cli docs check-docs format check-format check-layers check-size clean fuzz
+.PHONY: all deps run test unit cli docs check-docs format check-format check-layers check-size check-loops clean fuzz
 all: $(PROG)
 
 deps:
@@ -226,6 +226,11 @@ check-layers:
 
 check-size:
 	scripts/check-size
+
+# No two files of a room (a folder of src/) call each other, directly or
+# around a circle: read from the objects of the build.
+check-loops: $(OBJS)
+	scripts/check-loops $(BUILD)
 
 clean:
 	rm -rf build build-san build-tsan build-fuzz build-min build-min-san build-min-tsan build-without \

@@ -1,7 +1,7 @@
 /*
  * The image file of `dbio matrix`: where --image puts it, making it with
  * O_EXCL, its trailer (the run's random token, past the loop device's size
- * limit) and its trusted.dbio marker, and removing it — at the end of a
+ * limit: trailer.c) and its trusted.dbio marker, and removing it — at the end of a
  * configuration, or in --cleanup only while its trailer still carries the
  * recorded token. The token is what tells dbio's image from a file someone
  * made since at the same path, even with the same inode number.
@@ -20,64 +20,6 @@
 
 #include "provision/provision_int.h"
 #include "util/safepath.h"
-
-uint64_t provision_kernel_dev(dev_t dev)
-{
-	uint64_t ma = major(dev), mi = minor(dev);
-
-	return (mi & 0xff) | (ma << 8) | ((mi & ~0xffull) << 12);
-}
-
-int provision_token_new(char *token)
-{
-	unsigned char rnd[PROVISION_TOKEN_LEN / 2];
-
-	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
-		return -errno;
-	for (size_t i = 0; i < sizeof(rnd); i++)
-		snprintf(token + 2 * i, 3, "%02x", rnd[i]);
-	return 0;
-}
-
-int provision_trailer_write(int fd, uint64_t offset, const char *token)
-{
-	char trailer[PROVISION_TRAILER_BYTES] = PROVISION_TRAILER_MAGIC;
-
-	memcpy(trailer + strlen(PROVISION_TRAILER_MAGIC), token, PROVISION_TOKEN_LEN);
-	trailer[strlen(PROVISION_TRAILER_MAGIC) + PROVISION_TOKEN_LEN] = '\n';
-	if (pwrite(fd, trailer, sizeof(trailer), (off_t)offset) != (ssize_t)sizeof(trailer) || fdatasync(fd))
-		return errno ? -errno : -EIO;
-	return 0;
-}
-
-int provision_trailer_token(int fd, char *token)
-{
-	char buf[sizeof(PROVISION_TRAILER_MAGIC) + PROVISION_TOKEN_LEN];
-	struct stat st;
-
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)PROVISION_TRAILER_BYTES ||
-	    pread(fd, buf, sizeof(buf), st.st_size - PROVISION_TRAILER_BYTES) != (ssize_t)sizeof(buf) ||
-	    memcmp(buf, PROVISION_TRAILER_MAGIC, strlen(PROVISION_TRAILER_MAGIC)))
-		return -ENOENT;
-	memcpy(token, buf + strlen(PROVISION_TRAILER_MAGIC), PROVISION_TOKEN_LEN);
-	token[PROVISION_TOKEN_LEN] = '\0';
-	return 0;
-}
-
-bool provision_image_is(const char *path, const char *token, uint64_t idev, uint64_t iino)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	char found[PROVISION_TOKEN_LEN + 1];
-	struct stat st;
-	bool ours;
-
-	if (fd < 0)
-		return false;
-	ours = !fstat(fd, &st) && (!idev || (provision_kernel_dev(st.st_dev) == idev && st.st_ino == iino)) &&
-	       !provision_trailer_token(fd, found) && !strcmp(found, token);
-	close(fd);
-	return ours;
-}
 
 int provision_image_make(struct provision_env *m, int *fd, struct dbio_err *err)
 {

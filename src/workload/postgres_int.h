@@ -115,7 +115,8 @@ int pg_server_cpu(const struct pg_server *s, double *user_s, double *sys_s);
 
 /* Pure helpers of postgres_server.c, for its unit test. */
 
-/* Remove everything in the cluster directory fd (16 levels at most)
+/* postgres_proc.c: what the server's lifecycle and the leftovers' cleanup
+ * share. Remove everything in the cluster directory fd (16 levels at most)
  * through fd, following no symlink, and name in parentfd only while it
  * still is fd's directory (path names it in messages). 0, or DBIO_EUNSAFE
  * (name is something else now: left alone) or -errno with err set. */
@@ -129,7 +130,7 @@ int pg_remove_tree(int parentfd, const char *name, int fd, const char *path, str
  * shared_buffers"), else n. */
 const char *pg_refused_setting(char *log, const char *const *names, size_t n, size_t *which);
 
-/* The text of /proc/<pid>/stat into buf (len bytes, NUL-terminated). 0 or
+/* postgres_proc.c: the text of /proc/<pid>/stat into buf (len bytes, NUL-terminated). 0 or
  * -errno. */
 int pg_proc_stat_read(pid_t pid, char *buf, size_t len);
 

@@ -81,23 +81,6 @@ static int find_user(struct pg_server *s, struct dbio_err *err)
 	return 0;
 }
 
-int pg_remove_tree(int parentfd, const char *name, int fd, const char *path, struct dbio_err *err)
-{
-	char found[128];
-	struct stat st;
-	int rc = rmtree_held(parentfd, name, fd, 16, &st);
-
-	if (rc == 1)
-		return dbio_err_set(
-			err, DBIO_EUNSAFE,
-			"%s: not removed: the name is now %s (dbio emptied its own cluster, wherever it was moved): look at it and remove it by hand",
-			path, rmtree_describe(&st, found, sizeof(found)));
-	if (rc)
-		return dbio_err_set(err, rc, "%s: cannot remove the cluster: %s: remove it by hand", path,
-				    strerror(-rc));
-	return 0;
-}
-
 int pg_server_claim(struct pg_server *s, int dirfd, const char *dir_path, struct dbio_err *err)
 {
 	struct sockaddr_un sun;
@@ -404,21 +387,6 @@ int pg_proc_stat_parse(const char *buf, unsigned long long t[4], int *ppid)
 	if (!p || sscanf(p + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", ppid,
 			 &t[0], &t[1], &t[2], &t[3]) != 5)
 		return -EINVAL;
-	return 0;
-}
-
-int pg_proc_stat_read(pid_t pid, char *buf, size_t len)
-{
-	char path[64];
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return -errno;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	return 0;
 }
 
