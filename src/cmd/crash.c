@@ -25,6 +25,7 @@
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
 #include "powercut/powercut.h"
+#include "util/safepath.h"
 
 struct acks {
 	char **line; /* "<file> <record>" */
@@ -256,6 +257,26 @@ static const struct cmd_opts cmd_crash_opts = {
 	.operand = crash_operand,
 };
 
+/* DIR, resolved as every target of dbio is (util/safepath.h): another
+ * user's symlink anywhere in it, the last component too, is refused. An
+ * fd, or minus the exit status after saying why. */
+static int open_dir(const char *dir)
+{
+	struct dbio_err err = { 0 };
+	struct safepath sp;
+	int rc = safepath_resolve("", dir, &sp, &err), fd = -1;
+
+	if (!rc && sp.fd < 0)
+		rc = -ENOENT;
+
+	if (rc == DBIO_EUNSAFE)
+		cmd_error("crash: %s", err.msg);
+	else if (rc || (fd = safepath_reopen(&sp, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		cmd_error("crash: %s: cannot open the directory: %s", dir, strerror(rc ? -rc : -fd));
+	safepath_release(&sp);
+	return fd >= 0 ? fd : rc == DBIO_EUNSAFE ? -2 : -1;
+}
+
 static int crash_main(int argc, char **argv)
 {
 	struct crash_args args = { .cuts = 100 };
@@ -282,11 +303,8 @@ static int crash_main(int argc, char **argv)
 			"crash: the power-cut layer is left out of this build: install libfuse3-dev and build again");
 		return 1;
 	}
-	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0) {
-		cmd_error("crash: %s: cannot open the directory: %s", dir, strerror(errno));
-		return 1;
-	}
+	if ((dirfd = open_dir(dir)) < 0)
+		return -dirfd;
 	ret = powercut_cleanup(dirfd);
 	if (ret < 0) {
 		cmd_error("crash: %s: cannot remove a killed run's layer: %s", dir, strerror(-ret));

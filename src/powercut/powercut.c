@@ -216,19 +216,31 @@ void powercut_close(struct powercut *pc)
 	free(pc);
 }
 
-/* The pid of a layer directory whose marker says dbio made it, else 0. */
+/* The pid of a layer directory whose marker says dbio made it, else 0:
+ * the directory and its marker must be what dbio makes, its user's and
+ * nobody else's (a directory 0700, a marker 0600 with one link), since
+ * anyone who can write DIR could make a look-alike with the same text. */
 static long marked_pid(int dirfd, const char *name)
 {
-	char path[128], text[64], want[64];
+	char text[64], want[64];
 	long pid = strtol(name + strlen(POWERCUT_PREFIX), NULL, 10);
-	int fd;
-	ssize_t n;
+	int lfd, fd = -1;
+	struct stat st;
+	ssize_t n = -1;
 
-	snprintf(path, sizeof(path), "%s/marker", name);
-	fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || pid <= 0)
-		return fd >= 0 ? (close(fd), 0) : 0;
-	n = read(fd, text, sizeof(text) - 1);
+	if (pid <= 0)
+		return 0;
+	lfd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (lfd < 0)
+		return 0;
+	if (!fstat(lfd, &st) && st.st_uid == geteuid() && !(st.st_mode & 077))
+		fd = openat(lfd, "marker", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	close(lfd);
+	if (fd < 0)
+		return 0;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 077) &&
+	    st.st_nlink == 1)
+		n = read(fd, text, sizeof(text) - 1);
 	close(fd);
 	snprintf(want, sizeof(want), "%s %ld\n", POWERCUT_MARKER, pid);
 	return n > 0 && (size_t)n == strlen(want) && !memcmp(text, want, (size_t)n) ? pid : 0;

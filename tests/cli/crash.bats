@@ -116,3 +116,37 @@ toy() {
 	is_empty_dir "$target"
 	run -1 pgrep -f "^sleep 4321$"
 }
+
+@test "crash: --cleanup leaves a look-alike with dbio's marker text alone when another user made it, root's file in it too" {
+	need_powercut
+	local fake=$target/.dbio-powercut.999999998
+	mkdir -p "$fake/live"
+	printf 'dbio-powercut 999999998\n' >"$fake/marker"
+	echo precious >"$fake/live/rootfile"
+	chmod 600 "$fake/live/rootfile"
+	chown 65534:65534 "$fake" "$fake/live" "$fake/marker"
+	run -0 "$DBIO" crash --cleanup "$target"
+	[ "$output" = "removed 0 power-cut layers of a killed dbio in $target" ]
+	[ "$(cat "$fake/live/rootfile")" = precious ]
+	# root's, but not made as dbio makes its layer (0755, not 0700): left too
+	chown -R 0:0 "$fake"
+	run -0 "$DBIO" crash --cleanup "$target"
+	[ "$output" = "removed 0 power-cut layers of a killed dbio in $target" ]
+	[ "$(cat "$fake/live/rootfile")" = precious ]
+}
+
+@test "crash: DIR through another user's symlink, last or in the middle, is refused before anything is made there" {
+	need_powercut
+	mkdir -m 700 "$scratch/victim" "$scratch/victim/sub"
+	mkdir "$scratch/u"
+	chown 65534:65534 "$scratch/u"
+	ln -s "$scratch/victim" "$scratch/u/link"
+	chown -h 65534:65534 "$scratch/u/link"
+	run -2 --separate-stderr "$DBIO" crash --exec true "$scratch/u/link"
+	[ "$stderr" = "dbio: crash: $scratch/u/link: a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	run -2 --separate-stderr "$DBIO" crash --exec true "$scratch/u/link/sub"
+	[ "$stderr" = "dbio: crash: $scratch/u/link/sub: component '$scratch/u/link' is a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	run -2 --separate-stderr "$DBIO" crash --cleanup "$scratch/u/link"
+	[ "$(ls -A "$scratch/victim")" = sub ]
+	is_empty_dir "$scratch/victim/sub"
+}
