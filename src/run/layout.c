@@ -17,6 +17,7 @@
 
 #include "run/run_int.h"
 #include "util/mark.h"
+#include "util/rmtree.h"
 #include "util/rng.h"
 #include "util/safepath.h"
 #include "util/syscalls.h"
@@ -44,6 +45,9 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 	int n = job_split_dirs(job->directory, &names);
 
 	memset(l, 0, sizeof(*l));
+	/* Drawn here, in dbio, before any mem_limit child: the child keeps
+	 * it, so the database directories it makes carry dbio's own mark. */
+	(void)mark_run_token();
 	l->job = job;
 	l->keep = keep;
 	l->carry = job->files_for_later;
@@ -375,6 +379,31 @@ static bool laid_out(const struct layout *l, size_t i, const char *name)
 	return false;
 }
 
+/* The database directory name in dir, made by a thread of this run whose
+ * descriptor dbio does not hold (the mem_limit child's): removed through
+ * an fd of it, and only when it carries this run's mark (mark_run_token),
+ * which nothing another user put there can. */
+static void remove_marked_db(const struct layout_dir *dir, const char *name, const struct run_opts *opts)
+{
+	int fd = openat(dir->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), rc;
+	char found[128];
+	struct stat st;
+
+	if (fd < 0)
+		return;
+	if (mark_check(fd, mark_run_token())) {
+		close(fd);
+		return; /* not this run's: left as it is */
+	}
+	rc = rmtree_held(dir->fd, name, fd, 2, &st);
+	if (rc == 1)
+		run_warn(opts, "%s/%s: not removed: the name is now %s: look at it and remove it by hand",
+			 dir->path, name, rmtree_describe(&st, found, sizeof(found)));
+	else if (rc)
+		run_warn(opts, "%s/%s: cannot remove: %s: remove it by hand", dir->path, name, strerror(-rc));
+	close(fd);
+}
+
 void layout_remove_thread_files(struct layout *l, const struct run_opts *opts)
 {
 	if (l->keep)
@@ -398,9 +427,13 @@ void layout_remove_thread_files(struct layout *l, const struct run_opts *opts)
 			if (!thread_entry(l, i, e->d_name, &n) || laid_out(l, i, e->d_name))
 				continue;
 			/* workload_db_dir: removed through its descriptor
-			 * (workload_db_dir_remove); one there now is not it. */
-			if (!strcmp(e->d_name + n, "db"))
+			 * (workload_db_dir_remove). One still there was made in
+			 * the mem_limit child, or is not it: removed only when it
+			 * carries this run's mark. */
+			if (!strcmp(e->d_name + n, "db")) {
+				remove_marked_db(&l->dirs[i], e->d_name, opts);
 				continue;
+			}
 			if (dbio_sys->unlinkat(l->dirs[i].fd, e->d_name, 0) && errno != ENOENT)
 				rc = errno, snprintf(what, sizeof(what), "%s", e->d_name);
 			if (rc)

@@ -24,4 +24,12 @@ int mark_clear(int fd);
  * another's; else -errno. */
 int mark_check(int fd, const char *maker);
 
+/* This process's mark for the directories a run's threads make (a
+ * database's): "db <pid> <random>", drawn once per process and kept by its
+ * children (the mem_limit child makes them, dbio removes them). A
+ * directory that carries it is this run's; one another user swapped in
+ * cannot (only root sets trusted.*), nor can one an earlier run kept. The
+ * one global of util/ besides the syscall table. */
+const char *mark_run_token(void);
+
 #endif

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/mark.h"
 #include "util/rmtree.h"
 #include "util/units.h"
 #include "workload/workload.h"
@@ -182,6 +183,10 @@ int workload_db_dir(struct worker *w)
 				    "%s/%s: replaced while dbio made it: refusing to work in it", w->dir_path,
 				    name);
 	}
+	/* This run's: so that dbio can tell it from what is put in its place
+	 * when the thread that made it is in the mem_limit child, whose
+	 * descriptor dbio never holds (layout_remove_thread_files). */
+	(void)mark_set(w->db_dirfd, mark_run_token());
 	snprintf(w->db_lib_dir, sizeof(w->db_lib_dir), "/proc/self/fd/%d", w->db_dirfd);
 	if (access(w->db_lib_dir, X_OK))
 		return dbio_err_set(&w->err, -errno,

@@ -332,7 +332,12 @@ html_page() {
 		}
 	done
 	command -v gnuplot >/dev/null || skip "gnuplot is not installed (Debian: gnuplot-nox)"
-	[[ "$page" == *"by nrfiles"* ]]
+	# The graph's title is the figure's own (its SVG), not a caption below.
+	"$PYTHON" - s4.html <<'PY'
+import re, sys
+svgs = re.findall(r"<svg.*?</svg>", open(sys.argv[1]).read(), flags=re.S)
+assert any("by nrfiles" in s for s in svgs), "no graph titled by nrfiles"
+PY
 }
 
 @test "run: with repeats the closing table of several jobs keeps to 80 columns; --wide keeps it whole" {
