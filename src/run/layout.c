@@ -431,7 +431,8 @@ void layout_remove_thread_files(struct layout *l, const struct run_opts *opts)
 			 * the mem_limit child, or is not it: removed only when it
 			 * carries this run's mark. */
 			if (!strcmp(e->d_name + n, "db")) {
-				remove_marked_db(&l->dirs[i], e->d_name, opts);
+				if (l->job->mem_limit) /* the threads ran in the child */
+					remove_marked_db(&l->dirs[i], e->d_name, opts);
 				continue;
 			}
 			if (dbio_sys->unlinkat(l->dirs[i].fd, e->d_name, 0) && errno != ENOENT)
