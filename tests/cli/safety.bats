@@ -421,6 +421,7 @@ restore_dev_stdout() {
 
 @test "a database kept with --keep, swapped by another user for a later job's database directory, is not removed" {
 	command -v sqlite3 >/dev/null || skip "sqlite3 is not installed"
+	in_build kv_engine=sqlite || skip "this build has no SQLite (libsqlite3-dev)"
 	swap_target
 	rm -r "$target/precious"
 	dbio_ok --workload=kv --kv_engine=sqlite --records=500 --name=kept --keep --directory="$target"
