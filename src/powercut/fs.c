@@ -242,6 +242,8 @@ int powercut_fs_start(struct powercut *pc, char *err, size_t len)
 	int ret;
 
 	pc->fuse = fuse_new(&args, &fs_ops, sizeof(fs_ops), pc);
+	/* fuse_new may add to args (its copy is then allocated): freed here. */
+	fuse_opt_free_args(&args);
 	if (!pc->fuse) {
 		snprintf(err, len, "fuse_new failed");
 		return -EIO;
