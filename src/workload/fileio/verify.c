@@ -90,6 +90,21 @@ static void swap_bytes(uint8_t *a, uint8_t *b, size_t n)
 	}
 }
 
+/* The crc32c of the name (its last component) of each of w's files, for
+ * the headers: made once in prepare, not per block. */
+static uint32_t *name_crcs(const struct worker *w)
+{
+	uint32_t *crc = calloc(w->nfiles ? w->nfiles : 1, sizeof(*crc));
+
+	for (size_t i = 0; crc && i < w->nfiles; i++) {
+		const char *path = w->files[i].path, *slash = strrchr(path, '/');
+		const char *name = slash ? slash + 1 : path;
+
+		crc[i] = csum_crc32c(0, name, strlen(name));
+	}
+	return crc;
+}
+
 int verify_prepare(struct verify **out, struct worker *w, struct where *wh, void *const *bufs, unsigned nbufs)
 {
 	const struct job *job = w->job;
@@ -116,6 +131,8 @@ int verify_prepare(struct verify **out, struct worker *w, struct where *wh, void
 	v->checks_reads = !job_writes(job) && job->verify != VERIFY_NULL && job->eng != engine_find("null");
 	v->overlap_risk = job->norandommap || job->seq_add || job->seq_nr > 1 ||
 			  (job->io_size && job->io_size > job->size);
+	if (!(v->name_crcs = name_crcs(w)))
+		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
 	if ((rc = csum_init(&v->sum, csum_of(job->verify))))
 		return dbio_err_set(&w->err, rc, "verify=%s: cannot set the checksum up: %s",
 				    type_name(job->verify), strerror(-rc));
@@ -147,20 +164,13 @@ void verify_free(struct verify *v)
 	if (!v)
 		return;
 	csum_release(&v->sum);
+	free(v->name_crcs);
 	free(v->log);
 	free(v->order);
 	free(v);
 }
 
 /* What the header of a block of the file of w->files[file] says of it. */
-static uint32_t name_crc(const struct worker *w, unsigned file)
-{
-	const char *path = w->files[file].path, *slash = strrchr(path, '/');
-	const char *name = slash ? slash + 1 : path;
-
-	return csum_crc32c(0, name, strlen(name));
-}
-
 /* The header and checksum of the block at p, which goes to offset off of
  * file (w's). */
 static void stamp(struct verify *v, const struct worker *w, unsigned file, uint8_t *p, uint64_t off)
@@ -173,7 +183,7 @@ static void stamp(struct verify *v, const struct worker *w, unsigned file, uint8
 				.seed = v->job->randseed,
 				.thread = v->thread,
 				.sum_len = (uint32_t)v->sum.len,
-				.name_crc = name_crc(w, file) };
+				.name_crc = v->name_crcs[file] };
 
 	h.crc = csum_crc32c(0, &h, offsetof(struct verify_hdr, crc));
 	memcpy(p, &h, sizeof(h));
@@ -275,7 +285,7 @@ static bool check_header(struct verify *v, const struct worker *w, unsigned file
 		return false;
 	}
 	const uint32_t crc = csum_crc32c(0, &h, offsetof(struct verify_hdr, crc));
-	const uint32_t name = name_crc(w, file);
+	const uint32_t name = v->name_crcs[file];
 
 	if (crc != h.crc)
 		report(v, w, file, off, p, "header checksum (crc32c) expected 0x%08x, found 0x%08x", h.crc,

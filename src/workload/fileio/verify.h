@@ -58,6 +58,7 @@ struct verify {
 	uint32_t thread;	  /* fio's number of the writing thread */
 	uint32_t thread_first;	  /* fio's number of the job's first thread */
 	uint32_t threads_sharing; /* threads on this thread's files: 1, or numjobs on shared files */
+	uint32_t *name_crcs;	  /* per file of the thread: the crc32c of its name, made in prepare */
 	struct verify_entry *log; /* cap entries, n logged, next the first not read back */
 	uint32_t *order;	  /* overlap_risk: the log sorted, for the replacing */
 	size_t cap, n, next;
