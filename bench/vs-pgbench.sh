@@ -139,7 +139,7 @@ for ((i = 1; i <= TURNS; i++)); do
 	P_TPS+=("$(pgbench_run)")
 	D_IMP+=("$(dbio_run import --rows="$ROWS" --indexes=0)")
 	P_IMP+=("$(psql_import)")
-	echo "turn $i: tps dbio ${D_TPS[-1]} pgbench ${P_TPS[-1]}; import rows/s dbio ${D_IMP[-1]} psql ${P_IMP[-1]}" >&2
+	echo "turn $i: tps dbio ${D_TPS[-1]} pgbench ${P_TPS[-1]}; import rows/s dbio ${D_IMP[-1]} psql ${P_IMP[-1]}; load $(load_avg)" >&2
 done
 dt=$(median "${D_TPS[@]}") pt=$(median "${P_TPS[@]}") di=$(median "${D_IMP[@]}") pi=$(median "${P_IMP[@]}")
 printf '| measure (median of %d, taking turns) | dbio | PostgreSQL tool | dbio / tool |\n|---|---|---|---|\n' "$TURNS"
