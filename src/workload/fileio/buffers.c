@@ -8,6 +8,7 @@
 
 #include "job/job.h"
 #include "workload/fileio/keys.h"
+#include "workload/fileio/files.h"
 
 static const char *const buffer_keys[] = {
 	"scramble_buffers",	 "refill_buffers",    "zero_buffers", "buffer_compress_percentage",
@@ -31,12 +32,12 @@ int fileio_validate_buffers(struct job *job, struct dbio_err *err)
 	const bool filled =
 		job_is_set(job, "buffer_compress_percentage") || job_is_set(job, "dedupe_percentage");
 
-	if (working_set && job->nrfiles != 1)
+	if (working_set && fileio_files(job)->layout.nrfiles != 1)
 		return job_fail(
 			job, "dedupe_mode", err,
 			"working_set with nrfiles=%llu: fio keeps a working set for one file per job; "
 			"give nrfiles=1",
-			(unsigned long long)job->nrfiles);
+			(unsigned long long)fileio_files(job)->layout.nrfiles);
 	if (working_set && c->dedupe_ws_pct + c->dedupe_pct > 100)
 		return job_fail(
 			job, "dedupe_working_set_percentage", err,
@@ -55,7 +56,7 @@ int fileio_validate_buffers(struct job *job, struct dbio_err *err)
 	}
 	if (c->dedupe_pct)
 		c->refill_buffers = true;
-	if (c->refill_buffers || filled || job->verify != VERIFY_NONE ||
+	if (c->refill_buffers || filled || fileio_files(job)->verify.verify != VERIFY_NONE ||
 	    (c->zero_buffers && job_is_set(job, "zero_buffers") && !job_is_set(job, "scramble_buffers")))
 		c->scramble_buffers = false;
 	return 0;

@@ -3,8 +3,9 @@
  * the values a job of fileio holds as job->wl_conf, as every workload's
  * own keys. A key only fileio honours is a row in keys.c and a field
  * here; the keys fileio shares with oltp (the layout: rw, bs, size,
- * nrfiles ...) are job/option.c's files table, which fills struct job,
- * so that both workloads and the runner's layout reach them.
+ * nrfiles ...) are files.c's table, which fills struct fileio_files
+ * (files.h, fileio_files(job)), so that both workloads, the runner's
+ * layout and plan/ reach them.
  */
 #ifndef DBIO_WORKLOAD_FILEIO_KEYS_H
 #define DBIO_WORKLOAD_FILEIO_KEYS_H
