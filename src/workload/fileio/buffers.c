@@ -1,9 +1,11 @@
 /*
  * fio's buffer keys, checked and fixed up as fio does: what a write
  * carries (scramble_buffers, refill_buffers, zero_buffers,
- * buffer_compress_*, dedupe_*), keys of fileio's own (keys.c).
+ * buffer_compress_*, dedupe_*, buffer_pattern), keys of fileio's own
+ * (keys.c).
  * content.c fills the buffers.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "job/job.h"
@@ -13,7 +15,7 @@
 static const char *const buffer_keys[] = {
 	"scramble_buffers",	 "refill_buffers",    "zero_buffers", "buffer_compress_percentage",
 	"buffer_compress_chunk", "dedupe_percentage", "dedupe_mode",  "dedupe_working_set_percentage",
-	"dedupe_global",
+	"dedupe_global",	 "buffer_pattern",
 };
 
 const char *fileio_buffer_key_given(const struct job *job)
@@ -22,6 +24,42 @@ const char *fileio_buffer_key_given(const struct job *job)
 		if (job_is_set(job, buffer_keys[i]))
 			return buffer_keys[i];
 	return NULL;
+}
+
+/* buffer_pattern into bpattern, by verify_pattern's parser (fio's forms);
+ * a pattern's writes are the pattern alone. */
+static int parse_pattern(struct job *job, struct fileio_conf *c, struct dbio_err *err)
+{
+	const char *bad = c->buffer_pattern;
+	size_t n = 0;
+	int rc;
+
+	c->bpattern_len = 0;
+	if (!c->buffer_pattern[0])
+		return 0;
+	if (c->buffer_pattern[0] == '\'')
+		return job_fail(
+			job, "buffer_pattern", err,
+			"fio's 'file' form (a file's bytes) is not in dbio: give bytes (0x hex, \"text\" or decimal numbers)");
+	rc = job_parse_verify_pattern(c->buffer_pattern, c->bpattern, sizeof(c->bpattern), &n, &bad);
+	if (rc == -ERANGE)
+		return job_fail(job, "buffer_pattern", err, "longer than %zu bytes", sizeof(c->bpattern));
+	if (rc)
+		return job_fail(
+			job, "buffer_pattern", err,
+			"cannot read '%s' at '%s': expected 0x and hex digits (0xdeadbeef), \"text\" or a decimal number, run together",
+			c->buffer_pattern, bad);
+	if (c->compress_pct || c->dedupe_pct)
+		return job_fail(job, "buffer_pattern", err,
+				"with %s: dbio writes the pattern alone; give one or the other",
+				c->compress_pct ? "buffer_compress_percentage" : "dedupe_percentage");
+	if (fileio_files(job)->verify.verify != VERIFY_NONE)
+		return job_fail(
+			job, "buffer_pattern", err,
+			"with verify: the writes carry verify's headers and verify_pattern; give verify_pattern instead");
+	c->bpattern_len = (unsigned)n;
+	c->zero_buffers = c->refill_buffers = c->scramble_buffers = false;
+	return 0;
 }
 
 int fileio_validate_buffers(struct job *job, struct dbio_err *err)
@@ -59,5 +97,5 @@ int fileio_validate_buffers(struct job *job, struct dbio_err *err)
 	if (c->refill_buffers || filled || fileio_files(job)->verify.verify != VERIFY_NONE ||
 	    (c->zero_buffers && job_is_set(job, "zero_buffers") && !job_is_set(job, "scramble_buffers")))
 		c->scramble_buffers = false;
-	return 0;
+	return parse_pattern(job, c, err);
 }

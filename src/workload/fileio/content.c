@@ -77,7 +77,13 @@ void content_init(struct content *c, const struct job *job, unsigned index)
 				   : fileio_files(job)->pacing.thread_base + job->numjobs,
 		.seed = job->randseed ^ 0xc0471e47ull,
 	};
-	c->per_write = c->scramble || c->refill;
+	if (conf->bpattern_len) {
+		c->pattern = conf->bpattern;
+		c->pattern_len = conf->bpattern_len;
+	}
+	/* a pattern is put back before each write of a job that reads too:
+	 * a read into the buffer would leave its data there (fio refills) */
+	c->per_write = c->scramble || c->refill || (c->pattern && job_reads(job));
 	c->last = seed_of(c, c->thread, 0);
 	rng_seed(&c->rng, c->seed + c->thread);
 	if (c->dedupe && c->working_set) {
@@ -92,9 +98,18 @@ void content_init(struct content *c, const struct job *job, unsigned index)
 	}
 }
 
+/* The pattern repeated over len bytes from its first byte. */
+static void fill_pattern(const struct content *c, char *buf, uint64_t len)
+{
+	for (uint64_t i = 0; i < len; i += c->pattern_len)
+		memcpy(buf + i, c->pattern, len - i < c->pattern_len ? len - i : c->pattern_len);
+}
+
 void content_first(struct content *c, void *buf, uint64_t len)
 {
-	if (c->zero)
+	if (c->pattern)
+		fill_pattern(c, buf, len);
+	else if (c->zero)
 		memset(buf, 0, len);
 	else
 		fill_page(c, buf, len, c->last);
@@ -121,6 +136,10 @@ void content_write(struct content *c, void *buf, uint64_t len, uint64_t off)
 	char *p = buf;
 
 	c->writes++;
+	if (c->pattern) {
+		fill_pattern(c, p, len);
+		return;
+	}
 	if (c->refill) {
 		fill_page(c, p, len, next_seed(c));
 		return;
