@@ -17,6 +17,7 @@
 #include "views/ranks.h"
 #include "views/text.h"
 #include "result/result.h"
+#include "workload/fileio/files.h"
 
 /* What run prints on standard output: --format's values, and fio's JSON
  * under fio's own flag too. */
@@ -53,7 +54,7 @@ static const char *suite_measured(const struct job *job, const char *fs_type)
 
 	if (ram)
 		return "memory: the directory is on a filesystem held in RAM, with no storage beneath";
-	if (job->direct)
+	if (fileio_files(job)->layout.direct)
 		return "the storage: O_DIRECT (direct=1), the page cache bypassed";
 	return "the page cache as much as the storage: buffered, the filesystem refused O_DIRECT";
 }

@@ -233,27 +233,6 @@ void job_brief(const struct job *job, char *buf, size_t len)
 				brief_table(job, &job->keys[t], buf, len, &used);
 }
 
-bool job_reads(const struct job *job)
-{
-	return job->rw != RW_WRITE && job->rw != RW_RANDWRITE && !job_trims(job);
-}
-
-bool job_writes(const struct job *job)
-{
-	return job->rw != RW_READ && job->rw != RW_RANDREAD;
-}
-
-bool job_trims(const struct job *job)
-{
-	return job->rw >= RW_TRIM && job->rw <= RW_RANDTRIMWRITE;
-}
-
-bool job_is_random(const struct job *job)
-{
-	return job->rw == RW_RANDREAD || job->rw == RW_RANDWRITE || job->rw == RW_RANDRW ||
-	       job->rw == RW_RANDTRIM || job->rw == RW_RANDTRIMWRITE;
-}
-
 int jobset_add(struct jobset *set, const struct job *job)
 {
 	struct job *jobs = realloc(set->jobs, (set->njobs + 1) * sizeof(*jobs));

@@ -111,10 +111,9 @@ struct option_table {
 		.conf_size = sizeof(conf_type)                                                               \
 	}
 
-/* The job's own keys: those of every job, and those of the workloads that
- * lay out files (fileio, oltp). Both fill struct job. */
+/* The keys of every job, which fill struct job. (The keys of the workloads
+ * that lay out files are workload/fileio/files.c's table.) */
 extern const struct option_table option_job_table;
-extern const struct option_table option_files_table;
 
 /* The key that name is fio's other name for ("readwrite" is "rw"), or name
  * itself; option_alias_of is the other way ("rw" has "readwrite"), or NULL.

@@ -12,12 +12,15 @@
 
 #include "plan/plan.h"
 #include "workload/workload.h"
+#include "workload/fileio/files.h"
 
 /* Do jobs a and b name the same files in the same directory? */
 static bool same_files(const struct job *a, const struct job *b)
 {
-	return a->filename[0] && !strcmp(a->filename, b->filename) && !strcmp(a->directory, b->directory) &&
-	       (a->wl->caps & WORKLOAD_CAP_FILES) && (b->wl->caps & WORKLOAD_CAP_FILES);
+	return fileio_files(a)->layout.filename[0] &&
+	       !strcmp(fileio_files(a)->layout.filename, fileio_files(b)->layout.filename) &&
+	       !strcmp(a->directory, b->directory) && (a->wl->caps & WORKLOAD_CAP_FILES) &&
+	       (b->wl->caps & WORKLOAD_CAP_FILES);
 }
 
 int plan_carry_files(struct jobset *set, struct dbio_err *err)
@@ -38,9 +41,9 @@ int plan_carry_files(struct jobset *set, struct dbio_err *err)
 				return job_fail(
 					earlier, "repeat", err,
 					"not with a file a later job uses ('%s', job '%s'): each run of the job would find the file of the run before",
-					job->filename, job->name);
-			earlier->files_for_later = true;
-			job->files_from_earlier = true;
+					fileio_files(job)->layout.filename, job->name);
+			fileio_files(earlier)->verify.files_for_later = true;
+			fileio_files(job)->verify.files_from_earlier = true;
 		}
 	}
 	return 0;

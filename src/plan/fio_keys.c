@@ -43,7 +43,6 @@ const struct fio_key fio_keys[] = {
 	{ "block_error_percentiles", "fio's histogram of trim and write errors per block of a flash device; dbio stops at the first error; run without it" },
 	{ "brick", ENGINE("GlusterFS (gfapi)") },
 	{ "bs_is_seq_rand", LATER("picks the block size by sequential or random I/O, not by read or write") },
-	{ "buffer_pattern", LATER("writes a given byte pattern; dbio writes random data, zeros or compressible chunks") },
 	{ "busy_poll", ENGINES("Ceph (rbd, rados)") },
 	{ "busy_wait_polling", ENGINES("librpma (RDMA to persistent memory)") },
 	{ "bwavgtime", "fio's bandwidth averaging window; dbio's time series takes its interval from log_interval=; drop the key" },

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "plan/plan.h"
+#include "workload/fileio/files.h"
 
 static const struct {
 	const char *engine, *phase, *kind;
@@ -43,7 +44,8 @@ int plan_fio_meta(struct job *job, struct dbio_err *err)
 	size_t e = 0;
 	int rc;
 
-	while (e < sizeof(engines) / sizeof(engines[0]) && strcmp(engines[e].engine, job->ioengine))
+	while (e < sizeof(engines) / sizeof(engines[0]) &&
+	       strcmp(engines[e].engine, fileio_files(job)->layout.ioengine))
 		e++;
 	if (e == sizeof(engines) / sizeof(engines[0]))
 		return 0;
@@ -51,8 +53,8 @@ int plan_fio_meta(struct job *job, struct dbio_err *err)
 		return job_fail(
 			job, "ioengine", err,
 			"'%s' is fio's metadata engine, a job of workload=meta; this job is workload=%s",
-			job->ioengine, job->workload);
-	snprintf(files, sizeof(files), "%llu", (unsigned long long)job->nrfiles);
+			fileio_files(job)->layout.ioengine, job->workload);
+	snprintf(files, sizeof(files), "%llu", (unsigned long long)fileio_files(job)->layout.nrfiles);
 	if ((rc = set_as_engine(job, "workload", "meta", err)) ||
 	    (rc = set_as_engine(job, "meta_files", files, err)) ||
 	    (rc = set_as_engine(job, "meta_phases", engines[e].phase, err)) ||

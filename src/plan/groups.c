@@ -6,6 +6,7 @@
 
 #include "plan/plan.h"
 #include "util/units.h"
+#include "workload/fileio/files.h"
 
 /* The index of the last job before j named name, or j when there is none. */
 static size_t find_before(const struct jobset *set, size_t j, const char *name)
@@ -48,9 +49,9 @@ static bool names_file(const struct job *a, const char *dir, const char *file)
 {
 	char name[4096];
 
-	if (!a->filename[0] || strcmp(a->directory, dir))
+	if (!fileio_files(a)->layout.filename[0] || strcmp(a->directory, dir))
 		return false;
-	for (size_t i = 0; i < a->nrfiles; i++)
+	for (size_t i = 0; i < fileio_files(a)->layout.nrfiles; i++)
 		if (!strcmp(job_filename_at(a, i, name, sizeof(name)), file))
 			return true;
 	return false;
@@ -63,17 +64,20 @@ static int check_shared_names(const struct jobset *set, size_t start, size_t j, 
 	const struct job *job = &set->jobs[j];
 	char name[4096], a[32], b[32];
 
-	for (size_t i = 0; job->filename[0] && i < job->nrfiles; i++) {
+	for (size_t i = 0; fileio_files(job)->layout.filename[0] && i < fileio_files(job)->layout.nrfiles;
+	     i++) {
 		job_filename_at(job, i, name, sizeof(name));
 		for (size_t k = start; k < j; k++)
 			if (names_file(&set->jobs[k], job->directory, name) &&
-			    set->jobs[k].filesize != job->filesize)
+			    fileio_files(&set->jobs[k])->layout.filesize !=
+				    fileio_files(job)->layout.filesize)
 				return job_fail(
 					job, "filename", err,
 					"'%s' is a file of job '%s' too, which runs at the same time and makes it %s; here it is %s: jobs that share a file must agree on its size (filesize=)",
 					name, set->jobs[k].name,
-					units_fmt_bytes(a, sizeof(a), set->jobs[k].filesize),
-					units_fmt_bytes(b, sizeof(b), job->filesize));
+					units_fmt_bytes(a, sizeof(a),
+							fileio_files(&set->jobs[k])->layout.filesize),
+					units_fmt_bytes(b, sizeof(b), fileio_files(job)->layout.filesize));
 	}
 	return 0;
 }

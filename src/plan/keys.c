@@ -1,6 +1,7 @@
 /*
  * The key tables of the build and the jobs made with them; see plan.h. The
- * tables are the job's own two (job/option.c) and the .options of every
+ * tables are the keys of every job (job/option.c), the file workloads'
+ * (workload/fileio/files.c) and the .options of every
  * workload and engine in their registries, in that order: adding a
  * plug-in's keys needs no line here.
  */
@@ -14,6 +15,7 @@
 #include "plan/fio_keys.h"
 #include "plan/plan.h"
 #include "util/built.h"
+#include "workload/fileio/files.h"
 #include "workload/workload.h"
 
 bool plan_table_at(size_t i, struct plan_table *t)
@@ -23,7 +25,7 @@ bool plan_table_at(size_t i, struct plan_table *t)
 		return true;
 	}
 	if (i == 1) {
-		*t = (struct plan_table){ OPTION_SCOPE_FILES, NULL, &option_files_table };
+		*t = (struct plan_table){ OPTION_SCOPE_FILES, NULL, &fileio_files_table };
 		return true;
 	}
 	i -= 2;
@@ -69,10 +71,11 @@ int plan_job_init(struct job *job, const char *name)
 		*k = (struct job_keys){ .table = t.table, .scope = t.scope, .owner = t.owner };
 		job->nkeys++;
 		k->state = calloc(t.table->count ? t.table->count : 1, sizeof(*k->state));
-		if (t.scope == OPTION_SCOPE_WORKLOAD || t.scope == OPTION_SCOPE_ENGINE)
+		/* Every table but the keys of every job fills a struct of its
+		 * own (the file keys: struct fileio_files). */
+		if (t.scope != OPTION_SCOPE_JOB)
 			k->conf = calloc(1, t.table->conf_size);
-		if (!k->state ||
-		    ((t.scope == OPTION_SCOPE_WORKLOAD || t.scope == OPTION_SCOPE_ENGINE) && !k->conf))
+		if (!k->state || (t.scope != OPTION_SCOPE_JOB && !k->conf))
 			return -ENOMEM;
 		/* A default that does not parse is a bug plan_check finds. */
 		for (size_t d = 0; d < t.table->count; d++)

@@ -4,6 +4,7 @@
  * plan_threads in plan.h.
  */
 #include "plan/plan.h"
+#include "workload/fileio/files.h"
 
 void plan_threads(struct jobset *set)
 {
@@ -11,12 +12,12 @@ void plan_threads(struct jobset *set)
 	bool exitall = false;
 
 	for (size_t j = 0; j < set->njobs; j++) {
-		set->jobs[j].thread_base = base;
+		fileio_files(&set->jobs[j])->pacing.thread_base = base;
 		base += set->jobs[j].numjobs;
-		exitall |= set->jobs[j].exitall;
+		exitall |= fileio_files(&set->jobs[j])->pacing.exitall;
 	}
 	for (size_t j = 0; j < set->njobs; j++) {
-		set->jobs[j].exitall_any = exitall;
-		set->jobs[j].threads_all = base;
+		fileio_files(&set->jobs[j])->pacing.exitall_any = exitall;
+		fileio_files(&set->jobs[j])->latency.threads_all = base;
 	}
 }

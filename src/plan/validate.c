@@ -16,6 +16,7 @@
 #include "util/termesc.h"
 #include "util/units.h"
 #include "workload/workload.h"
+#include "workload/fileio/files.h"
 
 /* Which of job's tables are its own, now that its workload and engine are
  * known. */
@@ -95,12 +96,12 @@ static int check_ownership(const struct job *job, struct dbio_err *err)
 
 int plan_engine_refusal(const struct job *job, const char *engines, struct dbio_err *err)
 {
-	const char *why = fio_engine_reason(job->ioengine);
+	const char *why = fio_engine_reason(fileio_files(job)->layout.ioengine);
 
 	if (!why)
-		return job_fail_choice(job, "ioengine", job->ioengine, engines, err);
-	return job_fail(job, "ioengine", err, "'%s' is %s; dbio's engines are %s", job->ioengine, why,
-			engines);
+		return job_fail_choice(job, "ioengine", fileio_files(job)->layout.ioengine, engines, err);
+	return job_fail(job, "ioengine", err, "'%s' is %s; dbio's engines are %s",
+			fileio_files(job)->layout.ioengine, why, engines);
 }
 
 /* The workload and, for one that lays out files, the engine. */
@@ -114,7 +115,7 @@ static int resolve(struct job *job, struct dbio_err *err)
 	}
 	job->eng = NULL;
 	if (job->wl->caps & WORKLOAD_CAP_FILES) {
-		if (!(job->eng = engine_find(job->ioengine))) {
+		if (!(job->eng = engine_find(fileio_files(job)->layout.ioengine))) {
 			engine_list(list, sizeof(list));
 			return plan_engine_refusal(job, list, err);
 		}
@@ -132,17 +133,17 @@ static int check_engine(struct job *job, struct dbio_err *err)
 	struct engine_conf conf;
 	const char *why;
 
-	if (job->rw == RW_REWRITE && (eng->caps & ENGINE_CAP_QUEUE))
+	if (fileio_files(job)->layout.rw == RW_REWRITE && (eng->caps & ENGINE_CAP_QUEUE))
 		return job_fail(
 			job, "rw", err,
 			"rewrite with ioengine=%s: each block is read, then written back, one after the "
 			"other; use ioengine=psync, sync or mmap",
 			eng->name);
 	engine_list_queued(queued, sizeof(queued));
-	if (job->iodepth > 1 && !(eng->caps & ENGINE_CAP_QUEUE))
+	if (fileio_files(job)->layout.iodepth > 1 && !(eng->caps & ENGINE_CAP_QUEUE))
 		return job_fail(job, "iodepth", err,
 				"%llu with ioengine=%s, which keeps one I/O in flight: use iodepth=1%s%s",
-				(unsigned long long)job->iodepth, eng->name,
+				(unsigned long long)fileio_files(job)->layout.iodepth, eng->name,
 				queued[0] ? ", or ioengine="
 					  : " (this build has no engine that queues: see dbio --version)",
 				queued);

@@ -157,8 +157,9 @@ static json_t *warnings_json(const struct job *job)
 		return a; /* databases: their size is reported, not predicted */
 	if (job->engine_warning)
 		json_array_append_new(a, json_string(job->engine_warning));
-	if (!job->direct && hostinfo_read(&h) == 0) {
-		uint64_t data = job->filesize * job->nrfiles * (job->share_files ? 1 : job->numjobs);
+	if (!result_key_u64(job, "direct") && hostinfo_read(&h) == 0) {
+		uint64_t data = result_key_u64(job, "filesize") * result_key_u64(job, "nrfiles") *
+				(result_key_u64(job, "share_files") ? 1 : job->numjobs);
 		uint64_t mem = job->mem_limit ? job->mem_limit : h.mem_total_bytes;
 		char d[32], m[32], need[32], half[32];
 
@@ -493,10 +494,11 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 	if (run && st->lat_depth_max)
 		json_object_set_new(run, "latency_target",
 				    json_pack("{s:I, s:I, s:f, s:i, s:i}", "target_ns",
-					      (json_int_t)job->latency_target_ns, "window_ns",
-					      (json_int_t)job->latency_window_ns, "percentile",
-					      job->latency_pct, "depth_min", (int)st->lat_depth_min,
-					      "depth_max", (int)st->lat_depth_max));
+					      (json_int_t)result_key_u64(job, "latency_target"), "window_ns",
+					      (json_int_t)result_key_u64(job, "latency_window"), "percentile",
+					      strtod(result_key_text(job, "latency_percentile"), NULL),
+					      "depth_min", (int)st->lat_depth_min, "depth_max",
+					      (int)st->lat_depth_max));
 	if (run && st->wall.at_ns) /* stonewall_s: this process's figures (docs/mpi.md) */
 		json_object_set_new(run, "stonewall",
 				    json_pack("{s:I, s:b, s:I, s:I, s:I, s:I, s:f, s:f}", "at_ns",
@@ -506,7 +508,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 					      (json_int_t)st->wall.target_ops, "bw_bytes",
 					      (double)st->wall.bytes * 1e9 / (double)st->wall.at_ns, "iops",
 					      (double)st->wall.ops * 1e9 / (double)st->wall.at_ns));
-	if (run && job->continue_on)
+	if (run && strcmp(result_key_text(job, "continue_on_error"), "none") &&
+	    strcmp(result_key_text(job, "continue_on_error"), "0"))
 		json_object_set_new(run, "errors", io_errors_json(&st->ioerr));
 	if (run && st->db_engine)
 		json_object_set_new(run, "database",

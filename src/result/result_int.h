@@ -4,12 +4,20 @@
 #define DBIO_RESULT_RESULT_INT_H
 
 #include <jansson.h>
+#include <stdint.h>
 
 #include "job/job.h"
 #include "run/run.h"
 
 /* The run's "steadystate" object (steady.c): st->steady.n must be
  * non-zero. NULL when out of memory. */
+/* The value of job's key name through the job's key tables, which is how
+ * result/ reads the keys of the file workloads (it includes no workload):
+ * a number (a boolean 0 or 1, bytes, a duration in ns; 0 for text or a key
+ * the job has not), or the text of a text key ("" otherwise). */
+uint64_t result_key_u64(const struct job *job, const char *name);
+const char *result_key_text(const struct job *job, const char *name);
+
 json_t *result_steady_json(const struct job *job, const struct run_stats *st);
 
 #endif

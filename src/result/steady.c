@@ -39,12 +39,13 @@ json_t *result_steady_json(const struct job *job, const struct run_stats *st)
 	json_t *o = json_pack(
 		"{s:s, s:f, s:s, s:I, s:I, s:I, s:b, s:o, s:I, s:I, s:o, s:s, s:s, s:o, s:o, s:o}", "mode",
 		steady_mode_name(&w->rule), "limit", w->rule.limit, "limit_unit", w->rule.pct ? "%" : unit,
-		"duration_ns", (json_int_t)job->ss_dur_ns, "ramp_ns", (json_int_t)job->ss_ramp_ns,
-		"interval_ns", (json_int_t)job->ss_interval_ns, "attained", w->attained, "attained_ns",
-		w->attained ? json_integer((json_int_t)st->steady_end_ns) : json_null(), "samples_from_ns",
-		(json_int_t)st->steady_samples_ns, "samples_taken", (json_int_t)w->taken, "criterion",
-		w->judged && w->criterion_ok ? json_real(w->criterion) : json_null(), "criterion_unit",
-		criterion_unit, "unit", unit, "mean", judged(w, w->mean), "max_deviation",
+		"duration_ns", (json_int_t)result_key_u64(job, "steadystate_duration"), "ramp_ns",
+		(json_int_t)result_key_u64(job, "steadystate_ramp_time"), "interval_ns",
+		(json_int_t)result_key_u64(job, "steadystate_check_interval"), "attained", w->attained,
+		"attained_ns", w->attained ? json_integer((json_int_t)st->steady_end_ns) : json_null(),
+		"samples_from_ns", (json_int_t)st->steady_samples_ns, "samples_taken", (json_int_t)w->taken,
+		"criterion", w->judged && w->criterion_ok ? json_real(w->criterion) : json_null(),
+		"criterion_unit", criterion_unit, "unit", unit, "mean", judged(w, w->mean), "max_deviation",
 		judged(w, w->deviation), "slope", judged(w, w->slope));
 
 	if (o)

@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 
 #include "run/run_int.h"
+#include "workload/fileio/files.h"
 
 /* Thread t's share of total among n, the shares adding up to total. */
 static uint64_t share_of(uint64_t total, uint64_t t, uint64_t n)
@@ -26,7 +27,7 @@ static uint64_t share_of(uint64_t total, uint64_t t, uint64_t n)
 /* Hand thread t of job its files and its slice of the blocks. */
 void run_assign(struct worker *w, const struct job *job, struct layout *l, struct wfile *files, unsigned t)
 {
-	uint64_t bpf, pass_ops, first_file, last_file, io_bytes = job->io_size;
+	uint64_t bpf, pass_ops, first_file, last_file, io_bytes = fileio_files(job)->where.io_size;
 
 	w->job = job;
 	w->index = t;
@@ -40,11 +41,12 @@ void run_assign(struct worker *w, const struct job *job, struct layout *l, struc
 	}
 	/* fio's region of a file: what its offset leaves (offset_increment);
 	 * min_bs is a file workload's only */
-	bpf = job_region_bytes(job, job->share_files ? 0 : t) / job->min_bs;
-	pass_ops = job->size / job->min_bs;
+	bpf = job_region_bytes(job, fileio_files(job)->layout.share_files ? 0 : t) /
+	      fileio_files(job)->where.min_bs;
+	pass_ops = fileio_files(job)->layout.size / fileio_files(job)->where.min_bs;
 	w->blocks_per_file = bpf;
-	if (job->share_files) {
-		uint64_t total = bpf * job->nrfiles;
+	if (fileio_files(job)->layout.share_files) {
+		uint64_t total = bpf * fileio_files(job)->layout.nrfiles;
 		uint64_t lo = total * t / job->numjobs, hi = total * (t + 1) / job->numjobs;
 
 		first_file = lo / bpf;
@@ -53,20 +55,24 @@ void run_assign(struct worker *w, const struct job *job, struct layout *l, struc
 		w->slice_len = hi - lo;
 		w->ops_per_pass = pass_ops * (t + 1) / job->numjobs - pass_ops * t / job->numjobs;
 		/* in whole blocks, so that the threads' I/Os add up to io_size's */
-		io_bytes = share_of(job->io_size / job->min_bs, t, job->numjobs) * job->min_bs +
-			   (t + 1 == job->numjobs ? job->io_size % job->min_bs : 0);
-	} else if (job->filename[0]) {
+		io_bytes = share_of(fileio_files(job)->where.io_size / fileio_files(job)->where.min_bs, t,
+				    job->numjobs) *
+				   fileio_files(job)->where.min_bs +
+			   (t + 1 == job->numjobs
+				    ? fileio_files(job)->where.io_size % fileio_files(job)->where.min_bs
+				    : 0);
+	} else if (fileio_files(job)->layout.filename[0]) {
 		/* fio's filename: every thread on the same files, each the whole size */
 		first_file = 0;
-		last_file = job->nrfiles - 1;
+		last_file = fileio_files(job)->layout.nrfiles - 1;
 		w->slice_first = 0;
-		w->slice_len = bpf * job->nrfiles;
+		w->slice_len = bpf * fileio_files(job)->layout.nrfiles;
 		w->ops_per_pass = pass_ops;
 	} else {
-		first_file = (uint64_t)t * job->nrfiles;
-		last_file = first_file + job->nrfiles - 1;
+		first_file = (uint64_t)t * fileio_files(job)->layout.nrfiles;
+		last_file = first_file + fileio_files(job)->layout.nrfiles - 1;
 		w->slice_first = 0;
-		w->slice_len = bpf * job->nrfiles;
+		w->slice_len = bpf * fileio_files(job)->layout.nrfiles;
 		w->ops_per_pass = pass_ops;
 	}
 	/* As fio, a pass is no more than the region (filesize - offset) holds. */

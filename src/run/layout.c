@@ -22,6 +22,7 @@
 #include "util/safepath.h"
 #include "util/syscalls.h"
 #include "util/units.h"
+#include "workload/fileio/files.h"
 
 #define LAYOUT_CHUNK (1u << 20)
 
@@ -50,7 +51,7 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 	(void)mark_run_token();
 	l->job = job;
 	l->keep = keep;
-	l->carry = job->files_for_later;
+	l->carry = fileio_files(job)->verify.files_for_later;
 	if (n < 0)
 		return dbio_err_set(err, n, "%s: out of memory", job->name);
 	l->dirs = calloc((size_t)n, sizeof(*l->dirs));
@@ -82,32 +83,34 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 	if (!files)
 		return 0;
 	/* share_files and fio's filename: one set of files for all threads */
-	const uint64_t threads = job->share_files || job->filename[0] ? 1 : job->numjobs;
+	const uint64_t threads =
+		fileio_files(job)->layout.share_files || fileio_files(job)->layout.filename[0] ? 1
+											       : job->numjobs;
 
-	l->files = calloc(threads * job->nrfiles, sizeof(*l->files));
+	l->files = calloc(threads * fileio_files(job)->layout.nrfiles, sizeof(*l->files));
 	if (!l->files)
 		return dbio_err_set(err, -ENOMEM, "%s: out of memory for %llu files", job->name,
-				    (unsigned long long)(threads * job->nrfiles));
+				    (unsigned long long)(threads * fileio_files(job)->layout.nrfiles));
 	for (uint64_t t = 0; t < threads; t++) {
-		for (uint64_t f = 0; f < job->nrfiles; f++) {
+		for (uint64_t f = 0; f < fileio_files(job)->layout.nrfiles; f++) {
 			struct layout_file *lf = &l->files[l->nfiles];
 			size_t global = l->nfiles;
 
 			lf->dir = global % l->ndirs;
 			char named[4096];
 
-			if (job->filename[0])
+			if (fileio_files(job)->layout.filename[0])
 				lf->name = strdup(job_filename_at(job, f, named, sizeof(named)));
-			else if (job->share_files)
+			else if (fileio_files(job)->layout.share_files)
 				lf->name = fmt_alloc("dbio.%s.shared.%llu", job->name, (unsigned long long)f);
 			else
 				lf->name = fmt_alloc("dbio.%s.%llu.%llu", job->name, (unsigned long long)t,
 						     (unsigned long long)f);
 			lf->path = lf->name ? fmt_alloc("%s/%s", l->dirs[lf->dir].path, lf->name) : NULL;
 			/* the threads of a set of files all start inside it */
-			lf->size = job_file_bytes(job, job->share_files ? 0
-						       : threads > 1	? t
-									: job->numjobs - 1);
+			lf->size = job_file_bytes(job, fileio_files(job)->layout.share_files ? 0
+						       : threads > 1			     ? t
+								     : job->numjobs - 1);
 			l->nfiles++;
 			if (!lf->path)
 				return dbio_err_set(err, -ENOMEM, "%s: out of memory", job->name);
@@ -122,7 +125,8 @@ static int preallocate(const struct layout *l, const struct layout_file *f, int 
 	int rc;
 
 	/* fill_device: the writes take the space until none is left (fio) */
-	switch (l->job->fill_device ? FALLOC_NONE : l->job->fallocate) {
+	switch (fileio_files(l->job)->verify.fill_device ? FALLOC_NONE
+							 : fileio_files(l->job)->layout.fallocate) {
 	case FALLOC_NATIVE:
 		if (dbio_sys->fallocate(fd, 0, 0, size) == 0)
 			return 0;
@@ -165,9 +169,9 @@ static int fill(const struct layout_file *f, int fd, char *buf, uint64_t chunk)
 
 static bool needs_fill(const struct job *job)
 {
-	if (job->prefill == PREFILL_AUTO)
+	if (fileio_files(job)->layout.prefill == PREFILL_AUTO)
 		return job_reads(job);
-	return job->prefill == PREFILL_ON;
+	return fileio_files(job)->layout.prefill == PREFILL_ON;
 }
 
 /* The file of l named as f (in a directory of the same path), or NULL. */
@@ -183,9 +187,10 @@ static struct layout_file *same_file(struct layout *l, const struct layout *of, 
 void layout_share(struct layout *l, size_t n)
 {
 	for (size_t j = 1; j < n; j++)
-		for (size_t i = 0; l[j].job->filename[0] && i < l[j].nfiles; i++)
+		for (size_t i = 0; fileio_files(l[j].job)->layout.filename[0] && i < l[j].nfiles; i++)
 			for (size_t k = 0; k < j; k++)
-				if (l[k].job->filename[0] && same_file(&l[k], &l[j], &l[j].files[i])) {
+				if (fileio_files(l[k].job)->layout.filename[0] &&
+				    same_file(&l[k], &l[j], &l[j].files[i])) {
 					l[j].files[i].borrowed = true;
 					l[k].fill |= needs_fill(l[j].job);
 					break;
@@ -205,7 +210,7 @@ static int reopen(struct layout *l, struct layout_file *f, struct dbio_err *err)
 	if (fd < 0)
 		return dbio_err_set(
 			err, errno == ENOENT ? DBIO_EINPUT : -errno,
-			l->job->files_from_earlier
+			fileio_files(l->job)->verify.files_from_earlier
 				? "%s: cannot open the file an earlier job wrote: %s"
 				: "%s: cannot open: %s: verify_only reads back what a run with --keep wrote before",
 			f->path, strerror(errno));
@@ -213,21 +218,22 @@ static int reopen(struct layout *l, struct layout_file *f, struct dbio_err *err)
 		rc = dbio_err_set(err, DBIO_EUNSAFE,
 				  "%s: not a regular file of dbio's user with one link: not opened again",
 				  f->path);
-	else if (l->job->files_from_earlier && !run_carried_has(&st))
+	else if (fileio_files(l->job)->verify.files_from_earlier && !run_carried_has(&st))
 		rc = dbio_err_set(
 			err, DBIO_EUNSAFE,
 			"%s: not the file the earlier job created (replaced since): not opened again",
 			f->path);
-	else if (!l->job->files_from_earlier && mark_check(fd, RUN_MARK_KEPT) &&
+	else if (!fileio_files(l->job)->verify.files_from_earlier && mark_check(fd, RUN_MARK_KEPT) &&
 		 mark_check(fd, RUN_MARK_LIVE))
 		rc = dbio_err_set(
 			err, DBIO_EUNSAFE,
 			"%s: not a file dbio kept: it lacks the mark trusted.dbio.kept that --keep leaves (verify_only reads back only such a file, and needs root and extended attributes to tell it): not opened",
 			f->path);
-	else if ((uint64_t)st.st_size < f->size && !l->job->verify_only && (rc = preallocate(l, f, fd)))
+	else if ((uint64_t)st.st_size < f->size && !fileio_files(l->job)->verify.verify_only &&
+		 (rc = preallocate(l, f, fd)))
 		dbio_err_set(err, rc, "%s: cannot grow: %s", f->path, strerror(-rc));
 	/* removed at the end only when it is the earlier job's file */
-	f->created = l->job->files_from_earlier && rc != DBIO_EUNSAFE;
+	f->created = fileio_files(l->job)->verify.files_from_earlier && rc != DBIO_EUNSAFE;
 	dbio_sys->close(fd);
 	return rc;
 }
@@ -292,7 +298,8 @@ int layout_create(struct layout *l, struct dbio_err *err)
 			rc = layout_adopt_check(l->dirs[f->dir].fd, f->name, f->path, f->size, l->adopt, err);
 			continue;
 		}
-		if (l->job->files_from_earlier || l->job->verify_only) {
+		if (fileio_files(l->job)->verify.files_from_earlier ||
+		    fileio_files(l->job)->verify.verify_only) {
 			rc = reopen(l, f, err);
 			continue;
 		}
@@ -302,7 +309,7 @@ int layout_create(struct layout *l, struct dbio_err *err)
 			if (errno == EEXIST)
 				rc = dbio_err_set(
 					err, DBIO_EUNSAFE,
-					l->job->filename[0]
+					fileio_files(l->job)->layout.filename[0]
 						? "%s: exists, and dbio measures only files it creates (and removes): remove it or name another file"
 						: "%s: already exists: left by an earlier run? remove it and run again",
 					f->path);

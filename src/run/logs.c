@@ -7,9 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "job/fio_logs.h"
+#include "workload/fileio/check_logs.h"
 #include "stats/iolog.h"
 #include "util/atomic.h"
+#include "workload/fileio/files.h"
 
 #define HINT_MAX (1u << 20) /* records reserved per thread at most; more are grown */
 
@@ -31,8 +32,8 @@ static bool log_path(const struct job *job, size_t k, unsigned i, uint64_t t, ch
 {
 	const char *name = job_log_name(job, keys[k].key);
 
-	return name &&
-	       job_log_path(job, name, iolog_kind_name(keys[k].kinds[i]), job->thread_base + t + 1, buf, len);
+	return name && job_log_path(job, name, iolog_kind_name(keys[k].kinds[i]),
+				    fileio_files(job)->pacing.thread_base + t + 1, buf, len);
 }
 
 int run_logs_check(const struct jobset *set, struct dbio_err *err)
@@ -42,7 +43,7 @@ int run_logs_check(const struct jobset *set, struct dbio_err *err)
 	for (size_t j = 0; j < set->njobs; j++) {
 		const struct job *job = &set->jobs[j];
 
-		for (size_t k = 0; job->nlogs && k < NKEYS; k++)
+		for (size_t k = 0; fileio_files(job)->logs.nlogs && k < NKEYS; k++)
 			for (unsigned i = 0; i < keys[k].nkinds; i++)
 				for (uint64_t t = 0; t < job->numjobs; t++) {
 					int rc;
@@ -58,18 +59,20 @@ int run_logs_check(const struct jobset *set, struct dbio_err *err)
 
 int run_logs_assign(struct worker *w, const struct job *job)
 {
-	uint64_t hint = job->log_entries;
+	uint64_t hint = fileio_files(job)->logs.log_entries;
 
-	if (!job->nlogs)
+	if (!fileio_files(job)->logs.nlogs)
 		return 0;
-	if (!job->log_avg_msec && !job->time_based && w->ops_total > hint)
+	if (!fileio_files(job)->logs.log_avg_msec && !job->time_based && w->ops_total > hint)
 		hint = w->ops_total + 1; /* a record per I/O, reserved */
-	else if (job->log_avg_msec && job->runtime_ns)
-		hint = 2 * ((job->ramp_ns + job->runtime_ns) / 1000000 / job->log_avg_msec + 2);
+	else if (fileio_files(job)->logs.log_avg_msec && job->runtime_ns)
+		hint = 2 *
+		       ((job->ramp_ns + job->runtime_ns) / 1000000 / fileio_files(job)->logs.log_avg_msec +
+			2);
 	if (!(w->iolog = malloc(sizeof(*w->iolog))))
 		return -ENOMEM;
-	if (iolog_init(w->iolog, job->log_avg_msec, hint > HINT_MAX ? HINT_MAX : (size_t)hint,
-		       &w->start_ns)) {
+	if (iolog_init(w->iolog, fileio_files(job)->logs.log_avg_msec,
+		       hint > HINT_MAX ? HINT_MAX : (size_t)hint, &w->start_ns)) {
 		free(w->iolog);
 		w->iolog = NULL;
 		return -ENOMEM;
@@ -99,16 +102,17 @@ static uint64_t clock_ms(clockid_t id)
 static struct iolog_format log_format(const struct worker *w)
 {
 	const struct job *job = w->job;
-	struct iolog_format fmt = { .offset = job->log_offset,
-				    .prio = job->log_prio,
-				    .max = job->log_max_value,
+	struct iolog_format fmt = { .offset = fileio_files(job)->logs.log_offset,
+				    .prio = fileio_files(job)->logs.log_prio,
+				    .max = fileio_files(job)->logs.log_max_value,
 				    .slat = (job->eng->caps & ENGINE_CAP_QUEUE) != 0 };
 	const uint64_t mono_ms = clock_ms(CLOCK_MONOTONIC), start_ms = w->start_ns / 1000000;
 
-	if (job->log_unix_epoch)
+	if (fileio_files(job)->logs.log_unix_epoch)
 		fmt.base_ms += clock_ms(CLOCK_REALTIME) - (mono_ms - start_ms);
-	if (job->log_alternate_epoch)
-		fmt.base_ms += clock_ms((clockid_t)job->log_alternate_epoch_clock_id) - (mono_ms - start_ms);
+	if (fileio_files(job)->logs.log_alternate_epoch)
+		fmt.base_ms += clock_ms((clockid_t)fileio_files(job)->logs.log_alternate_epoch_clock_id) -
+			       (mono_ms - start_ms);
 	return fmt;
 }
 

@@ -18,6 +18,7 @@
 #include "run/run_int.h"
 #include "util/clock.h"
 #include "workload/fileio/flow.h"
+#include "workload/fileio/files.h"
 
 static void *worker_main(void *arg)
 {
@@ -35,7 +36,7 @@ static void *worker_main(void *arg)
 	while (!s->gate->open)
 		pthread_cond_wait(&s->gate->cond, &s->gate->lock);
 	/* a job's time starts with its I/O, after its startdelay (fio's epoch) */
-	s->w.origin_ns = s->gate->open_ns + s->w.job->startdelay_lo_ns;
+	s->w.origin_ns = s->gate->open_ns + fileio_files(s->w.job)->pacing.startdelay_lo_ns;
 	pthread_mutex_unlock(&s->gate->lock);
 	if (!rc && !atomic_load(&s->gate->failed) && run_thread_delay(&s->w) && (rc = wl->run(&s->w)))
 		atomic_store(&s->group->run_failed, 1);
@@ -70,7 +71,7 @@ static void report_progress(const struct run_group *g, uint64_t now, uint64_t *l
 		p.limit_s = (double)(first->runtime_ns + first->ramp_ns) / 1e9;
 	if (elapsed > *last_ns)
 		p.ops_per_s = (double)(p.ops - *last_ops) / ((double)(elapsed - *last_ns) / 1e9);
-	p.mib_per_s = first->eng ? p.ops_per_s * (double)first->bs / 1048576.0 : 0;
+	p.mib_per_s = first->eng ? p.ops_per_s * (double)fileio_files(first)->layout.bs / 1048576.0 : 0;
 	*last_ops = p.ops;
 	*last_ns = elapsed;
 	g->opts->progress(g->opts->progress_ctx, &p);
@@ -170,7 +171,7 @@ static int group_alloc(struct run_group *g, struct dbio_err *err)
 		g->stats[j].threads = (unsigned)g->jobs[j].numjobs;
 		g->nworkers += g->jobs[j].numjobs;
 		/* A shared slice can straddle a file boundary: one extra each. */
-		nfiles += (g->jobs[j].nrfiles + 1) * g->jobs[j].numjobs;
+		nfiles += (fileio_files(&g->jobs[j])->layout.nrfiles + 1) * g->jobs[j].numjobs;
 	}
 	g->layouts = calloc(g->n, sizeof(*g->layouts));
 	g->job_stop = calloc(g->n, sizeof(*g->job_stop));

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "run/run_int.h"
+#include "workload/fileio/files.h"
 
 _Static_assert((int)SS_IOPS == (int)STEADY_IOPS && (int)SS_BW == (int)STEADY_BW &&
 		       (int)SS_LAT == (int)STEADY_LAT,
@@ -42,27 +43,31 @@ int run_steady_init(struct run_group *g)
 		return -ENOMEM;
 	for (size_t j = 0; j < g->n; j++) {
 		const struct job *job = &g->jobs[j];
-		const struct steady_rule rule = { .metric = job->ss_metric,
-						  .slope = job->ss_slope,
-						  .pct = job->ss_pct,
-						  .limit = job->ss_limit };
+		const struct steady_rule rule = { .metric = fileio_files(job)->steady.ss_metric,
+						  .slope = fileio_files(job)->steady.ss_slope,
+						  .pct = fileio_files(job)->steady.ss_pct,
+						  .limit = fileio_files(job)->steady.ss_limit };
 		size_t u;
 
 		s->unit_of[j] = SIZE_MAX;
-		if (!job->ss_dur_ns)
+		if (!fileio_files(job)->steady.ss_dur_ns)
 			continue;
 		u = unit_for(g, j);
 		s->unit_of[j] = u;
 		if (u < s->nunits)
 			continue;
 		s->nunits++;
-		s->units[u].interval_ns = job->ss_interval_ns;
+		s->units[u].interval_ns = fileio_files(job)->steady.ss_interval_ns;
 		/* As fio: the first sample is of the first whole interval
 		 * that starts after ss_ramp. */
-		s->units[u].samples_ns = (job->ss_ramp_ns + job->ss_interval_ns - 1) / job->ss_interval_ns *
-					 job->ss_interval_ns;
-		s->units[u].first_ns = s->units[u].samples_ns + job->ss_interval_ns;
-		if (steady_init(&s->units[u].win, &rule, (unsigned)(job->ss_dur_ns / job->ss_interval_ns)))
+		s->units[u].samples_ns = (fileio_files(job)->steady.ss_ramp_ns +
+					  fileio_files(job)->steady.ss_interval_ns - 1) /
+					 fileio_files(job)->steady.ss_interval_ns *
+					 fileio_files(job)->steady.ss_interval_ns;
+		s->units[u].first_ns = s->units[u].samples_ns + fileio_files(job)->steady.ss_interval_ns;
+		if (steady_init(&s->units[u].win, &rule,
+				(unsigned)(fileio_files(job)->steady.ss_dur_ns /
+					   fileio_files(job)->steady.ss_interval_ns)))
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < g->nworkers; i++)
@@ -80,7 +85,7 @@ void run_steady_start(struct run_group *g, uint64_t open_ns)
 		u = &g->steady.units[g->steady.unit_of[j]];
 		if (u->t0_ns)
 			continue; /* the group's first job sets the clock */
-		u->t0_ns = open_ns + g->jobs[j].startdelay_lo_ns + g->jobs[j].ramp_ns;
+		u->t0_ns = open_ns + fileio_files(&g->jobs[j])->pacing.startdelay_lo_ns + g->jobs[j].ramp_ns;
 		/* the totals at the start of the first sample's interval: 0
 		 * at the start, else read then */
 		u->prev_ns = u->t0_ns;

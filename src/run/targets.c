@@ -19,6 +19,7 @@
 #include "run/run_int.h"
 #include "util/safepath.h"
 #include "util/syscalls.h"
+#include "workload/fileio/files.h"
 
 /* direct=1 where the files live in RAM: tmpfs accepts O_DIRECT (since
  * Linux 6.6) but has no device to bypass the cache for, so the job would
@@ -32,7 +33,7 @@ static void warn_ram(const struct job *job, const char *path, const char *statfs
 	struct statfs fs;
 	const char *type;
 
-	if (!job->direct || statfs(statfs_path, &fs))
+	if (!fileio_files(job)->layout.direct || statfs(statfs_path, &fs))
 		return;
 	if (fs.f_type == TMPFS_MAGIC)
 		type = "tmpfs";
@@ -82,8 +83,8 @@ static int check_dir(const struct job *job, const char *path, bool warn, const s
 		if (strncmp(e->d_name, "dbio.", 5)) {
 			if (!foreign && !(foreign = strdup(e->d_name)))
 				foreign = "?";
-		} else if (!leftover && !job->verify_only && run_is_job_file(job, e->d_name) &&
-			   !run_leftover_ours(dirfd(d), e->d_name)) {
+		} else if (!leftover && !fileio_files(job)->verify.verify_only &&
+			   run_is_job_file(job, e->d_name) && !run_leftover_ours(dirfd(d), e->d_name)) {
 			/* one with dbio's live mark is removed before the layout;
 			 * verify_only reads back the files --keep marked kept,
 			 * and the layout checks each (reopen) */
@@ -117,7 +118,9 @@ static int check_dir(const struct job *job, const char *path, bool warn, const s
 static int check_named_files(const struct job *job, char **dirs, size_t ndirs, const struct run_opts *opts,
 			     struct dbio_err *err)
 {
-	for (size_t i = 0; job->filename[0] && !job->verify_only && i < job->nrfiles; i++) {
+	for (size_t i = 0; fileio_files(job)->layout.filename[0] && !fileio_files(job)->verify.verify_only &&
+			   i < fileio_files(job)->layout.nrfiles;
+	     i++) {
 		char name[4096], path[8200];
 		struct stat st;
 
@@ -166,8 +169,10 @@ int run_drop_caches(struct dbio_err *err)
 static int check_spread(const struct job *job, char **dirs, size_t ndirs, struct dbio_err *err)
 {
 	const bool files = job->wl->caps & WORKLOAD_CAP_FILES;
-	const uint64_t sets = job->share_files || job->filename[0] ? 1 : job->numjobs;
-	const uint64_t units = files ? sets * job->nrfiles : job->numjobs;
+	const uint64_t sets = fileio_files(job)->layout.share_files || fileio_files(job)->layout.filename[0]
+				      ? 1
+				      : job->numjobs;
+	const uint64_t units = files ? sets * fileio_files(job)->layout.nrfiles : job->numjobs;
 	char where[4200], idle[1024] = "", what[160];
 
 	if (units >= ndirs)
@@ -187,11 +192,12 @@ static int check_spread(const struct job *job, char **dirs, size_t ndirs, struct
 	else if (sets == 1)
 		snprintf(what, sizeof(what),
 			 "files (nrfiles=%llu, shared by its threads; file i goes to directory i mod %zu)",
-			 (unsigned long long)job->nrfiles, ndirs);
+			 (unsigned long long)fileio_files(job)->layout.nrfiles, ndirs);
 	else
 		snprintf(what, sizeof(what),
 			 "files (numjobs=%llu x nrfiles=%llu; file i goes to directory i mod %zu)",
-			 (unsigned long long)job->numjobs, (unsigned long long)job->nrfiles, ndirs);
+			 (unsigned long long)job->numjobs,
+			 (unsigned long long)fileio_files(job)->layout.nrfiles, ndirs);
 	job_where(job_origin_of(job, "directory"), where, sizeof(where));
 	return dbio_err_set(
 		err, DBIO_EINPUT,
@@ -231,7 +237,7 @@ int run_check_targets(const struct jobset *set, const struct run_opts *opts, str
 		bool warn = true; /* the RAM warning once per directory (the default suite has five jobs) */
 
 		for (size_t k = 0; k < j && warn; k++)
-			warn = !(set->jobs[k].direct &&
+			warn = !(fileio_files(&set->jobs[k])->layout.direct &&
 				 !strcmp(set->jobs[k].directory, set->jobs[j].directory));
 		for (int i = 0; i < n; i++)
 			if (!rc)
@@ -289,7 +295,7 @@ int run_direct_fallback(struct jobset *set, size_t *fellback, struct dbio_err *e
 	for (size_t j = 0; j < set->njobs; j++) {
 		struct job *job = &set->jobs[j];
 		char **dirs = NULL;
-		int n = job->direct ? job_split_dirs(job->directory, &dirs) : 0;
+		int n = fileio_files(job)->layout.direct ? job_split_dirs(job->directory, &dirs) : 0;
 		int rc = n < 0 ? dbio_err_set(err, n, "out of memory") : 0;
 		bool works = true;
 
@@ -301,7 +307,7 @@ int run_direct_fallback(struct jobset *set, size_t *fellback, struct dbio_err *e
 		if (rc)
 			return rc;
 		if (!works) {
-			job->direct = false;
+			fileio_files(job)->layout.direct = false;
 			(*fellback)++;
 		}
 	}

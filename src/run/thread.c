@@ -21,13 +21,14 @@
 #include "util/clock.h"
 #include "util/rng.h"
 #include "util/sleep.h"
+#include "workload/fileio/files.h"
 
 #define IOPRIO_WHO_PROCESS 1 /* linux/ioprio.h, which old headers lack */
 #define IOPRIO_CLASS_SHIFT 13
 
 static bool cpu_in(const struct job *job, unsigned c)
 {
-	return job->cpus[c / 64] >> (c % 64) & 1;
+	return fileio_files(job)->pacing.cpus[c / 64] >> (c % 64) & 1;
 }
 
 /* "0,2-3", the CPUs of set, into buf: for messages. */
@@ -56,7 +57,7 @@ static void cpus_text(const cpu_set_t *set, char *buf, size_t len)
 static int set_cpus(struct worker *w)
 {
 	const struct job *job = w->job;
-	const unsigned max = (unsigned)(sizeof(job->cpus) * 8);
+	const unsigned max = (unsigned)(sizeof(fileio_files(job)->pacing.cpus) * 8);
 	unsigned count = 0, pick = 0;
 	cpu_set_t set;
 	char list[256];
@@ -64,12 +65,12 @@ static int set_cpus(struct worker *w)
 	CPU_ZERO(&set);
 	for (unsigned c = 0; c < max; c++)
 		count += cpu_in(job, c);
-	if (job->cpus_allowed_policy == CPUS_SPLIT)
-		pick = (unsigned)((job->thread_base + w->index) % count);
+	if (fileio_files(job)->pacing.cpus_allowed_policy == CPUS_SPLIT)
+		pick = (unsigned)((fileio_files(job)->pacing.thread_base + w->index) % count);
 	for (unsigned c = 0, n = 0; c < max && c < CPU_SETSIZE; c++) {
 		if (!cpu_in(job, c))
 			continue;
-		if (job->cpus_allowed_policy == CPUS_SHARED || n == pick)
+		if (fileio_files(job)->pacing.cpus_allowed_policy == CPUS_SHARED || n == pick)
 			CPU_SET(c, &set);
 		n++;
 	}
@@ -89,33 +90,36 @@ int run_thread_setup(struct worker *w)
 	const struct job *job = w->job;
 	int rc;
 
-	if ((job->cpus_set && (rc = set_cpus(w))) || (rc = run_thread_numa(w)))
+	if ((fileio_files(job)->pacing.cpus_set && (rc = set_cpus(w))) || (rc = run_thread_numa(w)))
 		return rc;
-	if (job->nice_inc) {
+	if (fileio_files(job)->pacing.nice_inc) {
 		/* nice(2) as fio calls it: an increment, for this thread */
 		errno = 0;
 		int now = getpriority(PRIO_PROCESS, 0);
 
-		if ((now == -1 && errno) || setpriority(PRIO_PROCESS, 0, now + job->nice_inc)) {
+		if ((now == -1 && errno) ||
+		    setpriority(PRIO_PROCESS, 0, now + fileio_files(job)->pacing.nice_inc)) {
 			rc = -errno;
 			return dbio_err_set(
 				&w->err, rc, "job '%s' thread %u: cannot add %d to its nice value: %s%s",
-				job->name, w->index, job->nice_inc, strerror(-rc),
+				job->name, w->index, fileio_files(job)->pacing.nice_inc, strerror(-rc),
 				rc == -EPERM || rc == -EACCES ? " (below 0 needs CAP_SYS_NICE)" : "");
 		}
 	}
 	if (job_is_set(job, "prio") || job_is_set(job, "prioclass")) {
 		/* as fio: no class given is best effort */
-		const int cls = job->prioclass == IOCLASS_NONE ? IOCLASS_BE : job->prioclass;
+		const int cls = fileio_files(job)->pacing.prioclass == IOCLASS_NONE
+					? IOCLASS_BE
+					: fileio_files(job)->pacing.prioclass;
 
 		if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0,
-			    cls << IOPRIO_CLASS_SHIFT | (int)job->prio)) {
+			    cls << IOPRIO_CLASS_SHIFT | (int)fileio_files(job)->pacing.prio)) {
 			rc = -errno;
 			return dbio_err_set(
 				&w->err, rc,
 				"job '%s' thread %u: cannot set its I/O priority (prioclass=%d prio=%llu): ioprio_set: %s%s",
-				job->name, w->index, cls, (unsigned long long)job->prio, strerror(-rc),
-				rc == -EPERM ? " (prioclass=1 needs CAP_SYS_ADMIN)" : "");
+				job->name, w->index, cls, (unsigned long long)fileio_files(job)->pacing.prio,
+				strerror(-rc), rc == -EPERM ? " (prioclass=1 needs CAP_SYS_ADMIN)" : "");
 		}
 	}
 	return 0;
@@ -126,24 +130,27 @@ bool run_thread_delay(struct worker *w)
 	const struct job *job = w->job;
 	uint64_t extra = 0;
 
-	if (job->startdelay_hi_ns > job->startdelay_lo_ns) {
+	if (fileio_files(job)->pacing.startdelay_hi_ns > fileio_files(job)->pacing.startdelay_lo_ns) {
 		/* each thread its own, from a seeded draw, as fio */
 		struct rng rng;
 
-		rng_seed(&rng, (job->randseed + job->thread_base + w->index) ^ 0x57a27de1ull);
-		extra = rng_below(&rng, job->startdelay_hi_ns - job->startdelay_lo_ns + 1);
+		rng_seed(&rng,
+			 (job->randseed + fileio_files(job)->pacing.thread_base + w->index) ^ 0x57a27de1ull);
+		extra = rng_below(&rng, fileio_files(job)->pacing.startdelay_hi_ns -
+						fileio_files(job)->pacing.startdelay_lo_ns + 1);
 	}
-	return !job->startdelay_hi_ns || sleep_until_ns(w->origin_ns + extra, w->stop, w->job_stop);
+	return !fileio_files(job)->pacing.startdelay_hi_ns ||
+	       sleep_until_ns(w->origin_ns + extra, w->stop, w->job_stop);
 }
 
 void run_thread_exit(struct run_group *g, const struct job *job, int rc)
 {
-	if (!job->exitall_any && !(job->exitall_on_error && rc))
+	if (!fileio_files(job)->pacing.exitall_any && !(fileio_files(job)->pacing.exitall_on_error && rc))
 		return;
 	for (size_t j = 0; j < g->n; j++)
-		if (job->exit_what != EXIT_GROUP || g->jobs[j].groupid == job->groupid)
+		if (fileio_files(job)->pacing.exit_what != EXIT_GROUP || g->jobs[j].groupid == job->groupid)
 			atomic_store(&g->job_stop[j], 1);
-	if (job->exit_what == EXIT_ALL) {
+	if (fileio_files(job)->pacing.exit_what == EXIT_ALL) {
 		int none = 0;
 
 		/* the first to end so is the one the result names */
@@ -155,11 +162,11 @@ struct flow *run_flow_of(struct run_group *g, const struct job *job)
 {
 	size_t i = 0;
 
-	if (!job->flow)
+	if (!fileio_files(job)->pacing.flow)
 		return NULL;
-	while (i < g->nflows && g->flows[i].id != job->flow_id)
+	while (i < g->nflows && g->flows[i].id != fileio_files(job)->pacing.flow_id)
 		i++;
 	if (i == g->nflows)
-		flow_init(&g->flows[g->nflows++], job->flow_id);
+		flow_init(&g->flows[g->nflows++], fileio_files(job)->pacing.flow_id);
 	return &g->flows[i];
 }

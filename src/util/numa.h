@@ -1,7 +1,7 @@
 /*
  * The machine's NUMA nodes as the kernel lists them in sysfs, and the list
  * form the kernel and fio (libnuma's numa_parse_nodestring) write them in:
- * "0-1,3". For fio's numa_cpu_nodes and numa_mem_policy (job/fio_numa.c),
+ * "0-1,3". For fio's numa_cpu_nodes and numa_mem_policy (workload/fileio/check_numa.c),
  * checked before anything runs. Errors follow util/err.h: 0 or -errno.
  */
 #ifndef DBIO_UTIL_NUMA_H

@@ -27,6 +27,7 @@
 #include "workload/fileio/pace.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
+#include "workload/fileio/files.h"
 
 /* oltp's own keys. */
 struct oltp_conf {
@@ -94,7 +95,7 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 
 	if (pace_refuse(job, err) || logs_refuse(job, err))
 		return err->code;
-	if (job->ss_dur_ns)
+	if (fileio_files(job)->steady.ss_dur_ns)
 		return job_fail(
 			job, "steadystate_duration", err,
 			"not for workload=oltp (yet): only workload=fileio takes steady-state samples");
@@ -102,7 +103,7 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 	 * 256 MiB database for ten seconds (a job that gives neither runtime
 	 * nor time_based asked for no time). */
 	if (!job_is_set(job, "size") && !job_is_set(job, "filesize"))
-		job->size = OLTP_SIZE_DEFAULT;
+		fileio_files(job)->layout.size = OLTP_SIZE_DEFAULT;
 	if (!job_is_set(job, "numjobs"))
 		job->numjobs = OLTP_NUMJOBS_DEFAULT;
 	if (!job_is_set(job, "runtime") && !job_is_set(job, "time_based")) {
@@ -125,7 +126,7 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 			"%s queues I/O; workload=oltp issues one page I/O at a time from each thread: "
 			"give an engine that keeps one I/O in flight (psync, the default)",
 			job->eng->name);
-	if (job->latency_target_ns)
+	if (fileio_files(job)->latency.latency_target_ns)
 		return job_fail(
 			job, "latency_target", err,
 			"not for workload=oltp: it searches for a queue depth, and oltp keeps one I/O in "
@@ -138,9 +139,9 @@ static int oltp_validate(struct job *job, struct dbio_err *err)
 			job, key, err,
 			"not for workload=oltp: its transactions pick their pages over the whole database, for runtime=");
 	if (!job_is_set(job, "bs"))
-		job->bs = 8192;	 /* a database page */
-	job->share_files = true; /* one database: every thread works on the same files */
-	job->rw = RW_RANDRW;
+		fileio_files(job)->layout.bs = 8192;  /* a database page */
+	fileio_files(job)->layout.share_files = true; /* one database: every thread works on the same files */
+	fileio_files(job)->layout.rw = RW_RANDRW;
 	/* The log writer's buffer holds a whole group (prepare): with both
 	 * keys near their bounds that is ~98 GiB. */
 	int rc = workload_check_memory(job, job_is_set(job, "group_commit") ? "group_commit" : "log_record",
@@ -186,9 +187,10 @@ static int oltp_prepare(struct worker *w)
 	 * buffer. The log writer opens the data files too (unused). */
 	if ((rc = fileio_pages_setup(w, &st->pages)))
 		return rc;
-	if (job->dist != DIST_UNIFORM)
-		offgen_init_skewed(&w->gen, job->dist == DIST_ZIPF ? OFFGEN_ZIPF : OFFGEN_PARETO,
-				   job->dist_param, w->slice_len, worker_seed(w));
+	if (fileio_files(job)->layout.dist != DIST_UNIFORM)
+		offgen_init_skewed(&w->gen,
+				   fileio_files(job)->layout.dist == DIST_ZIPF ? OFFGEN_ZIPF : OFFGEN_PARETO,
+				   fileio_files(job)->layout.dist_param, w->slice_len, worker_seed(w));
 	else
 		offgen_init(&w->gen, OFFGEN_UNIFORM, w->slice_len, worker_seed(w));
 	return 0;
@@ -269,7 +271,7 @@ static int page_io(struct worker *w, struct io_req *req, enum op_type op, uint64
 	int rc;
 
 	req->fd = w->files[file].fd;
-	req->off = (block % w->blocks_per_file) * w->job->bs;
+	req->off = (block % w->blocks_per_file) * fileio_files(w->job)->layout.bs;
 	req->op = op;
 	rc = w->eng.ops->io(&w->eng, req);
 	uint64_t t = clock_now_ns();
@@ -291,7 +293,7 @@ static int run_transactions(struct worker *w)
 	const struct oltp_conf *conf = job->wl_conf;
 	const struct oltp_state *st = w->priv;
 	struct oltp_log *log = w->shared;
-	struct io_req req = { .buf = fileio_pages_buffer(st->pages), .len = job->bs };
+	struct io_req req = { .buf = fileio_pages_buffer(st->pages), .len = fileio_files(job)->layout.bs };
 	uint64_t now = clock_now_ns(), txns = 0;
 	/* runtime from this thread's own start, as fio's and fileio's: from
 	 * the gate's opening, a thread that started late ended early and the

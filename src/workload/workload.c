@@ -12,6 +12,7 @@
 #include "util/units.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
+#include "workload/fileio/files.h"
 
 extern const struct workload_ops workload_fileio;
 extern const struct workload_ops workload_kv;
@@ -93,10 +94,10 @@ void workload_engine_conf(const struct job *job, struct engine_conf *conf)
 {
 	const bool queued = job->eng->caps & ENGINE_CAP_QUEUE;
 
-	*conf = (struct engine_conf){ .iodepth = queued ? (unsigned)job->iodepth : 1,
-				      .direct = job->direct,
+	*conf = (struct engine_conf){ .iodepth = queued ? (unsigned)fileio_files(job)->layout.iodepth : 1,
+				      .direct = fileio_files(job)->layout.direct,
 				      .writable = job_writes(job) || (job->eng->caps & ENGINE_CAP_RDWR),
-				      .sync_file_range = job->sfr_every > 0,
+				      .sync_file_range = fileio_files(job)->layout.sfr_every > 0,
 				      .own = job->eng_conf,
 				      .reads = job_reads(job),
 				      .trims = job_trims(job) };

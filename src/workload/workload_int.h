@@ -86,7 +86,7 @@ uint64_t workload_disk_bytes(const struct worker *w);
  * before. */
 static inline uint64_t worker_seed(const struct worker *w)
 {
-	return w->job->randseed + w->job->thread_base + w->index;
+	return w->job->randseed + fileio_files(w->job)->pacing.thread_base + w->index;
 }
 
 /* Should the thread stop (signal, or another thread of the job failed)? */

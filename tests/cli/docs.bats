@@ -449,6 +449,15 @@ EOF2
 	run "$ROOT/scripts/check-layers" "$src" "$ROOT/docs/architecture.md"
 	[ "$status" -eq 1 ]
 	[ "$output" = "src/workload/fileio/flow.c:$(wc -l <"$src/workload/fileio/flow.c"): workload includes run/, which is not below it" ]
+	cp "$ROOT/src/workload/fileio/flow.c" "$src/workload/fileio/flow.c"
+	# the file workloads' keys are workload/fileio's: neither job/ nor
+	# result/ may read them through its header
+	echo '#include "workload/fileio/files.h"' >>"$src/result/steady.c"
+	echo '#include "workload/fileio/files.h"' >>"$src/job/job.c"
+	run "$ROOT/scripts/check-layers" "$src" "$ROOT/docs/architecture.md"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "src/job/job.c:$(wc -l <"$src/job/job.c"): job includes workload/, which is not below it" ]
+	[ "${lines[1]}" = "src/result/steady.c:$(wc -l <"$src/result/steady.c"): result includes workload/, which is not below it" ]
 	# cmd/jobrun.c may include what cmd may, but mpi/ (the coordinator only)
 	rm -r "$src"
 	cp -r "$ROOT/src" "$src"
@@ -467,6 +476,30 @@ EOF2
 	run "$ROOT/scripts/check-layers" "$ROOT/src" "$BATS_TEST_TMPDIR/arch.md"
 	[ "$status" -eq 1 ]
 	[ "$output" = "$BATS_TEST_TMPDIR/arch.md: engine may include run, which is not a layer below it" ]
+}
+
+@test "house: struct job has at most 60 fields (the keys every workload reads, and bookkeeping)" {
+	run "$ROOT/scripts/job-fields"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" =~ ^"struct job: "([0-9]+)" fields (at most 60)"$ ]]
+	[ "${BASH_REMATCH[1]}" -ge 30 ] # it counted the struct, not nothing
+}
+
+@test "house: job-fields fails on a planted field, counts a, b as two and a nested struct as one" {
+	h="$BATS_TEST_TMPDIR/job.h"
+	n=$("$ROOT/scripts/job-fields" "$ROOT/src/job/job.h" | sed 's/struct job: \([0-9]*\) .*/\1/')
+	# one field more, on the line after the struct's first field
+	sed '/^struct job {/,/^};/{s/^\(\tchar name\[128\];\)/\1\n\tuint64_t planted; \/* { not a brace } *\//}' \
+		"$ROOT/src/job/job.h" >"$h"
+	run "$ROOT/scripts/job-fields" "$h" "$n"
+	[ "$status" -eq 1 ]
+	[ "$output" = "struct job: $((n + 1)) fields (at most $n)" ]
+	run "$ROOT/scripts/job-fields" "$h" "$((n + 1))"
+	[ "$status" -eq 0 ]
+	sed '/^struct job {/,/^};/{s/^\(\tchar name\[128\];\)/\1\n\tuint64_t p1, p2[2][3];\n\tstruct { int x, y; } nested;/}' \
+		"$ROOT/src/job/job.h" >"$h"
+	run "$ROOT/scripts/job-fields" "$h" "$n"
+	[ "$output" = "struct job: $((n + 3)) fields (at most $n)" ]
 }
 
 @test "house: no source file over 800 lines, no function over 120" {

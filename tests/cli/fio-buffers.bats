@@ -129,3 +129,52 @@ field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) 
 	printf '[j]\nworkload=oltp\nnumjobs=2\ntime_based\nruntime=1\nzero_buffers=1\n' >oltp.fio
 	refused_file oltp.fio "dbio: oltp.fio:6: key 'zero_buffers': not for workload=oltp: its pages and log records carry data of their own (job 'j')"
 }
+
+# pattern_blocks FILE HEX BS: how many BS-byte blocks of FILE are HEX's
+# bytes repeated from the block's start (and cut at its end), of how many.
+pattern_blocks() {
+	"$PYTHON" - "$@" <<'EOF2'
+import sys
+d = open(sys.argv[1], "rb").read()
+p, bs = bytes.fromhex(sys.argv[2]), int(sys.argv[3])
+block = (p * (bs // len(p) + 1))[:bs]
+print(sum(d[i:i + bs] == block for i in range(0, len(d), bs)), len(d) // bs)
+EOF2
+}
+
+@test "fio buffers: buffer_pattern's bytes fill every write from its start, byte for byte as fio's file" {
+	# "ab"7 is 61 62 07: 4096 bytes is not a whole number of them, so
+	# each block starts the pattern over (4096 = 3 * 1365 + 1: a block
+	# ends in 61, and the next starts 61 62)
+	printf '[j]\nrw=write\nbs=4k\nsize=64k\nbuffer_pattern="ab"7\n' >j.fio
+	rm -rf "$target" && mkdir "$target"
+	dbio_ok j.fio --directory="$target" --keep
+	[ "$(pattern_blocks "$target"/dbio.j.0.0 616207 4096)" = "16 16" ]
+	[ "$(od -A n -t x1 -N 5 "$target"/dbio.j.0.0)" = " 61 62 07 61 62" ]
+	[ "$(od -A n -t x1 -j 4094 -N 4 "$target"/dbio.j.0.0)" = " 07 61 61 62" ]
+	if command -v fio >/dev/null; then
+		fio --filename="$target/fio.f" --output=/dev/null j.fio >/dev/null
+		cmp "$target"/dbio.j.0.0 "$target/fio.f"
+	fi
+	# a job that reads too puts the pattern back before each write: the
+	# blocks written are the pattern, the others what the layout wrote
+	printf '[j]\nrw=randrw\nbs=4k\nsize=256k\nnorandommap=0\nbuffer_pattern=0xdeadbeef\n' >rw.fio
+	rm -rf "$target" && mkdir "$target"
+	dbio_ok rw.fio --directory="$target" --keep
+	writes=$(jpy "$result" 'run["ops"]["write"]["count"]')
+	[ "$writes" -gt 0 ]
+	[ "$(pattern_blocks "$target"/dbio.j.0.0 deadbeef 4096)" = "$writes 64" ]
+}
+
+@test "fio buffers: buffer_pattern's bad values and what it does not go with are refused with the reason" {
+	printf '[j]\nrw=write\nsize=1m\nbuffer_pattern=0xzz\n' >bad.fio
+	refused_file bad.fio "dbio: bad.fio:4: key 'buffer_pattern': cannot read '0xzz' at '0xzz': expected 0x and hex digits (0xdeadbeef), \"text\" or a decimal number, run together (job 'j')"
+	printf "[j]\nrw=write\nsize=1m\nbuffer_pattern='data.bin'\n" >file.fio
+	refused_file file.fio "dbio: file.fio:4: key 'buffer_pattern': fio's 'file' form (a file's bytes) is not in dbio: give bytes (0x hex, \"text\" or decimal numbers) (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nbuffer_pattern=0xaa\ndedupe_percentage=10\n' >dedupe.fio
+	refused_file dedupe.fio "dbio: dedupe.fio:4: key 'buffer_pattern': with dedupe_percentage: dbio writes the pattern alone; give one or the other (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nbuffer_pattern=0xaa\nverify=crc32c\n' >verify.fio
+	refused_file verify.fio "dbio: verify.fio:4: key 'buffer_pattern': with verify: the writes carry verify's headers and verify_pattern; give verify_pattern instead (job 'j')"
+	printf '[j]\nworkload=oltp\nnumjobs=2\ntime_based\nruntime=1\nbuffer_pattern=0xaa\n' >oltp.fio
+	refused_file oltp.fio "dbio: oltp.fio:6: key 'buffer_pattern': not for workload=oltp: its pages and log records carry data of their own (job 'j')"
+}

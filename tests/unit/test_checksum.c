@@ -2,7 +2,7 @@
  * Unit tests for the checksums of verify= (src/util/checksum.h): crc32c
  * against RFC 3720's vectors, its fast path against the table over every
  * length and alignment, the libraries' sums against known digests, and
- * fio's verify_pattern forms (src/job/fio_verify.c).
+ * fio's verify_pattern forms (src/workload/fileio/check_verify.c).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -15,6 +15,7 @@
 
 #include "job/job.h"
 #include "util/checksum.h"
+#include "workload/fileio/files.h"
 
 static void test_checksum_crc32c_vectors(void **state)
 {

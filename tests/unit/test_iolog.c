@@ -1,6 +1,6 @@
 /*
  * Unit tests for fio's log files (src/stats/iolog.h) and command
- * priorities (src/job/fio_logs.c, src/workload/fileio/logs.h): per I/O, the exact
+ * priorities (src/workload/fileio/check_logs.c, src/workload/fileio/logs.h): per I/O, the exact
  * lines of each kind of log in fio's format (offset and priority columns,
  * lat = slat + clat, bw = bytes * 10^6 / clat, a time base added); records
  * past the reserved chunk are kept in order; with a window, the I/O that
@@ -20,10 +20,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "job/fio_logs.h"
+#include "workload/fileio/check_logs.h"
 #include "plan/plan.h"
 #include "stats/iolog.h"
 #include "workload/fileio/logs.h"
+#include "workload/fileio/files.h"
 
 #define T0 7000000000ull /* an arbitrary CLOCK_MONOTONIC epoch */
 #define MS 1000000ull
@@ -161,37 +162,37 @@ static void test_iolog_cmdprio_forms(void **state)
 #endif
 	/* one value for both directions, class RT by default */
 	make_job(&job, "size=1m ioengine=io_uring cmdprio_percentage=20 cmdprio=3", 0);
-	assert_int_equal(job.cmdprio_n[0], 1);
-	assert_int_equal(job.cmdprio_n[1], 1);
-	assert_int_equal(job.cmdprio_perc[1][0], 20);
-	assert_int_equal(job.cmdprio_val[0][0], 1 << 13 | 3);
-	assert_int_equal(job.cmdprio_bs[0][0], 0);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_n[0], 1);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_n[1], 1);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_perc[1][0], 20);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_val[0][0], 1 << 13 | 3);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_bs[0][0], 0);
 	job_release(&job);
 	/* R,W; an empty part leaves its direction out */
 	make_job(&job, "size=1m ioengine=io_uring cmdprio_percentage=,40 cmdprio_class=,3 cmdprio_hint=5", 0);
-	assert_int_equal(job.cmdprio_n[0], 0);
-	assert_int_equal(job.cmdprio_val[1][0], 3 << 13 | 5 << 3);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_n[0], 0);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_val[1][0], 3 << 13 | 5 << 3);
 	job_release(&job);
 	/* fio's example cmdprio-bssplit.fio's extended form, and its prioclass/prio default */
 	make_job(
 		&job,
 		"size=1m ioengine=io_uring prioclass=2 prio=7 bssplit=64k/40:1024k/60,1024k/100 cmdprio_bssplit=64k/25/1/1:64k/75/3/2:1024k/0,1024k/0",
 		0);
-	assert_int_equal(job.cmdprio_default, 2 << 13 | 7);
-	assert_int_equal(job.cmdprio_n[0], 2);
-	assert_int_equal(job.cmdprio_n[1], 0); /* 0 % says nothing */
-	assert_int_equal(job.cmdprio_bs[0][1], 65536);
-	assert_int_equal(job.cmdprio_perc[0][1], 75);
-	assert_int_equal(job.cmdprio_val[0][0], 1 << 13 | 1);
-	assert_int_equal(job.cmdprio_val[0][1], 3 << 13 | 2);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_default, 2 << 13 | 7);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_n[0], 2);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_n[1], 0); /* 0 % says nothing */
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_bs[0][1], 65536);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_perc[0][1], 75);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_val[0][0], 1 << 13 | 1);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_val[0][1], 3 << 13 | 2);
 	job_release(&job);
 	/* the hint form (cmdprio-hints) */
 	make_job(
 		&job,
 		"size=1m ioengine=io_uring rw=randread bssplit=1M/40:2M/60 cmdprio_bssplit=1M/10/2/0/1:2M/90/2/0/3",
 		0);
-	assert_int_equal(job.cmdprio_val[0][0], 2 << 13 | 1 << 3);
-	assert_int_equal(job.cmdprio_val[0][1], 2 << 13 | 3 << 3);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_val[0][0], 2 << 13 | 1 << 3);
+	assert_int_equal(fileio_files(&job)->logs.cmdprio_val[0][1], 2 << 13 | 3 << 3);
 	job_release(&job);
 	make_job(&job, "size=1m ioengine=io_uring cmdprio_class=4 cmdprio_percentage=1", DBIO_EINPUT);
 	job_release(&job);

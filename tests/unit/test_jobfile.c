@@ -18,6 +18,7 @@
 #include "job/job.h"
 #include "plan/plan.h"
 #include "job/option.h"
+#include "workload/fileio/files.h"
 
 #define NS_PER_S 1000000000ull
 
@@ -77,14 +78,14 @@ static void test_jobfile_global_applies_to_later_jobs_only(void **state)
 		 "bs=1m\n",
 		 3);
 	assert_string_equal(set.jobs[0].name, "a");
-	assert_int_equal(set.jobs[0].bs, 8192);
-	assert_int_equal(set.jobs[0].rw, RW_READ);
+	assert_int_equal(fileio_files(&set.jobs[0])->layout.bs, 8192);
+	assert_int_equal(fileio_files(&set.jobs[0])->layout.rw, RW_READ);
 	assert_string_equal(set.jobs[1].name, "b");
-	assert_int_equal(set.jobs[1].bs, 16384);
-	assert_int_equal(set.jobs[1].rw, RW_RANDREAD);
+	assert_int_equal(fileio_files(&set.jobs[1])->layout.bs, 16384);
+	assert_int_equal(fileio_files(&set.jobs[1])->layout.rw, RW_RANDREAD);
 	assert_string_equal(set.jobs[2].name, "c");
-	assert_int_equal(set.jobs[2].bs, 1048576);
-	assert_int_equal(set.jobs[2].rw, RW_RANDREAD);
+	assert_int_equal(fileio_files(&set.jobs[2])->layout.bs, 1048576);
+	assert_int_equal(fileio_files(&set.jobs[2])->layout.rw, RW_RANDREAD);
 	/* A global key counts as given, with the global line as origin. */
 	assert_true(job_is_set(&set.jobs[1], "bs"));
 	assert_int_equal(at(&set.jobs[1], "bs")->line, 4);
@@ -107,12 +108,12 @@ static void test_jobfile_multiple_global_sections_accumulate(void **state)
 		 "size=2m\n"
 		 "[b]\n",
 		 2);
-	assert_int_equal(set.jobs[0].rw, RW_WRITE);
-	assert_int_equal(set.jobs[0].bs, 4096);
-	assert_int_equal(set.jobs[0].size, 1048576);
-	assert_int_equal(set.jobs[1].rw, RW_WRITE);
-	assert_int_equal(set.jobs[1].bs, 65536);
-	assert_int_equal(set.jobs[1].size, 2097152);
+	assert_int_equal(fileio_files(&set.jobs[0])->layout.rw, RW_WRITE);
+	assert_int_equal(fileio_files(&set.jobs[0])->layout.bs, 4096);
+	assert_int_equal(fileio_files(&set.jobs[0])->layout.size, 1048576);
+	assert_int_equal(fileio_files(&set.jobs[1])->layout.rw, RW_WRITE);
+	assert_int_equal(fileio_files(&set.jobs[1])->layout.bs, 65536);
+	assert_int_equal(fileio_files(&set.jobs[1])->layout.size, 2097152);
 	jobset_release(&set);
 }
 
@@ -147,7 +148,7 @@ static void test_jobfile_empty_sections_are_jobs(void **state)
 	parse_ok(&set, "[a]\n[b]\n\n[c]", 3);
 	for (size_t i = 0; i < 3; i++) {
 		assert_false(any_set(&set.jobs[i]));
-		assert_int_equal(set.jobs[i].bs, def.bs);
+		assert_int_equal(fileio_files(&set.jobs[i])->layout.bs, fileio_files(&def)->layout.bs);
 		assert_string_equal(set.jobs[i].directory, def.directory);
 	}
 	assert_string_equal(set.jobs[2].name, "c");
@@ -169,8 +170,8 @@ static void test_jobfile_bare_keys(void **state)
 		 "end_fsync=0\n",
 		 1);
 	assert_true(set.jobs[0].time_based);
-	assert_true(set.jobs[0].direct);
-	assert_false(set.jobs[0].end_fsync);
+	assert_true(fileio_files(&set.jobs[0])->layout.direct);
+	assert_false(fileio_files(&set.jobs[0])->layout.end_fsync);
 	assert_int_equal(set.jobs[0].runtime_ns, 10 * NS_PER_S);
 	assert_true(job_is_set(&set.jobs[0], "time_based"));
 	assert_int_equal(at(&set.jobs[0], "direct")->line, 4);
@@ -193,8 +194,8 @@ static void test_jobfile_comments_and_blank_lines(void **state)
 		 "bs=8k ; inline\n"
 		 "rw = randwrite\n",
 		 1);
-	assert_int_equal(set.jobs[0].bs, 8192);
-	assert_int_equal(set.jobs[0].rw, RW_RANDWRITE);
+	assert_int_equal(fileio_files(&set.jobs[0])->layout.bs, 8192);
+	assert_int_equal(fileio_files(&set.jobs[0])->layout.rw, RW_RANDWRITE);
 	assert_int_equal(set.jobs[0].section.line, 4);
 	assert_int_equal(at(&set.jobs[0], "bs")->line, 8);
 	assert_int_equal(at(&set.jobs[0], "rw")->line, 9);
@@ -209,7 +210,7 @@ static void test_jobfile_crlf_line_ends(void **state)
 	(void)state;
 	parse_ok(&set, "[a]\r\nbs=8k\r\ntime_based\r\n[b]\r\n", 2);
 	assert_string_equal(set.jobs[0].name, "a");
-	assert_int_equal(set.jobs[0].bs, 8192);
+	assert_int_equal(fileio_files(&set.jobs[0])->layout.bs, 8192);
 	assert_true(set.jobs[0].time_based);
 	assert_string_equal(set.jobs[1].name, "b");
 	assert_int_equal(set.jobs[1].section.line, 4);
@@ -308,8 +309,8 @@ static void test_jobfile_two_files_in_one_set(void **state)
 	assert_string_equal(set.jobs[0].section.file, "one.fio");
 	assert_string_equal(set.jobs[1].section.file, "two.fio");
 	/* [global] of one file does not reach into the next. */
-	assert_int_equal(set.jobs[0].bs, 8192);
-	assert_int_equal(set.jobs[1].bs, 4096);
+	assert_int_equal(fileio_files(&set.jobs[0])->layout.bs, 8192);
+	assert_int_equal(fileio_files(&set.jobs[1])->layout.bs, 4096);
 	assert_string_equal(at(&set.jobs[1], "rw")->file, "two.fio");
 	/* A third file with only [global] has no job of its own. */
 	assert_int_equal(plan_jobfile_parse_string(&set, "[global]\n", "three.fio", &err), DBIO_EINPUT);
@@ -351,10 +352,11 @@ static void test_jobfile_long_directory_line(void **state)
 		if (plan_jobfile_parse_string(&set, text, "x.fio", &err)) {
 			print_error("directory of %zu bytes: %s\n", lens[k], err.msg);
 			bad++;
-		} else if (set.njobs != 1 || strcmp(set.jobs[0].directory, dir) || set.jobs[0].bs != 8192) {
+		} else if (set.njobs != 1 || strcmp(set.jobs[0].directory, dir) ||
+			   fileio_files(&set.jobs[0])->layout.bs != 8192) {
 			print_error("directory of %zu bytes: %zu jobs, directory of %zu bytes, bs %llu\n",
 				    lens[k], set.njobs, strlen(set.jobs[0].directory),
-				    (unsigned long long)set.jobs[0].bs);
+				    (unsigned long long)fileio_files(&set.jobs[0])->layout.bs);
 			bad++;
 		}
 		jobset_release(&set);
@@ -390,8 +392,8 @@ static void test_jobfile_parse_file(void **state)
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(plan_jobfile_parse(&set, path, &err), 0);
 	assert_int_equal(set.njobs, 2);
-	assert_int_equal(set.jobs[1].rw, RW_WRITE);
-	assert_int_equal(set.jobs[1].size, 1048576);
+	assert_int_equal(fileio_files(&set.jobs[1])->layout.rw, RW_WRITE);
+	assert_int_equal(fileio_files(&set.jobs[1])->layout.size, 1048576);
 	assert_string_equal(set.jobs[1].section.file, path);
 	assert_int_equal(set.jobs[1].section.line, 6);
 	jobset_release(&set);

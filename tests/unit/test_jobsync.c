@@ -14,15 +14,21 @@
 #include <cmocka.h>
 
 #include "job/job.h"
+#include "plan/plan.h"
 #include "workload/fileio/jobsync.h"
+#include "workload/fileio/files.h"
 
-static struct job job = { .numjobs = 1 }; /* only the sync keys and numjobs are read */
+static struct job job; /* only the sync keys and numjobs are read */
 
 static void init(struct jobsync *js, int scope, uint64_t fsync, uint64_t fdatasync)
 {
-	job.fsync_scope = scope;
-	job.fsync = fsync;
-	job.fdatasync = fdatasync;
+	if (!job.keys) {
+		assert_int_equal(plan_job_init(&job, "j"), 0);
+		job.numjobs = 1;
+	}
+	fileio_files(&job)->layout.fsync_scope = scope;
+	fileio_files(&job)->layout.fsync = fsync;
+	fileio_files(&job)->layout.fdatasync = fdatasync;
 	assert_int_equal(jobsync_init(js, &job, NULL), 0);
 }
 

@@ -1,7 +1,7 @@
 /*
  * Unit tests for fio's NUMA keys: the node and CPU lists of sysfs
  * (src/util/numa.c: parse, read, print) and job_validate_numa
- * (src/job/fio_numa.c) against a made-up machine of two nodes in a
+ * (src/workload/fileio/check_numa.c) against a made-up machine of two nodes in a
  * temporary directory laid out as /sys/devices/system/node is (node0 has
  * CPUs 0-1, node1 CPUs 2 and 5, node2 none): the CPUs of numa_cpu_nodes,
  * the mode and nodes of each numa_mem_policy, and the exact refusals.
@@ -22,6 +22,7 @@
 #include "job/job.h"
 #include "plan/plan.h"
 #include "util/numa.h"
+#include "workload/fileio/files.h"
 
 static char dir[64];
 
@@ -108,11 +109,11 @@ static void test_numa_cpu_nodes(void **state)
 
 	(void)state;
 	assert_int_equal(numa_job(&job, "1", "", msg, sizeof(msg)), 0);
-	assert_true(job.numa_cpus[0] == 0x24); /* CPUs 2 and 5 */
-	assert_false(job.numa_mem_set);
+	assert_true(fileio_files(&job)->numa.numa_cpus[0] == 0x24); /* CPUs 2 and 5 */
+	assert_false(fileio_files(&job)->numa.numa_mem_set);
 	job_release(&job);
 	assert_int_equal(numa_job(&job, "0-1", "", msg, sizeof(msg)), 0);
-	assert_true(job.numa_cpus[0] == 0x27);
+	assert_true(fileio_files(&job)->numa.numa_cpus[0] == 0x27);
 	job_release(&job);
 	assert_int_equal(numa_job(&job, "2", "", msg, sizeof(msg)), DBIO_EINPUT);
 	char want[512];
@@ -169,9 +170,9 @@ static void test_numa_mem_policy(void **state)
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		if (numa_job(&job, "", ok[i].value, msg, sizeof(msg)))
 			fail_msg("%s: %s", ok[i].value, msg);
-		assert_int_equal(job.numa_mode, ok[i].mode);
-		assert_true(job.numa_nodes == ok[i].nodes);
-		assert_int_equal(job.numa_mem_set, ok[i].call);
+		assert_int_equal(fileio_files(&job)->numa.numa_mode, ok[i].mode);
+		assert_true(fileio_files(&job)->numa.numa_nodes == ok[i].nodes);
+		assert_int_equal(fileio_files(&job)->numa.numa_mem_set, ok[i].call);
 		job_release(&job);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -22,6 +22,7 @@
 #include "job/job.h"
 #include "job/option.h"
 #include "plan/plan.h"
+#include "workload/fileio/files.h"
 
 #define NS_PER_S 1000000000ull
 
@@ -219,32 +220,32 @@ static void test_option_default_values(void **state)
 	(void)state;
 	fresh(&job, "job");
 	assert_string_equal(job.directory, "./dbio-scratch");
-	assert_string_equal(job.ioengine, "psync");
+	assert_string_equal(fileio_files(&job)->layout.ioengine, "psync");
 	assert_false(job.stonewall);
 	assert_string_equal(job.wait_for, "");
-	assert_int_equal(job.rw, RW_READ);
-	assert_int_equal(job.rwmixread, 50);
-	assert_int_equal(job.bs, 4096);
-	assert_int_equal(job.size, 0);
-	assert_int_equal(job.filesize, 0);
-	assert_int_equal(job.nrfiles, 1);
+	assert_int_equal(fileio_files(&job)->layout.rw, RW_READ);
+	assert_int_equal(fileio_files(&job)->layout.rwmixread, 50);
+	assert_int_equal(fileio_files(&job)->layout.bs, 4096);
+	assert_int_equal(fileio_files(&job)->layout.size, 0);
+	assert_int_equal(fileio_files(&job)->layout.filesize, 0);
+	assert_int_equal(fileio_files(&job)->layout.nrfiles, 1);
 	assert_int_equal(job.numjobs, 1);
-	assert_false(job.direct);
-	assert_int_equal(job.sync, SYNC_NONE);
+	assert_false(fileio_files(&job)->layout.direct);
+	assert_int_equal(fileio_files(&job)->layout.sync, SYNC_NONE);
 	assert_int_equal(job.runtime_ns, 0);
 	assert_false(job.time_based);
-	assert_int_equal(job.loops, 1);
+	assert_int_equal(fileio_files(&job)->layout.loops, 1);
 	assert_true(job.invalidate);
 	assert_int_equal(job.randseed, 24301);
 	assert_true(job.randrepeat);
-	assert_false(job.norandommap);
-	assert_int_equal(job.fallocate, FALLOC_NATIVE);
-	assert_int_equal(job.prefill, PREFILL_AUTO);
-	assert_false(job.share_files);
+	assert_false(fileio_files(&job)->layout.norandommap);
+	assert_int_equal(fileio_files(&job)->layout.fallocate, FALLOC_NATIVE);
+	assert_int_equal(fileio_files(&job)->layout.prefill, PREFILL_AUTO);
+	assert_false(fileio_files(&job)->layout.share_files);
 	assert_int_equal(job.percentiles.n, 0);
-	option_format(&job, plan_find("rw"), buf, sizeof(buf));
+	option_format(fileio_files(&job), plan_find("rw"), buf, sizeof(buf));
 	assert_string_equal(buf, "read");
-	option_format(&job, plan_find("bs"), buf, sizeof(buf));
+	option_format(fileio_files(&job), plan_find("bs"), buf, sizeof(buf));
 	assert_string_equal(buf, "4096");
 	option_format(&job, plan_find("invalidate"), buf, sizeof(buf));
 	assert_string_equal(buf, "1");
@@ -258,33 +259,33 @@ static void test_option_set_parses_values(void **state)
 	(void)state;
 	fresh(&job, "job");
 	set_ok(&job, "bs", "64k");
-	assert_int_equal(job.bs, 65536);
+	assert_int_equal(fileio_files(&job)->layout.bs, 65536);
 	set_ok(&job, "size", "2g");
-	assert_int_equal(job.size, 2147483648ull);
+	assert_int_equal(fileio_files(&job)->layout.size, 2147483648ull);
 	set_ok(&job, "rw", "randwrite");
-	assert_int_equal(job.rw, RW_RANDWRITE);
+	assert_int_equal(fileio_files(&job)->layout.rw, RW_RANDWRITE);
 	set_ok(&job, "rw", "rw");
-	assert_int_equal(job.rw, RW_READWRITE);
-	option_format(&job, plan_find("rw"), buf, sizeof(buf));
+	assert_int_equal(fileio_files(&job)->layout.rw, RW_READWRITE);
+	option_format(fileio_files(&job), plan_find("rw"), buf, sizeof(buf));
 	assert_string_equal(buf, "readwrite");
 	set_ok(&job, "sync", "1");
-	assert_int_equal(job.sync, SYNC_SYNC);
+	assert_int_equal(fileio_files(&job)->layout.sync, SYNC_SYNC);
 	set_ok(&job, "runtime", "30");
 	assert_int_equal(job.runtime_ns, 30 * NS_PER_S);
 	set_ok(&job, "ramp_time", "250ms");
 	assert_int_equal(job.ramp_ns, 250000000);
 	set_ok(&job, "rwmixread", "100");
-	assert_int_equal(job.rwmixread, 100);
+	assert_int_equal(fileio_files(&job)->layout.rwmixread, 100);
 	set_ok(&job, "rwmixread", "0");
-	assert_int_equal(job.rwmixread, 0);
+	assert_int_equal(fileio_files(&job)->layout.rwmixread, 0);
 	set_ok(&job, "direct", "yes");
-	assert_true(job.direct);
+	assert_true(fileio_files(&job)->layout.direct);
 	set_ok(&job, "direct", "false");
-	assert_false(job.direct);
+	assert_false(fileio_files(&job)->layout.direct);
 	set_ok(&job, "direct", "TRUE");
-	assert_true(job.direct);
+	assert_true(fileio_files(&job)->layout.direct);
 	set_ok(&job, "direct", "0");
-	assert_false(job.direct);
+	assert_false(fileio_files(&job)->layout.direct);
 	set_ok(&job, "invalidate", "no");
 	assert_false(job.invalidate);
 	set_ok(&job, "directory", "/a:/b");
@@ -299,7 +300,7 @@ static void test_option_set_parses_values(void **state)
 	assert_int_equal(job.percentiles.n, 1);
 	assert_true(job.percentiles.v[0] == 100.0);
 	set_ok(&job, "ioengine", "0123456789012345678901234567890"); /* 31 bytes fit */
-	assert_int_equal(strlen(job.ioengine), 31);
+	assert_int_equal(strlen(fileio_files(&job)->layout.ioengine), 31);
 }
 
 static void test_option_set_bare_bool_is_1(void **state)
@@ -400,11 +401,11 @@ static void test_option_set_failure_keeps_value(void **state)
 	fresh(&job, "job");
 	set_ok(&job, "bs", "8k");
 	assert_int_equal(job_set(&job, "bs", "8q", NULL, &err), DBIO_EINPUT);
-	assert_int_equal(job.bs, 8192);
+	assert_int_equal(fileio_files(&job)->layout.bs, 8192);
 	/* The first error is kept: a second failure does not overwrite it. */
 	assert_int_equal(job_set(&job, "rwmixread", "101", NULL, &err), DBIO_EINPUT);
 	assert_int_equal(strncmp(err.msg, "command line: key 'bs': bad value '8q'", 38), 0);
-	assert_int_equal(job.rwmixread, 50);
+	assert_int_equal(fileio_files(&job)->layout.rwmixread, 50);
 }
 
 static void test_option_set_records_origin(void **state)
@@ -534,8 +535,8 @@ static void test_option_validate_filesize_below_bs(void **state)
 	job_sized(&job, "16k");
 	set_ok(&job, "nrfiles", "8");
 	assert_int_equal(plan_validate(&job, &err), 0);
-	assert_int_equal(job.filesize, 4096);
-	assert_int_equal(job.size, 16384);
+	assert_int_equal(fileio_files(&job)->layout.filesize, 4096);
+	assert_int_equal(fileio_files(&job)->layout.size, 16384);
 }
 
 static void test_option_validate_size_above_files(void **state)
@@ -622,20 +623,20 @@ static void test_option_validate_derives_sizes(void **state)
 	job_sized(&job, "1m");
 	set_ok(&job, "nrfiles", "4");
 	assert_int_equal(plan_validate(&job, &err), 0);
-	assert_int_equal(job.filesize, 262144);
-	assert_int_equal(job.size, 1048576);
+	assert_int_equal(fileio_files(&job)->layout.filesize, 262144);
+	assert_int_equal(fileio_files(&job)->layout.size, 1048576);
 	job_sized(&job, NULL);
 	set_ok(&job, "filesize", "64k");
 	set_ok(&job, "nrfiles", "3");
 	assert_int_equal(plan_validate(&job, &err), 0);
-	assert_int_equal(job.size, 196608);
-	assert_int_equal(job.filesize, 65536);
+	assert_int_equal(fileio_files(&job)->layout.size, 196608);
+	assert_int_equal(fileio_files(&job)->layout.filesize, 65536);
 	/* Both given: kept as given. */
 	job_sized(&job, "8k");
 	set_ok(&job, "filesize", "64k");
 	assert_int_equal(plan_validate(&job, &err), 0);
-	assert_int_equal(job.size, 8192);
-	assert_int_equal(job.filesize, 65536);
+	assert_int_equal(fileio_files(&job)->layout.size, 8192);
+	assert_int_equal(fileio_files(&job)->layout.filesize, 65536);
 	/* An empty name becomes "job". */
 	job_sized(&job, "1m");
 	job.name[0] = '\0';

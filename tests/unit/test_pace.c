@@ -1,6 +1,6 @@
 /*
  * Unit tests for fio's keys of pacing and threads: the parsing and checks
- * of src/job/fio_pacing.c (fio's R,W rate forms, startdelay ranges, CPU
+ * of src/workload/fileio/check_pacing.c (fio's R,W rate forms, startdelay ranges, CPU
  * lists and masks, nice, the refused values, the batch keys' fix-ups), and
  * the arithmetic of src/workload/fileio/pace.h driven with made-up clocks: the
  * linear rate's schedule, a mixed job's direction giving way, Poisson's
@@ -26,6 +26,7 @@
 #include "engine/engine.h"
 #include "workload/fileio/keys.h"
 #include "workload/fileio/pace.h"
+#include "workload/fileio/files.h"
 
 #define MS 1000000ull
 #define S  1000000000ull
@@ -127,13 +128,13 @@ static void test_pace_job_rates(void **state)
 
 	(void)state;
 	job = job_of(KEYS("rate_iops=100,50", "rate=,1m", "bs=8k"));
-	assert_int_equal(job->rate_bps[0], 100 * 8192); /* rate_iops * bs */
-	assert_int_equal(job->rate_bps[1], 1048576);	/* rate wins, as in fio */
+	assert_int_equal(fileio_files(job)->pacing.rate_bps[0], 100 * 8192); /* rate_iops * bs */
+	assert_int_equal(fileio_files(job)->pacing.rate_bps[1], 1048576);    /* rate wins, as in fio */
 	job = job_of(KEYS("rate_min=1m,", "rate_iops_min=10"));
-	assert_int_equal(job->rate_min_bps[0], 1048576);
-	assert_int_equal(job->rate_min_iops[0], 0); /* rate_min is checked instead */
-	assert_int_equal(job->rate_min_bps[1], 0);
-	assert_int_equal(job->rate_min_iops[1], 10);
+	assert_int_equal(fileio_files(job)->pacing.rate_min_bps[0], 1048576);
+	assert_int_equal(fileio_files(job)->pacing.rate_min_iops[0], 0); /* rate_min is checked instead */
+	assert_int_equal(fileio_files(job)->pacing.rate_min_bps[1], 0);
+	assert_int_equal(fileio_files(job)->pacing.rate_min_iops[1], 10);
 	refused(KEYS("rate=1m:2m"),
 		"command line: key 'rate': bad value '1m:2m': expected one value for reads and writes, or R,W for each (R, caps reads only, ,W writes only), each bytes per second with an optional k, m or g suffix (binary), e.g. 1m or ,500k (job 'j')");
 	refused(KEYS("rate_iops_min=x"),
@@ -146,11 +147,11 @@ static void test_pace_job_startdelay(void **state)
 
 	(void)state;
 	job = job_of(KEYS("startdelay=2"));
-	assert_int_equal(job->startdelay_lo_ns, 2 * S);
-	assert_int_equal(job->startdelay_hi_ns, 2 * S);
+	assert_int_equal(fileio_files(job)->pacing.startdelay_lo_ns, 2 * S);
+	assert_int_equal(fileio_files(job)->pacing.startdelay_hi_ns, 2 * S);
 	job = job_of(KEYS("startdelay=500ms-3s"));
-	assert_int_equal(job->startdelay_lo_ns, 500 * MS);
-	assert_int_equal(job->startdelay_hi_ns, 3 * S);
+	assert_int_equal(fileio_files(job)->pacing.startdelay_lo_ns, 500 * MS);
+	assert_int_equal(fileio_files(job)->pacing.startdelay_hi_ns, 3 * S);
 	refused(KEYS("startdelay=3-1"),
 		"command line: key 'startdelay': bad value '3-1': the range is inverted (lo > hi) (job 'j')");
 	refused(KEYS("startdelay=1s-"),
@@ -165,15 +166,15 @@ static void test_pace_job_cpus(void **state)
 
 	(void)state;
 	job = job_of(KEYS("cpus_allowed=0,0-0,"));
-	assert_true(job->cpus_set);
-	assert_int_equal(job->cpus[0], 1);
+	assert_true(fileio_files(job)->pacing.cpus_set);
+	assert_int_equal(fileio_files(job)->pacing.cpus[0], 1);
 	job = job_of(KEYS("cpumask=0x1"));
-	assert_int_equal(job->cpus[0], 1);
+	assert_int_equal(fileio_files(job)->pacing.cpus[0], 1);
 	job = job_of(KEYS("cpumask=1", "cpus_allowed_policy=split"));
-	assert_int_equal(job->cpus[0], 1);
-	assert_int_equal(job->cpus_allowed_policy, CPUS_SPLIT);
+	assert_int_equal(fileio_files(job)->pacing.cpus[0], 1);
+	assert_int_equal(fileio_files(job)->pacing.cpus_allowed_policy, CPUS_SPLIT);
 	job = job_of(KEYS("rw=read"));
-	assert_false(job->cpus_set);
+	assert_false(fileio_files(job)->pacing.cpus_set);
 	refused(KEYS("cpus_allowed=1-0"),
 		"command line: key 'cpus_allowed': bad value '1-0': the range 1-0 is inverted (job 'j')");
 	refused(KEYS("cpus_allowed=0,,1"),
@@ -198,16 +199,18 @@ static void test_pace_job_modes(void **state)
 
 	(void)state;
 	job = job_of(KEYS("nice=-20", "continue_on_error=0", "io_submit_mode=inline", "exit_what=stonewall"));
-	assert_int_equal(job->nice_inc, -20);
-	assert_int_equal(job->exit_what, EXIT_STONEWALL);
+	assert_int_equal(fileio_files(job)->pacing.nice_inc, -20);
+	assert_int_equal(fileio_files(job)->pacing.exit_what, EXIT_STONEWALL);
 	job = job_of(KEYS("nice=19", "continue_on_error=none"));
-	assert_int_equal(job->nice_inc, 19);
+	assert_int_equal(fileio_files(job)->pacing.nice_inc, 19);
 	refused(KEYS("nice=20"),
 		"command line: key 'nice': bad value '20': expected a whole number from -20 to 19 (job 'j')");
-	assert_int_equal(job_of(KEYS("continue_on_error=none"))->continue_on, 0);
-	assert_int_equal(job_of(KEYS("continue_on_error=read"))->continue_on, CONTINUE_READ);
-	assert_int_equal(job_of(KEYS("continue_on_error=write"))->continue_on, CONTINUE_WRITE);
-	assert_int_equal(job_of(KEYS("continue_on_error=io"))->continue_on,
+	assert_int_equal(fileio_files(job_of(KEYS("continue_on_error=none")))->pacing.continue_on, 0);
+	assert_int_equal(fileio_files(job_of(KEYS("continue_on_error=read")))->pacing.continue_on,
+			 CONTINUE_READ);
+	assert_int_equal(fileio_files(job_of(KEYS("continue_on_error=write")))->pacing.continue_on,
+			 CONTINUE_WRITE);
+	assert_int_equal(fileio_files(job_of(KEYS("continue_on_error=io")))->pacing.continue_on,
 			 CONTINUE_READ | CONTINUE_WRITE | CONTINUE_TRIM);
 	refused(KEYS("continue_on_error=all"),
 		"command line: key 'continue_on_error': all is not honoured: dbio goes on after read and write errors but stops at a verify mismatch; use continue_on_error=io (job 'j')");
@@ -216,7 +219,7 @@ static void test_pace_job_modes(void **state)
 	assert_true(fileio_conf(job_of(KEYS("io_submit_mode=offload")))->offload);
 	refused(KEYS("io_submit_mode=pool"),
 		"command line: key 'io_submit_mode': bad value 'pool': expected inline or offload (job 'j')");
-	assert_int_equal(job_of(KEYS("exit_what=all"))->exit_what, EXIT_ALL);
+	assert_int_equal(fileio_files(job_of(KEYS("exit_what=all")))->pacing.exit_what, EXIT_ALL);
 #if defined(DBIO_HAVE_LIBURING) && defined(DBIO_HAVE_LIBAIO)
 	refused(KEYS("iodepth_batch_complete=2"),
 		"command line: key 'iodepth_batch_complete_min': belongs to the engines that queue (ioengine=io_uring or libaio); this job is ioengine=psync, which keeps one I/O in flight (job 'j')");
@@ -513,16 +516,16 @@ static void test_pace_plan_threads(void **state)
 	    plan_groups(&set, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(set.njobs, 4);
-	assert_int_equal(set.jobs[0].thread_base, 0);
-	assert_int_equal(set.jobs[1].thread_base, 3);
-	assert_int_equal(set.jobs[2].thread_base, 4);
-	assert_int_equal(set.jobs[3].thread_base, 6);
+	assert_int_equal(fileio_files(&set.jobs[0])->pacing.thread_base, 0);
+	assert_int_equal(fileio_files(&set.jobs[1])->pacing.thread_base, 3);
+	assert_int_equal(fileio_files(&set.jobs[2])->pacing.thread_base, 4);
+	assert_int_equal(fileio_files(&set.jobs[3])->pacing.thread_base, 6);
 	for (size_t j = 0; j < set.njobs; j++)
-		assert_true(set.jobs[j].exitall_any);
+		assert_true(fileio_files(&set.jobs[j])->pacing.exitall_any);
 	jobset_release(&set);
 	assert_int_equal(plan_jobfile_parse_string(&set, "[a]\n[b]\n", "x.fio", &err), 0);
 	assert_int_equal(plan_groups(&set, &err), 0);
-	assert_false(set.jobs[0].exitall_any);
+	assert_false(fileio_files(&set.jobs[0])->pacing.exitall_any);
 	jobset_release(&set);
 }
 

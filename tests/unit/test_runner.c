@@ -18,6 +18,7 @@
 
 #include "run_fixture.h"
 #include "util/mark.h"
+#include "workload/fileio/files.h"
 
 #define KIB 1024ull
 
@@ -304,8 +305,8 @@ static void test_runner_direct_fallback_on_einval(void **state)
 	fx.fault[FX_OPENAT] = (struct fx_fault){ .err = EINVAL, .name = "dbio.a.direct" };
 	assert_int_equal(run_direct_fallback(&r->set, &fellback, &r->err), 0);
 	assert_int_equal(fellback, 1);
-	assert_false(r->set.jobs[0].direct);
-	assert_false(r->set.jobs[1].direct);
+	assert_false(fileio_files(&r->set.jobs[0])->layout.direct);
+	assert_false(fileio_files(&r->set.jobs[1])->layout.direct);
 	assert_int_equal(atomic_load(&fx.calls[FX_OPENAT]), 1); /* b is buffered: no check */
 	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
 }
@@ -323,7 +324,7 @@ static void test_runner_direct_check_failure_names_the_file(void **state)
 	assert_int_equal(run_direct_fallback(&r->set, &fellback, &r->err), -EACCES);
 	snprintf(want, sizeof(want), "%s/dbio.a.direct: cannot create: Permission denied", r->dir);
 	assert_string_equal(r->err.msg, want);
-	assert_true(r->set.jobs[0].direct);
+	assert_true(fileio_files(&r->set.jobs[0])->layout.direct);
 	assert_string_equal(fx_listing(r->dir, list, sizeof(list)), "");
 }
 

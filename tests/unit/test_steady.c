@@ -1,6 +1,6 @@
 /*
  * Unit tests for fio's steady-state arithmetic (src/stats/steady.c) and the
- * parsing of its keys (src/job/fio_steady.c): the mean, largest deviation
+ * parsing of its keys (src/workload/fileio/check_steady.c): the mean, largest deviation
  * and least-squares slope of a window against values worked out by hand,
  * in percent of the mean too; the window's ring order; when a rule is
  * attained (strictly below the limit, the slope's magnitude, never with a
@@ -17,6 +17,7 @@
 #include "job/job.h"
 #include "plan/plan.h"
 #include "stats/steady.h"
+#include "workload/fileio/files.h"
 
 static struct steady_window win;
 
@@ -209,19 +210,20 @@ static void test_steady_parse_forms(void **state)
 
 	(void)state;
 	assert_int_equal(make_job(&err, bw), 0);
-	assert_int_equal(job.ss_metric, SS_BW);
-	assert_true(job.ss_slope);
-	assert_false(job.ss_pct);
-	assert_float_equal(job.ss_limit, 1048576.0, 0);
-	assert_int_equal(job.ss_dur_ns, 10000000000ull);
+	assert_int_equal(fileio_files(&job)->steady.ss_metric, SS_BW);
+	assert_true(fileio_files(&job)->steady.ss_slope);
+	assert_false(fileio_files(&job)->steady.ss_pct);
+	assert_float_equal(fileio_files(&job)->steady.ss_limit, 1048576.0, 0);
+	assert_int_equal(fileio_files(&job)->steady.ss_dur_ns, 10000000000ull);
 	job_release(&job);
 	assert_int_equal(make_job(&err, lat), 0);
-	assert_int_equal(job.ss_metric, SS_LAT);
-	assert_float_equal(job.ss_limit, 250000.0, 0); /* bare: microseconds, kept in ns */
+	assert_int_equal(fileio_files(&job)->steady.ss_metric, SS_LAT);
+	assert_float_equal(fileio_files(&job)->steady.ss_limit, 250000.0,
+			   0); /* bare: microseconds, kept in ns */
 	job_release(&job);
 	assert_int_equal(make_job(&err, pct), 0);
-	assert_true(job.ss_pct);
-	assert_float_equal(job.ss_limit, 2.5, 0);
+	assert_true(fileio_files(&job)->steady.ss_pct);
+	assert_float_equal(fileio_files(&job)->steady.ss_limit, 2.5, 0);
 }
 
 static void test_steady_parse_refusals(void **state)

@@ -1,6 +1,6 @@
 /*
  * Unit tests for fio's "how much and where" (src/workload/fileio/where.h and
- * src/job/fio_where.c): the budget stops a thread after the I/Os fio 3.33
+ * src/workload/fileio/check_where.c): the budget stops a thread after the I/Os fio 3.33
  * does (io_size above and below size, with loops, number_ios), and
  * job_ops_total, the progress line's figure, agrees with it; the offsets
  * of rw's modifiers are fio's, wrap at the end of the file included (the
@@ -21,6 +21,7 @@
 #include "plan/plan.h"
 #include "workload/fileio/where.h"
 #include "workload/workload.h"
+#include "workload/fileio/files.h"
 
 #define KIB 1024ull
 
@@ -48,16 +49,18 @@ static void make_job(struct job *job, const char *keys)
  * share_files. */
 static void make_worker(struct worker *w, const struct job *job, unsigned t)
 {
-	const uint64_t bpf = job_region_bytes(job, t) / job->bs;
+	const uint64_t bpf = job_region_bytes(job, t) / fileio_files(job)->layout.bs;
 
 	memset(w, 0, sizeof(*w));
 	w->job = job;
 	w->index = t;
-	w->nfiles = job->nrfiles;
+	w->nfiles = fileio_files(job)->layout.nrfiles;
 	w->blocks_per_file = bpf;
-	w->slice_len = bpf * job->nrfiles;
-	w->ops_per_pass = job->size / job->bs < w->slice_len ? job->size / job->bs : w->slice_len;
-	w->io_bytes = job->io_size;
+	w->slice_len = bpf * fileio_files(job)->layout.nrfiles;
+	w->ops_per_pass = fileio_files(job)->layout.size / fileio_files(job)->layout.bs < w->slice_len
+				  ? fileio_files(job)->layout.size / fileio_files(job)->layout.bs
+				  : w->slice_len;
+	w->io_bytes = fileio_files(job)->where.io_size;
 }
 
 /* The job of keys, thread 0 of it and its where, seeded with seed. */
@@ -135,7 +138,8 @@ static void test_where_budget_saturates(void **state)
 
 	(void)state;
 	make_job(&job, "size=1m bs=4k io_size=8000000000000000000 loops=4");
-	assert_int_equal(job_ops_total(&job, 256, job.io_size), 8000000000000000000ull / 4096);
+	assert_int_equal(job_ops_total(&job, 256, fileio_files(&job)->where.io_size),
+			 8000000000000000000ull / 4096);
 	job_release(&job);
 }
 

@@ -5,6 +5,7 @@
 
 #include "job/job.h"
 #include "workload/fileio/keys.h"
+#include "workload/fileio/files.h"
 
 #define SECTOR 512
 
@@ -59,7 +60,8 @@ static void fill_page(const struct content *c, char *buf, uint64_t len, uint64_t
 void content_init(struct content *c, const struct job *job, unsigned index)
 {
 	const struct fileio_conf *conf = fileio_conf(job);
-	const uint64_t wbs = job->min_bs_rw[1] ? job->min_bs_rw[1] : job->min_bs;
+	const uint64_t wbs = fileio_files(job)->where.min_bs_rw[1] ? fileio_files(job)->where.min_bs_rw[1]
+								   : fileio_files(job)->where.min_bs;
 
 	*c = (struct content){
 		.zero = conf->zero_buffers,
@@ -69,15 +71,23 @@ void content_init(struct content *c, const struct job *job, unsigned index)
 		.chunk = conf->compress_chunk && conf->compress_chunk < wbs ? conf->compress_chunk : wbs,
 		.dedupe = (unsigned)conf->dedupe_pct,
 		.working_set = conf->dedupe_mode == DEDUPE_WORKING_SET,
-		.thread = job->thread_base + index,
-		.threads = job->threads_all ? job->threads_all : job->thread_base + job->numjobs,
+		.thread = fileio_files(job)->pacing.thread_base + index,
+		.threads = fileio_files(job)->latency.threads_all
+				   ? fileio_files(job)->latency.threads_all
+				   : fileio_files(job)->pacing.thread_base + job->numjobs,
 		.seed = job->randseed ^ 0xc0471e47ull,
 	};
-	c->per_write = c->scramble || c->refill;
+	if (conf->bpattern_len) {
+		c->pattern = conf->bpattern;
+		c->pattern_len = conf->bpattern_len;
+	}
+	/* a pattern is put back before each write of a job that reads too:
+	 * a read into the buffer would leave its data there (fio refills) */
+	c->per_write = c->scramble || c->refill || (c->pattern && job_reads(job));
 	c->last = seed_of(c, c->thread, 0);
 	rng_seed(&c->rng, c->seed + c->thread);
 	if (c->dedupe && c->working_set) {
-		c->ws_pages = job->size * conf->dedupe_ws_pct / 100 / wbs;
+		c->ws_pages = fileio_files(job)->layout.size * conf->dedupe_ws_pct / 100 / wbs;
 		if (!c->ws_pages)
 			c->ws_pages = 1;
 		/* dedupe_global: the working set's pages are those of every
@@ -88,9 +98,18 @@ void content_init(struct content *c, const struct job *job, unsigned index)
 	}
 }
 
+/* The pattern repeated over len bytes from its first byte. */
+static void fill_pattern(const struct content *c, char *buf, uint64_t len)
+{
+	for (uint64_t i = 0; i < len; i += c->pattern_len)
+		memcpy(buf + i, c->pattern, len - i < c->pattern_len ? len - i : c->pattern_len);
+}
+
 void content_first(struct content *c, void *buf, uint64_t len)
 {
-	if (c->zero)
+	if (c->pattern)
+		fill_pattern(c, buf, len);
+	else if (c->zero)
 		memset(buf, 0, len);
 	else
 		fill_page(c, buf, len, c->last);
@@ -117,6 +136,10 @@ void content_write(struct content *c, void *buf, uint64_t len, uint64_t off)
 	char *p = buf;
 
 	c->writes++;
+	if (c->pattern) {
+		fill_pattern(c, p, len);
+		return;
+	}
 	if (c->refill) {
 		fill_page(c, p, len, next_seed(c));
 		return;

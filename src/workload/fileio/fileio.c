@@ -43,6 +43,7 @@
 #include "workload/fileio/keys.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
+#include "workload/fileio/files.h"
 
 static int fileio_prepare(struct worker *w)
 {
@@ -104,7 +105,7 @@ static bool io_continue(struct worker *w, const struct io_req *req, int rc)
 			      : req->op == OP_TRIM  ? CONTINUE_TRIM
 						    : 0;
 
-	if (!(w->job->continue_on & kind))
+	if (!(fileio_files(w->job)->pacing.continue_on & kind))
 		return false;
 	return io_errors_add(&w->ioerr, rc, "%s: %s of %llu bytes at offset %llu: %s",
 			     w->files[req->file].path, op_type_name(req->op), (unsigned long long)req->len,
@@ -116,11 +117,15 @@ static bool io_continue(struct worker *w, const struct io_req *req, int rc)
  * else fdatasync, else sync_file_range. */
 static unsigned syncs_due(const struct job *job, uint64_t writes)
 {
-	if (job->fsync && !job->fsync_scope && writes % job->fsync == 0)
+	if (fileio_files(job)->layout.fsync && !fileio_files(job)->layout.fsync_scope &&
+	    writes % fileio_files(job)->layout.fsync == 0)
 		return 1u << OP_FSYNC;
-	if (job->fdatasync && !job->fsync_scope && writes % job->fdatasync == 0)
+	if (fileio_files(job)->layout.fdatasync && !fileio_files(job)->layout.fsync_scope &&
+	    writes % fileio_files(job)->layout.fdatasync == 0)
 		return 1u << OP_FDATASYNC;
-	return job->sfr_every && writes % job->sfr_every == 0 ? 1u << OP_SYNC_FILE_RANGE : 0;
+	return fileio_files(job)->layout.sfr_every && writes % fileio_files(job)->layout.sfr_every == 0
+		       ? 1u << OP_SYNC_FILE_RANGE
+		       : 0;
 }
 
 /* Run the syncs of due on fd, in that order, each timed; 0, or -errno with
@@ -184,7 +189,8 @@ static int run_end(struct worker *w, uint64_t writes, bool measuring, uint64_t n
 	struct usage u1;
 	int rc;
 
-	if (!w->err.code && w->job->end_fsync && writes && !atomic_load(w->stop) && !atomic_load(w->job_stop))
+	if (!w->err.code && fileio_files(w->job)->layout.end_fsync && writes && !atomic_load(w->stop) &&
+	    !atomic_load(w->job_stop))
 		for (unsigned f = 0; f < w->nfiles; f++)
 			if ((rc = fileio_timed_sync(w, f, OP_FSYNC, measuring, &now))) {
 				io_failed(w, &req, f, rc);
@@ -224,7 +230,8 @@ static int fileio_run_sync(struct worker *w)
 	const struct job *job = w->job;
 	struct fileio_state *st = w->priv;
 	struct where *wh = &st->where;
-	const bool mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE;
+	const bool mixed =
+		fileio_files(job)->layout.rw == RW_RANDRW || fileio_files(job)->layout.rw == RW_READWRITE;
 	const enum op_type fixed_op = where_first_op(job);
 	const bool rewrite = where_pairs(job);
 	const bool series = series_on(&w->series);
@@ -233,7 +240,7 @@ static int fileio_run_sync(struct worker *w)
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
 	uint64_t stop_at = stonewall_stop_at(w, deadline); /* the stonewall, then the deadline */
 	bool measuring = job->ramp_ns == 0;
-	struct io_req req = { .buf = st->buf, .prio = job->cmdprio_default };
+	struct io_req req = { .buf = st->buf, .prio = fileio_files(job)->logs.cmdprio_default };
 	uint64_t done = 0, writes = 0;
 	struct usage u0 = { 0 };
 	struct pace *pace = &st->pace;
@@ -263,7 +270,9 @@ static int fileio_run_sync(struct worker *w)
 			series_start(&w->series, w->series.interval_ns ? w->origin_ns + job->ramp_ns : now);
 			pace_start(pace, now);
 		}
-		req.op = mixed ? (rng_below(&w->rng, 100) < job->rwmixread ? OP_READ : OP_WRITE) : fixed_op;
+		req.op = mixed ? (rng_below(&w->rng, 100) < fileio_files(job)->layout.rwmixread ? OP_READ
+												: OP_WRITE)
+			       : fixed_op;
 		/* the budget before the rate: no wait after the last I/O */
 		if (!where_more(wh))
 			break;
@@ -280,7 +289,8 @@ static int fileio_run_sync(struct worker *w)
 		req.fd = w->files[file].fd;
 		for (;;) {
 			/* rw=rewrite writes back what it read, unchanged; trimwrite's writes are new */
-			if (req.op == OP_WRITE && st->content.per_write && job->rw != RW_REWRITE)
+			if (req.op == OP_WRITE && st->content.per_write &&
+			    fileio_files(job)->layout.rw != RW_REWRITE)
 				fill_write(st, &req, &now);
 			if (st->ver && req.op == OP_WRITE)
 				verify_write(st->ver, &req, wh->loops_left);
@@ -441,7 +451,8 @@ static bool q_next_op(struct qloop *q, enum op_type *op)
 	uint64_t wait;
 
 	*op = q->hold	 ? q->held_op
-	      : q->mixed ? (rng_below(&q->w->rng, 100) < q->job->rwmixread ? OP_READ : OP_WRITE)
+	      : q->mixed ? (rng_below(&q->w->rng, 100) < fileio_files(q->job)->layout.rwmixread ? OP_READ
+												: OP_WRITE)
 			 : q->op;
 	q->hold = false;
 	if (!q->pace->gate || !(wait = pace_queue_wait_ns(q->pace, op, q->now)))
@@ -602,7 +613,8 @@ static int fileio_run_queued(struct worker *w)
 			   .ops = w->eng.ops,
 			   .job = job,
 			   .wh = &((struct fileio_state *)w->priv)->where,
-			   .mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE,
+			   .mixed = fileio_files(job)->layout.rw == RW_RANDRW ||
+				    fileio_files(job)->layout.rw == RW_READWRITE,
 			   .op = where_first_op(job),
 			   .series = series_on(&w->series),
 			   .now = clock_now_ns(),
@@ -706,10 +718,10 @@ static int fileio_check_buffers(const struct job *job, struct dbio_err *err)
 		key = "iodepth";
 	else if (!job_is_set(job, "bs") && job_is_set(job, "numjobs"))
 		key = "numjobs";
-	return workload_check_memory(job, key, queued ? "bs * iodepth * numjobs" : "bs * numjobs",
-				     "I/O buffers",
-				     fileio_buf_stride(job) * (queued ? job->iodepth : 1) * job->numjobs,
-				     queued ? "lower bs, iodepth or numjobs" : "lower bs or numjobs", err);
+	return workload_check_memory(
+		job, key, queued ? "bs * iodepth * numjobs" : "bs * numjobs", "I/O buffers",
+		fileio_buf_stride(job) * (queued ? fileio_files(job)->layout.iodepth : 1) * job->numjobs,
+		queued ? "lower bs, iodepth or numjobs" : "lower bs or numjobs", err);
 }
 
 static int fileio_validate(struct job *job, struct dbio_err *err)

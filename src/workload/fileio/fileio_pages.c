@@ -15,24 +15,25 @@
 #include "workload/fileio/verify.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
+#include "workload/fileio/files.h"
 
 static int open_flags(const struct job *job)
 {
 	int flags = O_NOFOLLOW | O_CLOEXEC;
 
 	flags |= job_writes(job) || (job->eng->caps & ENGINE_CAP_RDWR) ? O_RDWR : O_RDONLY;
-	if (job->direct)
+	if (fileio_files(job)->layout.direct)
 		flags |= O_DIRECT;
-	if (job->sync == SYNC_SYNC)
+	if (fileio_files(job)->layout.sync == SYNC_SYNC)
 		flags |= O_SYNC;
-	else if (job->sync == SYNC_DSYNC)
+	else if (fileio_files(job)->layout.sync == SYNC_DSYNC)
 		flags |= O_DSYNC;
 	return flags;
 }
 
 uint64_t fileio_buf_stride(const struct job *job)
 {
-	return (job->max_bs + 4095) / 4096 * 4096;
+	return (fileio_files(job)->where.max_bs + 4095) / 4096 * 4096;
 }
 
 /* fio's fadvise_hint: the advice for job's threads, or 0 for none. */
@@ -53,7 +54,8 @@ static int fadvise_advice(const struct job *job)
 static int open_files(struct worker *w)
 {
 	const struct job *job = w->job;
-	const uint64_t t = job->share_files ? 0 : w->index; /* whose region, as where.c */
+	const uint64_t t =
+		fileio_files(job)->layout.share_files ? 0 : w->index; /* whose region, as where.c */
 	const int advice = fadvise_advice(job);
 
 	for (size_t i = 0; i < w->nfiles; i++)
@@ -63,7 +65,7 @@ static int open_files(struct worker *w)
 		if (w->files[i].fd < 0) {
 			int rc = -errno;
 
-			if (rc == -EINVAL && job->direct)
+			if (rc == -EINVAL && fileio_files(job)->layout.direct)
 				return dbio_err_set(
 					&w->err, DBIO_EINPUT,
 					"%s: cannot open with direct=1: the filesystem does not support O_DIRECT",
@@ -102,19 +104,20 @@ static int make_buffers(struct worker *w, struct fileio_state *st, bool queued)
 	if ((rc = posix_memalign(&st->buf, 4096, stride * st->nbufs))) {
 		st->buf = NULL;
 		return dbio_err_set(&w->err, -rc, "worker %u: cannot allocate %u buffers of %llu bytes",
-				    w->index, st->nbufs, (unsigned long long)job->max_bs);
+				    w->index, st->nbufs, (unsigned long long)fileio_files(job)->where.max_bs);
 	}
 	for (size_t i = 0; i < w->nfiles; i++)
 		st->fds[i] = w->files[i].fd;
 	content_init(&st->content, job, w->index);
-	content_first(&st->content, st->buf, job->max_bs);
+	content_first(&st->content, st->buf, fileio_files(job)->where.max_bs);
 	for (unsigned b = 0; b < st->nbufs; b++) {
 		st->bufs[b] = (char *)st->buf + stride * b;
 		if (b)
-			memcpy(st->bufs[b], st->buf, job->max_bs);
+			memcpy(st->bufs[b], st->buf, fileio_files(job)->where.max_bs);
 		if (queued)
-			st->slots[b].req =
-				(struct io_req){ .buf = st->bufs[b], .len = job->max_bs, .slot = b };
+			st->slots[b].req = (struct io_req){ .buf = st->bufs[b],
+							    .len = fileio_files(job)->where.max_bs,
+							    .slot = b };
 	}
 	return 0;
 }
@@ -127,18 +130,20 @@ static int start_engine(struct worker *w, struct fileio_state *st, const struct 
 	int rc;
 
 	w->eng.ops = ops;
-	w->eng.sync_flags = job->sfr_flags;
+	w->eng.sync_flags = fileio_files(job)->layout.sfr_flags;
 	if ((rc = ops->setup(&w->eng, conf)))
 		return dbio_err_set(&w->err, rc, "engine %s: setup failed: %s%s%s", ops->name, strerror(-rc),
 				    ops->setup_hint ? ": " : "", ops->setup_hint ? ops->setup_hint : "");
 	if (ops->attach) {
-		const struct engine_files files = { .fds = st->fds,
-						    .nfiles = w->nfiles,
-						    .file_bytes = job_file_bytes(
-							    job, job->share_files ? 0 : w->index),
-						    .bufs = st->bufs,
-						    .nbufs = st->nbufs,
-						    .buf_bytes = fileio_buf_stride(job) };
+		const struct engine_files files = {
+			.fds = st->fds,
+			.nfiles = w->nfiles,
+			.file_bytes =
+				job_file_bytes(job, fileio_files(job)->layout.share_files ? 0 : w->index),
+			.bufs = st->bufs,
+			.nbufs = st->nbufs,
+			.buf_bytes = fileio_buf_stride(job)
+		};
 
 		if ((rc = ops->attach(&w->eng, &files)))
 			return dbio_err_set(&w->err, rc,

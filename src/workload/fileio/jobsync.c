@@ -6,6 +6,7 @@
 #include "workload/fileio/jobsync.h"
 
 #include "util/clock.h"
+#include "workload/fileio/files.h"
 
 int jobsync_init(void *shared, const struct job *job, struct dbio_err *err)
 {
@@ -15,8 +16,11 @@ int jobsync_init(void *shared, const struct job *job, struct dbio_err *err)
 	atomic_init(&js->requests, 0);
 	atomic_init(&js->dirty, 0);
 	atomic_init(&js->active, (unsigned)job->numjobs);
-	js->every = job->fsync_scope == FSYNC_SCOPE_JOB ? (job->fsync ? job->fsync : job->fdatasync) : 0;
-	js->op = job->fsync ? OP_FSYNC : OP_FDATASYNC;
+	js->every = fileio_files(job)->layout.fsync_scope == FSYNC_SCOPE_JOB
+			    ? (fileio_files(job)->layout.fsync ? fileio_files(job)->layout.fsync
+							       : fileio_files(job)->layout.fdatasync)
+			    : 0;
+	js->op = fileio_files(job)->layout.fsync ? OP_FSYNC : OP_FDATASYNC;
 	return 0;
 }
 
@@ -78,15 +82,15 @@ int jobsync_run(struct worker *w, bool measuring, uint64_t *now, enum op_type *o
 
 int jobsync_validate(const struct job *job, struct dbio_err *err)
 {
-	if (job->fsync_scope != FSYNC_SCOPE_JOB)
+	if (fileio_files(job)->layout.fsync_scope != FSYNC_SCOPE_JOB)
 		return 0;
-	if (!job->fsync == !job->fdatasync)
+	if (!fileio_files(job)->layout.fsync == !fileio_files(job)->layout.fdatasync)
 		return job_fail(
 			job, "fsync_scope", err,
-			job->fsync
+			fileio_files(job)->layout.fsync
 				? "job takes one of fsync=N and fdatasync=N, not both"
 				: "job needs fsync=N or fdatasync=N: the number of reads and writes between two rounds");
-	if (job->numjobs > 1 && !job->filename[0])
+	if (job->numjobs > 1 && !fileio_files(job)->layout.filename[0])
 		return job_fail(
 			job, "fsync_scope", err,
 			"job needs every thread on all the files: name them with filename=, or use numjobs=1 (share_files=1 gives each thread a slice)");

@@ -20,6 +20,7 @@
 #include "stats/opstats.h"
 #include "util/err.h"
 #include "workload/workload.h"
+#include "workload/fileio/files.h"
 
 /* The bit of a round in fileio's sync bits (1 << op for the others). */
 #define JOBSYNC_ROUND (1u << OP_NTYPES)
@@ -50,7 +51,9 @@ unsigned jobsync_count(struct jobsync *js, enum op_type op, bool more);
  * test. */
 static inline unsigned jobsync_due(struct worker *w, enum op_type op, bool more)
 {
-	return w->job->fsync_scope == FSYNC_SCOPE_JOB ? jobsync_count(w->shared, op, more) : 0;
+	return fileio_files(w->job)->layout.fsync_scope == FSYNC_SCOPE_JOB
+		       ? jobsync_count(w->shared, op, more)
+		       : 0;
 }
 
 /* One fsync, fdatasync or sync_file_range of the worker's file, timed and

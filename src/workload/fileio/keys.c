@@ -94,6 +94,8 @@ static const struct option_def fileio_defs[] = {
 	  .help = "dedupe_mode=working_set: the working set's share of the job's size, as in fio; with dedupe_percentage at most 100." },
 	{ .name = "dedupe_global", .type = OPT_BOOL, .offset = F(dedupe_global), .def = "0",
 	  .help = "dedupe_mode=working_set: the working set spreads over every thread of the job files, so writes of one job repeat data of another, as in fio." },
+	{ .name = "buffer_pattern", .type = OPT_STR, .offset = F(buffer_pattern), .size = S(buffer_pattern), .def = "",
+	  .help = "Writes carry this pattern of bytes, repeated from the start of each write, as in fio: 0x and hex digits (0xdeadbeef: the bytes de ad be ef), \"text\" in double quotes, or a decimal number (little-endian, as few bytes as hold it), run together, at most 512 bytes. Turns scramble_buffers and zero_buffers off. fio's 'file' form, and buffer_compress_percentage, dedupe_percentage or verify with it, are refused. \"\": none." },
 	/* -- fio: fadvise_hint -- */
 	{ .name = "fadvise_hint", .type = OPT_ENUM, .offset = F(fadvise_hint), .def = "0", .values = fadvise_values,
 	  .help = "Advise the kernel of the access pattern, as fio: when a thread opens each of its files, posix_fadvise(2) over the thread's region of it (from its offset, the bytes it covers) with POSIX_FADV_SEQUENTIAL or POSIX_FADV_RANDOM. 1 picks by rw (random for randread, randwrite, randrw, randtrim), as fio's default does; 0 gives no hint, dbio's default, so that a job without the key runs as before. A failed hint does not stop the job (fio warns)." },

@@ -3,8 +3,9 @@
  * the values a job of fileio holds as job->wl_conf, as every workload's
  * own keys. A key only fileio honours is a row in keys.c and a field
  * here; the keys fileio shares with oltp (the layout: rw, bs, size,
- * nrfiles ...) are job/option.c's files table, which fills struct job,
- * so that both workloads and the runner's layout reach them.
+ * nrfiles ...) are files.c's table, which fills struct fileio_files
+ * (files.h, fileio_files(job)), so that both workloads, the runner's
+ * layout and plan/ reach them.
  */
 #ifndef DBIO_WORKLOAD_FILEIO_KEYS_H
 #define DBIO_WORKLOAD_FILEIO_KEYS_H
@@ -51,6 +52,9 @@ struct fileio_conf {
 	int dedupe_mode;	 /* enum dedupe_mode */
 	uint64_t dedupe_ws_pct;	 /* dedupe_working_set_percentage */
 	bool dedupe_global;
+	char buffer_pattern[512]; /* as given: 0xdeadbeef, "text", 42 (fio's forms) */
+	uint8_t bpattern[512];	  /* its bytes (fileio_validate_buffers) */
+	unsigned bpattern_len;	  /* 0: none */
 	/* -- fio: fadvise_hint (at open, fileio_pages.c) -- */
 	int fadvise_hint; /* enum fileio_fadvise */
 };

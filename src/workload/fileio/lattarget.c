@@ -5,6 +5,7 @@
 
 #include "engine/engine.h"
 #include "job/job.h"
+#include "workload/fileio/files.h"
 
 static void new_window(struct lattarget *lt, uint64_t now, uint64_t ios)
 {
@@ -16,13 +17,14 @@ static void new_window(struct lattarget *lt, uint64_t now, uint64_t ios)
 void lattarget_init(struct lattarget *lt, const struct job *job, uint64_t now, uint64_t ios)
 {
 	*lt = (struct lattarget){
-		.on = job->latency_target_ns > 0,
-		.target_ns = job->latency_target_ns,
-		.window_ns = job->latency_window_ns,
-		.percentile = job->latency_pct,
-		.run = job->latency_run,
-		.iodepth = job->iodepth ? (unsigned)job->iodepth : 1,
-		.depth = job->iodepth ? (unsigned)job->iodepth : 1,
+		.on = fileio_files(job)->latency.latency_target_ns > 0,
+		.target_ns = fileio_files(job)->latency.latency_target_ns,
+		.window_ns = fileio_files(job)->latency.latency_window_ns,
+		.percentile = fileio_files(job)->latency.latency_pct,
+		.run = fileio_files(job)->latency.latency_run,
+		.iodepth =
+			fileio_files(job)->layout.iodepth ? (unsigned)fileio_files(job)->layout.iodepth : 1,
+		.depth = fileio_files(job)->layout.iodepth ? (unsigned)fileio_files(job)->layout.iodepth : 1,
 	};
 	if (!lt->on)
 		return;
@@ -103,12 +105,14 @@ int lattarget_validate(struct job *job, struct dbio_err *err)
 {
 	char *end;
 
-	job->latency_pct = strtod(job->latency_percentile, &end);
-	if (end == job->latency_percentile || *end || !(job->latency_pct >= 0.0 && job->latency_pct <= 100.0))
+	fileio_files(job)->latency.latency_pct = strtod(fileio_files(job)->latency.latency_percentile, &end);
+	if (end == fileio_files(job)->latency.latency_percentile || *end ||
+	    !(fileio_files(job)->latency.latency_pct >= 0.0 &&
+	      fileio_files(job)->latency.latency_pct <= 100.0))
 		return job_fail(job, "latency_percentile", err,
 				"bad value '%s': expected a percentage from 0 to 100",
-				job->latency_percentile);
-	if (!job->latency_target_ns)
+				fileio_files(job)->latency.latency_percentile);
+	if (!fileio_files(job)->latency.latency_target_ns)
 		return 0; /* the other keys change nothing without it, as in fio */
 	if (!(job->eng->caps & ENGINE_CAP_QUEUE)) {
 		char queued[128];

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
-#include "job/fio_logs.h"
+#include "workload/fileio/check_logs.h"
 #include "workload/workload.h"
 
 int logs_validate(struct job *job, struct dbio_err *err)

@@ -15,6 +15,7 @@
 #include "stats/opstats.h"
 #include "util/err.h"
 #include "util/rng.h"
+#include "workload/fileio/files.h"
 
 /* The ioprio value of the next I/O of op and len bytes: as fio, one draw
  * from 0 to 99 against the cumulative percentages of the entries of its
@@ -24,20 +25,21 @@
 static inline unsigned cmdprio_pick(const struct job *job, struct rng *rng, enum op_type op, uint64_t len)
 {
 	const int d = op == OP_WRITE;
-	const unsigned n = job->cmdprio_n[d];
+	const unsigned n = fileio_files(job)->logs.cmdprio_n[d];
 	unsigned r, acc = 0;
 
 	if (!n)
-		return job->cmdprio_default;
+		return fileio_files(job)->logs.cmdprio_default;
 	r = (unsigned)rng_below(rng, 100);
 	for (unsigned i = 0; i < n; i++) {
-		if (job->cmdprio_bs[d][i] && job->cmdprio_bs[d][i] != len)
+		if (fileio_files(job)->logs.cmdprio_bs[d][i] &&
+		    fileio_files(job)->logs.cmdprio_bs[d][i] != len)
 			continue;
-		acc += job->cmdprio_perc[d][i];
+		acc += fileio_files(job)->logs.cmdprio_perc[d][i];
 		if (r < acc)
-			return job->cmdprio_val[d][i];
+			return fileio_files(job)->logs.cmdprio_val[d][i];
 	}
-	return job->cmdprio_default;
+	return fileio_files(job)->logs.cmdprio_default;
 }
 
 /* Record a measured read or write req that completed at end_ns into l,

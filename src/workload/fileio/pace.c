@@ -17,6 +17,7 @@
 #include "util/units.h"
 #include "workload/fileio/keys.h"
 #include "workload/workload.h"
+#include "workload/fileio/files.h"
 
 #define NS_PER_S	1000000000ull
 #define FLOOR_SETTLE_NS (2 * NS_PER_S) /* fio's settle time before rate_min is checked */
@@ -24,7 +25,8 @@
 void pace_init(struct pace *p, const struct job *job, uint64_t seed, const atomic_int *stop,
 	       const atomic_int *job_stop)
 {
-	const bool mixed = job->rw == RW_RANDRW || job->rw == RW_READWRITE;
+	const bool mixed =
+		fileio_files(job)->layout.rw == RW_RANDRW || fileio_files(job)->layout.rw == RW_READWRITE;
 
 	memset(p, 0, sizeof(*p));
 	p->job = job;
@@ -32,24 +34,25 @@ void pace_init(struct pace *p, const struct job *job, uint64_t seed, const atomi
 	p->stop = stop;
 	p->job_stop = job_stop;
 	for (int d = 0; d < 2; d++) {
-		p->bps[d] = job->rate_bps[d];
+		p->bps[d] = fileio_files(job)->pacing.rate_bps[d];
 		p->rate |= p->bps[d] != 0;
-		p->floor |= job->rate_min_bps[d] || job->rate_min_iops[d];
+		p->floor |= fileio_files(job)->pacing.rate_min_bps[d] ||
+			    fileio_files(job)->pacing.rate_min_iops[d];
 	}
 	p->think = p->conf->thinktime_ns != 0;
 	p->on = p->rate || p->think || p->floor;
 	p->gate = p->rate;
 	p->offload = p->conf->offload;
 	/* fio gives way to the other direction when it has a share of the mix */
-	p->switch_dir[0] = mixed && job->rwmixread < 100;
-	p->switch_dir[1] = mixed && job->rwmixread > 0;
+	p->switch_dir[0] = mixed && fileio_files(job)->layout.rwmixread < 100;
+	p->switch_dir[1] = mixed && fileio_files(job)->layout.rwmixread > 0;
 	p->think_by_blocks = !p->conf->thinktime_iotime_ns || job_is_set(job, "thinktime_blocks");
 	rng_seed(&p->rng, seed);
 }
 
 void pace_attach_flow(struct pace *p, struct flow *flow)
 {
-	p->flow = p->job->flow ? flow : NULL;
+	p->flow = fileio_files(p->job)->pacing.flow ? flow : NULL;
 	p->gate = p->rate || p->flow;
 	p->on |= p->flow != NULL;
 }
@@ -57,14 +60,14 @@ void pace_attach_flow(struct pace *p, struct flow *flow)
 void pace_leave_flow(struct pace *p)
 {
 	if (p->flow_joined)
-		flow_leave(p->flow, p->flow_ios, p->job->flow);
+		flow_leave(p->flow, p->flow_ios, fileio_files(p->job)->pacing.flow);
 	p->flow_joined = false;
 }
 
 void pace_start(struct pace *p, uint64_t now)
 {
 	if (p->flow && !p->flow_joined) {
-		flow_join(p->flow, p->job->flow);
+		flow_join(p->flow, fileio_files(p->job)->pacing.flow);
 		p->flow_joined = true;
 	}
 	p->epoch_ns = now;
@@ -159,7 +162,7 @@ uint64_t pace_queue_wait_ns(struct pace *p, enum op_type *op, uint64_t now)
 {
 	p->flow_held = false;
 	if (p->flow && !p->flow_passed) {
-		if (!flow_go(p->flow, &p->flow_ios, p->job->flow)) {
+		if (!flow_go(p->flow, &p->flow_ios, fileio_files(p->job)->pacing.flow)) {
 			p->flow_held = true;
 			if (!p->conf->flow_sleep_ns)
 				sched_yield();
@@ -201,7 +204,7 @@ bool pace_rate_wait(struct pace *p, enum op_type *op, uint64_t *now, uint64_t de
 	uint64_t wait;
 	bool ok;
 
-	while (p->flow && !flow_go(p->flow, &p->flow_ios, p->job->flow)) {
+	while (p->flow && !flow_go(p->flow, &p->flow_ios, fileio_files(p->job)->pacing.flow)) {
 		if (*now >= deadline || (p->stop && atomic_load(p->stop)) ||
 		    (p->job_stop && atomic_load(p->job_stop)))
 			return false;
@@ -222,7 +225,7 @@ bool pace_rate_wait(struct pace *p, enum op_type *op, uint64_t *now, uint64_t de
  * than one I/O's time, so that the next I/O goes at once (fio's rule). */
 static void credit_pause(struct pace *p, int d, uint64_t total_ns)
 {
-	const uint64_t bs = p->job->min_bs_rw[d], bps = p->bps[d];
+	const uint64_t bs = fileio_files(p->job)->where.min_bs_rw[d], bps = p->bps[d];
 	const uint64_t missed = (uint64_t)((unsigned __int128)bps * total_ns / NS_PER_S);
 
 	if (bytes_ns(bs, bps) <= total_ns)
@@ -265,12 +268,14 @@ bool pace_floor_missed(struct pace *p, const struct op_stats *stats, uint64_t no
 		const struct op_stats *s = &stats[d ? OP_WRITE : OP_READ];
 		const uint64_t bytes = s->bytes, ops = s->lat_ns.count;
 
-		if (!bytes || (!job->rate_min_bps[d] && !job->rate_min_iops[d]))
+		if (!bytes || (!fileio_files(job)->pacing.rate_min_bps[d] &&
+			       !fileio_files(job)->pacing.rate_min_iops[d]))
 			continue;
 		if (p->check_ns[d]) {
 			const uint64_t spent = now - p->check_ns[d];
-			const bool by_bytes = job->rate_min_bps[d] != 0;
-			const uint64_t want = by_bytes ? job->rate_min_bps[d] : job->rate_min_iops[d];
+			const bool by_bytes = fileio_files(job)->pacing.rate_min_bps[d] != 0;
+			const uint64_t want = by_bytes ? fileio_files(job)->pacing.rate_min_bps[d]
+						       : fileio_files(job)->pacing.rate_min_iops[d];
 
 			if (spent < p->conf->rate_cycle_ns || !spent)
 				continue;
@@ -324,14 +329,14 @@ int pace_floor_check(struct pace *p, struct worker *w, uint64_t now)
 /* fio's fix-ups of the batch keys against iodepth (fio's init.c). */
 static void fix_batches(const struct job *job, struct fileio_conf *c)
 {
-	if (!c->iodepth_batch_submit || c->iodepth_batch_submit > job->iodepth)
-		c->iodepth_batch_submit = job->iodepth;
-	if (!c->iodepth_low || c->iodepth_low > job->iodepth)
-		c->iodepth_low = job->iodepth;
+	if (!c->iodepth_batch_submit || c->iodepth_batch_submit > fileio_files(job)->layout.iodepth)
+		c->iodepth_batch_submit = fileio_files(job)->layout.iodepth;
+	if (!c->iodepth_low || c->iodepth_low > fileio_files(job)->layout.iodepth)
+		c->iodepth_low = fileio_files(job)->layout.iodepth;
 	/* Neither given: dbio takes every completion there is; fio's default
 	 * is iodepth_batch_complete_min, which it is when min is given. */
 	if (!job_is_set(job, "iodepth_batch_complete_max") && !job_is_set(job, "iodepth_batch_complete_min"))
-		c->iodepth_batch_complete_max = job->iodepth;
+		c->iodepth_batch_complete_max = fileio_files(job)->layout.iodepth;
 	else if (c->iodepth_batch_complete_max < c->iodepth_batch_complete_min)
 		c->iodepth_batch_complete_max = c->iodepth_batch_complete_min;
 }

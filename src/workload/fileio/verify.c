@@ -15,6 +15,7 @@
 #include "workload/fileio/where.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
+#include "workload/fileio/files.h"
 
 #define VERIFY_MAGIC 0xacca /* fio's */
 /* 2: pad became the crc32c of the file's name; a block of version 1
@@ -108,39 +109,48 @@ static uint32_t *name_crcs(const struct worker *w)
 int verify_prepare(struct verify **out, struct worker *w, struct where *wh, void *const *bufs, unsigned nbufs)
 {
 	const struct job *job = w->job;
-	const uint64_t wbs = job->min_bs_rw[1] ? job->min_bs_rw[1] : job->min_bs;
+	const uint64_t wbs = fileio_files(job)->where.min_bs_rw[1] ? fileio_files(job)->where.min_bs_rw[1]
+								   : fileio_files(job)->where.min_bs;
 	struct verify *v;
 	int rc;
 
 	*out = NULL;
-	if (job->verify == VERIFY_NONE)
+	if (fileio_files(job)->verify.verify == VERIFY_NONE)
 		return 0;
 	if (!(*out = v = calloc(1, sizeof(*v))))
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
 	v->job = job;
 	v->w = w;
-	v->interval = job->verify_interval;
-	v->thread = (uint32_t)(job->thread_base + w->index);
+	v->interval = fileio_files(job)->verify.verify_interval;
+	v->thread = (uint32_t)(fileio_files(job)->pacing.thread_base + w->index);
 	/* the job's threads on one set of files overwrite each other's
 	 * blocks, as fio's: any of them may have written a block */
-	v->thread_first = (uint32_t)job->thread_base;
-	v->threads_sharing = job->share_files || job->filename[0] ? (uint32_t)job->numjobs : 1;
-	v->checks_pattern =
-		job->vpattern_len && (job->verify == VERIFY_META || job->verify == VERIFY_PATTERN);
+	v->thread_first = (uint32_t)fileio_files(job)->pacing.thread_base;
+	v->threads_sharing = fileio_files(job)->layout.share_files || fileio_files(job)->layout.filename[0]
+				     ? (uint32_t)job->numjobs
+				     : 1;
+	v->checks_pattern = fileio_files(job)->verify.vpattern_len &&
+			    (fileio_files(job)->verify.verify == VERIFY_META ||
+			     fileio_files(job)->verify.verify == VERIFY_PATTERN);
 	/* fio's null engine fakes its I/O, and fio then checks nothing */
-	v->checks_reads = !job_writes(job) && job->verify != VERIFY_NULL && job->eng != engine_find("null");
-	v->overlap_risk = job->norandommap || job->seq_add || job->seq_nr > 1 ||
-			  (job->io_size && job->io_size > job->size);
+	v->checks_reads = !job_writes(job) && fileio_files(job)->verify.verify != VERIFY_NULL &&
+			  job->eng != engine_find("null");
+	v->overlap_risk = fileio_files(job)->layout.norandommap || fileio_files(job)->where.seq_add ||
+			  fileio_files(job)->where.seq_nr > 1 ||
+			  (fileio_files(job)->where.io_size &&
+			   fileio_files(job)->where.io_size > fileio_files(job)->layout.size);
 	if (!(v->name_crcs = name_crcs(w)))
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
-	if ((rc = csum_init(&v->sum, csum_of(job->verify))))
+	if ((rc = csum_init(&v->sum, csum_of(fileio_files(job)->verify.verify))))
 		return dbio_err_set(&w->err, rc, "verify=%s: cannot set the checksum up: %s",
-				    type_name(job->verify), strerror(-rc));
-	if (has_header(job->verify))
+				    type_name(fileio_files(job)->verify.verify), strerror(-rc));
+	if (has_header(fileio_files(job)->verify.verify))
 		v->hdr_bytes = sizeof(struct verify_hdr) + v->sum.len;
-	for (unsigned b = 0; job->vpattern_len && b < nbufs; b++)
-		for (uint64_t i = 0; i < job->max_bs; i++)
-			((uint8_t *)bufs[b])[i] = job->vpattern[i % job->vpattern_len];
+	for (unsigned b = 0; fileio_files(job)->verify.vpattern_len && b < nbufs; b++)
+		for (uint64_t i = 0; i < fileio_files(job)->where.max_bs; i++)
+			((uint8_t *)bufs[b])[i] =
+				fileio_files(job)
+					->verify.vpattern[i % fileio_files(job)->verify.vpattern_len];
 	if (!job_writes(job))
 		return 0;
 	/* every write a thread can issue: its bytes in all over the
@@ -154,7 +164,7 @@ int verify_prepare(struct verify **out, struct worker *w, struct where *wh, void
 		return dbio_err_set(&w->err, -ENOMEM,
 				    "worker %u: out of memory for the log of %zu writes to verify", w->index,
 				    v->cap);
-	if (job->verify_only)
+	if (fileio_files(job)->verify.verify_only)
 		verify_dry_run(v, wh);
 	return 0;
 }
@@ -177,7 +187,7 @@ static void stamp(struct verify *v, const struct worker *w, unsigned file, uint8
 {
 	struct verify_hdr h = { .magic = VERIFY_MAGIC,
 				.version = VERIFY_VERSION,
-				.type = (uint8_t)v->job->verify,
+				.type = (uint8_t)fileio_files(v->job)->verify.verify,
 				.len = (uint32_t)v->interval,
 				.offset = off,
 				.seed = v->job->randseed,
@@ -189,8 +199,8 @@ static void stamp(struct verify *v, const struct worker *w, unsigned file, uint8
 	memcpy(p, &h, sizeof(h));
 	if (v->sum.len)
 		csum_compute(&v->sum, p + v->hdr_bytes, v->interval - v->hdr_bytes, p + sizeof(h));
-	if (v->job->verify_offset)
-		swap_bytes(p, p + v->job->verify_offset, v->hdr_bytes);
+	if (fileio_files(v->job)->verify.verify_offset)
+		swap_bytes(p, p + fileio_files(v->job)->verify.verify_offset, v->hdr_bytes);
 }
 
 void verify_write(struct verify *v, const struct io_req *req, uint64_t loop)
@@ -236,7 +246,7 @@ static void report(struct verify *v, const struct worker *w, unsigned file, uint
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (v->job->verify_dump && v->hdr_bytes) {
+	if (fileio_files(v->job)->verify.verify_dump && v->hdr_bytes) {
 		size_t d = (size_t)snprintf(dump, sizeof(dump), "; header bytes found: ");
 
 		for (size_t i = 0; i < sizeof(struct verify_hdr); i++)
@@ -247,8 +257,8 @@ static void report(struct verify *v, const struct worker *w, unsigned file, uint
 	char line[1024];
 
 	snprintf(line, sizeof(line), "%s: verify=%s: block of %llu bytes at offset %llu: %s%s",
-		 w->files[file].path, type_name(v->job->verify), (unsigned long long)v->interval,
-		 (unsigned long long)off, what, dump);
+		 w->files[file].path, type_name(fileio_files(v->job)->verify.verify),
+		 (unsigned long long)v->interval, (unsigned long long)off, what, dump);
 	termesc_fix(line, sizeof(line));
 	n = snprintf(v->reports + v->reports_len, room, "\n%s", line);
 	if (n < 0 || (size_t)n >= room) {
@@ -294,9 +304,9 @@ static bool check_header(struct verify *v, const struct worker *w, unsigned file
 		report(v, w, file, off, p,
 		       "header version expected %u, found %u (written by another version of dbio)",
 		       VERIFY_VERSION, h.version);
-	else if (h.type != v->job->verify)
-		report(v, w, file, off, p, "verify type expected %s, found %s", type_name(v->job->verify),
-		       type_name(h.type));
+	else if (h.type != fileio_files(v->job)->verify.verify)
+		report(v, w, file, off, p, "verify type expected %s, found %s",
+		       type_name(fileio_files(v->job)->verify.verify), type_name(h.type));
 	else if (h.len != v->interval)
 		report(v, w, file, off, p, "block length expected %llu, found %u",
 		       (unsigned long long)v->interval, h.len);
@@ -335,10 +345,10 @@ static void check_block(struct verify *v, const struct worker *w, unsigned file,
 	uint8_t sum[CSUM_MAX];
 
 	v->checked++;
-	if (v->job->verify == VERIFY_NULL)
+	if (fileio_files(v->job)->verify.verify == VERIFY_NULL)
 		return;
-	if (v->hdr_bytes && v->job->verify_offset)
-		swap_bytes(p, p + v->job->verify_offset, v->hdr_bytes);
+	if (v->hdr_bytes && fileio_files(v->job)->verify.verify_offset)
+		swap_bytes(p, p + fileio_files(v->job)->verify.verify_offset, v->hdr_bytes);
 	if (v->hdr_bytes && !check_header(v, w, file, off, p))
 		return;
 	if (v->sum.len) {
@@ -349,14 +359,14 @@ static void check_block(struct verify *v, const struct worker *w, unsigned file,
 			hex(want, sizeof(want), p + sizeof(struct verify_hdr), v->sum.len);
 			hex(got, sizeof(got), sum, v->sum.len);
 			report(v, w, file, off, p, "%s of the data expected %s, found %s",
-			       type_name(v->job->verify), want, got);
+			       type_name(fileio_files(v->job)->verify.verify), want, got);
 			return;
 		}
 	}
 	if (!v->checks_pattern)
 		return;
-	const uint8_t *pat = v->job->vpattern;
-	const unsigned plen = v->job->vpattern_len;
+	const uint8_t *pat = fileio_files(v->job)->verify.vpattern;
+	const unsigned plen = fileio_files(v->job)->verify.vpattern_len;
 
 	for (uint64_t i = v->hdr_bytes; i < v->interval; i++) {
 		const uint8_t want = pat[(k * v->interval + i) % plen];
@@ -379,7 +389,7 @@ static int check_io(struct verify *v, struct worker *w, const struct io_req *req
 	for (uint64_t k = 0; k < req->len / v->interval; k++)
 		check_block(v, w, req->file, req->off + k * v->interval, k,
 			    (uint8_t *)req->buf + k * v->interval);
-	if (v->bad > bad && v->job->verify_fatal) {
+	if (v->bad > bad && fileio_files(v->job)->verify.verify_fatal) {
 		atomic_store(w->job_stop, 1);
 		return verify_finish(v, w);
 	}
@@ -460,7 +470,9 @@ static void flush_files(struct worker *w)
 int verify_readback(struct verify *v, struct worker *w, void *buf, bool all, bool measuring, uint64_t *now)
 {
 	const bool series = series_on(&w->series);
-	size_t end = all || v->n - v->next < v->job->verify_backlog ? v->n : v->next + v->job->verify_backlog;
+	size_t end = all || v->n - v->next < fileio_files(v->job)->verify.verify_backlog
+			     ? v->n
+			     : v->next + fileio_files(v->job)->verify.verify_backlog;
 
 	v->since = 0;
 	if (all) {
@@ -494,8 +506,8 @@ int verify_readback(struct verify *v, struct worker *w, void *buf, bool all, boo
 				series_add(&w->series, OP_READ, req.len, t - *now, t);
 		}
 		*now = t;
-		if (v->job->verify != VERIFY_NULL && w->job->eng != engine_find("null") &&
-		    check_io(v, w, &req)) {
+		if (fileio_files(v->job)->verify.verify != VERIFY_NULL &&
+		    w->job->eng != engine_find("null") && check_io(v, w, &req)) {
 			v->next++;
 			break;
 		}
@@ -507,8 +519,9 @@ int verify_end(struct verify *v, struct worker *w, void *buf, bool measuring, ui
 {
 	int rc;
 
-	if (job_writes(v->job) && v->job->do_verify && !w->err.code && !atomic_load(w->stop) &&
-	    !atomic_load(w->job_stop) && (rc = verify_readback(v, w, buf, true, measuring, now)))
+	if (job_writes(v->job) && fileio_files(v->job)->verify.do_verify && !w->err.code &&
+	    !atomic_load(w->stop) && !atomic_load(w->job_stop) &&
+	    (rc = verify_readback(v, w, buf, true, measuring, now)))
 		return rc;
 	return verify_finish(v, w);
 }
@@ -520,43 +533,49 @@ int verify_finish(struct verify *v, struct worker *w)
 	return dbio_err_set_lines(
 		&w->err, -EIO,
 		"%s: verify=%s: %llu of %llu blocks read back did not match what was written%s%s%s",
-		v->first_path, type_name(v->job->verify), (unsigned long long)v->bad,
+		v->first_path, type_name(fileio_files(v->job)->verify.verify), (unsigned long long)v->bad,
 		(unsigned long long)v->checked,
-		v->job->verify_fatal ? " (verify_fatal: stopped at the first)" : "", v->reports,
-		v->unreported ? "\n(more bad blocks than fit here)" : "");
+		fileio_files(v->job)->verify.verify_fatal ? " (verify_fatal: stopped at the first)" : "",
+		v->reports, v->unreported ? "\n(more bad blocks than fit here)" : "");
 }
 
 int verify_validate(struct job *job, struct dbio_err *err)
 {
 	int rc = job_validate_verify(job, err);
 
-	if (rc || job->verify == VERIFY_NONE)
+	if (rc || fileio_files(job)->verify.verify == VERIFY_NONE)
 		return rc;
 	if (job->wl != &workload_fileio)
 		return job_fail(job, "verify", err, "for workload=fileio only; this job is workload=%s",
 				job->wl->name);
-	if (!csum_built(csum_of(job->verify)))
-		return job_fail_choice(job, "verify", type_name(job->verify), "crc32c, meta, pattern, null",
-				       err);
-	if (job->verify_backlog && (job->eng->caps & ENGINE_CAP_QUEUE))
+	if (!csum_built(csum_of(fileio_files(job)->verify.verify)))
+		return job_fail_choice(job, "verify", type_name(fileio_files(job)->verify.verify),
+				       "crc32c, meta, pattern, null", err);
+	if (fileio_files(job)->verify.verify_backlog && (job->eng->caps & ENGINE_CAP_QUEUE))
 		return job_fail(
 			job, "verify_backlog", err,
 			"not with a queued engine (%s) in dbio yet: drop it (the check then runs after the writes) or use psync",
 			job->eng->name);
-	if (job->verify_offset && job->vpattern_len)
+	if (fileio_files(job)->verify.verify_offset && fileio_files(job)->verify.vpattern_len)
 		return job_fail(job, "verify_offset", err,
 				"not with verify_pattern in dbio: give one of the two");
 	if (!job_writes(job))
 		return 0;
 	/* the log of the writes (verify_prepare): an entry a write, at most */
-	const uint64_t wbs = job->min_bs_rw[1] ? job->min_bs_rw[1] : job->min_bs;
-	const uint64_t per_loop = (job->io_size ? job->io_size : job->size) / wbs + 1;
-	const uint64_t most = UINT64_MAX / sizeof(struct verify_entry) / job->numjobs / job->loops;
+	const uint64_t wbs = fileio_files(job)->where.min_bs_rw[1] ? fileio_files(job)->where.min_bs_rw[1]
+								   : fileio_files(job)->where.min_bs;
+	const uint64_t per_loop = (fileio_files(job)->where.io_size ? fileio_files(job)->where.io_size
+								    : fileio_files(job)->layout.size) /
+					  wbs +
+				  1;
+	const uint64_t most =
+		UINT64_MAX / sizeof(struct verify_entry) / job->numjobs / fileio_files(job)->layout.loops;
 
-	return workload_check_memory(
-		job, job->io_size ? "io_size" : "size", "(size or io_size) * loops / bs * 16 bytes * numjobs",
-		"verify's log of the writes",
-		per_loop > most ? UINT64_MAX
-				: per_loop * job->loops * sizeof(struct verify_entry) * job->numjobs,
-		"lower size, loops or numjobs, or raise bs", err);
+	return workload_check_memory(job, fileio_files(job)->where.io_size ? "io_size" : "size",
+				     "(size or io_size) * loops / bs * 16 bytes * numjobs",
+				     "verify's log of the writes",
+				     per_loop > most ? UINT64_MAX
+						     : per_loop * fileio_files(job)->layout.loops *
+							       sizeof(struct verify_entry) * job->numjobs,
+				     "lower size, loops or numjobs, or raise bs", err);
 }

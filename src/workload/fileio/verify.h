@@ -33,6 +33,7 @@
 #include "job/job.h"
 #include "util/checksum.h"
 #include "workload/workload.h"
+#include "workload/fileio/files.h"
 
 struct worker;
 struct where;
@@ -99,7 +100,8 @@ int verify_readback(struct verify *v, struct worker *w, void *buf, bool all, boo
  * last check, verify_readback of them. 0 or its error. */
 static inline int verify_backlog(struct verify *v, struct worker *w, void *buf, bool measuring, uint64_t *now)
 {
-	if (!v->job->verify_backlog || ++v->since < v->job->verify_backlog)
+	if (!fileio_files(v->job)->verify.verify_backlog ||
+	    ++v->since < fileio_files(v->job)->verify.verify_backlog)
 		return 0;
 	return verify_readback(v, w, buf, false, measuring, now);
 }
@@ -110,7 +112,7 @@ static inline int verify_backlog(struct verify *v, struct worker *w, void *buf, 
  * failure. */
 static inline bool verify_filled(struct worker *w, int rc, enum op_type op)
 {
-	if (!w->job->fill_device || op != OP_WRITE || (rc != -ENOSPC && rc != -EDQUOT))
+	if (!fileio_files(w->job)->verify.fill_device || op != OP_WRITE || (rc != -ENOSPC && rc != -EDQUOT))
 		return false;
 	atomic_store(w->job_stop, 1);
 	return true;

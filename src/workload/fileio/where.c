@@ -7,6 +7,7 @@
 
 #include "job/job.h"
 #include "workload/workload.h"
+#include "workload/fileio/files.h"
 
 #define NONE UINT64_MAX
 
@@ -20,7 +21,8 @@ static int init_random(struct where *wh, const struct job *job)
 	bool all_ok = true;
 
 	for (int d = 0; d < 2; d++) {
-		const uint64_t lo = job->min_bs_rw[d], ba = job->ba_rw[d];
+		const uint64_t lo = fileio_files(job)->where.min_bs_rw[d],
+			       ba = fileio_files(job)->where.ba_rw[d];
 		const uint64_t cut = lo > ba ? lo - ba : 0;
 
 		wh->ba[d] = ba;
@@ -29,8 +31,8 @@ static int init_random(struct where *wh, const struct job *job)
 		if (d ? job_writes(job) : job_reads(job))
 			all_ok = all_ok && wh->offgen_ok[d];
 	}
-	wh->mapped = job->sizes_vary && wh->random && !job->norandommap && wh->gen.mode == OFFGEN_RANDMAP &&
-		     all_ok;
+	wh->mapped = fileio_files(job)->where.sizes_vary && wh->random &&
+		     !fileio_files(job)->layout.norandommap && wh->gen.mode == OFFGEN_RANDMAP && all_ok;
 	if (!wh->mapped)
 		return 0;
 	wh->map = calloc((wh->gen.nblocks + 63) / 64, sizeof(*wh->map));
@@ -41,19 +43,21 @@ static int init_random(struct where *wh, const struct job *job)
  * holds), io_size (or size) * loops bytes, number_ios * loops I/Os. */
 static void init_budget(struct where *wh, const struct job *job, const struct worker *w)
 {
-	wh->pass_limit = w->ops_per_pass * job->min_bs;
+	wh->pass_limit = w->ops_per_pass * fileio_files(job)->where.min_bs;
 	/* sizes that vary: fio's pass is size bytes, whatever the sizes */
-	if (job->sizes_vary)
-		wh->pass_limit = job->size < wh->region ? job->size : wh->region;
+	if (fileio_files(job)->where.sizes_vary)
+		wh->pass_limit = fileio_files(job)->layout.size < wh->region ? fileio_files(job)->layout.size
+									     : wh->region;
 	wh->limit = wh->max_ops = UINT64_MAX;
 	if (job->time_based)
 		return;
 	const uint64_t per_loop = w->io_bytes ? w->io_bytes : wh->pass_limit;
 
-	if (per_loop <= UINT64_MAX / job->loops)
-		wh->limit = per_loop * job->loops;
-	if (job->number_ios && job->number_ios <= UINT64_MAX / job->loops)
-		wh->max_ops = job->number_ios * job->loops;
+	if (per_loop <= UINT64_MAX / fileio_files(job)->layout.loops)
+		wh->limit = per_loop * fileio_files(job)->layout.loops;
+	if (fileio_files(job)->where.number_ios &&
+	    fileio_files(job)->where.number_ios <= UINT64_MAX / fileio_files(job)->layout.loops)
+		wh->max_ops = fileio_files(job)->where.number_ios * fileio_files(job)->layout.loops;
 }
 
 /* The generator of blocks: sequential, a random map (lfsr keeps one even
@@ -68,14 +72,20 @@ static void init_gen(struct where *wh, const struct job *job, const struct worke
 	enum offgen_mode mode = OFFGEN_SEQ;
 
 	if (job_is_random(job))
-		mode = job->norandommap && job->random_generator != RANDGEN_LFSR ? OFFGEN_UNIFORM
-										 : OFFGEN_RANDMAP;
-	if (job->dist == DIST_ZONED || job->dist == DIST_ZONED_ABS || job->dist == DIST_SEQUENCE)
+		mode = fileio_files(job)->layout.norandommap &&
+				       fileio_files(job)->where.random_generator != RANDGEN_LFSR
+			       ? OFFGEN_UNIFORM
+			       : OFFGEN_RANDMAP;
+	if (fileio_files(job)->layout.dist == DIST_ZONED ||
+	    fileio_files(job)->layout.dist == DIST_ZONED_ABS ||
+	    fileio_files(job)->layout.dist == DIST_SEQUENCE)
 		mode = OFFGEN_UNIFORM; /* fio keeps no map for a distribution */
 	wh->ends_at_files = wh->plain && !job->time_based && w->ops_per_pass == w->slice_len &&
-			    (mode == OFFGEN_SEQ || (mode == OFFGEN_RANDMAP && job->dist == DIST_UNIFORM));
-	if (job_is_random(job) && job->dist != DIST_UNIFORM && mode != OFFGEN_UNIFORM)
-		offgen_init_skewed(&wh->gen, skewed[job->dist], job->dist_param, nblocks, seed);
+			    (mode == OFFGEN_SEQ ||
+			     (mode == OFFGEN_RANDMAP && fileio_files(job)->layout.dist == DIST_UNIFORM));
+	if (job_is_random(job) && fileio_files(job)->layout.dist != DIST_UNIFORM && mode != OFFGEN_UNIFORM)
+		offgen_init_skewed(&wh->gen, skewed[fileio_files(job)->layout.dist],
+				   fileio_files(job)->layout.dist_param, nblocks, seed);
 	else
 		offgen_init(&wh->gen, mode, nblocks, seed);
 }
@@ -83,7 +93,7 @@ static void init_gen(struct where *wh, const struct job *job, const struct worke
 int where_init(struct where *wh, const struct worker *w, uint64_t seed)
 {
 	const struct job *job = w->job;
-	const uint64_t t = job->share_files ? 0 : w->index;
+	const uint64_t t = fileio_files(job)->layout.share_files ? 0 : w->index;
 	const bool random = job_is_random(job);
 
 	*wh = (struct where){
@@ -94,25 +104,26 @@ int where_init(struct where *wh, const struct worker *w, uint64_t seed)
 		.start_off = job_file_offset(job, t),
 		.region = job_region_bytes(job, t),
 		.file_bytes = job_file_bytes(job, t),
-		.bs = job->min_bs,
+		.bs = fileio_files(job)->where.min_bs,
 		.time_based = job->time_based,
 		.io_bytes = w->io_bytes,
-		.loops = job->loops,
+		.loops = fileio_files(job)->layout.loops,
 		.random = random,
-		.identical = job->rw_sequencer == RW_SEQ_IDENTICAL,
-		.seq_add = job->seq_add,
-		.seq_nr = job->seq_nr,
-		.perc_rand = { job->perc_rand, job->perc_rand_write },
-		.zoned = job->dist == DIST_ZONED || job->dist == DIST_ZONED_ABS,
-		.sequence = job->dist == DIST_SEQUENCE,
-		.zone_size = job->zonesize,
-		.zone_range = job->zonesize ? job->zonerange : 0,
-		.zone_skip = job->zoneskip,
+		.identical = fileio_files(job)->where.rw_sequencer == RW_SEQ_IDENTICAL,
+		.seq_add = fileio_files(job)->where.seq_add,
+		.seq_nr = fileio_files(job)->where.seq_nr,
+		.perc_rand = { fileio_files(job)->where.perc_rand, fileio_files(job)->where.perc_rand_write },
+		.zoned = fileio_files(job)->layout.dist == DIST_ZONED ||
+			 fileio_files(job)->layout.dist == DIST_ZONED_ABS,
+		.sequence = fileio_files(job)->layout.dist == DIST_SEQUENCE,
+		.zone_size = fileio_files(job)->where.zonesize,
+		.zone_range = fileio_files(job)->where.zonesize ? fileio_files(job)->where.zonerange : 0,
+		.zone_skip = fileio_files(job)->where.zoneskip,
 		.job = job,
 	};
 	/* offgen's blocks serve all but what fio draws byte by byte */
-	wh->plain = job->seq_add == 0 && job->seq_nr == 1 && !job->sizes_vary && !wh->zone_size &&
-		    !wh->zoned && !wh->sequence &&
+	wh->plain = fileio_files(job)->where.seq_add == 0 && fileio_files(job)->where.seq_nr == 1 &&
+		    !fileio_files(job)->where.sizes_vary && !wh->zone_size && !wh->zoned && !wh->sequence &&
 		    !(random && (wh->perc_rand[0] < 100 || wh->perc_rand[1] < 100));
 	init_budget(wh, job, w);
 	init_gen(wh, job, w, seed);
@@ -168,7 +179,7 @@ bool where_new_pass(struct where *wh, bool files_done)
 	 * io_size (else size) has a whole block left, but not after a pass
 	 * that found its files done without io_size. */
 	const uint64_t lim = wh->io_bytes ? wh->io_bytes : wh->pass_limit;
-	const uint64_t max_bs = wh->job->max_bs;
+	const uint64_t max_bs = fileio_files(wh->job)->where.max_bs;
 
 	if (wh->time_based || wh->loops_left) {
 		if (!wh->time_based)
@@ -269,17 +280,19 @@ static bool zoned_offset(struct where *wh, int d, uint64_t *rel)
 {
 	const struct job *job = wh->job;
 	const unsigned v = (unsigned)rng_below(&wh->rng, 100);
-	unsigned i = 0, share = job->zone_access[d][0];
+	unsigned i = 0, share = fileio_files(job)->where.zone_access[d][0];
 	uint64_t start, len;
 
-	while (v >= share && i + 1 < job->nzones[d])
-		share += job->zone_access[d][++i];
-	if (job->dist == DIST_ZONED) {
-		start = job->zone_start[d][i] * wh->lastb[d] / 100;
-		len = wh->lastb[d] * job->zone_len[d][i] / 100;
+	while (v >= share && i + 1 < fileio_files(job)->where.nzones[d])
+		share += fileio_files(job)->where.zone_access[d][++i];
+	if (fileio_files(job)->layout.dist == DIST_ZONED) {
+		start = fileio_files(job)->where.zone_start[d][i] * wh->lastb[d] / 100;
+		len = wh->lastb[d] * fileio_files(job)->where.zone_len[d][i] / 100;
 	} else {
-		start = job->zone_start[d][i] / wh->ba[d];
-		len = (job->zone_start[d][i] + job->zone_len[d][i]) / wh->ba[d] - start;
+		start = fileio_files(job)->where.zone_start[d][i] / wh->ba[d];
+		len = (fileio_files(job)->where.zone_start[d][i] + fileio_files(job)->where.zone_len[d][i]) /
+			      wh->ba[d] -
+		      start;
 	}
 	*rel = (start + (len ? rng_below(&wh->rng, len) : 0)) * wh->ba[d];
 	return true;
@@ -291,10 +304,11 @@ static bool zoned_offset(struct where *wh, int d, uint64_t *rel)
 static bool sequence_offset(struct where *wh, int d, uint64_t *rel)
 {
 	const struct job *job = wh->job;
-	const uint64_t n = job->nseq_blocks, turn = wh->issues[d] % n;
-	const uint64_t b = (job->random_sequence_stride ? wh->issues[d] / n * n : 0) + job->seq_blocks[turn];
+	const uint64_t n = fileio_files(job)->where.nseq_blocks, turn = wh->issues[d] % n;
+	const uint64_t b = (fileio_files(job)->where.random_sequence_stride ? wh->issues[d] / n * n : 0) +
+			   fileio_files(job)->where.seq_blocks[turn];
 
-	if (b >= wh->region / job->min_bs_rw[d])
+	if (b >= wh->region / fileio_files(job)->where.min_bs_rw[d])
 		return false;
 	*rel = b * wh->ba[d];
 	return true;
@@ -308,7 +322,7 @@ static bool random_offset(struct where *wh, int d, uint64_t *rel)
 
 	if (wh->sequence)
 		return sequence_offset(wh, d, rel);
-	if (wh->zoned && wh->job->nzones[d])
+	if (wh->zoned && fileio_files(wh->job)->where.nzones[d])
 		return zoned_offset(wh, d, rel);
 	if (!wh->offgen_ok[d]) {
 		/* another alignment than the block: uniform, as fio without a map */
@@ -356,14 +370,14 @@ static uint64_t split_draw(struct where *wh, int d, uint64_t off, uint64_t end)
 {
 	const struct job *job = wh->job;
 	const unsigned v = (unsigned)rng_below(&wh->rng, 100);
-	uint64_t n = job->min_bs_rw[d];
+	uint64_t n = fileio_files(job)->where.min_bs_rw[d];
 	unsigned share = 0;
 
-	for (unsigned i = 0; i < job->nsplit[d]; i++) {
-		if (!job->split_perc[d][i])
+	for (unsigned i = 0; i < fileio_files(job)->where.nsplit[d]; i++) {
+		if (!fileio_files(job)->where.split_perc[d][i])
 			continue;
-		n = job->split_bs[d][i];
-		share += job->split_perc[d][i];
+		n = fileio_files(job)->where.split_bs[d][i];
+		share += fileio_files(job)->where.split_perc[d][i];
 		if (v < share && off + n <= end)
 			break;
 	}
@@ -377,7 +391,7 @@ static uint64_t split_draw(struct where *wh, int d, uint64_t off, uint64_t end)
 static bool next_len(struct where *wh, int d, uint64_t off, uint64_t *len)
 {
 	const struct job *job = wh->job;
-	const uint64_t lo = job->min_bs_rw[d], hi = job->max_bs_rw[d];
+	const uint64_t lo = fileio_files(job)->where.min_bs_rw[d], hi = fileio_files(job)->where.max_bs_rw[d];
 	const uint64_t end = wh->start_off + wh->region; /* fio's io_u_fits */
 
 	if (lo == hi) {
@@ -388,12 +402,13 @@ static bool next_len(struct where *wh, int d, uint64_t off, uint64_t *len)
 		return false;
 	for (int tries = 0;; tries++) {
 		/* fio's bsrange: LO + HI * u, cut to HI */
-		uint64_t n = job->nsplit[d] ? split_draw(wh, d, off, end)
-					    : lo + (uint64_t)((double)hi * uniform01(&wh->rng));
+		uint64_t n = fileio_files(job)->where.nsplit[d]
+				     ? split_draw(wh, d, off, end)
+				     : lo + (uint64_t)((double)hi * uniform01(&wh->rng));
 
 		if (tries == 64)
 			n = lo; /* shares too small to draw one that fits */
-		if (!job->bs_unaligned)
+		if (!fileio_files(job)->where.bs_unaligned)
 			n = (lo & (lo - 1)) == 0 ? n & ~(lo - 1) : n - n % lo;
 		if (n > hi)
 			n = hi;
@@ -451,7 +466,8 @@ enum op_type where_first_op(const struct job *job)
 
 bool where_pairs(const struct job *job)
 {
-	return job->rw == RW_REWRITE || job->rw == RW_TRIMWRITE || job->rw == RW_RANDTRIMWRITE;
+	return fileio_files(job)->layout.rw == RW_REWRITE || fileio_files(job)->layout.rw == RW_TRIMWRITE ||
+	       fileio_files(job)->layout.rw == RW_RANDTRIMWRITE;
 }
 
 bool where_next_fio(struct where *wh, enum op_type op, struct io_req *io)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "job/job.h"
+#include "workload/fileio/files.h"
 #include "util/units.h"
 
 /* Keys of the family, for workloads that do not honour them. */
@@ -21,13 +21,13 @@ static const char *const where_keys[] = { "percentage_random", "zonemode",     "
 
 const char *job_where_key_given(const struct job *job)
 {
-	if (job->rw_mod[0])
+	if (fileio_files(job)->where.rw_mod[0])
 		return "rw";
-	if (!strncmp(job->random_distribution, "zoned", 5) ||
-	    !strncmp(job->random_distribution, "normal:", 7) ||
-	    !strncmp(job->random_distribution, "sequence:", 9))
+	if (!strncmp(fileio_files(job)->layout.random_distribution, "zoned", 5) ||
+	    !strncmp(fileio_files(job)->layout.random_distribution, "normal:", 7) ||
+	    !strncmp(fileio_files(job)->layout.random_distribution, "sequence:", 9))
 		return "random_distribution";
-	if (job_is_set(job, "bs") && job->bs_write != job->bs)
+	if (job_is_set(job, "bs") && fileio_files(job)->where.bs_write != fileio_files(job)->layout.bs)
 		return "bs";
 	for (size_t i = 0; i < sizeof(where_keys) / sizeof(where_keys[0]); i++)
 		if (job_is_set(job, where_keys[i]))
@@ -37,26 +37,30 @@ const char *job_where_key_given(const struct job *job)
 
 uint64_t job_file_offset(const struct job *job, uint64_t t)
 {
-	return job->offset_bytes + t * job->offset_increment;
+	return fileio_files(job)->where.offset_bytes + t * fileio_files(job)->where.offset_increment;
 }
 
 uint64_t job_region_bytes(const struct job *job, uint64_t t)
 {
-	return job->region_from_filesize ? job->filesize - job_file_offset(job, t) : job->filesize;
+	return fileio_files(job)->where.region_from_filesize
+		       ? fileio_files(job)->layout.filesize - job_file_offset(job, t)
+		       : fileio_files(job)->layout.filesize;
 }
 
 uint64_t job_file_bytes(const struct job *job, uint64_t t)
 {
-	return job->region_from_filesize ? job->filesize : job_file_offset(job, t) + job->filesize;
+	return fileio_files(job)->where.region_from_filesize
+		       ? fileio_files(job)->layout.filesize
+		       : job_file_offset(job, t) + fileio_files(job)->layout.filesize;
 }
 
 /* offset: bytes; fio's percentage and zone count are refused with why. */
 static int parse_offset(struct job *job, struct dbio_err *err)
 {
-	const char *v = job->offset;
+	const char *v = fileio_files(job)->where.offset;
 	size_t len = strlen(v);
 
-	job->offset_bytes = 0;
+	fileio_files(job)->where.offset_bytes = 0;
 	if (len && v[len - 1] == '%')
 		return job_fail(
 			job, "offset", err,
@@ -67,7 +71,8 @@ static int parse_offset(struct job *job, struct dbio_err *err)
 			job, "offset", err,
 			"'%s': an offset in zones is for zoned block devices (zonemode=zbd), which dbio does not drive: give the offset in bytes",
 			v);
-	if (units_parse_size(v, &job->offset_bytes) || job->offset_bytes > OPT_MAX)
+	if (units_parse_size(v, &fileio_files(job)->where.offset_bytes) ||
+	    fileio_files(job)->where.offset_bytes > OPT_MAX)
 		return job_fail(
 			job, "offset", err,
 			"bad value '%s': expected a size in bytes with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 256k",
@@ -93,32 +98,41 @@ static int check_time_based(const struct job *job, struct dbio_err *err)
  * it is given, and every file within the sizes results can hold. */
 static int check_offsets(struct job *job, struct dbio_err *err)
 {
-	const uint64_t last = job->share_files ? 0 : job->numjobs - 1;
+	const uint64_t last = fileio_files(job)->layout.share_files ? 0 : job->numjobs - 1;
 	const char *key = job_is_set(job, "offset_increment") ? "offset_increment" : "offset";
 	char a[32], b[32], c[32];
 
-	if (job->share_files && job->offset_increment)
+	if (fileio_files(job)->layout.share_files && fileio_files(job)->where.offset_increment)
 		return job_fail(
 			job, "offset_increment", err,
 			"with share_files=1 the threads already split the blocks between them; drop one of the two");
-	if (job->direct && (job->offset_bytes % 512 || job->offset_increment % 512))
-		return job_fail(job, job->offset_bytes % 512 ? "offset" : "offset_increment", err,
-				"%llu is not a multiple of 512, which direct=1 needs",
-				(unsigned long long)(job->offset_bytes % 512 ? job->offset_bytes
-									     : job->offset_increment));
-	if (job->offset_increment && last > (OPT_MAX - job->offset_bytes) / job->offset_increment)
+	if (fileio_files(job)->layout.direct &&
+	    (fileio_files(job)->where.offset_bytes % 512 || fileio_files(job)->where.offset_increment % 512))
+		return job_fail(job,
+				fileio_files(job)->where.offset_bytes % 512 ? "offset" : "offset_increment",
+				err, "%llu is not a multiple of 512, which direct=1 needs",
+				(unsigned long long)(fileio_files(job)->where.offset_bytes % 512
+							     ? fileio_files(job)->where.offset_bytes
+							     : fileio_files(job)->where.offset_increment));
+	if (fileio_files(job)->where.offset_increment &&
+	    last > (OPT_MAX - fileio_files(job)->where.offset_bytes) /
+			    fileio_files(job)->where.offset_increment)
 		return job_fail(job, key, err, "thread %llu would start past the largest offset",
 				(unsigned long long)last);
 	const uint64_t off = job_file_offset(job, last);
 
-	if (!job->region_from_filesize && job->filesize > OPT_MAX - off)
+	if (!fileio_files(job)->where.region_from_filesize &&
+	    fileio_files(job)->layout.filesize > OPT_MAX - off)
 		return job_fail(job, key, err, "the files would be larger than the largest size");
-	if (job->region_from_filesize && (off > job->filesize || job->filesize - off < job->bs))
+	if (fileio_files(job)->where.region_from_filesize &&
+	    (off > fileio_files(job)->layout.filesize ||
+	     fileio_files(job)->layout.filesize - off < fileio_files(job)->layout.bs))
 		return job_fail(
 			job, key, err,
 			"thread %llu starts at %s, which leaves less than one block (bs=%s) of filesize=%s",
 			(unsigned long long)last, units_fmt_bytes(a, sizeof(a), off),
-			units_fmt_bytes(b, sizeof(b), job->bs), units_fmt_bytes(c, sizeof(c), job->filesize));
+			units_fmt_bytes(b, sizeof(b), fileio_files(job)->layout.bs),
+			units_fmt_bytes(c, sizeof(c), fileio_files(job)->layout.filesize));
 	return 0;
 }
 
@@ -126,29 +140,29 @@ static int check_offsets(struct job *job, struct dbio_err *err)
  * I/O (negative: backwards); for a random one, I/Os per random offset. */
 static int parse_rw_mod(struct job *job, struct dbio_err *err)
 {
-	const char *v = job->rw_mod;
+	const char *v = fileio_files(job)->where.rw_mod;
 	const bool neg = v[0] == '-';
 	uint64_t n = 0;
 
-	job->seq_add = 0;
-	job->seq_nr = 1;
+	fileio_files(job)->where.seq_add = 0;
+	fileio_files(job)->where.seq_nr = 1;
 	if (!v[0])
 		return 0;
-	if (job->rw == RW_REWRITE)
+	if (fileio_files(job)->layout.rw == RW_REWRITE)
 		return job_fail(job, "rw", err,
 				"rewrite:%s: rw=rewrite (dbio's own) takes no offset modifier", v);
-	if (job->nrfiles > 1)
+	if (fileio_files(job)->layout.nrfiles > 1)
 		return job_fail(
 			job, "rw", err,
 			"an offset modifier (:%s) with nrfiles=%llu: fio takes the files in turn, an I/O each, and dbio one after the other, so the modified offsets would differ; give one file per job",
-			v, (unsigned long long)job->nrfiles);
+			v, (unsigned long long)fileio_files(job)->layout.nrfiles);
 	if (job_is_random(job)) {
 		if (units_parse_u64(v, &n) || n == 0)
 			return job_fail(
 				job, "rw", err,
 				"bad offset modifier ':%s': for a random pattern, expected a whole number of I/Os >= 1 (rw=randread:8: a new random offset every 8 I/Os)",
 				v);
-		job->seq_nr = n;
+		fileio_files(job)->where.seq_nr = n;
 		return 0;
 	}
 	if (units_parse_size(v + neg, &n) || n > OPT_MAX)
@@ -156,7 +170,7 @@ static int parse_rw_mod(struct job *job, struct dbio_err *err)
 			job, "rw", err,
 			"bad offset modifier ':%s': for a sequential pattern, expected bytes to skip after each I/O (rw=write:4k), negative to go backwards (rw=read:-8k)",
 			v);
-	job->seq_add = neg ? -(int64_t)n : (int64_t)n;
+	fileio_files(job)->where.seq_add = neg ? -(int64_t)n : (int64_t)n;
 	return 0;
 }
 
@@ -169,28 +183,31 @@ static int check_zones(struct job *job, struct dbio_err *err)
 							   : NULL;
 	char a[32], b[32];
 
-	if (job->zonemode == ZONE_ZBD)
+	if (fileio_files(job)->where.zonemode == ZONE_ZBD)
 		return job_fail(
 			job, "zonemode", err,
 			"zoned block devices (zonemode=zbd) are not in dbio: give zonemode=strided for zones of a file, or none");
-	if (job_is_set(job, "zonemode") && job->zonemode == ZONE_NONE && given)
+	if (job_is_set(job, "zonemode") && fileio_files(job)->where.zonemode == ZONE_NONE && given)
 		return job_fail(
 			job, given, err,
 			"zonemode=none leaves no zones (fio 3.33 refuses the pair; later fio ignores %s): give zonemode=strided, or drop %s",
 			given, given);
-	if (!job->zonesize && (job->zonemode == ZONE_STRIDED || given))
-		return job_fail(job, job->zonemode == ZONE_STRIDED ? "zonemode" : given, err,
-				"zones need zonesize=, the bytes of I/O in each");
-	if (!job->zonesize)
+	if (!fileio_files(job)->where.zonesize &&
+	    (fileio_files(job)->where.zonemode == ZONE_STRIDED || given))
+		return job_fail(job, fileio_files(job)->where.zonemode == ZONE_STRIDED ? "zonemode" : given,
+				err, "zones need zonesize=, the bytes of I/O in each");
+	if (!fileio_files(job)->where.zonesize)
 		return 0;
-	job->zonemode = ZONE_STRIDED;
-	if (!job->zonerange)
-		job->zonerange = job->zonesize; /* as fio */
-	if (job->zonerange < job->max_bs)
+	fileio_files(job)->where.zonemode = ZONE_STRIDED;
+	if (!fileio_files(job)->where.zonerange)
+		fileio_files(job)->where.zonerange = fileio_files(job)->where.zonesize; /* as fio */
+	if (fileio_files(job)->where.zonerange < fileio_files(job)->where.max_bs)
 		return job_fail(job, "zonerange", err, "%s is less than an I/O (bs=%s)",
-				units_fmt_bytes(a, sizeof(a), job->zonerange),
-				units_fmt_bytes(b, sizeof(b), job->max_bs));
-	if (job->direct && (job->zonesize % 512 || job->zonerange % 512 || job->zoneskip % 512))
+				units_fmt_bytes(a, sizeof(a), fileio_files(job)->where.zonerange),
+				units_fmt_bytes(b, sizeof(b), fileio_files(job)->where.max_bs));
+	if (fileio_files(job)->layout.direct &&
+	    (fileio_files(job)->where.zonesize % 512 || fileio_files(job)->where.zonerange % 512 ||
+	     fileio_files(job)->where.zoneskip % 512))
 		return job_fail(job, given, err, "zone sizes must be multiples of 512, which direct=1 needs");
 	return 0;
 }
@@ -199,12 +216,14 @@ static int check_zones(struct job *job, struct dbio_err *err)
  * takes one file of one thread's own: the first given, or NULL. */
 static const char *byte_by_byte(const struct job *job)
 {
-	if (job->zonesize)
+	if (fileio_files(job)->where.zonesize)
 		return "zonesize";
-	if (job_is_random(job) && (job->perc_rand < 100 || job->perc_rand_write < 100))
-		return "percentage_random";
 	if (job_is_random(job) &&
-	    (job->dist == DIST_ZONED || job->dist == DIST_ZONED_ABS || job->dist == DIST_SEQUENCE))
+	    (fileio_files(job)->where.perc_rand < 100 || fileio_files(job)->where.perc_rand_write < 100))
+		return "percentage_random";
+	if (job_is_random(job) && (fileio_files(job)->layout.dist == DIST_ZONED ||
+				   fileio_files(job)->layout.dist == DIST_ZONED_ABS ||
+				   fileio_files(job)->layout.dist == DIST_SEQUENCE))
 		return "random_distribution";
 	return NULL;
 }
@@ -212,12 +231,15 @@ static const char *byte_by_byte(const struct job *job)
 /* zoned_abs's zones inside the region of every thread. */
 static int check_zoned_abs(const struct job *job, struct dbio_err *err)
 {
-	const uint64_t region = job_region_bytes(job, job->share_files ? 0 : job->numjobs - 1);
+	const uint64_t region =
+		job_region_bytes(job, fileio_files(job)->layout.share_files ? 0 : job->numjobs - 1);
 	char a[32], b[32];
 
-	for (unsigned d = 0; job->dist == DIST_ZONED_ABS && d < 2; d++) {
-		const unsigned n = job->nzones[d];
-		const uint64_t end = n ? job->zone_start[d][n - 1] + job->zone_len[d][n - 1] : 0;
+	for (unsigned d = 0; fileio_files(job)->layout.dist == DIST_ZONED_ABS && d < 2; d++) {
+		const unsigned n = fileio_files(job)->where.nzones[d];
+		const uint64_t end = n ? fileio_files(job)->where.zone_start[d][n - 1] +
+						     fileio_files(job)->where.zone_len[d][n - 1]
+				       : 0;
 
 		if (end > region)
 			return job_fail(
@@ -232,22 +254,25 @@ static int check_zoned_abs(const struct job *job, struct dbio_err *err)
  * at its first I/O past it; dbio refuses before. */
 static int check_sequence(const struct job *job, struct dbio_err *err)
 {
-	const uint64_t region = job_region_bytes(job, job->share_files ? 0 : job->numjobs - 1);
+	const uint64_t region =
+		job_region_bytes(job, fileio_files(job)->layout.share_files ? 0 : job->numjobs - 1);
 	char a[32];
 
-	if (job->dist != DIST_SEQUENCE || !job_is_random(job))
+	if (fileio_files(job)->layout.dist != DIST_SEQUENCE || !job_is_random(job))
 		return 0;
 	for (int d = 0; d < 2; d++) {
-		const uint64_t blocks = region / job->min_bs_rw[d];
+		const uint64_t blocks = region / fileio_files(job)->where.min_bs_rw[d];
 
-		for (unsigned i = 0; i < job->nseq_blocks && (d ? job_writes(job) : job_reads(job)); i++)
-			if (job->seq_blocks[i] >= blocks)
+		for (unsigned i = 0;
+		     i < fileio_files(job)->where.nseq_blocks && (d ? job_writes(job) : job_reads(job)); i++)
+			if (fileio_files(job)->where.seq_blocks[i] >= blocks)
 				return job_fail(
 					job, "random_distribution", err,
 					"block %u of the sequence is past the end: a thread's region of "
 					"its file (%s) holds %llu blocks of %llu bytes, 0 to %llu",
-					job->seq_blocks[i], units_fmt_bytes(a, sizeof(a), region),
-					(unsigned long long)blocks, (unsigned long long)job->min_bs_rw[d],
+					fileio_files(job)->where.seq_blocks[i],
+					units_fmt_bytes(a, sizeof(a), region), (unsigned long long)blocks,
+					(unsigned long long)fileio_files(job)->where.min_bs_rw[d],
 					(unsigned long long)(blocks ? blocks - 1 : 0));
 	}
 	return 0;
@@ -258,21 +283,21 @@ int job_validate_where(struct job *job, struct dbio_err *err)
 	const char *key;
 	int rc;
 
-	job->region_from_filesize = job_is_set(job, "filesize");
+	fileio_files(job)->where.region_from_filesize = job_is_set(job, "filesize");
 	if ((rc = parse_offset(job, err)) || (rc = check_time_based(job, err)) ||
 	    (rc = check_offsets(job, err)) || (rc = parse_rw_mod(job, err)) || (rc = check_zones(job, err)) ||
 	    (rc = check_zoned_abs(job, err)) || (rc = check_sequence(job, err)))
 		return rc;
 	if (!(key = byte_by_byte(job)))
 		return 0;
-	if (job->nrfiles > 1)
+	if (fileio_files(job)->layout.nrfiles > 1)
 		return job_fail(
 			job, key, err, "with nrfiles=%llu: %s; give one file per job",
-			(unsigned long long)job->nrfiles,
-			job->zonesize
+			(unsigned long long)fileio_files(job)->layout.nrfiles,
+			fileio_files(job)->where.zonesize
 				? "fio turns zones off for more than one file"
 				: "fio takes the files in turn, an I/O each, and dbio one after the other, so the offsets would differ");
-	if (job->share_files)
+	if (fileio_files(job)->layout.share_files)
 		return job_fail(job, key, err, "does not go with share_files=1 (dbio's own) yet");
 	return 0;
 }
@@ -286,7 +311,7 @@ static uint64_t ops_to_reach(uint64_t bytes, uint64_t bs)
 
 uint64_t job_ops_total(const struct job *job, uint64_t pass_ops, uint64_t io_bytes)
 {
-	const uint64_t bs = job->min_bs, loops = job->loops;
+	const uint64_t bs = fileio_files(job)->where.min_bs, loops = fileio_files(job)->layout.loops;
 	const uint64_t limit = io_bytes ? io_bytes : pass_ops * bs;
 	uint64_t cap = UINT64_MAX, ops;
 
@@ -295,8 +320,10 @@ uint64_t job_ops_total(const struct job *job, uint64_t pass_ops, uint64_t io_byt
 	/* io_size * loops bytes, number_ios * loops ops, saturating */
 	if (limit <= UINT64_MAX / loops)
 		cap = ops_to_reach(limit * loops, bs);
-	if (job->number_ios && job->number_ios <= UINT64_MAX / loops && job->number_ios * loops < cap)
-		cap = job->number_ios * loops;
+	if (fileio_files(job)->where.number_ios &&
+	    fileio_files(job)->where.number_ios <= UINT64_MAX / loops &&
+	    fileio_files(job)->where.number_ios * loops < cap)
+		cap = fileio_files(job)->where.number_ios * loops;
 	ops = pass_ops <= UINT64_MAX / loops ? pass_ops * loops : UINT64_MAX;
 	/* Past loops passes, fio starts another while io_size has a whole block
 	 * left to do. */
@@ -308,9 +335,11 @@ uint64_t job_ops_total(const struct job *job, uint64_t pass_ops, uint64_t io_byt
 	if (ops > cap)
 		ops = cap;
 	/* Sizes that vary: as many bytes, in I/Os of the mean size. */
-	if (job->sizes_vary && job->mean_bs > bs)
-		ops = (uint64_t)((double)ops * (double)bs / (double)job->mean_bs) + 1;
-	if (job->number_ios && job->number_ios <= UINT64_MAX / loops && ops > job->number_ios * loops)
-		ops = job->number_ios * loops;
+	if (fileio_files(job)->where.sizes_vary && fileio_files(job)->where.mean_bs > bs)
+		ops = (uint64_t)((double)ops * (double)bs / (double)fileio_files(job)->where.mean_bs) + 1;
+	if (fileio_files(job)->where.number_ios &&
+	    fileio_files(job)->where.number_ios <= UINT64_MAX / loops &&
+	    ops > fileio_files(job)->where.number_ios * loops)
+		ops = fileio_files(job)->where.number_ios * loops;
 	return ops;
 }

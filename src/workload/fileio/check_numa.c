@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "job/job.h"
+#include "workload/fileio/files.h"
 #include "util/numa.h"
 
 #define NODE_FORMS "NUMA nodes: numbers from 0 and ranges, e.g. 0 or 0-1,3, or all"
@@ -50,10 +50,10 @@ static int cpu_nodes(struct job *job, uint64_t online, const char *dir, struct d
 	char path[4200];
 	int rc;
 
-	if ((rc = parse_nodes(job, "numa_cpu_nodes", job->numa_cpu_nodes, job->numa_cpu_nodes, online, dir,
-			      &nodes, err)))
+	if ((rc = parse_nodes(job, "numa_cpu_nodes", fileio_files(job)->numa.numa_cpu_nodes,
+			      fileio_files(job)->numa.numa_cpu_nodes, online, dir, &nodes, err)))
 		return rc;
-	memset(job->numa_cpus, 0, sizeof(job->numa_cpus));
+	memset(fileio_files(job)->numa.numa_cpus, 0, sizeof(fileio_files(job)->numa.numa_cpus));
 	for (unsigned n = 0; n < 64; n++) {
 		if (!(nodes >> n & 1))
 			continue;
@@ -64,13 +64,13 @@ static int cpu_nodes(struct job *job, uint64_t online, const char *dir, struct d
 		bool any = false;
 
 		for (size_t i = 0; i < 16; i++) {
-			job->numa_cpus[i] |= cpus[i];
+			fileio_files(job)->numa.numa_cpus[i] |= cpus[i];
 			any |= cpus[i] != 0;
 		}
 		if (!any)
 			return job_fail(job, "numa_cpu_nodes", err,
 					"'%s': node %u has no CPUs (%s): name nodes with CPUs",
-					job->numa_cpu_nodes, n, path);
+					fileio_files(job)->numa.numa_cpu_nodes, n, path);
 	}
 	return 0;
 }
@@ -86,7 +86,7 @@ static int mem_policy(struct job *job, uint64_t online, const char *dir, struct 
 		      { "bind", MPOL_BIND },
 		      { "interleave", MPOL_INTERLEAVE },
 		      { "local", MPOL_LOCAL } };
-	const char *v = job->numa_mem_policy, *colon = strchr(v, ':');
+	const char *v = fileio_files(job)->numa.numa_mem_policy, *colon = strchr(v, ':');
 	const size_t len = colon ? (size_t)(colon - v) : strlen(v);
 	const char *list = colon ? colon + 1 : NULL;
 	size_t i = 0;
@@ -99,33 +99,38 @@ static int mem_policy(struct job *job, uint64_t online, const char *dir, struct 
 			job, "numa_mem_policy", err,
 			"bad value '%s': expected default, prefer:NODE, bind:NODES, interleave[:NODES] or local",
 			v);
-	job->numa_mode = modes[i].mode;
-	job->numa_mem_set = modes[i].mode != MPOL_DEFAULT; /* fio makes no call for default */
-	if ((job->numa_mode == MPOL_DEFAULT || job->numa_mode == MPOL_LOCAL) && list)
+	fileio_files(job)->numa.numa_mode = modes[i].mode;
+	fileio_files(job)->numa.numa_mem_set =
+		modes[i].mode != MPOL_DEFAULT; /* fio makes no call for default */
+	if ((fileio_files(job)->numa.numa_mode == MPOL_DEFAULT ||
+	     fileio_files(job)->numa.numa_mode == MPOL_LOCAL) &&
+	    list)
 		return job_fail(job, "numa_mem_policy", err, "'%s': %s takes no nodes (fio's rule)", v,
 				modes[i].name);
-	if (job->numa_mode == MPOL_PREFERRED &&
+	if (fileio_files(job)->numa.numa_mode == MPOL_PREFERRED &&
 	    (!list || !*list || strspn(list, "0123456789") != strlen(list)))
 		return job_fail(job, "numa_mem_policy", err,
 				"'%s': prefer takes one node: prefer:NODE, e.g. prefer:0", v);
-	if (job->numa_mode == MPOL_BIND && (!list || !*list))
+	if (fileio_files(job)->numa.numa_mode == MPOL_BIND && (!list || !*list))
 		return job_fail(job, "numa_mem_policy", err,
 				"'%s': bind needs its nodes: bind:NODES, e.g. bind:0", v);
-	job->numa_nodes = 0;
-	if (job->numa_mode == MPOL_INTERLEAVE && !list)
+	fileio_files(job)->numa.numa_nodes = 0;
+	if (fileio_files(job)->numa.numa_mode == MPOL_INTERLEAVE && !list)
 		list = "all"; /* fio: the nodes there are */
-	return list ? parse_nodes(job, "numa_mem_policy", v, list, online, dir, &job->numa_nodes, err) : 0;
+	return list ? parse_nodes(job, "numa_mem_policy", v, list, online, dir,
+				  &fileio_files(job)->numa.numa_nodes, err)
+		    : 0;
 }
 
 int job_validate_numa(struct job *job, const char *sysfs_dir, struct dbio_err *err)
 {
-	const char *key = job->numa_cpu_nodes[0] ? "numa_cpu_nodes" : "numa_mem_policy";
+	const char *key = fileio_files(job)->numa.numa_cpu_nodes[0] ? "numa_cpu_nodes" : "numa_mem_policy";
 	char path[4200];
 	uint64_t online;
 	int rc;
 
-	job->numa_mem_set = false;
-	if (!job->numa_cpu_nodes[0] && !job->numa_mem_policy[0])
+	fileio_files(job)->numa.numa_mem_set = false;
+	if (!fileio_files(job)->numa.numa_cpu_nodes[0] && !fileio_files(job)->numa.numa_mem_policy[0])
 		return 0;
 	snprintf(path, sizeof(path), "%s/online", sysfs_dir);
 	if ((rc = numa_read_list(path, &online, 64)))
@@ -133,7 +138,7 @@ int job_validate_numa(struct job *job, const char *sysfs_dir, struct dbio_err *e
 			job, key, err,
 			"this machine shows no NUMA nodes (%s: %s): run without NUMA keys, as fio must", path,
 			strerror(-rc));
-	if (job->numa_cpu_nodes[0] && (rc = cpu_nodes(job, online, sysfs_dir, err)))
+	if (fileio_files(job)->numa.numa_cpu_nodes[0] && (rc = cpu_nodes(job, online, sysfs_dir, err)))
 		return rc;
-	return job->numa_mem_policy[0] ? mem_policy(job, online, sysfs_dir, err) : 0;
+	return fileio_files(job)->numa.numa_mem_policy[0] ? mem_policy(job, online, sysfs_dir, err) : 0;
 }

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "job/job.h"
+#include "workload/fileio/files.h"
 #include "util/units.h"
 
 #define RATE_FORMS "one value for reads and writes, or R,W for each (R, caps reads only, ,W writes only)"
@@ -73,15 +73,15 @@ static int parse_rates(struct job *job, struct dbio_err *err)
 		size_t offset;
 		const char *unit;
 	} keys[] = {
-		{ "rate", offsetof(struct job, rate), bps },
-		{ "rate_iops", offsetof(struct job, rate_iops), iops },
-		{ "rate_min", offsetof(struct job, rate_min), bps },
-		{ "rate_iops_min", offsetof(struct job, rate_iops_min), iops },
+		{ "rate", offsetof(struct files_pacing, rate), bps },
+		{ "rate_iops", offsetof(struct files_pacing, rate_iops), iops },
+		{ "rate_min", offsetof(struct files_pacing, rate_min), bps },
+		{ "rate_iops_min", offsetof(struct files_pacing, rate_iops_min), iops },
 	};
 	uint64_t v[4][2];
 
 	for (size_t k = 0; k < 4; k++) {
-		const char *s = (const char *)job + keys[k].offset;
+		const char *s = (const char *)&fileio_files(job)->pacing + keys[k].offset;
 		int rc = job_parse_rw_pair(s, v[k]);
 
 		if (rc)
@@ -91,39 +91,44 @@ static int parse_rates(struct job *job, struct dbio_err *err)
 	for (int d = 0; d < 2; d++) {
 		/* As fio: rate wins over rate_iops, rate_min over rate_iops_min. */
 		/* fio's IOPS of a direction are of its smallest size (bs=R,W) */
-		if (!v[0][d] && v[1][d] > UINT64_MAX / job->min_bs_rw[d])
-			return job_fail(job, "rate_iops", err, "bad value '%s': too large", job->rate_iops);
-		job->rate_bps[d] = v[0][d] ? v[0][d] : v[1][d] * job->min_bs_rw[d];
-		job->rate_min_bps[d] = v[2][d];
-		job->rate_min_iops[d] = v[2][d] ? 0 : v[3][d];
+		if (!v[0][d] && v[1][d] > UINT64_MAX / fileio_files(job)->where.min_bs_rw[d])
+			return job_fail(job, "rate_iops", err, "bad value '%s': too large",
+					fileio_files(job)->pacing.rate_iops);
+		fileio_files(job)->pacing.rate_bps[d] =
+			v[0][d] ? v[0][d] : v[1][d] * fileio_files(job)->where.min_bs_rw[d];
+		fileio_files(job)->pacing.rate_min_bps[d] = v[2][d];
+		fileio_files(job)->pacing.rate_min_iops[d] = v[2][d] ? 0 : v[3][d];
 	}
 	return 0;
 }
 
 static int parse_startdelay(struct job *job, struct dbio_err *err)
 {
-	const char *s = job->startdelay, *dash = strchr(s, '-');
+	const char *s = fileio_files(job)->pacing.startdelay, *dash = strchr(s, '-');
 	char lo[64];
 	int rc;
 
 	snprintf(lo, sizeof(lo), "%.*s", dash ? (int)(dash - s) : (int)strlen(s), s);
-	rc = units_parse_time(lo, 1000000000ull, &job->startdelay_lo_ns);
+	rc = units_parse_time(lo, 1000000000ull, &fileio_files(job)->pacing.startdelay_lo_ns);
 	if (!rc)
-		rc = dash ? units_parse_time(dash + 1, 1000000000ull, &job->startdelay_hi_ns)
-			  : (job->startdelay_hi_ns = job->startdelay_lo_ns, 0);
+		rc = dash ? units_parse_time(dash + 1, 1000000000ull,
+					     &fileio_files(job)->pacing.startdelay_hi_ns)
+			  : (fileio_files(job)->pacing.startdelay_hi_ns =
+				     fileio_files(job)->pacing.startdelay_lo_ns,
+			     0);
 	if (rc)
 		return job_fail(
 			job, "startdelay", err,
 			"bad value '%s'%s: expected a duration or a range lo-hi of durations, each with a suffix ns, us, ms, s, m or h (a bare number is in seconds), e.g. 10s or 1-5",
 			s, rc == -ERANGE ? ": too large" : "");
-	if (job->startdelay_lo_ns > job->startdelay_hi_ns)
+	if (fileio_files(job)->pacing.startdelay_lo_ns > fileio_files(job)->pacing.startdelay_hi_ns)
 		return job_fail(job, "startdelay", err, "bad value '%s': the range is inverted (lo > hi)", s);
 	return 0;
 }
 
 static void cpu_set(struct job *job, unsigned cpu)
 {
-	job->cpus[cpu / 64] |= 1ull << (cpu % 64);
+	fileio_files(job)->pacing.cpus[cpu / 64] |= 1ull << (cpu % 64);
 }
 
 /* A CPU number of cpus_allowed, which must exist here. */
@@ -138,7 +143,7 @@ static int cpu_number(struct job *job, const char *key, const char *s, size_t le
 		return job_fail(
 			job, key, err,
 			"bad value '%s': expected CPU numbers from 0 and ranges of them separated by commas, e.g. 0,5,8-15",
-			job->cpus_allowed);
+			fileio_files(job)->pacing.cpus_allowed);
 	if (v >= (uint64_t)ncpus || v >= 64 * 16)
 		return job_fail(job, key, err, "CPU %llu: this machine has CPUs 0 to %ld",
 				(unsigned long long)v, ncpus - 1);
@@ -148,7 +153,7 @@ static int cpu_number(struct job *job, const char *key, const char *s, size_t le
 
 static int parse_cpus_allowed(struct job *job, long ncpus, struct dbio_err *err)
 {
-	const char *p = job->cpus_allowed;
+	const char *p = fileio_files(job)->pacing.cpus_allowed;
 
 	while (*p) {
 		const char *end = p + strcspn(p, ","), *dash = memchr(p, '-', (size_t)(end - p));
@@ -164,8 +169,8 @@ static int parse_cpus_allowed(struct job *job, long ncpus, struct dbio_err *err)
 			return rc;
 		if (lo > hi)
 			return job_fail(job, "cpus_allowed", err,
-					"bad value '%s': the range %u-%u is inverted", job->cpus_allowed, lo,
-					hi);
+					"bad value '%s': the range %u-%u is inverted",
+					fileio_files(job)->pacing.cpus_allowed, lo, hi);
 		for (unsigned c = lo; c <= hi; c++)
 			cpu_set(job, c);
 		p = *end ? end + 1 : end; /* a comma at the end is fio's too */
@@ -175,7 +180,7 @@ static int parse_cpus_allowed(struct job *job, long ncpus, struct dbio_err *err)
 
 static int parse_cpumask(struct job *job, long ncpus, struct dbio_err *err)
 {
-	const char *s = job->cpumask;
+	const char *s = fileio_files(job)->pacing.cpumask;
 	char *end;
 	unsigned long long mask;
 
@@ -204,8 +209,8 @@ static int parse_cpus(struct job *job, struct dbio_err *err)
 	const bool allowed = job_is_set(job, "cpus_allowed"), mask = job_is_set(job, "cpumask");
 	int rc = 0;
 
-	memset(job->cpus, 0, sizeof(job->cpus));
-	job->cpus_set = allowed || mask;
+	memset(fileio_files(job)->pacing.cpus, 0, sizeof(fileio_files(job)->pacing.cpus));
+	fileio_files(job)->pacing.cpus_set = allowed || mask;
 	if (allowed && mask)
 		return job_fail(job, "cpumask", err,
 				"given with cpus_allowed: both name the job's CPUs; give one of them");
@@ -215,18 +220,20 @@ static int parse_cpus(struct job *job, struct dbio_err *err)
 		rc = parse_cpumask(job, ncpus, err);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < sizeof(job->cpus) / sizeof(job->cpus[0]); i++)
-		if (job->cpus[i])
+	for (size_t i = 0;
+	     i < sizeof(fileio_files(job)->pacing.cpus) / sizeof(fileio_files(job)->pacing.cpus[0]); i++)
+		if (fileio_files(job)->pacing.cpus[i])
 			return 0;
-	return job->cpus_set
-		       ? job_fail(job, allowed ? "cpus_allowed" : "cpumask", err,
-				  "bad value '%s': names no CPU", allowed ? job->cpus_allowed : job->cpumask)
-		       : 0;
+	return fileio_files(job)->pacing.cpus_set ? job_fail(job, allowed ? "cpus_allowed" : "cpumask", err,
+							     "bad value '%s': names no CPU",
+							     allowed ? fileio_files(job)->pacing.cpus_allowed
+								     : fileio_files(job)->pacing.cpumask)
+						  : 0;
 }
 
 static int parse_nice(struct job *job, struct dbio_err *err)
 {
-	const char *s = job->nice;
+	const char *s = fileio_files(job)->pacing.nice;
 	char *end;
 	long v;
 
@@ -235,7 +242,7 @@ static int parse_nice(struct job *job, struct dbio_err *err)
 	if (errno || end == s || *end || v < -20 || v > 19)
 		return job_fail(job, "nice", err, "bad value '%s': expected a whole number from -20 to 19",
 				s);
-	job->nice_inc = (int)v;
+	fileio_files(job)->pacing.nice_inc = (int)v;
 	return 0;
 }
 
@@ -243,16 +250,16 @@ static int parse_nice(struct job *job, struct dbio_err *err)
  * would go on after a verify mismatch, which dbio always stops at. */
 static int parse_continue(struct job *job, struct dbio_err *err)
 {
-	const char *coe = job->continue_on_error;
+	const char *coe = fileio_files(job)->pacing.continue_on_error;
 
 	if (!strcmp(coe, "none") || !strcmp(coe, "0"))
-		job->continue_on = 0;
+		fileio_files(job)->pacing.continue_on = 0;
 	else if (!strcmp(coe, "read"))
-		job->continue_on = CONTINUE_READ;
+		fileio_files(job)->pacing.continue_on = CONTINUE_READ;
 	else if (!strcmp(coe, "write"))
-		job->continue_on = CONTINUE_WRITE;
+		fileio_files(job)->pacing.continue_on = CONTINUE_WRITE;
 	else if (!strcmp(coe, "io"))
-		job->continue_on = CONTINUE_READ | CONTINUE_WRITE | CONTINUE_TRIM;
+		fileio_files(job)->pacing.continue_on = CONTINUE_READ | CONTINUE_WRITE | CONTINUE_TRIM;
 	else if (!strcmp(coe, "verify") || !strcmp(coe, "all") || !strcmp(coe, "1"))
 		return job_fail(
 			job, "continue_on_error", err,
@@ -263,7 +270,7 @@ static int parse_continue(struct job *job, struct dbio_err *err)
 			job, "continue_on_error", err,
 			"bad value '%s': expected none, read, write or io (fio's verify, all and 1 are not honoured)",
 			coe);
-	if (job->continue_on && strcmp(job->workload, "fileio"))
+	if (fileio_files(job)->pacing.continue_on && strcmp(job->workload, "fileio"))
 		return job_fail(job, "continue_on_error", err, "%s with workload=%s: workload=fileio only",
 				coe, job->workload);
 	return 0;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "job/job.h"
+#include "workload/fileio/files.h"
 
 /* The length of the i-th ':'-separated name of list, and where it starts. */
 static size_t name_at(const char *list, size_t i, const char **start)
@@ -27,7 +27,7 @@ static size_t name_at(const char *list, size_t i, const char **start)
 const char *job_filename_at(const struct job *job, size_t i, char *buf, size_t len)
 {
 	const char *start;
-	size_t n = name_at(job->filename, i, &start);
+	size_t n = name_at(fileio_files(job)->layout.filename, i, &start);
 
 	snprintf(buf, len, "%.*s", (int)n, start);
 	return buf;
@@ -36,28 +36,31 @@ const char *job_filename_at(const struct job *job, size_t i, char *buf, size_t l
 /* filename=/dir/name: directory=/dir, filename=name; a device is refused. */
 static int split_absolute(struct job *job, struct dbio_err *err)
 {
-	const char *slash = strrchr(job->filename, '/');
+	const char *slash = strrchr(fileio_files(job)->layout.filename, '/');
 	char dir[sizeof(job->directory)];
 
-	if (!strncmp(job->filename, "/dev/", 5))
+	if (!strncmp(fileio_files(job)->layout.filename, "/dev/", 5))
 		return job_fail(
 			job, "filename", err,
 			"'%s' is a device: dbio formats and measures a device only in `dbio matrix --device %s --destroy-data`; for a job file, give a filename (or directory=) on a filesystem",
-			job->filename, job->filename);
-	if (strchr(job->filename, ':'))
+			fileio_files(job)->layout.filename, fileio_files(job)->layout.filename);
+	if (strchr(fileio_files(job)->layout.filename, ':'))
 		return job_fail(
 			job, "filename", err,
 			"'%s': an absolute path names one file; for several, give directory= and names separated by ':'",
-			job->filename);
-	snprintf(dir, sizeof(dir), "%.*s", slash == job->filename ? 1 : (int)(slash - job->filename),
-		 job->filename);
+			fileio_files(job)->layout.filename);
+	snprintf(dir, sizeof(dir), "%.*s",
+		 slash == fileio_files(job)->layout.filename
+			 ? 1
+			 : (int)(slash - fileio_files(job)->layout.filename),
+		 fileio_files(job)->layout.filename);
 	if (job_is_set(job, "directory") && strcmp(dir, job->directory))
 		return job_fail(
 			job, "filename", err,
 			"'%s' is not in directory=%s: give a name without '/' for a file in directory=, or no directory=",
-			job->filename, job->directory);
+			fileio_files(job)->layout.filename, job->directory);
 	snprintf(job->directory, sizeof(job->directory), "%s", dir);
-	memmove(job->filename, slash + 1, strlen(slash + 1) + 1);
+	memmove(fileio_files(job)->layout.filename, slash + 1, strlen(slash + 1) + 1);
 	return 0;
 }
 
@@ -67,34 +70,35 @@ static int check_filename(struct job *job, struct dbio_err *err)
 	uint64_t n = 1;
 	int rc;
 
-	if (job->filename[0] == '/' && (rc = split_absolute(job, err)))
+	if (fileio_files(job)->layout.filename[0] == '/' && (rc = split_absolute(job, err)))
 		return rc;
-	for (const char *p = job->filename; (p = strchr(p, ':')); p++)
+	for (const char *p = fileio_files(job)->layout.filename; (p = strchr(p, ':')); p++)
 		n++;
 	for (size_t i = 0; i < n; i++) {
 		const char *a, *b;
-		size_t la = name_at(job->filename, i, &a);
+		size_t la = name_at(fileio_files(job)->layout.filename, i, &a);
 
 		if (la == 0 || (la <= 2 && !strncmp(a, "..", la)) || memchr(a, '/', la))
 			return job_fail(
 				job, "filename", err,
 				"'%s': name %zu of the list is '%.*s': expected names of files in directory= (no '/', not '.' or '..'), ':' between them",
-				job->filename, i + 1, (int)la, a);
+				fileio_files(job)->layout.filename, i + 1, (int)la, a);
 		for (size_t k = 0; k < i; k++)
-			if (name_at(job->filename, k, &b) == la && !memcmp(a, b, la))
+			if (name_at(fileio_files(job)->layout.filename, k, &b) == la && !memcmp(a, b, la))
 				return job_fail(job, "filename", err, "'%s': '%.*s' is named twice",
-						job->filename, (int)la, a);
+						fileio_files(job)->layout.filename, (int)la, a);
 	}
-	if (job_is_set(job, "nrfiles") && job->nrfiles != n)
+	if (job_is_set(job, "nrfiles") && fileio_files(job)->layout.nrfiles != n)
 		return job_fail(
 			job, "nrfiles", err,
 			"%llu, but filename names %llu file%s: give one of the two, or make them agree",
-			(unsigned long long)job->nrfiles, (unsigned long long)n, n == 1 ? "" : "s");
-	if (job->share_files)
+			(unsigned long long)fileio_files(job)->layout.nrfiles, (unsigned long long)n,
+			n == 1 ? "" : "s");
+	if (fileio_files(job)->layout.share_files)
 		return job_fail(
 			job, "share_files", err,
 			"filename already makes every thread work on the same files; drop share_files");
-	job->nrfiles = n;
+	fileio_files(job)->layout.nrfiles = n;
 	return 0;
 }
 
@@ -115,36 +119,40 @@ int job_validate_fio_files(struct job *job, struct dbio_err *err)
 {
 	int rc;
 
-	if (job->filename[0] && (rc = check_filename(job, err)))
+	if (fileio_files(job)->layout.filename[0] && (rc = check_filename(job, err)))
 		return rc;
 	if (job_is_set(job, "buffered")) {
 		const int last = job_is_set(job, "direct") ? later_key(job, "direct", "buffered") : 1;
 
-		if (last < 0 && job->direct == job->buffered)
+		if (last < 0 && fileio_files(job)->layout.direct == fileio_files(job)->layout.buffered)
 			return job_fail(job, "buffered", err,
-					"%d contradicts direct=%d: buffered=0 is direct=1", job->buffered,
-					job->direct);
+					"%d contradicts direct=%d: buffered=0 is direct=1",
+					fileio_files(job)->layout.buffered, fileio_files(job)->layout.direct);
 		if (last)
-			job->direct = !job->buffered; /* else direct, given after it, stands */
+			fileio_files(job)->layout.direct =
+				!fileio_files(job)->layout.buffered; /* else direct, given after it, stands */
 	}
 	if (job_is_set(job, "rwmixwrite")) {
-		if (job_is_set(job, "rwmixread") && job->rwmixread + job->rwmixwrite != 100)
+		if (job_is_set(job, "rwmixread") &&
+		    fileio_files(job)->layout.rwmixread + fileio_files(job)->layout.rwmixwrite != 100)
 			return job_fail(job, "rwmixwrite", err,
 					"%llu and rwmixread=%llu do not add up to 100: give one of the two",
-					(unsigned long long)job->rwmixwrite,
-					(unsigned long long)job->rwmixread);
-		job->rwmixread = 100 - job->rwmixwrite;
+					(unsigned long long)fileio_files(job)->layout.rwmixwrite,
+					(unsigned long long)fileio_files(job)->layout.rwmixread);
+		fileio_files(job)->layout.rwmixread = 100 - fileio_files(job)->layout.rwmixwrite;
 	} else {
-		job->rwmixwrite = 100 - job->rwmixread;
+		fileio_files(job)->layout.rwmixwrite = 100 - fileio_files(job)->layout.rwmixread;
 	}
-	if (job->openfiles && job->openfiles < job->nrfiles)
+	if (fileio_files(job)->layout.openfiles &&
+	    fileio_files(job)->layout.openfiles < fileio_files(job)->layout.nrfiles)
 		return job_fail(
 			job, "openfiles", err,
 			"%llu of nrfiles=%llu: dbio keeps every file of a thread open through the run, and does not close and reopen files between I/Os as fio then does; give openfiles of at least nrfiles, or none",
-			(unsigned long long)job->openfiles, (unsigned long long)job->nrfiles);
-	if (job->fsync_on_close)
-		job->end_fsync = true;
-	if (job->overwrite && !job_is_set(job, "prefill"))
-		job->prefill = PREFILL_ON;
+			(unsigned long long)fileio_files(job)->layout.openfiles,
+			(unsigned long long)fileio_files(job)->layout.nrfiles);
+	if (fileio_files(job)->layout.fsync_on_close)
+		fileio_files(job)->layout.end_fsync = true;
+	if (fileio_files(job)->layout.overwrite && !job_is_set(job, "prefill"))
+		fileio_files(job)->layout.prefill = PREFILL_ON;
 	return 0;
 }

@@ -10,7 +10,7 @@
  */
 #include <stdbool.h>
 
-#include "job/job.h"
+#include "workload/fileio/files.h"
 
 /* fio's rate keys take a third part for trims, which dbio does not pace. */
 static const char *const rate_keys[] = { "rate", "rate_iops", "rate_min", "rate_iops_min" };

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job/job.h"
+#include "workload/fileio/files.h"
 #include "util/units.h"
 
 /* One hex run (after "0x") into out: digits in the order written, an odd
@@ -95,31 +95,33 @@ int job_parse_verify_pattern(const char *s, uint8_t *out, size_t room, size_t *n
 
 static int parse_pattern(struct job *job, struct dbio_err *err)
 {
-	const char *bad = job->verify_pattern;
+	const char *bad = fileio_files(job)->verify.verify_pattern;
 	size_t n = 0;
 	int rc;
 
-	job->vpattern_len = 0;
-	if (!job->verify_pattern[0])
-		return job->verify == VERIFY_PATTERN
+	fileio_files(job)->verify.vpattern_len = 0;
+	if (!fileio_files(job)->verify.verify_pattern[0])
+		return fileio_files(job)->verify.verify == VERIFY_PATTERN
 			       ? job_fail(
 					 job, "verify", err,
 					 "pattern checks verify_pattern, and none is given: give verify_pattern=")
 			       : 0;
-	if (strchr(job->verify_pattern, '%'))
+	if (strchr(fileio_files(job)->verify.verify_pattern, '%'))
 		return job_fail(
 			job, "verify_pattern", err,
 			"fio's %%o (the block's offset) is not in dbio: give bytes (0x hex, \"text\" or decimal numbers)");
-	rc = job_parse_verify_pattern(job->verify_pattern, job->vpattern, sizeof(job->vpattern), &n, &bad);
+	rc = job_parse_verify_pattern(fileio_files(job)->verify.verify_pattern,
+				      fileio_files(job)->verify.vpattern,
+				      sizeof(fileio_files(job)->verify.vpattern), &n, &bad);
 	if (rc == -ERANGE)
 		return job_fail(job, "verify_pattern", err, "longer than %zu bytes, fio's limit too",
-				sizeof(job->vpattern));
+				sizeof(fileio_files(job)->verify.vpattern));
 	if (rc)
 		return job_fail(
 			job, "verify_pattern", err,
 			"cannot read '%s' at '%s': expected 0x and hex digits (0xaa555aa5), \"text\" or a decimal number, run together",
-			job->verify_pattern, bad);
-	job->vpattern_len = (unsigned)n;
+			fileio_files(job)->verify.verify_pattern, bad);
+	fileio_files(job)->verify.vpattern_len = (unsigned)n;
 	return 0;
 }
 
@@ -146,38 +148,40 @@ static const char *refused_type(int type)
 static int check_interval(struct job *job, struct dbio_err *err)
 {
 	const int d = job_writes(job) ? 1 : 0;
-	const uint64_t bs = job->min_bs_rw[d];
+	const uint64_t bs = fileio_files(job)->where.min_bs_rw[d];
 	char a[32], b[32];
 
-	if (!job->verify_interval)
-		job->verify_interval = bs;
-	if (job->bs_unaligned)
+	if (!fileio_files(job)->verify.verify_interval)
+		fileio_files(job)->verify.verify_interval = bs;
+	if (fileio_files(job)->where.bs_unaligned)
 		return job_fail(job, "bs_unaligned", err,
 				"not with verify=: each I/O must hold whole blocks of verify_interval");
-	for (unsigned i = 0; i <= job->nsplit[d]; i++) {
-		const uint64_t size = i < job->nsplit[d] ? job->split_bs[d][i] : bs;
+	for (unsigned i = 0; i <= fileio_files(job)->where.nsplit[d]; i++) {
+		const uint64_t size =
+			i < fileio_files(job)->where.nsplit[d] ? fileio_files(job)->where.split_bs[d][i] : bs;
 
-		if (size % job->verify_interval)
+		if (size % fileio_files(job)->verify.verify_interval)
 			return job_fail(
 				job, "verify_interval", err,
 				"%s does not divide the block size %s: give a divisor of every block size",
-				units_fmt_bytes(a, sizeof(a), job->verify_interval),
+				units_fmt_bytes(a, sizeof(a), fileio_files(job)->verify.verify_interval),
 				units_fmt_bytes(b, sizeof(b), size));
 	}
-	if (job->verify_offset && job->verify_offset + 64 > job->verify_interval)
+	if (fileio_files(job)->verify.verify_offset &&
+	    fileio_files(job)->verify.verify_offset + 64 > fileio_files(job)->verify.verify_interval)
 		return job_fail(job, "verify_offset", err,
 				"%llu bytes: the header would not fit in a block of verify_interval=%llu",
-				(unsigned long long)job->verify_offset,
-				(unsigned long long)job->verify_interval);
+				(unsigned long long)fileio_files(job)->verify.verify_offset,
+				(unsigned long long)fileio_files(job)->verify.verify_interval);
 	return 0;
 }
 
 int job_validate_verify(struct job *job, struct dbio_err *err)
 {
-	const char *why = refused_type(job->verify);
+	const char *why = refused_type(fileio_files(job)->verify.verify);
 	int rc;
 
-	if (job->verify == VERIFY_NONE) {
+	if (fileio_files(job)->verify.verify == VERIFY_NONE) {
 		static const char *const needs[] = { "verify_only", "verify_backlog", "verify_interval",
 						     "verify_offset" };
 
@@ -196,10 +200,10 @@ int job_validate_verify(struct job *job, struct dbio_err *err)
 		return job_fail(
 			job, "time_based", err,
 			"not with verify= in a job that writes (yet): fio reads back after each pass of size; bound the job by size");
-	if (job->verify_only && !job_writes(job))
+	if (fileio_files(job)->verify.verify_only && !job_writes(job))
 		return job_fail(job, "verify_only", err,
 				"for a job that writes: it reads back what the same job wrote before");
-	if (job->verify_only && job->ramp_ns)
+	if (fileio_files(job)->verify.verify_only && job->ramp_ns)
 		return job_fail(
 			job, "ramp_time", err,
 			"not with verify_only: the ramp's writes would overwrite what is to be checked");

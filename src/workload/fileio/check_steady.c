@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job/job.h"
+#include "workload/fileio/files.h"
 #include "util/units.h"
 
 #define SS_FORMS                                                                                             \
@@ -46,21 +46,22 @@ static int parse_limit(struct job *job, const char *s)
 
 	if (len && s[len - 1] == '%') {
 		snprintf(num, sizeof(num), "%.*s", (int)(len - 1), s);
-		job->ss_pct = true;
-		return parse_number(num, &job->ss_limit);
+		fileio_files(job)->steady.ss_pct = true;
+		return parse_number(num, &fileio_files(job)->steady.ss_limit);
 	}
-	job->ss_pct = false;
-	if (job->ss_metric == SS_IOPS)
-		return parse_number(s, &job->ss_limit);
-	if (job->ss_metric == SS_BW ? units_parse_size(s, &v) : units_parse_time(s, 1000, &v))
+	fileio_files(job)->steady.ss_pct = false;
+	if (fileio_files(job)->steady.ss_metric == SS_IOPS)
+		return parse_number(s, &fileio_files(job)->steady.ss_limit);
+	if (fileio_files(job)->steady.ss_metric == SS_BW ? units_parse_size(s, &v)
+							 : units_parse_time(s, 1000, &v))
 		return -EINVAL;
-	job->ss_limit = (double)v;
+	fileio_files(job)->steady.ss_limit = (double)v;
 	return 0;
 }
 
 static int parse_steadystate(struct job *job, struct dbio_err *err)
 {
-	const char *s = job->steadystate, *colon = strchr(s, ':');
+	const char *s = fileio_files(job)->steady.steadystate, *colon = strchr(s, ':');
 	const size_t mode_len = colon ? (size_t)(colon - s) : strlen(s);
 	size_t m;
 
@@ -70,8 +71,8 @@ static int parse_steadystate(struct job *job, struct dbio_err *err)
 	if (m == sizeof(ss_modes) / sizeof(ss_modes[0]))
 		return job_fail(job, "steadystate", err, "bad value '%s': unknown mode '%.*s': expected %s",
 				s, (int)mode_len, s, SS_FORMS);
-	job->ss_metric = ss_modes[m].metric;
-	job->ss_slope = ss_modes[m].slope;
+	fileio_files(job)->steady.ss_metric = ss_modes[m].metric;
+	fileio_files(job)->steady.ss_slope = ss_modes[m].slope;
 	if (!colon || !colon[1])
 		return job_fail(job, "steadystate", err,
 				"bad value '%s': a limit is needed after the mode, as in fio: expected %s", s,
@@ -87,23 +88,25 @@ int job_validate_steady(struct job *job, struct dbio_err *err)
 	int rc = parse_steadystate(job, err);
 	char dur[32], iv[32];
 
-	if (rc || !job->ss_dur_ns)
+	if (rc || !fileio_files(job)->steady.ss_dur_ns)
 		return rc;
-	if (job->ss_interval_ns < NS_PER_S)
-		return job_fail(job, "steadystate_check_interval", err,
-				"%s: too short: at least 1 s, as in fio",
-				units_fmt_ns(iv, sizeof(iv), (double)job->ss_interval_ns));
-	if (job->ss_dur_ns % job->ss_interval_ns || job->ss_dur_ns / job->ss_interval_ns < 2)
+	if (fileio_files(job)->steady.ss_interval_ns < NS_PER_S)
+		return job_fail(
+			job, "steadystate_check_interval", err, "%s: too short: at least 1 s, as in fio",
+			units_fmt_ns(iv, sizeof(iv), (double)fileio_files(job)->steady.ss_interval_ns));
+	if (fileio_files(job)->steady.ss_dur_ns % fileio_files(job)->steady.ss_interval_ns ||
+	    fileio_files(job)->steady.ss_dur_ns / fileio_files(job)->steady.ss_interval_ns < 2)
 		return job_fail(
 			job, "steadystate_duration", err,
 			"%s: expected a whole number of at least 2 steadystate_check_interval (%s), as in fio: the window holds one sample per interval",
-			units_fmt_ns(dur, sizeof(dur), (double)job->ss_dur_ns),
-			units_fmt_ns(iv, sizeof(iv), (double)job->ss_interval_ns));
-	if (job->ss_dur_ns / job->ss_interval_ns > 100000)
-		return job_fail(job, "steadystate_duration", err,
-				"%s: too long: at most 100000 samples (steadystate_check_interval %s)",
-				units_fmt_ns(dur, sizeof(dur), (double)job->ss_dur_ns),
-				units_fmt_ns(iv, sizeof(iv), (double)job->ss_interval_ns));
+			units_fmt_ns(dur, sizeof(dur), (double)fileio_files(job)->steady.ss_dur_ns),
+			units_fmt_ns(iv, sizeof(iv), (double)fileio_files(job)->steady.ss_interval_ns));
+	if (fileio_files(job)->steady.ss_dur_ns / fileio_files(job)->steady.ss_interval_ns > 100000)
+		return job_fail(
+			job, "steadystate_duration", err,
+			"%s: too long: at most 100000 samples (steadystate_check_interval %s)",
+			units_fmt_ns(dur, sizeof(dur), (double)fileio_files(job)->steady.ss_dur_ns),
+			units_fmt_ns(iv, sizeof(iv), (double)fileio_files(job)->steady.ss_interval_ns));
 	if (job->numjobs > 1 && !job->group_reporting)
 		return job_fail(
 			job, "steadystate_duration", err,
@@ -114,15 +117,19 @@ int job_validate_steady(struct job *job, struct dbio_err *err)
 
 int job_check_steady_pair(const struct job *a, const struct job *b, struct dbio_err *err)
 {
-	if (a->ss_dur_ns && b->ss_dur_ns && a->ss_interval_ns != b->ss_interval_ns)
+	if (fileio_files(a)->steady.ss_dur_ns && fileio_files(b)->steady.ss_dur_ns &&
+	    fileio_files(a)->steady.ss_interval_ns != fileio_files(b)->steady.ss_interval_ns)
 		return job_fail(b, "steadystate_check_interval", err,
 				"differs from job '%s': fio takes one check interval for every job", a->name);
 	if (a->groupid != b->groupid)
 		return 0;
-	if (a->ss_dur_ns != b->ss_dur_ns ||
-	    (a->ss_dur_ns &&
-	     (a->ss_ramp_ns != b->ss_ramp_ns || a->ss_metric != b->ss_metric || a->ss_slope != b->ss_slope ||
-	      a->ss_pct != b->ss_pct || a->ss_limit != b->ss_limit)))
+	if (fileio_files(a)->steady.ss_dur_ns != fileio_files(b)->steady.ss_dur_ns ||
+	    (fileio_files(a)->steady.ss_dur_ns &&
+	     (fileio_files(a)->steady.ss_ramp_ns != fileio_files(b)->steady.ss_ramp_ns ||
+	      fileio_files(a)->steady.ss_metric != fileio_files(b)->steady.ss_metric ||
+	      fileio_files(a)->steady.ss_slope != fileio_files(b)->steady.ss_slope ||
+	      fileio_files(a)->steady.ss_pct != fileio_files(b)->steady.ss_pct ||
+	      fileio_files(a)->steady.ss_limit != fileio_files(b)->steady.ss_limit)))
 		return job_fail(
 			b, job_is_set(b, "steadystate_duration") ? "steadystate_duration" : "steadystate",
 			err,

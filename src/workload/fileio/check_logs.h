@@ -1,18 +1,18 @@
 /*
- * fio's keys of log files and command priorities (job/fio_logs.c): the
+ * fio's keys of log files and command priorities (workload/fileio/check_logs.c): the
  * names of a thread's log files, and cmdprio's forms parsed into the job's
  * table of priorities per direction and block size. The worker records
  * (stats/iolog.h), picks each I/O's priority (workload/cmdprio.h) and the
  * runner writes the files (run/logs.c).
  */
-#ifndef DBIO_JOB_FIO_LOGS_H
-#define DBIO_JOB_FIO_LOGS_H
+#ifndef DBIO_WORKLOAD_FILEIO_CHECK_LOGS_H
+#define DBIO_WORKLOAD_FILEIO_CHECK_LOGS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "job/job.h"
+#include "workload/fileio/files.h"
 #include "util/err.h"
 
 /* ioprio(2)'s value of class, level and hint, as fio's ioprio_value: class

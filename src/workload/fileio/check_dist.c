@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job/job.h"
+#include "workload/fileio/files.h"
 #include "util/units.h"
 
 #define ZONES_MAX 256 /* fio's ZONESPLIT_MAX */
@@ -19,7 +19,7 @@
  * (zoned_abs; none: 0). */
 static int parse_zone(struct job *job, unsigned d, char *e, bool abs, struct dbio_err *err)
 {
-	const unsigned i = job->nzones[d];
+	const unsigned i = fileio_files(job)->where.nzones[d];
 	char *slash = strchr(e, '/'), *end = NULL;
 	unsigned long access;
 	uint64_t share = abs ? 0 : UINT64_MAX;
@@ -45,9 +45,9 @@ static int parse_zone(struct job *job, unsigned d, char *e, bool abs, struct dbi
 					"bad zone '%s': expected a percentage of the file", slash + 1);
 		share = p == 0 ? UINT64_MAX : p > 100 ? 100 : p; /* as fio */
 	}
-	job->zone_access[d][i] = (unsigned)access;
-	job->zone_len[d][i] = share;
-	job->nzones[d] = i + 1;
+	fileio_files(job)->where.zone_access[d][i] = (unsigned)access;
+	fileio_files(job)->where.zone_len[d][i] = share;
+	fileio_files(job)->where.nzones[d] = i + 1;
 	return 0;
 }
 
@@ -60,17 +60,17 @@ static int parse_zones(struct job *job, unsigned d, const char *list, bool abs, 
 	uint64_t shares = 0, start = 0;
 	int rc;
 
-	job->nzones[d] = 0;
+	fileio_files(job)->where.nzones[d] = 0;
 	snprintf(copy, sizeof(copy), "%s", list);
 	for (char *save = NULL, *e = strtok_r(copy, ":", &save); e; e = strtok_r(NULL, ":", &save))
 		if ((rc = parse_zone(job, d, e, abs, err)))
 			return rc;
-	for (unsigned i = 0; i < job->nzones[d]; i++) {
-		access += job->zone_access[d][i];
-		if (job->zone_len[d][i] == UINT64_MAX)
+	for (unsigned i = 0; i < fileio_files(job)->where.nzones[d]; i++) {
+		access += fileio_files(job)->where.zone_access[d][i];
+		if (fileio_files(job)->where.zone_len[d][i] == UINT64_MAX)
 			missing++;
 		else
-			shares += job->zone_len[d][i];
+			shares += fileio_files(job)->where.zone_len[d][i];
 	}
 	if (access != 100 || (!abs && shares > 100))
 		return job_fail(
@@ -78,11 +78,11 @@ static int parse_zones(struct job *job, unsigned d, const char *list, bool abs, 
 			"'%s': the accesses add up to %u and the zones to %llu%s: expected accesses of 100 in all%s",
 			list, access, (unsigned long long)shares, abs ? " bytes" : " %",
 			abs ? "" : " and zones of at most 100 %");
-	for (unsigned i = 0; i < job->nzones[d]; i++) {
-		if (job->zone_len[d][i] == UINT64_MAX)
-			job->zone_len[d][i] = (100 - shares) / missing;
-		job->zone_start[d][i] = start;
-		start += job->zone_len[d][i];
+	for (unsigned i = 0; i < fileio_files(job)->where.nzones[d]; i++) {
+		if (fileio_files(job)->where.zone_len[d][i] == UINT64_MAX)
+			fileio_files(job)->where.zone_len[d][i] = (100 - shares) / missing;
+		fileio_files(job)->where.zone_start[d][i] = start;
+		start += fileio_files(job)->where.zone_len[d][i];
 	}
 	return 0;
 }
@@ -90,30 +90,31 @@ static int parse_zones(struct job *job, unsigned d, const char *list, bool abs, 
 /* normal:DEV, fio's Gaussian: DEV from 0 to below 100. */
 static int parse_normal(struct job *job, struct dbio_err *err)
 {
-	const char *v = job->random_distribution + strlen("normal:");
+	const char *v = fileio_files(job)->layout.random_distribution + strlen("normal:");
 	char *end;
 	double dev = strtod(v, &end);
 
 	if (end != v && *end == ':')
 		return job_fail(job, "random_distribution", err,
 				"'%s': a center after the deviation is not taken yet: give normal:DEV alone",
-				job->random_distribution);
+				fileio_files(job)->layout.random_distribution);
 	if (end == v || *end || !(dev >= 0 && dev < 100))
 		return job_fail(job, "random_distribution", err,
 				"bad value '%s': normal:DEV takes a deviation from 0 to below 100",
-				job->random_distribution);
-	job->dist = DIST_NORMAL;
-	job->dist_param = dev;
+				fileio_files(job)->layout.random_distribution);
+	fileio_files(job)->layout.dist = DIST_NORMAL;
+	fileio_files(job)->layout.dist_param = dev;
 	return 0;
 }
 
 /* sequence:B,B,...: up to 64 block numbers, in the order fio visits them. */
 static int parse_sequence(struct job *job, struct dbio_err *err)
 {
-	const char *p = job->random_distribution + 9;
-	const unsigned max = sizeof(job->seq_blocks) / sizeof(job->seq_blocks[0]);
+	const char *p = fileio_files(job)->layout.random_distribution + 9;
+	const unsigned max =
+		sizeof(fileio_files(job)->where.seq_blocks) / sizeof(fileio_files(job)->where.seq_blocks[0]);
 
-	job->nseq_blocks = 0;
+	fileio_files(job)->where.nseq_blocks = 0;
 	for (;;) {
 		const size_t len = strcspn(p, ",");
 		char *end;
@@ -124,23 +125,23 @@ static int parse_sequence(struct job *job, struct dbio_err *err)
 				job, "random_distribution", err,
 				"bad block '%.*s' in '%s': sequence:B,B,... takes block numbers from 0, "
 				"',' between them",
-				(int)len, p, job->random_distribution);
-		if (job->nseq_blocks == max)
+				(int)len, p, fileio_files(job)->layout.random_distribution);
+		if (fileio_files(job)->where.nseq_blocks == max)
 			return job_fail(job, "random_distribution", err,
 					"'%s': more than %u blocks in the sequence (fio's limit)",
-					job->random_distribution, max);
-		job->seq_blocks[job->nseq_blocks++] = (unsigned)b;
+					fileio_files(job)->layout.random_distribution, max);
+		fileio_files(job)->where.seq_blocks[fileio_files(job)->where.nseq_blocks++] = (unsigned)b;
 		if (!p[len])
 			break;
 		p += len + 1;
 	}
-	job->dist = DIST_SEQUENCE;
+	fileio_files(job)->layout.dist = DIST_SEQUENCE;
 	return 0;
 }
 
 int job_parse_fio_distribution(struct job *job, struct dbio_err *err)
 {
-	const char *v = job->random_distribution;
+	const char *v = fileio_files(job)->layout.random_distribution;
 	const bool abs = !strncmp(v, "zoned_abs:", 10);
 	const char *lists = v + (abs ? 10 : 6), *comma = strchr(lists, ',');
 	char first[512];
@@ -156,17 +157,20 @@ int job_parse_fio_distribution(struct job *job, struct dbio_err *err)
 		return rc;
 	if (comma && strchr(comma + 1, ',') && strchr(strchr(comma + 1, ',') + 1, ','))
 		return job_fail(job, "random_distribution", err, "'%s': more than READ,WRITE,TRIM lists", v);
-	job->nzones[1] = 0; /* "LIST,": writes uniform */
+	fileio_files(job)->where.nzones[1] = 0; /* "LIST,": writes uniform */
 	if (!comma) {
-		memcpy(job->zone_access[1], job->zone_access[0], sizeof(job->zone_access[0]));
-		memcpy(job->zone_start[1], job->zone_start[0], sizeof(job->zone_start[0]));
-		memcpy(job->zone_len[1], job->zone_len[0], sizeof(job->zone_len[0]));
-		job->nzones[1] = job->nzones[0];
+		memcpy(fileio_files(job)->where.zone_access[1], fileio_files(job)->where.zone_access[0],
+		       sizeof(fileio_files(job)->where.zone_access[0]));
+		memcpy(fileio_files(job)->where.zone_start[1], fileio_files(job)->where.zone_start[0],
+		       sizeof(fileio_files(job)->where.zone_start[0]));
+		memcpy(fileio_files(job)->where.zone_len[1], fileio_files(job)->where.zone_len[0],
+		       sizeof(fileio_files(job)->where.zone_len[0]));
+		fileio_files(job)->where.nzones[1] = fileio_files(job)->where.nzones[0];
 	} else if (comma[1] && comma[1] != ',') {
 		snprintf(first, sizeof(first), "%.*s", (int)strcspn(comma + 1, ","), comma + 1);
 		if ((rc = parse_zones(job, 1, first, abs, err)))
 			return rc;
 	}
-	job->dist = abs ? DIST_ZONED_ABS : DIST_ZONED;
+	fileio_files(job)->layout.dist = abs ? DIST_ZONED_ABS : DIST_ZONED;
 	return 0;
 }

@@ -7,7 +7,7 @@
  * one list for both directions or READS,WRITES. Where fio clamps a value
  * out of range, dbio refuses it and says what is accepted.
  */
-#include "job/fio_logs.h"
+#include "workload/fileio/check_logs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "util/units.h"
+#include "workload/fileio/files.h"
 
 #define IOPRIO_CLASS_SHIFT 13
 #define IOPRIO_HINT_SHIFT  3
@@ -69,20 +70,20 @@ static int rw_numbers(const struct job *job, const char *key, const char *s, uns
 static int add_entry(struct job *job, const char *key, int d, uint64_t bs, unsigned perc, unsigned val,
 		     struct dbio_err *err)
 {
-	unsigned total = perc, n = job->cmdprio_n[d];
+	unsigned total = perc, n = fileio_files(job)->logs.cmdprio_n[d];
 
 	if (n == MAX_ENTRIES)
 		return job_fail(job, key, err, "more than %d entries for one direction", MAX_ENTRIES);
 	for (unsigned i = 0; i < n; i++)
-		if (job->cmdprio_bs[d][i] == bs)
-			total += job->cmdprio_perc[d][i];
+		if (fileio_files(job)->logs.cmdprio_bs[d][i] == bs)
+			total += fileio_files(job)->logs.cmdprio_perc[d][i];
 	if (total > 100)
 		return job_fail(job, key, err, "the percentages of %llu bytes add up to %u: at most 100",
 				(unsigned long long)bs, total);
-	job->cmdprio_bs[d][n] = bs;
-	job->cmdprio_perc[d][n] = perc;
-	job->cmdprio_val[d][n] = (uint16_t)val;
-	job->cmdprio_n[d] = n + 1;
+	fileio_files(job)->logs.cmdprio_bs[d][n] = bs;
+	fileio_files(job)->logs.cmdprio_perc[d][n] = perc;
+	fileio_files(job)->logs.cmdprio_val[d][n] = (uint16_t)val;
+	fileio_files(job)->logs.cmdprio_n[d] = n + 1;
 	return 0;
 }
 
@@ -128,7 +129,7 @@ static int bssplit_entry(struct job *job, int d, const char *s, size_t len, unsi
 
 static int parse_bssplit(struct job *job, const unsigned implicit[2], struct dbio_err *err)
 {
-	const char *s = job->cmdprio_bssplit, *comma = strchr(s, ',');
+	const char *s = fileio_files(job)->logs.cmdprio_bssplit, *comma = strchr(s, ',');
 
 	for (int d = 0; d < 2; d++) {
 		/* READS,WRITES[,TRIMS]; one list is both */
@@ -155,19 +156,20 @@ static int parse_cmdprio(struct job *job, struct dbio_err *err)
 		 implicit[2];
 	int rc;
 
-	job->cmdprio_n[0] = job->cmdprio_n[1] = 0;
-	if ((rc = rw_numbers(job, "cmdprio_percentage", job->cmdprio_percentage, 0, 100, perc, err)) ||
-	    (rc = rw_numbers(job, "cmdprio_class", job->cmdprio_class, 1, 3, cls, err)) ||
-	    (rc = rw_numbers(job, "cmdprio", job->cmdprio, 0, 7, level, err)) ||
-	    (rc = rw_numbers(job, "cmdprio_hint", job->cmdprio_hint, 0, 1023, hint, err)))
+	fileio_files(job)->logs.cmdprio_n[0] = fileio_files(job)->logs.cmdprio_n[1] = 0;
+	if ((rc = rw_numbers(job, "cmdprio_percentage", fileio_files(job)->logs.cmdprio_percentage, 0, 100,
+			     perc, err)) ||
+	    (rc = rw_numbers(job, "cmdprio_class", fileio_files(job)->logs.cmdprio_class, 1, 3, cls, err)) ||
+	    (rc = rw_numbers(job, "cmdprio", fileio_files(job)->logs.cmdprio, 0, 7, level, err)) ||
+	    (rc = rw_numbers(job, "cmdprio_hint", fileio_files(job)->logs.cmdprio_hint, 0, 1023, hint, err)))
 		return rc;
 	for (int d = 0; d < 2; d++)
 		implicit[d] = job_ioprio_value(cls[d], level[d], hint[d]);
-	if (job->cmdprio_bssplit[0] && (perc[0] || perc[1]))
+	if (fileio_files(job)->logs.cmdprio_bssplit[0] && (perc[0] || perc[1]))
 		return job_fail(
 			job, "cmdprio_bssplit", err,
 			"given with cmdprio_percentage: the two are exclusive, as in fio; give one of them");
-	if (job->cmdprio_bssplit[0])
+	if (fileio_files(job)->logs.cmdprio_bssplit[0])
 		return parse_bssplit(job, implicit, err);
 	for (int d = 0; d < 2; d++)
 		if (perc[d] && (rc = add_entry(job, "cmdprio_percentage", d, 0, perc[d], implicit[d], err)))
@@ -179,9 +181,9 @@ static const char *const log_keys[] = { "write_lat_log", "write_bw_log", "write_
 
 const char *job_log_name(const struct job *job, const char *key)
 {
-	const char *v = !strcmp(key, "write_lat_log")  ? job->write_lat_log
-			: !strcmp(key, "write_bw_log") ? job->write_bw_log
-						       : job->write_iops_log;
+	const char *v = !strcmp(key, "write_lat_log")  ? fileio_files(job)->logs.write_lat_log
+			: !strcmp(key, "write_bw_log") ? fileio_files(job)->logs.write_bw_log
+						       : fileio_files(job)->logs.write_iops_log;
 
 	if (!job_is_set(job, key))
 		return NULL;
@@ -191,7 +193,7 @@ const char *job_log_name(const struct job *job, const char *key)
 bool job_log_path(const struct job *job, const char *name, const char *kind, uint64_t thread, char *buf,
 		  size_t len)
 {
-	int n = job->per_job_logs
+	int n = fileio_files(job)->logs.per_job_logs
 			? snprintf(buf, len, "%s_%s.%llu.log", name, kind, (unsigned long long)thread)
 			: snprintf(buf, len, "%s_%s.log", name, kind);
 
@@ -203,21 +205,24 @@ static int check_logs(struct job *job, struct dbio_err *err)
 	struct timespec ts;
 	char path[4096];
 
-	job->nlogs = 0;
+	fileio_files(job)->logs.nlogs = 0;
 	for (size_t k = 0; k < sizeof(log_keys) / sizeof(log_keys[0]); k++) {
 		const char *name = job_log_name(job, log_keys[k]);
 
 		if (!name)
 			continue;
-		job->nlogs += k ? 1 : 3;
-		if (!job_log_path(job, name, "clat", job->thread_base + job->numjobs, path, sizeof(path)))
+		fileio_files(job)->logs.nlogs += k ? 1 : 3;
+		if (!job_log_path(job, name, "clat", fileio_files(job)->pacing.thread_base + job->numjobs,
+				  path, sizeof(path)))
 			return job_fail(job, log_keys[k], err, "the name '%s' is too long for a path", name);
 	}
-	if (job->log_alternate_epoch && clock_gettime((clockid_t)job->log_alternate_epoch_clock_id, &ts))
+	if (fileio_files(job)->logs.log_alternate_epoch &&
+	    clock_gettime((clockid_t)fileio_files(job)->logs.log_alternate_epoch_clock_id, &ts))
 		return job_fail(
 			job, "log_alternate_epoch_clock_id", err,
 			"clock %llu: clock_gettime: %s: expected a clock of this kernel (0 CLOCK_REALTIME, 1 CLOCK_MONOTONIC, 7 CLOCK_BOOTTIME ...)",
-			(unsigned long long)job->log_alternate_epoch_clock_id, strerror(errno));
+			(unsigned long long)fileio_files(job)->logs.log_alternate_epoch_clock_id,
+			strerror(errno));
 	return 0;
 }
 
@@ -227,9 +232,11 @@ int job_validate_logs(struct job *job, struct dbio_err *err)
 
 	if (rc)
 		return rc;
-	job->cmdprio_default = job_is_set(job, "prio") || job_is_set(job, "prioclass")
-				       ? job_ioprio_value((unsigned)job->prioclass, (unsigned)job->prio, 0)
-				       : 0;
+	fileio_files(job)->logs.cmdprio_default =
+		job_is_set(job, "prio") || job_is_set(job, "prioclass")
+			? job_ioprio_value((unsigned)fileio_files(job)->pacing.prioclass,
+					   (unsigned)fileio_files(job)->pacing.prio, 0)
+			: 0;
 	return parse_cmdprio(job, err);
 }
 

@@ -11,20 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job/job.h"
+#include "workload/fileio/files.h"
 #include "util/units.h"
 
 /* random_distribution: "random", "zipf:THETA" or "pareto:H". */
 static int parse_distribution(struct job *job, struct dbio_err *err)
 {
-	const char *v = job->random_distribution;
+	const char *v = fileio_files(job)->layout.random_distribution;
 	char *end;
 
-	job->dist = DIST_UNIFORM;
-	job->nzones[0] = job->nzones[1] = 0;
+	fileio_files(job)->layout.dist = DIST_UNIFORM;
+	fileio_files(job)->where.nzones[0] = fileio_files(job)->where.nzones[1] = 0;
 	if (!strcmp(v, "random"))
 		return 0;
-	/* fio's forms of more than one number: job/fio_dist.c */
+	/* fio's forms of more than one number: workload/fileio/check_dist.c */
 	if (!strncmp(v, "zoned:", 6) || !strncmp(v, "zoned_abs:", 10) || !strncmp(v, "normal:", 7) ||
 	    !strncmp(v, "sequence:", 9))
 		return job_parse_fio_distribution(job, err);
@@ -33,8 +33,8 @@ static int parse_distribution(struct job *job, struct dbio_err *err)
 		double p = strtod(v + (zipf ? 5 : 7), &end);
 
 		if (!*end && end != v + (zipf ? 5 : 7) && (zipf ? p > 0 && p <= 10 : p > 0 && p < 1)) {
-			job->dist = zipf ? DIST_ZIPF : DIST_PARETO;
-			job->dist_param = p;
+			fileio_files(job)->layout.dist = zipf ? DIST_ZIPF : DIST_PARETO;
+			fileio_files(job)->layout.dist_param = p;
 			return 0;
 		}
 	}
@@ -57,11 +57,11 @@ int job_parse_sync_file_range(struct job *job, struct dbio_err *err)
 		{ "write", SYNC_FILE_RANGE_WRITE },
 		{ "wait_after", SYNC_FILE_RANGE_WAIT_AFTER },
 	};
-	const char *v = job->sync_file_range, *colon = strrchr(v, ':');
+	const char *v = fileio_files(job)->layout.sync_file_range, *colon = strrchr(v, ':');
 	char *end;
 
-	job->sfr_every = 0;
-	job->sfr_flags = 0;
+	fileio_files(job)->layout.sfr_every = 0;
+	fileio_files(job)->layout.sfr_flags = 0;
 	if (!*v)
 		return 0;
 	/* Each comma-separated item before the colon is a flag's name. */
@@ -71,19 +71,20 @@ int job_parse_sync_file_range(struct job *job, struct dbio_err *err)
 		while (i < 3 && !(strlen(flags[i].name) == n && !strncmp(flags[i].name, p, n)))
 			i++;
 		if (i == 3) {
-			job->sfr_flags = 0;
+			fileio_files(job)->layout.sfr_flags = 0;
 			break;
 		}
-		job->sfr_flags |= flags[i].flag;
+		fileio_files(job)->layout.sfr_flags |= flags[i].flag;
 		p += n + 1;
 	}
-	if (colon && job->sfr_flags) {
+	if (colon && fileio_files(job)->layout.sfr_flags) {
 		errno = 0;
-		job->sfr_every = strtoull(colon + 1, &end, 10);
-		if (!errno && end != colon + 1 && !*end && colon[1] != '-' && job->sfr_every > 0)
+		fileio_files(job)->layout.sfr_every = strtoull(colon + 1, &end, 10);
+		if (!errno && end != colon + 1 && !*end && colon[1] != '-' &&
+		    fileio_files(job)->layout.sfr_every > 0)
 			return 0;
 	}
-	job->sfr_every = 0;
+	fileio_files(job)->layout.sfr_every = 0;
 	return job_fail(
 		job, "sync_file_range", err,
 		"bad value '%s': expected FLAGS:N, FLAGS one or more of wait_before, write, "
@@ -97,47 +98,56 @@ int job_validate_files(struct job *job, struct dbio_err *err)
 
 	if (job_validate_fio_files(job, err) || parse_distribution(job, err) || job_validate_sizes(job, err))
 		return err->code;
-	if (job->size == 0 && job->filesize == 0)
+	if (fileio_files(job)->layout.size == 0 && fileio_files(job)->layout.filesize == 0)
 		return job_fail(job, "size", err,
 				"missing: give size= (bytes of I/O) or filesize= (bytes per file)");
-	if (job->filesize == 0) {
+	if (fileio_files(job)->layout.filesize == 0) {
 		/* Round up to whole blocks, so the files hold all of size. */
-		uint64_t per_file = job->size / job->nrfiles + (job->size % job->nrfiles != 0);
+		uint64_t per_file = fileio_files(job)->layout.size / fileio_files(job)->layout.nrfiles +
+				    (fileio_files(job)->layout.size % fileio_files(job)->layout.nrfiles != 0);
 
-		job->filesize = (per_file + job->min_bs - 1) / job->min_bs * job->min_bs;
+		fileio_files(job)->layout.filesize = (per_file + fileio_files(job)->where.min_bs - 1) /
+						     fileio_files(job)->where.min_bs *
+						     fileio_files(job)->where.min_bs;
 	}
-	if (job->size == 0)
-		job->size = job->filesize * job->nrfiles;
-	if (job->filesize < job->min_bs)
+	if (fileio_files(job)->layout.size == 0)
+		fileio_files(job)->layout.size =
+			fileio_files(job)->layout.filesize * fileio_files(job)->layout.nrfiles;
+	if (fileio_files(job)->layout.filesize < fileio_files(job)->where.min_bs)
 		return job_fail(
 			job, job_is_set(job, "filesize") ? "filesize" : "size", err,
 			"each file would hold %s, less than one block (bs=%s); make size at least bs * nrfiles",
-			units_fmt_bytes(a, sizeof(a), job->filesize),
-			units_fmt_bytes(b, sizeof(b), job->min_bs));
-	if (job->filesize / job->min_bs > UINT64_MAX / job->nrfiles)
+			units_fmt_bytes(a, sizeof(a), fileio_files(job)->layout.filesize),
+			units_fmt_bytes(b, sizeof(b), fileio_files(job)->where.min_bs));
+	if (fileio_files(job)->layout.filesize / fileio_files(job)->where.min_bs >
+	    UINT64_MAX / fileio_files(job)->layout.nrfiles)
 		return job_fail(job, "nrfiles", err, "too many blocks in all");
-	uint64_t space = job->filesize / job->min_bs * job->min_bs * job->nrfiles;
+	uint64_t space = fileio_files(job)->layout.filesize / fileio_files(job)->where.min_bs *
+			 fileio_files(job)->where.min_bs * fileio_files(job)->layout.nrfiles;
 
-	if (job->size > space)
+	if (fileio_files(job)->layout.size > space)
 		return job_fail(job, "size", err,
 				"%s is more than the files hold (%s = nrfiles * filesize in whole blocks)",
-				units_fmt_bytes(a, sizeof(a), job->size),
+				units_fmt_bytes(a, sizeof(a), fileio_files(job)->layout.size),
 				units_fmt_bytes(b, sizeof(b), space));
-	if (job->size < job->min_bs)
+	if (fileio_files(job)->layout.size < fileio_files(job)->where.min_bs)
 		return job_fail(job, "size", err, "%s is less than one block (bs=%s)",
-				units_fmt_bytes(a, sizeof(a), job->size),
-				units_fmt_bytes(b, sizeof(b), job->min_bs));
-	if (job->share_files && job->size / job->min_bs < job->numjobs)
-		return job_fail(
-			job, "numjobs", err, "%llu threads share %llu blocks: each needs at least one",
-			(unsigned long long)job->numjobs, (unsigned long long)(job->size / job->min_bs));
-	if (job->direct && job->bs % 512)
+				units_fmt_bytes(a, sizeof(a), fileio_files(job)->layout.size),
+				units_fmt_bytes(b, sizeof(b), fileio_files(job)->where.min_bs));
+	if (fileio_files(job)->layout.share_files &&
+	    fileio_files(job)->layout.size / fileio_files(job)->where.min_bs < job->numjobs)
+		return job_fail(job, "numjobs", err,
+				"%llu threads share %llu blocks: each needs at least one",
+				(unsigned long long)job->numjobs,
+				(unsigned long long)(fileio_files(job)->layout.size /
+						     fileio_files(job)->where.min_bs));
+	if (fileio_files(job)->layout.direct && fileio_files(job)->layout.bs % 512)
 		return job_fail(
 			job, "bs", err,
 			"%llu is not a multiple of 512, which direct=1 needs (the device's logical block size)",
-			(unsigned long long)job->bs);
-	if (job->direct && job->filesize % 512)
+			(unsigned long long)fileio_files(job)->layout.bs);
+	if (fileio_files(job)->layout.direct && fileio_files(job)->layout.filesize % 512)
 		return job_fail(job, "filesize", err, "%llu is not a multiple of 512, which direct=1 needs",
-				(unsigned long long)job->filesize);
+				(unsigned long long)fileio_files(job)->layout.filesize);
 	return job_validate_where(job, err);
 }
