@@ -224,6 +224,10 @@ void sysbench_print_run(const struct sb_opts *o, const json_t *result)
 		hist_init(h);
 	if (o->report_interval)
 		print_intervals(o, run);
+	/* sysbench's info level: which limit ended the run */
+	sb_log(o, 4, "%s limit exceeded, exiting...",
+	       o->events && events >= (double)o->events ? "Event" : "Time");
+	sb_log(o, 4, "Done.\n");
 	if (o->histogram)
 		print_histogram(h);
 	printf("\nFile operations:\n    reads/s:                      %4.2f\n    writes/s:                     %4.2f\n"

@@ -399,3 +399,183 @@ SYSBENCH_REFUSALS=(
 	done
 	[ "$(jpy r.json "r['jobs'][0]['options']['ioengine']")" = "$([ "${modes[-1]}" = async ] && echo libaio || echo mmap)" ]
 }
+
+# both ARGS...: `dbio sysbench ARGS` in ./dbio, its standard output in
+# $out, standard error in $err, status in $rc; when sysbench is installed,
+# the same in ./sysb, and the two outputs must be the same but for the
+# banner, figures (digits around a '.', and the spaces before them) and the
+# threads' spread of more than one thread.
+both() {
+	# (dbio prints n/a for the spread of more threads than one: it keeps no count of each)
+	local mask='/^sysbench 1\.0\.20 \(/d; s/ *[0-9]+\.[0-9]+/ X/g; s#/( X|n/a)$#/S#' a sargs=()
+	for a in "$@"; do
+		# dbio's own options are not sysbench's
+		[[ $a == --output=* || $a == --dbio-lines ]] || sargs+=("$a")
+	done
+	rc=0
+	(cd dbio && "$DBIO" sysbench "$@" >../dbio.out 2>../dbio.err) || rc=$?
+	out=$(cat dbio.out)
+	err=$(cat dbio.err)
+	if command -v sysbench >/dev/null; then
+		local src=0
+		(cd sysb && sysbench "${sargs[@]}" >../sysb.out 2>../sysb.err) || src=$?
+		[ "$rc" = "$src" ] || { echo "status $rc, sysbench's $src: $*" >&2; return 1; }
+		diff <(sed -E "$mask" sysb.out) <(sed -E "$mask" dbio.out) >&2 || { echo "stdout differs: $*" >&2; return 1; }
+		diff sysb.err dbio.err >&2 || { echo "stderr differs: $*" >&2; return 1; }
+	fi
+}
+
+@test "dbio sysbench: prepare prints sysbench's lines: Creating, Extending, Reusing, Kb and Mb, the extra flags, No bytes written" {
+	mkdir dbio sysb
+	both fileio --file-num=2 --file-total-size=1M prepare
+	[ "$rc" -eq 0 ]
+	[[ "$out" == "sysbench 1.0.20 (dbio "*"'s sysbench mode)
+
+2 files, 512Kb each, 1Mb total
+Creating files for the test...
+Extra file open flags: (none)
+Creating file test_file.0
+Creating file test_file.1
+1048576 bytes written in "*" seconds ("*" MiB/sec)." ]]
+	both fileio --file-num=2 --file-total-size=2M --file-extra-flags=dsync,sync prepare
+	[ "$(sed 1,4d <<<"$out" | head -3)" = "Extra file open flags: sync dsync 
+Extending existing file test_file.0
+Extending existing file test_file.1" ]
+	[ "$(stat -c %s dbio/test_file.1)" = 1048576 ]
+	both fileio --file-num=2 --file-total-size=16K prepare
+	[ "$(sed 1,2d <<<"$out")" = "2 files, 8Kb each, 0Mb total
+Creating files for the test...
+Extra file open flags: (none)
+Reusing existing file test_file.0
+Reusing existing file test_file.1
+No bytes written." ]
+	both fileio --file-num=2 cleanup
+	[ "$(sed 1,2d <<<"$out")" = "Removing test files..." ]
+	# prepare writes whole blocks: 3 files of 8 KiB in 16 KiB blocks hold 16 KiB each
+	both fileio --file-num=3 --file-total-size=24K prepare
+	[ "$(stat -c %s dbio/test_file.2)" = 16384 ]
+	[[ "$out" == *"49152 bytes written in "* ]]
+	both fileio --file-num=3 cleanup
+	is_empty_dir dbio
+}
+
+@test "dbio sysbench: the old names and sizes people paste run with sysbench's meaning: --test=fileio, --num-threads, --max-requests, --max-time, --file-block-size=8K" {
+	mkdir dbio sysb
+	local args=(--test=fileio --num-threads=2 --max-requests=10 --max-time=5 --file-total-size=2M --file-num=16 --file-block-size=8K)
+	both "${args[@]}" prepare
+	[ "$rc" -eq 0 ]
+	[ "$err" = "WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options." ]
+	[ "$(head -3 <<<"$out")" = "WARNING: --num-threads is deprecated, use --threads instead
+WARNING: --max-requests is deprecated, use --events instead
+WARNING: --max-time is deprecated, use --time instead" ]
+	both "${args[@]}" --file-test-mode=rndrd --output=../r.json run
+	[ "$rc" -eq 0 ]
+	[ "$(sed -n '/^Running/,/^Doing/p' <<<"$out")" = "Running the test with following options:
+Number of threads: 2
+Initializing random number generator from current time
+
+
+Extra file open flags: (none)
+16 files, 128KiB each
+2MiB total file size
+Block size 8KiB
+Number of IO requests: 10
+Read/Write ratio for combined random IO test: 1.50
+Periodic FSYNC enabled, calling fsync() each 100 requests.
+Calling fsync() at the end of test, Enabled.
+Using synchronous I/O mode
+Doing random read test" ]
+	[[ "$out" == *"    total number of events:              10"* ]]
+	[ "$(jpy r.json 'r["jobs"][0]["options"]["numjobs"], r["jobs"][0]["options"]["bs"], run["ops"]["read"]["count"]')" = "[2, 8192, 10]" ]
+	[ "$(jpy r.json 'r["jobs"][0]["options"]["runtime"]')" = 5000000000 ]
+	both --test=fileio --file-num=16 cleanup
+	is_empty_dir dbio
+}
+
+@test "dbio sysbench: run checks the files as sysbench does: missing and short are FATAL, seqwr makes them anew, a block that does not divide the file" {
+	mkdir dbio sysb
+	local a=(fileio --file-num=4 --file-total-size=32M --verbosity=2)
+	both "${a[@]}" --file-test-mode=rndrd --events=1 run
+	[ "$rc" -eq 1 ]
+	[ "$out" = "FATAL: Cannot open file 'test_file.0' errno = 2 (No such file or directory)
+WARNING: Did you forget to run the prepare step?" ]
+	both "${a[@]}" --file-total-size=1M prepare
+	[ -z "$out" ]
+	both "${a[@]}" --file-test-mode=rndwr --events=1 run
+	[ "$rc" -eq 1 ]
+	[ "$out" = "FATAL: Size of file 'test_file.0' is 256KiB, but at least 8MiB is expected.
+WARNING: Did you run 'prepare' with different --file-total-size or --file-num values?" ]
+	# seqwr writes its files anew, whatever their size
+	both "${a[@]}" --file-test-mode=seqwr --events=1 --file-fsync-freq=0 --file-fsync-end=off run
+	[ "$rc" -eq 0 ]
+	[ -z "$out$err" ]
+	[ "$(stat -c %s dbio/test_file.0) $(stat -c %s dbio/test_file.3)" = "16384 0" ]
+	both "${a[@]}" cleanup
+	# 4097-byte blocks in 8 KiB files (sysbench's GH-198): the requests stay in the files
+	a=(fileio --file-num=128 --file-total-size=1M --file-block-size=4097 --events=2 --verbosity=2)
+	both "${a[@]}" prepare
+	[ "$(stat -c %s dbio/test_file.127)" = 8194 ]
+	both "${a[@]}" --file-test-mode=seqrd run
+	[ "$rc" -eq 0 ] && [ -z "$out$err" ]
+	both "${a[@]}" --file-test-mode=rndrd --output=../r.json run
+	[ "$rc" -eq 0 ] && [ -z "$out$err" ]
+	[ "$(jpy r.json 'r["jobs"][0]["options"]["bs"], run["ops"]["read"]["count"]')" = "[4097, 2]" ]
+	both "${a[@]}" cleanup
+	is_empty_dir dbio
+}
+
+@test "dbio sysbench: --verbosity 0 to 4 as sysbench's levels; a run prints nothing on standard error, dbio's lines only with --dbio-lines" {
+	mkdir dbio sysb
+	local a=(fileio --file-num=4 --file-total-size=4M)
+	both "${a[@]}" --verbosity=1 prepare
+	[ -z "$out$err" ]
+	both "${a[@]}" --file-test-mode=rndrw --events=20 --verbosity=4 run
+	[ "$rc" -eq 0 ]
+	[ -z "$err" ]
+	[ "$(grep -c '^dbio' <<<"$out")" = 0 ]
+	grep -qxF "    events (avg/stddev):           20.0000/0.00" <<<"$out"
+	[ "$(grep -x -e 'Event limit exceeded, exiting...' -e 'Done.' <<<"$out")" = "Event limit exceeded, exiting...
+Done." ]
+	cd dbio
+	sb "${a[@]}" --file-test-mode=rndrd --events=20 --dbio-lines run
+	cd ..
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "$output" == *$'\ndbio:\n    latency (ms) by operation:'* ]]
+	[[ "$output" == *$'\n        read                           20 '* ]]
+	both "${a[@]}" --verbosity=0 cleanup
+	[ -z "$out$err" ]
+}
+
+@test "dbio sysbench: --validate on a writing test is sysbench's checksummed blocks (dbio's verify headers), announced as sysbench does" {
+	mkdir dbio sysb
+	local a=(fileio --file-num=4 --file-total-size=4M)
+	both "${a[@]}" prepare
+	both "${a[@]}" --file-test-mode=rndwr --events=50 --validate --output=../r.json run
+	[ "$rc" -eq 0 ]
+	[ "$(grep -x -e 'Validation checks: on.' -e 'Using checksums validation.' <<<"$out")" = "Validation checks: on.
+Using checksums validation." ]
+	[ "$(jpy r.json 'r["jobs"][0]["options"]["verify"], r["jobs"][0]["options"]["do_verify"], run["ops"].get("read", {}).get("count", 0)')" = '["crc32c", false, 0]' ]
+	both "${a[@]}" cleanup
+}
+
+@test "dbio sysbench: dbio help sysbench, --help and the man page are the table's; fileio help lists fileio's options" {
+	run "$DBIO" help sysbench
+	[ "$status" -eq 0 ]
+	local usage=$output
+	[[ "$usage" == "usage: dbio sysbench [OPTIONS] fileio [OPTIONS] prepare|run|cleanup|help"* ]]
+	[[ "$usage" == *$'\n  --file-block-size=N\n'*"block size to use in all IO operations [16384]"* ]]
+	[[ "$usage" == *$'\n  --validate[=on|off]\n'* ]]
+	[[ "$usage" == *$'\n  --num-threads=N'*"deprecated alias for --threads [1]"* ]]
+	run "$DBIO" sysbench --help
+	[ "$output" = "$usage" ]
+	run "$DBIO" help sysbench --man
+	[[ "$output" == *$'.TP\n\\fB\\-\\-file\\-extra\\-flags\\fR=\\fI[LIST,...]\\fR\n'* ]]
+	[[ "$output" == *$'.TP\n\\fB\\-\\-histogram\\fR[=on|off]\\fR\n'* ]]
+	grep -qF -- '\fB\-\-file\-extra\-flags\fR=\fI[LIST,...]\fR' "$BATS_TEST_DIRNAME/../../docs/dbio.1"
+	run "$DBIO" sysbench fileio help
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "fileio options:" ]
+	[[ "${lines[2]}" == "  --file-num=N "*"number of files to create [128]" ]]
+	[ "${#lines[@]}" -eq 15 ]
+}
