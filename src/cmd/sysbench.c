@@ -59,24 +59,30 @@ static double now_s(void)
 struct sb_each {
 	const struct sb_opts *o;
 	char **names;
+	char **written; /* the names made or extended, NULL when not kept */
+	size_t nwritten;
 };
 
 /* sysbench's line for each file before it is written. */
 static void each_file(void *ctx, size_t i, enum run_kept_how how)
 {
-	const struct sb_each *e = ctx;
+	struct sb_each *e = ctx;
 	static const char *const verb[] = { "Creating file", "Extending existing file",
 					    "Reusing existing file" };
 
 	sb_log(e->o, 3, "%s %s", verb[how], e->names[i]);
 	fflush(stdout);
+	if (e->written && how != RUN_KEPT_REUSED)
+		e->written[e->nwritten++] = e->names[i];
 }
 
 /* The files of a run or a prepare: made, grown or taken (anew: emptied,
- * sysbench's seqwr run); 0 or the exit status after the message. */
-static int make_files(const struct sb_opts *o, char **names, bool anew, uint64_t *written)
+ * sysbench's seqwr run), the names made or grown into made->written when
+ * made is given; 0 or the exit status after the message. */
+static int make_files(const struct sb_opts *o, char **names, bool anew, struct sb_each *made,
+		      uint64_t *written)
 {
-	struct sb_each e = { o, names };
+	struct sb_each none = { o, names, NULL, 0 };
 	const struct run_kept k = { .dir = ".",
 				    .maker = SB_MAKER,
 				    .names = names,
@@ -85,7 +91,7 @@ static int make_files(const struct sb_opts *o, char **names, bool anew, uint64_t
 				    .chunk = o->block, /* sysbench writes in blocks: see run_kept_make */
 				    .anew = anew,
 				    .each = anew ? NULL : each_file,
-				    .ctx = &e };
+				    .ctx = made ? made : &none };
 	struct dbio_err err = { 0 };
 	int rc = run_kept_make(&k, written, &err);
 
@@ -94,19 +100,32 @@ static int make_files(const struct sb_opts *o, char **names, bool anew, uint64_t
 	return !rc ? 0 : rc == DBIO_EINPUT || rc == DBIO_EUNSAFE ? 2 : 1;
 }
 
-static int sb_prepare(const struct sb_opts *o, char **names)
+static int run_job(const struct sb_opts *o, char *job, char **names, bool report, int argc, char **argv);
+
+static int sb_prepare(const struct sb_opts *o, char **names, int argc, char **argv)
 {
+	struct sb_each made = { o, names, calloc(o->file_num, sizeof(char *)), 0 };
 	uint64_t written = 0;
 	double t0 = now_s(), secs;
 	int rc;
 
+	if (!made.written) {
+		cmd_error("sysbench: out of memory");
+		return 1;
+	}
 	sb_log(o, 3, "%llu files, %lluKb each, %lluMb total", (unsigned long long)o->file_num,
 	       (unsigned long long)(o->file_size / 1024),
 	       (unsigned long long)(o->file_size * o->file_num / 1048576));
 	sb_log(o, 3, "Creating files for the test...");
 	sysbench_print_flags(o);
 	fflush(stdout);
-	if ((rc = make_files(o, names, false, &written)))
+	rc = make_files(o, names, false, &made, &written);
+	/* --validate: the blocks written carry their checksum and offset */
+	if (!rc && o->validate && made.nwritten)
+		rc = run_job(o, sysbench_validate_job(o, made.written, made.nwritten), names, false, argc,
+			     argv);
+	free(made.written);
+	if (rc)
 		return rc;
 	secs = now_s() - t0;
 	/* sysbench's MiB/sec: whole MiB over the seconds */
@@ -151,7 +170,7 @@ static int check_files(const struct sb_opts *o, char **names)
 	}
 	if (!strcmp(o->mode->name, "seqwr")) {
 		free(sizes);
-		return make_files(o, names, true, &written);
+		return make_files(o, names, true, NULL, &written);
 	}
 	rc = run_kept_sizes(".", names, o->file_num, SB_MAKER, sizes, &at, &err);
 	if (rc == -ENOENT) {
@@ -183,12 +202,23 @@ static void show(const json_t *result, const struct jobset *set, const struct ru
 	sysbench_print_run(shown, result);
 }
 
+/* prepare's job shows nothing: its lines are sysbench's prepare's. */
+static void show_none(const json_t *result, const struct jobset *set, const struct run_args *a)
+{
+	(void)result;
+	(void)set;
+	(void)a;
+}
+
 static void sb_usage(void)
 {
 	cmd_opts_usage(stdout, &cmd_sysbench_opts);
 }
 
-static int sb_run(const struct sb_opts *o, char **names, int argc, char **argv)
+/* Run job (the job file's text, allocated; freed here) through the normal
+ * runner on the files prepare made: a run's, with sysbench's account and
+ * report when report, else prepare's silent one. The exit status. */
+static int run_job(const struct sb_opts *o, char *job, char **names, bool report, int argc, char **argv)
 {
 	char *fake[6] = { argv[0], "--progress=none", NULL };
 	int nfake = 2, status;
@@ -196,51 +226,50 @@ static int sb_run(const struct sb_opts *o, char **names, int argc, char **argv)
 	struct run_args args = { 0 };
 	struct jobset set = { 0 };
 	struct dbio_err err = { 0 };
-	char *text_job = NULL;
 	bool suite;
 	int rc;
 
-	if (o->output) {
+	if (report && o->output) {
 		fake[nfake++] = "--output";
 		fake[nfake++] = (char *)o->output;
 	}
-	if (!text)
+	if (report && !text)
 		fake[nfake++] = "--format=json";
 	if ((status = jobrun_parse_args(nfake, fake, false, sb_usage, &args)))
 		goto out;
-	if (!(text_job = sysbench_job(o))) {
+	if (!job) {
 		cmd_error("sysbench: out of memory");
 		status = 1;
 		goto out;
 	}
-	args.builtin = text_job;
+	args.builtin = job;
 	args.builtin_name = "(dbio sysbench)";
 	args.quiet = true;
 	/* sysbench works in the current directory among the user's files: dbio
 	 * touches only test_file.N, each made by prepare and carrying its mark */
 	args.opts.force = true;
 	args.opts.adopt = SB_MAKER;
-	args.opts.adopt_any = !strcmp(o->mode->name, "seqwr");
+	args.opts.adopt_any = report && !strcmp(o->mode->name, "seqwr");
 	jobrun_progress(&args);
 	if ((rc = jobrun_build(&args, NULL, 0, &set, &suite, &err))) {
 		cmd_error("sysbench: %s", err.msg);
 		status = dbio_exit_status(rc);
 		goto out;
 	}
-	if (text)
+	if (report && text)
 		sysbench_print_mode(o);
 	fflush(stdout);
-	if ((status = check_files(o, names)))
+	if (report && (status = check_files(o, names)))
 		goto out;
-	if (text) {
+	if (report && text) {
 		sb_log(o, 3, "Initializing worker threads...\n");
 		sb_log(o, 3, "Threads started!\n");
 	}
 	fflush(stdout);
 	shown = o;
-	status = jobrun_execute(&args, &set, argc + 1, argv - 1, show);
+	status = jobrun_execute(&args, &set, argc + 1, argv - 1, report ? show : show_none);
 out:
-	free(text_job);
+	free(job);
 	jobset_release(&set);
 	jobrun_args_release(&args);
 	return status < 0 ? 0 : status;
@@ -267,8 +296,8 @@ static int sysbench_main(int argc, char **argv)
 		cmd_error("sysbench: out of memory");
 		return 1;
 	}
-	status = !strcmp(o.command, "run")	 ? sb_run(&o, names, argc, argv)
-		 : !strcmp(o.command, "prepare") ? sb_prepare(&o, names)
+	status = !strcmp(o.command, "run") ? run_job(&o, sysbench_job(&o, names), names, true, argc, argv)
+		 : !strcmp(o.command, "prepare") ? sb_prepare(&o, names, argc, argv)
 						 : sb_cleanup(&o, names);
 	free_names(names, o.file_num);
 	return status;

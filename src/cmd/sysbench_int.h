@@ -120,9 +120,14 @@ void sysbench_fileio_help(void);
  * 2 after the message, else 0. */
 int sysbench_check_dbio(struct sb_opts *o);
 
-/* The job file of a run (one job, on test_file.N of the current
+/* The job file of a run (one job, on names, test_file.N of the current
  * directory), allocated; NULL when out of memory. */
-char *sysbench_job(const struct sb_opts *o);
+char *sysbench_job(const struct sb_opts *o, char *const *names);
+
+/* The job of prepare --validate: the n names written whole in blocks,
+ * each with dbio's verify header (sysbench's checksum and offset);
+ * allocated, NULL when out of memory. */
+char *sysbench_validate_job(const struct sb_opts *o, char *const *names, size_t n);
 
 /* sysbench's size: 16384 as "16Ki", 8388608 as "8Mi" (its %.5g). */
 char *sb_size(char *buf, size_t len, double value);

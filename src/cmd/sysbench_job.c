@@ -77,10 +77,10 @@ int sysbench_check_dbio(struct sb_opts *o)
 			o->rw_ratio);
 		return 2;
 	}
-	if (o->mode && o->validate && !o->mode->writes) {
+	if (o->validate && o->file_size % o->block && (!o->mode || !o->mode->writes)) {
 		cmd_error(
-			"sysbench: --validate with --file-test-mode=%s: refused: dbio checks the blocks it reads against headers that its own writes leave, and prepare writes none",
-			o->mode->name);
+			"sysbench: --validate with files of %llu bytes in blocks of %llu: refused: dbio checks whole blocks, and the last of each file would be read short",
+			(unsigned long long)o->file_size, (unsigned long long)o->block);
 		return 2;
 	}
 	if (o->mode && o->validate && !strcmp(o->mode->name, "rndrw")) {
@@ -143,20 +143,33 @@ static bool add_syncs(const struct sb_opts *o, char *buf, size_t len, size_t *us
 	return !o->fsync_end || add(buf, len, used, "end_fsync=1\n");
 }
 
-char *sysbench_job(const struct sb_opts *o)
-{
-	const size_t len = 8192;
-	char *buf = malloc(len), cwd[PATH_MAX];
-	size_t used = 0;
-	bool ok;
+#define JOB_LEN 8192
 
-	if (!buf || !getcwd(cwd, sizeof(cwd))) {
+/* A job's text of JOB_LEN bytes: "[sysbench-<name>]", the current
+ * directory and the n names in filename=; NULL when out of memory. */
+static char *job_head(const char *name, char *const *names, size_t n, size_t *used)
+{
+	char *buf = malloc(JOB_LEN), cwd[PATH_MAX];
+	bool ok = buf && getcwd(cwd, sizeof(cwd));
+
+	*used = 0;
+	ok = ok && add(buf, JOB_LEN, used, "[sysbench-%s]\ndirectory=%s\nfilename=%s", name, cwd, names[0]);
+	for (size_t i = 1; ok && i < n; i++)
+		ok = add(buf, JOB_LEN, used, ":%s", names[i]);
+	if (!ok) {
 		free(buf);
 		return NULL;
 	}
-	ok = add(buf, len, &used, "[sysbench-%s]\ndirectory=%s\nfilename=test_file.0", o->mode->name, cwd);
-	for (uint64_t i = 1; ok && i < o->file_num; i++)
-		ok = add(buf, len, &used, ":test_file.%llu", (unsigned long long)i);
+	return buf;
+}
+
+char *sysbench_job(const struct sb_opts *o, char *const *names)
+{
+	const size_t len = JOB_LEN;
+	size_t used;
+	char *buf = job_head(o->mode->name, names, o->file_num, &used);
+	bool ok = buf != NULL;
+
 	ok = ok && add(buf, len, &used,
 		       "\nnrfiles=%llu\nsize=%llu\nbs=%llu\nrw=%s\nnumjobs=%llu\nnorandommap=1\ncache=keep\n",
 		       (unsigned long long)o->file_num,
@@ -191,11 +204,28 @@ char *sysbench_job(const struct sb_opts *o)
 			 (unsigned long long)((o->rate + o->threads - 1) / o->threads));
 	if (ok && o->report_interval)
 		ok = add(buf, len, &used, "log_interval=%llus\n", (unsigned long long)o->report_interval);
-	if (ok && o->validate) /* headers in each block written; a write-only job checks none, as sysbench */
-		ok = add(buf, len, &used, "verify=crc32c\ndo_verify=0\n");
+	/* a header in each block written (a write-only job checks none, as
+	 * sysbench); a read-only job checks each block it reads */
+	if (ok && o->validate)
+		ok = add(buf, len, &used, "verify=crc32c\n%s", o->mode->writes ? "do_verify=0\n" : "");
 	if (ok && o->rand_seed)
 		ok = add(buf, len, &used, "randseed=%llu\n", (unsigned long long)o->rand_seed);
 	if (!ok) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+char *sysbench_validate_job(const struct sb_opts *o, char *const *names, size_t n)
+{
+	size_t used;
+	char *buf = job_head("prepare", names, n, &used);
+
+	if (buf && !add(buf, JOB_LEN, &used,
+			"\nnrfiles=%zu\nsize=%llu\nbs=%llu\nrw=write\nioengine=psync\ncache=keep\n"
+			"verify=crc32c\ndo_verify=0\nend_fsync=1\n",
+			n, (unsigned long long)(o->file_bytes * n), (unsigned long long)o->block)) {
 		free(buf);
 		return NULL;
 	}

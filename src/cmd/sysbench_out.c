@@ -210,6 +210,16 @@ void sysbench_print_run(const struct sb_opts *o, const json_t *result)
 	double syncs = 0, end_syncs = 0, events;
 	struct hist *h = malloc(sizeof(*h));
 
+	if (json_is_true(json_object_get(result, "partial"))) {
+		/* as sysbench: a failed run ends with its FATAL line, no report
+		 * (dbio's words, on standard error, say which block and why) */
+		const char *why = json_string_value(json_object_get(result, "error"));
+
+		free(h);
+		why = why ? why : "the run stopped";
+		sb_log(o, 0, "%.*s, exiting...", (int)strcspn(why, "\n"), why);
+		return;
+	}
 	if (!run || secs <= 0 || !h || o->verbosity < 3) {
 		free(h); /* an error is dbio's message; below 3 sysbench prints no report */
 		return;

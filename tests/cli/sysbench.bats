@@ -319,9 +319,9 @@ SYSBENCH_REFUSALS=(
 		[ "$status" -eq 2 ] || { echo "${entry%%|*}: status $status: $stderr" >&2; false; }
 		[ "$stderr" = "dbio: sysbench: ${entry#*|}" ] || { echo "$stderr" >&2; false; }
 	done
-	sb --validate fileio --file-test-mode=seqrd run
+	sb --validate fileio --file-num=3 --file-total-size=1M --file-test-mode=seqrd run
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: sysbench: --validate with --file-test-mode=seqrd: refused: dbio checks the blocks it reads against headers that its own writes leave, and prepare writes none" ]
+	[ "$stderr" = "dbio: sysbench: --validate with files of 349525 bytes in blocks of 16384: refused: dbio checks whole blocks, and the last of each file would be read short" ]
 	sb oltp_read_write run
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: sysbench: 'oltp_read_write': dbio runs sysbench's fileio test only: dbio sysbench [options] fileio [options] prepare|run|cleanup" ]
@@ -547,15 +547,47 @@ Done." ]
 	[ -z "$out$err" ]
 }
 
-@test "dbio sysbench: --validate on a writing test is sysbench's checksummed blocks (dbio's verify headers), announced as sysbench does" {
+@test "dbio sysbench: --validate as sysbench's: prepare and writes leave each block's checksum and offset, reads check every block, a bad one is FATAL (exit 1)" {
 	mkdir dbio sysb
 	local a=(fileio --file-num=4 --file-total-size=4M)
-	both "${a[@]}" prepare
-	both "${a[@]}" --file-test-mode=rndwr --events=50 --validate --output=../r.json run
+	both "${a[@]}" --validate prepare
+	[ "$rc" -eq 0 ]
+	both "${a[@]}" --file-test-mode=rndwr --events=50 --validate --output=../w.json run
 	[ "$rc" -eq 0 ]
 	[ "$(grep -x -e 'Validation checks: on.' -e 'Using checksums validation.' <<<"$out")" = "Validation checks: on.
 Using checksums validation." ]
-	[ "$(jpy r.json 'r["jobs"][0]["options"]["verify"], r["jobs"][0]["options"]["do_verify"], run["ops"].get("read", {}).get("count", 0)')" = '["crc32c", false, 0]' ]
+	# writes carry dbio's verify header and read nothing back, as sysbench's
+	[ "$(jpy w.json 'r["jobs"][0]["options"]["verify"], r["jobs"][0]["options"]["do_verify"], run["ops"]["read"]["count"]')" = '["crc32c", false, 0]' ]
+	both "${a[@]}" --file-test-mode=rndrd --events=200 --validate --output=../r.json run
+	[ "$rc" -eq 0 ]
+	[ "$(jpy r.json 'r["jobs"][0]["options"]["verify"], run["ops"]["read"]["count"]')" = '["crc32c", 200]' ]
+	both "${a[@]}" --file-test-mode=seqrd --events=256 --validate run
+	[ "$rc" -eq 0 ]
+	# one block changed on the disk: the read of it fails the run
+	printf 'garbage!' | dd of=dbio/test_file.2 bs=1 seek=$((16384 * 5 + 100)) conv=notrunc status=none
+	cd dbio
+	sb "${a[@]}" --file-test-mode=seqrd --events=256 --validate run
+	cd ..
+	[ "$status" -eq 1 ]
+	[ "${lines[-1]}" = "FATAL: $scratch/dbio/test_file.2: verify=crc32c: 1 of 256 blocks read back did not match what was written, exiting..." ]
+	[[ "$stderr" == *"test_file.2: verify=crc32c: block of 16384 bytes at offset 81920: crc32c of the data expected 0x"* ]]
+	# blocks prepared without --validate carry no checksum: FATAL, exit 1,
+	# as sysbench's (its three FATAL lines name its checksum, dbio's one
+	# line the count, and standard error each block)
+	both "${a[@]}" cleanup
+	both "${a[@]}" prepare
+	cd dbio
+	sb "${a[@]}" --file-test-mode=rndrd --events=5 --validate run
+	cd ..
+	[ "$status" -eq 1 ]
+	[[ "${lines[-1]}" == "FATAL: "*"/test_file."*": verify=crc32c: "*" blocks read back did not match what was written, exiting..." ]]
+	if command -v sysbench >/dev/null; then
+		cd sysb
+		run sysbench "${a[@]}" --file-test-mode=rndrd --events=5 --validate run
+		cd ..
+		[ "$status" -eq 1 ]
+		[[ "${lines[-1]}" == "FATAL: Validation failed on file "*", exiting..." ]]
+	fi
 	both "${a[@]}" cleanup
 }
 
