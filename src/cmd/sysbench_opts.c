@@ -250,13 +250,13 @@ const struct cmd_opts cmd_sysbench_opts = {
 	.name = "sysbench",
 	.subject = "sysbench",
 	.operands = "[OPTIONS] fileio [OPTIONS] prepare|run|cleanup|help",
-	.about = "sysbench 1.0.20's fileio test with its own command line, options and output: prepare\n"
-		 "lays out test_file.0 .. N-1 in the current directory (marked as dbio's), run\n"
-		 "measures them with one ordinary dbio job and prints sysbench's report, cleanup\n"
-		 "removes them. Options take sysbench's forms: --name=VALUE, or --name alone for\n"
-		 "on; the options of sysbench's database drivers (--db-*, --mysql-*, --pgsql-*)\n"
-		 "are taken and do nothing, as in sysbench's fileio. docs/sysbench.md translates\n"
-		 "each option to dbio's job keys.\n",
+	.about = "sysbench 1.0.20's fileio test with its own command line, options and output:\n"
+		 "prepare lays out test_file.0 .. N-1 in the current directory (marked as\n"
+		 "dbio's), run measures them with one ordinary dbio job and prints sysbench's\n"
+		 "report, cleanup removes them. Options take sysbench's forms: --name=VALUE, or\n"
+		 "--name alone for on; the options of sysbench's database drivers (--db-*,\n"
+		 "--mysql-*, --pgsql-*) are taken and do nothing, as in sysbench's fileio.\n"
+		 "docs/sysbench.md translates each option to dbio's job keys.\n",
 	.tail = "Exit status: 0; 1 for what sysbench refuses (its messages); 2 for what dbio\n"
 		"refuses of what sysbench takes (dbio's message, naming why).\n",
 	.tables = tables,
