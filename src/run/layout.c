@@ -1,8 +1,8 @@
 /*
  * File layout: the target directories and the files inside them. Only this
- * file creates and removes files, and only names it made itself; files kept
- * between commands (run_kept_make, kept.c) carry dbio's mark (util/mark.h) so that
- * a later command uses and removes only those.
+ * file (and kept.c, for the files kept between commands) creates and
+ * removes files, and only names it made itself; the kept files carry dbio's
+ * mark (util/mark.h) so that a later command uses and removes only those.
  */
 #include <dirent.h>
 #include <errno.h>
