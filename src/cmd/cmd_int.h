@@ -41,6 +41,7 @@ struct run_args {
 	enum out_format format;
 	bool format_set; /* --format was given */
 	bool wide;	 /* --wide: the closing table in one piece, however wide */
+	bool quiet;	 /* no progress lines on stderr (sysbench's output is sysbench's) */
 	struct run_opts opts;
 	struct mpi_world *mpi; /* under MPI, else NULL: cmd/run.c and cmd/sweep.c join and leave it
 				* (mpi/mpi.h); the rest uses opts.coord, its coordinator */

@@ -347,7 +347,7 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 		struct dbio_err *err)
 {
 	struct run_stats *stats = calloc(set->njobs ? set->njobs : 1, sizeof(*stats));
-	bool quiet = a->format != FORMAT_TEXT;
+	bool quiet = a->format != FORMAT_TEXT || a->quiet;
 	const struct job *ended = NULL; /* exit_what=all ended the run */
 	int rc = 0;
 

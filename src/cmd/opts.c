@@ -139,6 +139,8 @@ static int apply_row(const struct cmd_opts *spec, const struct cmd_opt *o, int a
 	}
 	if (arg[len] == '=')
 		val = arg + len + 1;
+	else if (o->kind == CMD_OPT_OPTEQ)
+		return o->parse(spec, o, NULL, args); /* --name alone: the row says what it means */
 	else if (o->kind == CMD_OPT_EQ)
 		val = NULL; /* --progress=line only */
 	else

@@ -18,6 +18,7 @@ enum cmd_opt_kind {
 	CMD_OPT_VALUE, /* --name VALUE or --name=VALUE */
 	CMD_OPT_FLAG,  /* --name alone: sets a bool */
 	CMD_OPT_EQ,    /* --name=VALUE only (--progress=line) */
+	CMD_OPT_OPTEQ, /* --name or --name=VALUE (sysbench's forms): parse gets NULL for --name */
 	CMD_OPT_HELP,  /* --help: prints the usage; the parse ends */
 };
 

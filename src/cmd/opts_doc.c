@@ -88,6 +88,10 @@ static void label(const struct cmd_opt *o, char *buf, size_t len)
 	case CMD_OPT_EQ:
 		snprintf(buf, len, "%s=%s", o->name, o->value);
 		break;
+	case CMD_OPT_OPTEQ:
+		/* "--threads=N", "--validate[=on|off]" */
+		snprintf(buf, len, "%s%s%s", o->name, !strncmp(o->value, "[=", 2) ? "" : "=", o->value);
+		break;
 	case CMD_OPT_FLAG:
 	case CMD_OPT_HELP:
 		snprintf(buf, len, "%s%s%s", o->name, o->alias ? ", " : "", o->alias ? o->alias : "");
@@ -213,7 +217,11 @@ void cmd_opts_man(FILE *fp, const struct cmd_opts *spec)
 				roff(fp, o->alias);
 			}
 			if (o->value) {
-				fputs(o->kind == CMD_OPT_EQ ? "\\fR=\\fI" : "\\fR \\fI", fp);
+				fputs(o->kind == CMD_OPT_EQ ? "\\fR=\\fI"
+				      : o->kind == CMD_OPT_OPTEQ
+					      ? (!strncmp(o->value, "[=", 2) ? "\\fR" : "\\fR=\\fI")
+					      : "\\fR \\fI",
+				      fp);
 				roff(fp, o->value);
 			}
 			fputs("\\fR\n", fp);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,39 +18,15 @@
 
 #define MODES "seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw"
 
-/* The flags of --file-extra-flags (a list joined by commas, as sysbench's). */
-static int parse_flags(struct sb_opts *o)
-{
-	const char *p = o->extra_flags;
-
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		if (n == 4 && !strncmp(p, "sync", 4))
-			o->osync = true;
-		else if (n == 5 && !strncmp(p, "dsync", 5))
-			o->odsync = true;
-		else if (n == 6 && !strncmp(p, "direct", 6))
-			o->direct = true;
-		else if (n) {
-			cmd_error(
-				"sysbench: --file-extra-flags: bad flag '%.*s': expected sync, dsync or direct, joined by commas",
-				(int)n, p);
-			return 2;
-		}
-		p += n + (p[n] == ',');
-	}
-	return 0;
-}
-
-/* Whether s is one of the words of list (a NULL-terminated array). */
-static bool one_of(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return true;
-	return false;
-}
+const struct sb_mode sb_modes[] = {
+	{ "seqwr", "write", "sequential write (creation)", true },
+	{ "seqrewr", "write", "sequential rewrite", true },
+	{ "seqrd", "read", "sequential read", false },
+	{ "rndrd", "randread", "random read", false },
+	{ "rndwr", "randwrite", "random write", true },
+	{ "rndrw", "randrw", "random r/w", true },
+	{ NULL, NULL, NULL, false },
+};
 
 /* The reads and writes among sysbench's first events: after every
  * fsync_freq of them, when the test writes, come file_num fsync events
@@ -70,47 +47,45 @@ static uint64_t requests_of(const struct sb_opts *o)
 	return rounds * freq + (rest < freq ? rest : freq);
 }
 
-int sysbench_check_modes(struct sb_opts *o)
+/* The size of dbio's requests: sysbench's block, or the file when it is
+ * smaller (sysbench's requests stop at the end of the file). */
+static uint64_t request_size(const struct sb_opts *o)
 {
-	static const char *const io_modes[] = { "sync", "async", "mmap", NULL };
-	static const char *const fsync_modes[] = { "fsync", "fdatasync", NULL };
-	static const char *const rand_types[] = {
-		"uniform", "gaussian", "special", "pareto", "zipfian", NULL
-	};
+	return o->block < o->file_size ? o->block : o->file_size;
+}
 
-	for (const struct sb_mode *m = sb_modes; o->test_mode && m->name; m++)
-		if (!strcmp(m->name, o->test_mode))
-			o->mode = m;
-	if (o->test_mode && !o->mode) {
-		cmd_error("sysbench: --file-test-mode: bad value '%s': expected one of " MODES, o->test_mode);
+int sysbench_check_dbio(struct sb_opts *o)
+{
+	if (o->threads > 4096) {
+		cmd_error("sysbench: --threads=%llu: refused: dbio runs at most 4096 threads in a job",
+			  (unsigned long long)o->threads);
 		return 2;
 	}
-	if (!o->mode && !strcmp(o->command, "run")) {
-		cmd_error("sysbench: run needs --file-test-mode: one of " MODES);
-		return 2;
-	}
-	if (!one_of(o->io_mode, io_modes)) {
-		cmd_error("sysbench: --file-io-mode: bad value '%s': expected one of sync, async, mmap",
-			  o->io_mode);
-		return 2;
-	}
-	if (!one_of(o->fsync_mode, fsync_modes)) {
-		cmd_error("sysbench: --file-fsync-mode: bad value '%s': expected fsync or fdatasync",
-			  o->fsync_mode);
-		return 2;
-	}
-	if (!one_of(o->rand_type, rand_types)) {
+	if (!o->file_size) {
 		cmd_error(
-			"sysbench: --rand-type: bad value '%s': expected one of uniform, gaussian, special, pareto, zipfian",
-			o->rand_type);
+			"sysbench: --file-total-size / --file-num is 0 bytes a file: refused: dbio needs at least a byte in each");
 		return 2;
 	}
-	if (!strcmp(o->command, "run") && !o->time_s && !o->events) {
-		cmd_error("sysbench: --time=0 and --events=0: the run would never end; give one of them");
+	if (o->mode && !o->time_s && !o->events) {
+		cmd_error(
+			"sysbench: --time=0 and --events=0: refused: the run would never end (sysbench runs until it is killed); give one of them");
 		return 2;
 	}
-	if (o->mode && !strcmp(o->mode->name, "rndrw") && !(o->rw_ratio > 0)) {
-		cmd_error("sysbench: --file-rw-ratio: must be more than 0 for rndrw");
+	if (o->mode && !strcmp(o->mode->name, "rndrw") && !(o->rw_ratio > 0 && isfinite(o->rw_ratio))) {
+		cmd_error(
+			"sysbench: --file-rw-ratio=%g: refused: rndrw needs a finite ratio above 0 for dbio's rwmixread",
+			o->rw_ratio);
+		return 2;
+	}
+	if (o->validate && o->file_size % o->block && (!o->mode || !o->mode->writes)) {
+		cmd_error(
+			"sysbench: --validate with files of %llu bytes in blocks of %llu: refused: dbio checks whole blocks, and the last of each file would be read short",
+			(unsigned long long)o->file_size, (unsigned long long)o->block);
+		return 2;
+	}
+	if (o->mode && o->validate && !strcmp(o->mode->name, "rndrw")) {
+		cmd_error(
+			"sysbench: --validate with --file-test-mode=rndrw: refused: dbio checks a mixed job's blocks after its writes, not at each read as sysbench does");
 		return 2;
 	}
 	/* filename= holds every name, ':' after each but the last */
@@ -122,12 +97,10 @@ int sysbench_check_modes(struct sb_opts *o)
 	}
 	if (fit < o->file_num) {
 		cmd_error(
-			"sysbench: --file-num=%llu: dbio names sysbench's files in one filename= key of 4095 bytes: at most %llu files",
+			"sysbench: --file-num=%llu: refused: dbio names sysbench's files in one filename= key of 4095 bytes: at most %llu files",
 			(unsigned long long)o->file_num, (unsigned long long)fit);
 		return 2;
 	}
-	if (parse_flags(o))
-		return 2;
 	if (o->direct && !strcmp(o->io_mode, "mmap")) {
 		cmd_error(
 			"sysbench: --file-extra-flags=direct with --file-io-mode=mmap: refused: a mapping copies through the page cache, so O_DIRECT would change nothing measured; drop one of them");
@@ -170,24 +143,38 @@ static bool add_syncs(const struct sb_opts *o, char *buf, size_t len, size_t *us
 	return !o->fsync_end || add(buf, len, used, "end_fsync=1\n");
 }
 
-char *sysbench_job(const struct sb_opts *o)
-{
-	const size_t len = 8192;
-	char *buf = malloc(len), cwd[PATH_MAX];
-	size_t used = 0;
-	bool ok;
+#define JOB_LEN 8192
 
-	if (!buf || !getcwd(cwd, sizeof(cwd))) {
+/* A job's text of JOB_LEN bytes: "[sysbench-<name>]", the current
+ * directory and the n names in filename=; NULL when out of memory. */
+static char *job_head(const char *name, char *const *names, size_t n, size_t *used)
+{
+	char *buf = malloc(JOB_LEN), cwd[PATH_MAX];
+	bool ok = buf && getcwd(cwd, sizeof(cwd));
+
+	*used = 0;
+	ok = ok && add(buf, JOB_LEN, used, "[sysbench-%s]\ndirectory=%s\nfilename=%s", name, cwd, names[0]);
+	for (size_t i = 1; ok && i < n; i++)
+		ok = add(buf, JOB_LEN, used, ":%s", names[i]);
+	if (!ok) {
 		free(buf);
 		return NULL;
 	}
-	ok = add(buf, len, &used, "[sysbench-%s]\ndirectory=%s\nfilename=test_file.0", o->mode->name, cwd);
-	for (uint64_t i = 1; ok && i < o->file_num; i++)
-		ok = add(buf, len, &used, ":test_file.%llu", (unsigned long long)i);
+	return buf;
+}
+
+char *sysbench_job(const struct sb_opts *o, char *const *names)
+{
+	const size_t len = JOB_LEN;
+	size_t used;
+	char *buf = job_head(o->mode->name, names, o->file_num, &used);
+	bool ok = buf != NULL;
+
 	ok = ok && add(buf, len, &used,
 		       "\nnrfiles=%llu\nsize=%llu\nbs=%llu\nrw=%s\nnumjobs=%llu\nnorandommap=1\ncache=keep\n",
-		       (unsigned long long)o->file_num, (unsigned long long)(o->file_size * o->file_num),
-		       (unsigned long long)o->block, o->mode->rw, (unsigned long long)o->threads);
+		       (unsigned long long)o->file_num,
+		       (unsigned long long)(o->file_size / request_size(o) * request_size(o) * o->file_num),
+		       (unsigned long long)request_size(o), o->mode->rw, (unsigned long long)o->threads);
 	if (ok && !strcmp(o->mode->name, "rndrw"))
 		/* r / (1 + r) as 1 - 1 / (1 + r): no inf / inf for a huge r */
 		ok = add(buf, len, &used, "rwmixread=%.0f\n", 100.0 - 100.0 / (1.0 + o->rw_ratio));
@@ -203,11 +190,11 @@ char *sysbench_job(const struct sb_opts *o)
 	ok = ok && add_syncs(o, buf, len, &used);
 	/* --events: each thread its share of the requests, in bytes as far as
 	 * io_size goes (8 EiB: no run gets there); --time caps it too */
-	const uint64_t most = OPT_MAX / o->block, each = o->requests / o->threads;
+	const uint64_t most = OPT_MAX / request_size(o), each = o->requests / o->threads;
 
 	if (ok && o->events)
 		ok = add(buf, len, &used, "io_size=%llu\n",
-			 (unsigned long long)((each < most ? each : most) * o->block));
+			 (unsigned long long)((each < most ? each : most) * request_size(o)));
 	else if (ok)
 		ok = add(buf, len, &used, "time_based=1\n");
 	if (ok && o->time_s)
@@ -217,9 +204,28 @@ char *sysbench_job(const struct sb_opts *o)
 			 (unsigned long long)((o->rate + o->threads - 1) / o->threads));
 	if (ok && o->report_interval)
 		ok = add(buf, len, &used, "log_interval=%llus\n", (unsigned long long)o->report_interval);
+	/* a header in each block written (a write-only job checks none, as
+	 * sysbench); a read-only job checks each block it reads */
+	if (ok && o->validate)
+		ok = add(buf, len, &used, "verify=crc32c\n%s", o->mode->writes ? "do_verify=0\n" : "");
 	if (ok && o->rand_seed)
 		ok = add(buf, len, &used, "randseed=%llu\n", (unsigned long long)o->rand_seed);
 	if (!ok) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+char *sysbench_validate_job(const struct sb_opts *o, char *const *names, size_t n)
+{
+	size_t used;
+	char *buf = job_head("prepare", names, n, &used);
+
+	if (buf && !add(buf, JOB_LEN, &used,
+			"\nnrfiles=%zu\nsize=%llu\nbs=%llu\nrw=write\nioengine=psync\ncache=keep\n"
+			"verify=crc32c\ndo_verify=0\nend_fsync=1\n",
+			n, (unsigned long long)(o->file_bytes * n), (unsigned long long)o->block)) {
 		free(buf);
 		return NULL;
 	}

@@ -1,11 +1,13 @@
 /*
  * sysbench 1.0.20's report of a fileio run, with its labels, units and
- * layout, computed from dbio's result of the run (the JSON tree), then
- * dbio's own lines: the latency of each kind of operation apart, CPU time,
- * and what dbio counted differently. sysbench counts a periodic fsync as an
- * event of its own and the syncs at the end as none; its latency is that of
- * every event. dbio keeps no per-thread counts in a result, so the threads'
- * spread is not printed (n/a).
+ * layout, its account of the run before it starts (sysbench_print_mode)
+ * and the report computed from dbio's result of the run (the JSON tree),
+ * then with --dbio-lines dbio's own lines: the latency of each kind of
+ * operation apart, CPU time, and what dbio counted differently. sysbench
+ * counts a periodic fsync as an event of its own and the syncs at the end
+ * as none; its latency is that of every event. dbio keeps no per-thread
+ * counts in a result, so the threads' spread is 0.00 for one thread and
+ * n/a for more.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,44 +38,68 @@ static double bytes_of(const json_t *run, const char *op)
 
 void sysbench_print_flags(const struct sb_opts *o)
 {
-	printf("Extra file open flags: %s%s%s%s\n", !o->osync && !o->odsync && !o->direct ? "(none)" : "",
+	sb_log(o, 3, "Extra file open flags: %s%s%s%s", !o->osync && !o->odsync && !o->direct ? "(none)" : "",
 	       o->osync ? "sync " : "", o->odsync ? "dsync " : "", o->direct ? "directio" : "");
 }
 
-/* sysbench's account of the test before it runs. */
-static void print_mode(const struct sb_opts *o)
+char *sb_size(char *buf, size_t len, double value)
+{
+	static const char mods[] = "KMGT";
+	unsigned i = 0;
+
+	for (; i < sizeof(mods) - 1 && value >= 1024; i++)
+		value /= 1024;
+	if (i)
+		snprintf(buf, len, "%.5g%ci", value, mods[i - 1]);
+	else
+		snprintf(buf, len, "%.5g", value);
+	return buf;
+}
+
+void sysbench_print_mode(const struct sb_opts *o)
 {
 	char each[32], total[32], block[32];
 	const bool random = o->mode->name[0] == 'r';
 
-	printf("dbio " DBIO_VERSION ": sysbench fileio's command line, as sysbench 1.0.20 reports it\n\n"
-	       "Running the test with following options:\nNumber of threads: %llu\n",
-	       (unsigned long long)o->threads);
+	sb_log(o, 3, "Running the test with following options:");
+	sb_log(o, 3, "Number of threads: %llu", (unsigned long long)o->threads);
+	if (o->rate)
+		sb_log(o, 3, "Target transaction rate: %llu/sec", (unsigned long long)o->rate);
+	if (o->report_interval)
+		sb_log(o, 3, "Report intermediate results every %llu second(s)",
+		       (unsigned long long)o->report_interval);
+	if (o->validate)
+		sb_log(o, 3, "Validation checks: on.\n");
 	if (o->rand_seed)
-		printf("Initializing random number generator from seed (%llu).\n\n\n",
+		sb_log(o, 3, "Initializing random number generator from seed (%llu).\n",
 		       (unsigned long long)o->rand_seed);
 	else
-		printf("Initializing random number generator from current time\n\n\n");
+		sb_log(o, 3, "Initializing random number generator from current time\n");
+	sb_log(o, 3, "%s", "");
 	sysbench_print_flags(o);
-	printf("%llu files, %s each\n%s total file size\nBlock size %s\n", (unsigned long long)o->file_num,
-	       units_fmt_bytes(each, sizeof(each), o->file_size),
-	       units_fmt_bytes(total, sizeof(total), o->file_size * o->file_num),
-	       units_fmt_bytes(block, sizeof(block), o->block));
-	if (random)
-		printf("Number of IO requests: %llu\nRead/Write ratio for combined random IO test: %.2f\n",
-		       (unsigned long long)o->events, o->rw_ratio);
-	if (o->fsync_freq && !o->fsync_all)
-		printf("Periodic FSYNC enabled, calling fsync() each %llu requests.\n",
+	sb_log(o, 3, "%llu files, %sB each", (unsigned long long)o->file_num,
+	       sb_size(each, sizeof(each), (double)o->file_size));
+	sb_log(o, 3, "%sB total file size",
+	       sb_size(total, sizeof(total), (double)(o->file_size * o->file_num)));
+	sb_log(o, 3, "Block size %sB", sb_size(block, sizeof(block), (double)o->block));
+	if (random) {
+		sb_log(o, 3, "Number of IO requests: %llu", (unsigned long long)o->events);
+		sb_log(o, 3, "Read/Write ratio for combined random IO test: %2.2f", o->rw_ratio);
+	}
+	if (o->fsync_freq)
+		sb_log(o, 3, "Periodic FSYNC enabled, calling fsync() each %llu requests.",
 		       (unsigned long long)o->fsync_freq);
-	if (o->fsync_end && !o->fsync_all)
-		printf("Calling fsync() at the end of test, Enabled.\n");
+	if (o->fsync_end)
+		sb_log(o, 3, "Calling fsync() at the end of test, Enabled.");
 	if (o->fsync_all)
-		printf("Calling fsync() after each write operation.\n");
-	printf("Using %s I/O mode\nDoing %s test\nInitializing worker threads...\n\nThreads started!\n\n",
+		sb_log(o, 3, "Calling fsync() after each write operation.");
+	sb_log(o, 3, "Using %s I/O mode",
 	       !strcmp(o->io_mode, "sync")    ? "synchronous"
 	       : !strcmp(o->io_mode, "async") ? "asynchronous"
-					      : "fast mmap",
-	       o->mode->doing);
+					      : "fast mmaped");
+	if (o->validate)
+		sb_log(o, 3, "Using checksums validation.");
+	sb_log(o, 3, "Doing %s test", o->mode->doing);
 }
 
 /* The latencies of every event (reads, writes and syncs) in one histogram;
@@ -173,7 +199,6 @@ static void print_dbio(const json_t *run, double secs, double end_syncs)
 				   json_number_value(json_object_get(ru, "sys_s"))) /
 				  secs
 			: 0.0);
-	printf("    --output FILE keeps all of it (percentiles, environment) for dbio compare, report and plot.\n");
 }
 
 void sysbench_print_run(const struct sb_opts *o, const json_t *result)
@@ -185,11 +210,20 @@ void sysbench_print_run(const struct sb_opts *o, const json_t *result)
 	double syncs = 0, end_syncs = 0, events;
 	struct hist *h = malloc(sizeof(*h));
 
-	if (!run || secs <= 0 || !h) {
-		free(h); /* the error is dbio's message */
+	if (json_is_true(json_object_get(result, "partial"))) {
+		/* as sysbench: a failed run ends with its FATAL line, no report
+		 * (dbio's words, on standard error, say which block and why) */
+		const char *why = json_string_value(json_object_get(result, "error"));
+
+		free(h);
+		why = why ? why : "the run stopped";
+		sb_log(o, 0, "%.*s, exiting...", (int)strcspn(why, "\n"), why);
 		return;
 	}
-	print_mode(o);
+	if (!run || secs <= 0 || !h || o->verbosity < 3) {
+		free(h); /* an error is dbio's message; below 3 sysbench prints no report */
+		return;
+	}
 	for (size_t i = 0; i < 2; i++)
 		syncs += count_of(run, sync_ops[i]);
 	/* sysbench's syncs at the end: each thread's, of every file, not events */
@@ -200,6 +234,10 @@ void sysbench_print_run(const struct sb_opts *o, const json_t *result)
 		hist_init(h);
 	if (o->report_interval)
 		print_intervals(o, run);
+	/* sysbench's info level: which limit ended the run */
+	sb_log(o, 4, "%s limit exceeded, exiting...",
+	       o->events && events >= (double)o->events ? "Event" : "Time");
+	sb_log(o, 4, "Done.\n");
 	if (o->histogram)
 		print_histogram(h);
 	printf("\nFile operations:\n    reads/s:                      %4.2f\n    writes/s:                     %4.2f\n"
@@ -218,9 +256,12 @@ void sysbench_print_run(const struct sb_opts *o, const json_t *result)
 	else
 		printf("         percentile stats:               disabled\n");
 	printf("         sum: %39.2f\n\n", (double)h->sum / 1e6);
-	printf("Threads fairness:\n    events (avg/stddev):           %.4f/n/a\n"
-	       "    execution time (avg/stddev):   %.4f/n/a\n\n",
-	       events / (double)o->threads, (double)h->sum / 1e9 / (double)o->threads);
-	print_dbio(run, secs, end_syncs);
+	/* one thread: no spread; dbio keeps no count of each thread's events */
+	printf("Threads fairness:\n    events (avg/stddev):           %.4f/%s\n"
+	       "    execution time (avg/stddev):   %.4f/%s\n\n",
+	       events / (double)o->threads, o->threads == 1 ? "0.00" : "n/a",
+	       (double)h->sum / 1e9 / (double)o->threads, o->threads == 1 ? "0.00" : "n/a");
+	if (o->dbio_lines)
+		print_dbio(run, secs, end_syncs);
 	free(h);
 }

@@ -1,8 +1,8 @@
 /*
  * File layout: the target directories and the files inside them. Only this
- * file creates and removes files, and only names it made itself; files kept
- * between commands (run_kept_make) carry dbio's mark (util/mark.h) so that
- * a later command uses and removes only those.
+ * file (and kept.c, for the files kept between commands) creates and
+ * removes files, and only names it made itself; the kept files carry dbio's
+ * mark (util/mark.h) so that a later command uses and removes only those.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,8 +23,6 @@
 #include "util/syscalls.h"
 #include "util/units.h"
 #include "workload/fileio/files.h"
-
-#define LAYOUT_CHUNK (1u << 20)
 
 static char *fmt_alloc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -146,10 +144,9 @@ static int preallocate(const struct layout *l, const struct layout_file *f, int 
 	return dbio_sys->ftruncate(fd, size) == 0 ? 0 : -errno;
 }
 
-/* Write f whole in writes of chunk bytes (at most LAYOUT_CHUNK), then fsync. */
-static int fill(const struct layout_file *f, int fd, char *buf, uint64_t chunk)
+int layout_fill(const struct layout_file *f, int fd, uint64_t from, char *buf, uint64_t chunk)
 {
-	for (uint64_t off = 0; off < f->size;) {
+	for (uint64_t off = from; off < f->size;) {
 		uint64_t n = f->size - off < chunk ? f->size - off : chunk;
 		ssize_t w;
 
@@ -295,7 +292,8 @@ int layout_create(struct layout *l, struct dbio_err *err)
 		if (f->borrowed)
 			continue;
 		if (l->adopt) {
-			rc = layout_adopt_check(l->dirs[f->dir].fd, f->name, f->path, f->size, l->adopt, err);
+			rc = layout_adopt_check(l->dirs[f->dir].fd, f->name, f->path,
+						l->adopt_any ? 0 : f->size, l->adopt, err);
 			continue;
 		}
 		if (fileio_files(l->job)->verify.files_from_earlier ||
@@ -334,7 +332,8 @@ int layout_create(struct layout *l, struct dbio_err *err)
 
 			dbio_err_set(err, rc, "%s: cannot preallocate %s: %s", f->path,
 				     units_fmt_bytes(sz, sizeof(sz), f->size), strerror(-rc));
-		} else if (fill_files && (rc = fill(f, fd, buf, LAYOUT_CHUNK)) != 0 && rc != DBIO_ESTOPPED) {
+		} else if (fill_files && (rc = layout_fill(f, fd, 0, buf, LAYOUT_CHUNK)) != 0 &&
+			   rc != DBIO_ESTOPPED) {
 			dbio_err_set(err, rc, "%s: cannot lay out file: %s", f->path, strerror(-rc));
 		}
 		dbio_sys->close(fd);
@@ -496,116 +495,4 @@ void layout_release(struct layout *l, const struct run_opts *opts)
 	}
 	free(l->dirs);
 	memset(l, 0, sizeof(*l));
-}
-
-/* A kept file that exists already: taken when it carries maker's mark and
- * is bytes long (1), refused otherwise. */
-static int kept_exists(int dirfd, const char *dir, const char *name, uint64_t bytes, const char *maker,
-		       struct dbio_err *err)
-{
-	int fd = dbio_sys->openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-	int rc = 1;
-
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || mark_check(fd, maker))
-		rc = dbio_err_set(
-			err, DBIO_EUNSAFE,
-			"%s/%s: exists and is not a file dbio prepared: refusing to touch it; remove it by hand or work in another directory",
-			dir, name);
-	else if ((uint64_t)st.st_size != bytes)
-		rc = dbio_err_set(err, DBIO_EINPUT,
-				  "%s/%s: prepared already for another size (%llu bytes): run cleanup first",
-				  dir, name, (unsigned long long)st.st_size);
-	if (fd >= 0)
-		dbio_sys->close(fd);
-	return rc;
-}
-
-int run_kept_make(const char *dir, char *const *names, size_t n, uint64_t bytes, uint64_t chunk,
-		  const char *maker, uint64_t *written, struct dbio_err *err)
-{
-	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	char *buf = malloc(LAYOUT_CHUNK);
-	const struct layout_file f = { .size = bytes };
-	struct rng r;
-	int rc = 0;
-
-	*written = 0;
-	chunk = chunk && chunk < LAYOUT_CHUNK ? chunk : LAYOUT_CHUNK;
-	if (dirfd < 0 || !buf) {
-		rc = dbio_err_set(err, buf ? -errno : -ENOMEM, "%s: cannot open directory: %s", dir,
-				  strerror(buf ? errno : ENOMEM));
-		goto out;
-	}
-	rng_seed(&r, 0x5b5eed11ull);
-	for (size_t i = 0; i + 8 <= LAYOUT_CHUNK; i += 8) {
-		uint64_t x = rng_next(&r);
-		memcpy(buf + i, &x, 8);
-	}
-	for (size_t i = 0; i < n && !rc; i++) {
-		int fd = dbio_sys->openat(dirfd, names[i],
-					  O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0600);
-
-		if (fd < 0) {
-			rc = errno == EEXIST ? kept_exists(dirfd, dir, names[i], bytes, maker, err)
-					     : dbio_err_set(err, -errno, "%s/%s: cannot create: %s", dir,
-							    names[i], strerror(errno));
-			rc = rc == 1 ? 0 : rc;
-			continue;
-		}
-		/* Marked first: a file cut short by a failure is still dbio's to remove. */
-		if ((rc = mark_set(fd, maker)))
-			dbio_err_set(err, rc, "%s/%s: cannot mark as dbio's (%s): %s", dir, names[i],
-				     MARK_XATTR, strerror(-rc));
-		else if ((rc = fill(&f, fd, buf, chunk)) && rc != DBIO_ESTOPPED)
-			dbio_err_set(err, rc, "%s/%s: cannot write: %s", dir, names[i], strerror(-rc));
-		else if (!rc)
-			*written += bytes;
-		dbio_sys->close(fd);
-		if (rc == -EPERM || rc == -EOPNOTSUPP)
-			dbio_sys->unlinkat(dirfd, names[i], 0); /* unmarked: not left behind */
-	}
-out:
-	if (dirfd >= 0)
-		close(dirfd);
-	free(buf);
-	return rc;
-}
-
-int run_kept_remove(const char *dir, char *const *names, size_t n, const char *maker, size_t *removed,
-		    struct dbio_err *err)
-{
-	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int rc = 0;
-
-	*removed = 0;
-	if (dirfd < 0)
-		return dbio_err_set(err, -errno, "%s: cannot open directory: %s", dir, strerror(errno));
-	for (size_t i = 0; i < n; i++) {
-		int fd = dbio_sys->openat(dirfd, names[i], O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		struct stat st;
-		bool ours;
-
-		if (fd < 0 && errno == ENOENT)
-			continue;
-		ours = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) && !mark_check(fd, maker);
-		if (fd >= 0)
-			dbio_sys->close(fd);
-		if (!ours) {
-			if (!rc)
-				rc = dbio_err_set(err, DBIO_EUNSAFE,
-						  "%s/%s: not a file dbio prepared: left in place", dir,
-						  names[i]);
-			continue;
-		}
-		if (dbio_sys->unlinkat(dirfd, names[i], 0) && errno != ENOENT) {
-			if (!rc)
-				rc = dbio_err_set(err, -errno, "%s/%s: cannot remove: %s", dir, names[i],
-						  strerror(errno));
-			continue;
-		}
-		++*removed;
-	}
-	close(dirfd);
-	return rc;
 }

@@ -55,6 +55,10 @@ struct run_opts {
 	 * the files a job names with filename= must be such, and are used as
 	 * they are (not created, written before, or removed). NULL: none. */
 	const char *adopt;
+	/* With adopt: a file shorter than the job's size is taken too, and
+	 * grows as the job writes it (sysbench's seqwr, which writes its files
+	 * anew: run_kept_make with anew). */
+	bool adopt_any;
 	/* Many processes running the same jobs (MPI ranks): the coordinator
 	 * (run/coord.h) whose barrier run_group passes at the phases of every
 	 * group — "layout" (files laid out, before the threads), "start"
@@ -160,16 +164,39 @@ const char *run_signal_name(int sig);
 
 /* Files kept between commands (`dbio sysbench fileio prepare`, then run,
  * then cleanup): the n names in dir, each made with O_CREAT|O_EXCL|
- * O_NOFOLLOW, marked as maker's (util/mark.h), written fully with
- * incompressible data in writes of chunk bytes (at most 1 MiB; 0: 1 MiB)
- * and fsync'd. The size of the writes matters after: Linux caches a file
+ * O_NOFOLLOW, marked as maker's (util/mark.h), written with incompressible
+ * data in writes of chunk bytes (at most 1 MiB; 0: 1 MiB) up to bytes and
+ * fsync'd. The size of the writes matters after: Linux caches a file
  * written in 1 MiB writes in large folios, and random 16 KiB writes into
  * it then ran at 40 % of the speed they reach in a file written 16 KiB at
- * a time (6.18, ext4), so a tool's layout is copied with its write size. A name that exists is taken as it is
- * when it carries maker's mark and is bytes long, and refused otherwise
- * (DBIO_EUNSAFE: nothing of it is touched). *written: the bytes written. */
-int run_kept_make(const char *dir, char *const *names, size_t n, uint64_t bytes, uint64_t chunk,
-		  const char *maker, uint64_t *written, struct dbio_err *err);
+ * a time (6.18, ext4), so a tool's layout is copied with its write size.
+ * A name that exists and carries maker's mark is taken as it is when it
+ * holds bytes or more, and written on from its end when it holds fewer
+ * (sysbench's "Reusing" and "Extending"); one without the mark, or not a
+ * regular file, is refused (DBIO_EUNSAFE: nothing of it is touched). */
+enum run_kept_how { RUN_KEPT_MADE, RUN_KEPT_EXTENDED, RUN_KEPT_REUSED };
+
+struct run_kept {
+	const char *dir, *maker;
+	char *const *names;
+	size_t n;
+	uint64_t bytes, chunk;
+	/* Each file emptied instead (made empty when missing): sysbench's
+	 * seqwr run, which writes its files anew; bytes is not used. */
+	bool anew;
+	/* Told of each name before it is written (NULL: not told). */
+	void (*each)(void *ctx, size_t i, enum run_kept_how how);
+	void *ctx;
+};
+
+/* *written: the bytes written. */
+int run_kept_make(const struct run_kept *k, uint64_t *written, struct dbio_err *err);
+
+/* The size of each of the n names in dir into sizes[]: 0, or, at the
+ * first that is missing, -ENOENT (*first its index), or DBIO_EUNSAFE when
+ * one does not carry maker's mark or is not a regular file. */
+int run_kept_sizes(const char *dir, char *const *names, size_t n, const char *maker, uint64_t *sizes,
+		   size_t *first, struct dbio_err *err);
 
 /* Remove those of the n names in dir that carry maker's mark; a missing
  * one is skipped, one without the mark (or not a regular file) is left in

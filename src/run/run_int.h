@@ -18,6 +18,7 @@
 #include "util/err.h"
 #include "workload/stonewall.h"
 #include "workload/workload.h"
+#include "workload/fileio/files.h"
 
 struct layout_dir {
 	char *path;
@@ -42,9 +43,19 @@ struct layout {
 	size_t nfiles;
 	bool keep;
 	bool fill;  /* fill the files even if this job does not read: a sharer does */
-	bool carry; /* keep its files for a later group (job->files_for_later), unless the group failed */
+	bool carry; /* keep its files for a later group (fileio_files(job)->verify.files_for_later), unless
+		       the group failed */
 	const char *adopt; /* run_opts.adopt */
+	bool adopt_any;	   /* run_opts.adopt_any */
 };
+
+/* The most bytes layout_fill writes at a time. */
+#define LAYOUT_CHUNK (1u << 20)
+
+/* Write f from byte from to its size in writes of chunk bytes (at most
+ * LAYOUT_CHUNK) of buf, then fsync: 0, DBIO_ESTOPPED at a stop signal, or
+ * -errno. */
+int layout_fill(const struct layout_file *f, int fd, uint64_t from, char *buf, uint64_t chunk);
 
 /* A file kept by an earlier command (run_opts.adopt), name in dirfd (path
  * for messages): a regular file, not a symlink, that carries maker's mark

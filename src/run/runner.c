@@ -207,8 +207,10 @@ static int group_prepare(struct run_group *g, struct dbio_err *err)
 	for (g->laid = 0; g->laid < g->n && !rc; g->laid++)
 		rc = layout_init(&g->layouts[g->laid], &g->jobs[g->laid],
 				 g->jobs[g->laid].wl->caps & WORKLOAD_CAP_FILES, g->opts->keep, err);
-	for (size_t j = 0; j < g->laid; j++)
+	for (size_t j = 0; j < g->laid; j++) {
 		g->layouts[j].adopt = g->opts->adopt;
+		g->layouts[j].adopt_any = g->opts->adopt_any;
+	}
 	if (!rc)
 		layout_share(g->layouts, g->n);
 	for (size_t j = 0; j < g->n && !rc; j++)

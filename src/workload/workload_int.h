@@ -31,6 +31,7 @@
 #include "workload/fileio/logs.h"
 #include "workload/workload.h"
 #include "util/err.h"
+#include "workload/fileio/files.h"
 
 struct kv_db;
 

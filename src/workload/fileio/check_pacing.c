@@ -202,7 +202,7 @@ static int parse_cpumask(struct job *job, long ncpus, struct dbio_err *err)
 	return 0;
 }
 
-/* cpus_allowed or cpumask into job->cpus. */
+/* cpus_allowed or cpumask into fileio_files(job)->pacing.cpus. */
 static int parse_cpus(struct job *job, struct dbio_err *err)
 {
 	const long ncpus = sysconf(_SC_NPROCESSORS_CONF);
@@ -246,7 +246,7 @@ static int parse_nice(struct job *job, struct dbio_err *err)
 	return 0;
 }
 
-/* continue_on_error into job->continue_on: fio's values but those that
+/* continue_on_error into fileio_files(job)->pacing.continue_on: fio's values but those that
  * would go on after a verify mismatch, which dbio always stops at. */
 static int parse_continue(struct job *job, struct dbio_err *err)
 {

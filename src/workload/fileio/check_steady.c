@@ -37,7 +37,7 @@ static int parse_number(const char *s, double *v)
 	return errno || end == s || *end || !isfinite(*v) || *v < 0 ? -EINVAL : 0;
 }
 
-/* LIMIT of mode metric into job->ss_limit (ss_pct for N%). */
+/* LIMIT of mode metric into fileio_files(job)->steady.ss_limit (ss_pct for N%). */
 static int parse_limit(struct job *job, const char *s)
 {
 	const size_t len = strlen(s);

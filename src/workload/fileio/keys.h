@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "job/job.h"
+#include "workload/fileio/files.h"
 
 /* fio's fadvise_hint= values, in fio's order (F_ADV_*). */
 enum fileio_fadvise { FADVISE_NONE, FADVISE_TYPE, FADVISE_RANDOM, FADVISE_SEQUENTIAL };
