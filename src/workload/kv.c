@@ -1,6 +1,6 @@
 /*
  * kv: inserts, then lookups, then updates, in batches, on a real embedded
- * database (gdbm, LMDB, SQLite) — scenario S2's "insert records, time
+ * database (gdbm, LMDB, SQLite, LevelDB, RocksDB) — scenario S2's "insert records, time
  * every 1,000, with and without a sync after each batch". Every put and
  * get is timed (insert, lookup, update), every batch's commit (commit) and
  * the whole batch (batch); the series has a point per batch unless
@@ -36,7 +36,7 @@ static const struct opt_enum key_order_values[] = {
 /* clang-format off */
 static const struct option_def kv_defs[] = {
 	{ .name = "kv_engine", .type = OPT_STR, .offset = F(kv_engine), .size = S(kv_engine), .def = "sqlite", .dbio_own = 1, .brief = 1,
-	  .help = "the database: gdbm (gdbm_store, gdbm_sync per batch), lmdb (one write transaction per batch; MDB_NOSYNC without sync_each_batch) or sqlite (one transaction per batch; synchronous=FULL with sync_each_batch, else OFF). The database lives in the thread's private directory, dbio.<job>.<thread>.db/<engine>, and is removed afterwards." },
+	  .help = "the database: gdbm (gdbm_store, gdbm_sync per batch), lmdb (one write transaction per batch; MDB_NOSYNC without sync_each_batch), sqlite (one transaction per batch; synchronous=FULL with sync_each_batch, else OFF), leveldb or rocksdb (LSM trees: a batch is one WriteBatch, written with sync=true under sync_each_batch; each has keys of its own, docs/workloads.md). Which of them this build has: `dbio --version`. The database lives in the thread's private directory, dbio.<job>.<thread>.db/<engine>, and is removed afterwards." },
 	{ .name = "records", .type = OPT_UINT, .offset = F(records), .def = "100000", .min = 1, .max = 1000000000, .dbio_own = 1, .brief = 1,
 	  .help = "records each thread inserts." },
 	{ .name = "batch", .type = OPT_UINT, .offset = F(batch), .def = "1000", .min = 1, .max = 100000000, .dbio_own = 1, .brief = 1,
@@ -68,7 +68,13 @@ static const struct kv_backend *const backends[] = {
 #ifdef DBIO_HAVE_SQLITE3
 	&kv_sqlite,
 #endif
-	NULL, /* no backend at all in a build without the three libraries */
+#ifdef DBIO_HAVE_LEVELDB
+	&kv_leveldb,
+#endif
+#ifdef DBIO_HAVE_ROCKSDB
+	&kv_rocksdb,
+#endif
+	NULL, /* no backend at all in a build without the libraries */
 };
 
 static const struct kv_backend *backend_find(const char *name)
@@ -89,6 +95,18 @@ static void backend_list(char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", backends[i]->name);
 	if (!buf[0])
 		snprintf(buf, len, "(none built in)");
+}
+
+/* The backends with keys of their own, as parts of workload=kv. */
+static bool kv_part_at(size_t i, struct workload_part *part)
+{
+	for (size_t b = 0; backends[b]; b++)
+		if (backends[b]->options && i-- == 0) {
+			*part = (struct workload_part){ "kv_engine", backends[b]->name,
+							backends[b]->options };
+			return true;
+		}
+	return false;
 }
 
 static void kv_choices(char *buf, size_t len)
@@ -125,6 +143,11 @@ static int kv_validate(struct job *job, struct dbio_err *err)
 	}
 	if (conf->batch > conf->records)
 		conf->batch = conf->records;
+	const struct kv_backend *be = backend_find(conf->kv_engine);
+	int rc;
+
+	if (be->check && (rc = be->check(job, conf, workload_part_conf(job), err)))
+		return rc;
 	if (job->time_based)
 		return job_fail(job, "time_based", err,
 				"not for workload=kv: a kv job runs its records, lookups and updates");
@@ -156,14 +179,16 @@ static int kv_prepare(struct worker *w)
 	snprintf(st->path, sizeof(st->path), "%s/%s", w->db_dir, st->be->name);
 	/* dbio makes the file (never over an existing one); the engine then
 	 * formats it, and makes its own beside it, in the private directory. */
-	fd = dbio_sys->openat(w->db_dirfd, st->be->name, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC,
-			      0644);
+	fd = st->be->makes_dir ? mkdirat(w->db_dirfd, st->be->name, 0700)
+			       : dbio_sys->openat(w->db_dirfd, st->be->name,
+						  O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return dbio_err_set(&w->err, errno == EEXIST ? DBIO_EUNSAFE : -errno, "%s: cannot create: %s",
 				    st->path, strerror(errno));
-	dbio_sys->close(fd);
+	if (!st->be->makes_dir)
+		dbio_sys->close(fd);
 	snprintf(lib_path, sizeof(lib_path), "%s/%s", w->db_lib_dir, st->be->name);
-	if ((rc = st->be->open(&st->db, lib_path, conf, &e)))
+	if ((rc = st->be->open(&st->db, lib_path, conf, workload_part_conf(job), &e)))
 		return dbio_err_set(&w->err, rc, "%s: %s", st->path, e.msg);
 	st->value = malloc(conf->value_size.hi);
 	if (!st->value)
@@ -369,7 +394,8 @@ static int kv_run(struct worker *w)
 	w->usage = usage_sub(&u1, &u0);
 	st->be->close(st->db); /* the database as the engine leaves it, for its size */
 	st->db = NULL;
-	w->disk_bytes = workload_disk_bytes(w);
+	w->disk_bytes =
+		workload_disk_bytes(w) + (st->be->makes_dir ? workload_db_subdir_bytes(w, st->be->name) : 0);
 	return rc;
 }
 
@@ -417,4 +443,5 @@ const struct workload_ops workload_kv = {
 	.series_points = kv_series_points,
 	.choices = kv_choices,
 	.phases = kv_phases,
+	.part_at = kv_part_at,
 };

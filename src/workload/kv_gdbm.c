@@ -18,7 +18,8 @@ static int fail(struct kv_db *db, const char *what)
 	return -EIO;
 }
 
-static int g_open(struct kv_db **out, const char *path, const struct kv_conf *conf, struct dbio_err *err)
+static int g_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
+		  struct dbio_err *err)
 {
 	struct kv_db *db = calloc(1, sizeof(*db));
 

@@ -26,7 +26,8 @@ static int fail(struct kv_db *db, const char *what, int rc)
 	return rc > 0 ? -rc : -EIO;
 }
 
-static int l_open(struct kv_db **out, const char *path, const struct kv_conf *conf, struct dbio_err *err)
+static int l_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
+		  struct dbio_err *err)
 {
 	struct kv_db *db = calloc(1, sizeof(*db));
 	/* Room for every record (key, largest value, page overhead) twice

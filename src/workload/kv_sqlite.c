@@ -46,7 +46,8 @@ static void s_close(struct kv_db *db)
 	free(db);
 }
 
-static int s_open(struct kv_db **out, const char *path, const struct kv_conf *conf, struct dbio_err *err)
+static int s_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
+		  struct dbio_err *err)
 {
 	struct kv_db *db = calloc(1, sizeof(*db));
 	const char *setup = conf->sync_each_batch

@@ -180,6 +180,13 @@ enum workload_caps {
 	WORKLOAD_CAP_STONEWALL = 1u << 2,
 };
 
+/* A part of a workload with keys of its own (workload_ops.part_at). */
+struct workload_part {
+	const char *key;   /* the workload's key that chooses the part: "kv_engine" */
+	const char *value; /* the part's value of it: "rocksdb" */
+	const struct option_table *options;
+};
+
 struct workload_ops {
 	const char *name;
 	int (*prepare)(struct worker *w);
@@ -204,6 +211,12 @@ struct workload_ops {
 	 * refuses by name those it does not honour), or NULL. The keys stay
 	 * the other workload's: job->wl_conf is this workload's own. */
 	const char *borrows;
+	/* Appended: the i-th part of the workload that has keys of its own
+	 * (kv's kv_engine=rocksdb and its write_buffer_size ...), into *part;
+	 * false past the last. NULL: no part has keys. A part's keys apply to
+	 * a job of this workload whose value of part->key is part->value, and
+	 * are refused, naming the part, on any other job. */
+	bool (*part_at)(size_t i, struct workload_part *part);
 };
 
 /* The registry (registry.c), in the order help lists it. */

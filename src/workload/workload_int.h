@@ -5,11 +5,14 @@
  *
  * Contracts (every hook returns 0 or a negative code; the detail of a
  * failure is in errmsg's text):
- *   open(&db, path, job, err)  create and open a new database at path (an
- *                     empty file dbio just made with O_EXCL, in the thread's
- *                     private directory, named through /proc/self/fd);
- *                     may allocate. err's message leaves the path out:
- *                     the caller names the file.
+ *   open(&db, path, conf, own, err)  create and open a new database at
+ *                     path (an empty file dbio just made with O_EXCL, or an
+ *                     empty directory for a backend with makes_dir, in the
+ *                     thread's private directory, named through
+ *                     /proc/self/fd); own is the backend's own keys (its
+ *                     options table's struct), NULL without a table; may
+ *                     allocate. err's message leaves the path out: the
+ *                     caller names the file.
  *   begin(db, write)  start a batch: a write or a read-only transaction
  *                     where the engine has them.
  *   put(db, k, kl, v, vl, update)  store; update=false for a new key
@@ -20,6 +23,10 @@
  *   commit(db, sync)  end the batch; durable before returning when sync.
  *   close(db)         flush and free; db may be NULL.
  *   errmsg(db)        the engine's text for the last failure.
+ * Appended, optional (NULL):
+ *   check(job, conf, own, err)  at validation, before anything is written:
+ *                     refuse (job_fail, naming the key) what the engine
+ *                     cannot do with these keys; 0 when it can.
  */
 #ifndef DBIO_WORKLOAD_WORKLOAD_INT_H
 #define DBIO_WORKLOAD_WORKLOAD_INT_H
@@ -36,7 +43,7 @@ struct kv_db;
 
 /* workload=kv's own keys (kv.c's table), for its backends. */
 struct kv_conf {
-	char kv_engine[16]; /* gdbm, lmdb or sqlite */
+	char kv_engine[16]; /* gdbm, lmdb, sqlite, rocksdb or leveldb */
 	uint64_t records;   /* to insert, per thread */
 	uint64_t batch;	    /* records per batch (transaction, sync) */
 	struct opt_range value_size;
@@ -52,13 +59,21 @@ enum kv_key_order { KV_KEY_SEQ, KV_KEY_RANDOM };
 struct kv_backend {
 	const char *name;
 	const char *package; /* the Debian package that provides it, for messages */
-	int (*open)(struct kv_db **db, const char *path, const struct kv_conf *conf, struct dbio_err *err);
+	int (*open)(struct kv_db **db, const char *path, const struct kv_conf *conf, const void *own,
+		    struct dbio_err *err);
 	int (*begin)(struct kv_db *db, bool write);
 	int (*put)(struct kv_db *db, const void *k, size_t kl, const void *v, size_t vl, bool update);
 	int (*get)(struct kv_db *db, const void *k, size_t kl, void *buf, size_t cap, size_t *vl);
 	int (*commit)(struct kv_db *db, bool sync);
 	void (*close)(struct kv_db *db);
 	const char *(*errmsg)(struct kv_db *db);
+	/* Appended: the engine's own keys (refused on every other engine), or
+	 * NULL; whether its database is a directory (an LSM tree's files)
+	 * rather than one file; check, above. */
+	const struct option_table *options;
+	bool makes_dir;
+	int (*check)(const struct job *job, const struct kv_conf *conf, const void *own,
+		     struct dbio_err *err);
 };
 
 /* The name of the SQLite VFS that keeps the /proc/self/fd/ paths dbio gives
@@ -79,6 +94,10 @@ int workload_check_memory(const struct job *job, const char *key, const char *wh
 
 /* Bytes the thread's files (its dbio.<job>.<thread>. prefix) occupy. */
 uint64_t workload_disk_bytes(const struct worker *w);
+
+/* Bytes the files of directory name in the thread's private directory
+ * occupy (an LSM tree's database directory); 0 when there is none. */
+uint64_t workload_db_subdir_bytes(const struct worker *w, const char *name);
 
 /* The seed of the thread's draws: the job's randseed moved on by fio's
  * thread number (thread_base + index) — every workload, so that two jobs of one file draw
@@ -132,5 +151,24 @@ void *fileio_pages_buffer(const struct fileio_state *st);
 extern const struct kv_backend kv_gdbm;
 extern const struct kv_backend kv_lmdb;
 extern const struct kv_backend kv_sqlite;
+extern const struct kv_backend kv_rocksdb;
+extern const struct kv_backend kv_leveldb;
+
+/* The compressions of an LSM tree's blocks: db_bench's names of them
+ * (kv_lsm.c); each engine refuses those it has not. */
+enum kv_compression {
+	KV_COMPRESS_NONE,
+	KV_COMPRESS_SNAPPY,
+	KV_COMPRESS_ZLIB,
+	KV_COMPRESS_BZIP2,
+	KV_COMPRESS_LZ4,
+	KV_COMPRESS_LZ4HC,
+	KV_COMPRESS_ZSTD,
+};
+extern const struct opt_enum kv_compression_values[];
+
+/* The own keys of the part of job's workload that applies to it (a kv
+ * engine's: OPTION_SCOPE_PART), or NULL when it has none. */
+const void *workload_part_conf(const struct job *job);
 
 #endif
