@@ -112,7 +112,7 @@ struct run_stats {
 			double value;	  /* summed over the threads */
 		} figures[16];		  /* as struct phase's (PHASE_MAX_FIGURES) */
 		unsigned nfigures;
-	} phases[6]; /* as struct worker's (workload.h) */
+	} phases[12]; /* as struct worker's (WORKLOAD_MAX_PHASES, workload.h) */
 	unsigned nphases;
 	/* fio's steady state (steadystate_duration): the window of the job's
 	 * samples (of its reporting group's, with group_reporting) and its

@@ -51,6 +51,8 @@ static const struct option_def kv_defs[] = {
 	  .help = "random gets of inserted keys after the inserts, in batches of batch." },
 	{ .name = "updates", .type = OPT_UINT, .offset = F(updates), .def = "0", .min = 0, .max = 1000000000, .dbio_own = 1,
 	  .help = "random overwrites of inserted keys after the lookups, in batches of batch, synced like the inserts." },
+	{ .name = "benchmarks", .type = OPT_STR, .offset = F(benchmarks), .size = S(benchmarks), .def = "", .dbio_own = 1, .brief = 1,
+	  .help = "db_bench's workloads, comma-separated, run in order in place of the inserts, lookups and updates, with db_bench's names and meanings: fillseq (records puts in key order), fillrandom (records puts of keys drawn uniformly, repeats and all), fillsync (records/1000 random puts, every batch synced), overwrite (records random puts), readseq (an iterator's walk from the first key, lookups steps), readrandom (lookups gets of random keys; phase figure found), deleterandom (records deletes of random keys), seekrandom (lookups seeks to random keys; found). records is db_bench's --num, lookups its --reads (0: records), batch its --batch_size; a fill goes first (db_bench starts it on a fresh database). On kv_engine=leveldb and rocksdb. Each benchmark is a phase of the result, named as in db_bench." },
 	{ .name = "verify", .type = OPT_ENUM, .offset = F(verify), .def = "0", .values = job_verify_values,
 	  .help = "fio's key: for workload=kv any value but 0 (verify=1, verify=crc32c ...) reads every record back after the inserts, lookups and updates (phase verify, counted as lookups) and compares its bytes with what was last written; a record that differs or is missing is reported and fails the run (exit 1)." },
 };
@@ -146,7 +148,8 @@ static int kv_validate(struct job *job, struct dbio_err *err)
 	const struct kv_backend *be = backend_find(conf->kv_engine);
 	int rc;
 
-	if (be->check && (rc = be->check(job, conf, workload_part_conf(job), err)))
+	if ((be->check && (rc = be->check(job, conf, workload_part_conf(job), err))) ||
+	    (rc = kv_bench_check(job, conf, be, err)))
 		return rc;
 	if (job->time_based)
 		return job_fail(job, "time_based", err,
@@ -380,6 +383,12 @@ static int kv_run(struct worker *w)
 	w->start_ns = now;
 	usage_thread(&u0);
 	series_start(&w->series, w->series.interval_ns ? w->origin_ns : now);
+	if (conf->benchmarks[0]) {
+		struct kv_bench_ctx c = { st->be, st->db, st->path, st->value, &st->writes };
+
+		rc = kv_bench_run(w, &c, &now);
+		goto done;
+	}
 	rc = phase(w, st, OP_INSERT, conf->records, &now);
 	if (!rc && conf->lookups)
 		rc = phase(w, st, OP_LOOKUP, conf->lookups, &now);
@@ -387,6 +396,7 @@ static int kv_run(struct worker *w)
 		rc = phase(w, st, OP_UPDATE, conf->updates, &now);
 	if (!rc && conf->verify)
 		rc = verify_phase(w, st, &now);
+done:
 	if (series_on(&w->series) && !w->series.manual)
 		series_finish(&w->series, now);
 	w->end_ns = now;
@@ -425,11 +435,16 @@ static uint64_t kv_series_points(const struct job *job)
 {
 	const struct kv_conf *conf = job->wl_conf;
 
+	if (conf->benchmarks[0])
+		return kv_bench_batches(conf);
 	return (conf->records + conf->lookups + conf->updates) / conf->batch;
 }
 
-/* phase() names each after its op type; verify_phase() its own. */
-static const char *const kv_phases[] = { "insert", "lookup", "update", "verify", NULL };
+/* phase() names each after its op type; verify_phase() its own;
+ * kv_bench.c each after its db_bench benchmark. */
+static const char *const kv_phases[] = { "insert",	 "lookup",     "update",    "verify",  "fillseq",
+					 "fillrandom",	 "fillsync",   "overwrite", "readseq", "readrandom",
+					 "deleterandom", "seekrandom", NULL };
 
 const struct workload_ops workload_kv = {
 	.name = "kv",

@@ -43,6 +43,7 @@ struct kv_db {
 	leveldb_writeoptions_t *wsync, *wnosync;
 	leveldb_readoptions_t *ropts;
 	leveldb_writebatch_t *batch;
+	leveldb_iterator_t *iter; /* seek's, until the next write batch */
 	bool batch_used;
 	char msg[256];
 };
@@ -94,10 +95,56 @@ static int v_open(struct kv_db **out, const char *path, const struct kv_conf *co
 
 static int v_begin(struct kv_db *db, bool write)
 {
-	(void)write;
+	if (write && db->iter) {
+		leveldb_iter_destroy(db->iter);
+		db->iter = NULL;
+	}
 	leveldb_writebatch_clear(db->batch);
 	db->batch_used = false;
 	return 0;
+}
+
+static int v_del(struct kv_db *db, const void *k, size_t kl)
+{
+	leveldb_writebatch_delete(db->batch, k, kl);
+	db->batch_used = true;
+	return 0;
+}
+
+/* Where the iterator stands: the entry's bytes, -ENOENT past the end. */
+static int v_at(struct kv_db *db, size_t *kvl)
+{
+	size_t kl, vl;
+	char *lerr = NULL;
+
+	if (!leveldb_iter_valid(db->iter)) {
+		leveldb_iter_get_error(db->iter, &lerr);
+		if (lerr)
+			return fail(db, "leveldb_iter", lerr);
+		snprintf(db->msg, sizeof(db->msg), "leveldb_iter: past the last key");
+		return -ENOENT;
+	}
+	leveldb_iter_key(db->iter, &kl);
+	leveldb_iter_value(db->iter, &vl);
+	*kvl = kl + vl;
+	return 0;
+}
+
+static int v_seek(struct kv_db *db, const void *k, size_t kl, size_t *kvl)
+{
+	if (!db->iter)
+		db->iter = leveldb_create_iterator(db->db, db->ropts);
+	if (k)
+		leveldb_iter_seek(db->iter, k, kl);
+	else
+		leveldb_iter_seek_to_first(db->iter);
+	return v_at(db, kvl);
+}
+
+static int v_next(struct kv_db *db, size_t *kvl)
+{
+	leveldb_iter_next(db->iter);
+	return v_at(db, kvl);
 }
 
 static int v_put(struct kv_db *db, const void *k, size_t kl, const void *v, size_t vl, bool update)
@@ -141,6 +188,8 @@ static void v_close(struct kv_db *db)
 {
 	if (!db)
 		return;
+	if (db->iter)
+		leveldb_iter_destroy(db->iter);
 	if (db->db)
 		leveldb_close(db->db);
 	leveldb_writebatch_destroy(db->batch);
@@ -187,5 +236,8 @@ const struct kv_backend kv_leveldb = {
 	.options = &leveldb_options,
 	.makes_dir = true,
 	.check = v_check,
+	.del = v_del,
+	.seek = v_seek,
+	.next = v_next,
 };
 #endif

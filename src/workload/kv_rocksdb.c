@@ -53,6 +53,7 @@ struct kv_db {
 	rocksdb_writeoptions_t *wsync, *wnosync;
 	rocksdb_readoptions_t *ropts;
 	rocksdb_writebatch_t *batch;
+	rocksdb_iterator_t *iter; /* seek's, until the next write batch */
 	char msg[256];
 };
 
@@ -122,9 +123,54 @@ static int r_open(struct kv_db **out, const char *path, const struct kv_conf *co
 
 static int r_begin(struct kv_db *db, bool write)
 {
-	(void)write;
+	if (write && db->iter) {
+		rocksdb_iter_destroy(db->iter);
+		db->iter = NULL;
+	}
 	rocksdb_writebatch_clear(db->batch);
 	return 0;
+}
+
+static int r_del(struct kv_db *db, const void *k, size_t kl)
+{
+	rocksdb_writebatch_delete(db->batch, k, kl);
+	return 0;
+}
+
+/* Where the iterator stands: the entry's bytes, -ENOENT past the end. */
+static int r_at(struct kv_db *db, size_t *kvl)
+{
+	size_t kl, vl;
+	char *rerr = NULL;
+
+	if (!rocksdb_iter_valid(db->iter)) {
+		rocksdb_iter_get_error(db->iter, &rerr);
+		if (rerr)
+			return fail(db, "rocksdb_iter", rerr);
+		snprintf(db->msg, sizeof(db->msg), "rocksdb_iter: past the last key");
+		return -ENOENT;
+	}
+	rocksdb_iter_key(db->iter, &kl);
+	rocksdb_iter_value(db->iter, &vl);
+	*kvl = kl + vl;
+	return 0;
+}
+
+static int r_seek(struct kv_db *db, const void *k, size_t kl, size_t *kvl)
+{
+	if (!db->iter)
+		db->iter = rocksdb_create_iterator(db->db, db->ropts);
+	if (k)
+		rocksdb_iter_seek(db->iter, k, kl);
+	else
+		rocksdb_iter_seek_to_first(db->iter);
+	return r_at(db, kvl);
+}
+
+static int r_next(struct kv_db *db, size_t *kvl)
+{
+	rocksdb_iter_next(db->iter);
+	return r_at(db, kvl);
 }
 
 static int r_put(struct kv_db *db, const void *k, size_t kl, const void *v, size_t vl, bool update)
@@ -168,6 +214,8 @@ static void r_close(struct kv_db *db)
 {
 	if (!db)
 		return;
+	if (db->iter)
+		rocksdb_iter_destroy(db->iter);
 	if (db->db)
 		rocksdb_close(db->db);
 	rocksdb_writebatch_destroy(db->batch);
@@ -210,5 +258,8 @@ const struct kv_backend kv_rocksdb = {
 	.options = &rocksdb_options,
 	.makes_dir = true,
 	.check = r_check,
+	.del = r_del,
+	.seek = r_seek,
+	.next = r_next,
 };
 #endif

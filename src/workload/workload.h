@@ -124,8 +124,9 @@ struct worker {
 	struct dbio_err err;
 	uint64_t disk_bytes;   /* bytes the workload's files occupy at the end (st_blocks) */
 	const char *db_engine; /* static: the database a workload drove ("sqlite"), or NULL */
-	/* The phases of a workload that has them (meta: up to five; kv: load, read ...) */
-#define WORKLOAD_MAX_PHASES 6
+			       /* The phases of a workload that has them (meta: up to five; kv: load,
+				* read ...; kv's benchmarks= list: up to WORKLOAD_MAX_PHASES) */
+#define WORKLOAD_MAX_PHASES 12
 	struct phase {
 		const char *name; /* static */
 		uint64_t start_ns, end_ns;

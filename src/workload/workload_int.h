@@ -27,6 +27,16 @@
  *   check(job, conf, own, err)  at validation, before anything is written:
  *                     refuse (job_fail, naming the key) what the engine
  *                     cannot do with these keys; 0 when it can.
+ *   del(db, k, kl)    remove the key within a write batch (absent: not an
+ *                     error, as db_bench's deleterandom).
+ *   seek(db, k, kl, &kvl)  position the engine's ordered iterator at the
+ *                     first key >= k (k NULL: the first key); 0 with *kvl
+ *                     the entry's key and value bytes, -ENOENT past the
+ *                     last. The iterator lives until the next write batch
+ *                     begins or the database closes.
+ *   next(db, &kvl)    move it on by one: as seek.
+ * A backend without del, seek and next runs no db_bench benchmarks
+ * (kv_bench.c says which it has).
  */
 #ifndef DBIO_WORKLOAD_WORKLOAD_INT_H
 #define DBIO_WORKLOAD_WORKLOAD_INT_H
@@ -52,6 +62,7 @@ struct kv_conf {
 	uint64_t lookups;     /* random gets after the inserts */
 	uint64_t updates;     /* random overwrites after the lookups */
 	int verify;	      /* fio's verify=: any value but 0 reads every record back and checks it */
+	char benchmarks[256]; /* db_bench's workloads to run instead, "fillseq,readrandom"; "": none */
 };
 
 enum kv_key_order { KV_KEY_SEQ, KV_KEY_RANDOM };
@@ -74,6 +85,10 @@ struct kv_backend {
 	bool makes_dir;
 	int (*check)(const struct job *job, const struct kv_conf *conf, const void *own,
 		     struct dbio_err *err);
+	/* Appended: db_bench's deletes and ordered reads; above. */
+	int (*del)(struct kv_db *db, const void *k, size_t kl);
+	int (*seek)(struct kv_db *db, const void *k, size_t kl, size_t *kvl);
+	int (*next)(struct kv_db *db, size_t *kvl);
 };
 
 /* The name of the SQLite VFS that keeps the /proc/self/fd/ paths dbio gives
@@ -153,6 +168,23 @@ extern const struct kv_backend kv_lmdb;
 extern const struct kv_backend kv_sqlite;
 extern const struct kv_backend kv_rocksdb;
 extern const struct kv_backend kv_leveldb;
+
+/* db_bench's workloads as kv's phases (kv_bench.c). kv_bench_check
+ * refuses (job_fail) a benchmarks= that backend be cannot run or that
+ * clashes with kv's own phases; kv_bench_batches is the batches the list
+ * makes, for the series; kv_bench_run runs the list on the thread's
+ * database, one phase each: 0 or the error, with detail in w->err. */
+struct kv_bench_ctx {
+	const struct kv_backend *be;
+	struct kv_db *db;
+	const char *path; /* the database, for messages */
+	char *value;	  /* value_size.hi bytes of the thread's fill */
+	uint64_t *writes; /* puts so far, for the stamp each value leads with */
+};
+int kv_bench_check(const struct job *job, const struct kv_conf *conf, const struct kv_backend *be,
+		   struct dbio_err *err);
+uint64_t kv_bench_batches(const struct kv_conf *conf);
+int kv_bench_run(struct worker *w, struct kv_bench_ctx *c, uint64_t *now);
 
 /* The compressions of an LSM tree's blocks: db_bench's names of them
  * (kv_lsm.c); each engine refuses those it has not. */

@@ -165,3 +165,95 @@ sst_files() {
 	run lsm_count rocksdb
 	[ "$output" = "3000 3000 0 2999 648000 200 200 -" ]
 }
+
+# ---- db_bench's workloads (benchmarks=) ----
+
+# phases FILE: "name=ops" for each phase of the first run, space-separated.
+phases() {
+	jpy "$1" '" ".join("%s=%d" % (p["name"], p["ops"]) for p in run["phases"])'
+}
+
+# found FILE I: the found figure of phase I of the first run.
+found() {
+	jpy "$1" "int(run['phases'][$2]['figures']['found'])"
+}
+
+@test "lsm benchmarks: fillseq then the reads find every record: exact ops and found per phase" {
+	need_lsms
+	fast_target
+	for e in "${LSMS[@]}"; do
+		dbio_ok --workload=kv --kv_engine="$e" --directory="$target" --records=3000 --lookups=1200 --batch=1 \
+			--sync_each_batch=0 --value_size=100 --benchmarks=fillseq,readrandom,seekrandom,readseq
+		# readseq walks lookups (1200) of the 3000 keys; a seek lands on its own key
+		[ "$(phases "$result")" = "fillseq=3000 readrandom=1200 seekrandom=1200 readseq=1200" ]
+		[ "$(found "$result" 1) $(found "$result" 2) $(found "$result" 3)" = "1200 1200 1200" ]
+		json_is "$result" "$R0.ops.insert.count=3000" "$R0.ops.lookup.count=3600" "$R0.ops.insert.bytes=348000" \
+			"$R0.ops.batch.count=6600" "$R0.ops.lookup.bytes=$((3600 * 116))"
+		is_empty_dir "$target"
+	done
+}
+
+@test "lsm benchmarks: fillrandom draws keys with repeats, deleterandom removes some; readseq and the engine's library agree on what is left" {
+	need_lsms
+	fast_target
+	local left=()
+	for e in "${LSMS[@]}"; do
+		rm -rf "${target:?}"/*
+		dbio_ok --workload=kv --kv_engine="$e" --directory="$target" --records=4000 --batch=10 --sync_each_batch=0 \
+			--value_size=50 --benchmarks=fillrandom,overwrite,deleterandom,readseq,readrandom --keep
+		# readseq is asked for records (4000) steps and stops at the last key
+		n=$(found "$result" 3)
+		[ "$(phases "$result")" = "fillrandom=4000 overwrite=4000 deleterandom=4000 readseq=$n readrandom=4000" ]
+		# 8000 draws of 4000 keys leave about 1 - e^-2 = 86 % of them; 4000 deletes about e^-1 of those
+		[ "$n" -gt 1000 ]
+		[ "$n" -lt 1700 ]
+		run "$PYTHON" "$KV_COUNT" "$e" "$target/dbio.job.0.db/$e"
+		[ "${output%% *}" = "$n" ]
+		left+=("$n $(found "$result" 4)")
+	done
+	# one seed, the same draws: both engines hold the same records
+	[ ${#left[@]} -lt 2 ] || [ "${left[0]}" = "${left[1]}" ]
+}
+
+@test "lsm benchmarks: fillsync does records/1000 puts, each batch synced whatever sync_each_batch says (strace)" {
+	need_lsms
+	command -v strace >/dev/null || skip "strace is not installed (scripts/install-deps)"
+	strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here (ptrace refused)"
+	fast_target
+	# syncs ENGINE RECORDS BENCHMARK: the fsync and fdatasync calls of a run
+	syncs() {
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -o "$scratch/trace" -e trace=fsync,fdatasync \
+			"$DBIO" run --output "$result" --workload=kv --kv_engine="$1" --directory="$target" --records="$2" \
+			--batch=1 --sync_each_batch=0 --benchmarks="$3" >/dev/null 2>&1
+		grep -cE '^[0-9]+ +f(data)?sync\(' "$scratch/trace" || true
+	}
+	for e in "${LSMS[@]}"; do
+		async=$(syncs "$e" 50 fillrandom)
+		synced=$(syncs "$e" 50000 fillsync)
+		[ "$(phases "$result")" = "fillsync=50" ]
+		echo "$e: $async syncs for 50 puts of fillrandom, $synced for the 50 of fillsync" >&2
+		[ $((synced - async)) -ge 50 ]
+	done
+}
+
+@test "lsm benchmarks: what db_bench's list cannot mean here is refused, naming the key" {
+	need_lsms
+	e=${LSMS[0]}
+	local names="fillseq, fillrandom, fillsync, overwrite, readseq, readrandom, deleterandom, seekrandom"
+	refused --workload=kv --kv_engine="$e" --benchmarks=fillseq,readhot -- \
+		"dbio: command line: key 'benchmarks': 'readhot' is not one of db_bench's workloads that dbio runs: $names (job 'job')"
+	refused --workload=kv --kv_engine="$e" --benchmarks=fillseq,readwhilewriting -- \
+		"dbio: command line: key 'benchmarks': readwhilewriting (a writer beside the readers on one database) is not in dbio yet: each kv thread has a database of its own; dbio's are $names (job 'job')"
+	refused --workload=kv --kv_engine="$e" --benchmarks=fillseq,readrandom,fillrandom -- \
+		"dbio: command line: key 'benchmarks': fillrandom after another benchmark: db_bench starts each fill on a fresh database, dbio's kv job has one database per thread: put the fill first, or give it a job of its own (job 'job')"
+	refused --workload=kv --kv_engine="$e" --benchmarks=fillseq --updates=10 -- \
+		"dbio: command line: key 'updates': not with benchmarks: db_bench's overwrite is the updates (benchmarks=...,overwrite) (job 'job')"
+	refused --workload=kv --kv_engine="$e" --benchmarks=fillseq --verify=1 -- \
+		"dbio: command line: key 'verify': not with benchmarks: fillrandom's repeats and deleterandom leave no one value per record to check (job 'job')"
+	refused --workload=kv --kv_engine="$e" --benchmarks=fillseq --key_order=random -- \
+		"dbio: command line: key 'key_order': not with benchmarks: fillseq and fillrandom say the order of their keys (job 'job')"
+	for other in $(kv_engines_of_build | grep -vxE 'rocksdb|leveldb'); do
+		refused --workload=kv --kv_engine="$other" --benchmarks=fillseq -- \
+			"dbio: command line: key 'benchmarks': db_bench's workloads need deletes and an ordered iterator, which dbio's kv_engine=$other has not got (yet): use kv_engine=leveldb or rocksdb (job 'job')"
+	done
+}
