@@ -393,6 +393,29 @@ static json_t *probe_json(const struct job *job, const struct run_probe *p)
 	return o;
 }
 
+/* A kv phase's write amplification: each <way>_write_bytes figure over
+ * user_bytes, the key and value bytes the phase put, as <way>_write_amp
+ * (workload/kv_amp.c makes the figures; none without user bytes). */
+static void add_write_amp(json_t *fig)
+{
+	const double user = json_number_value(json_object_get(fig, "user_bytes"));
+	json_t *amps = json_object(), *v;
+	const char *name;
+	char amp[64];
+
+	json_object_foreach (fig, name, v) {
+		const size_t len = strlen(name), tail = strlen("_write_bytes");
+
+		if (user > 0 && len > tail && len - tail < sizeof(amp) - 10 &&
+		    !strcmp(name + len - tail, "_write_bytes")) {
+			snprintf(amp, sizeof(amp), "%.*s_write_amp", (int)(len - tail), name);
+			json_object_set_new(amps, amp, json_real(json_number_value(v) / user));
+		}
+	}
+	json_object_update(fig, amps); /* not while walking fig */
+	json_decref(amps);
+}
+
 static json_t *usage_json(const struct usage *u, uint64_t elapsed_ns)
 {
 	double secs = (double)elapsed_ns / 1e9;
@@ -487,6 +510,7 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 				for (unsigned f = 0; f < st->phases[i].nfigures; f++)
 					json_object_set_new(fig, st->phases[i].figures[f].name,
 							    json_real(st->phases[i].figures[f].value));
+				add_write_amp(fig);
 				json_object_set_new(json_array_get(phases, i), "figures", fig);
 			}
 	}

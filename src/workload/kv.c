@@ -378,6 +378,7 @@ static int kv_run(struct worker *w)
 	const struct kv_conf *conf = w->job->wl_conf;
 	uint64_t now = clock_now_ns();
 	struct usage u0, u1;
+	struct kv_amp amp;
 	int rc;
 
 	w->start_ns = now;
@@ -389,11 +390,16 @@ static int kv_run(struct worker *w)
 		rc = kv_bench_run(w, &c, &now);
 		goto done;
 	}
-	rc = phase(w, st, OP_INSERT, conf->records, &now);
-	if (!rc && conf->lookups)
-		rc = phase(w, st, OP_LOOKUP, conf->lookups, &now);
-	if (!rc && conf->updates)
-		rc = phase(w, st, OP_UPDATE, conf->updates, &now);
+	/* each phase with what it made the engine, the process and the device write */
+	const enum op_type order[] = { OP_INSERT, OP_LOOKUP, OP_UPDATE };
+	const uint64_t count[] = { conf->records, conf->lookups, conf->updates };
+
+	rc = 0;
+	for (size_t p = 0; !rc && p < 3; p++) {
+		kv_amp_begin(&amp, w, st->be, st->db);
+		if (count[p] && !(rc = phase(w, st, order[p], count[p], &now)))
+			kv_amp_end(&amp, w, st->be, st->db);
+	}
 	if (!rc && conf->verify)
 		rc = verify_phase(w, st, &now);
 done:

@@ -273,7 +273,13 @@ int kv_bench_run(struct worker *w, struct kv_bench_ctx *c, uint64_t *now)
 	int rc = 0;
 
 	while (!rc && !workload_stopped(w) && (len = next_name(&at, &name)) &&
-	       w->nphases < WORKLOAD_MAX_PHASES)
-		rc = bench_phase(w, c, bench_find(name, len), now);
+	       w->nphases < WORKLOAD_MAX_PHASES) {
+		const struct bench *b = bench_find(name, len);
+		struct kv_amp amp;
+
+		kv_amp_begin(&amp, w, c->be, c->db);
+		if (!(rc = bench_phase(w, c, b, now)))
+			kv_amp_end(&amp, w, c->be, c->db);
+	}
 	return rc;
 }

@@ -76,6 +76,7 @@ static void r_close(struct kv_db *db);
 
 static void r_configure(struct kv_db *db, const struct kv_rocksdb_conf *rc)
 {
+	rocksdb_options_enable_statistics(db->opts); /* for kv_amp.c: its tickers, r_io */
 	rocksdb_options_set_create_if_missing(db->opts, 1);
 	rocksdb_options_set_error_if_exists(db->opts, 1);
 	rocksdb_options_set_write_buffer_size(db->opts, (size_t)rc->write_buffer_size);
@@ -234,6 +235,36 @@ static const char *r_errmsg(struct kv_db *db)
 	return db ? db->msg : "";
 }
 
+/* The COUNT of ticker name (a counter) or the SUM of a histogram, in the
+ * text of RocksDB's statistics ("rocksdb.wal.bytes COUNT : 123"). */
+static uint64_t ticker(const char *text, const char *name, const char *field)
+{
+	const size_t len = strlen(name);
+	const char *at;
+	unsigned long long v = 0;
+
+	for (at = strstr(text, name); at && at[len] != ' '; at = strstr(at + len, name))
+		;
+	if (at && (at = strstr(at, field)))
+		sscanf(at + strlen(field), "%llu", &v);
+	return v;
+}
+
+static int r_io(struct kv_db *db, struct kv_engine_io *io)
+{
+	char *text = rocksdb_options_statistics_get_string(db->opts);
+
+	if (!text)
+		return -ENOSYS;
+	io->wal_bytes = ticker(text, "rocksdb.wal.bytes", "COUNT : ");
+	io->flush_bytes = ticker(text, "rocksdb.flush.write.bytes", "COUNT : ");
+	io->compaction_bytes = ticker(text, "rocksdb.compact.write.bytes", "COUNT : ");
+	io->stall_us = ticker(text, "rocksdb.stall.micros", "COUNT : ");
+	io->compaction_us = ticker(text, "rocksdb.compaction.times.micros", "SUM : ");
+	rocksdb_free(text);
+	return 0;
+}
+
 static int r_check(const struct job *job, const struct kv_conf *conf, const void *own, struct dbio_err *err)
 {
 	const struct kv_rocksdb_conf *rc = own;
@@ -261,5 +292,6 @@ const struct kv_backend kv_rocksdb = {
 	.del = r_del,
 	.seek = r_seek,
 	.next = r_next,
+	.io = r_io,
 };
 #endif

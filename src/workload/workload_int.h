@@ -51,6 +51,16 @@
 
 struct kv_db;
 
+/* What an engine says it wrote since it opened (kv_backend.io); a figure
+ * it does not keep stays 0. */
+struct kv_engine_io {
+	uint64_t wal_bytes;	   /* its log: RocksDB's WAL */
+	uint64_t flush_bytes;	   /* memtables written out as tables */
+	uint64_t compaction_bytes; /* tables written by compactions */
+	uint64_t compaction_us;	   /* time its compactions took */
+	uint64_t stall_us;	   /* time writers waited on it (RocksDB's write stalls) */
+};
+
 /* workload=kv's own keys (kv.c's table), for its backends. */
 struct kv_conf {
 	char kv_engine[16]; /* gdbm, lmdb, sqlite, rocksdb or leveldb */
@@ -89,6 +99,9 @@ struct kv_backend {
 	int (*del)(struct kv_db *db, const void *k, size_t kl);
 	int (*seek)(struct kv_db *db, const void *k, size_t kl, size_t *kvl);
 	int (*next)(struct kv_db *db, size_t *kvl);
+	/* Appended, optional: the engine's own account of what it wrote since
+	 * it opened (kv_amp.c); 0, or -ENOSYS when it keeps none. */
+	int (*io)(struct kv_db *db, struct kv_engine_io *io);
 };
 
 /* The name of the SQLite VFS that keeps the /proc/self/fd/ paths dbio gives
@@ -185,6 +198,22 @@ int kv_bench_check(const struct job *job, const struct kv_conf *conf, const stru
 		   struct dbio_err *err);
 uint64_t kv_bench_batches(const struct kv_conf *conf);
 int kv_bench_run(struct worker *w, struct kv_bench_ctx *c, uint64_t *now);
+
+/* Write amplification three ways, per kv phase (kv_amp.c): kv_amp_begin
+ * before a phase takes the engine's account, /proc/self/io's wchar and the
+ * sectors written of the target's device; kv_amp_end adds the phase's
+ * figures: user_bytes (keys and values put), the engine's wal, flush and
+ * compaction bytes with their sum engine_write_bytes (each thread its own
+ * database's), fs_write_bytes and device_write_bytes (the process's and the
+ * device's, by thread 0 alone, 0 on the others), compaction_s, stall_s. */
+struct kv_amp {
+	struct kv_engine_io eng;
+	bool eng_known, dev_known;
+	unsigned major, minor;
+	uint64_t wchar, sectors, user_bytes;
+};
+void kv_amp_begin(struct kv_amp *a, const struct worker *w, const struct kv_backend *be, struct kv_db *db);
+void kv_amp_end(struct kv_amp *a, struct worker *w, const struct kv_backend *be, struct kv_db *db);
 
 /* The compressions of an LSM tree's blocks: db_bench's names of them
  * (kv_lsm.c); each engine refuses those it has not. */

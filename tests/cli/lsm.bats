@@ -257,3 +257,52 @@ found() {
 			"dbio: command line: key 'benchmarks': db_bench's workloads need deletes and an ordered iterator, which dbio's kv_engine=$other has not got (yet): use kv_engine=leveldb or rocksdb (job 'job')"
 	done
 }
+
+# ---- write amplification three ways ----
+
+@test "lsm amplification: rocksdb's WAL bytes are its log format's exact size; flush and compaction bytes are the tables its LOG says it made (within 1 %)" {
+	need_lsm rocksdb
+	dbio_ok --workload=kv --kv_engine=rocksdb --directory="$target" --records=30000 --value_size=200 --batch=100 \
+		--sync_each_batch=0 --write_buffer_size=256k --lookups=100000 --keep
+	# a WriteBatch of 100 puts: a 12-byte header, then per put its type, the
+	# key's length, 16 key bytes, the value's length (2 bytes for 200) and 200 bytes
+	json_is "$result" "$R0.phases.0.figures.user_bytes=6480000.0" "$R0.phases.0.figures.wal_bytes=$((300 * (12 + 100 * 220))).0"
+	[ "$(jpy "$result" 'abs(run["phases"][0]["figures"]["engine_write_amp"] - run["phases"][0]["figures"]["engine_write_bytes"] / 6480000) < 1e-9')" = true ]
+	# the tables RocksDB's own event log says it wrote (table_file_creation),
+	# against the flush and compaction bytes of its statistics over the phases
+	"$PYTHON" - "$result" "$target/dbio.job.0.db/rocksdb/LOG" <<'PY'
+import json, re, sys
+run = json.load(open(sys.argv[1]))["jobs"][0]["runs"][0]
+ours = sum(p["figures"]["flush_bytes"] + p["figures"]["compaction_bytes"] for p in run["phases"])
+log = 0
+for line in open(sys.argv[2]):
+    m = re.search(r"EVENT_LOG_v1 (\{.*\})", line)
+    if m and json.loads(m.group(1)).get("event") == "table_file_creation":
+        log += json.loads(m.group(1))["file_size"]
+print(f"flush + compaction: {ours:.0f} bytes in dbio's phases, {log} in RocksDB's LOG", file=sys.stderr)
+sys.exit(0 if log > 0 and abs(ours - log) <= 0.01 * log else 1)
+PY
+}
+
+@test "lsm amplification: every kv engine's phases carry user, filesystem and device bytes and their ratios" {
+	local engines
+	engines=$(kv_engines_of_build)
+	[ -n "$engines" ] || skip "this build has no kv engine"
+	for e in $engines; do
+		rm -rf "${target:?}"/*
+		dbio_ok --workload=kv --kv_engine="$e" --directory="$target" --records=2000 --value_size=84 --updates=500
+		json_is "$result" "$R0.phases.0.figures.user_bytes=200000.0" "$R0.phases.1.figures.user_bytes=50000.0"
+		# what went through write(2) is at least what was put (the WAL, the
+		# pages); not gdbm's, which writes its pages through a mapping
+		[ "$e" = gdbm ] || [ "$(jpy "$result" 'all(p["figures"]["fs_write_bytes"] >= p["figures"]["user_bytes"] for p in run["phases"])')" = true ] || {
+			echo "$e: $(jpy "$result" 'run["phases"]')" >&2
+			false
+		}
+		[ "$(jpy "$result" 'all(abs(p["figures"]["fs_write_amp"] * p["figures"]["user_bytes"] - p["figures"]["fs_write_bytes"]) < 1e-3 for p in run["phases"])')" = true ]
+		# the engine's own account only from the engines that keep one
+		case $e in
+		rocksdb | leveldb) [ "$(jpy "$result" '"engine_write_bytes" in run["phases"][0]["figures"]')" = true ] ;;
+		*) [ "$(jpy "$result" '"engine_write_bytes" in run["phases"][0]["figures"]')" = false ] ;;
+		esac
+	done
+}
