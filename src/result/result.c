@@ -393,6 +393,20 @@ static json_t *probe_json(const struct job *job, const struct run_probe *p)
 	return o;
 }
 
+/* The database a workload drove: its engine, its files' bytes at the end,
+ * its library's version and whether that was built with assertions. */
+static json_t *database_json(const struct run_stats *st)
+{
+	json_t *db =
+		json_pack("{s:s, s:I}", "engine", st->db_engine, "disk_bytes", (json_int_t)st->disk_bytes);
+
+	if (db && st->db_version)
+		json_object_set_new(db, "version", json_string(st->db_version));
+	if (db && st->db_version && st->db_assertions >= 0)
+		json_object_set_new(db, "assertions", json_boolean(st->db_assertions));
+	return db;
+}
+
 /* A kv phase's write amplification: each <way>_write_bytes figure over
  * user_bytes, the key and value bytes the phase put, as <way>_write_amp
  * (workload/kv_amp.c makes the figures; none without user bytes). */
@@ -533,9 +547,7 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 	if (run && job->continue_on)
 		json_object_set_new(run, "errors", io_errors_json(&st->ioerr));
 	if (run && st->db_engine)
-		json_object_set_new(run, "database",
-				    json_pack("{s:s, s:I}", "engine", st->db_engine, "disk_bytes",
-					      (json_int_t)st->disk_bytes));
+		json_object_set_new(run, "database", database_json(st));
 	if (run && st->slat_ns.count) {
 		json_t *lat = lat_summary_json(&st->slat_ns);
 

@@ -148,6 +148,7 @@ static int kv_validate(struct job *job, struct dbio_err *err)
 	const struct kv_backend *be = backend_find(conf->kv_engine);
 	int rc;
 
+	kv_lib_note(be);
 	if ((be->check && (rc = be->check(job, conf, workload_part_conf(job), err))) ||
 	    (rc = kv_bench_check(job, conf, be, err)))
 		return rc;
@@ -177,6 +178,7 @@ static int kv_prepare(struct worker *w)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
 	st->be = backend_find(conf->kv_engine);
 	w->db_engine = st->be->name;
+	kv_lib_get(st->be, &w->db_version, &w->db_assertions);
 	if ((rc = workload_db_dir(w)))
 		return rc;
 	snprintf(st->path, sizeof(st->path), "%s/%s", w->db_dir, st->be->name);

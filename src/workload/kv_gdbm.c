@@ -2,6 +2,7 @@
 #ifdef DBIO_HAVE_GDBM /* left out of a build without the library: util/built.h */
 #include <errno.h>
 #include <gdbm.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,12 @@ static const char *g_errmsg(struct kv_db *db)
 	return db ? db->msg : "";
 }
 
+static void g_version(char *buf, size_t len)
+{
+	snprintf(buf, len, "%d.%d.%d", gdbm_version_number[0], gdbm_version_number[1],
+		 gdbm_version_number[2]);
+}
+
 const struct kv_backend kv_gdbm = {
 	.name = "gdbm",
 	.package = "libgdbm-dev",
@@ -99,5 +106,7 @@ const struct kv_backend kv_gdbm = {
 	.commit = g_commit,
 	.close = g_close,
 	.errmsg = g_errmsg,
+	.version = g_version,
+	.lib_symbol = (const void *)gdbm_open,
 };
 #endif

@@ -230,6 +230,11 @@ static int v_io(struct kv_db *db, struct kv_engine_io *io)
 	return 0;
 }
 
+static void v_version(char *buf, size_t len)
+{
+	snprintf(buf, len, "%d.%d", leveldb_major_version(), leveldb_minor_version());
+}
+
 static int v_check(const struct job *job, const struct kv_conf *conf, const void *own, struct dbio_err *err)
 {
 	const struct kv_leveldb_conf *lc = own;
@@ -263,5 +268,7 @@ const struct kv_backend kv_leveldb = {
 	.seek = v_seek,
 	.next = v_next,
 	.io = v_io,
+	.version = v_version,
+	.lib_symbol = (const void *)leveldb_open,
 };
 #endif

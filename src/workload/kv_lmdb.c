@@ -114,6 +114,14 @@ static const char *l_errmsg(struct kv_db *db)
 	return db ? db->msg : "";
 }
 
+static void l_version(char *buf, size_t len)
+{
+	int major, minor, patch;
+
+	mdb_version(&major, &minor, &patch);
+	snprintf(buf, len, "%d.%d.%d", major, minor, patch);
+}
+
 const struct kv_backend kv_lmdb = {
 	.name = "lmdb",
 	.package = "liblmdb-dev",
@@ -124,5 +132,7 @@ const struct kv_backend kv_lmdb = {
 	.commit = l_commit,
 	.close = l_close,
 	.errmsg = l_errmsg,
+	.version = l_version,
+	.lib_symbol = (const void *)mdb_env_open,
 };
 #endif

@@ -265,6 +265,11 @@ static int r_io(struct kv_db *db, struct kv_engine_io *io)
 	return 0;
 }
 
+static void r_version(char *buf, size_t len)
+{
+	kv_lib_version((const void *)rocksdb_open, buf, len); /* its C API has no version call */
+}
+
 static int r_check(const struct job *job, const struct kv_conf *conf, const void *own, struct dbio_err *err)
 {
 	const struct kv_rocksdb_conf *rc = own;
@@ -293,5 +298,7 @@ const struct kv_backend kv_rocksdb = {
 	.seek = r_seek,
 	.next = r_next,
 	.io = r_io,
+	.version = r_version,
+	.lib_symbol = (const void *)rocksdb_open,
 };
 #endif

@@ -121,6 +121,11 @@ static const char *s_errmsg(struct kv_db *db)
 	return db ? db->msg : "";
 }
 
+static void s_version(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", sqlite3_libversion());
+}
+
 const struct kv_backend kv_sqlite = {
 	.name = "sqlite",
 	.package = "libsqlite3-dev",
@@ -131,5 +136,7 @@ const struct kv_backend kv_sqlite = {
 	.commit = s_commit,
 	.close = s_close,
 	.errmsg = s_errmsg,
+	.version = s_version,
+	.lib_symbol = (const void *)sqlite3_open_v2,
 };
 #endif

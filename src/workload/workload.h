@@ -122,10 +122,12 @@ struct worker {
 	uint64_t start_ns;     /* start of the measured phase (after ramp) */
 	uint64_t end_ns;
 	struct dbio_err err;
-	uint64_t disk_bytes;   /* bytes the workload's files occupy at the end (st_blocks) */
-	const char *db_engine; /* static: the database a workload drove ("sqlite"), or NULL */
-			       /* The phases of a workload that has them (meta: up to five; kv: load,
-				* read ...; kv's benchmarks= list: up to WORKLOAD_MAX_PHASES) */
+	uint64_t disk_bytes;	/* bytes the workload's files occupy at the end (st_blocks) */
+	const char *db_engine;	/* static: the database a workload drove ("sqlite"), or NULL */
+	const char *db_version; /* static: its library's version ("7.8.3"), or NULL */
+	int db_assertions;	/* its library calls assert(): 1, does not: 0, unknown: -1 */
+				/* The phases of a workload that has them (meta: up to five; kv: load,
+				 * read ...; kv's benchmarks= list: up to WORKLOAD_MAX_PHASES) */
 #define WORKLOAD_MAX_PHASES 12
 	struct phase {
 		const char *name; /* static */

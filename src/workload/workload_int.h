@@ -102,7 +102,27 @@ struct kv_backend {
 	/* Appended, optional: the engine's own account of what it wrote since
 	 * it opened (kv_amp.c); 0, or -ENOSYS when it keeps none. */
 	int (*io)(struct kv_db *db, struct kv_engine_io *io);
+	/* Appended, optional: the library's version into buf ("7.8.3"), and a
+	 * function of the library, for kv_lib_assertions. */
+	void (*version)(char *buf, size_t len);
+	const void *lib_symbol;
 };
+
+/* Whether the shared library that holds sym was built with assertions on
+ * (it calls glibc's __assert_fail, which assert() does only without
+ * NDEBUG): 1, 0, or -1 when it cannot be told (kv_lsm.c). */
+int kv_lib_assertions(const void *sym);
+
+/* The version in the file name of the shared library that holds sym
+ * (librocksdb.so.7.8.3: "7.8.3"), into buf; "" when there is none. */
+void kv_lib_version(const void *sym, char *buf, size_t len);
+
+/* kv_lib_note: find be's library's version and assertions, once (at
+ * validation, before the workers); kv_lib_get: what it found (a static
+ * string or NULL; 1, 0 or -1), for a worker's w->db_version and
+ * w->db_assertions. */
+void kv_lib_note(const struct kv_backend *be);
+void kv_lib_get(const struct kv_backend *be, const char **version, int *assertions);
 
 /* The name of the SQLite VFS that keeps the /proc/self/fd/ paths dbio gives
  * it (sqlite_vfs.c); pass it to sqlite3_open_v2 after workload_sqlite_vfs()

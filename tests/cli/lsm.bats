@@ -306,3 +306,32 @@ PY
 		esac
 	done
 }
+
+# ---- the engine's library in the result ----
+
+@test "lsm environment: each kv engine's library version and whether it was built with assertions, in the result and the text" {
+	local engines
+	engines=$(kv_engines_of_build)
+	[ -n "$engines" ] || skip "this build has no kv engine"
+	for e in $engines; do
+		rm -rf "${target:?}"/*
+		dbio_ok --workload=kv --kv_engine="$e" --directory="$target" --records=100
+		[ -n "$(jpy "$result" 'run["database"]["version"]')" ]
+	done
+	need_lsm rocksdb
+	dbio_ok --workload=kv --kv_engine=rocksdb --directory="$target" --records=100
+	# the version Debian's own db_bench (the same package's build) prints
+	if command -v db_bench >/dev/null; then
+		want=$(db_bench --benchmarks= --db="$scratch/db_bench" 2>&1 | sed -n 's/^RocksDB: *version //p')
+		[ "$(jpy "$result" 'run["database"]["version"]')" = "$want" ]
+	fi
+	# assertions: whether the library imports glibc's __assert_fail, as nm sees it
+	command -v nm >/dev/null || skip "nm is not installed (binutils)"
+	lib=$(ldd "$DBIO" | sed -n 's/.*librocksdb[^ ]* => \([^ ]*\).*/\1/p')
+	[ -n "$lib" ]
+	if nm -D "$lib" | grep -qw __assert_fail; then want=true; else want=false; fi
+	[ "$(jpy "$result" 'run["database"]["assertions"]')" = "$want" ]
+	if [ "$want" = true ]; then
+		[[ "$output" == *"database: this rocksdb library was built with assertions on (it calls assert()): slower than a release build, as db_bench warns"* ]]
+	fi
+}
