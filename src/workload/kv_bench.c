@@ -187,10 +187,10 @@ static int bench_op(struct worker *w, struct kv_bench_ctx *c, const struct bench
 	case B_DEL:
 		*bytes = KEY_BYTES;
 		return c->be->del(c->db, key, KEY_BYTES);
-	case B_SEEK:
+	case B_SEEK: /* found, as db_bench counts it, when the seek lands on the key itself */
 		rc = c->be->seek(c->db, key, KEY_BYTES, &vl);
-		*bytes = rc ? 0 : vl;
-		return rc;
+		*bytes = rc >= 0 ? vl : 0;
+		return rc == 1 ? 0 : rc == 0 ? -ENOENT : rc;
 	case B_SCAN:
 		rc = first ? c->be->seek(c->db, NULL, 0, &vl) : c->be->next(c->db, &vl);
 		*bytes = rc ? 0 : vl;

@@ -134,11 +134,16 @@ static int v_seek(struct kv_db *db, const void *k, size_t kl, size_t *kvl)
 {
 	if (!db->iter)
 		db->iter = leveldb_create_iterator(db->db, db->ropts);
-	if (k)
-		leveldb_iter_seek(db->iter, k, kl);
-	else
+	if (!k) {
 		leveldb_iter_seek_to_first(db->iter);
-	return v_at(db, kvl);
+		return v_at(db, kvl);
+	}
+	leveldb_iter_seek(db->iter, k, kl);
+	int rc = v_at(db, kvl);
+	size_t at_len;
+	const char *at = rc ? NULL : leveldb_iter_key(db->iter, &at_len);
+
+	return at && at_len == kl && !memcmp(at, k, kl) ? 1 : rc;
 }
 
 static int v_next(struct kv_db *db, size_t *kvl)

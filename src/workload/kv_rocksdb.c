@@ -161,11 +161,16 @@ static int r_seek(struct kv_db *db, const void *k, size_t kl, size_t *kvl)
 {
 	if (!db->iter)
 		db->iter = rocksdb_create_iterator(db->db, db->ropts);
-	if (k)
-		rocksdb_iter_seek(db->iter, k, kl);
-	else
+	if (!k) {
 		rocksdb_iter_seek_to_first(db->iter);
-	return r_at(db, kvl);
+		return r_at(db, kvl);
+	}
+	rocksdb_iter_seek(db->iter, k, kl);
+	int rc = r_at(db, kvl);
+	size_t at_len;
+	const char *at = rc ? NULL : rocksdb_iter_key(db->iter, &at_len);
+
+	return at && at_len == kl && !memcmp(at, k, kl) ? 1 : rc;
 }
 
 static int r_next(struct kv_db *db, size_t *kvl)

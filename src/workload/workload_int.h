@@ -31,8 +31,9 @@
  *                     error, as db_bench's deleterandom).
  *   seek(db, k, kl, &kvl)  position the engine's ordered iterator at the
  *                     first key >= k (k NULL: the first key); 0 with *kvl
- *                     the entry's key and value bytes, -ENOENT past the
- *                     last. The iterator lives until the next write batch
+ *                     the entry's key and value bytes, 1 the same when
+ *                     that key is k itself (db_bench's "found"), -ENOENT
+ *                     past the last. The iterator lives until the next write batch
  *                     begins or the database closes.
  *   next(db, &kvl)    move it on by one: as seek.
  * A backend without del, seek and next runs no db_bench benchmarks
