@@ -18,7 +18,7 @@
 #                   docs/fio-keys.md from them and src/plan/fio_keys.c, and
 #                   the table of metrics in docs/compare.md from the registry
 #   make WITHOUT="gdbm lmdb" ...
-#                   leave optional libraries out (gdbm lmdb sqlite3 liburing libaio libxxhash libcrypto libpq fuse3);
+#                   leave optional libraries out (gdbm lmdb sqlite3 liburing libaio libxxhash libcrypto libpq fuse3 rocksdb leveldb);
 #                   each is also left out when its development package is missing
 #   make dbio-min   a build without every optional library (tests use it)
 #   make MPI=1      ./dbio-mpi in build-mpi: the same dbio linked with Open MPI
@@ -39,7 +39,7 @@ PROG    ?= dbio$(MPISUFFIX)$(SANSUFFIX)
 # Optional libraries: the engine, kv backend or workload each brings is built
 # in when its development package is installed and not named in WITHOUT; a
 # job asking for a left-out one is refused with the package's name.
-OPTIONAL    := gdbm lmdb sqlite3 liburing libaio libxxhash libcrypto libpq fuse3
+OPTIONAL    := gdbm lmdb sqlite3 liburing libaio libxxhash libcrypto libpq fuse3 rocksdb leveldb
 WITHOUT     ?=
 $(foreach w,$(WITHOUT),$(if $(filter $(w),$(OPTIONAL)),,$(error WITHOUT: '$(w)' is not an optional library; expected some of: $(OPTIONAL))))
 lib_gdbm    := $(shell test -f /usr/include/gdbm.h && echo -lgdbm)
@@ -51,6 +51,8 @@ lib_libxxhash := $(shell pkg-config --libs libxxhash 2>/dev/null)
 lib_libcrypto := $(shell pkg-config --libs libcrypto 2>/dev/null)
 lib_libpq   := $(shell pkg-config --libs libpq 2>/dev/null)
 lib_fuse3   := $(shell pkg-config --libs fuse3 2>/dev/null)
+lib_rocksdb := $(shell test -f /usr/include/rocksdb/c.h && echo -lrocksdb)
+lib_leveldb := $(shell test -f /usr/include/leveldb/c.h && echo -lleveldb)
 WITH        := $(foreach l,$(filter-out $(WITHOUT),$(OPTIONAL)),$(if $(lib_$(l)),$(l)))
 
 # CFLAGS given on the command line (make CFLAGS=-O0) replace -O2 -g only:
@@ -71,7 +73,7 @@ override LDFLAGS += -fsanitize=address,undefined
 endif
 
 # make run and make test install every package first (scripts/install-deps).
-HAVE_PKGS := $(shell pkg-config --exists $(PKGS) cmocka sqlite3 lmdb liburing libxxhash libcrypto libpq 2>/dev/null && test -f /usr/include/gdbm.h && test -f /usr/include/libaio.h && command -v bats >/dev/null && echo yes)
+HAVE_PKGS := $(shell pkg-config --exists $(PKGS) cmocka sqlite3 lmdb liburing libxxhash libcrypto libpq 2>/dev/null && test -f /usr/include/gdbm.h && test -f /usr/include/libaio.h && test -f /usr/include/rocksdb/c.h && test -f /usr/include/leveldb/c.h && command -v bats >/dev/null && echo yes)
 override CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(foreach l,$(WITH),-DDBIO_HAVE_$(shell echo $(l) | tr a-z A-Z))
 override CFLAGS += $(if $(filter libpq,$(WITH)),$(shell pkg-config --cflags libpq 2>/dev/null))
 override CFLAGS += $(if $(filter fuse3,$(WITH)),$(shell pkg-config --cflags fuse3 2>/dev/null))

@@ -1,5 +1,6 @@
 # bench/lib.sh: the harness the side-by-side scripts share (vs-fio.sh,
-# vs-kv.sh, vs-bonnie.sh, vs-pgbench.sh, vs-sysbench.sh, jobs-scale.sh).
+# vs-kv.sh, vs-bonnie.sh, vs-pgbench.sh, vs-sysbench.sh, vs-db_bench.sh,
+# jobs-scale.sh).
 # A script sources it right after `set -euo pipefail`, before its getopts:
 #
 #	. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

@@ -48,7 +48,7 @@ void cmd_print_usage(void)
 
 void cmd_print_version(void)
 {
-	char list[512];
+	char list[1024];
 
 	printf("dbio %s\n", DBIO_VERSION);
 	printf("engines:\n");
@@ -92,6 +92,9 @@ static void heading(const struct plan_table *t, char *buf, size_t len)
 		break;
 	case OPTION_SCOPE_ENGINE:
 		snprintf(buf, len, "Keys of ioengine=%s", t->owner);
+		break;
+	case OPTION_SCOPE_PART:
+		snprintf(buf, len, "Keys of workload=%s with %s=%s", t->part_of, t->part_key, t->owner);
 		break;
 	}
 }

@@ -25,6 +25,7 @@ extern const struct cmd cmd_crash;
 extern const struct cmd cmd_sysinfo;
 extern const struct cmd cmd_sysbench;
 extern const struct cmd cmd_bonnie;
+extern const struct cmd cmd_db_bench;
 
 /* clang-format off */
 const struct cmd *const cmd_registry[] = {
@@ -37,6 +38,7 @@ const struct cmd *const cmd_registry[] = {
 	&cmd_bonnie,
 	&cmd_sysinfo,
 	&cmd_sysbench,
+	&cmd_db_bench,
 	&cmd_plot,
 	&cmd_report,
 	&cmd_help,

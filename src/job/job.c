@@ -221,7 +221,7 @@ static void brief_table(const struct job *job, const struct job_keys *k, char *b
 void job_brief(const struct job *job, char *buf, size_t len)
 {
 	static const enum option_scope order[] = { OPTION_SCOPE_FILES, OPTION_SCOPE_WORKLOAD,
-						   OPTION_SCOPE_ENGINE, OPTION_SCOPE_JOB };
+						   OPTION_SCOPE_PART, OPTION_SCOPE_ENGINE, OPTION_SCOPE_JOB };
 	size_t used = 0;
 
 	buf[0] = '\0';

@@ -96,6 +96,9 @@ enum option_scope {
 	OPTION_SCOPE_FILES,    /* jobs of a workload that lays out files and drives an I/O engine */
 	OPTION_SCOPE_WORKLOAD, /* jobs of one workload (owner) */
 	OPTION_SCOPE_ENGINE,   /* jobs of one I/O engine (owner) */
+	/* jobs of one part of a workload: those whose value of the workload's
+	 * part key is owner (kv_engine=rocksdb); workload_ops.part_at */
+	OPTION_SCOPE_PART,
 };
 
 struct option_table {

@@ -21,26 +21,39 @@
 bool plan_table_at(size_t i, struct plan_table *t)
 {
 	if (i == 0) {
-		*t = (struct plan_table){ OPTION_SCOPE_JOB, NULL, &option_job_table };
+		*t = (struct plan_table){ .scope = OPTION_SCOPE_JOB, .table = &option_job_table };
 		return true;
 	}
 	if (i == 1) {
-		*t = (struct plan_table){ OPTION_SCOPE_FILES, NULL, &fileio_files_table };
+		*t = (struct plan_table){ .scope = OPTION_SCOPE_FILES, .table = &fileio_files_table };
 		return true;
 	}
 	i -= 2;
 	for (size_t w = 0; w < workload_count; w++)
 		if (workload_registry[w]->options && i-- == 0) {
-			*t = (struct plan_table){ OPTION_SCOPE_WORKLOAD, workload_registry[w]->name,
-						  workload_registry[w]->options };
+			*t = (struct plan_table){ .scope = OPTION_SCOPE_WORKLOAD,
+						  .owner = workload_registry[w]->name,
+						  .table = workload_registry[w]->options };
 			return true;
 		}
 	for (size_t e = 0; e < engine_count; e++)
 		if (engine_registry[e]->options && i-- == 0) {
-			*t = (struct plan_table){ OPTION_SCOPE_ENGINE, engine_registry[e]->name,
-						  engine_registry[e]->options };
+			*t = (struct plan_table){ .scope = OPTION_SCOPE_ENGINE,
+						  .owner = engine_registry[e]->name,
+						  .table = engine_registry[e]->options };
 			return true;
 		}
+	for (size_t w = 0; w < workload_count; w++) {
+		struct workload_part part;
+
+		for (size_t p = 0; workload_registry[w]->part_at && workload_registry[w]->part_at(p, &part);
+		     p++)
+			if (i-- == 0) {
+				*t = (struct plan_table){ OPTION_SCOPE_PART, part.value, part.options,
+							  workload_registry[w]->name, part.key };
+				return true;
+			}
+	}
 	return false;
 }
 
@@ -158,7 +171,9 @@ static void file_workloads(char *buf, size_t len)
 
 const char *plan_owners(const char *name, char *buf, size_t len)
 {
-	const char *kinds[] = { [OPTION_SCOPE_WORKLOAD] = "workload", [OPTION_SCOPE_ENGINE] = "ioengine" };
+	const char *kinds[] = { [OPTION_SCOPE_WORKLOAD] = "workload",
+				[OPTION_SCOPE_ENGINE] = "ioengine",
+				[OPTION_SCOPE_PART] = NULL };
 	enum option_scope last = OPTION_SCOPE_JOB;
 	struct plan_table t;
 	size_t used = 0;
@@ -180,7 +195,7 @@ const char *plan_owners(const char *name, char *buf, size_t len)
 			used += (size_t)snprintf(buf + used, len - used, " and %s", t.owner);
 		} else {
 			used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " and " : "",
-						 kinds[t.scope], t.owner);
+						 t.part_key ? t.part_key : kinds[t.scope], t.owner);
 		}
 		last = t.scope;
 	}

@@ -22,13 +22,17 @@
 /* One table of keys and whom they belong to. */
 struct plan_table {
 	enum option_scope scope;
-	const char *owner; /* the workload's or engine's name; NULL for the job's own tables */
+	const char
+		*owner; /* the workload's or engine's name, a part's value; NULL for the job's own tables */
 	const struct option_table *table;
+	/* OPTION_SCOPE_PART: the workload ("kv") and its key that chooses
+	 * the part ("kv_engine"); NULL otherwise */
+	const char *part_of, *part_key;
 };
 
 /* The i-th table of the build: the keys of every job, the file keys, then
- * each workload's and each engine's own keys, in registry order. false
- * past the last. */
+ * each workload's and each engine's own keys, in registry order, then each
+ * part's of each workload (workload_ops.part_at). false past the last. */
 bool plan_table_at(size_t i, struct plan_table *t);
 
 /* A job named name with every table of the build and every key at its

@@ -18,12 +18,27 @@
 #include "workload/workload.h"
 #include "workload/fileio/files.h"
 
+/* Whether the part of table t (OPTION_SCOPE_PART) is job's: job is of the
+ * part's workload and its value of the part's key is the part's. */
+static bool part_is_jobs(const struct job *job, const struct plan_table *t)
+{
+	const struct job_keys *keys;
+	const struct option_def *def;
+	char value[128];
+
+	if (strcmp(t->part_of, job->wl->name) || !(def = job_find(job, t->part_key, &keys)))
+		return false;
+	option_format(job_keys_base(job, keys), def, value, sizeof(value));
+	return !strcmp(value, t->owner);
+}
+
 /* Which of job's tables are its own, now that its workload and engine are
  * known. */
 static void mark_applies(struct job *job)
 {
 	for (size_t t = 0; t < job->nkeys; t++) {
 		struct job_keys *k = &job->keys[t];
+		struct plan_table pt;
 
 		switch (k->scope) {
 		case OPTION_SCOPE_JOB:
@@ -42,6 +57,9 @@ static void mark_applies(struct job *job)
 			k->applies = job->eng && !strcmp(k->owner, job->eng->name);
 			if (k->applies)
 				job->eng_conf = k->conf;
+			break;
+		case OPTION_SCOPE_PART: /* job->keys[t] was made from table t */
+			k->applies = plan_table_at(t, &pt) && part_is_jobs(job, &pt);
 			break;
 		}
 	}
@@ -62,9 +80,19 @@ static bool set_in_own(const struct job *job, const char *key)
 
 /* "workload=kv" or "workload=kv, which does no file I/O": what the job is,
  * for a key of scope that is not its own. */
-static void job_is(const struct job *job, enum option_scope scope, char *buf, size_t len)
+static void job_is(const struct job *job, size_t table, enum option_scope scope, char *buf, size_t len)
 {
-	if (scope == OPTION_SCOPE_ENGINE && job->eng)
+	const struct job_keys *keys;
+	const struct option_def *def;
+	struct plan_table pt;
+
+	if (scope == OPTION_SCOPE_PART && plan_table_at(table, &pt) && !strcmp(pt.part_of, job->wl->name) &&
+	    (def = job_find(job, pt.part_key, &keys))) {
+		char value[128];
+
+		option_format(job_keys_base(job, keys), def, value, sizeof(value));
+		snprintf(buf, len, "%s=%s", pt.part_key, value);
+	} else if (scope == OPTION_SCOPE_ENGINE && job->eng)
 		snprintf(buf, len, "ioengine=%s", job->eng->name);
 	else if (scope == OPTION_SCOPE_ENGINE || scope == OPTION_SCOPE_FILES)
 		snprintf(buf, len, "workload=%s, which does no file I/O", job->wl->name);
@@ -87,7 +115,7 @@ static int check_ownership(const struct job *job, struct dbio_err *err)
 			if (!k->state[d].set || k->state[d].origin.shared || set_in_own(job, key))
 				continue;
 			plan_owners(key, owners, sizeof(owners));
-			job_is(job, k->scope, is, sizeof(is));
+			job_is(job, t, k->scope, is, sizeof(is));
 			return job_fail(job, key, err, "belongs to %s; this job is %s", owners, is);
 		}
 	}

@@ -394,6 +394,43 @@ static json_t *probe_json(const struct job *job, const struct run_probe *p)
 	return o;
 }
 
+/* The database a workload drove: its engine, its files' bytes at the end,
+ * its library's version and whether that was built with assertions. */
+static json_t *database_json(const struct run_stats *st)
+{
+	json_t *db =
+		json_pack("{s:s, s:I}", "engine", st->db_engine, "disk_bytes", (json_int_t)st->disk_bytes);
+
+	if (db && st->db_version)
+		json_object_set_new(db, "version", json_string(st->db_version));
+	if (db && st->db_version && st->db_assertions >= 0)
+		json_object_set_new(db, "assertions", json_boolean(st->db_assertions));
+	return db;
+}
+
+/* A kv phase's write amplification: each <way>_write_bytes figure over
+ * user_bytes, the key and value bytes the phase put, as <way>_write_amp
+ * (workload/kv_amp.c makes the figures; none without user bytes). */
+static void add_write_amp(json_t *fig)
+{
+	const double user = json_number_value(json_object_get(fig, "user_bytes"));
+	json_t *amps = json_object(), *v;
+	const char *name;
+	char amp[64];
+
+	json_object_foreach (fig, name, v) {
+		const size_t len = strlen(name), tail = strlen("_write_bytes");
+
+		if (user > 0 && len > tail && len - tail < sizeof(amp) - 10 &&
+		    !strcmp(name + len - tail, "_write_bytes")) {
+			snprintf(amp, sizeof(amp), "%.*s_write_amp", (int)(len - tail), name);
+			json_object_set_new(amps, amp, json_real(json_number_value(v) / user));
+		}
+	}
+	json_object_update(fig, amps); /* not while walking fig */
+	json_decref(amps);
+}
+
 static json_t *usage_json(const struct usage *u, uint64_t elapsed_ns)
 {
 	double secs = (double)elapsed_ns / 1e9;
@@ -488,6 +525,7 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 				for (unsigned f = 0; f < st->phases[i].nfigures; f++)
 					json_object_set_new(fig, st->phases[i].figures[f].name,
 							    json_real(st->phases[i].figures[f].value));
+				add_write_amp(fig);
 				json_object_set_new(json_array_get(phases, i), "figures", fig);
 			}
 	}
@@ -512,9 +550,7 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 	    strcmp(result_key_text(job, "continue_on_error"), "0"))
 		json_object_set_new(run, "errors", io_errors_json(&st->ioerr));
 	if (run && st->db_engine)
-		json_object_set_new(run, "database",
-				    json_pack("{s:s, s:I}", "engine", st->db_engine, "disk_bytes",
-					      (json_int_t)st->disk_bytes));
+		json_object_set_new(run, "database", database_json(st));
 	if (run && st->slat_ns.count) {
 		json_t *lat = lat_summary_json(&st->slat_ns);
 

@@ -224,8 +224,11 @@ static int collect_job(struct run_group *g, size_t j, size_t base, struct dbio_e
 			st->lat_depth_min = w->lat_depth;
 		if (w->lat_depth > st->lat_depth_max)
 			st->lat_depth_max = w->lat_depth;
-		if (w->db_engine)
+		if (w->db_engine) {
 			st->db_engine = w->db_engine;
+			st->db_version = w->db_version;
+			st->db_assertions = w->db_assertions;
+		}
 		if (w->ioerr.total && !st->ioerr.total) {
 			memcpy(st->ioerr.first, w->ioerr.first, sizeof(st->ioerr.first));
 			st->ioerr.first_kind = w->ioerr.first_kind;

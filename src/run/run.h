@@ -94,6 +94,8 @@ struct run_stats {
 	uint64_t mem_peak_bytes;  /* the cgroup's peak use, page cache included */
 	struct sampler counters;  /* system counters sampled while the group ran */
 	const char *db_engine;	  /* the database the workload drove, or NULL */
+	const char *db_version;	  /* its library's version, or NULL (workload.h) */
+	int db_assertions;	  /* 1: built with assertions, 0: without, -1: unknown */
 	uint64_t disk_bytes;	  /* what the workload's own files occupy at the end (databases) */
 	unsigned lat_depth_min, lat_depth_max; /* latency_target: the depths its threads found */
 	struct io_errors ioerr;		       /* continue_on_error: summed; the first thread's first */
@@ -116,7 +118,7 @@ struct run_stats {
 			double value;	  /* summed over the threads */
 		} figures[16];		  /* as struct phase's (PHASE_MAX_FIGURES) */
 		unsigned nfigures;
-	} phases[6]; /* as struct worker's (workload.h) */
+	} phases[12]; /* as struct worker's (WORKLOAD_MAX_PHASES, workload.h) */
 	unsigned nphases;
 	/* fio's steady state (steadystate_duration): the window of the job's
 	 * samples (of its reporting group's, with group_reporting) and its

@@ -22,6 +22,13 @@ static const struct {
 #ifndef DBIO_HAVE_LMDB
 	{ "kv_engine", "lmdb", "liblmdb-dev", NULL },
 #endif
+#ifndef DBIO_HAVE_ROCKSDB
+	{ "kv_engine", "rocksdb", "librocksdb-dev",
+	  " write_buffer_size cache_size compression_type max_background_jobs disable_wal use_fsync " },
+#endif
+#ifndef DBIO_HAVE_LEVELDB
+	{ "kv_engine", "leveldb", "libleveldb-dev", " write_buffer_size cache_size compression_type " },
+#endif
 #ifndef DBIO_HAVE_SQLITE3
 	{ "kv_engine", "sqlite", "libsqlite3-dev", NULL },
 	{ "workload", "import", "libsqlite3-dev", " rows indexes page_size journal_mode synchronous " },

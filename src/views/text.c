@@ -276,8 +276,16 @@ static void phase_lines(FILE *fp, const json_t *run)
 	if (db) {
 		char sz[32];
 
-		fprintf(fp, "    database: %s, %s on disk at the end\n", tree_str(db, "engine"),
+		const json_t *version = json_object_get(db, "version"),
+			     *asserts = json_object_get(db, "assertions");
+
+		fprintf(fp, "    database: %s%s%s, %s on disk at the end\n", tree_str(db, "engine"),
+			version ? " " : "", version ? json_string_value(version) : "",
 			units_fmt_bytes(sz, sizeof(sz), (uint64_t)tree_num(db, "disk_bytes")));
+		if (json_is_true(asserts))
+			fprintf(fp,
+				"    database: this %s library was built with assertions on (it calls assert()): slower than a release build, as db_bench warns\n",
+				tree_str(db, "engine"));
 	}
 }
 

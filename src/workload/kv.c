@@ -1,6 +1,6 @@
 /*
  * kv: inserts, then lookups, then updates, in batches, on a real embedded
- * database (gdbm, LMDB, SQLite) — scenario S2's "insert records, time
+ * database (gdbm, LMDB, SQLite, LevelDB, RocksDB) — scenario S2's "insert records, time
  * every 1,000, with and without a sync after each batch". Every put and
  * get is timed (insert, lookup, update), every batch's commit (commit) and
  * the whole batch (batch); the series has a point per batch unless
@@ -36,7 +36,7 @@ static const struct opt_enum key_order_values[] = {
 /* clang-format off */
 static const struct option_def kv_defs[] = {
 	{ .name = "kv_engine", .type = OPT_STR, .offset = F(kv_engine), .size = S(kv_engine), .def = "sqlite", .dbio_own = 1, .brief = 1,
-	  .help = "the database: gdbm (gdbm_store, gdbm_sync per batch), lmdb (one write transaction per batch; MDB_NOSYNC without sync_each_batch) or sqlite (one transaction per batch; synchronous=FULL with sync_each_batch, else OFF). The database lives in the thread's private directory, dbio.<job>.<thread>.db/<engine>, and is removed afterwards." },
+	  .help = "the database: gdbm (gdbm_store, gdbm_sync per batch), lmdb (one write transaction per batch; MDB_NOSYNC without sync_each_batch), sqlite (one transaction per batch; synchronous=FULL with sync_each_batch, else OFF), leveldb or rocksdb (LSM trees: a batch is one WriteBatch, written with sync=true under sync_each_batch; each has keys of its own, docs/workloads.md). Which of them this build has: `dbio --version`. The database lives in the thread's private directory, dbio.<job>.<thread>.db/<engine>, and is removed afterwards." },
 	{ .name = "records", .type = OPT_UINT, .offset = F(records), .def = "100000", .min = 1, .max = 1000000000, .dbio_own = 1, .brief = 1,
 	  .help = "records each thread inserts." },
 	{ .name = "batch", .type = OPT_UINT, .offset = F(batch), .def = "1000", .min = 1, .max = 100000000, .dbio_own = 1, .brief = 1,
@@ -51,6 +51,8 @@ static const struct option_def kv_defs[] = {
 	  .help = "random gets of inserted keys after the inserts, in batches of batch." },
 	{ .name = "updates", .type = OPT_UINT, .offset = F(updates), .def = "0", .min = 0, .max = 1000000000, .dbio_own = 1,
 	  .help = "random overwrites of inserted keys after the lookups, in batches of batch, synced like the inserts." },
+	{ .name = "benchmarks", .type = OPT_STR, .offset = F(benchmarks), .size = S(benchmarks), .def = "", .dbio_own = 1, .brief = 1,
+	  .help = "db_bench's workloads, comma-separated, run in order in place of the inserts, lookups and updates, with db_bench's names and meanings: fillseq (records puts in key order), fillrandom (records puts of keys drawn uniformly, repeats and all), fillsync (records/1000 random puts, every batch synced), overwrite (records random puts), readseq (an iterator's walk from the first key, lookups steps), readrandom (lookups gets of random keys; phase figure found), deleterandom (records deletes of random keys), seekrandom (lookups seeks to random keys; found). records is db_bench's --num, lookups its --reads (0: records), batch its --batch_size; a fill goes first (db_bench starts it on a fresh database). On kv_engine=leveldb and rocksdb. Each benchmark is a phase of the result, named as in db_bench." },
 	{ .name = "verify", .type = OPT_ENUM, .offset = F(verify), .def = "0", .values = job_verify_values,
 	  .help = "fio's key: for workload=kv any value but 0 (verify=1, verify=crc32c ...) reads every record back after the inserts, lookups and updates (phase verify, counted as lookups) and compares its bytes with what was last written; a record that differs or is missing is reported and fails the run (exit 1)." },
 };
@@ -68,7 +70,13 @@ static const struct kv_backend *const backends[] = {
 #ifdef DBIO_HAVE_SQLITE3
 	&kv_sqlite,
 #endif
-	NULL, /* no backend at all in a build without the three libraries */
+#ifdef DBIO_HAVE_LEVELDB
+	&kv_leveldb,
+#endif
+#ifdef DBIO_HAVE_ROCKSDB
+	&kv_rocksdb,
+#endif
+	NULL, /* no backend at all in a build without the libraries */
 };
 
 static const struct kv_backend *backend_find(const char *name)
@@ -89,6 +97,18 @@ static void backend_list(char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", backends[i]->name);
 	if (!buf[0])
 		snprintf(buf, len, "(none built in)");
+}
+
+/* The backends with keys of their own, as parts of workload=kv. */
+static bool kv_part_at(size_t i, struct workload_part *part)
+{
+	for (size_t b = 0; backends[b]; b++)
+		if (backends[b]->options && i-- == 0) {
+			*part = (struct workload_part){ "kv_engine", backends[b]->name,
+							backends[b]->options };
+			return true;
+		}
+	return false;
 }
 
 static void kv_choices(char *buf, size_t len)
@@ -125,6 +145,13 @@ static int kv_validate(struct job *job, struct dbio_err *err)
 	}
 	if (conf->batch > conf->records)
 		conf->batch = conf->records;
+	const struct kv_backend *be = backend_find(conf->kv_engine);
+	int rc;
+
+	kv_lib_note(be);
+	if ((be->check && (rc = be->check(job, conf, workload_part_conf(job), err))) ||
+	    (rc = kv_bench_check(job, conf, be, err)))
+		return rc;
 	if (job->time_based)
 		return job_fail(job, "time_based", err,
 				"not for workload=kv: a kv job runs its records, lookups and updates");
@@ -151,19 +178,22 @@ static int kv_prepare(struct worker *w)
 		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
 	st->be = backend_find(conf->kv_engine);
 	w->db_engine = st->be->name;
+	kv_lib_get(st->be, &w->db_version, &w->db_assertions);
 	if ((rc = workload_db_dir(w)))
 		return rc;
 	snprintf(st->path, sizeof(st->path), "%s/%s", w->db_dir, st->be->name);
 	/* dbio makes the file (never over an existing one); the engine then
 	 * formats it, and makes its own beside it, in the private directory. */
-	fd = dbio_sys->openat(w->db_dirfd, st->be->name, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC,
-			      0644);
+	fd = st->be->makes_dir ? mkdirat(w->db_dirfd, st->be->name, 0700)
+			       : dbio_sys->openat(w->db_dirfd, st->be->name,
+						  O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return dbio_err_set(&w->err, errno == EEXIST ? DBIO_EUNSAFE : -errno, "%s: cannot create: %s",
 				    st->path, strerror(errno));
-	dbio_sys->close(fd);
+	if (!st->be->makes_dir)
+		dbio_sys->close(fd);
 	snprintf(lib_path, sizeof(lib_path), "%s/%s", w->db_lib_dir, st->be->name);
-	if ((rc = st->be->open(&st->db, lib_path, conf, &e)))
+	if ((rc = st->be->open(&st->db, lib_path, conf, workload_part_conf(job), &e)))
 		return dbio_err_set(&w->err, rc, "%s: %s", st->path, e.msg);
 	st->value = malloc(conf->value_size.hi);
 	if (!st->value)
@@ -350,18 +380,31 @@ static int kv_run(struct worker *w)
 	const struct kv_conf *conf = w->job->wl_conf;
 	uint64_t now = clock_now_ns();
 	struct usage u0, u1;
+	struct kv_amp amp;
 	int rc;
 
 	w->start_ns = now;
 	usage_thread(&u0);
 	series_start(&w->series, w->series.interval_ns ? w->origin_ns : now);
-	rc = phase(w, st, OP_INSERT, conf->records, &now);
-	if (!rc && conf->lookups)
-		rc = phase(w, st, OP_LOOKUP, conf->lookups, &now);
-	if (!rc && conf->updates)
-		rc = phase(w, st, OP_UPDATE, conf->updates, &now);
+	if (conf->benchmarks[0]) {
+		struct kv_bench_ctx c = { st->be, st->db, st->path, st->value, &st->writes };
+
+		rc = kv_bench_run(w, &c, &now);
+		goto done;
+	}
+	/* each phase with what it made the engine, the process and the device write */
+	const enum op_type order[] = { OP_INSERT, OP_LOOKUP, OP_UPDATE };
+	const uint64_t count[] = { conf->records, conf->lookups, conf->updates };
+
+	rc = 0;
+	for (size_t p = 0; !rc && p < 3; p++) {
+		kv_amp_begin(&amp, w, st->be, st->db);
+		if (count[p] && !(rc = phase(w, st, order[p], count[p], &now)))
+			kv_amp_end(&amp, w, st->be, st->db);
+	}
 	if (!rc && conf->verify)
 		rc = verify_phase(w, st, &now);
+done:
 	if (series_on(&w->series) && !w->series.manual)
 		series_finish(&w->series, now);
 	w->end_ns = now;
@@ -369,7 +412,8 @@ static int kv_run(struct worker *w)
 	w->usage = usage_sub(&u1, &u0);
 	st->be->close(st->db); /* the database as the engine leaves it, for its size */
 	st->db = NULL;
-	w->disk_bytes = workload_disk_bytes(w);
+	w->disk_bytes =
+		workload_disk_bytes(w) + (st->be->makes_dir ? workload_db_subdir_bytes(w, st->be->name) : 0);
 	return rc;
 }
 
@@ -399,11 +443,16 @@ static uint64_t kv_series_points(const struct job *job)
 {
 	const struct kv_conf *conf = job->wl_conf;
 
+	if (conf->benchmarks[0])
+		return kv_bench_batches(conf);
 	return (conf->records + conf->lookups + conf->updates) / conf->batch;
 }
 
-/* phase() names each after its op type; verify_phase() its own. */
-static const char *const kv_phases[] = { "insert", "lookup", "update", "verify", NULL };
+/* phase() names each after its op type; verify_phase() its own;
+ * kv_bench.c each after its db_bench benchmark. */
+static const char *const kv_phases[] = { "insert",	 "lookup",     "update",    "verify",  "fillseq",
+					 "fillrandom",	 "fillsync",   "overwrite", "readseq", "readrandom",
+					 "deleterandom", "seekrandom", NULL };
 
 const struct workload_ops workload_kv = {
 	.name = "kv",
@@ -417,4 +466,5 @@ const struct workload_ops workload_kv = {
 	.series_points = kv_series_points,
 	.choices = kv_choices,
 	.phases = kv_phases,
+	.part_at = kv_part_at,
 };

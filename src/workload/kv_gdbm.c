@@ -2,6 +2,7 @@
 #ifdef DBIO_HAVE_GDBM /* left out of a build without the library: util/built.h */
 #include <errno.h>
 #include <gdbm.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,8 @@ static int fail(struct kv_db *db, const char *what)
 	return -EIO;
 }
 
-static int g_open(struct kv_db **out, const char *path, const struct kv_conf *conf, struct dbio_err *err)
+static int g_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
+		  struct dbio_err *err)
 {
 	struct kv_db *db = calloc(1, sizeof(*db));
 
@@ -88,6 +90,12 @@ static const char *g_errmsg(struct kv_db *db)
 	return db ? db->msg : "";
 }
 
+static void g_version(char *buf, size_t len)
+{
+	snprintf(buf, len, "%d.%d.%d", gdbm_version_number[0], gdbm_version_number[1],
+		 gdbm_version_number[2]);
+}
+
 const struct kv_backend kv_gdbm = {
 	.name = "gdbm",
 	.package = "libgdbm-dev",
@@ -98,5 +106,7 @@ const struct kv_backend kv_gdbm = {
 	.commit = g_commit,
 	.close = g_close,
 	.errmsg = g_errmsg,
+	.version = g_version,
+	.lib_symbol = (const void *)gdbm_open,
 };
 #endif

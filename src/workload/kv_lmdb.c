@@ -26,7 +26,8 @@ static int fail(struct kv_db *db, const char *what, int rc)
 	return rc > 0 ? -rc : -EIO;
 }
 
-static int l_open(struct kv_db **out, const char *path, const struct kv_conf *conf, struct dbio_err *err)
+static int l_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
+		  struct dbio_err *err)
 {
 	struct kv_db *db = calloc(1, sizeof(*db));
 	/* Room for every record (key, largest value, page overhead) twice
@@ -113,6 +114,14 @@ static const char *l_errmsg(struct kv_db *db)
 	return db ? db->msg : "";
 }
 
+static void l_version(char *buf, size_t len)
+{
+	int major, minor, patch;
+
+	mdb_version(&major, &minor, &patch);
+	snprintf(buf, len, "%d.%d.%d", major, minor, patch);
+}
+
 const struct kv_backend kv_lmdb = {
 	.name = "lmdb",
 	.package = "liblmdb-dev",
@@ -123,5 +132,7 @@ const struct kv_backend kv_lmdb = {
 	.commit = l_commit,
 	.close = l_close,
 	.errmsg = l_errmsg,
+	.version = l_version,
+	.lib_symbol = (const void *)mdb_env_open,
 };
 #endif

@@ -46,7 +46,8 @@ static void s_close(struct kv_db *db)
 	free(db);
 }
 
-static int s_open(struct kv_db **out, const char *path, const struct kv_conf *conf, struct dbio_err *err)
+static int s_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
+		  struct dbio_err *err)
 {
 	struct kv_db *db = calloc(1, sizeof(*db));
 	const char *setup = conf->sync_each_batch
@@ -120,6 +121,11 @@ static const char *s_errmsg(struct kv_db *db)
 	return db ? db->msg : "";
 }
 
+static void s_version(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", sqlite3_libversion());
+}
+
 const struct kv_backend kv_sqlite = {
 	.name = "sqlite",
 	.package = "libsqlite3-dev",
@@ -130,5 +136,7 @@ const struct kv_backend kv_sqlite = {
 	.commit = s_commit,
 	.close = s_close,
 	.errmsg = s_errmsg,
+	.version = s_version,
+	.lib_symbol = (const void *)sqlite3_open_v2,
 };
 #endif

@@ -155,6 +155,17 @@ uint64_t workload_disk_bytes(const struct worker *w)
 	return dir_bytes(w->dirfd, w->prefix) + (w->db_dir[0] ? dir_bytes(w->db_dirfd, "") : 0);
 }
 
+uint64_t workload_db_subdir_bytes(const struct worker *w, const char *name)
+{
+	int fd = w->db_dir[0] ? openat(w->db_dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			      : -1;
+	uint64_t sum = fd >= 0 ? dir_bytes(fd, "") : 0;
+
+	if (fd >= 0)
+		close(fd);
+	return sum;
+}
+
 int workload_db_dir(struct worker *w)
 {
 	char name[256];
@@ -223,4 +234,12 @@ int workload_db_dir_remove(struct worker *w, bool keep, char *why, size_t len)
 	close(w->db_dirfd);
 	w->db_dir[0] = '\0';
 	return rc;
+}
+
+const void *workload_part_conf(const struct job *job)
+{
+	for (size_t t = 0; t < job->nkeys; t++)
+		if (job->keys[t].scope == OPTION_SCOPE_PART && job->keys[t].applies)
+			return job->keys[t].conf;
+	return NULL;
 }

@@ -122,10 +122,13 @@ struct worker {
 	uint64_t start_ns;     /* start of the measured phase (after ramp) */
 	uint64_t end_ns;
 	struct dbio_err err;
-	uint64_t disk_bytes;   /* bytes the workload's files occupy at the end (st_blocks) */
-	const char *db_engine; /* static: the database a workload drove ("sqlite"), or NULL */
-	/* The phases of a workload that has them (meta: up to five; kv: load, read ...) */
-#define WORKLOAD_MAX_PHASES 6
+	uint64_t disk_bytes;	/* bytes the workload's files occupy at the end (st_blocks) */
+	const char *db_engine;	/* static: the database a workload drove ("sqlite"), or NULL */
+	const char *db_version; /* static: its library's version ("7.8.3"), or NULL */
+	int db_assertions;	/* its library calls assert(): 1, does not: 0, unknown: -1 */
+				/* The phases of a workload that has them (meta: up to five; kv: load,
+				 * read ...; kv's benchmarks= list: up to WORKLOAD_MAX_PHASES) */
+#define WORKLOAD_MAX_PHASES 12
 	struct phase {
 		const char *name; /* static */
 		uint64_t start_ns, end_ns;
@@ -180,6 +183,13 @@ enum workload_caps {
 	WORKLOAD_CAP_STONEWALL = 1u << 2,
 };
 
+/* A part of a workload with keys of its own (workload_ops.part_at). */
+struct workload_part {
+	const char *key;   /* the workload's key that chooses the part: "kv_engine" */
+	const char *value; /* the part's value of it: "rocksdb" */
+	const struct option_table *options;
+};
+
 struct workload_ops {
 	const char *name;
 	int (*prepare)(struct worker *w);
@@ -204,6 +214,12 @@ struct workload_ops {
 	 * refuses by name those it does not honour), or NULL. The keys stay
 	 * the other workload's: job->wl_conf is this workload's own. */
 	const char *borrows;
+	/* Appended: the i-th part of the workload that has keys of its own
+	 * (kv's kv_engine=rocksdb and its write_buffer_size ...), into *part;
+	 * false past the last. NULL: no part has keys. A part's keys apply to
+	 * a job of this workload whose value of part->key is part->value, and
+	 * are refused, naming the part, on any other job. */
+	bool (*part_at)(size_t i, struct workload_part *part);
 };
 
 /* The registry (registry.c), in the order help lists it. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # A build without the optional libraries (make dbio-min: WITHOUT="gdbm lmdb
-# sqlite3 liburing libaio") still runs everything else, and a job asking for
+# sqlite3 rocksdb leveldb liburing libaio" and the others) still runs everything else, and a job asking for
 # a left-out engine, kv backend or workload is told which Debian package
 # brings it back, with exit status 2 and nothing written.
 
@@ -41,8 +41,26 @@ min_refuses() {
 		"key 'kv_engine': 'lmdb' is not in this build of dbio: install liblmdb-dev and build dbio again"
 	min_refuses "--workload=kv --kv_engine=sqlite" \
 		"key 'kv_engine': 'sqlite' is not in this build of dbio: install libsqlite3-dev and build dbio again"
+	min_refuses "--workload=kv --kv_engine=rocksdb" \
+		"key 'kv_engine': 'rocksdb' is not in this build of dbio: install librocksdb-dev and build dbio again"
+	min_refuses "--workload=kv --kv_engine=leveldb" \
+		"key 'kv_engine': 'leveldb' is not in this build of dbio: install libleveldb-dev and build dbio again"
 	min_refuses "--workload=kv" \
 		"key 'kv_engine': 'sqlite' is not in this build of dbio: install libsqlite3-dev and build dbio again"
+}
+
+@test "build without libraries: the keys of a left-out kv engine name its package" {
+	run --separate-stderr "$DBIO_MIN" run --directory="$target" --output "$result" --workload=kv --kv_engine=rocksdb \
+		--max_background_jobs=4
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'max_background_jobs': belongs to kv_engine=rocksdb, which this build of dbio left out: install librocksdb-dev and build dbio again" ]
+	# a key both LSM engines have: the first of them
+	run --separate-stderr "$DBIO_MIN" run --directory="$target" --output "$result" --workload=kv --kv_engine=leveldb \
+		--write_buffer_size=8m
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'write_buffer_size': belongs to kv_engine=rocksdb, which this build of dbio left out: install librocksdb-dev and build dbio again" ]
+	[ ! -e "$result" ]
+	is_empty_dir "$target"
 }
 
 @test "build without libraries: import, postgres and the queued I/O engines name their packages" {
@@ -68,7 +86,7 @@ min_refuses() {
 	run "$DBIO_MIN" --version
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"workloads: fileio, kv, oltp, meta"* ]]
-	want="left out of this build (install the package and build again): ioengine=io_uring (liburing-dev), ioengine=libaio (libaio-dev), kv_engine=gdbm (libgdbm-dev), kv_engine=lmdb (liblmdb-dev), kv_engine=sqlite (libsqlite3-dev), workload=import (libsqlite3-dev), workload=postgres (libpq-dev), verify=xxhash (libxxhash-dev), verify=md5 (libssl-dev), verify=sha1 (libssl-dev), verify=sha256 (libssl-dev), verify=sha512 (libssl-dev), verify=sha3-224 (libssl-dev), verify=sha3-256 (libssl-dev), verify=sha3-384 (libssl-dev), verify=sha3-512 (libssl-dev)"
+	want="left out of this build (install the package and build again): ioengine=io_uring (liburing-dev), ioengine=libaio (libaio-dev), kv_engine=gdbm (libgdbm-dev), kv_engine=lmdb (liblmdb-dev), kv_engine=rocksdb (librocksdb-dev), kv_engine=leveldb (libleveldb-dev), kv_engine=sqlite (libsqlite3-dev), workload=import (libsqlite3-dev), workload=postgres (libpq-dev), verify=xxhash (libxxhash-dev), verify=md5 (libssl-dev), verify=sha1 (libssl-dev), verify=sha256 (libssl-dev), verify=sha512 (libssl-dev), verify=sha3-224 (libssl-dev), verify=sha3-256 (libssl-dev), verify=sha3-384 (libssl-dev), verify=sha3-512 (libssl-dev)"
 	grep -qxF "$want" <<<"$output"
 }
 
@@ -160,5 +178,13 @@ parts() {
 		pg_conninfo=host=/x; do
 		run --separate-stderr "$DBIO" run --directory="$target" --size=1m "--$kv"
 		[ "$stderr" = "dbio: command line: key '${kv%%=*}': belongs to workload=postgres; this job is workload=fileio (job 'job')" ]
+	done
+	for kv in max_background_jobs=4 disable_wal=1 use_fsync=1; do
+		run --separate-stderr "$DBIO" run --directory="$target" --size=1m "--$kv"
+		[ "$stderr" = "dbio: command line: key '${kv%%=*}': belongs to kv_engine=rocksdb; this job is workload=fileio (job 'job')" ]
+	done
+	for kv in write_buffer_size=8m cache_size=1m compression_type=none; do
+		run --separate-stderr "$DBIO" run --directory="$target" --size=1m "--$kv"
+		[ "$stderr" = "dbio: command line: key '${kv%%=*}': belongs to kv_engine=leveldb and rocksdb; this job is workload=fileio (job 'job')" ]
 	done
 }

@@ -1,19 +1,25 @@
 #!/usr/bin/env bats
-# dbio run --workload=kv: inserts, lookups and updates on gdbm, LMDB and
-# SQLite (scenario S2), read back from the result JSON, from the databases
+# dbio run --workload=kv: inserts, lookups and updates on gdbm, LMDB,
+# SQLite, LevelDB and RocksDB (scenario S2), read back from the result JSON, from the databases
 # themselves (kept with --keep and opened with each engine's own tools), and
 # from the durability calls strace sees.
 
 load helpers
 
 # need_kv_engines: ENGINES is the kv engines of the build under test (gdbm,
-# lmdb and sqlite, less those it left out); skips, saying so, without one.
+# lmdb, sqlite, leveldb and rocksdb, less those it left out); skips, saying so, without one.
 need_kv_engines() {
 	mapfile -t ENGINES < <(kv_engines_of_build)
 	[ ${#ENGINES[@]} -gt 0 ] ||
 		skip "this build has no kv engine: it left out $(left_out_text | grep -o 'kv_engine=[^)]*)' | join_list ', ')"
 }
 KV_COUNT="$BATS_TEST_DIRNAME/kv_count.py"
+
+# is_lsm ENGINE: whether ENGINE is an LSM tree (leveldb, rocksdb), whose
+# database is a directory and which syncs its own tables and MANIFEST.
+is_lsm() {
+	[ "$1" = leveldb ] || [ "$1" = rocksdb ]
+}
 
 # kv_ok ENGINE ARG...: a kv run on ENGINE in $target that must succeed.
 kv_ok() {
@@ -34,6 +40,12 @@ need_reader() {
 		if ! command -v mdb_stat >/dev/null || ! command -v mdb_dump >/dev/null; then
 			skip "mdb_stat/mdb_dump are missing (Debian lmdb-utils; scripts/install-deps)"
 		fi
+		;;
+	leveldb | rocksdb)
+		local so
+		so=$([ "$1" = leveldb ] && echo libleveldb.so.1d || echo librocksdb.so.7.8)
+		"$PYTHON" -c "import ctypes; ctypes.CDLL('$so')" 2>/dev/null ||
+			skip "python3 cannot load $so for kv_count.py (Debian lib$1 runtime; scripts/install-deps)"
 		;;
 	esac
 }
@@ -78,7 +90,7 @@ syncs() {
 		json_is "$result" "$R0.threads=2" "$R0.ops.insert.count=1400" "$R0.database.engine=$e"
 		local total=0
 		for t in 0 1; do
-			[ -f "$target/dbio.job.$t.db/$e" ]
+			if is_lsm "$e"; then [ -d "$target/dbio.job.$t.db/$e" ]; else [ -f "$target/dbio.job.$t.db/$e" ]; fi
 			run kv_count "$e" "$target/dbio.job.$t.db/$e"
 			[ "$status" -eq 0 ]
 			# 700 records, 700 distinct keys 0..699, values of 100..400 bytes
@@ -310,6 +322,10 @@ syncs() {
 		[ "$on" -ge 10 ]
 		if [ "$e" = sqlite ]; then
 			[ "$off" -eq 0 ] # synchronous=OFF
+		elif is_lsm "$e"; then
+			# its own syncs (a flushed table, the MANIFEST, CURRENT) either
+			# way, and one more for each of the 10 batches' log writes
+			[ $((on - off)) -ge 10 ]
 		else
 			[ "$off" -le 2 ] # at most at creation and close (gdbm)
 		fi
@@ -426,7 +442,11 @@ bad_value() {
 		[ "$status" -eq 0 ] || { echo "$e: $stderr"; false; }
 		# dbio makes the directory 0700 and its own file in it, by fd ...
 		grep -qE "mkdirat\([0-9]+, \"dbio\.job\.0\.db\", 0700\) = 0" "$scratch/trace"
-		grep -qE "openat\([0-9]+, \"$e\", O_WRONLY\|O_CREAT\|O_EXCL\|O_NOFOLLOW\|O_CLOEXEC, 0644\) = [0-9]+" "$scratch/trace"
+		if is_lsm "$e"; then # a directory for the LSM tree's files
+			grep -qE "mkdirat\([0-9]+, \"$e\", 0700\) += 0" "$scratch/trace"
+		else
+			grep -qE "openat\([0-9]+, \"$e\", O_WRONLY\|O_CREAT\|O_EXCL\|O_NOFOLLOW\|O_CLOEXEC, 0644\) = [0-9]+" "$scratch/trace"
+		fi
 		# ... and the library opens only /proc/self/fd/N/... names there:
 		# nothing by a path through the target, where a name can be planted.
 		lib=$(grep -E "open(at)?\(.*\"/proc/self/fd/[0-9]+/$e" "$scratch/trace" | grep -c ' = [0-9]' || true)

@@ -115,8 +115,9 @@ static void test_option_table_rows_well_formed(void **state)
 	for (size_t i = 0; plan_table_at(i, &t); i++, ntables++) {
 		assert_true(t.table->count > 0);
 		assert_true(t.table->conf_size > 0);
-		assert_true((t.scope == OPTION_SCOPE_WORKLOAD || t.scope == OPTION_SCOPE_ENGINE) ==
-			    (t.owner != NULL));
+		assert_true((t.scope == OPTION_SCOPE_WORKLOAD || t.scope == OPTION_SCOPE_ENGINE ||
+			     t.scope == OPTION_SCOPE_PART) == (t.owner != NULL));
+		assert_true((t.scope == OPTION_SCOPE_PART) == (t.part_key != NULL));
 		for (size_t k = 0; k < t.table->count; k++, nkeys++) {
 			const struct option_def *def = &t.table->defs[k];
 

@@ -1,0 +1,255 @@
+/*
+ * dbio db_bench --benchmarks=fillseq,readrandom --num=N --value_size=100
+ * --threads=T --db=DIR ...: RocksDB's db_bench command line (its flags,
+ * its names, its defaults where dbio has the benchmark) made into one kv
+ * job of benchmarks= (workload/kv_bench.c) on kv_engine=rocksdb (or
+ * --kv_engine=leveldb), run through the normal runner, and printed as
+ * db_bench prints: a line per benchmark ("fillseq      :       5.757
+ * micros/op 173670 ops/sec 0.576 seconds 100000 operations;   19.2 MB/s")
+ * and, with --histogram=1, each benchmark's latencies. docs/workloads.md
+ * says what differs (--threads: a database per thread).
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/cmd_int.h"
+
+struct dbb_args {
+	struct run_args run; /* first: jobrun's rows point into it */
+	const char *flag[16];
+};
+
+/* db_bench's flags that dbio takes, the job key each becomes, db_bench's
+ * default (NULL: the key's own) and what it means here. */
+static const struct dbb_flag {
+	const char *name, *key, *def, *help;
+} flags[] = {
+	{ "--benchmarks", "benchmarks", "fillseq,readrandom",
+	  "comma-separated db_bench benchmarks, run in order: fillseq, fillrandom, fillsync, overwrite, readseq, readrandom, deleterandom, seekrandom (default fillseq,readrandom)" },
+	{ "--num", "records", "1000000", "key/values to place in the database (default 1000000)" },
+	{ "--reads", "lookups", NULL, "read operations (default: --num)" },
+	{ "--value_size", "value_size", "100", "bytes of each value (default 100)" },
+	{ "--batch_size", "batch", "1", "puts per write batch (default 1)" },
+	{ "--threads", "numjobs", "1", "threads, each on a database of its own (db_bench's share one)" },
+	{ "--db", "directory", NULL, "the directory the database is made in (required)" },
+	{ "--sync", "sync_each_batch", "0", "1: every write batch synced (default 0)" },
+	{ "--write_buffer_size", "write_buffer_size", NULL, "memtable bytes" },
+	{ "--cache_size", "cache_size", NULL, "block cache bytes (default 8 MiB)" },
+	{ "--compression_type", "compression_type", NULL,
+	  "none, snappy (default), zlib, bzip2, lz4, lz4hc, zstd" },
+	{ "--max_background_jobs", "max_background_jobs", NULL, "flush and compaction threads (default 2)" },
+	{ "--disable_wal", "disable_wal", NULL, "1: no WAL" },
+	{ "--use_fsync", "use_fsync", NULL, "1: fsync instead of fdatasync" },
+	{ "--histogram", NULL, "0",
+	  "1: each benchmark's latencies in microseconds, as db_bench prints them" },
+	{ "--kv_engine", "kv_engine", "rocksdb", "dbio's: rocksdb (default) or leveldb" },
+};
+
+#define NFLAGS	  (sizeof(flags) / sizeof(flags[0]))
+#define HISTOGRAM 14 /* flags[] index of --histogram */
+
+static const struct cmd_opt dbb_rows[] = {
+#define ROW(i)                                                                                               \
+	{                                                                                                    \
+		flags[i].name, NULL, CMD_OPT_EQ, "VALUE", offsetof(struct dbb_args, flag[i]), NULL,          \
+			flags[i].help, NULL, 0                                                               \
+	}
+	ROW(0),
+	ROW(1),
+	ROW(2),
+	ROW(3),
+	ROW(4),
+	ROW(5),
+	ROW(6),
+	ROW(7),
+	ROW(8),
+	ROW(9),
+	ROW(10),
+	ROW(11),
+	ROW(12),
+	ROW(13),
+	ROW(14),
+	ROW(15),
+#undef ROW
+	{ NULL, NULL, 0, NULL, 0, NULL, NULL, NULL, 0 },
+};
+
+_Static_assert(NFLAGS == sizeof(dbb_rows) / sizeof(dbb_rows[0]) - 1, "a row per flag");
+_Static_assert(NFLAGS <= sizeof(((struct dbb_args *)0)->flag) / sizeof(const char *), "room for every flag");
+
+static const struct cmd_opt *const dbb_tables[] = { dbb_rows,	   jobrun_format_rows,
+						    jobrun_rows,   jobrun_not_sweep_rows,
+						    cmd_opts_help, NULL };
+
+static const struct cmd_opts cmd_db_bench_opts = {
+	.name = "db_bench",
+	.subject = "db_bench",
+	.operands = "--db=DIR [--benchmarks=LIST] [--num=N] [--value_size=N] [--threads=N] ...",
+	.about = "RocksDB's db_bench, with its flags: one kv job (workload=kv benchmarks=LIST,\n"
+		 "kv_engine=rocksdb) in DIR, printed as db_bench prints its results, one line per\n"
+		 "benchmark, and with --histogram=1 the latencies of each. Keys are 16 bytes, values\n"
+		 "--value_size bytes of seeded random data (incompressible: db_bench's are half\n"
+		 "compressible). Unlike db_bench, each of --threads has a database of its own.\n",
+	.tables = dbb_tables,
+};
+
+/* The job file of the command line, into buf: 0, or 2 after printing why. */
+static int dbb_jobfile(const struct dbb_args *a, char *buf, size_t len)
+{
+	size_t used =
+		(size_t)snprintf(buf, len, "[db_bench]\nworkload=kv\npercentile_list=50:75:99:99.9:99.99\n");
+
+	if (!a->flag[6]) {
+		cmd_error("db_bench: --db: needed: the directory to make the database in");
+		return 2;
+	}
+	for (size_t i = 0; i < NFLAGS && used < len; i++) {
+		const char *v = a->flag[i] ? a->flag[i] : flags[i].def;
+
+		if (flags[i].key && v && strpbrk(v, "\n[]")) {
+			cmd_error("db_bench: %s: bad value '%s'", flags[i].name, v);
+			return 2;
+		}
+		if (flags[i].key && v)
+			used += (size_t)snprintf(buf + used, len - used, "%s=%s\n", flags[i].key, v);
+	}
+	return 0;
+}
+
+static double fig(const json_t *ph, const char *name)
+{
+	return json_number_value(json_object_get(json_object_get(ph, "figures"), name));
+}
+
+/* --histogram=1: the latencies of op type op, in microseconds, as db_bench's
+ * histogram prints its summary and percentiles. */
+static void print_histogram(const json_t *run, const char *op)
+{
+	const json_t *lat = json_object_get(json_object_get(json_object_get(run, "ops"), op), "lat_ns");
+	const json_t *pct = json_object_get(lat, "percentiles");
+	const char *const at[] = { "50", "75", "99", "99.9", "99.99" };
+	const char *const label[] = { "P50", "P75", "P99", "P99.9", "P99.99" };
+
+	if (!lat)
+		return;
+	printf("Microseconds per %s:\n", op);
+	printf("Count: %.0f Average: %.4f  StdDev: %.2f\n",
+	       json_number_value(json_object_get(json_object_get(json_object_get(run, "ops"), op), "count")),
+	       json_number_value(json_object_get(lat, "mean")) / 1e3,
+	       json_number_value(json_object_get(lat, "stddev")) / 1e3);
+	printf("Min: %.0f  Median: %.4f  Max: %.0f\n", json_number_value(json_object_get(lat, "min")) / 1e3,
+	       json_number_value(json_object_get(lat, "p50")) / 1e3,
+	       json_number_value(json_object_get(lat, "max")) / 1e3);
+	printf("Percentiles:");
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+		printf(" %s: %.2f", label[i], json_number_value(json_object_get(pct, at[i])) / 1e3);
+	printf("\n------------------------------------------------------\n");
+}
+
+/* The op type whose latencies are a benchmark's operations as db_bench
+ * times them: a write's whole batch (the put and its write), a read's get,
+ * seek or step (kv_bench.c). */
+static const char *bench_op(const char *name)
+{
+	if (!strncmp(name, "fill", 4) || !strcmp(name, "overwrite") || !strcmp(name, "deleterandom"))
+		return "batch";
+	return "lookup";
+}
+
+static void print_results(const json_t *result, const struct jobset *set, const struct run_args *ra)
+{
+	const json_t *job = json_array_get(json_object_get(result, "jobs"), 0);
+	const json_t *run = json_array_get(json_object_get(job, "runs"), 0);
+	const json_t *db = json_object_get(run, "database"), *opts = json_object_get(job, "options");
+	const double threads = json_number_value(json_object_get(run, "threads"));
+	/* value_size as the result gives it: "100" (the front end gives one size) */
+	const double kv = 16 + strtod(json_string_value(json_object_get(opts, "value_size")) ?: "0", NULL);
+	size_t i;
+	json_t *ph;
+
+	/* ra is the run_args that lead struct dbb_args */
+	const struct dbb_args *a = (const struct dbb_args *)ra;
+	const bool histogram = a->flag[HISTOGRAM] && strcmp(a->flag[HISTOGRAM], "0");
+
+	(void)set;
+	printf("%-11s version %s\n", json_string_value(json_object_get(db, "engine")) ?: "?",
+	       json_string_value(json_object_get(db, "version")) ?: "?");
+	printf("Keys:       16 bytes each\nValues:     %.0f bytes each (seeded random: not compressible)\n",
+	       kv - 16);
+	printf("Entries:    %.0f\n", json_number_value(json_object_get(opts, "records")));
+	if (json_is_true(json_object_get(db, "assertions")))
+		printf("WARNING: Assertions are enabled; benchmarks unnecessarily slow\n");
+	printf("------------------------------------------------\n");
+	json_array_foreach (json_object_get(run, "phases"), i, ph) {
+		const char *name = json_string_value(json_object_get(ph, "name"));
+		const double ops = json_number_value(json_object_get(ph, "ops")) ?: 1;
+		const double secs = json_number_value(json_object_get(ph, "elapsed_ns")) / 1e9;
+		const bool reads = !strcmp(bench_op(name), "lookup");
+		/* db_bench's bytes: keys and values put or found; none for seeks and deletes */
+		const double bytes = !strcmp(name, "seekrandom")    ? 0
+				     : reads			    ? fig(ph, "found") * kv
+				     : strcmp(name, "deleterandom") ? fig(ph, "user_bytes")
+								    : 0;
+		char extra[160] = "";
+		size_t used = 0;
+
+		if (bytes > 0 && secs > 0)
+			used += (size_t)snprintf(extra, sizeof(extra), " %6.1f MB/s",
+						 bytes / 1048576.0 / secs);
+		if (reads && strcmp(name, "readseq"))
+			snprintf(extra + used, sizeof(extra) - used, " (%.0f of %.0f found)",
+				 fig(ph, "found"), ops);
+		printf("%-12s : %11.3f micros/op %ld ops/sec %.3f seconds %.0f operations;%s\n", name,
+		       secs * 1e6 * threads / ops, (long)(secs > 0 ? ops / secs : 0), secs, ops, extra);
+		if (histogram)
+			print_histogram(run, bench_op(name));
+	}
+	if (histogram)
+		printf("(the latencies are those of the op type over every benchmark of the run that has it)\n");
+	if (threads > 1)
+		printf("(%.0f threads, each on a database of its own: db_bench's threads share one)\n",
+		       threads);
+}
+
+static int db_bench_main(int argc, char **argv)
+{
+	struct dbb_args a = { 0 };
+	struct jobset set = { 0 };
+	struct dbio_err err = { 0 };
+	static char text[4096];
+	bool suite;
+	int rc, status;
+
+	status = cmd_opts_parse(&cmd_db_bench_opts, argc, argv, &a);
+	if (status) {
+		status = status < 0 ? 0 : status;
+		goto out;
+	}
+	if ((status = dbb_jobfile(&a, text, sizeof(text))))
+		goto out;
+	jobrun_progress(&a.run);
+	a.run.builtin = text;
+	a.run.builtin_name = "(dbio db_bench)";
+	rc = jobrun_build(&a.run, NULL, 0, &set, &suite, &err);
+	if (rc) {
+		cmd_error("%s", err.msg);
+		status = dbio_exit_status(rc);
+		goto out;
+	}
+	status = jobrun_execute(&a.run, &set, argc + 1, argv - 1, print_results);
+out:
+	jobset_release(&set);
+	jobrun_args_release(&a.run);
+	return status;
+}
+
+const struct cmd cmd_db_bench = {
+	.name = "db_bench",
+	.summary = "RocksDB's db_bench command line: its benchmarks on rocksdb or leveldb, its result lines",
+	.main = db_bench_main,
+	.opts = &cmd_db_bench_opts,
+};

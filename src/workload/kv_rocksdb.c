@@ -1,0 +1,309 @@
+/*
+ * kv backend: RocksDB, through its C API (rocksdb/c.h). The database is a
+ * directory (its WAL, SST files, MANIFEST, LOG); a batch is one
+ * WriteBatch, written with WriteOptions.sync when the batch is to be
+ * durable. Its own keys (write_buffer_size, cache_size, compression_type,
+ * max_background_jobs, disable_wal, use_fsync) carry db_bench's names and
+ * RocksDB's defaults, and belong to kv_engine=rocksdb alone.
+ */
+#ifdef DBIO_HAVE_ROCKSDB /* left out of a build without the library: util/built.h */
+#include <errno.h>
+#include <rocksdb/c.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload/workload_int.h"
+
+struct kv_rocksdb_conf {
+	uint64_t write_buffer_size;
+	uint64_t cache_size;
+	int compression; /* enum kv_compression */
+	uint64_t max_background_jobs;
+	bool disable_wal;
+	bool use_fsync;
+};
+
+#define F(field) offsetof(struct kv_rocksdb_conf, field)
+
+/* clang-format off */
+static const struct option_def rocksdb_defs[] = {
+	{ .name = "write_buffer_size", .type = OPT_SIZE, .offset = F(write_buffer_size), .def = "64m", .min = 64 << 10, .max = 64ull << 30, .dbio_own = 1,
+	  .help = "RocksDB's memtable size (Options.write_buffer_size, db_bench's --write_buffer_size): a full memtable is flushed to an SST file of level 0." },
+	{ .name = "cache_size", .type = OPT_SIZE, .offset = F(cache_size), .def = "8m", .min = 0, .max = 1ull << 40, .dbio_own = 1,
+	  .help = "RocksDB's block cache, an LRU cache of this many bytes (db_bench's --cache_size; 8 MiB is RocksDB's own default); 0: no block cache." },
+	{ .name = "compression_type", .type = OPT_ENUM, .offset = F(compression), .def = "snappy", .values = kv_compression_values, .dbio_own = 1,
+	  .help = "how RocksDB compresses its SST blocks (Options.compression, db_bench's --compression_type). dbio's values compress as their bytes are seeded random: about not at all." },
+	{ .name = "max_background_jobs", .type = OPT_UINT, .offset = F(max_background_jobs), .def = "2", .min = 1, .max = 256, .dbio_own = 1,
+	  .help = "RocksDB's threads for flushes and compactions together (Options.max_background_jobs)." },
+	{ .name = "disable_wal", .type = OPT_BOOL, .offset = F(disable_wal), .def = "0", .dbio_own = 1,
+	  .help = "1: write no WAL (WriteOptions.disableWAL, db_bench's --disable_wal): what is not yet flushed is lost in a crash; needs sync_each_batch=0, as RocksDB syncs a batch through its WAL." },
+	{ .name = "use_fsync", .type = OPT_BOOL, .offset = F(use_fsync), .def = "0", .dbio_own = 1,
+	  .help = "1: RocksDB makes its files durable with fsync, not fdatasync (Options.use_fsync, db_bench's --use_fsync)." },
+};
+/* clang-format on */
+
+static const struct option_table rocksdb_options = OPTION_TABLE(rocksdb_defs, struct kv_rocksdb_conf);
+
+struct kv_db {
+	rocksdb_t *db;
+	rocksdb_options_t *opts;
+	rocksdb_block_based_table_options_t *table;
+	rocksdb_cache_t *cache;
+	rocksdb_writeoptions_t *wsync, *wnosync;
+	rocksdb_readoptions_t *ropts;
+	rocksdb_writebatch_t *batch;
+	rocksdb_iterator_t *iter; /* seek's, until the next write batch */
+	char msg[256];
+};
+
+/* RocksDB's error text (freed) into db->msg: -EIO. */
+static int fail(struct kv_db *db, const char *what, char *rerr)
+{
+	snprintf(db->msg, sizeof(db->msg), "%s: %s", what, rerr ? rerr : "failed");
+	rocksdb_free(rerr);
+	return -EIO;
+}
+
+static const int compression_of[] = {
+	[KV_COMPRESS_NONE] = rocksdb_no_compression,   [KV_COMPRESS_SNAPPY] = rocksdb_snappy_compression,
+	[KV_COMPRESS_ZLIB] = rocksdb_zlib_compression, [KV_COMPRESS_BZIP2] = rocksdb_bz2_compression,
+	[KV_COMPRESS_LZ4] = rocksdb_lz4_compression,   [KV_COMPRESS_LZ4HC] = rocksdb_lz4hc_compression,
+	[KV_COMPRESS_ZSTD] = rocksdb_zstd_compression,
+};
+
+static void r_close(struct kv_db *db);
+
+static void r_configure(struct kv_db *db, const struct kv_rocksdb_conf *rc)
+{
+	rocksdb_options_enable_statistics(db->opts); /* for kv_amp.c: its tickers, r_io */
+	rocksdb_options_set_create_if_missing(db->opts, 1);
+	rocksdb_options_set_error_if_exists(db->opts, 1);
+	rocksdb_options_set_write_buffer_size(db->opts, (size_t)rc->write_buffer_size);
+	rocksdb_options_set_compression(db->opts, compression_of[rc->compression]);
+	rocksdb_options_set_max_background_jobs(db->opts, (int)rc->max_background_jobs);
+	rocksdb_options_set_use_fsync(db->opts, rc->use_fsync);
+	if (rc->cache_size) {
+		db->cache = rocksdb_cache_create_lru((size_t)rc->cache_size);
+		rocksdb_block_based_options_set_block_cache(db->table, db->cache);
+	} else {
+		rocksdb_block_based_options_set_no_block_cache(db->table, 1);
+	}
+	rocksdb_options_set_block_based_table_factory(db->opts, db->table);
+	rocksdb_writeoptions_set_sync(db->wsync, 1);
+	rocksdb_writeoptions_disable_WAL(db->wsync, rc->disable_wal);
+	rocksdb_writeoptions_disable_WAL(db->wnosync, rc->disable_wal);
+}
+
+static int r_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
+		  struct dbio_err *err)
+{
+	struct kv_db *db = calloc(1, sizeof(*db));
+	char *rerr = NULL;
+
+	(void)conf;
+	if (!db)
+		return dbio_err_set(err, -ENOMEM, "out of memory");
+	db->opts = rocksdb_options_create();
+	db->table = rocksdb_block_based_options_create();
+	db->wsync = rocksdb_writeoptions_create();
+	db->wnosync = rocksdb_writeoptions_create();
+	db->ropts = rocksdb_readoptions_create();
+	db->batch = rocksdb_writebatch_create();
+	r_configure(db, own);
+	db->db = rocksdb_open(db->opts, path, &rerr);
+	if (!db->db) {
+		dbio_err_set(err, -EIO, "rocksdb_open: %s", rerr ? rerr : "failed");
+		rocksdb_free(rerr);
+		r_close(db);
+		return -EIO;
+	}
+	*out = db;
+	return 0;
+}
+
+static int r_begin(struct kv_db *db, bool write)
+{
+	if (write && db->iter) {
+		rocksdb_iter_destroy(db->iter);
+		db->iter = NULL;
+	}
+	rocksdb_writebatch_clear(db->batch);
+	return 0;
+}
+
+static int r_del(struct kv_db *db, const void *k, size_t kl)
+{
+	rocksdb_writebatch_delete(db->batch, k, kl);
+	return 0;
+}
+
+/* Where the iterator stands: the entry's bytes, -ENOENT past the end. */
+static int r_at(struct kv_db *db, size_t *kvl)
+{
+	size_t kl, vl;
+	char *rerr = NULL;
+
+	if (!rocksdb_iter_valid(db->iter)) {
+		rocksdb_iter_get_error(db->iter, &rerr);
+		if (rerr)
+			return fail(db, "rocksdb_iter", rerr);
+		snprintf(db->msg, sizeof(db->msg), "rocksdb_iter: past the last key");
+		return -ENOENT;
+	}
+	rocksdb_iter_key(db->iter, &kl);
+	rocksdb_iter_value(db->iter, &vl);
+	*kvl = kl + vl;
+	return 0;
+}
+
+static int r_seek(struct kv_db *db, const void *k, size_t kl, size_t *kvl)
+{
+	if (!db->iter)
+		db->iter = rocksdb_create_iterator(db->db, db->ropts);
+	if (!k) {
+		rocksdb_iter_seek_to_first(db->iter);
+		return r_at(db, kvl);
+	}
+	rocksdb_iter_seek(db->iter, k, kl);
+	int rc = r_at(db, kvl);
+	size_t at_len;
+	const char *at = rc ? NULL : rocksdb_iter_key(db->iter, &at_len);
+
+	return at && at_len == kl && !memcmp(at, k, kl) ? 1 : rc;
+}
+
+static int r_next(struct kv_db *db, size_t *kvl)
+{
+	rocksdb_iter_next(db->iter);
+	return r_at(db, kvl);
+}
+
+static int r_put(struct kv_db *db, const void *k, size_t kl, const void *v, size_t vl, bool update)
+{
+	(void)update; /* an LSM tree's put is blind: new or not, it is one more entry */
+	rocksdb_writebatch_put(db->batch, k, kl, v, vl);
+	return 0;
+}
+
+static int r_get(struct kv_db *db, const void *k, size_t kl, void *buf, size_t cap, size_t *vl)
+{
+	char *rerr = NULL;
+	rocksdb_pinnableslice_t *p = rocksdb_get_pinned(db->db, db->ropts, k, kl, &rerr);
+	const char *val;
+
+	if (rerr)
+		return fail(db, "rocksdb_get", rerr);
+	if (!p) {
+		snprintf(db->msg, sizeof(db->msg), "rocksdb_get: key not found");
+		return -ENOENT;
+	}
+	val = rocksdb_pinnableslice_value(p, vl);
+	if (buf)
+		memcpy(buf, val, *vl < cap ? *vl : cap);
+	rocksdb_pinnableslice_destroy(p);
+	return 0;
+}
+
+static int r_commit(struct kv_db *db, bool sync)
+{
+	char *rerr = NULL;
+
+	if (!rocksdb_writebatch_count(db->batch))
+		return 0; /* a batch of reads */
+	rocksdb_write(db->db, sync ? db->wsync : db->wnosync, db->batch, &rerr);
+	rocksdb_writebatch_clear(db->batch);
+	return rerr ? fail(db, "rocksdb_write", rerr) : 0;
+}
+
+static void r_close(struct kv_db *db)
+{
+	if (!db)
+		return;
+	if (db->iter)
+		rocksdb_iter_destroy(db->iter);
+	if (db->db)
+		rocksdb_close(db->db);
+	rocksdb_writebatch_destroy(db->batch);
+	rocksdb_readoptions_destroy(db->ropts);
+	rocksdb_writeoptions_destroy(db->wnosync);
+	rocksdb_writeoptions_destroy(db->wsync);
+	rocksdb_options_destroy(db->opts);
+	rocksdb_block_based_options_destroy(db->table);
+	if (db->cache)
+		rocksdb_cache_destroy(db->cache);
+	free(db);
+}
+
+static const char *r_errmsg(struct kv_db *db)
+{
+	return db ? db->msg : "";
+}
+
+/* The COUNT of ticker name (a counter) or the SUM of a histogram, in the
+ * text of RocksDB's statistics ("rocksdb.wal.bytes COUNT : 123"). */
+static uint64_t ticker(const char *text, const char *name, const char *field)
+{
+	const size_t len = strlen(name);
+	const char *at;
+	unsigned long long v = 0;
+
+	for (at = strstr(text, name); at && at[len] != ' '; at = strstr(at + len, name))
+		;
+	if (at && (at = strstr(at, field)))
+		sscanf(at + strlen(field), "%llu", &v);
+	return v;
+}
+
+static int r_io(struct kv_db *db, struct kv_engine_io *io)
+{
+	char *text = rocksdb_options_statistics_get_string(db->opts);
+
+	if (!text)
+		return -ENOSYS;
+	io->wal_bytes = ticker(text, "rocksdb.wal.bytes", "COUNT : ");
+	io->flush_bytes = ticker(text, "rocksdb.flush.write.bytes", "COUNT : ");
+	io->compaction_bytes = ticker(text, "rocksdb.compact.write.bytes", "COUNT : ");
+	io->stall_us = ticker(text, "rocksdb.stall.micros", "COUNT : ");
+	io->compaction_us = ticker(text, "rocksdb.compaction.times.micros", "SUM : ");
+	rocksdb_free(text);
+	return 0;
+}
+
+static void r_version(char *buf, size_t len)
+{
+	kv_lib_version((const void *)rocksdb_open, buf, len); /* its C API has no version call */
+}
+
+static int r_check(const struct job *job, const struct kv_conf *conf, const void *own, struct dbio_err *err)
+{
+	const struct kv_rocksdb_conf *rc = own;
+
+	if (rc->disable_wal && conf->sync_each_batch)
+		return job_fail(
+			job, "disable_wal", err,
+			"RocksDB makes a write durable through its WAL: with disable_wal=1 set sync_each_batch=0");
+	return 0;
+}
+
+const struct kv_backend kv_rocksdb = {
+	.name = "rocksdb",
+	.package = "librocksdb-dev",
+	.open = r_open,
+	.begin = r_begin,
+	.put = r_put,
+	.get = r_get,
+	.commit = r_commit,
+	.close = r_close,
+	.errmsg = r_errmsg,
+	.options = &rocksdb_options,
+	.makes_dir = true,
+	.check = r_check,
+	.del = r_del,
+	.seek = r_seek,
+	.next = r_next,
+	.io = r_io,
+	.version = r_version,
+	.lib_symbol = (const void *)rocksdb_open,
+};
+#endif

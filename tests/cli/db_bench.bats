@@ -1,0 +1,62 @@
+#!/usr/bin/env bats
+# dbio db_bench: RocksDB's db_bench command line made into a kv job of
+# benchmarks=, printed as db_bench prints its results.
+
+load helpers
+
+need_rocksdb() {
+	kv_engines_of_build | grep -qx rocksdb || skip "this build left out kv_engine=rocksdb (librocksdb-dev; scripts/install-deps)"
+}
+
+@test "db_bench: a result line per benchmark, in db_bench's format, with exact operations and found" {
+	need_rocksdb
+	run --separate-stderr "$DBIO" db_bench --benchmarks=fillseq,readrandom,seekrandom --num=5000 --reads=2000 \
+		--db="$target" --progress=none --output="$result"
+	[ "$status" -eq 0 ]
+	# fillseq      :       5.757 micros/op 173670 ops/sec 0.576 seconds 100000 operations;   19.2 MB/s
+	num='[0-9]+\.[0-9]{3}'
+	grep -qE "^fillseq      : +$num micros/op [0-9]+ ops/sec $num seconds 5000 operations; +[0-9]+\.[0-9] MB/s$" <<<"$output"
+	grep -qE "^readrandom   : +$num micros/op [0-9]+ ops/sec $num seconds 2000 operations; +[0-9]+\.[0-9] MB/s \(2000 of 2000 found\)$" <<<"$output"
+	grep -qE "^seekrandom   : +$num micros/op [0-9]+ ops/sec $num seconds 2000 operations; \(2000 of 2000 found\)$" <<<"$output"
+	json_is "$result" jobs.0.options.kv_engine=rocksdb jobs.0.options.records=5000 jobs.0.options.lookups=2000 \
+		jobs.0.options.batch=1 jobs.0.options.value_size=100 jobs.0.options.sync_each_batch=false
+	# MB/s is the phase's keys and values over its seconds
+	[ "$(jpy "$result" 'round(run["phases"][0]["figures"]["user_bytes"] / 1048576 / (run["phases"][0]["elapsed_ns"] / 1e9), 1)')" = \
+		"$(sed -n 's/^fillseq .* \([0-9.]*\) MB\/s$/\1/p' <<<"$output")" ]
+	is_empty_dir "$target"
+}
+
+@test "db_bench --histogram=1: the latencies of each benchmark, as db_bench prints them" {
+	need_rocksdb
+	run --separate-stderr "$DBIO" db_bench --benchmarks=fillrandom,readrandom --num=3000 --db="$target" --histogram=1 \
+		--progress=none
+	[ "$status" -eq 0 ]
+	grep -qx "Microseconds per batch:" <<<"$output"
+	grep -qx "Microseconds per lookup:" <<<"$output"
+	grep -qE "^Count: 3000 Average: [0-9.]+  StdDev: [0-9.]+$" <<<"$output"
+	grep -qE "^Percentiles: P50: [0-9.]+ P75: [0-9.]+ P99: [0-9.]+ P99.9: [0-9.]+ P99.99: [0-9.]+$" <<<"$output"
+}
+
+@test "db_bench: Debian's build with assertions is said, as db_bench says it" {
+	need_rocksdb
+	command -v nm >/dev/null || skip "nm is not installed (binutils)"
+	lib=$(ldd "$DBIO" | sed -n 's/.*librocksdb[^ ]* => \([^ ]*\).*/\1/p')
+	nm -D "$lib" | grep -qw __assert_fail || skip "this librocksdb was built without assertions"
+	run --separate-stderr "$DBIO" db_bench --num=100 --db="$target" --progress=none
+	[ "$status" -eq 0 ]
+	grep -qx "WARNING: Assertions are enabled; benchmarks unnecessarily slow" <<<"$output"
+}
+
+@test "db_bench: a flag dbio does not take, a missing --db, a benchmark it cannot run: refused, exit 2" {
+	run --separate-stderr "$DBIO" db_bench --num=100
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --db: needed: the directory to make the database in" ]
+	run --separate-stderr "$DBIO" db_bench --bloom_bits=10 --db="$target"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "dbio: db_bench: '--bloom_bits': unknown option: expected --benchmarks, --num,"* ]]
+	need_rocksdb
+	run --separate-stderr "$DBIO" db_bench --benchmarks=fillseq,readwhilewriting --db="$target"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "dbio: (dbio db_bench):4: key 'benchmarks': readwhilewriting (a writer beside the readers on one database) is not in dbio yet"* ]]
+	is_empty_dir "$target"
+}
