@@ -368,14 +368,15 @@ static const struct cmd_opts bonnie_opts = {
 	.name = "bonnie",
 	.subject = "bonnie",
 	.operands = "",
-	.about = "bonnie++ 2.00's command line, run as dbio jobs in bonnie++'s order: block write,\n"
-		 "rewrite, block read and random seeks of a SIZE MiB file, then NUM*1024 files\n"
-		 "created, read (stat when MAX is 0) and deleted in sequential and in random order.\n"
-		 "Prints bonnie++ 2.00a's table and CSV line, each field as bonnie++ makes it (a test\n"
-		 "under 500 ms shows +++++; %CP is user + system CPU over the elapsed time, truncated),\n"
-		 "which bon_csv2txt and bon_csv2html read. The letters combine as getopt's (-qb,\n"
-		 "-s64, -d DIR). Per-char tests (putc/getc) are not run: they time the C library, not\n"
-		 "the storage. docs/bonnie.md translates every option and lists every CSV field.\n",
+	.about = "bonnie++ 2.00's command line, run as dbio jobs in bonnie++'s order: block\n"
+		 "write, rewrite, block read and random seeks of a SIZE MiB file, then NUM*1024\n"
+		 "files created, read (stat when MAX is 0) and deleted in sequential and in\n"
+		 "random order. Prints bonnie++ 2.00a's table and CSV line, each field as\n"
+		 "bonnie++ makes it (a test under 500 ms shows +++++; %CP is user + system CPU\n"
+		 "over the elapsed time, truncated), which bon_csv2txt and bon_csv2html read. The\n"
+		 "letters combine as getopt's (-qb, -s64, -d DIR). Per-char tests (putc/getc) are\n"
+		 "not run: they time the C library, not the storage. docs/bonnie.md translates\n"
+		 "every option and lists every CSV field.\n",
 	.tables = bonnie_tables,
 	.short_opts = true,
 };
