@@ -11,69 +11,37 @@
  *                 directories: create, stat (read when MAX > 0), delete
  *   files-random  the same in random order
  *
- * and bonnie++'s text table and CSV line made from the result (with -q the
- * CSV alone on stdout, the table on stderr), so that bon_csv2txt and
- * bon_csv2html read it. --output FILE / --format json give dbio's JSON.
- * Per-char tests (putc/getc) are never run: they time the C library's stdio.
+ * and bonnie++'s text table and CSV line made from the result
+ * (bonnie_out.c), so that bon_csv2txt and bon_csv2html read it. The
+ * options are one table of getopt-style letters (bonnie_rows, read by
+ * cmd/opts.c as bonnie++'s getopt reads "bc:d:f::g:m:n:p:qr:s:u:x:y:z:Z:D"),
+ * from which --help, `dbio help bonnie` and the man page are made.
+ * --output FILE / --format json give dbio's JSON. Per-char tests
+ * (putc/getc) are never run: they time the C library's stdio.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/bonnie_int.h"
 #include "cmd/cmd.h"
-#include "cmd/cmd_int.h"
 #include "result/result.h"
 #include "util/termesc.h"
 
 #define MIB (1024ull * 1024)
 
-/* bonnie++'s parameters, as given or defaulted. */
-struct bonnie {
-	const char *dir;
-	const char *name; /* -m */
-	uint64_t size_mib;
-	uint64_t chunk; /* bytes */
-	uint64_t seeks, seekers;
-	uint64_t files_k; /* -n: files / 1024 */
-	uint64_t max_size, min_size, dirs;
-	long long ram_mib; /* -r; -1: not given */
-	unsigned runs;	   /* -x */
-	bool quiet, sync_writes, direct, seed_set;
-	unsigned long long seed;
-	char size_text[32], files_text[64];
-	char name_shown[32]; /* name as the table and the CSV show it: escaped, cut to a CSV field */
+/* What the parse fills: dbio's own options (first, so that jobrun's rows'
+ * offsets hold) and bonnie++'s. */
+struct bonnie_args {
+	struct run_args run;
+	struct bonnie b;
 };
 
 /* The command's parameters, for the table printer (jobrun_execute's show). */
 static struct bonnie conf;
 
-static void bonnie_usage(void)
-{
-	printf("usage: dbio bonnie [-d DIR] [-s SIZE[:CHUNK[:SEEKS[:SEEKERS]]]] [-n NUM[:MAX[:MIN[:DIRS]]]]\n"
-	       "                   [-m NAME] [-r RAM] [-x RUNS] [-u root] [-z SEED] [-q] [-f] [-b] [-D]\n"
-	       "                   [--output FILE] [--format text|json] [--force] [--progress=none|line]\n\n"
-	       "bonnie++ 2.00's command line, run as dbio jobs in bonnie++'s order: block write,\n"
-	       "rewrite, block read and random seeks of a SIZE MiB file (-s, default twice the RAM;\n"
-	       "CHUNK bytes a call, default 8192; SEEKS seeks, default 8192, by SEEKERS threads,\n"
-	       "default 5, 10 %% of them rewrites), then NUM*1024 files (-n, default 16) of MIN..MAX\n"
-	       "bytes in DIRS directories created, read (stat when MAX is 0) and deleted in\n"
-	       "sequential and in random order. Prints bonnie++'s table and its CSV line (-q: the\n"
-	       "CSV line alone on stdout, the table on stderr), which bon_csv2txt and bon_csv2html\n"
-	       "read. -r RAM (MiB) smaller than the machine's memory runs the jobs in a memory\n"
-	       "cgroup of that size (mem_limit), so that bonnie++'s rule -s >= 2 * RAM means what\n"
-	       "it says; -r 0 skips the rule. -b: fsync after every write (and of the directory\n"
-	       "after every create and delete); -D: O_DIRECT for the block write, as bonnie++\n"
-	       "2.00 (rewrite, read and seeks reopen the file buffered); -z: the random seed;\n"
-	       "-x: runs.\n"
-	       "Per-char tests (putc/getc) are not run: they time the C library, not the storage.\n"
-	       "docs/bonnie.md translates every option into dbio's job keys.\n");
-}
-
-/* A whole number of text with an optional unit suffix: k (x1024), m, g.
- * unit_k: what a bare number is in, as a multiple of the suffix k. */
 static int parse_count(const char *text, uint64_t *out, uint64_t bare, uint64_t k, uint64_t m, uint64_t g)
 {
 	char *end;
@@ -207,7 +175,7 @@ static int parse_n(const char *text, struct bonnie *b)
 }
 
 /* -u USER[:GROUP] and -g GROUP: dbio runs as root and switches to no one. */
-static int check_user(int opt, const char *text)
+static int check_user(char opt, const char *text)
 {
 	char buf[128], *f[3];
 	size_t n = split_fields(buf, sizeof(buf), text, f, 3);
@@ -223,82 +191,195 @@ static int check_user(int opt, const char *text)
 	return n > 2 ? bad(opt == 'u' ? "-u" : "-g", text, "expected USER[:GROUP]") : 0;
 }
 
-static int parse_letter(int opt, const char *arg, struct bonnie *b)
-{
-	uint64_t v;
+#define BARGS(args) (&((struct bonnie_args *)(args))->b)
 
-	switch (opt) {
-	case 'd':
-		b->dir = arg;
-		return 0;
-	case 's':
-		return parse_s(arg, b);
-	case 'n':
-		return parse_n(arg, b);
-	case 'm':
-		/* bonnie++ 2.00a writes -m into its CSV as it is: a comma there
-		 * moves every figure after it one column on for bon_csv2txt */
-		if (strchr(arg, ','))
-			return bad(
-				"-m", arg,
-				"a comma would split the name across columns of bonnie++'s CSV line (bonnie++ 2.00a writes it as it is, and bon_csv2txt then reads every figure in the wrong column): give a name without one");
-		b->name = arg;
-		return 0;
-	case 'r':
-		if (parse_count(arg, &v, 1, 0, 1, 1024) || v > (1ull << 40))
-			return bad("-r", arg, "the RAM size is a whole number of MiB, or of GiB with g");
-		b->ram_mib = (long long)v;
-		return 0;
-	case 'x':
-		if (parse_count(arg, &v, 1, 0, 0, 0) || !v || v > 1000)
-			return bad("-x", arg, "the number of runs is a whole number from 1 to 1000");
-		b->runs = (unsigned)v;
-		return 0;
-	case 'z':
-		if (parse_count(arg, &v, 1, 0, 0, 0) || v > UINT32_MAX)
-			return bad("-z", arg, "the seed is a whole number from 0 to 4294967295");
-		b->seed = v;
-		b->seed_set = true;
-		return 0;
-	case 'u':
-	case 'g':
-		return check_user(opt, arg);
-	case 'q':
-		b->quiet = true;
-		return 0;
-	case 'b':
-		b->sync_writes = true;
-		return 0;
-	case 'D':
-		b->direct = true;
-		return 0;
-	case 'f':
-		if (arg)
-			return bad("-f", arg,
-				   "per-char tests are not run by dbio: putc and getc time the C library's "
-				   "stdio buffer, not the storage; -f alone (skip them) is accepted");
-		return 0;
-	case 'c':
-		if (strcmp(arg, "1"))
-			return bad(
-				"-c", arg,
-				"concurrent copies of the test are not supported; 1 is accepted (for threads "
-				"on one target, a job file with numjobs)");
-		return 0;
-	case 'p':
-	case 'y':
-		cmd_error("bonnie: -%c: bonnie++'s semaphores between processes are not supported: one dbio "
-			  "command runs its jobs in order; run several targets from one job file",
-			  opt);
-		return 2;
-	case 'Z':
-		return bad("-Z", arg, "a file of random numbers is not supported; -z SEED is");
-	default:
-		return -1;
-	}
+static int opt_s(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec, (void)o;
+	BARGS(args)->size_given = true;
+	return parse_s(v, BARGS(args));
 }
 
-/* The job file of the run, in a static buffer; NULL when nothing is asked. */
+static int opt_n(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec, (void)o;
+	return parse_n(v, BARGS(args));
+}
+
+static int opt_m(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec, (void)o;
+	/* bonnie++ 2.00a writes -m into its CSV as it is: a comma there
+	 * moves every figure after it one column on for bon_csv2txt */
+	if (strchr(v, ','))
+		return bad(
+			"-m", v,
+			"a comma would split the name across columns of bonnie++'s CSV line (bonnie++ 2.00a "
+			"writes it as it is, and bon_csv2txt then reads every figure in the wrong column): "
+			"give a name without one");
+	BARGS(args)->name = v;
+	return 0;
+}
+
+static int opt_r(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	uint64_t n;
+
+	(void)spec, (void)o;
+	if (parse_count(v, &n, 1, 0, 1, 1024) || n > (1ull << 40))
+		return bad("-r", v, "the RAM size is a whole number of MiB, or of GiB with g");
+	BARGS(args)->ram_mib = (long long)n;
+	return 0;
+}
+
+static int opt_x(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	uint64_t n;
+
+	(void)spec, (void)o;
+	if (parse_count(v, &n, 1, 0, 0, 0) || !n || n > 1000)
+		return bad("-x", v, "the number of runs is a whole number from 1 to 1000");
+	BARGS(args)->runs = (unsigned)n;
+	BARGS(args)->runs_given = true;
+	return 0;
+}
+
+static int opt_z(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	uint64_t n;
+
+	(void)spec, (void)o;
+	if (parse_count(v, &n, 1, 0, 0, 0) || n > UINT32_MAX)
+		return bad("-z", v, "the seed is a whole number from 0 to 4294967295");
+	BARGS(args)->seed = n;
+	BARGS(args)->seed_set = true;
+	return 0;
+}
+
+static int opt_user(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec, (void)args;
+	return check_user(o->name[1], v);
+}
+
+/* Options dbio takes in one form only: the form (NULL: without a value)
+ * and why the others are refused. */
+static const struct {
+	const char *name, *ok, *why;
+} one_form[] = {
+	{ "-f", NULL,
+	  "per-char tests are not run by dbio: putc and getc time the C library's stdio buffer, not the "
+	  "storage; -f alone (skip them) is accepted" },
+	{ "-c", "1",
+	  "concurrent copies of the test are not supported; 1 is accepted (for threads on one target, a "
+	  "job file with numjobs)" },
+	{ "-Z", NULL, "a file of random numbers is not supported; -z SEED is" },
+};
+
+static int opt_one_form(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec, (void)args;
+	for (size_t i = 0; i < sizeof(one_form) / sizeof(one_form[0]); i++)
+		if (!strcmp(one_form[i].name, o->name) &&
+		    !(v ? one_form[i].ok && !strcmp(v, one_form[i].ok) : !one_form[i].ok))
+			return bad(o->name, v, one_form[i].why);
+	return 0;
+}
+
+static int opt_sem(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec, (void)v, (void)args;
+	cmd_error("bonnie: %s: bonnie++'s semaphores between processes are not supported: one dbio command "
+		  "runs its jobs in order; run several targets from one job file",
+		  o->name);
+	return 2;
+}
+
+#define BOFF(field) offsetof(struct bonnie_args, b.field)
+
+static const struct cmd_opt bonnie_rows[] = {
+	{ .name = "-d", .value = "DIR", .offset = BOFF(dir), .help = "where the files go (default .)" },
+	{ .name = "-s",
+	  .value = "SIZE[:CHUNK[:SEEKS[:SEEKERS]]]",
+	  .parse = opt_s,
+	  .help = "the block tests' file: SIZE MiB (g: GiB; default twice the RAM; 0: no block tests), "
+		  "CHUNK bytes a call (a power of two, 256 to 1m; default 8192), SEEKS random seeks "
+		  "(default 8192) by SEEKERS threads (default 5), one in ten a write" },
+	{ .name = "-n",
+	  .value = "NUM[:MAX[:MIN[:DIRS]]]",
+	  .parse = opt_n,
+	  .help = "the file tests: NUM*1024 files (default 16; 0: none) of MIN..MAX bytes (default 0) "
+		  "in DIRS directories, created, read (stat when MAX is 0) and deleted in sequential and "
+		  "in random order; a fifth field and links (MAX -1, -2) are refused" },
+	{ .name = "-m",
+	  .value = "NAME",
+	  .parse = opt_m,
+	  .help = "the machine's name in the table and the CSV (default the host name); no comma" },
+	{ .name = "-r",
+	  .value = "RAM",
+	  .parse = opt_r,
+	  .help = "the RAM in MiB for bonnie++'s rule SIZE >= 2 * RAM (0: no rule); less than the "
+		  "machine's (16 or more) runs the jobs in a memory cgroup of RAM (mem_limit), so the "
+		  "rule holds" },
+	{ .name = "-x",
+	  .value = "RUNS",
+	  .parse = opt_x,
+	  .help = "run the tests RUNS times (repeat=): a CSV line each and no table, after bonnie++'s "
+		  "header line when RUNS is more than 1" },
+	{ .name = "-z", .value = "SEED", .parse = opt_z, .help = "the random seed (randseed=)" },
+	{ .name = "-q",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = BOFF(quiet),
+	  .help = "the CSV line alone on standard output, the table on standard error" },
+	{ .name = "-f",
+	  .kind = CMD_OPT_ATTACHED,
+	  .value = "SIZE",
+	  .parse = opt_one_form,
+	  .help = "skip the per-char tests: dbio never runs them (they time the C library's stdio); "
+		  "-f SIZE is refused" },
+	{ .name = "-b",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = BOFF(sync_writes),
+	  .help = "fsync after every write (fsync=1), and the directory after every create and delete" },
+	{ .name = "-D",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = BOFF(direct),
+	  .help = "O_DIRECT for the block write (direct=1), as bonnie++ 2.00: rewrite, read and seeks "
+		  "reopen the file buffered" },
+	{ .name = "-u",
+	  .value = "USER[:GROUP]",
+	  .parse = opt_user,
+	  .help = "root (or 0) alone: dbio runs as who starts it" },
+	{ .name = "-g", .value = "GROUP", .parse = opt_user, .help = "root (or 0) alone" },
+	{ .name = "-c",
+	  .value = "N",
+	  .parse = opt_one_form,
+	  .help = "1 alone: concurrent copies are refused" },
+	{ .name = "-p", .value = "N", .parse = opt_sem, .help = "refused: bonnie++'s semaphores" },
+	{ .name = "-y", .value = "s|p", .parse = opt_sem, .help = "refused: bonnie++'s semaphores" },
+	{ .name = "-Z", .value = "FILE", .parse = opt_one_form, .help = "refused: -z SEED is supported" },
+	{ 0 },
+};
+
+static const struct cmd_opt *const bonnie_tables[] = { bonnie_rows,	      jobrun_format_rows, jobrun_rows,
+						       jobrun_not_sweep_rows, cmd_opts_help_h,	  NULL };
+
+static const struct cmd_opts bonnie_opts = {
+	.name = "bonnie",
+	.subject = "bonnie",
+	.operands = "",
+	.about = "bonnie++ 2.00's command line, run as dbio jobs in bonnie++'s order: block\n"
+		 "write, rewrite, block read and random seeks of a SIZE MiB file, then NUM*1024\n"
+		 "files created, read (stat when MAX is 0) and deleted in sequential and in\n"
+		 "random order. Prints bonnie++ 2.00a's table and CSV line, each field as\n"
+		 "bonnie++ makes it (a test under 500 ms shows +++++; %CP is user + system CPU\n"
+		 "over the elapsed time, truncated), which bon_csv2txt and bon_csv2html read. The\n"
+		 "letters combine as getopt's (-qb, -s64, -d DIR). Per-char tests (putc/getc) are\n"
+		 "not run: they time the C library, not the storage. docs/bonnie.md translates\n"
+		 "every option and lists every CSV field.\n",
+	.tables = bonnie_tables,
+	.short_opts = true,
+};
 static const char *bonnie_jobfile(const struct bonnie *b, uint64_t mem_limit_mib)
 {
 	static char text[4096];
@@ -345,168 +426,39 @@ static const char *bonnie_jobfile(const struct bonnie *b, uint64_t mem_limit_mib
 	return used < sizeof(text) ? text : NULL;
 }
 
-/* The CSV fields of bonnie++ 2.00's line (format 1.98). */
-enum {
-	CSV_FORMAT,
-	CSV_VERSION,
-	CSV_NAME,
-	CSV_CONCURRENCY,
-	CSV_SEED,
-	CSV_SIZE,
-	CSV_CHUNK,
-	CSV_SEEKS,
-	CSV_SEEKERS,
-	CSV_PUTC, /* each figure then its %CPU */
-	CSV_WRITE = CSV_PUTC + 2,
-	CSV_REWRITE = CSV_WRITE + 2,
-	CSV_GETC = CSV_REWRITE + 2,
-	CSV_READ = CSV_GETC + 2,
-	CSV_SEEK = CSV_READ + 2,
-	CSV_NUM_FILES = CSV_SEEK + 2,
-	CSV_MAX_SIZE,
-	CSV_MIN_SIZE,
-	CSV_NUM_DIRS,
-	CSV_FILE_CHUNK,
-	CSV_FILES, /* 6 x (ops/s, %CPU): seq create, read, delete, random create, read, delete */
-	CSV_IO_LAT = CSV_FILES + 12, /* 6: putc, write, rewrite, getc, read, seeks */
-	CSV_FILE_LAT = CSV_IO_LAT + 6,
-	CSV_NFIELDS = CSV_FILE_LAT + 6,
-};
-
-typedef char csv_field[32];
-
-static const json_t *job_named(const json_t *result, const char *name)
+/* Defaults, bonnie++'s rule that the file be twice
+ * the RAM; the memory limit that makes -r true (MiB, 0: none) in *limit. */
+static int settle(struct bonnie *b, uint64_t *limit)
 {
-	size_t i;
-	const json_t *job;
+	const uint64_t phys_mib = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE) / MIB;
+	const uint64_t ram = b->ram_mib < 0 ? phys_mib : (uint64_t)b->ram_mib;
 
-	json_array_foreach (json_object_get(result, "jobs"), i, job)
-		if (!strcmp(json_string_value(json_object_get(job, "name")) ?: "", name))
-			return job;
-	return NULL;
-}
-
-/* Run r of the job named name, or NULL when it did not run whole. */
-static const json_t *run_of(const json_t *result, const char *name, size_t r)
-{
-	const json_t *run = json_array_get(json_object_get(job_named(result, name), "runs"), r);
-
-	return run && !json_is_true(json_object_get(run, "partial")) ? run : NULL;
-}
-
-static double num(const json_t *obj, const char *a, const char *b, const char *c)
-{
-	const json_t *v = json_object_get(obj, a);
-
-	if (b)
-		v = json_object_get(v, b);
-	if (c)
-		v = json_object_get(v, c);
-	return json_number_value(v);
-}
-
-/* bonnie++'s latency: microseconds, milliseconds past 99999 us, seconds past 99999 ms. */
-static void fmt_latency(csv_field out, double ns)
-{
-	double us = ns / 1e3;
-
-	if (us < 100000)
-		snprintf(out, sizeof(csv_field), "%.0fus", us);
-	else if (us < 1e8)
-		snprintf(out, sizeof(csv_field), "%.0fms", us / 1e3);
-	else
-		snprintf(out, sizeof(csv_field), "%.0fs", us / 1e6);
-}
-
-/* The block phases of run r: KiB/s (ops/s for seeks), %CPU and the longest
- * latency of each. */
-static void io_fields(const json_t *result, size_t r, csv_field *f)
-{
-	static const struct {
-		const char *job;
-		int field, lat;
-	} phases[] = {
-		{ "block-write", CSV_WRITE, 1 },
-		{ "rewrite", CSV_REWRITE, 2 },
-		{ "block-read", CSV_READ, 4 },
-		{ "seeks", CSV_SEEK, 5 },
-	};
-
-	for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
-		const json_t *run = run_of(result, phases[p].job, r);
-		const json_t *ops = json_object_get(run, "ops");
-		double secs = num(run, "elapsed_ns", NULL, NULL) / 1e9;
-		double rd = num(ops, "read", "bytes", NULL), wr = num(ops, "write", "bytes", NULL);
-		double lat = num(ops, "read", "lat_ns", "max"), wlat = num(ops, "write", "lat_ns", "max");
-
-		if (!run || secs <= 0)
-			continue;
-		if (phases[p].field == CSV_SEEK)
-			snprintf(f[CSV_SEEK], sizeof(csv_field), "%.1f",
-				 (num(ops, "read", "count", NULL) + num(ops, "write", "count", NULL)) / secs);
-		else /* rewrite: each block read and written back counts once, as in bonnie++ */
-			snprintf(f[phases[p].field], sizeof(csv_field), "%.0f",
-				 (phases[p].field == CSV_REWRITE ? rd : rd + wr) / 1024 / secs);
-		snprintf(f[phases[p].field + 1], sizeof(csv_field), "%.0f",
-			 num(run, "rusage", "cpu_pct", NULL));
-		fmt_latency(f[CSV_IO_LAT + phases[p].lat], wlat > lat ? wlat : lat);
+	*limit = b->ram_mib > 0 && (uint64_t)b->ram_mib < phys_mib ? (uint64_t)b->ram_mib : 0;
+	if (*limit && *limit < 16) {
+		cmd_error(
+			"bonnie: -r %llu: dbio makes -r true with a memory cgroup (mem_limit) and needs at least "
+			"16 MiB in it; give -r 16 or more, or -r 0 to skip the check",
+			(unsigned long long)*limit);
+		return 2;
 	}
-}
-
-/* The file phases of run r: ops/s, %CPU and the longest latency of each. */
-static void file_fields(const json_t *result, size_t r, csv_field *f)
-{
-	static const char *const jobs[] = { "files-seq", "files-random" };
-
-	for (size_t j = 0; j < 2; j++) {
-		const json_t *run = run_of(result, jobs[j], r);
-		const json_t *phase;
-		size_t i;
-
-		json_array_foreach (json_object_get(run, "phases"), i, phase) {
-			const char *name = json_string_value(json_object_get(phase, "name")) ?: "";
-			size_t k = j * 3 + (!strcmp(name, "create") ? 0 : !strcmp(name, "delete") ? 2 : 1);
-
-			snprintf(f[CSV_FILES + 2 * k], sizeof(csv_field), "%.0f",
-				 num(phase, "ops_per_s", NULL, NULL));
-			snprintf(f[CSV_FILES + 2 * k + 1], sizeof(csv_field), "%.0f",
-				 num(phase, "rusage", "cpu_pct", NULL));
-			fmt_latency(f[CSV_FILE_LAT + k],
-				    num(json_object_get(run, "ops"), name, "lat_ns", "max"));
-		}
+	if (!b->size_given)
+		b->size_mib = 2 * (ram ? ram : phys_mib);
+	if (ram && b->size_mib && b->size_mib < 2 * ram) {
+		cmd_error(
+			"bonnie: -s %llu: the file should be at least twice the RAM (%llu MiB%s), or the page "
+			"cache serves the reads (bonnie++'s rule); give -s %llu or more, a smaller -r (dbio then "
+			"runs in a memory cgroup of that size, mem_limit, so the rule holds), or -r 0 to skip "
+			"the check",
+			(unsigned long long)b->size_mib, (unsigned long long)ram,
+			b->ram_mib < 0 ? ", this machine's; -r sets it" : ", -r",
+			(unsigned long long)(2 * ram));
+		return 2;
 	}
-}
-
-static void csv_fields(const json_t *result, size_t r, csv_field *f)
-{
-	const json_t *first = json_array_get(json_object_get(result, "jobs"), 0);
-
-	memset(f, 0, sizeof(csv_field) * CSV_NFIELDS);
-	snprintf(f[CSV_FORMAT], sizeof(csv_field), "1.98");
-	snprintf(f[CSV_VERSION], sizeof(csv_field), "dbio-%s", DBIO_VERSION);
-	snprintf(f[CSV_NAME], sizeof(csv_field), "%s", conf.name_shown);
-	snprintf(f[CSV_CONCURRENCY], sizeof(csv_field), "1");
-	snprintf(f[CSV_SEED], sizeof(csv_field), "%.0f", num(first, "options", "randseed", NULL));
-	if (conf.size_mib) {
-		snprintf(f[CSV_SIZE], sizeof(csv_field), "%s", conf.size_text);
-		if (conf.chunk != 8192)
-			snprintf(f[CSV_CHUNK], sizeof(csv_field), "%llu", (unsigned long long)conf.chunk);
-		snprintf(f[CSV_SEEKS], sizeof(csv_field), "%llu", (unsigned long long)conf.seeks);
-		snprintf(f[CSV_SEEKERS], sizeof(csv_field), "%llu", (unsigned long long)conf.seekers);
-		io_fields(result, r, f);
+	if (!b->size_mib && !b->files_k) {
+		cmd_error("bonnie: -s 0 and -n 0: no test left to run");
+		return 2;
 	}
-	if (conf.files_k) {
-		snprintf(f[CSV_NUM_FILES], sizeof(csv_field), "%llu", (unsigned long long)conf.files_k);
-		if (conf.max_size || conf.min_size) {
-			snprintf(f[CSV_MAX_SIZE], sizeof(csv_field), "%llu",
-				 (unsigned long long)conf.max_size);
-			snprintf(f[CSV_MIN_SIZE], sizeof(csv_field), "%llu",
-				 (unsigned long long)conf.min_size);
-		}
-		if (conf.dirs)
-			snprintf(f[CSV_NUM_DIRS], sizeof(csv_field), "%llu", (unsigned long long)conf.dirs);
-		file_fields(result, r, f);
-	}
+	return 0;
 }
 
 /* b->name for the table and the CSV line: its control characters (an
@@ -525,235 +477,61 @@ static void show_name(struct bonnie *b)
 	b->name_shown[sizeof(b->name_shown) - 1] = '\0';
 }
 
-/* bonnie++'s K/sec in its table: k below 10000, then m, then g. */
-static const char *fmt_speed(char *buf, size_t len, const char *kps)
-{
-	double v = atof(kps);
-
-	if (!*kps)
-		snprintf(buf, len, "%s", "");
-	else if (v < 10000)
-		snprintf(buf, len, "%4.0fk", v);
-	else if (v / 1024 < 100)
-		snprintf(buf, len, "%4.1fm", v / 1024);
-	else if (v / 1024 < 1000)
-		snprintf(buf, len, "%4.0fm", v / 1024);
-	else
-		snprintf(buf, len, "%4.1fg", v / 1024 / 1024);
-	return buf;
-}
-
-static void print_latency_row(FILE *out, csv_field *lat)
-{
-	bool any = false;
-
-	for (int i = 0; i < 6; i++)
-		any |= lat[i][0] != '\0';
-	if (any)
-		fprintf(out, "Latency           %9s %9s %9s %9s %9s %9s\n", lat[0], lat[1], lat[2], lat[3],
-			lat[4], lat[5]);
-}
-
-/* bonnie++'s 80-column table of one run. */
-static void print_table(FILE *out, csv_field *f)
-{
-	char sp[6][16];
-
-	if (conf.size_mib) {
-		fprintf(out, "Version %9s   ------Sequential Output------ --Sequential Input- --Random-\n",
-			f[CSV_VERSION]);
-		fprintf(out,
-			"                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
-			"Name:Size etc        /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP\n");
-		fprintf(out, "%-*.*s %s %5s %3s %5s %3s %5s %3s %5s %3s %5s %3s %5s %3s\n",
-			(int)(18 - strlen(f[CSV_SIZE])), (int)(18 - strlen(f[CSV_SIZE])), f[CSV_NAME],
-			f[CSV_SIZE], "", "", fmt_speed(sp[0], 16, f[CSV_WRITE]), f[CSV_WRITE + 1],
-			fmt_speed(sp[1], 16, f[CSV_REWRITE]), f[CSV_REWRITE + 1], "", "",
-			fmt_speed(sp[2], 16, f[CSV_READ]), f[CSV_READ + 1], f[CSV_SEEK], f[CSV_SEEK + 1]);
-		print_latency_row(out, &f[CSV_IO_LAT]);
-	}
-	if (conf.files_k) {
-		fprintf(out, "Version %9s   ------Sequential Create------ --------Random Create--------\n",
-			f[CSV_VERSION]);
-		fprintf(out, "%-19.19s -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n",
-			f[CSV_NAME]);
-		fprintf(out,
-			"files:max:min        /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP\n");
-		fprintf(out, "%19s", conf.files_text);
-		for (int i = 0; i < 6; i++)
-			fprintf(out, " %5s %3s", f[CSV_FILES + 2 * i], f[CSV_FILES + 2 * i + 1]);
-		fputc('\n', out);
-		print_latency_row(out, &f[CSV_FILE_LAT]);
-	}
-}
-
 static void show(const json_t *result, const struct jobset *set, const struct run_args *a)
 {
-	size_t runs = 0;
-	size_t i;
-	const json_t *job;
-
-	(void)set;
-	json_array_foreach (json_object_get(result, "jobs"), i, job)
-		if (json_array_size(json_object_get(job, "runs")) > runs)
-			runs = json_array_size(json_object_get(job, "runs"));
-	for (size_t r = 0; r < runs; r++) {
-		csv_field f[CSV_NFIELDS];
-
-		csv_fields(result, r, f);
-		print_table(conf.quiet ? stderr : stdout, f);
-		for (int c = 0; c < CSV_NFIELDS; c++)
-			printf("%s%s", c ? "," : "", f[c]);
-		putchar('\n');
-	}
+	(void)set, (void)a;
+	bonnie_print(&conf, result);
 }
 
-/* Split argv: dbio's own "--" options (and the value of --output, --format,
- * --series-csv given apart) into dargv, bonnie++'s letters into bargv. */
-static void split_args(int argc, char **argv, char **bargv, int *bargc, char **dargv, int *dargc)
+/* What the command line leaves: dbio's job keys and operands are refused. */
+static int refuse_rest(const struct run_args *a)
 {
-	bargv[(*bargc)++] = argv[0];
-	dargv[(*dargc)++] = argv[0];
-	for (int i = 1; i < argc; i++) {
-		if (strncmp(argv[i], "--", 2) || !argv[i][2]) {
-			bargv[(*bargc)++] = argv[i];
-			continue;
-		}
-		dargv[(*dargc)++] = argv[i];
-		if ((!strcmp(argv[i], "--output") || !strcmp(argv[i], "--format") ||
-		     !strcmp(argv[i], "--series-csv")) &&
-		    i + 1 < argc)
-			dargv[(*dargc)++] = argv[++i];
-	}
-	bargv[*bargc] = dargv[*dargc] = NULL;
-}
-
-static int parse_letters(int argc, char **argv, struct bonnie *b)
-{
-	int opt, rc;
-
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt(argc, argv, "+:d:s:n:m:r:x:u:g:qf::bDz:Z:c:p:y:")) != -1) {
-		if (opt == ':') {
-			cmd_error("bonnie: -%c: needs a value (dbio bonnie --help)", optopt);
-			return 2;
-		}
-		if (opt == '?' || (rc = parse_letter(opt, optarg, b)) < 0) {
-			cmd_error(
-				"bonnie: -%c: not an option of bonnie++ 2.00 (dbio bonnie --help lists them)",
-				optopt ? optopt : opt);
-			return 2;
-		}
-		if (rc)
-			return rc;
-	}
-	if (optind < argc) {
-		cmd_error("bonnie: '%s': bonnie++ takes no operands; the directory is -d DIR", argv[optind]);
+	if (a->nfiles) {
+		cmd_error("bonnie: '%s': bonnie++ takes no operands; the directory is -d DIR", a->files[0]);
 		return 2;
 	}
-	return 0;
-}
-
-/* Defaults, the texts of the table, bonnie++'s rule that the file be twice
- * the RAM; the memory limit that makes -r true (MiB, 0: none) in *limit. */
-static int settle(struct bonnie *b, bool size_given, uint64_t *limit)
-{
-	const uint64_t phys_mib = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE) / MIB;
-	const uint64_t ram = b->ram_mib < 0 ? phys_mib : (uint64_t)b->ram_mib;
-
-	*limit = b->ram_mib > 0 && (uint64_t)b->ram_mib < phys_mib ? (uint64_t)b->ram_mib : 0;
-	if (*limit && *limit < 16) {
-		cmd_error(
-			"bonnie: -r %llu: dbio makes -r true with a memory cgroup (mem_limit) and needs at least "
-			"16 MiB in it; give -r 16 or more, or -r 0 to skip the check",
-			(unsigned long long)*limit);
+	if (a->nkeys) {
+		cmd_error("bonnie: '%s': bonnie++'s options are single letters (-d DIR, -s SIZE ...); of "
+			  "dbio's, --output, --format, --force and --progress",
+			  a->keys[0]);
 		return 2;
 	}
-	if (!size_given)
-		b->size_mib = 2 * (ram ? ram : phys_mib);
-	if (ram && b->size_mib && b->size_mib < 2 * ram) {
-		cmd_error(
-			"bonnie: -s %llu: the file should be at least twice the RAM (%llu MiB%s), or the page "
-			"cache serves the reads (bonnie++'s rule); give -s %llu or more, a smaller -r (dbio then "
-			"runs in a memory cgroup of that size, mem_limit, so the rule holds), or -r 0 to skip "
-			"the check",
-			(unsigned long long)b->size_mib, (unsigned long long)ram,
-			b->ram_mib < 0 ? ", this machine's; -r sets it" : ", -r",
-			(unsigned long long)(2 * ram));
-		return 2;
-	}
-	if (!b->size_mib && !b->files_k) {
-		cmd_error("bonnie: -s 0 and -n 0: no test left to run");
-		return 2;
-	}
-	if (b->size_mib % 1024)
-		snprintf(b->size_text, sizeof(b->size_text), "%lluM", (unsigned long long)b->size_mib);
-	else
-		snprintf(b->size_text, sizeof(b->size_text), "%lluG", (unsigned long long)b->size_mib / 1024);
-	snprintf(b->files_text, sizeof(b->files_text), "%llu", (unsigned long long)b->files_k);
-	if (b->max_size || b->min_size)
-		snprintf(b->files_text + strlen(b->files_text), sizeof(b->files_text) - strlen(b->files_text),
-			 ":%llu:%llu", (unsigned long long)b->max_size, (unsigned long long)b->min_size);
-	if (b->dirs)
-		snprintf(b->files_text + strlen(b->files_text), sizeof(b->files_text) - strlen(b->files_text),
-			 "/%llu", (unsigned long long)b->dirs);
 	return 0;
 }
 
 static int bonnie_main(int argc, char **argv)
 {
-	char **bargv = calloc((size_t)argc + 1, sizeof(*bargv)),
-	     **dargv = calloc((size_t)argc + 1, sizeof(*dargv));
-	struct run_args args = { 0 };
+	struct bonnie_args args = { .b = { .dir = ".",
+					   .chunk = BONNIE_CHUNK,
+					   .seeks = BONNIE_SEEKS,
+					   .seekers = BONNIE_SEEKERS,
+					   .files_k = 16,
+					   .ram_mib = -1,
+					   .runs = 1 } };
 	struct jobset set = { 0 };
 	struct dbio_err err = { 0 };
-	int bargc = 0, dargc = 0, status, rc;
+	int status, rc;
 	char host[64] = "";
 	uint64_t limit;
-	bool suite, size_given;
+	bool suite;
 
-	if (!bargv || !dargv) {
-		cmd_error("bonnie: out of memory");
-		status = 1;
-		goto out;
-	}
-	conf = (struct bonnie){ .dir = ".",
-				.chunk = 8192,
-				.seeks = 8192,
-				.seekers = 5,
-				.files_k = 16,
-				.ram_mib = -1,
-				.runs = 1 };
-	split_args(argc, argv, bargv, &bargc, dargv, &dargc);
-	status = jobrun_parse_args(dargc, dargv, false, bonnie_usage, &args);
+	status = jobrun_parse(&bonnie_opts, argc, argv, &args.run);
 	if (status) {
 		status = status < 0 ? 0 : status;
 		goto out;
 	}
-	if (args.nfiles || args.nkeys) {
-		cmd_error(
-			"bonnie: '%s': bonnie++'s options are single letters (-d DIR, -s SIZE ...); of dbio's, "
-			"--output, --format, --force and --progress",
-			args.nfiles ? args.files[0] : args.keys[0]);
-		status = 2;
+	if ((status = refuse_rest(&args.run)) || (status = settle(&args.b, &limit)))
 		goto out;
-	}
-	status = parse_letters(bargc, bargv, &conf);
-	size_given = false;
-	for (int i = 1; i < bargc && !status; i++)
-		size_given |= !strncmp(bargv[i], "-s", 2);
-	if (status || (status = settle(&conf, size_given, &limit)))
-		goto out;
+	conf = args.b;
 	if (!conf.name) {
 		gethostname(host, sizeof(host) - 1);
 		conf.name = host;
 	}
 	show_name(&conf);
-	jobrun_progress(&args);
-	args.builtin = bonnie_jobfile(&conf, limit);
-	args.builtin_name = "(dbio bonnie)";
-	rc = jobrun_build(&args, NULL, 0, &set, &suite, &err);
+	jobrun_progress(&args.run);
+	args.run.builtin = bonnie_jobfile(&conf, limit);
+	args.run.builtin_name = "(dbio bonnie)";
+	rc = jobrun_build(&args.run, NULL, 0, &set, &suite, &err);
 	if (rc) {
 		cmd_error("%s", err.msg);
 		status = dbio_exit_status(rc);
@@ -761,12 +539,10 @@ static int bonnie_main(int argc, char **argv)
 	}
 	if (conf.size_mib && !conf.quiet)
 		cmd_note("bonnie: per-char tests (putc, getc) are not run: they time the C library's stdio");
-	status = jobrun_execute(&args, &set, argc + 1, argv - 1, show);
+	status = jobrun_execute(&args.run, &set, argc + 1, argv - 1, show);
 out:
 	jobset_release(&set);
-	jobrun_args_release(&args);
-	free(bargv);
-	free(dargv);
+	jobrun_args_release(&args.run);
 	return status;
 }
 
@@ -775,4 +551,5 @@ const struct cmd cmd_bonnie = {
 	.summary =
 		"bonnie++'s command line: block write, rewrite, read, seeks, small files; its table and CSV",
 	.main = bonnie_main,
+	.opts = &bonnie_opts,
 };

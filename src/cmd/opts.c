@@ -102,7 +102,7 @@ static int refuse_unknown(const struct cmd_opts *spec, const char *arg)
 	snprintf(name, sizeof(name), "%.*s", (int)n, arg);
 	c = (struct option_closest){ .name = name };
 	each_row(spec, offer_row, &c);
-	if (c.best)
+	if (c.best && strlen(name) > 2) /* a letter is not a misspelling of another */
 		snprintf(guess, sizeof(guess), " (did you mean '%s'?)", c.best);
 	if (spec->operand_noun)
 		snprintf(names, sizeof(names), "%s or ", spec->operand_noun);
@@ -155,6 +155,45 @@ static int apply_row(const struct cmd_opts *spec, const struct cmd_opt *o, int a
 	return 0;
 }
 
+/* A getopt-style cluster at argv[*i] ("-qb", "-s64", "-d" DIR): each
+ * letter a row of spec; a letter that takes a value takes the rest of the
+ * argument, or else the next one. */
+static int apply_letters(const struct cmd_opts *spec, int argc, char **argv, int *i, void *args)
+{
+	for (const char *p = argv[*i] + 1; *p; p++) {
+		const char name[3] = { '-', *p, '\0' };
+		const struct cmd_opt *o = cmd_opts_find(spec, name, 2);
+		const char *val = p[1] ? p + 1 : NULL;
+
+		if (!o)
+			return refuse_unknown(spec, name);
+		if (o->kind == CMD_OPT_HELP) {
+			cmd_opts_usage(stdout, spec);
+			return -1;
+		}
+		if (o->kind == CMD_OPT_FLAG) {
+			int rc = o->parse ? o->parse(spec, o, NULL, args) : 0;
+
+			if (!o->parse)
+				*(bool *)((char *)args + o->offset) = true;
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (!val && o->kind != CMD_OPT_ATTACHED)
+			val = *i + 1 < argc ? argv[++*i] : NULL;
+		if (!val && o->kind != CMD_OPT_ATTACHED) {
+			cmd_error("%s: %s: needs a value", spec->subject, o->name);
+			return 2;
+		}
+		if (o->parse)
+			return o->parse(spec, o, val, args);
+		*(const char **)((char *)args + o->offset) = val;
+		return 0;
+	}
+	return 0;
+}
+
 static int operand(const struct cmd_opts *spec, void *args, char *arg)
 {
 	if (spec->operand)
@@ -179,6 +218,8 @@ int cmd_opts_parse(const struct cmd_opts *spec, int argc, char **argv, void *arg
 		}
 		if (!options || arg[0] != '-' || !arg[1]) {
 			rc = operand(spec, args, arg);
+		} else if (spec->short_opts && arg[1] != '-') {
+			rc = apply_letters(spec, argc, argv, &i, args);
 		} else if ((o = cmd_opts_find(spec, arg, len))) {
 			rc = apply_row(spec, o, argc, argv, &i, len, args);
 		} else if (strncmp(arg, "--", 2)) {

@@ -20,6 +20,10 @@ enum cmd_opt_kind {
 	CMD_OPT_EQ,    /* --name=VALUE only (--progress=line) */
 	CMD_OPT_OPTEQ, /* --name or --name=VALUE (sysbench's forms): parse gets NULL for --name */
 	CMD_OPT_HELP,  /* --help: prints the usage; the parse ends */
+	/* A letter of a getopt-style table (cmd_opts.short_opts) whose value
+	 * is optional and only attached (getopt's "f::": -f, -f20); the parse
+	 * is given NULL when there is none. */
+	CMD_OPT_ATTACHED,
 };
 
 /* Row flags. */
@@ -66,6 +70,11 @@ struct cmd_opts {
 	 * command that reads another program's command line (bonnie,
 	 * sysbench) and passes its own options on; NULL for the others. */
 	void (*print_usage)(void);
+	/* getopt-style letters, as the programs bonnie mirrors read them: a
+	 * row named "-d" takes its value attached or as the next argument
+	 * (-d/tmp, -d /tmp), flags combine (-qb, -qd /tmp), an unknown letter
+	 * is refused naming it; "--name" rows are read as in other tables. */
+	bool short_opts;
 };
 
 /* The --help row (a table of its own, last in a command's list): alone,

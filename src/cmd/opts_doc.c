@@ -92,6 +92,9 @@ static void label(const struct cmd_opt *o, char *buf, size_t len)
 		/* "--threads=N", "--validate[=on|off]" */
 		snprintf(buf, len, "%s%s%s", o->name, !strncmp(o->value, "[=", 2) ? "" : "=", o->value);
 		break;
+	case CMD_OPT_ATTACHED:
+		snprintf(buf, len, "%s[%s]", o->name, o->value);
+		break;
 	case CMD_OPT_FLAG:
 	case CMD_OPT_HELP:
 		snprintf(buf, len, "%s%s%s", o->name, o->alias ? ", " : "", o->alias ? o->alias : "");
@@ -105,8 +108,8 @@ static void usage_line(FILE *fp, const struct cmd_opts *spec)
 	int indent = (int)strlen("usage: dbio ") + (int)strlen(spec->name) + 1;
 	int col = indent;
 
-	fprintf(fp, "usage: dbio %s %s", spec->name, spec->operands);
-	col += (int)strlen(spec->operands);
+	fprintf(fp, "usage: dbio %s%s%s", spec->name, *spec->operands ? " " : "", spec->operands);
+	col += (int)strlen(spec->operands) - !*spec->operands;
 	for (const struct cmd_opt *const *t = spec->tables; *t; t++)
 		for (const struct cmd_opt *o = *t; o->name; o++) {
 			bool req = o->flags & CMD_OPT_REQUIRED;
@@ -220,9 +223,12 @@ void cmd_opts_man(FILE *fp, const struct cmd_opts *spec)
 				fputs(o->kind == CMD_OPT_EQ ? "\\fR=\\fI"
 				      : o->kind == CMD_OPT_OPTEQ
 					      ? (!strncmp(o->value, "[=", 2) ? "\\fR" : "\\fR=\\fI")
-					      : "\\fR \\fI",
+				      : o->kind == CMD_OPT_ATTACHED ? "\\fR[\\fI"
+								    : "\\fR \\fI",
 				      fp);
 				roff(fp, o->value);
+				if (o->kind == CMD_OPT_ATTACHED)
+					fputs("\\fR]", fp);
 			}
 			fputs("\\fR\n", fp);
 			roff(fp, help);

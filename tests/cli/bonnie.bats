@@ -48,10 +48,11 @@ csv_field() {
 	json_is "$result" jobs.4.options.meta_order=seq jobs.5.options.meta_order=random
 	# -q: the CSV line alone on stdout, bonnie++'s fields where bonnie++ puts them
 	[ "${#lines[@]}" -eq 1 ]
-	[ "$(cut -d, -f1,3-10 <<<"$output")" = "1.98,box,1,7,64M,16384,1000,4," ]
-	[ "$(cut -d, -f22-26 <<<"$output")" = "1,2048,1024,2," ]
+	# (bonnie++ 2.00a leaves io_chunk_size empty and writes the directories one field late)
+	[ "$(cut -d, -f1,3-10 <<<"$output")" = "1.98,box,1,7,64M,,1000,4," ]
+	[ "$(cut -d, -f22-26 <<<"$output")" = "1,2048,1024,,2" ]
 	[ "$(awk -F, '{print NF}' <<<"$output")" -eq 50 ]
-	[[ "$stderr" == *"Version dbio-"*"box             64M "* ]]
+	[[ "$stderr" == *"Version dbio-"*"box 64M:16k::1000:4 "* ]]
 	is_empty_dir "$target"
 }
 
@@ -69,14 +70,14 @@ csv_field() {
 @test "bonnie: Debian's bon_csv2txt and bon_csv2html read the CSV line and show its figures" {
 	command -v bon_csv2txt >/dev/null || skip "bonnie++ is not installed (scripts/install-deps)"
 	bonnie -s 4 -r 0 -n 1 -m ci -q
-	write_k=$(csv_field 11)
 	files_s=$(csv_field 26)
-	[ "$write_k" -gt 0 ]
-	[ "$files_s" -gt 0 ]
+	# a figure, or +++++ for a test under 500 ms (as bonnie++)
+	[[ "$(csv_field 11)" =~ ^([0-9]+|\+{5})$ ]]
+	[[ "$files_s" =~ ^([0-9]+|\+{5})$ ]]
 	txt=$(bon_csv2txt <<<"$output" 2>&1)
 	# the block line: name, size, then the write rate as bon_csv2txt writes it (k, m or g)
-	grep -E "^ci +4M::8192:5 +[0-9.]+[kmg] +[0-9]+ " <<<"$txt"
-	grep -E "^ci +1 +$files_s +[0-9]+ " <<<"$txt"
+	grep -E "^ci +4M::8192:5 +([0-9.]+[kmg]|\+{5}) +([0-9]+|\+{3}) " <<<"$txt"
+	grep -E "^ci +1 +${files_s//+/\\+} +([0-9]+|\+{3}) " <<<"$txt"
 	[ "$(grep -c '^Latency' <<<"$txt")" -eq 2 ]
 	html=$(bon_csv2html <<<"$output" 2>&1)
 	grep -q "<td>$files_s</td>" <<<"$html"
@@ -97,16 +98,20 @@ csv_field() {
 	# bonnie++ 2.00a's 50 fields, the name in the third
 	[ "$(awk -F, '{ print NF }' <<<"$csv")" -eq 50 ]
 	[ "$(cut -d, -f3 <<<"$csv")" = 'e\x1b[31mX\x0aq' ]
-	files_s=$(cut -d, -f27 <<<"$csv")
-	[ "$files_s" -gt 0 ]
-	grep -qE "^e\\\\x1b\\[31mX\\\\x0aq +1 +$files_s +[0-9]+ " <<<"$(bon_csv2txt <<<"$csv")"
+	grep -qE "^e\\\\x1b\\[31mX\\\\x0aq +1 +([0-9]+|\+{5}) +([0-9]+|\+{3}) " <<<"$(bon_csv2txt <<<"$csv")"
 }
 
-@test "bonnie: without -q the table and the CSV line go to stdout; -x 2 runs twice, a line each" {
+@test "bonnie: without -q the table and the CSV line go to stdout; -x 2 runs twice: bonnie++'s header line, then a line each, no table" {
+	bonnie -s 0 -n 1 -m once
+	[ "${#lines[@]}" -eq 6 ]
+	[ "$(grep -c '^Version dbio-' <<<"$output")" -eq 1 ]
+	grep -qE '^ +1( +([0-9]+|\+{5}) +([0-9]+|\+{3})){6}$' <<<"$output"
+	[[ "${lines[5]}" == 1.98,dbio-*,once,* ]]
 	bonnie -s 0 -n 1 -x 2 -m twice
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[0]}" == format_version,bonnie_version,name,concurrency,seed,file_size,io_chunk_size,putc,* ]]
+	[ "$(awk -F, '{ print NF }' <<<"${lines[0]}")" -eq 48 ]
 	[ "$(grep -c '^1\.98,dbio-' <<<"$output")" -eq 2 ]
-	[ "$(grep -c '^Version dbio-' <<<"$output")" -eq 2 ]
-	grep -qE '^ +1 +[0-9]+ +[0-9]+ +[0-9]+ ' <<<"$output"
 	json_is "$result" jobs.0.name=files-seq jobs.0.options.repeat=2 jobs.0.runs.1.ops.create.count=1024 \
 		jobs.1.runs.1.ops.delete.count=1024 jobs.0.runs.0.phases.1.name=stat
 	is_empty_dir "$target"
@@ -151,8 +156,10 @@ csv_field() {
 	check "-c 2: concurrent copies of the test are not supported; 1 is accepted (for threads on one target, a job file with numjobs)" -c 2
 	check "-f 20: per-char tests are not run by dbio: putc and getc time the C library's stdio buffer, not the storage; -f alone (skip them) is accepted" -f20
 	check "-p: bonnie++'s semaphores between processes are not supported: one dbio command runs its jobs in order; run several targets from one job file" -p 3
-	check "-Q: not an option of bonnie++ 2.00 (dbio bonnie --help lists them)" -Q
-	check "-s: needs a value (dbio bonnie --help)" -s
+	check "'-Q': unknown option: expected -d, -s, -n, -m, -r, -x, -z, -q, -f, -b, -D, -u, -g, -c, -p, -y, -Z, --format, --output, --series-csv, --progress, --keep, --force, --wide or --help" -Q
+	check "'-Q': unknown option: expected -d, -s, -n, -m, -r, -x, -z, -q, -f, -b, -D, -u, -g, -c, -p, -y, -Z, --format, --output, --series-csv, --progress, --keep, --force, --wide or --help" -qQ
+	check "-s: needs a value" -s
+	check "-s 64:100: the chunk size is a power of two from 256 to 1048576 bytes (or 1k to 1024k)" -qs64:100
 	check "'extra': bonnie++ takes no operands; the directory is -d DIR" extra
 	check "-s 0 and -n 0: no test left to run" -s 0 -n 0
 	check "-r 8: dbio makes -r true with a memory cgroup (mem_limit) and needs at least 16 MiB in it; give -r 16 or more, or -r 0 to skip the check" -s 16 -r 8
@@ -186,4 +193,91 @@ csv_field() {
 	[ "$stderr" = "dbio: $target/dbio.block-write.0.0: already exists: left by an earlier run? remove it and run again" ]
 	[ "$(cat "$scratch/victim")" = keep ]
 	[ "$(ls -A "$target")" = dbio.block-write.0.0 ]
+}
+
+# csv_shape: the CSV line in $output with each figure, %CP and latency
+# replaced by its class (F: a whole number, a seeks/s figure or +++++;
+# C: a whole %CP or +++; L: NNus, NNms or NNs), the rest kept; fails on a
+# field of a measured column that is none of them.
+csv_shape() {
+	python3 -c '
+import re, sys
+f = sys.argv[1].split(",")
+out = []
+for i, v in enumerate(f):
+    fig = 9 <= i <= 37 and not 21 <= i <= 25
+    cpu = fig and (i - (9 if i <= 20 else 26)) % 2 == 1
+    if v == "" or not (fig or i >= 38):
+        out.append(v)
+    elif cpu and re.fullmatch(r"\d+|\+{3}", v):
+        out.append("C")
+    elif fig and not cpu and re.fullmatch(r"\d+(\.\d)?|\+{5}", v):
+        out.append("F")
+    elif i >= 38 and re.fullmatch(r"\d+(us|ms|s)", v):
+        out.append("L")
+    else:
+        sys.exit("field %d: %r" % (i, v))
+print(",".join(out))' "$(tail -n 1 <<<"$output")"
+}
+
+@test "bonnie: every field of the CSV line per option set is where and as bonnie++ 2.00a writes it (bench/bonnie-csv.sh compares with a real run)" {
+	v="1.98,dbio-[0-9.]+,box,1"
+	check_shape() {
+		local want=$1
+		shift
+		bonnie -m box -q "$@"
+		got=$(csv_shape)
+		[[ "$got" =~ ^$want$ ]] || {
+			echo "dbio bonnie $*: got $got" >&2
+			return 1
+		}
+		[ "$(awk -F, '{ print NF }' <<<"$(tail -n 1 <<<"$output")")" -eq 50 ]
+	}
+	# each part is its fields, a comma before each
+	io=",,,F,C,F,C,,,F,C,F,C"    # putc and getc empty: dbio never runs them
+	noio=",,,,,,,,,,,,,,,,"      # -s 0: size, chunk, seeks, seekers and the 12 figures empty
+	nofiles=",,,,,,,,,,,,,,,,," # -n 0: the 5 settings and the 12 figures
+	files=",F,C,F,C,F,C,F,C,F,C,F,C"
+	check_shape "$v,5,4M,,8192,5$io$nofiles,,L,L,,L,L,,,,,," -s 4 -r 0 -n 0 -z 5
+	# the chunk is not in the line (bonnie++ 2.00a leaves io_chunk_size empty); seeks and seekers are
+	check_shape "$v,24301,4M,,100,2$io$nofiles,,L,L,,L,L,,,,,," -s 4:16k:100:2 -r 0 -n 0 -f
+	check_shape "$v,24301,1G,,8192,5$io$nofiles,,L,L,,L,L,,,,,," -s 1g -r 0 -n 0 -f
+	# MAX alone leaves MIN empty; DIRS above 1 goes one field late (as bonnie++ 2.00a), 1 leaves it empty
+	check_shape "$v,24301$noio,1,4096,,,$files,,,,,,,L,L,L,L,L,L" -s 0 -n 1:4k
+	check_shape "$v,24301$noio,1,4096,1024,,2$files,,,,,,,L,L,L,L,L,L" -s 0 -n 1:4k:1k:2
+	check_shape "$v,24301$noio,1,,,,3$files,,,,,,,L,L,L,L,L,L" -s 0 -n 1:0:0:3
+	check_shape "$v,24301$noio,1,,,,$files,,,,,,,L,L,L,L,L,L" -s 0 -n 1:0:0:1
+}
+
+@test "bonnie: %CP is bonnie++'s: (user + system CPU) / elapsed * 100, truncated, +++ under 500 ms; a single-threaded test stays within 100 %" {
+	# -b: a directory fsync after each create and delete, so that the file tests take long enough
+	# to be timed; more files where 1024 are too quick (tmpfs)
+	for n in 1 16; do
+		bonnie -s 0 -n $n -b -q
+		[ "$(cut -d, -f27 <<<"$(tail -n 1 <<<"$output")")" = "+++++" ] || break
+	done
+	csv=$(tail -n 1 <<<"$output")
+	timed=0
+	for k in 0 1 2 3 4 5; do
+		fig=$(cut -d, -f$((27 + 2 * k)) <<<"$csv")
+		cp=$(cut -d, -f$((28 + 2 * k)) <<<"$csv")
+		job=$((k / 3))
+		phase=$((k % 3))
+		p="r['jobs'][$job]['runs'][0]['phases'][$phase]"
+		secs="($p['elapsed_ns'] / 1e9)"
+		want=$(jpy "$result" "'+++' if $secs < 0.5 else int(($p['rusage']['user_s'] + $p['rusage']['sys_s']) / $secs * 100)")
+		[ "$cp" = "$want" ] || {
+			echo "phase $k: %CP $cp, from the result $want" >&2
+			return 1
+		}
+		if [ "$cp" = "+++" ]; then
+			[ "$fig" = "+++++" ]
+		else
+			timed=$((timed + 1))
+			[ "$cp" -le 102 ] # one thread: at most its elapsed time, a clock tick of slack
+			[ "$fig" = "$(jpy "$result" "int($n * 1024 / $secs)")" ]
+		fi
+	done
+	# the creates with a directory fsync each take longer than 500 ms
+	[ "$timed" -ge 1 ]
 }
