@@ -17,6 +17,7 @@ extern const struct engine_ops engine_falloc;
 extern const struct engine_ops engine_ftruncate;
 extern const struct engine_ops engine_io_uring; /* DBIO_HAVE_LIBURING: see util/built.h */
 extern const struct engine_ops engine_libaio;	/* DBIO_HAVE_LIBAIO */
+extern const struct engine_ops engine_posixaio;
 
 const struct engine_ops *const engine_registry[] = {
 	&engine_psync,	  &engine_sync, &engine_pvsync2,
@@ -26,7 +27,7 @@ const struct engine_ops *const engine_registry[] = {
 #ifdef DBIO_HAVE_LIBAIO
 	&engine_libaio,
 #endif
-	&engine_mmap,	  &engine_null, &engine_falloc,	 &engine_ftruncate,
+	&engine_posixaio, &engine_mmap, &engine_null,	 &engine_falloc, &engine_ftruncate,
 };
 
 const size_t engine_count = sizeof(engine_registry) / sizeof(engine_registry[0]);

@@ -13,7 +13,7 @@ load helpers
 # queues ENGINE: ENGINE keeps iodepth I/Os in flight (a queued engine).
 queues() {
 	case $1 in
-	io_uring | libaio) return 0 ;;
+	io_uring | libaio | posixaio) return 0 ;;
 	*) return 1 ;;
 	esac
 }
@@ -102,6 +102,7 @@ syncs() {
 }
 @test "io_uring iodepth=8: every rw mode gives exactly 4096 ops and 16 MiB" { matrix io_uring; }
 @test "libaio direct=1 iodepth=8: every rw mode gives exactly 4096 ops and 16 MiB" { matrix libaio; }
+@test "posixaio iodepth=8: every rw mode gives exactly 4096 ops and 16 MiB" { matrix posixaio; }
 
 @test "psync: fsync=4 gives writes/4 - 1 fsyncs, fdatasync=8 writes/8 - 1" { syncs psync; }
 @test "sync: fsync=4 gives writes/4 - 1 fsyncs, fdatasync=8 writes/8 - 1" { syncs sync; }
@@ -112,6 +113,7 @@ syncs() {
 @test "ftruncate: fsync=4 gives writes/4 - 1 fsyncs, fdatasync=8 writes/8 - 1" { syncs ftruncate; }
 @test "io_uring: fsync=4 gives writes/4 - 1 fsyncs, fdatasync=8 writes/8 - 1" { syncs io_uring; }
 @test "libaio: fsync=4 gives writes/4 - 1 fsyncs, fdatasync=8 writes/8 - 1" { syncs libaio; }
+@test "posixaio: fsync=4 gives writes/4 - 1 fsyncs, fdatasync=8 writes/8 - 1" { syncs posixaio; }
 
 @test "io_uring at iodepth 1 and 32, with registerfiles and fixedbufs: exact counts" {
 	need_engine io_uring

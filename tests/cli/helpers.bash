@@ -408,7 +408,7 @@ join_list() {
 # engines, and direct=1 for libaio (which refuses buffered I/O).
 engine_keys() {
 	case $1 in
-	io_uring) echo "--ioengine=io_uring --iodepth=8" ;;
+	io_uring | posixaio) echo "--ioengine=$1 --iodepth=8" ;;
 	libaio) echo "--ioengine=libaio --iodepth=8 --direct=1" ;;
 	*) echo "--ioengine=$1" ;;
 	esac

@@ -1,7 +1,7 @@
 /*
  * Unit tests for the engines beyond psync and sync (src/engine/): null
  * completes without touching anything; mmap reads and writes through its
- * mapping and syncs with msync; io_uring and libaio keep many requests in
+ * mapping and syncs with msync; io_uring, libaio and posixaio keep many requests in
  * flight, return each exactly once with the right data, register files
  * and buffers when asked, and report a failed request in req->rc. Real
  * temporary files in /tmp (ext4 here: libaio needs O_DIRECT; where the
@@ -412,6 +412,19 @@ static void test_engines_libaio_queue(void **state)
 	finish(f);
 }
 
+/* posixaio queues buffered I/O too (glibc's threads): the same contract. */
+static void test_engines_posixaio_queue(void **state)
+{
+	(void)state;
+	struct fixture *f = start("posixaio", &(struct engine_conf){ .iodepth = DEPTH }, 0);
+
+	assert_true(f->set_up);
+	assert_null(f->ops->warn);
+	queued_reads(f);
+	queued_write_and_eof(f);
+	finish(f);
+}
+
 static void test_engines_libaio_warns_buffered(void **state)
 {
 	const struct engine_ops *ops = engine_find("libaio");
@@ -444,7 +457,7 @@ static void test_engines_registry_and_packages(void **state)
 #ifdef DBIO_HAVE_LIBAIO
 				  "libaio, "
 #endif
-				  "mmap, null, falloc, ftruncate");
+				  "posixaio, mmap, null, falloc, ftruncate");
 #ifdef DBIO_HAVE_LIBURING
 	assert_null(built_missing_package("ioengine", "io_uring"));
 #else
@@ -509,7 +522,8 @@ static void test_engines_registry_and_packages(void **state)
 		const struct engine_ops *ops = engine_registry[i];
 		bool queued = ops->caps & ENGINE_CAP_QUEUE;
 
-		assert_true(queued == (!strcmp(ops->name, "io_uring") || !strcmp(ops->name, "libaio")));
+		assert_true(queued == (!strcmp(ops->name, "io_uring") || !strcmp(ops->name, "libaio") ||
+				       !strcmp(ops->name, "posixaio")));
 		assert_true(queued ? ops->io == NULL : ops->queue == NULL);
 	}
 }
@@ -532,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_engines_io_uring_queue),
 		cmocka_unit_test(test_engines_io_uring_checks),
 		cmocka_unit_test(test_engines_libaio_queue),
+		cmocka_unit_test(test_engines_posixaio_queue),
 		cmocka_unit_test(test_engines_libaio_warns_buffered),
 		cmocka_unit_test(test_engines_registry_and_packages),
 		cmocka_unit_test(test_engines_clock_cost),
