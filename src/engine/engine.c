@@ -80,15 +80,25 @@ void engine_list_queued(char *buf, size_t len)
 						 engine_registry[i]->name);
 }
 
+/* Whether ops has every hook its caps need. */
+static bool ops_complete(const struct engine_ops *ops)
+{
+	bool queued = ops->caps & ENGINE_CAP_QUEUE;
+
+	return ops->name && ops->summary && ops->setup && ops->teardown && ops->sync && (queued || ops->io) &&
+	       (!queued || (ops->queue && ops->submit && ops->reap));
+}
+
 int engine_registry_check(const char **bad)
 {
 	for (size_t i = 0; i < engine_count; i++) {
 		const struct engine_ops *ops = engine_registry[i];
-		bool queued = ops->caps & ENGINE_CAP_QUEUE;
+		const struct engine_ops *q = ops->queued;
 
-		if (!ops->name || !ops->summary || !ops->setup || !ops->teardown || !ops->sync ||
-		    (!queued && !ops->io) || (queued && (!ops->queue || !ops->submit || !ops->reap)) ||
-		    engine_find(ops->name) != ops) {
+		/* a queued twin: the same name, queued, complete */
+		if (!ops_complete(ops) || engine_find(ops->name) != ops ||
+		    (q &&
+		     (!ops_complete(q) || strcmp(q->name, ops->name) || !(q->caps & ENGINE_CAP_QUEUE)))) {
 			*bad = ops->name ? ops->name : "(unnamed)";
 			return -EINVAL;
 		}

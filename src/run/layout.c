@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/engine.h"
 #include "run/run_int.h"
 #include "util/mark.h"
 #include "util/rmtree.h"
@@ -268,6 +269,8 @@ int layout_create(struct layout *l, struct dbio_err *err)
 	char *buf = NULL;
 	int rc = 0;
 
+	if (l->job->eng && (l->job->eng->caps & ENGINE_CAP_DISKLESS))
+		return 0; /* null: no file, as fio's null engine makes none */
 	if (fill_files) {
 		struct rng r;
 
@@ -344,6 +347,8 @@ int layout_create(struct layout *l, struct dbio_err *err)
 
 int layout_invalidate(struct layout *l, struct dbio_err *err)
 {
+	if (l->job->eng && (l->job->eng->caps & ENGINE_CAP_DISKLESS))
+		return 0; /* no file was made */
 	for (size_t i = 0; i < l->nfiles; i++) {
 		struct layout_file *f = &l->files[i];
 		int fd = dbio_sys->openat(l->dirs[f->dir].fd, f->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);

@@ -173,6 +173,38 @@ static void test_engines_null_completes_without_io(void **state)
 	finish(f);
 }
 
+/* null's queued twin (iodepth > 1, as fio's null queues): a full queue
+ * refused, every request back from reap once, in order, with its length
+ * done, on no file. */
+static void test_engines_null_queues(void **state)
+{
+	const struct engine_ops *ops = engine_find("null")->queued;
+	struct engine e = { .ops = ops };
+	struct io_req reqs[4] = { { 0 } }, extra = { 0 }, *done[4];
+
+	(void)state;
+	assert_non_null(ops);
+	assert_true(ops->caps & ENGINE_CAP_QUEUE);
+	assert_true(ops->caps & ENGINE_CAP_DISKLESS);
+	assert_string_equal(ops->name, "null");
+	assert_int_equal(ops->setup(&e, &(struct engine_conf){ .iodepth = 4 }), 0);
+	for (unsigned i = 0; i < 4; i++) {
+		reqs[i] = (struct io_req){ .fd = -1, .op = OP_READ, .len = 4096 * (i + 1), .slot = i };
+		assert_int_equal(ops->queue(&e, &reqs[i]), 0);
+	}
+	assert_int_equal(ops->queue(&e, &extra), -EBUSY);
+	assert_int_equal(ops->submit(&e), 4);
+	assert_int_equal(ops->reap(&e, done, 3, 1), 3);
+	assert_ptr_equal(done[0], &reqs[0]);
+	assert_ptr_equal(done[2], &reqs[2]);
+	assert_int_equal(reqs[2].res, 3 * 4096);
+	assert_int_equal(ops->reap(&e, done, 4, 1), 1);
+	assert_ptr_equal(done[0], &reqs[3]);
+	assert_int_equal(reqs[3].rc, 0);
+	assert_int_equal(ops->reap(&e, done, 4, 0), 0);
+	ops->teardown(&e);
+}
+
 static void test_engines_mmap_reads_and_writes_the_files(void **state)
 {
 	struct fixture *f = start("mmap", &(struct engine_conf){ .iodepth = 1, .writable = true }, 0);
@@ -541,6 +573,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_engines_null_completes_without_io),
+		cmocka_unit_test(test_engines_null_queues),
 		cmocka_unit_test(test_engines_mmap_reads_and_writes_the_files),
 		cmocka_unit_test(test_engines_mmap_refuses_direct),
 		cmocka_unit_test(test_engines_io_uring_queue),
