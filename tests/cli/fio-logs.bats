@@ -296,7 +296,7 @@ EOF
 
 @test "refused with the reason: cmdprio on psync, bad cmdprio values, histogram and compressed logs, logs in oltp" {
 	printf '[j]\nsize=64k\ncmdprio_percentage=20\n' >j.fio
-	engines=$(queued_engines_of_build | sed 's/^/ioengine=/;2,$s/^ioengine=//' | join_list ' or ')
+	engines=$(queued_engines_of_build | sed 's/^/ioengine=/;2,$s/^ioengine=//' | join_list ', ' | sed 's/\(.*\), /\1 or /')
 	refused_file j.fio "dbio: j.fio:3: key 'cmdprio_percentage': belongs to the engines that give each I/O its own priority (${engines:-none in this build: see dbio --version}); this job is ioengine=psync: use prio and prioclass for the priority of its threads (job 'j')"
 	# the values, on an engine that takes them (a build without liburing has none to try)
 	if engines_of_build | grep -qx io_uring; then

@@ -291,7 +291,7 @@ EOF
 	[ "$("$PYTHON" -c 'import json; w = json.load(open("fio.json"))["jobs"][0]["write"]; print(w["io_bytes"], w["lat_ns"]["N"])')" = "8388608 128" ]
 	[ "$(jpy "$result" 'run["ops"]["write"]["bytes"]')" = 8388608 ]
 	rm -f "$small/fill"
-	run -1 --separate-stderr "$DBIO" run j.fio --fill_device=0 --fallocate=none --directory="$small" --output="$result"
+	run -1 --separate-stderr "$DBIO" run j.fio --set fill_device=0 --fallocate=none --directory="$small" --output="$result"
 	[ "${stderr_lines[-1]}" = "dbio: $small/fill: write of 65536 bytes at offset 8388608: No space left on device" ]
 	json_is "$result" partial=true
 	is_empty_dir "$small"
