@@ -77,6 +77,13 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 		if (d->fd < 0)
 			return dbio_err_set(err, d->fd == -ENOENT || d->fd == -ENOTDIR ? DBIO_EINPUT : d->fd,
 					    "%s: cannot open directory: %s", d->path, strerror(-d->fd));
+		/* the scratch directory an earlier group of this run made and
+		 * left for this one, with the files it carried */
+		struct stat st;
+
+		if (!d->created && fileio_files(job)->verify.files_from_earlier &&
+		    !strcmp(d->path, RUN_SCRATCH_DEFAULT) && !fstat(d->fd, &st) && run_carried_has(&st))
+			d->created = true;
 	}
 
 	if (!files)
@@ -490,6 +497,13 @@ void layout_release(struct layout *l, const struct run_opts *opts)
 	for (size_t i = 0; i < l->ndirs; i++) {
 		struct layout_dir *d = &l->dirs[i];
 
+		struct stat st;
+
+		/* Left for the later group with the files carried to it, which
+		 * then removes it (layout_init); recorded as they are. */
+		if (d->created && l->carry && !l->keep && d->fd >= 0 && !fstat(d->fd, &st) &&
+		    !run_carried_add(&st))
+			d->created = false;
 		if (d->fd >= 0)
 			close(d->fd);
 		/* Only if empty: never more than what dbio made. */
