@@ -323,3 +323,19 @@ EOF
 	[[ $stderr == *"key 'write_lat_log': not for workload=oltp (yet): only workload=fileio writes fio's logs and command priorities"* ]]
 	[ ! -e o_lat.1.log ]
 }
+
+@test "a trim's log lines carry fio's direction 2, each trimwrite trim before its write at the same offset (fio's t0023)" {
+	printf '[t]\nioengine=null\nrw=randtrimwrite\nfilesize=64k\nbs=4k\nlog_offset=1\nper_job_logs=0\nwrite_bw_log\n' >j.fio
+	dbio_ok j.fio --directory="$target"
+	[ "$(wc -l <t_bw.log)" -eq 32 ]
+	[ "$(cut -d, -f3 t_bw.log | sort | uniq -c | tr -s ' ' | tr '\n' ';')" = " 16 1; 16 2;" ]
+	# odd lines trims, even lines the write of the same block after it
+	"$PYTHON" - t_bw.log <<'PY'
+import sys
+rows = [[int(v) for v in l.split(",")] for l in open(sys.argv[1])]
+for trim, write in zip(rows[0::2], rows[1::2]):
+    assert trim[2] == 2 and write[2] == 1, (trim, write)
+    assert trim[3:5] == write[3:5], (trim, write)
+assert sorted(r[4] for r in rows[0::2]) == [i * 4096 for i in range(16)]
+PY
+}
