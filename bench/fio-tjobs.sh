@@ -22,8 +22,8 @@
 # (FioJobFileTest and its subclasses: ids 1 to 38; t0032 has no entry there
 # and is left out), each with its pre_job, each test's own checks deciding
 # PASSED or FAILED. dbio stands in for fio through a wrapper that turns fio's
-# command line as run-fio-tests.py gives it into dbio's: `--max-jobs=16` is
-# dropped (fio's cap on jobs of a run; dbio has none), and the output file of
+# command line as run-fio-tests.py gives it into dbio's (`dbio run` takes
+# fio's `--max-jobs=16`, which changes nothing in fio 3.33 either): the output file of
 # `--output-format=F --output=FILE` gets fio's JSON from `dbio run
 # --output-format=json` (json+ likewise) also where F is normal, as fio's does
 # through the same kind of wrapper: no test reads a normal output file, and
@@ -101,7 +101,6 @@ wrapper() {
 fmt=normal out="" args=()
 for a in "$@"; do
         case $a in
-        --max-jobs=*) [ "${tool[0]##*/}" = dbio ] || args+=("$a") ;;
         --output-format=*) fmt=${a#*=} ;;
         --output=*) out=${a#*=} ;;
         *) args+=("$a") ;;

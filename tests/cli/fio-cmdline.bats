@@ -79,3 +79,14 @@ two_jobs() {
 	run -2 --separate-stderr "$DBIO" run -nosuch=1
 	[ "$stderr" = "dbio: -nosuch=1: cannot open job file: No such file or directory" ]
 }
+
+@test "fio cmdline: --max-jobs=N is taken and changes nothing, as in fio 3.33 (run-fio-tests.py passes --max-jobs=16)" {
+	dbio_ok --max-jobs=2 --name=x --numjobs=4 --ioengine=null --size=1m --directory="$target"
+	json_is "$result" "$R0.ops.read.count=1024" "jobs.0.options.numjobs=4"
+	if command -v fio >/dev/null; then # fio runs all four, one entry each
+		(cd "$target" && fio --output-format=json --max-jobs=2 --name=x --numjobs=4 --ioengine=null --size=1m >"$scratch/fio.json")
+		[ "$(counts "$scratch/fio.json")" = "x:256:0 x:256:0 x:256:0 x:256:0" ]
+	fi
+	run -2 --separate-stderr "$DBIO" run --max-jobs=0 --size=1m
+	[ "$stderr" = "dbio: command line: --max-jobs: bad value '0': expected a whole number from 1" ]
+}
