@@ -64,20 +64,25 @@ void engine_list(char *buf, size_t len)
 	}
 }
 
-void engine_list_queued(char *buf, size_t len)
+void engine_list_caps(char *buf, size_t len, unsigned caps)
 {
 	size_t used = 0, n = 0, count = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < engine_count; i++)
-		count += !!(engine_registry[i]->caps & ENGINE_CAP_QUEUE);
+		count += (engine_registry[i]->caps & caps) == caps;
 	for (size_t i = 0; i < engine_count && used < len; i++)
-		if (engine_registry[i]->caps & ENGINE_CAP_QUEUE)
+		if ((engine_registry[i]->caps & caps) == caps)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s",
 						 !n++	      ? ""
 						 : n == count ? " or "
 							      : ", ",
 						 engine_registry[i]->name);
+}
+
+void engine_list_queued(char *buf, size_t len)
+{
+	engine_list_caps(buf, len, ENGINE_CAP_QUEUE);
 }
 
 /* Whether ops has every hook its caps need. */

@@ -221,6 +221,10 @@ static inline int engine_transfer(struct engine *e, struct io_req *req,
 /* "psync, sync" into buf. */
 void engine_list(char *buf, size_t len);
 
+/* "io_uring, libaio or posixaio", the engines of this build that have
+ * every cap of caps (ENGINE_CAP_*), into buf; "" when it has none. */
+void engine_list_caps(char *buf, size_t len, unsigned caps);
+
 /* "io_uring or libaio", the engines of this build that queue
  * (ENGINE_CAP_QUEUE), into buf; "" when it has none. */
 void engine_list_queued(char *buf, size_t len);
