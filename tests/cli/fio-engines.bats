@@ -320,7 +320,7 @@ JOB
 	[ "$(stat -c %b "$target/t")" -eq 0 ] # cut to nothing, then grown sparse
 }
 
-@test "buffered and direct both in a job file: the later one wins, as fio reads the file; on the command line both must agree" {
+@test "buffered and direct both in a job file: the later one wins, as fio reads the file; the command line's direct is a default the file's keys override, --set is over them" {
 	printf '[j]\nbuffered=1\ndirect=1\nsize=64k\n' >b.fio
 	dbio_ok b.fio --directory="$target" --ioengine=null
 	json_is "$result" jobs.0.options.direct=true
@@ -328,6 +328,8 @@ JOB
 	dbio_ok b.fio --directory="$target" --ioengine=null
 	json_is "$result" jobs.0.options.direct=false
 	dbio_ok b.fio --directory="$target" --ioengine=null --direct=1
+	json_is "$result" jobs.0.options.direct=false
+	dbio_ok b.fio --directory="$target" --ioengine=null --set direct=1
 	json_is "$result" jobs.0.options.direct=true
 }
 
