@@ -372,3 +372,13 @@ EOF
 	[ "$(head -c 24 "$target/data")" = "TOPSECRET-PASSWORD-0001;" ]
 	[ "$(stat -c %s "$target/data")" -eq 9600 ]
 }
+
+@test "fio verify: a verify_interval larger than the smallest block is that block, as fio clamps it (fio's t0004)" {
+	printf '[j]\nrw=write\nbs=512\nsize=64k\nverify=crc32c\nverify_interval=1m\n' >j.fio
+	dbio_ok j.fio --directory="$target"
+	json_is "$result" "$R0.ops.write.count=128" "$R0.ops.read.count=128" "$R0.partial=false"
+	command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
+	(cd "$target" && fio --output-format=json --output="$scratch/fio.json" "$scratch/j.fio" >/dev/null)
+	[ "$("$PYTHON" -c 'import json,sys; j = json.load(open(sys.argv[1]))["jobs"][0]; print(j["write"]["total_ios"], j["read"]["total_ios"])' "$scratch/fio.json")" = "128 128" ]
+}
+
