@@ -15,9 +15,10 @@
 #   -t SECONDS  time limit of each tool on each file (default 60)
 #
 # dbio runs each file unchanged; the scaling is on its command line
-# (--size=4m --runtime=... --directory=SCRATCH ...: dbio applies command-line
-# keys to every job, over the file's). fio cannot override a job file from its
-# command line, so fio runs a copy in the scratch directory with the same keys
+# (--set=size=4m --set=runtime=... --set=directory=SCRATCH ...: dbio's --set
+# applies a key to every job, over the file's; a bare --size=4m would be a
+# default the file overrides, as in fio). fio cannot override a job file from
+# its command line, so fio runs a copy in the scratch directory with the same keys
 # and values appended to every section, where the last value wins. Jobs with
 # time_based run 1 s and only "ran or refused" counts; the others are bound by
 # their size (at most 4 MiB) and, when both ran, their op counts are compared.
@@ -131,7 +132,7 @@ fi
 
 # plan JOBFILE COPY FIODIR: writes COPY, fio's scaled copy of JOBFILE (data in
 # FIODIR), and prints "bound time|size", "unsafe KEY" if fio must not run it,
-# and one "dbio --KEY=VALUE" line per key of dbio's command line.
+# and one "dbio --set=KEY=VALUE" line per key of dbio's command line.
 plan() {
         SIZE=$SIZE SIZE_RUNTIME=$SIZE_RUNTIME TIME_RUNTIME=$TIME_RUNTIME \
                 python3 - "$1" "$2" "$3" "$KEYS" <<'PY'
@@ -270,7 +271,7 @@ for key in sorted(UNSAFE & sets.keys()):
     print(f"unsafe {key}")
 for k, v in over + list(paths.items()):
     if k in known:
-        print(f"dbio --{k}={v}")
+        print(f"dbio --set={k}={v}")
 PY
 }
 
@@ -337,7 +338,7 @@ for job in "${FILES[@]}"; do
                 fi
 
                 bounded "$SCRATCH/dbio.out" "$SCRATCH/dbio.err" "$ddir" \
-                        "$BIN" run "${dargs[@]}" --directory="$ddir" "$job" \
+                        "$BIN" run "${dargs[@]}" --set=directory="$ddir" "$job" \
                         --output="$djson" --progress=none
                 drc=$RC
                 if [ "$drc" -eq 0 ]; then

@@ -26,8 +26,13 @@ enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_FIO_JSON, FORMAT_
 struct run_args {
 	const char **files;
 	size_t nfiles;
-	char **keys; /* "--key[=value]" job keys, in order */
+	char **keys; /* "--key[=value]" job keys, in order: beside job files, defaults the files' keys
+			override, as fio's */
 	size_t nkeys;
+	char **sets; /* --set "key=value": over the job files' keys */
+	size_t nsets;
+	char **dashed; /* fio's single-dash options made "--name=x" (owned) */
+	size_t ndashed;
 	char **vary; /* sweep: "key=list" */
 	size_t nvary;
 	const char *output;

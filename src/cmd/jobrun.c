@@ -107,6 +107,22 @@ static int jobrun_job_key(const struct cmd_opts *spec, void *args, int argc, cha
 	return 0;
 }
 
+/* --set KEY=VALUE: a job key over the job files' own (a command-line key
+ * is a default the files override, as in fio). */
+static int parse_set(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
+{
+	struct run_args *a = args;
+
+	if (!strchr(val, '=') || val[0] == '=') {
+		cmd_error("%s: --set: bad value '%s': expected KEY=VALUE (a job key and its value)",
+			  spec->subject, val);
+		return 2;
+	}
+	if (asprintf(&a->sets[a->nsets++], "--%s", val) < 0)
+		return 1;
+	return 0;
+}
+
 static int parse_progress(const struct cmd_opts *spec, const struct cmd_opt *o, const char *val, void *args)
 {
 	struct run_args *a = args;
@@ -159,6 +175,12 @@ const struct cmd_opt jobrun_rows[] = {
 	  .value = "line|none",
 	  .parse = parse_progress,
 	  .help = "an updating status line on stderr (default: line when stderr is a terminal)" },
+	{ .name = "--set",
+	  .value = "KEY=VALUE",
+	  .parse = parse_set,
+	  .help = "a job key for every job, over what the job files say (a job key given as --KEY=VALUE "
+		  "beside job files is a default that their keys override, as in fio); may be repeated",
+	  .flags = CMD_OPT_NONEMPTY },
 	{ .name = "--keep",
 	  .kind = CMD_OPT_FLAG,
 	  .offset = offsetof(struct run_args, opts.keep),
@@ -196,6 +218,34 @@ const struct cmd_opt jobrun_format_rows[] = {
 static const struct cmd_opt *const plain_tables[] = { jobrun_format_rows, jobrun_rows, jobrun_not_sweep_rows,
 						      cmd_opts_help, NULL };
 
+/* fio's single-dash options (getopt_long_only: `fio -name=x -rw=read`):
+ * "-word[=value]" whose word is one of spec's options or a job key is
+ * taken as "--word[=value]"; any other "-x" stays a job file's name. The
+ * new strings are a->dashed's; argv[i] points to them. 0 or -ENOMEM. */
+static int undash(const struct cmd_opts *spec, int argc, char **argv, struct run_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		size_t n = strcspn(arg, "=");
+		char name[128], *dashed;
+
+		if (!strcmp(arg, "--"))
+			break;
+		if (arg[0] != '-' || arg[1] == '-' || n < 3 || n - 1 >= sizeof(name))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(n - 1), arg + 1);
+		if (asprintf(&dashed, "-%s", arg) < 0)
+			return -ENOMEM;
+		if (!cmd_opts_find(spec, dashed, n + 1) && !plan_find(name)) {
+			free(dashed);
+			continue;
+		}
+		a->dashed[a->ndashed++] = dashed;
+		argv[i] = dashed;
+	}
+	return 0;
+}
+
 int jobrun_parse(const struct cmd_opts *spec, int argc, char **argv, struct run_args *a)
 {
 	struct cmd_opts with = *spec;
@@ -204,8 +254,10 @@ int jobrun_parse(const struct cmd_opts *spec, int argc, char **argv, struct run_
 	a->opts.warn = print_warning;
 	a->files = calloc((size_t)argc, sizeof(*a->files));
 	a->keys = calloc((size_t)argc, sizeof(*a->keys));
+	a->sets = calloc((size_t)argc, sizeof(*a->sets));
+	a->dashed = calloc((size_t)argc, sizeof(*a->dashed));
 	a->vary = calloc((size_t)argc, sizeof(*a->vary));
-	if (!a->files || !a->keys || !a->vary) {
+	if (!a->files || !a->keys || !a->sets || !a->dashed || !a->vary || undash(spec, argc, argv, a)) {
 		cmd_error("%s: out of memory", argv[0]);
 		return 1;
 	}
@@ -231,14 +283,23 @@ void jobrun_args_release(struct run_args *a)
 {
 	for (size_t i = 0; i < a->nkeys; i++)
 		free(a->keys[i]);
+	for (size_t i = 0; i < a->nsets; i++)
+		free(a->sets[i]);
+	for (size_t i = 0; i < a->ndashed; i++)
+		free(a->dashed[i]);
 	free(a->keys);
+	free(a->sets);
+	free(a->dashed);
 	free(a->files);
 	free(a->vary);
 }
 
 /* Apply "--key[=value]" (dashes optional) strings to job; shared: given
- * for every job of job files, not for this one alone. */
-static int apply_keys(struct job *job, char *const *keys, size_t n, bool shared, struct dbio_err *err)
+ * for every job of job files, not for this one alone; defaults: only the
+ * keys job does not have from its file (fio's command line beside a job
+ * file). */
+static int apply_keys_as(struct job *job, char *const *keys, size_t n, bool shared, bool defaults,
+			 struct dbio_err *err)
 {
 	const struct job_origin origin = { .shared = shared };
 
@@ -252,12 +313,63 @@ static int apply_keys(struct job *job, char *const *keys, size_t n, bool shared,
 		if (asprintf(&copy, "--%s", arg) < 0)
 			return dbio_err_set(err, -ENOMEM, "out of memory");
 		split_key(copy, &key, &value);
+		if (defaults && job_is_set(job, key)) {
+			free(copy);
+			continue;
+		}
 		rc = plan_set(job, key, value, &origin, err);
 		free(copy);
 		if (rc)
 			return rc;
 	}
 	return 0;
+}
+
+static int apply_keys(struct job *job, char *const *keys, size_t n, bool shared, struct dbio_err *err)
+{
+	return apply_keys_as(job, keys, n, shared, false, err);
+}
+
+/* Whether "--key[=value]" is fio's name=, which starts a job. */
+static bool is_name_key(const char *arg)
+{
+	return !strcmp(arg, "--name") || !strncmp(arg, "--name=", 7);
+}
+
+/* fio's jobs of the command line: the keys before the first --name are
+ * every job's, each --name starts a job with the keys after it. Added to
+ * set when there are two or more (*added; one is the probe itself); 0 or
+ * an error. */
+static int add_named_jobs(const struct run_args *a, char *const *extra, size_t nextra, struct jobset *set,
+			  bool *added, struct dbio_err *err)
+{
+	size_t first = 0, names = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < a->nkeys; i++)
+		if (is_name_key(a->keys[i]) && !names++)
+			first = i;
+	for (size_t i = first; names > 1 && i < a->nkeys && !rc; i++) {
+		struct job job;
+		size_t end = i + 1;
+
+		if (!is_name_key(a->keys[i]))
+			continue;
+		while (end < a->nkeys && !is_name_key(a->keys[end]))
+			end++;
+		if (plan_job_init(&job, "job")) {
+			job_release(&job);
+			return dbio_err_set(err, -ENOMEM, "out of memory");
+		}
+		if (!(rc = apply_keys(&job, a->keys, first, true, err)) &&
+		    !(rc = apply_keys(&job, a->keys + i, end - i, false, err)) &&
+		    !(rc = apply_keys(&job, a->sets, a->nsets, true, err)) &&
+		    !(rc = apply_keys(&job, extra, nextra, true, err)) && jobset_add(set, &job))
+			rc = dbio_err_set(err, -ENOMEM, "out of memory");
+		job_release(&job);
+	}
+	*added = names > 1;
+	return rc;
 }
 
 /* Only --directory among the job keys: the default suite in that directory. */
@@ -275,7 +387,7 @@ int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, st
 		 struct dbio_err *err)
 {
 	struct job probe;
-	bool files;
+	bool files, named = false;
 	int rc = 0;
 
 	/* Check the command-line keys once, even when no job uses them. */
@@ -286,6 +398,7 @@ int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, st
 	*suite = a->builtin || wants_suite(a);
 	files = a->nfiles || *suite;
 	if ((rc = apply_keys(&probe, a->keys, a->nkeys, files, err)) ||
+	    (rc = apply_keys(&probe, a->sets, a->nsets, files, err)) ||
 	    (rc = apply_keys(&probe, extra, nextra, files, err)))
 		goto out;
 	if (*suite)
@@ -294,10 +407,17 @@ int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, st
 	for (size_t i = 0; i < a->nfiles && !rc; i++)
 		rc = plan_jobfile_parse(set, a->files[i], err);
 	if (!rc && !files)
+		rc = add_named_jobs(a, extra, nextra, set, &named, err);
+	if (!rc && !files && !named) /* else fio's jobs of the command line, not the probe */
 		rc = jobset_add(set, &probe) ? dbio_err_set(err, -ENOMEM, "out of memory") : 0;
 	for (size_t j = 0; j < set->njobs && !rc; j++) {
+		/* beside the user's job files, as fio: defaults the files'
+		 * keys override; over dbio's own jobs (the suite, sync,
+		 * bonnie) they are the user's choice */
 		if (files)
-			rc = apply_keys(&set->jobs[j], a->keys, a->nkeys, true, err);
+			rc = apply_keys_as(&set->jobs[j], a->keys, a->nkeys, true, a->nfiles > 0, err);
+		if (!rc && files)
+			rc = apply_keys(&set->jobs[j], a->sets, a->nsets, true, err);
 		if (!rc && files)
 			rc = apply_keys(&set->jobs[j], extra, nextra, true, err);
 		if (!rc)

@@ -17,6 +17,7 @@ extern const struct engine_ops engine_falloc;
 extern const struct engine_ops engine_ftruncate;
 extern const struct engine_ops engine_io_uring; /* DBIO_HAVE_LIBURING: see util/built.h */
 extern const struct engine_ops engine_libaio;	/* DBIO_HAVE_LIBAIO */
+extern const struct engine_ops engine_posixaio;
 
 const struct engine_ops *const engine_registry[] = {
 	&engine_psync,	  &engine_sync, &engine_pvsync2,
@@ -26,7 +27,7 @@ const struct engine_ops *const engine_registry[] = {
 #ifdef DBIO_HAVE_LIBAIO
 	&engine_libaio,
 #endif
-	&engine_mmap,	  &engine_null, &engine_falloc,	 &engine_ftruncate,
+	&engine_posixaio, &engine_mmap, &engine_null,	 &engine_falloc, &engine_ftruncate,
 };
 
 const size_t engine_count = sizeof(engine_registry) / sizeof(engine_registry[0]);
@@ -63,15 +64,15 @@ void engine_list(char *buf, size_t len)
 	}
 }
 
-void engine_list_queued(char *buf, size_t len)
+void engine_list_caps(char *buf, size_t len, unsigned caps)
 {
 	size_t used = 0, n = 0, count = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < engine_count; i++)
-		count += !!(engine_registry[i]->caps & ENGINE_CAP_QUEUE);
+		count += (engine_registry[i]->caps & caps) == caps;
 	for (size_t i = 0; i < engine_count && used < len; i++)
-		if (engine_registry[i]->caps & ENGINE_CAP_QUEUE)
+		if ((engine_registry[i]->caps & caps) == caps)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s",
 						 !n++	      ? ""
 						 : n == count ? " or "
@@ -79,15 +80,30 @@ void engine_list_queued(char *buf, size_t len)
 						 engine_registry[i]->name);
 }
 
+void engine_list_queued(char *buf, size_t len)
+{
+	engine_list_caps(buf, len, ENGINE_CAP_QUEUE);
+}
+
+/* Whether ops has every hook its caps need. */
+static bool ops_complete(const struct engine_ops *ops)
+{
+	bool queued = ops->caps & ENGINE_CAP_QUEUE;
+
+	return ops->name && ops->summary && ops->setup && ops->teardown && ops->sync && (queued || ops->io) &&
+	       (!queued || (ops->queue && ops->submit && ops->reap));
+}
+
 int engine_registry_check(const char **bad)
 {
 	for (size_t i = 0; i < engine_count; i++) {
 		const struct engine_ops *ops = engine_registry[i];
-		bool queued = ops->caps & ENGINE_CAP_QUEUE;
+		const struct engine_ops *q = ops->queued;
 
-		if (!ops->name || !ops->summary || !ops->setup || !ops->teardown || !ops->sync ||
-		    (!queued && !ops->io) || (queued && (!ops->queue || !ops->submit || !ops->reap)) ||
-		    engine_find(ops->name) != ops) {
+		/* a queued twin: the same name, queued, complete */
+		if (!ops_complete(ops) || engine_find(ops->name) != ops ||
+		    (q &&
+		     (!ops_complete(q) || strcmp(q->name, ops->name) || !(q->caps & ENGINE_CAP_QUEUE)))) {
 			*bad = ops->name ? ops->name : "(unnamed)";
 			return -EINVAL;
 		}

@@ -91,6 +91,10 @@ enum engine_caps {
 	 * (util/fault.h) cannot reach them. */
 	ENGINE_CAP_OWN_IO = 1u << 4,
 	ENGINE_CAP_OWN_SYNC = 1u << 5, /* the same for its syncs (msync, none) */
+	/* Touches no file (fio's FIO_DISKLESSIO, the null engine): the layout
+	 * makes none and the worker opens none (each fd is -1), so a job may
+	 * name any size without the space for it. */
+	ENGINE_CAP_DISKLESS = 1u << 6,
 };
 
 struct io_req {
@@ -163,6 +167,12 @@ struct engine_ops {
 	 * engine_conf.own points to; NULL when it has none. A key in it is
 	 * refused for a job of another engine. */
 	const struct option_table *options;
+	/* Appended. The same engine keeping iodepth > 1 requests in flight
+	 * (queue, submit, reap), which plan/ takes instead of this one for a
+	 * job with iodepth > 1; NULL when it has none. fio's null engine
+	 * queues: dbio's null runs the synchronous loop at iodepth=1 and this
+	 * one above. */
+	const struct engine_ops *queued;
 };
 
 /* The registry, in the order --version lists it. */
@@ -210,6 +220,10 @@ static inline int engine_transfer(struct engine *e, struct io_req *req,
 
 /* "psync, sync" into buf. */
 void engine_list(char *buf, size_t len);
+
+/* "io_uring, libaio or posixaio", the engines of this build that have
+ * every cap of caps (ENGINE_CAP_*), into buf; "" when it has none. */
+void engine_list_caps(char *buf, size_t len, unsigned caps);
 
 /* "io_uring or libaio", the engines of this build that queue
  * (ENGINE_CAP_QUEUE), into buf; "" when it has none. */

@@ -318,7 +318,6 @@ const struct fio_key fio_engines[] = {
 	{ "nfs", "fio's user-space NFS engine (libnfs)" },
 	{ "page_fault", "fio's engine that moves data to and from anonymous memory by page faults, with no file I/O" },
 	{ "pmemblk", "fio's persistent-memory block engine (gone from fio)" },
-	{ "posixaio", "fio's POSIX AIO engine (aio_read, aio_write); for queued I/O use io_uring or libaio" },
 	{ "pvsync", "fio's preadv/pwritev engine; psync (pread, pwrite) and pvsync2 (preadv2, pwritev2) are the nearest" },
 	{ "rados", "fio's Ceph RADOS engine" },
 	{ "rbd", "fio's Ceph RBD engine" },

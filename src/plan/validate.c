@@ -155,8 +155,6 @@ static int resolve(struct job *job, struct dbio_err *err)
 /* What the file workloads ask of their engine. */
 static int check_engine(struct job *job, struct dbio_err *err)
 {
-	char queued[128];
-
 	const struct engine_ops *eng = job->eng;
 	struct engine_conf conf;
 	const char *why;
@@ -167,14 +165,13 @@ static int check_engine(struct job *job, struct dbio_err *err)
 			"rewrite with ioengine=%s: each block is read, then written back, one after the "
 			"other; use ioengine=psync, sync or mmap",
 			eng->name);
-	engine_list_queued(queued, sizeof(queued));
-	if (fileio_files(job)->layout.iodepth > 1 && !(eng->caps & ENGINE_CAP_QUEUE))
-		return job_fail(job, "iodepth", err,
-				"%llu with ioengine=%s, which keeps one I/O in flight: use iodepth=1%s%s",
-				(unsigned long long)fileio_files(job)->layout.iodepth, eng->name,
-				queued[0] ? ", or ioengine="
-					  : " (this build has no engine that queues: see dbio --version)",
-				queued);
+	if (fileio_files(job)->layout.iodepth > 1 && eng->queued) /* null: fio's queues */
+		job->eng = eng = eng->queued;
+	/* As fio: a synchronous engine runs at depth 1, and says so. */
+	const bool capped = fileio_files(job)->layout.iodepth > 1 && !(eng->caps & ENGINE_CAP_QUEUE);
+
+	if (capped)
+		fileio_files(job)->layout.iodepth = 1;
 	if (job_parse_sync_file_range(job, err))
 		return err->code;
 	workload_engine_conf(job, &conf);
@@ -184,6 +181,9 @@ static int check_engine(struct job *job, struct dbio_err *err)
 	    job_validate_numa(job, NUMA_SYSFS_DIR, err))
 		return err->code;
 	job->engine_warning = eng->warn ? eng->warn(&conf) : NULL;
+	if (capped && !job->engine_warning)
+		job->engine_warning =
+			"iodepth > 1 with a synchronous engine: the queue depth is capped at 1, as fio caps it (\"note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1\"); for I/O in flight use a queued engine (dbio --version lists them)";
 	return 0;
 }
 

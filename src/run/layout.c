@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/engine.h"
 #include "run/run_int.h"
 #include "util/mark.h"
 #include "util/rmtree.h"
@@ -76,6 +77,13 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 		if (d->fd < 0)
 			return dbio_err_set(err, d->fd == -ENOENT || d->fd == -ENOTDIR ? DBIO_EINPUT : d->fd,
 					    "%s: cannot open directory: %s", d->path, strerror(-d->fd));
+		/* the scratch directory an earlier group of this run made and
+		 * left for this one, with the files it carried */
+		struct stat st;
+
+		if (!d->created && fileio_files(job)->verify.files_from_earlier &&
+		    !strcmp(d->path, RUN_SCRATCH_DEFAULT) && !fstat(d->fd, &st) && run_carried_has(&st))
+			d->created = true;
 	}
 
 	if (!files)
@@ -268,6 +276,8 @@ int layout_create(struct layout *l, struct dbio_err *err)
 	char *buf = NULL;
 	int rc = 0;
 
+	if (l->job->eng && (l->job->eng->caps & ENGINE_CAP_DISKLESS))
+		return 0; /* null: no file, as fio's null engine makes none */
 	if (fill_files) {
 		struct rng r;
 
@@ -344,6 +354,8 @@ int layout_create(struct layout *l, struct dbio_err *err)
 
 int layout_invalidate(struct layout *l, struct dbio_err *err)
 {
+	if (l->job->eng && (l->job->eng->caps & ENGINE_CAP_DISKLESS))
+		return 0; /* no file was made */
 	for (size_t i = 0; i < l->nfiles; i++) {
 		struct layout_file *f = &l->files[i];
 		int fd = dbio_sys->openat(l->dirs[f->dir].fd, f->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -485,6 +497,13 @@ void layout_release(struct layout *l, const struct run_opts *opts)
 	for (size_t i = 0; i < l->ndirs; i++) {
 		struct layout_dir *d = &l->dirs[i];
 
+		struct stat st;
+
+		/* Left for the later group with the files carried to it, which
+		 * then removes it (layout_init); recorded as they are. */
+		if (d->created && l->carry && !l->keep && d->fd >= 0 && !fstat(d->fd, &st) &&
+		    !run_carried_add(&st))
+			d->created = false;
 		if (d->fd >= 0)
 			close(d->fd);
 		/* Only if empty: never more than what dbio made. */

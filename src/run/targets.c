@@ -16,6 +16,7 @@
 
 #include "run/logs.h"
 #include "run/memlimit.h"
+#include "engine/engine.h"
 #include "run/run_int.h"
 #include "util/safepath.h"
 #include "util/syscalls.h"
@@ -118,6 +119,8 @@ static int check_dir(const struct job *job, const char *path, bool warn, const s
 static int check_named_files(const struct job *job, char **dirs, size_t ndirs, const struct run_opts *opts,
 			     struct dbio_err *err)
 {
+	if (job->eng && (job->eng->caps & ENGINE_CAP_DISKLESS))
+		return 0; /* null: the named file is never touched, as in fio */
 	for (size_t i = 0; fileio_files(job)->layout.filename[0] && !fileio_files(job)->verify.verify_only &&
 			   i < fileio_files(job)->layout.nrfiles;
 	     i++) {

@@ -28,7 +28,7 @@ int iolog_init(struct iolog *l, uint64_t window_ms, size_t hint, const uint64_t 
 	l->window_ms = window_ms;
 	l->rec_size = window_ms ? sizeof(struct iolog_win) : sizeof(struct iolog_io);
 	l->head = l->tail = chunk_new(hint > CHUNK_FIRST ? hint : CHUNK_FIRST, l->rec_size);
-	for (int d = 0; d < 2; d++)
+	for (int d = 0; d < IOLOG_NDIRS; d++)
 		l->cur[d].dir = (uint8_t)d;
 	return l->head ? 0 : -ENOMEM;
 }
@@ -94,7 +94,7 @@ void iolog_finish(struct iolog *l, uint64_t end_ns)
 {
 	if (!l->window_ms)
 		return;
-	for (int d = 0; d < 2; d++)
+	for (int d = 0; d < IOLOG_NDIRS; d++)
 		iolog_close_window(l, d, (end_ns - *l->epoch_ns) / NS_PER_MS);
 }
 

@@ -28,6 +28,9 @@
 enum iolog_kind { IOLOG_LAT, IOLOG_CLAT, IOLOG_SLAT, IOLOG_BW, IOLOG_IOPS, IOLOG_NKINDS };
 
 /* One I/O. */
+/* fio's directions in a log line: read, write, trim. */
+#define IOLOG_NDIRS 3
+
 struct iolog_io {
 	uint64_t end_ns;  /* completion, from the epoch */
 	uint64_t clat_ns; /* submission (or start) to completion */
@@ -35,7 +38,7 @@ struct iolog_io {
 	uint64_t off;	  /* bytes into its file */
 	uint32_t bs;	  /* bytes */
 	uint16_t prio;	  /* its ioprio value */
-	uint8_t dir;	  /* 0 read, 1 write */
+	uint8_t dir;	  /* 0 read, 1 write, 2 trim (fio's) */
 };
 
 /* One window of one direction. */
@@ -59,8 +62,8 @@ struct iolog {
 	struct iolog_chunk *head, *tail;
 	size_t rec_size;
 	uint64_t lost; /* records that found no memory */
-	struct iolog_win cur[2];
-	uint64_t last_ms[2]; /* the start of each direction's current window */
+	struct iolog_win cur[IOLOG_NDIRS];
+	uint64_t last_ms[IOLOG_NDIRS]; /* the start of each direction's current window */
 };
 
 /* Set l up: window_ms as log_avg_msec, hint records reserved now; epoch
@@ -91,7 +94,7 @@ void iolog_close_window(struct iolog *l, int dir, uint64_t now_ms);
 /* Add one I/O to a window. */
 void iolog_window_add(struct iolog *l, const struct iolog_io *io);
 
-/* Record one measured read or write (dir 0 or 1) that completed at end_ns
+/* Record one measured read, write or trim (dir 0, 1 or 2) that completed at end_ns
  * (CLOCK_MONOTONIC). */
 static inline void iolog_add(struct iolog *l, int dir, uint64_t bs, uint64_t off, unsigned prio,
 			     uint64_t clat_ns, uint64_t slat_ns, uint64_t end_ns)

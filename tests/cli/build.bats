@@ -76,9 +76,9 @@ min_refuses() {
 
 @test "build without libraries: an unknown value is still 'bad value', with what this build has" {
 	min_refuses "--workload=kv --kv_engine=bdb" "key 'kv_engine': bad value 'bdb': expected one of (none built in)"
-	min_refuses "--ioengine=nosuch" "key 'ioengine': bad value 'nosuch': expected one of psync, sync, pvsync2, mmap, null, falloc, ftruncate"
+	min_refuses "--ioengine=nosuch" "key 'ioengine': bad value 'nosuch': expected one of psync, sync, pvsync2, posixaio, mmap, null, falloc, ftruncate"
 	# one of fio's: its reason, with the engines of this build
-	min_refuses "--ioengine=posixaio" "key 'ioengine': 'posixaio' is fio's POSIX AIO engine (aio_read, aio_write); for queued I/O use io_uring or libaio; dbio's engines are psync, sync, pvsync2, mmap, null, falloc, ftruncate"
+	min_refuses "--ioengine=vsync" "key 'ioengine': 'vsync' is fio's readv/writev engine; sync (read, write) is the nearest; dbio's engines are psync, sync, pvsync2, posixaio, mmap, null, falloc, ftruncate"
 	min_refuses "--workload=tpcc" "key 'workload': bad value 'tpcc': expected one of fileio, kv, oltp, meta"
 }
 

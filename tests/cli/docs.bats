@@ -363,10 +363,10 @@ EOF
 	# The S0 example, as written but for the size and the directories.
 	need_built workload=import
 	mkdir "$target/1k" "$target/4k"
-	run --separate-stderr "$DBIO" run "$ROOT/jobs/s0-index-rebuild.fio" --repeat=2 --rows=2000 --page_size=1024 \
+	run --separate-stderr "$DBIO" run "$ROOT/jobs/s0-index-rebuild.fio" --repeat=2 --set rows=2000 --set page_size=1024 \
 		--directory="$target/1k" --output="$scratch/1k.json"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
-	run --separate-stderr "$DBIO" run "$ROOT/jobs/s0-index-rebuild.fio" --repeat=2 --rows=2000 \
+	run --separate-stderr "$DBIO" run "$ROOT/jobs/s0-index-rebuild.fio" --repeat=2 --set rows=2000 \
 		--directory="$target/4k" --output="$scratch/4k.json"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	run --separate-stderr "$DBIO" compare "$scratch/1k.json" "$scratch/4k.json" --op index --metric elapsed,user,sys,majflt
@@ -381,7 +381,7 @@ EOF
 		false
 	}
 	# The sysbench-like example: the job file runs, and two of its results compare.
-	run --separate-stderr "$DBIO" run "$ROOT/jobs/sysbench-like.fio" --size=2m --nrfiles=2 --numjobs=2 --runtime=1 \
+	run --separate-stderr "$DBIO" run "$ROOT/jobs/sysbench-like.fio" --set size=2m --set nrfiles=2 --set numjobs=2 --set runtime=1 \
 		--repeat=2 --directory="$target/1k" --output="$scratch/a.json"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	run --separate-stderr "$DBIO" compare "$scratch/a.json" "$scratch/a.json"
@@ -565,11 +565,11 @@ EOF2
 @test "docs: dbio help sweep and the man page's sweep options are the rows of one table" {
 	man=$("$DBIO" help sweep --man)
 	names=$("$DBIO" help sweep | sed -n 's/^  \(--[a-z-]*\).*/\1/p')
-	[ "$(echo "$names" | wc -l)" -eq 12 ]
+	[ "$(echo "$names" | wc -l)" -eq 13 ] # with --set
 	for n in $names; do
 		grep -qF "\\fB${n//-/\\-}\\fR" <<<"$man" || { echo "$n is not in dbio help sweep --man"; false; }
 	done
-	[ "$(grep -c '^\.TP$' <<<"$man")" -eq 12 ]
+	[ "$(grep -c '^\.TP$' <<<"$man")" -eq 13 ]
 	python3 -c 'import sys; sys.exit(sys.argv[1] + "\n" not in open(sys.argv[2]).read())' "$man" "$ROOT/docs/dbio.1" ||
 		{ echo "docs/dbio.1 lacks dbio help sweep --man: run 'make docs'"; false; }
 }

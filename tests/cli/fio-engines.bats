@@ -164,6 +164,30 @@ JOB
 	json_is "$result" "$R0.ops.trim.count=16" "$R0.ops.write.count=16" "$R0.ops.read.count=0"
 }
 
+@test "null: no file is made or opened, so a 1 TiB filesize runs where there is no TiB free, as fio's null engine (t0010, t0011)" {
+	dbio_ok --directory="$target" --ioengine=null --rw=write --filesize=1t --size=1t --bs=1m --io_size=64m
+	json_is "$result" "$R0.ops.write.count=64" "$R0.ops.write.bytes=67108864"
+	is_empty_dir "$target"
+	# a named file that is there is neither refused nor touched: fio's
+	# null never opens it
+	printf 'mine' >"$target/theirs"
+	dbio_ok --force --directory="$target" --ioengine=null --rw=randwrite --filename=theirs --size=1m
+	json_is "$result" "$R0.ops.write.count=256"
+	[ "$(cat "$target/theirs")" = mine ]
+}
+
+@test "null: iodepth=16 is taken and queues as fio's null does (t0010, t0016): fio's counts, no cap" {
+	run --separate-stderr "$DBIO" run --directory="$target" --ioengine=null --iodepth=16 --rw=randread \
+		--size=1m --bs=4k --output-format=json --output "$result"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	echo "$output" >fio.json
+	json_is fio.json "jobs.0.read.total_ios=256" "jobs.0.job options.iodepth=16"
+	# the queued loop: not capped at 1 as a synchronous engine is
+	run jpy "$result" 'len([w for w in r["jobs"][0]["warnings"] if w.startswith("iodepth")])'
+	[ "$output" = 0 ]
+}
+
 # ---- NUMA ----
 
 # node_cpus N: node N's CPUs as strace prints a CPU set ("[0 1]").
@@ -296,7 +320,7 @@ JOB
 	[ "$(stat -c %b "$target/t")" -eq 0 ] # cut to nothing, then grown sparse
 }
 
-@test "buffered and direct both in a job file: the later one wins, as fio reads the file; on the command line both must agree" {
+@test "buffered and direct both in a job file: the later one wins, as fio reads the file; the command line's direct is a default the file's keys override, --set is over them" {
 	printf '[j]\nbuffered=1\ndirect=1\nsize=64k\n' >b.fio
 	dbio_ok b.fio --directory="$target" --ioengine=null
 	json_is "$result" jobs.0.options.direct=true
@@ -304,6 +328,8 @@ JOB
 	dbio_ok b.fio --directory="$target" --ioengine=null
 	json_is "$result" jobs.0.options.direct=false
 	dbio_ok b.fio --directory="$target" --ioengine=null --direct=1
+	json_is "$result" jobs.0.options.direct=false
+	dbio_ok b.fio --directory="$target" --ioengine=null --set direct=1
 	json_is "$result" jobs.0.options.direct=true
 }
 

@@ -187,3 +187,13 @@ fadvise_calls() {
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | grep '^fadvise_hint ' | tr -s ' ')" = "fadvise_hint honoured by workload=fileio" ]
 }
+
+@test "filename= written, then read in a later group, in the default ./dbio-scratch (fio's t0029): no warning, nothing left" {
+	printf '[global]\nfilename=f\nsize=4k\nverify=md5\n[write]\nrw=write\ndo_verify=0\n[read]\nstonewall=1\nrw=read\nloops=2\ndo_verify=1\n' >j.fio
+	run --separate-stderr "$DBIO" run j.fio --output-format=json
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	echo "$output" >fio.json
+	json_is fio.json "jobs.0.write.io_kbytes=4" "jobs.1.read.io_kbytes=8"
+	[ ! -e dbio-scratch ]
+}

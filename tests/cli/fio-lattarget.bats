@@ -75,7 +75,8 @@ for e in jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).iter_erro
 
 @test "fio latency target: what it cannot do is refused with the reason" {
 	printf '[j]\nioengine=psync\nsize=1m\nlatency_target=1ms\n' >sync.fio
-	queued=$(queued_engines_of_build | sed 's/^/ioengine=/;2,$s/^ioengine=//' | join_list ' or ')
+	# "ioengine=a, b or c", as engine_list_queued writes it
+	queued=$(queued_engines_of_build | sed 's/^/ioengine=/;2,$s/^ioengine=//' | join_list ', ' | sed 's/\(.*\), /\1 or /')
 	refused_file sync.fio "dbio: sync.fio:4: key 'latency_target': searches for a queue depth: it needs an engine that queues (${queued:-none in this build: see dbio --version}); ioengine=psync keeps one I/O in flight (job 'j')"
 	printf '[j]\nsize=1m\nlatency_percentile=101\n' >pct.fio
 	refused_file pct.fio "dbio: pct.fio:3: key 'latency_percentile': bad value '101': expected a percentage from 0 to 100 (job 'j')"

@@ -240,6 +240,7 @@ EOF
 	need_queued_engine
 	for e in $queued; do
 		[ -z "$(why_not_here "$e")" ] || continue
+		[ "$e" != posixaio ] || continue # no priority per I/O, as fio's posixaio has none
 		for pct in 0 100 30; do
 			rm -f p_clat.1.log
 			# shellcheck disable=SC2046
@@ -277,6 +278,7 @@ EOF
 	need_queued_engine
 	for e in $queued; do
 		[ -z "$(why_not_here "$e")" ] || continue
+		[ "$e" != posixaio ] || continue # no priority per I/O, as fio's posixaio has none
 		rm -f b_clat.1.log
 		# shellcheck disable=SC2046
 		dbio_ok --directory="$target" --rw=randread --size=8m $(engine_keys "$e") --direct=1 --bssplit=4k/50:8k/50 \
@@ -296,7 +298,8 @@ EOF
 
 @test "refused with the reason: cmdprio on psync, bad cmdprio values, histogram and compressed logs, logs in oltp" {
 	printf '[j]\nsize=64k\ncmdprio_percentage=20\n' >j.fio
-	engines=$(queued_engines_of_build | sed 's/^/ioengine=/;2,$s/^ioengine=//' | join_list ' or ')
+	# the queued engines but posixaio give each I/O its priority
+	engines=$(queued_engines_of_build | grep -vx posixaio | sed 's/^/ioengine=/;2,$s/^ioengine=//' | join_list ', ' | sed 's/\(.*\), /\1 or /')
 	refused_file j.fio "dbio: j.fio:3: key 'cmdprio_percentage': belongs to the engines that give each I/O its own priority (${engines:-none in this build: see dbio --version}); this job is ioengine=psync: use prio and prioclass for the priority of its threads (job 'j')"
 	# the values, on an engine that takes them (a build without liburing has none to try)
 	if engines_of_build | grep -qx io_uring; then
@@ -322,4 +325,20 @@ EOF
 	[ "$status" -eq 2 ]
 	[[ $stderr == *"key 'write_lat_log': not for workload=oltp (yet): only workload=fileio writes fio's logs and command priorities"* ]]
 	[ ! -e o_lat.1.log ]
+}
+
+@test "a trim's log lines carry fio's direction 2, each trimwrite trim before its write at the same offset (fio's t0023)" {
+	printf '[t]\nioengine=null\nrw=randtrimwrite\nfilesize=64k\nbs=4k\nlog_offset=1\nper_job_logs=0\nwrite_bw_log\n' >j.fio
+	dbio_ok j.fio --directory="$target"
+	[ "$(wc -l <t_bw.log)" -eq 32 ]
+	[ "$(cut -d, -f3 t_bw.log | sort | uniq -c | tr -s ' ' | tr '\n' ';')" = " 16 1; 16 2;" ]
+	# odd lines trims, even lines the write of the same block after it
+	"$PYTHON" - t_bw.log <<'PY'
+import sys
+rows = [[int(v) for v in l.split(",")] for l in open(sys.argv[1])]
+for trim, write in zip(rows[0::2], rows[1::2]):
+    assert trim[2] == 2 and write[2] == 1, (trim, write)
+    assert trim[3:5] == write[3:5], (trim, write)
+assert sorted(r[4] for r in rows[0::2]) == [i * 4096 for i in range(16)]
+PY
 }

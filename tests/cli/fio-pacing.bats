@@ -294,7 +294,7 @@ EOF
 	printf '[j]\nsize=64k\ncontinue_on_error=all\n' >j.fio
 	refused_file j.fio "dbio: j.fio:3: key 'continue_on_error': all is not honoured: dbio goes on after read and write errors but stops at a verify mismatch; use continue_on_error=io (job 'j')"
 	printf '[j]\nsize=64k\niodepth_batch=4\n' >j.fio
-	queued=$(queued_engines_of_build | sed 's/^/ioengine=/;2,$s/^ioengine=//' | join_list ' or ')
+	queued=$(queued_engines_of_build | sed 's/^/ioengine=/;2,$s/^ioengine=//' | join_list ', ' | sed 's/\(.*\), /\1 or /')
 	# a build without liburing and libaio has none
 	refused_file j.fio "dbio: j.fio:3: key 'iodepth_batch_submit': belongs to the engines that queue (${queued:-none in this build: see dbio --version}); this job is ioengine=psync, which keeps one I/O in flight (job 'j')"
 	printf '[j]\nsize=64k\nrate=1m:2m\n' >j.fio

@@ -291,7 +291,7 @@ EOF
 	[ "$("$PYTHON" -c 'import json; w = json.load(open("fio.json"))["jobs"][0]["write"]; print(w["io_bytes"], w["lat_ns"]["N"])')" = "8388608 128" ]
 	[ "$(jpy "$result" 'run["ops"]["write"]["bytes"]')" = 8388608 ]
 	rm -f "$small/fill"
-	run -1 --separate-stderr "$DBIO" run j.fio --fill_device=0 --fallocate=none --directory="$small" --output="$result"
+	run -1 --separate-stderr "$DBIO" run j.fio --set fill_device=0 --fallocate=none --directory="$small" --output="$result"
 	[ "${stderr_lines[-1]}" = "dbio: $small/fill: write of 65536 bytes at offset 8388608: No space left on device" ]
 	json_is "$result" partial=true
 	is_empty_dir "$small"
@@ -372,3 +372,13 @@ EOF
 	[ "$(head -c 24 "$target/data")" = "TOPSECRET-PASSWORD-0001;" ]
 	[ "$(stat -c %s "$target/data")" -eq 9600 ]
 }
+
+@test "fio verify: a verify_interval larger than the smallest block is that block, as fio clamps it (fio's t0004)" {
+	printf '[j]\nrw=write\nbs=512\nsize=64k\nverify=crc32c\nverify_interval=1m\n' >j.fio
+	dbio_ok j.fio --directory="$target"
+	json_is "$result" "$R0.ops.write.count=128" "$R0.ops.read.count=128" "$R0.partial=false"
+	command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
+	(cd "$target" && fio --output-format=json --output="$scratch/fio.json" "$scratch/j.fio" >/dev/null)
+	[ "$("$PYTHON" -c 'import json,sys; j = json.load(open(sys.argv[1]))["jobs"][0]; print(j["write"]["total_ios"], j["read"]["total_ios"])' "$scratch/fio.json")" = "128 128" ]
+}
+

@@ -369,13 +369,16 @@ need_kv_engine() {
 		skip "this build has no kv engine: it left out $(left_out_text | grep -o 'kv_engine=[^)]*)' | join_list ', ')"
 }
 
-# queued_engines_of_build: the engines of this build that keep several I/Os
-# in flight (io_uring, libaio), one per line: those that accept iodepth=2.
+# queued_engines_of_build: the engines of this build that do I/O with
+# several in flight (io_uring, libaio, posixaio), one per line: those that
+# take a key of the queued engines. null, which queues too (as fio's) but
+# does no I/O, is left out.
 queued_engines_of_build() {
 	local e
 	for e in $(engines_of_build); do
-		"$DBIO" run --ioengine="$e" --iodepth=2 --direct=1 --size=1m --directory=/nonexistent 2>&1 |
-			grep -q 'which keeps one I/O in flight' || echo "$e"
+		[ "$e" != null ] || continue
+		"$DBIO" run --ioengine="$e" --rw=write --iodepth=2 --iodepth_batch_complete_min=1 --size=1m \
+			--directory=/nonexistent 2>&1 | grep -q "belongs to the engines that queue" || echo "$e"
 	done
 }
 
@@ -408,7 +411,7 @@ join_list() {
 # engines, and direct=1 for libaio (which refuses buffered I/O).
 engine_keys() {
 	case $1 in
-	io_uring) echo "--ioengine=io_uring --iodepth=8" ;;
+	io_uring | posixaio) echo "--ioengine=$1 --iodepth=8" ;;
 	libaio) echo "--ioengine=libaio --iodepth=8 --direct=1" ;;
 	*) echo "--ioengine=$1" ;;
 	esac

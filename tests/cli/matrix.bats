@@ -446,8 +446,8 @@ fake_state() {
 @test "matrix: S0 (import on ext2 -b 1024 and -b 4096): elapsed, user, sys, cpu and faults by default, a row per phase, in 80 columns" {
 	need_matrix
 	need_built workload=import
-	run --separate-stderr "$DBIO" matrix "$BATS_TEST_DIRNAME/../../jobs/s0-index-rebuild.fio" --rows=2000 \
-		--batch=500 --repeat=2 --progress=none --image "$images" --image-size 64m \
+	run --separate-stderr "$DBIO" matrix "$BATS_TEST_DIRNAME/../../jobs/s0-index-rebuild.fio" --set rows=2000 \
+		--set batch=500 --repeat=2 --progress=none --image "$images" --image-size 64m \
 		--fs 'ext2:-b 1024' --fs 'ext2:-b 4096' --output "$result"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	echo "$output"

@@ -330,12 +330,14 @@ EOF
 	is_empty_dir "$target"
 }
 
-@test "command-line keys override the job file" {
+@test "command-line keys are defaults the job file overrides, as fio's; --set overrides the file" {
 	printf '[j]\nrw=read\nbs=4k\nsize=16m\n' >j.fio
-	dbio_ok j.fio --directory="$target" --bs=8k
+	dbio_ok j.fio --directory="$target" --bs=8k --numjobs=2
+	json_is "$result" jobs.0.options.bs=4096 jobs.0.options.numjobs=2 "$R0.ops.read.count=8192"
+	dbio_ok j.fio --directory="$target" --set bs=8k
 	json_is "$result" jobs.0.options.bs=8192 "$R0.ops.read.count=2048" "$R0.ops.read.bytes=16777216"
-	# "--key value" is the same as "--key=value"
-	dbio_ok j.fio --directory "$target" --bs 16k
+	# "--key value" is the same as "--key=value", and --set=KEY=VALUE as --set KEY=VALUE
+	dbio_ok j.fio --directory "$target" --set=bs=16k
 	json_is "$result" jobs.0.options.bs=16384 "$R0.ops.read.count=1024"
 }
 
@@ -425,7 +427,7 @@ has_line() {
 
 @test "jobs/s3-disks.fio: write, rewrite and read on two directories, exact counts per job and directory" {
 	mkdir "$scratch/d1" "$scratch/d2"
-	dbio_ok "$BATS_TEST_DIRNAME/../../jobs/s3-disks.fio" --directory="$scratch/d1:$scratch/d2" --numjobs=2 --size=1m
+	dbio_ok "$BATS_TEST_DIRNAME/../../jobs/s3-disks.fio" --directory="$scratch/d1:$scratch/d2" --numjobs=2 --set size=1m
 	json_is "$result" jobs.0.name=write jobs.1.name=rewrite jobs.2.name=read \
 		jobs.0.runs.0.ops.write.count=256 jobs.0.runs.0.ops.fsync.count=2 \
 		jobs.1.runs.0.ops.read.count=256 jobs.1.runs.0.ops.write.count=256 jobs.1.runs.0.ops.fsync.count=2 \

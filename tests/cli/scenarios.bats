@@ -102,7 +102,7 @@ html_page() {
 @test "S0: the index rebuild on ext2 -b 1024 and -b 4096, per phase: elapsed, user, sys, CPU, faults, named by configuration, text and page" {
 	need_matrix
 	need_built workload=import
-	succeeds matrix "$S0_JOB" --rows=3000 --repeat=2 --image "$images" \
+	succeeds matrix "$S0_JOB" --set rows=3000 --repeat=2 --image "$images" \
 		--image-size 64m --fs 'ext2:-b 1024' --fs 'ext2:-b 4096' --output s0.json --progress=none
 	printf '%s\n' "$output" >s0.txt
 	cat s0.txt
@@ -148,7 +148,7 @@ html_page() {
 
 @test "S0: dbio sweep --op takes a phase, bare or as 'phase index', and refuses what is neither" {
 	need_built workload=import
-	run --separate-stderr "$DBIO" sweep "$S0_JOB" --rows=2000 --directory="$target" --vary page_size=1024,4096 \
+	run --separate-stderr "$DBIO" sweep "$S0_JOB" --set rows=2000 --directory="$target" --vary page_size=1024,4096 \
 		--op load --metric elapsed,user,sys,majflt --output sw.json --progress=none
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '  s0   phase load ' <<<"$output")" -eq 2 ]

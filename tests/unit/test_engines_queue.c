@@ -1,7 +1,7 @@
 /*
  * Unit tests for the engines beyond psync and sync (src/engine/): null
  * completes without touching anything; mmap reads and writes through its
- * mapping and syncs with msync; io_uring and libaio keep many requests in
+ * mapping and syncs with msync; io_uring, libaio and posixaio keep many requests in
  * flight, return each exactly once with the right data, register files
  * and buffers when asked, and report a failed request in req->rc. Real
  * temporary files in /tmp (ext4 here: libaio needs O_DIRECT; where the
@@ -171,6 +171,38 @@ static void test_engines_null_completes_without_io(void **state)
 	assert_int_equal(f->ops->sync(&f->e, f->fds[0], OP_FSYNC), 0);
 	assert_int_equal(f->ops->sync(&f->e, -1, OP_FDATASYNC), 0);
 	finish(f);
+}
+
+/* null's queued twin (iodepth > 1, as fio's null queues): a full queue
+ * refused, every request back from reap once, in order, with its length
+ * done, on no file. */
+static void test_engines_null_queues(void **state)
+{
+	const struct engine_ops *ops = engine_find("null")->queued;
+	struct engine e = { .ops = ops };
+	struct io_req reqs[4] = { { 0 } }, extra = { 0 }, *done[4];
+
+	(void)state;
+	assert_non_null(ops);
+	assert_true(ops->caps & ENGINE_CAP_QUEUE);
+	assert_true(ops->caps & ENGINE_CAP_DISKLESS);
+	assert_string_equal(ops->name, "null");
+	assert_int_equal(ops->setup(&e, &(struct engine_conf){ .iodepth = 4 }), 0);
+	for (unsigned i = 0; i < 4; i++) {
+		reqs[i] = (struct io_req){ .fd = -1, .op = OP_READ, .len = 4096 * (i + 1), .slot = i };
+		assert_int_equal(ops->queue(&e, &reqs[i]), 0);
+	}
+	assert_int_equal(ops->queue(&e, &extra), -EBUSY);
+	assert_int_equal(ops->submit(&e), 4);
+	assert_int_equal(ops->reap(&e, done, 3, 1), 3);
+	assert_ptr_equal(done[0], &reqs[0]);
+	assert_ptr_equal(done[2], &reqs[2]);
+	assert_int_equal(reqs[2].res, 3 * 4096);
+	assert_int_equal(ops->reap(&e, done, 4, 1), 1);
+	assert_ptr_equal(done[0], &reqs[3]);
+	assert_int_equal(reqs[3].rc, 0);
+	assert_int_equal(ops->reap(&e, done, 4, 0), 0);
+	ops->teardown(&e);
 }
 
 static void test_engines_mmap_reads_and_writes_the_files(void **state)
@@ -412,6 +444,19 @@ static void test_engines_libaio_queue(void **state)
 	finish(f);
 }
 
+/* posixaio queues buffered I/O too (glibc's threads): the same contract. */
+static void test_engines_posixaio_queue(void **state)
+{
+	(void)state;
+	struct fixture *f = start("posixaio", &(struct engine_conf){ .iodepth = DEPTH }, 0);
+
+	assert_true(f->set_up);
+	assert_null(f->ops->warn);
+	queued_reads(f);
+	queued_write_and_eof(f);
+	finish(f);
+}
+
 static void test_engines_libaio_warns_buffered(void **state)
 {
 	const struct engine_ops *ops = engine_find("libaio");
@@ -444,7 +489,7 @@ static void test_engines_registry_and_packages(void **state)
 #ifdef DBIO_HAVE_LIBAIO
 				  "libaio, "
 #endif
-				  "mmap, null, falloc, ftruncate");
+				  "posixaio, mmap, null, falloc, ftruncate");
 #ifdef DBIO_HAVE_LIBURING
 	assert_null(built_missing_package("ioengine", "io_uring"));
 #else
@@ -509,7 +554,8 @@ static void test_engines_registry_and_packages(void **state)
 		const struct engine_ops *ops = engine_registry[i];
 		bool queued = ops->caps & ENGINE_CAP_QUEUE;
 
-		assert_true(queued == (!strcmp(ops->name, "io_uring") || !strcmp(ops->name, "libaio")));
+		assert_true(queued == (!strcmp(ops->name, "io_uring") || !strcmp(ops->name, "libaio") ||
+				       !strcmp(ops->name, "posixaio")));
 		assert_true(queued ? ops->io == NULL : ops->queue == NULL);
 	}
 }
@@ -527,11 +573,13 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_engines_null_completes_without_io),
+		cmocka_unit_test(test_engines_null_queues),
 		cmocka_unit_test(test_engines_mmap_reads_and_writes_the_files),
 		cmocka_unit_test(test_engines_mmap_refuses_direct),
 		cmocka_unit_test(test_engines_io_uring_queue),
 		cmocka_unit_test(test_engines_io_uring_checks),
 		cmocka_unit_test(test_engines_libaio_queue),
+		cmocka_unit_test(test_engines_posixaio_queue),
 		cmocka_unit_test(test_engines_libaio_warns_buffered),
 		cmocka_unit_test(test_engines_registry_and_packages),
 		cmocka_unit_test(test_engines_clock_cost),

@@ -222,7 +222,7 @@ static void test_pace_job_modes(void **state)
 	assert_int_equal(fileio_files(job_of(KEYS("exit_what=all")))->pacing.exit_what, EXIT_ALL);
 #if defined(DBIO_HAVE_LIBURING) && defined(DBIO_HAVE_LIBAIO)
 	refused(KEYS("iodepth_batch_complete=2"),
-		"command line: key 'iodepth_batch_complete_min': belongs to the engines that queue (ioengine=io_uring or libaio); this job is ioengine=psync, which keeps one I/O in flight (job 'j')");
+		"command line: key 'iodepth_batch_complete_min': belongs to the engines that queue (ioengine=io_uring, libaio or posixaio); this job is ioengine=psync, which keeps one I/O in flight (job 'j')");
 #endif
 }
 

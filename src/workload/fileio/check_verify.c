@@ -151,7 +151,9 @@ static int check_interval(struct job *job, struct dbio_err *err)
 	const uint64_t bs = fileio_files(job)->where.min_bs_rw[d];
 	char a[32], b[32];
 
-	if (!fileio_files(job)->verify.verify_interval)
+	/* fio's fix-up: none, or one larger than the smallest block, is
+	 * the smallest block (fio's t0004: 1m over blocks of 512 B) */
+	if (!fileio_files(job)->verify.verify_interval || fileio_files(job)->verify.verify_interval > bs)
 		fileio_files(job)->verify.verify_interval = bs;
 	if (fileio_files(job)->where.bs_unaligned)
 		return job_fail(job, "bs_unaligned", err,

@@ -60,6 +60,8 @@ static int open_files(struct worker *w)
 
 	for (size_t i = 0; i < w->nfiles; i++)
 		w->files[i].fd = -1;
+	if (job->eng->caps & ENGINE_CAP_DISKLESS)
+		return 0; /* null: none was made, each fd stays -1 */
 	for (size_t i = 0; i < w->nfiles; i++) {
 		w->files[i].fd = dbio_sys->openat(w->files[i].dirfd, w->files[i].name, open_flags(job));
 		if (w->files[i].fd < 0) {

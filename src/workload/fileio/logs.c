@@ -19,8 +19,7 @@ int logs_validate(struct job *job, struct dbio_err *err)
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		if (!job_is_set(job, keys[k]))
 			continue;
-		/* the engines that queue are the ones that take a priority per I/O */
-		engine_list_queued(engines, sizeof(engines));
+		engine_list_caps(engines, sizeof(engines), ENGINE_CAP_IOPRIO);
 		return job_fail(
 			job, keys[k], err,
 			"belongs to the engines that give each I/O its own priority (%s%s); this job is ioengine=%s: use prio and prioclass for the priority of its threads",

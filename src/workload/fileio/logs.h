@@ -42,12 +42,15 @@ static inline unsigned cmdprio_pick(const struct job *job, struct rng *rng, enum
 	return fileio_files(job)->logs.cmdprio_default;
 }
 
-/* Record a measured read or write req that completed at end_ns into l,
- * with its completion and submission latencies. */
+/* Record a measured read, write or trim req that completed at end_ns into
+ * l, with its completion and submission latencies; fio's direction: 0
+ * read, 1 write, 2 trim. */
 static inline void logs_io(struct iolog *l, const struct io_req *req, uint64_t clat_ns, uint64_t slat_ns,
 			   uint64_t end_ns)
 {
-	iolog_add(l, req->op == OP_WRITE, req->len, req->off, req->prio, clat_ns, slat_ns, end_ns);
+	const int dir = req->op == OP_WRITE ? 1 : req->op == OP_TRIM ? 2 : 0;
+
+	iolog_add(l, dir, req->len, req->off, req->prio, clat_ns, slat_ns, end_ns);
 }
 
 /* The validation of a file job's log and cmdprio keys, once its engine is

@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# fio's command line in `dbio run` (docs/fio.md, "fio's command line"):
+# single-dash options (`fio -name=x -rw=read`), jobs made on the command
+# line by each -name, and options beside a job file as defaults that the
+# file's keys override — with --set for a key over the file's. The op
+# counts are fio 3.33's for the same command lines; where fio is installed
+# they are checked against it too.
+
+load helpers
+
+# counts FIOJSON: "job:reads:writes" for each job of fio's JSON (of either
+# tool), space-separated.
+counts() {
+	"$PYTHON" - "$1" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(" ".join("%s:%d:%d" % (j["jobname"], j["read"]["total_ios"], j["write"]["total_ios"]) for j in r["jobs"]))
+EOF
+}
+
+# both WANT ARGS...: `dbio run --output-format=json ARGS` gives the counts
+# WANT, and so does `fio --output-format=json ARGS` where fio is installed
+# (in an empty directory of its own: its files are made where it runs).
+both() {
+	local want=$1
+	shift
+	run --separate-stderr "$DBIO" run --output-format=json "$@" --directory="$target"
+	[ "$status" -eq 0 ] || {
+		echo "dbio: $stderr" >&2
+		return 1
+	}
+	printf '%s\n' "$output" >dbio.json
+	[ "$(counts dbio.json)" = "$want" ] || {
+		echo "dbio: $(counts dbio.json), expected $want" >&2
+		return 1
+	}
+	command -v fio >/dev/null || return 0
+	mkdir -p fio-dir
+	(cd fio-dir && fio --output-format=json "$@" >../fio.json)
+	[ "$(counts fio.json)" = "$want" ] || {
+		echo "fio: $(counts fio.json), expected $want" >&2
+		return 1
+	}
+}
+
+two_jobs() {
+	printf '[global]\nioengine=null\n[a]\nsize=4m\nbs=4k\nrw=read\n[b]\nrw=read\nsize=2m\n' >"$scratch/p.fio"
+}
+
+@test "fio cmdline: options beside a job file are defaults its keys override, before or after the file, as fio's" {
+	two_jobs
+	# a keeps its size and bs; b takes bs=64k, keeps its size
+	both "a:1024:0 b:32:0" "$scratch/p.fio" --size=8m --bs=64k
+	both "a:1024:0 b:32:0" --size=8m --bs=64k "$scratch/p.fio"
+	# the file's [global] overrides them too, under fio's other name
+	printf '[global]\nioengine=null\nbs=4k\n[a]\nsize=4m\nrw=read\n' >"$scratch/g.fio"
+	both "a:1024:0" "$scratch/g.fio" --blocksize=64k
+}
+
+@test "fio cmdline: --set KEY=VALUE is a key over the job file's, for every job" {
+	two_jobs
+	dbio_ok "$scratch/p.fio" --directory="$target" --set size=8m --set bs=64k
+	json_is "$result" "$R0.ops.read.count=128" "jobs.1.runs.0.ops.read.count=128"
+	json_is "$result" "jobs.0.options.size=8388608" "jobs.1.options.bs=65536"
+	run -2 --separate-stderr "$DBIO" run "$scratch/p.fio" --set size
+	[ "$stderr" = "dbio: command line: --set: bad value 'size': expected KEY=VALUE (a job key and its value)" ]
+	run -2 --separate-stderr "$DBIO" run "$scratch/p.fio" --set nosuch=1 --directory="$target"
+	[[ "$stderr" == "dbio: command line: key 'nosuch': unknown"* ]]
+}
+
+@test "fio cmdline: single-dash options, and each -name a job of its own with the options before the first for all" {
+	both "x:256:0" -name=x -ioengine=null -rw=read -size=1m -bs=4k
+	both "x:256:0 y:0:512" -ioengine=null -rw=read -bs=4k -name=x -size=1m -name=y -size=2m -rw=write
+	# dbio's own options take one dash too, as fio's (getopt_long_only)
+	run --separate-stderr "$DBIO" run -name=x -ioengine=null -size=64k -directory="$target" -output="$result"
+	[ "$status" -eq 0 ]
+	json_is "$result" "jobs.0.name=x" "$R0.ops.read.count=16"
+	# a dash and a word that is no option nor key stays a job file's name
+	run -2 --separate-stderr "$DBIO" run -nosuch=1
+	[ "$stderr" = "dbio: -nosuch=1: cannot open job file: No such file or directory" ]
+}
+
+@test "fio cmdline: --max-jobs=N is taken and changes nothing, as in fio 3.33 (run-fio-tests.py passes --max-jobs=16)" {
+	dbio_ok --max-jobs=2 --name=x --numjobs=4 --ioengine=null --size=1m --directory="$target"
+	json_is "$result" "$R0.ops.read.count=1024" "jobs.0.options.numjobs=4"
+	if command -v fio >/dev/null; then # fio runs all four, one entry each
+		(cd "$target" && fio --output-format=json --max-jobs=2 --name=x --numjobs=4 --ioengine=null --size=1m >"$scratch/fio.json")
+		[ "$(counts "$scratch/fio.json")" = "x:256:0 x:256:0 x:256:0 x:256:0" ]
+	fi
+	run -2 --separate-stderr "$DBIO" run --max-jobs=0 --size=1m
+	[ "$stderr" = "dbio: command line: --max-jobs: bad value '0': expected a whole number from 1" ]
+}
