@@ -156,8 +156,8 @@ csv_field() {
 	check "-c 2: concurrent copies of the test are not supported; 1 is accepted (for threads on one target, a job file with numjobs)" -c 2
 	check "-f 20: per-char tests are not run by dbio: putc and getc time the C library's stdio buffer, not the storage; -f alone (skip them) is accepted" -f20
 	check "-p: bonnie++'s semaphores between processes are not supported: one dbio command runs its jobs in order; run several targets from one job file" -p 3
-	check "'-Q': unknown option: expected -d, -s, -n, -m, -r, -x, -z, -q, -f, -b, -D, -u, -g, -c, -p, -y, -Z, --format, --output, --series-csv, --progress, --keep, --force, --wide or --help" -Q
-	check "'-Q': unknown option: expected -d, -s, -n, -m, -r, -x, -z, -q, -f, -b, -D, -u, -g, -c, -p, -y, -Z, --format, --output, --series-csv, --progress, --keep, --force, --wide or --help" -qQ
+	check "'-Q': unknown option: expected -d, -s, -n, -m, -r, -x, -z, -q, -f, -b, -D, -u, -g, -c, -p, -y, -Z, --format, --output, --series-csv, --progress, --set, --keep, --force, --wide or --help" -Q
+	check "'-Q': unknown option: expected -d, -s, -n, -m, -r, -x, -z, -q, -f, -b, -D, -u, -g, -c, -p, -y, -Z, --format, --output, --series-csv, --progress, --set, --keep, --force, --wide or --help" -qQ
 	check "-s: needs a value" -s
 	check "-s 64:100: the chunk size is a power of two from 256 to 1048576 bytes (or 1k to 1024k)" -qs64:100
 	check "'extra': bonnie++ takes no operands; the directory is -d DIR" extra
