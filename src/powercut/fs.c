@@ -40,7 +40,13 @@ static const char *rel(const char *path)
 static void *fs_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
 	cfg->use_ino = 1;
-	cfg->direct_io = 1;    /* every write reaches the layer */
+	/* Not direct_io: this libfuse (3.14) cannot let a direct_io file be
+	 * mapped, and LMDB and gdbm map theirs. Without writeback_cache the
+	 * kernel's page cache writes through: every write() still reaches the
+	 * layer before it returns; only a store to a shared map waits for
+	 * writeback (an msync is not yet a durability point). */
+	cfg->direct_io = 0;
+	cfg->kernel_cache = 0; /* the cache dropped at each open */
 	cfg->attr_timeout = 0; /* sizes come from live/, never a cache */
 	cfg->entry_timeout = 0;
 	cfg->negative_timeout = 0;
@@ -116,6 +122,7 @@ static int fs_write(const char *path, const char *buf, size_t n, off_t off, stru
 		ret = powercut_store_file(fs_pc(), (int)fi->fh);
 		if (ret < 0)
 			return ret;
+		powercut_point(fs_pc());
 	}
 	return (int)w;
 }
@@ -129,6 +136,8 @@ static int fs_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 
 	if (ret == 0)
 		ret = CHECK(datasync ? fdatasync((int)fi->fh) : fsync((int)fi->fh));
+	if (ret == 0)
+		powercut_point(fs_pc());
 	return ret;
 }
 
@@ -140,6 +149,8 @@ static int fs_fsyncdir(const char *path, int datasync, struct fuse_file_info *fi
 		return -errno;
 	ret = powercut_store_dir(fs_pc(), fd);
 	close(fd);
+	if (ret == 0)
+		powercut_point(fs_pc());
 	return ret;
 }
 

@@ -279,3 +279,14 @@ int powercut_cleanup(int dirfd)
 	closedir(d);
 	return ret < 0 ? ret : count;
 }
+
+void powercut_on_durable(struct powercut *pc, void (*fn)(void *arg, unsigned long n), void *arg)
+{
+	pc->on_durable = fn;
+	pc->on_arg = arg;
+}
+
+int powercut_settle(struct powercut *pc)
+{
+	return powercut_store_tree(pc, pc->livefd, 0);
+}

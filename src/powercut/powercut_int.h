@@ -31,7 +31,14 @@ struct powercut {
 	struct fuse *fuse;
 	pthread_t thread;
 	bool mounted, serving;
+	void (*on_durable)(void *arg, unsigned long n); /* powercut_on_durable */
+	void *on_arg;
+	unsigned long points; /* durability points so far */
 };
+
+/* store.c: fs.c's handlers after a durability point returns: the hook,
+ * if any. */
+void powercut_point(struct powercut *pc);
 
 /* fs.c: mount pc->mnt and start the thread; stop and unmount. */
 int powercut_fs_start(struct powercut *pc, char *err, size_t len);
@@ -49,5 +56,7 @@ int powercut_remove_tree(int dirfd, const char *name);
  * into dest (keep_all). 0 or -errno. */
 int powercut_build_durable(struct powercut *pc, ino_t ino, int dest, int depth);
 int powercut_copy_tree(int src, int dest, int depth);
+/* Every file and directory of the live tree dir made durable (settle). */
+int powercut_store_tree(struct powercut *pc, int dir, int depth);
 
 #endif
