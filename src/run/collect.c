@@ -220,6 +220,8 @@ static int collect_job(struct run_group *g, size_t j, size_t base, struct dbio_e
 			st->lat_depth_max = w->lat_depth;
 		if (w->db_engine)
 			st->db_engine = w->db_engine;
+		if (w->durable.on)
+			st->durable = w->durable;
 		if (w->ioerr.total && !st->ioerr.total) {
 			memcpy(st->ioerr.first, w->ioerr.first, sizeof(st->ioerr.first));
 			st->ioerr.first_kind = w->ioerr.first_kind;

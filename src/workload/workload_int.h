@@ -20,6 +20,12 @@
  *   commit(db, sync)  end the batch; durable before returning when sync.
  *   close(db)         flush and free; db may be NULL.
  *   errmsg(db)        the engine's text for the last failure.
+ *   reopen(&db, path, &intact, err)  open the database a crash left at
+ *                     path as the engine's own recovery would after a power
+ *                     cut (dbio crash, kv_durable.c); *intact false when its
+ *                     integrity check (sqlite's PRAGMA integrity_check)
+ *                     failed, the database still open for gets. -EIO when
+ *                     it would not open. NULL: no crash check for it.
  */
 #ifndef DBIO_WORKLOAD_WORKLOAD_INT_H
 #define DBIO_WORKLOAD_WORKLOAD_INT_H
@@ -45,9 +51,17 @@ struct kv_conf {
 	uint64_t lookups;     /* random gets after the inserts */
 	uint64_t updates;     /* random overwrites after the lookups */
 	int verify;	      /* fio's verify=: any value but 0 reads every record back and checks it */
+	int sqlite_sync;      /* enum kv_sqlite_sync: sqlite's PRAGMA synchronous */
 };
 
 enum kv_key_order { KV_KEY_SEQ, KV_KEY_RANDOM };
+enum kv_sqlite_sync {
+	KV_SQLITE_SYNC_AUTO,
+	KV_SQLITE_SYNC_OFF,
+	KV_SQLITE_SYNC_NORMAL,
+	KV_SQLITE_SYNC_FULL,
+	KV_SQLITE_SYNC_EXTRA
+};
 
 struct kv_backend {
 	const char *name;
@@ -59,7 +73,24 @@ struct kv_backend {
 	int (*commit)(struct kv_db *db, bool sync);
 	void (*close)(struct kv_db *db);
 	const char *(*errmsg)(struct kv_db *db);
+	int (*reopen)(struct kv_db **db, const char *path, bool *intact, struct dbio_err *err);
 };
+
+/* kv_durable.c: dbio crash's check of workload=kv (workload/durable.h).
+ * start: after prepare, when a probe is armed (0 and nothing otherwise):
+ * the table of what is acknowledged, the engine's files made durable
+ * (value: the fill every write starts from; path: the database's, under
+ * the layer's mount). seal: the crc32c of the key, kv's stamp and the rest
+ * of v, into v's bytes 16..20. issue: a write of the batch (its record,
+ * sequence, length); ack: the batch's commit returned (a cut may follow);
+ * finish: the findings into w->durable, the table freed (cleanup calls it
+ * too). */
+int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct kv_conf *conf,
+		     const char *value, const char *path);
+void kv_durable_seal(char *v, size_t vl, const char *key, size_t kl);
+void kv_durable_issue(uint64_t rec, uint64_t seq, size_t vl);
+void kv_durable_ack(void);
+void kv_durable_finish(struct worker *w);
 
 /* The name of the SQLite VFS that keeps the /proc/self/fd/ paths dbio gives
  * it (sqlite_vfs.c); pass it to sqlite3_open_v2 after workload_sqlite_vfs()
