@@ -104,7 +104,7 @@ int powercut_open(int dirfd, struct powercut **out, char *err, size_t len)
 	if (!pc)
 		return -ENOMEM;
 	pc->dirfd = dirfd;
-	pc->ownfd = pc->livefd = pc->storefd = -1;
+	pc->ownfd = pc->livefd = pc->storefd = pc->chan = -1;
 	pc->keep_all = keep && !strcmp(keep, "all");
 	pc->keep_none = keep && !strcmp(keep, "none");
 	pthread_mutex_init(&pc->lock, NULL);

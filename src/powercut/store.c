@@ -61,6 +61,14 @@ out_free:
 	return ret;
 }
 
+/* The store's temporary name of this process: the server stores at an
+ * fsync, the driver at a settle. */
+static const char *tmp_name(char *buf, size_t len)
+{
+	snprintf(buf, len, "tmp.%ld", (long)getpid());
+	return buf;
+}
+
 /* Write tmp in the store, then rename it over name: a cut never sees half. */
 static int store_commit(struct powercut *pc, const char *tmp, const char *name)
 {
@@ -70,7 +78,7 @@ static int store_commit(struct powercut *pc, const char *tmp, const char *name)
 int powercut_store_file(struct powercut *pc, int fd)
 {
 	struct stat st;
-	char name[64], self[64];
+	char name[64], self[64], tmp[32];
 	int rfd, ret;
 
 	if (fstat(fd, &st) < 0)
@@ -82,9 +90,9 @@ int powercut_store_file(struct powercut *pc, int fd)
 	if (rfd < 0)
 		return -errno;
 	pthread_mutex_lock(&pc->lock);
-	ret = powercut_copy_file(rfd, pc->storefd, "tmp");
+	ret = powercut_copy_file(rfd, pc->storefd, tmp_name(tmp, sizeof(tmp)));
 	if (ret == 0)
-		ret = store_commit(pc, "tmp", name);
+		ret = store_commit(pc, tmp, name);
 	pthread_mutex_unlock(&pc->lock);
 	close(rfd);
 	return ret;
@@ -123,7 +131,7 @@ static int write_names(FILE *f, int fd)
 int powercut_store_dir(struct powercut *pc, int fd)
 {
 	struct stat st;
-	char name[64];
+	char name[64], tmp[32];
 	FILE *f;
 	int tfd, ret;
 
@@ -131,7 +139,7 @@ int powercut_store_dir(struct powercut *pc, int fd)
 		return -errno;
 	snprintf(name, sizeof(name), "d%llu", (unsigned long long)st.st_ino);
 	pthread_mutex_lock(&pc->lock);
-	tfd = openat(pc->storefd, "tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	tfd = openat(pc->storefd, tmp_name(tmp, sizeof(tmp)), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	f = tfd < 0 ? NULL : fdopen(tfd, "w");
 	if (!f) {
 		ret = -errno;
@@ -143,7 +151,7 @@ int powercut_store_dir(struct powercut *pc, int fd)
 	if (fclose(f) != 0 && ret == 0)
 		ret = -errno;
 	if (ret == 0)
-		ret = store_commit(pc, "tmp", name);
+		ret = store_commit(pc, tmp, name);
 out_unlock:
 	pthread_mutex_unlock(&pc->lock);
 	return ret;
@@ -331,11 +339,4 @@ int powercut_store_tree(struct powercut *pc, int dir, int depth)
 	}
 	closedir(d);
 	return ret;
-}
-
-void powercut_point(struct powercut *pc)
-{
-	pc->points++;
-	if (pc->on_durable)
-		pc->on_durable(pc->on_arg, pc->points);
 }

@@ -138,3 +138,20 @@ unsafe() {
 	[[ "$stderr" == *"crash: value_size 8: below 24 bytes leaves no room for the record's checksum"* ]]
 	is_empty_dir "$target"
 }
+
+@test "crash kv: a SIGKILLed dbio crash of a job leaves no mount behind, and --cleanup removes its layer" {
+	need_powercut
+	kv_engines_of_build | grep -qxF sqlite || skip "this build left out kv_engine=sqlite"
+	"$DBIO" crash --directory="$target" --workload=kv --kv_engine=sqlite --records=1000000 --batch=10 \
+		>"$scratch/stdout" 2>"$scratch/stderr" &
+	bg_pid=$!
+	layer="$target/.dbio-powercut.$bg_pid"
+	wait_for "$layer/live/dbio.job.0.db/sqlite"
+	kill -KILL "$bg_pid"
+	wait "$bg_pid" || true
+	bg_pid=
+	run -1 grep -F " $layer/mnt " /proc/self/mountinfo
+	run -0 "$DBIO" crash --cleanup "$target"
+	[ "$output" = "removed 1 power-cut layer of a killed dbio in $target" ]
+	is_empty_dir "$target"
+}
