@@ -155,3 +155,13 @@ unsafe() {
 	[ "$output" = "removed 1 power-cut layer of a killed dbio in $target" ]
 	is_empty_dir "$target"
 }
+
+@test "crash kv: updates are checked too: none lost with gdbm_sync, all 100 records lost at each update commit with MDB_NOSYNC" {
+	crash_kv gdbm --sync_each_batch=1 --updates=100 --key_order=random
+	json_is "$result" jobs.0.runs.0.durability.states=40 jobs.0.runs.0.durability.acknowledged_lost.total=0 \
+		jobs.0.runs.0.durability.acknowledged=100
+	crash_kv lmdb --sync_each_batch=0 --updates=100 --key_order=random
+	# 10 insert commits (10, 20 ... 100 lost: 550), 10 update commits (100 each)
+	json_is "$result" jobs.0.runs.0.durability.states=20 jobs.0.runs.0.durability.states_with_losses=20 \
+		jobs.0.runs.0.durability.acknowledged_lost.total=1550 jobs.0.runs.0.durability.acknowledged_lost.max=100
+}
