@@ -355,7 +355,8 @@ int powercut_fs_start(struct powercut *pc, char *err, size_t len)
 }
 
 /* The server killed: its device closed, the kernel aborts the connection
- * (nothing can wait on it any more), then the mount point is detached.
+ * (nothing can wait on it any more, and a lookup cannot hang on it), then
+ * the mount point is detached.
  * The listener's read ends when the child's end of the pair closes. */
 void powercut_fs_stop(struct powercut *pc)
 {
@@ -365,7 +366,22 @@ void powercut_fs_stop(struct powercut *pc)
 		pc->child = 0;
 	}
 	if (pc->mounted) {
-		umount2(pc->mnt, MNT_DETACH);
+		/* By the layer's path as it is now (readlink of its own
+		 * descriptor), not pc->mnt: a rename of the target meanwhile
+		 * must not leave the mount there (B3). The server is dead, so
+		 * the lookup asks it nothing. */
+		char self[64], now[4096];
+		ssize_t n;
+
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", pc->ownfd);
+		n = readlink(self, now, sizeof(now) - 5);
+		if (n > 0) {
+			memcpy(now + n, "/mnt", 5);
+			if (umount2(now, MNT_DETACH) == 0)
+				n = 0;
+		}
+		if (n != 0)
+			umount2(pc->mnt, MNT_DETACH);
 		pc->mounted = false;
 	}
 	if (pc->serving) {

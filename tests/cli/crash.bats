@@ -130,3 +130,10 @@ toy() {
 	[ "$(ls -A "$scratch/victim")" = sub ]
 	is_empty_dir "$scratch/victim/sub"
 }
+
+@test "crash: DIR renamed while the writer runs: the layer is still unmounted and removed (B3)" {
+	need_powercut
+	run -0 "$DBIO" crash --exec "echo f r; read x; mv '$target' '$scratch/moved'; echo f s; read x" "$target"
+	[ "${lines[2]}" = "crash states checked: 2, with losses: 2, acknowledged lost: max 2, total 3" ]
+	is_empty_dir "$scratch/moved"
+}
