@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -111,6 +112,11 @@ static pid_t start_writer(const char *cmd, const char *dir, int *to, FILE **from
 	pid_t pid;
 
 	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0)
+		return -1;
+	/* The writer is pid 1 of a pid namespace of its own: when it dies
+	 * (with dbio, or killed by a stop), the kernel kills everything it
+	 * started too (B4), a background child included. */
+	if (unshare(CLONE_NEWPID) < 0)
 		return -1;
 	pid = fork();
 	if (pid == 0) {

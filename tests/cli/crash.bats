@@ -137,3 +137,17 @@ toy() {
 	[ "${lines[2]}" = "crash states checked: 2, with losses: 2, acknowledged lost: max 2, total 3" ]
 	is_empty_dir "$scratch/moved"
 }
+
+@test "crash: what the writer started goes with it when dbio is SIGKILLed (the writer is pid 1 of its own pid namespace, B4)" {
+	need_powercut
+	"$DBIO" crash --exec "sleep 4322 & touch started; exec sleep 1001" "$target" >"$scratch/stdout" 2>"$scratch/stderr" &
+	bg_pid=$!
+	wait_for "$target/.dbio-powercut.$bg_pid/live/started"
+	kill -KILL "$bg_pid"
+	wait "$bg_pid" || true
+	bg_pid=
+	no_sleeper() { ! pgrep -f "^sleep 4322$" >/dev/null; }
+	wait_until no_sleeper
+	run -0 "$DBIO" crash --cleanup "$target"
+	is_empty_dir "$target"
+}
