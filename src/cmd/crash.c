@@ -116,9 +116,20 @@ static pid_t start_writer(const char *cmd, const char *dir, int *to, FILE **from
 	/* The writer is pid 1 of a pid namespace of its own: when it dies
 	 * (with dbio, or killed by a stop), the kernel kills everything it
 	 * started too (B4), a background child included. */
-	if (unshare(CLONE_NEWPID) < 0)
+	int own = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+
+	if (own < 0 || unshare(CLONE_NEWPID) < 0) {
+		if (own >= 0)
+			close(own);
 		return -1;
+	}
 	pid = fork();
+	/* Later children of dbio's (LeakSanitizer's tracer) in its own again:
+	 * the writer's namespace dies with the writer. */
+	if (pid != 0) {
+		setns(own, CLONE_NEWPID);
+		close(own);
+	}
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed dbio takes it along */
 		if (chdir(dir) < 0 || dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0)
