@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,9 +24,9 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/crash_int.h"
 #include "cmd/opts.h"
 #include "powercut/powercut.h"
-#include "util/safepath.h"
 
 struct acks {
 	char **line; /* "<file> <record>" */
@@ -112,7 +113,23 @@ static pid_t start_writer(const char *cmd, const char *dir, int *to, FILE **from
 
 	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0)
 		return -1;
+	/* The writer is pid 1 of a pid namespace of its own: when it dies
+	 * (with dbio, or killed by a stop), the kernel kills everything it
+	 * started too (B4), a background child included. */
+	int own = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+
+	if (own < 0 || unshare(CLONE_NEWPID) < 0) {
+		if (own >= 0)
+			close(own);
+		return -1;
+	}
 	pid = fork();
+	/* Later children of dbio's (LeakSanitizer's tracer) in its own again:
+	 * the writer's namespace dies with the writer. */
+	if (pid != 0) {
+		setns(own, CLONE_NEWPID);
+		close(own);
+	}
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed dbio takes it along */
 		if (chdir(dir) < 0 || dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0)
@@ -220,6 +237,15 @@ static int crash_parse_cuts(const struct cmd_opts *spec, const struct cmd_opt *o
 	return 0;
 }
 
+static int crash_parse_acks(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec;
+	(void)o;
+	(void)args;
+	cmd_error("crash: --acks '%s': for dbio crash JOBFILE, not --exec", v);
+	return 2;
+}
+
 static const struct cmd_opt crash_rows[] = {
 	{ .name = "--exec",
 	  .value = "CMD",
@@ -228,7 +254,13 @@ static const struct cmd_opt crash_rows[] = {
 	{ .name = "--cuts",
 	  .value = "N",
 	  .parse = crash_parse_cuts,
-	  .help = "cut the power after each of the first N acknowledgements (default 100)" },
+	  .help = "with --exec, cut the power after each of the first N acknowledgements; with JOBFILE, "
+		  "after each of the first N durability points (fsync returns) of the run (default 100)" },
+	{ .name = "--acks",
+	  .value = "K",
+	  .parse = crash_parse_acks,
+	  .help = "with JOBFILE: cut too right after K of the run's acknowledgements (commits that "
+		  "returned), chosen at random from the job's randseed (default 100)" },
 	{ .name = "--cleanup",
 	  .kind = CMD_OPT_FLAG,
 	  .offset = offsetof(struct crash_args, cleanup),
@@ -242,7 +274,9 @@ static const struct cmd_opts cmd_crash_opts = {
 	.name = "crash",
 	.subject = "crash",
 	.operands = "DIR",
-	.synopsis = "       dbio crash --cleanup DIR\n",
+	.synopsis = "       dbio crash [--cuts N] [--acks K] [--output FILE] [--format text|json] JOBFILE\n"
+		    "                  [--KEY=VALUE...]\n"
+		    "       dbio crash --cleanup DIR\n",
 	.about = "Runs CMD (with /bin/sh) on the power-cut layer, a FUSE filesystem dbio mounts\n"
 		 "privately in a directory it makes in DIR, which keeps what POSIX says is\n"
 		 "durable: a file's data and size as of its last fsync/fdatasync (or O_SYNC/\n"
@@ -252,29 +286,25 @@ static const struct cmd_opts cmd_crash_opts = {
 		 "keeps only the durable state, and looks for every record acknowledged so far,\n"
 		 "as a line of its file. One line per crash state, for the first N (default 100)\n"
 		 "acknowledgements, then a summary. --cleanup removes what a killed dbio crash\n"
-		 "left in DIR.",
+		 "left in DIR.\n\n"
+		 "With JOBFILE (one job of workload=kv, numjobs=1; run's --output, --format and\n"
+		 "job keys), the job runs on the layer mounted in its directory, and at each\n"
+		 "crash state (after each of the first N fsync returns, and after K commits chosen\n"
+		 "at random) the engine is reopened on the cut (gdbm_open, mdb_env_open, SQLite\n"
+		 "with PRAGMA integrity_check) and every acknowledged record looked for, its\n"
+		 "checksum and value checked. The result is dbio run's with a durability section.",
 	.tables = crash_tables,
 	.operand = crash_operand,
 };
 
-/* DIR, resolved as every target of dbio is (util/safepath.h): another
- * user's symlink anywhere in it, the last component too, is refused. An
- * fd, or minus the exit status after saying why. */
-static int open_dir(const char *dir)
+/* --exec or --cleanup (or --help) given: the writer's mode, else a job's. */
+static bool writer_mode(int argc, char **argv)
 {
-	struct dbio_err err = { 0 };
-	struct safepath sp;
-	int rc = safepath_resolve("", dir, &sp, &err), fd = -1;
-
-	if (!rc && sp.fd < 0)
-		rc = -ENOENT;
-
-	if (rc == DBIO_EUNSAFE)
-		cmd_error("crash: %s", err.msg);
-	else if (rc || (fd = safepath_reopen(&sp, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		cmd_error("crash: %s: cannot open the directory: %s", dir, strerror(rc ? -rc : -fd));
-	safepath_release(&sp);
-	return fd >= 0 ? fd : rc == DBIO_EUNSAFE ? -2 : -1;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--exec") || !strncmp(argv[i], "--exec=", 7) ||
+		    !strcmp(argv[i], "--cleanup") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return argc < 2;
 }
 
 static int crash_main(int argc, char **argv)
@@ -288,6 +318,8 @@ static int crash_main(int argc, char **argv)
 	char err[256];
 	int dirfd, ret;
 
+	if (!writer_mode(argc, argv))
+		return crash_job_main(argc, argv);
 	if ((ret = cmd_opts_parse(&cmd_crash_opts, argc, argv, &args)))
 		return ret < 0 ? 0 : ret;
 	exec = args.exec;
@@ -303,7 +335,7 @@ static int crash_main(int argc, char **argv)
 			"crash: the power-cut layer is left out of this build: install libfuse3-dev and build again");
 		return 1;
 	}
-	if ((dirfd = open_dir(dir)) < 0)
+	if ((dirfd = crash_open_dir(dir)) < 0)
 		return -dirfd;
 	ret = powercut_cleanup(dirfd);
 	if (ret < 0) {

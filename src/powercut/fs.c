@@ -1,6 +1,6 @@
 /*
  * The power-cut layer's FUSE filesystem (libfuse3's high-level API), served
- * by one thread of its own: every call passes through to live/ with the
+ * by a child process of dbio's (serve() says why): every call passes through to live/ with the
  * *at calls, and fsync, fsyncdir and O_SYNC/O_DSYNC writes hand the file
  * or directory to the durable store (store.c). Without libfuse3 the layer
  * is left out and powercut_fs_start says so.
@@ -17,8 +17,12 @@
 #include <fcntl.h>
 #include <fuse.h>
 #include <signal.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static struct powercut *fs_pc(void)
@@ -40,7 +44,13 @@ static const char *rel(const char *path)
 static void *fs_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
 	cfg->use_ino = 1;
-	cfg->direct_io = 1;    /* every write reaches the layer */
+	/* Not direct_io: this libfuse (3.14) cannot let a direct_io file be
+	 * mapped, and LMDB and gdbm map theirs. Without writeback_cache the
+	 * kernel's page cache writes through: every write() still reaches the
+	 * layer before it returns; only a store to a shared map waits for
+	 * writeback (an msync is not yet a durability point). */
+	cfg->direct_io = 0;
+	cfg->kernel_cache = 0; /* the cache dropped at each open */
 	cfg->attr_timeout = 0; /* sizes come from live/, never a cache */
 	cfg->entry_timeout = 0;
 	cfg->negative_timeout = 0;
@@ -116,6 +126,7 @@ static int fs_write(const char *path, const char *buf, size_t n, off_t off, stru
 		ret = powercut_store_file(fs_pc(), (int)fi->fh);
 		if (ret < 0)
 			return ret;
+		powercut_point(fs_pc());
 	}
 	return (int)w;
 }
@@ -129,6 +140,8 @@ static int fs_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 
 	if (ret == 0)
 		ret = CHECK(datasync ? fdatasync((int)fi->fh) : fsync((int)fi->fh));
+	if (ret == 0)
+		powercut_point(fs_pc());
 	return ret;
 }
 
@@ -140,6 +153,8 @@ static int fs_fsyncdir(const char *path, int datasync, struct fuse_file_info *fi
 		return -errno;
 	ret = powercut_store_dir(fs_pc(), fd);
 	close(fd);
+	if (ret == 0)
+		powercut_point(fs_pc());
 	return ret;
 }
 
@@ -227,64 +242,155 @@ static const struct fuse_operations fs_ops = {
 	.fallocate = fs_fallocate,
 };
 
-static void *fs_thread(void *arg)
+/* The server, in a child process of its own: serving from a thread of
+ * dbio's would deadlock a SIGKILL of dbio while a workload thread waits in
+ * a request (the wait is not killable once the request is read, and the
+ * fuse device, which would abort it, is closed only when every thread of
+ * the process is gone). The child dies with dbio (PR_SET_PDEATHSIG), its
+ * device closes, the kernel aborts the connection, the request fails.
+ * Never returns. */
+static void serve(struct powercut *pc, int chan, pid_t parent)
+{
+	char *argv[] = { "dbio-powercut", NULL };
+	struct fuse_args args = FUSE_ARGS_INIT(1, argv);
+	const int stops[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	char msg[256] = "R";
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		signal(stops[i], SIG_IGN); /* a terminal's ^C is the driver's to handle */
+	pc->chan = chan;
+	pc->fuse = fuse_new(&args, &fs_ops, sizeof(fs_ops), pc);
+	fuse_opt_free_args(&args); /* fuse_new may add to args (its copy is then allocated) */
+	if (!pc->fuse)
+		snprintf(msg, sizeof(msg), "Efuse_new failed");
+	else if (fuse_mount(pc->fuse, pc->mnt) != 0)
+		snprintf(msg, sizeof(msg), "Ecannot mount the layer on %s (is /dev/fuse there?)", pc->mnt);
+	if (write(chan, msg, strlen(msg)) < 0 || msg[0] != 'R')
+		_exit(1);
+	fuse_loop(pc->fuse); /* until the driver kills it */
+	_exit(0);
+}
+
+/* In the child, right after a durability point: tell the driver (its
+ * listener calls the hook) and wait for its answer, so that a cut there
+ * sees the workload still waiting in that call. */
+void powercut_fs_point(struct powercut *pc, unsigned long n)
+{
+	char ok;
+
+	if (pc->chan >= 0 && write(pc->chan, &n, sizeof(n)) == (ssize_t)sizeof(n))
+		(void)!read(pc->chan, &ok, 1); /* 0 when the driver is gone: go on */
+}
+
+void powercut_point(struct powercut *pc)
+{
+	powercut_fs_point(pc, ++pc->points);
+}
+
+/* The driver's thread that answers the child's durability points. */
+static void *listen_points(void *arg)
 {
 	struct powercut *pc = arg;
+	unsigned long n;
 
-	fuse_loop(pc->fuse);
+	while (read(pc->chan, &n, sizeof(n)) == (ssize_t)sizeof(n)) {
+		pc->points = n;
+		if (pc->on_durable)
+			pc->on_durable(pc->on_arg, n);
+		if (write(pc->chan, "", 1) < 0)
+			break;
+	}
 	return NULL;
 }
 
 int powercut_fs_start(struct powercut *pc, char *err, size_t len)
 {
-	char *argv[] = { "dbio-powercut", NULL };
-	struct fuse_args args = FUSE_ARGS_INIT(1, argv);
-	int ret;
+	sigset_t stops, old;
+	char msg[256];
+	int sv[2], ret;
+	ssize_t n;
+	pid_t parent = getpid();
 
-	pc->fuse = fuse_new(&args, &fs_ops, sizeof(fs_ops), pc);
-	/* fuse_new may add to args (its copy is then allocated): freed here. */
-	fuse_opt_free_args(&args);
-	if (!pc->fuse) {
-		snprintf(err, len, "fuse_new failed");
-		return -EIO;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		snprintf(err, len, "cannot make a socket pair: %s", strerror(errno));
+		return -errno;
 	}
-	if (fuse_mount(pc->fuse, pc->mnt) != 0) {
-		snprintf(err, len, "cannot mount the layer on %s (is /dev/fuse there?)", pc->mnt);
+	fflush(NULL); /* nothing of the driver's buffers printed twice */
+	pc->child = fork();
+	if (pc->child == 0) {
+		close(sv[0]);
+		serve(pc, sv[1], parent);
+	}
+	close(sv[1]);
+	pc->chan = sv[0];
+	if (pc->child < 0) {
+		snprintf(err, len, "cannot start its server: %s", strerror(errno));
+		return -errno;
+	}
+	n = read(pc->chan, msg, sizeof(msg) - 1);
+	msg[n > 0 ? n : 0] = 0;
+	if (n <= 0 || msg[0] != 'R') {
+		snprintf(err, len, "%s", n > 0 ? msg + 1 : "its server failed to start");
 		return -EIO;
 	}
 	pc->mounted = true;
-	/* The thread inherits a mask with the stop signals blocked: they reach
-	 * the driver's thread, whose read they interrupt. */
-	sigset_t stops, old;
+	/* The listener inherits a mask with the stop signals blocked: they
+	 * reach the driver's thread, whose read they interrupt. */
 	sigemptyset(&stops);
 	sigaddset(&stops, SIGINT);
 	sigaddset(&stops, SIGTERM);
 	sigaddset(&stops, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &stops, &old);
-	ret = pthread_create(&pc->thread, NULL, fs_thread, pc);
+	ret = pthread_create(&pc->thread, NULL, listen_points, pc);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret != 0) {
-		snprintf(err, len, "cannot start its thread: %s", strerror(ret));
+		snprintf(err, len, "cannot start its listener: %s", strerror(ret));
 		return -ret;
 	}
 	pc->serving = true;
 	return 0;
 }
 
+/* The server killed: its device closed, the kernel aborts the connection
+ * (nothing can wait on it any more, and a lookup cannot hang on it), then
+ * the mount point is detached.
+ * The listener's read ends when the child's end of the pair closes. */
 void powercut_fs_stop(struct powercut *pc)
 {
+	if (pc->child > 0) {
+		kill(pc->child, SIGKILL);
+		waitpid(pc->child, NULL, 0);
+		pc->child = 0;
+	}
 	if (pc->mounted) {
-		fuse_exit(pc->fuse);
-		fuse_unmount(pc->fuse); /* the loop's read ends with ENODEV */
+		/* By the layer's path as it is now (readlink of its own
+		 * descriptor), not pc->mnt: a rename of the target meanwhile
+		 * must not leave the mount there (B3). The server is dead, so
+		 * the lookup asks it nothing. */
+		char self[64], now[4096];
+		ssize_t n;
+
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", pc->ownfd);
+		n = readlink(self, now, sizeof(now) - 5);
+		if (n > 0) {
+			memcpy(now + n, "/mnt", 5);
+			if (umount2(now, MNT_DETACH) == 0)
+				n = 0;
+		}
+		if (n != 0)
+			umount2(pc->mnt, MNT_DETACH);
 		pc->mounted = false;
 	}
 	if (pc->serving) {
 		pthread_join(pc->thread, NULL);
 		pc->serving = false;
 	}
-	if (pc->fuse) {
-		fuse_destroy(pc->fuse);
-		pc->fuse = NULL;
+	if (pc->chan >= 0) {
+		close(pc->chan);
+		pc->chan = -1;
 	}
 }
 
@@ -301,6 +407,10 @@ int powercut_fs_start(struct powercut *pc, char *err, size_t len)
 }
 
 void powercut_fs_stop(struct powercut *pc)
+{
+}
+
+void powercut_fs_point(struct powercut *pc, unsigned long n)
 {
 }
 

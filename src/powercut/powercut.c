@@ -104,7 +104,7 @@ int powercut_open(int dirfd, struct powercut **out, char *err, size_t len)
 	if (!pc)
 		return -ENOMEM;
 	pc->dirfd = dirfd;
-	pc->ownfd = pc->livefd = pc->storefd = -1;
+	pc->ownfd = pc->livefd = pc->storefd = pc->chan = -1;
 	pc->keep_all = keep && !strcmp(keep, "all");
 	pc->keep_none = keep && !strcmp(keep, "none");
 	pthread_mutex_init(&pc->lock, NULL);
@@ -278,4 +278,15 @@ int powercut_cleanup(int dirfd)
 	}
 	closedir(d);
 	return ret < 0 ? ret : count;
+}
+
+void powercut_on_durable(struct powercut *pc, void (*fn)(void *arg, unsigned long n), void *arg)
+{
+	pc->on_durable = fn;
+	pc->on_arg = arg;
+}
+
+int powercut_settle(struct powercut *pc)
+{
+	return powercut_store_tree(pc, pc->livefd, 0);
 }

@@ -46,6 +46,16 @@ int powercut_cut(struct powercut *pc, int *cutfd);
  * line equal to record, 0 when not (or the file is missing), -errno. */
 int powercut_has_line(int cutfd, const char *path, const char *record);
 
+/* fn(arg, n) is called on the layer's thread right after each durability
+ * point returns to the workload (n from 1): an fsync or fdatasync of a file
+ * or a directory, a write to a file opened O_SYNC or O_DSYNC. */
+void powercut_on_durable(struct powercut *pc, void (*fn)(void *arg, unsigned long n), void *arg);
+
+/* Make everything in the layer durable now, as a sync(2) would: every
+ * file's data, every directory's names (where a workload's run starts
+ * from). 0 or -errno. */
+int powercut_settle(struct powercut *pc);
+
 /* Unmount, stop the thread, remove the layer's directory; accepts NULL. */
 void powercut_close(struct powercut *pc);
 

@@ -27,15 +27,27 @@ struct powercut {
 	ino_t root_ino;	      /* live/'s inode */
 	bool keep_all;	      /* DBIO_POWERCUT_KEEP=all: the test hook */
 	bool keep_none;	      /* DBIO_POWERCUT_KEEP=none: a cut keeps nothing */
-	pthread_mutex_t lock; /* the store, between the FUSE thread and a cut */
-	struct fuse *fuse;
-	pthread_t thread;
+	pthread_mutex_t lock; /* the driver's cuts, between its threads */
+	struct fuse *fuse;    /* the server's (in the child) */
+	pid_t child;	      /* the server, in the driver; 0 when none */
+	int chan;	      /* the socket between the two; -1 when none */
+	pthread_t thread;     /* the driver's listener of durability points */
 	bool mounted, serving;
+	void (*on_durable)(void *arg, unsigned long n); /* powercut_on_durable */
+	void *on_arg;
+	unsigned long points; /* durability points so far */
 };
 
-/* fs.c: mount pc->mnt and start the thread; stop and unmount. */
+/* fs.c's handlers after a durability point returns (in the server:
+ * counted, told to the driver). */
+void powercut_point(struct powercut *pc);
+
+/* fs.c: start the server (a child process) that mounts pc->mnt, and the
+ * driver's listener of its durability points; kill it and unmount; in the
+ * server, tell the driver of point n and wait for its answer. */
 int powercut_fs_start(struct powercut *pc, char *err, size_t len);
 void powercut_fs_stop(struct powercut *pc);
+void powercut_fs_point(struct powercut *pc, unsigned long n);
 
 /* store.c: make the data of the open live file fd durable (fsync); the
  * names of the live directory fd durable (fsync of a directory); copy
@@ -49,5 +61,7 @@ int powercut_remove_tree(int dirfd, const char *name);
  * into dest (keep_all). 0 or -errno. */
 int powercut_build_durable(struct powercut *pc, ino_t ino, int dest, int depth);
 int powercut_copy_tree(int src, int dest, int depth);
+/* Every file and directory of the live tree dir made durable (settle). */
+int powercut_store_tree(struct powercut *pc, int dir, int depth);
 
 #endif

@@ -61,6 +61,14 @@ out_free:
 	return ret;
 }
 
+/* The store's temporary name of this process: the server stores at an
+ * fsync, the driver at a settle. */
+static const char *tmp_name(char *buf, size_t len)
+{
+	snprintf(buf, len, "tmp.%ld", (long)getpid());
+	return buf;
+}
+
 /* Write tmp in the store, then rename it over name: a cut never sees half. */
 static int store_commit(struct powercut *pc, const char *tmp, const char *name)
 {
@@ -70,7 +78,7 @@ static int store_commit(struct powercut *pc, const char *tmp, const char *name)
 int powercut_store_file(struct powercut *pc, int fd)
 {
 	struct stat st;
-	char name[64], self[64];
+	char name[64], self[64], tmp[32];
 	int rfd, ret;
 
 	if (fstat(fd, &st) < 0)
@@ -82,9 +90,9 @@ int powercut_store_file(struct powercut *pc, int fd)
 	if (rfd < 0)
 		return -errno;
 	pthread_mutex_lock(&pc->lock);
-	ret = powercut_copy_file(rfd, pc->storefd, "tmp");
+	ret = powercut_copy_file(rfd, pc->storefd, tmp_name(tmp, sizeof(tmp)));
 	if (ret == 0)
-		ret = store_commit(pc, "tmp", name);
+		ret = store_commit(pc, tmp, name);
 	pthread_mutex_unlock(&pc->lock);
 	close(rfd);
 	return ret;
@@ -123,7 +131,7 @@ static int write_names(FILE *f, int fd)
 int powercut_store_dir(struct powercut *pc, int fd)
 {
 	struct stat st;
-	char name[64];
+	char name[64], tmp[32];
 	FILE *f;
 	int tfd, ret;
 
@@ -131,7 +139,7 @@ int powercut_store_dir(struct powercut *pc, int fd)
 		return -errno;
 	snprintf(name, sizeof(name), "d%llu", (unsigned long long)st.st_ino);
 	pthread_mutex_lock(&pc->lock);
-	tfd = openat(pc->storefd, "tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	tfd = openat(pc->storefd, tmp_name(tmp, sizeof(tmp)), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	f = tfd < 0 ? NULL : fdopen(tfd, "w");
 	if (!f) {
 		ret = -errno;
@@ -143,7 +151,7 @@ int powercut_store_dir(struct powercut *pc, int fd)
 	if (fclose(f) != 0 && ret == 0)
 		ret = -errno;
 	if (ret == 0)
-		ret = store_commit(pc, "tmp", name);
+		ret = store_commit(pc, tmp, name);
 out_unlock:
 	pthread_mutex_unlock(&pc->lock);
 	return ret;
@@ -213,32 +221,52 @@ int powercut_build_durable(struct powercut *pc, ino_t ino, int dest, int depth)
 	return ret;
 }
 
-int powercut_copy_tree(int src, int dest, int depth)
+/* The next name of d (a stream on dir) that is a regular file or a
+ * directory, its stat in *st; NULL at the end. */
+static const char *next_entry(DIR *d, int dir, struct stat *st)
 {
-	int dfd = dup(src), ret = 0;
 	struct dirent *e;
-	DIR *d;
+
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    !fstatat(dir, e->d_name, st, AT_SYMLINK_NOFOLLOW) &&
+		    (S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)))
+			return e->d_name;
+	return NULL;
+}
+
+/* A stream on a dup of dir, from its start, in *d; 0 or -errno (-ELOOP
+ * past MAX_DEPTH). */
+static int walk_open(int dir, int depth, DIR **d)
+{
+	int dfd;
 
 	if (depth > MAX_DEPTH)
 		return -ELOOP;
-	if (dfd < 0 || !(d = fdopendir(dfd)))
+	if ((dfd = dup(dir)) < 0 || !(*d = fdopendir(dfd)))
 		return dfd >= 0 ? (close(dfd), -errno) : -errno;
-	rewinddir(d);
-	while (ret == 0 && (e = readdir(d))) {
-		struct stat st;
-		int from, to;
+	rewinddir(*d);
+	return 0;
+}
 
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (fstatat(src, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		from = openat(src, e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+int powercut_copy_tree(int src, int dest, int depth)
+{
+	const char *name;
+	struct stat st;
+	DIR *d;
+	int ret = walk_open(src, depth, &d);
+
+	if (ret < 0)
+		return ret;
+	while (ret == 0 && (name = next_entry(d, src, &st))) {
+		int from = openat(src, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), to;
+
 		if (from < 0)
 			continue;
 		if (S_ISREG(st.st_mode)) {
-			ret = powercut_copy_file(from, dest, e->d_name);
-		} else if (S_ISDIR(st.st_mode) && mkdirat(dest, e->d_name, 0700) == 0 &&
-			   (to = openat(dest, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+			ret = powercut_copy_file(from, dest, name);
+		} else if (S_ISDIR(st.st_mode) && mkdirat(dest, name, 0700) == 0 &&
+			   (to = openat(dest, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
 			ret = powercut_copy_tree(from, to, depth + 1);
 			close(to);
 		}
@@ -285,4 +313,30 @@ int powercut_remove_tree(int parent, const char *name)
 	if (fstat(parent, &st) < 0)
 		return -errno;
 	return remove_at(parent, name, st.st_dev, 0);
+}
+
+int powercut_store_tree(struct powercut *pc, int dir, int depth)
+{
+	const char *name;
+	struct stat st;
+	DIR *d;
+	int ret = walk_open(dir, depth, &d);
+
+	if (ret < 0)
+		return ret;
+	/* Its names first: store_dir reads the directory through a dup of
+	 * dir, which shares the offset this walk then rewinds. */
+	ret = powercut_store_dir(pc, dir);
+	rewinddir(d);
+	while (ret == 0 && (name = next_entry(d, dir, &st))) {
+		int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+		if (fd < 0)
+			continue; /* gone since readdir */
+		ret = S_ISDIR(st.st_mode) ? powercut_store_tree(pc, fd, depth + 1)
+					  : powercut_store_file(pc, fd);
+		close(fd);
+	}
+	closedir(d);
+	return ret;
 }

@@ -243,6 +243,26 @@ static bool whole(const struct series *s, const struct series_point *p)
 	return s->interval_ns ? p->duration_ns == s->interval_ns : rw_count(p) == s->interval_ops;
 }
 
+/* dbio crash's findings (stats/durable.h): the section's own version, the
+ * setting, the states and what they lost, the first lost operation. */
+static json_t *durable_json(const struct durable_tally *d)
+{
+	json_t *o = json_pack(
+		"{s:i, s:s, s:I, s:I, s:I, s:I, s:{s:I, s:I}, s:I, s:I, s:I, s:I}", "version", 1, "setting",
+		d->setting, "states", (json_int_t)d->states, "at_durability_points", (json_int_t)d->points,
+		"after_acknowledgements", (json_int_t)d->acks, "states_with_losses", (json_int_t)d->lossy,
+		"acknowledged_lost", "max", (json_int_t)d->lost_max, "total", (json_int_t)d->lost,
+		"not_opened", (json_int_t)d->not_opened, "integrity_failed", (json_int_t)d->integrity,
+		"torn_records", (json_int_t)d->torn, "acknowledged", (json_int_t)d->acked);
+
+	if (o && d->first_set)
+		json_object_set_new(o, "first_lost",
+				    json_pack("{s:I, s:I, s:s, s:s}", "key", (json_int_t)d->first_key,
+					      "sequence", (json_int_t)d->first_seq, "cut", d->first_cut,
+					      "why", d->first_why));
+	return o;
+}
+
 static json_t *point_json(const struct series_point *p, int thread)
 {
 	json_t *ops = json_object();
@@ -551,6 +571,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 		json_object_set_new(run, "errors", io_errors_json(&st->ioerr));
 	if (run && st->db_engine)
 		json_object_set_new(run, "database", database_json(st));
+	if (run && st->durable.on)
+		json_object_set_new(run, "durability", durable_json(&st->durable));
 	if (run && st->slat_ns.count) {
 		json_t *lat = lat_summary_json(&st->slat_ns);
 

@@ -229,6 +229,8 @@ static int collect_job(struct run_group *g, size_t j, size_t base, struct dbio_e
 			st->db_version = w->db_version;
 			st->db_assertions = w->db_assertions;
 		}
+		if (w->durable.on)
+			st->durable = w->durable;
 		if (w->ioerr.total && !st->ioerr.total) {
 			memcpy(st->ioerr.first, w->ioerr.first, sizeof(st->ioerr.first));
 			st->ioerr.first_kind = w->ioerr.first_kind;

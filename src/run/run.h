@@ -14,6 +14,7 @@
 
 #include "job/job.h"
 #include "run/coord.h"
+#include "stats/durable.h"
 #include "stats/opstats.h"
 #include "stats/series.h"
 #include "stats/steady.h"
@@ -134,6 +135,7 @@ struct run_stats {
 		uint64_t stalls_dropped;
 		int error; /* -errno of the first failed probe */
 	} probe;
+	struct durable_tally durable; /* dbio crash: what its cuts found (on false: none) */
 };
 
 /* Set by the handler of the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT)

@@ -482,6 +482,7 @@ static void report_text(FILE *fp, const json_t *result)
 					tree_num(json_object_get(run, "memory"), "limit_bytes") / 1048576.0,
 					tree_num(json_object_get(run, "memory"), "peak_bytes") / 1048576.0);
 			phase_lines(fp, run);
+			text_durability(fp, run);
 			probe_lines(fp, json_object_get(run, "probe"));
 			steady_text_line(fp, run);
 			if (json_object_get(run, "submission")) {

@@ -15,6 +15,11 @@
  * faults, context switches and block I/O. */
 void text_report(FILE *fp, const json_t *result);
 
+/* A job run's "durability" (dbio crash; text_durable.c), if it has one:
+ * the states checked and the acknowledged operations lost beside the
+ * writes' ops/s, the first lost operation named. */
+void text_durability(FILE *fp, const json_t *run);
+
 /* One table for the whole result: a row per job and op type with the
  * registry's figures (ops/s, MiB/s, mean and p99 latency, cpu): the mean ±
  * 95 % CI over the complete runs of a job with repeats ("mean of 3

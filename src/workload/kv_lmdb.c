@@ -26,20 +26,17 @@ static int fail(struct kv_db *db, const char *what, int rc)
 	return rc > 0 ? -rc : -EIO;
 }
 
-static int l_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
-		  struct dbio_err *err)
+/* A handle on the environment at path opened with flags (and, unless 0,
+ * a map of map bytes). */
+static int env_open(struct kv_db **out, const char *path, unsigned flags, uint64_t map, struct dbio_err *err)
 {
 	struct kv_db *db = calloc(1, sizeof(*db));
-	/* Room for every record (key, largest value, page overhead) twice
-	 * over, for copy-on-write, plus slack. */
-	uint64_t map = (conf->records * (conf->value_size.hi + 16 + 64)) * 2 + (64u << 20);
 	int rc;
 
 	if (!db)
 		return dbio_err_set(err, -ENOMEM, "out of memory");
-	if ((rc = mdb_env_create(&db->env)) || (rc = mdb_env_set_mapsize(db->env, (size_t)map)) ||
-	    (rc = mdb_env_open(db->env, path, MDB_NOSUBDIR | (conf->sync_each_batch ? 0 : MDB_NOSYNC),
-			       0644))) {
+	if ((rc = mdb_env_create(&db->env)) || (map && (rc = mdb_env_set_mapsize(db->env, (size_t)map))) ||
+	    (rc = mdb_env_open(db->env, path, MDB_NOSUBDIR | flags, 0644))) {
 		dbio_err_set(err, -EIO, "mdb_env_open: %s", mdb_strerror(rc));
 		if (db->env)
 			mdb_env_close(db->env);
@@ -48,6 +45,24 @@ static int l_open(struct kv_db **out, const char *path, const struct kv_conf *co
 	}
 	*out = db;
 	return 0;
+}
+
+static int l_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
+		  struct dbio_err *err)
+{
+	/* Room for every record (key, largest value, page overhead) twice
+	 * over, for copy-on-write, plus slack. */
+	uint64_t map = (conf->records * (conf->value_size.hi + 16 + 64)) * 2 + (64u << 20);
+
+	return env_open(out, path, conf->sync_each_batch ? 0 : MDB_NOSYNC, map, err);
+}
+
+/* After a cut: LMDB's recovery is its open, which takes the newer of the
+ * two meta pages that is whole. Read-only, no lock file of the cut's. */
+static int l_reopen(struct kv_db **out, const char *path, bool *intact, struct dbio_err *err)
+{
+	*intact = true;
+	return env_open(out, path, MDB_RDONLY | MDB_NOLOCK, 0, err);
 }
 
 static int l_begin(struct kv_db *db, bool write)
@@ -134,5 +149,6 @@ const struct kv_backend kv_lmdb = {
 	.errmsg = l_errmsg,
 	.version = l_version,
 	.lib_symbol = (const void *)mdb_env_open,
+	.reopen = l_reopen,
 };
 #endif

@@ -56,6 +56,7 @@
 
 #include "engine/engine.h"
 #include "job/job.h"
+#include "stats/durable.h"
 #include "stats/opstats.h"
 #include "stats/series.h"
 #include "stats/usage.h"
@@ -152,6 +153,9 @@ struct worker {
 	 * it its work (stonewall.h). */
 	struct stonewall *wall;
 	bool wall_told;
+	/* Appended. dbio crash: the crash states checked and what they lost
+	 * (on false for a run that was not checked). */
+	struct durable_tally durable;
 };
 
 /* One measured read or write of len bytes that took lat_ns, for the

@@ -38,6 +38,12 @@
  *   next(db, &kvl)    move it on by one: as seek.
  * A backend without del, seek and next runs no db_bench benchmarks
  * (kv_bench.c says which it has).
+ *   reopen(&db, path, &intact, err)  open the database a crash left at
+ *                     path as the engine's own recovery would after a power
+ *                     cut (dbio crash, kv_durable.c); *intact false when its
+ *                     integrity check (sqlite's PRAGMA integrity_check)
+ *                     failed, the database still open for gets. -EIO when
+ *                     it would not open. NULL: no crash check for it.
  */
 #ifndef DBIO_WORKLOAD_WORKLOAD_INT_H
 #define DBIO_WORKLOAD_WORKLOAD_INT_H
@@ -75,9 +81,17 @@ struct kv_conf {
 	uint64_t updates;     /* random overwrites after the lookups */
 	int verify;	      /* fio's verify=: any value but 0 reads every record back and checks it */
 	char benchmarks[256]; /* db_bench's workloads to run instead, "fillseq,readrandom"; "": none */
+	int sqlite_sync;      /* enum kv_sqlite_sync: sqlite's PRAGMA synchronous */
 };
 
 enum kv_key_order { KV_KEY_SEQ, KV_KEY_RANDOM };
+enum kv_sqlite_sync {
+	KV_SQLITE_SYNC_AUTO,
+	KV_SQLITE_SYNC_OFF,
+	KV_SQLITE_SYNC_NORMAL,
+	KV_SQLITE_SYNC_FULL,
+	KV_SQLITE_SYNC_EXTRA
+};
 
 struct kv_backend {
 	const char *name;
@@ -108,6 +122,8 @@ struct kv_backend {
 	 * function of the library, for kv_lib_assertions. */
 	void (*version)(char *buf, size_t len);
 	const void *lib_symbol;
+	/* Appended, optional: reopen, above. */
+	int (*reopen)(struct kv_db **db, const char *path, bool *intact, struct dbio_err *err);
 };
 
 /* Whether the shared library that holds sym was built with assertions on
@@ -125,6 +141,22 @@ void kv_lib_version(const void *sym, char *buf, size_t len);
  * w->db_assertions. */
 void kv_lib_note(const struct kv_backend *be);
 void kv_lib_get(const struct kv_backend *be, const char **version, int *assertions);
+
+/* kv_durable.c: dbio crash's check of workload=kv (workload/durable.h).
+ * start: after prepare, when a probe is armed (0 and nothing otherwise):
+ * the table of what is acknowledged, the engine's files made durable
+ * (value: the fill every write starts from; path: the database's, under
+ * the layer's mount). seal: the crc32c of the key, kv's stamp and the rest
+ * of v, into v's bytes 16..20. issue: a write of the batch (its record,
+ * sequence, length); ack: the batch's commit returned (a cut may follow);
+ * finish: the findings into w->durable, the table freed (cleanup calls it
+ * too). */
+int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct kv_conf *conf,
+		     const char *value, const char *path);
+void kv_durable_seal(char *v, size_t vl, const char *key, size_t kl);
+void kv_durable_issue(uint64_t rec, uint64_t seq, size_t vl);
+void kv_durable_ack(void);
+void kv_durable_finish(struct worker *w);
 
 /* The name of the SQLite VFS that keeps the /proc/self/fd/ paths dbio gives
  * it (sqlite_vfs.c); pass it to sqlite3_open_v2 after workload_sqlite_vfs()

@@ -11,26 +11,6 @@ load helpers
 
 WRITER="$BATS_TEST_DIRNAME/crash_writer.py"
 
-# need_powercut: skip, saying why, unless this build has the layer and
-# this machine can mount it; in teardown, unmount any layer left in $target
-# (none in this namespace unless the private one failed: belt and braces).
-need_powercut() {
-	[ "$(id -u)" -eq 0 ] || skip "needs root for a mount namespace"
-	[ -c /dev/fuse ] || skip "no /dev/fuse"
-	run "$DBIO" crash --cleanup "$target"
-	[ "$output" != "dbio: crash: the power-cut layer is left out of this build: install libfuse3-dev and build again" ] || skip "${output#dbio: crash: }"
-	[ "$status" -eq 0 ]
-	on_teardown unmount_layers
-}
-
-unmount_layers() {
-	local m
-	for m in "$target"/.dbio-powercut.*/mnt; do
-		[ -d "$m" ] && unmount "$m"
-	done
-	return 0
-}
-
 # toy MODE FIRST LAST SUMMARY: run the toy writer MODE for 10 records on the
 # layer; its first and last state lines and its summary must be these, and
 # the layer's directory gone afterwards.
@@ -149,4 +129,25 @@ toy() {
 	run -2 --separate-stderr "$DBIO" crash --cleanup "$scratch/u/link"
 	[ "$(ls -A "$scratch/victim")" = sub ]
 	is_empty_dir "$scratch/victim/sub"
+}
+
+@test "crash: DIR renamed while the writer runs: the layer is still unmounted and removed (B3)" {
+	need_powercut
+	run -0 "$DBIO" crash --exec "echo f r; read x; mv '$target' '$scratch/moved'; echo f s; read x" "$target"
+	[ "${lines[2]}" = "crash states checked: 2, with losses: 2, acknowledged lost: max 2, total 3" ]
+	is_empty_dir "$scratch/moved"
+}
+
+@test "crash: what the writer started goes with it when dbio is SIGKILLed (the writer is pid 1 of its own pid namespace, B4)" {
+	need_powercut
+	"$DBIO" crash --exec "sleep 4322 & touch started; exec sleep 1001" "$target" >"$scratch/stdout" 2>"$scratch/stderr" &
+	bg_pid=$!
+	wait_for "$target/.dbio-powercut.$bg_pid/live/started"
+	kill -KILL "$bg_pid"
+	wait "$bg_pid" || true
+	bg_pid=
+	no_sleeper() { ! pgrep -f "^sleep 4322$" >/dev/null; }
+	wait_until no_sleeper
+	run -0 "$DBIO" crash --cleanup "$target"
+	is_empty_dir "$target"
 }

@@ -693,3 +693,23 @@ gnuplot_as() {
 	unshare -m --propagation private sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' \
 		gnuplot_as "$file" "$real" "$@"
 }
+
+# need_powercut (crash.bats, crash_kv.bats): skip, saying why, unless this build has the layer and
+# this machine can mount it; in teardown, unmount any layer left in $target
+# (none in this namespace unless the private one failed: belt and braces).
+need_powercut() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a mount namespace"
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	run "$DBIO" crash --cleanup "$target"
+	[ "$output" != "dbio: crash: the power-cut layer is left out of this build: install libfuse3-dev and build again" ] || skip "${output#dbio: crash: }"
+	[ "$status" -eq 0 ]
+	on_teardown unmount_layers
+}
+
+unmount_layers() {
+	local m
+	for m in "$target"/.dbio-powercut.*/mnt; do
+		[ -d "$m" ] && unmount "$m"
+	done
+	return 0
+}

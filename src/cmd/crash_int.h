@@ -1,0 +1,16 @@
+/*
+ * Private to dbio crash: what its two modes share. crash.c drives a writer
+ * (--exec CMD DIR) and cleans up (--cleanup DIR); crash_job.c runs a job
+ * on the layer (dbio crash JOBFILE).
+ */
+#ifndef DBIO_CMD_CRASH_INT_H
+#define DBIO_CMD_CRASH_INT_H
+
+/* The directory dir, resolved as every target of dbio is
+ * (util/safepath.h): an fd, or minus the exit status after saying why. */
+int crash_open_dir(const char *dir);
+
+/* dbio crash JOBFILE [--KEY=VALUE...]: the exit status. */
+int crash_job_main(int argc, char **argv);
+
+#endif

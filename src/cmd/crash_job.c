@@ -1,0 +1,200 @@
+/*
+ * dbio crash [--cuts N] [--acks K] JOBFILE [--KEY=VALUE...]: one job of
+ * workload=kv run on the power-cut layer (powercut/), mounted privately in
+ * the job's directory, and checked at each crash state (workload/durable.h):
+ * right after each of the first N durability points (an fsync's return)
+ * and right after K of its acknowledgements (commits that returned) chosen
+ * at random. The result is dbio run's, with a job run's "durability"
+ * section (docs/results.md); the text report shows it beside ops/s.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/cmd_int.h"
+#include "cmd/crash_int.h"
+#include "cmd/opts.h"
+#include "powercut/powercut.h"
+#include "views/text.h"
+#include "workload/durable.h"
+
+struct crash_job_args {
+	struct run_args run; /* first: jobrun_parse's callbacks are given its address */
+	unsigned cuts, acks;
+};
+
+static int parse_count(const char *what, const char *v, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long c = strtoul(v, &end, 10);
+
+	if (*end || !*v || c > max || *v == '-') {
+		cmd_error("crash: %s '%s': expected a count from 0 to %u", what, v, max);
+		return 2;
+	}
+	*out = (unsigned)c;
+	return 0;
+}
+
+static int job_cuts(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec;
+	(void)o;
+	return parse_count("--cuts", v, 1000000, &((struct crash_job_args *)args)->cuts);
+}
+
+static int job_acks(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec;
+	(void)o;
+	return parse_count("--acks", v, 1000000, &((struct crash_job_args *)args)->acks);
+}
+
+static const struct cmd_opt crash_job_rows[] = {
+	{ .name = "--cuts", .value = "N", .parse = job_cuts },
+	{ .name = "--acks", .value = "K", .parse = job_acks },
+	{ 0 },
+};
+
+static const struct cmd_opt *const crash_job_tables[] = { crash_job_rows, jobrun_format_rows,
+							  jobrun_rows,	  jobrun_not_sweep_rows,
+							  cmd_opts_help,  NULL };
+
+static const struct cmd_opts crash_job_opts = {
+	.name = "crash",
+	.subject = "crash",
+	.tables = crash_job_tables,
+};
+
+static int cut(void *arg, int *cutfd)
+{
+	return powercut_cut(arg, cutfd);
+}
+
+static int settle(void *arg)
+{
+	return powercut_settle(arg);
+}
+
+static void on_point(void *arg, unsigned long n)
+{
+	(void)arg;
+	durable_point(n);
+}
+
+static void show(const json_t *result, const struct jobset *set, const struct run_args *a)
+{
+	(void)set;
+	(void)a;
+	text_report(stdout, result);
+}
+
+/* The one job dbio crash checks, or 2 after saying why not. */
+static int one_kv_job(const struct jobset *set)
+{
+	const struct job *job = set->jobs;
+
+	if (set->njobs != 1) {
+		cmd_error(
+			"crash: %zu jobs: dbio crash checks one job at a time (give one job file with one job)",
+			set->njobs);
+		return 2;
+	}
+	if (strcmp(job->workload, "kv")) {
+		cmd_error("crash: job '%s': workload=%s: dbio crash checks workload=kv for now", job->name,
+			  job->workload);
+		return 2;
+	}
+	if (job->numjobs != 1) {
+		cmd_error("crash: job '%s': numjobs=%llu: dbio crash checks one thread (numjobs=1)",
+			  job->name, (unsigned long long)job->numjobs);
+		return 2;
+	}
+	if (strchr(job->directory, ':')) {
+		cmd_error("crash: job '%s': directory=%s: one directory, the layer's", job->name,
+			  job->directory);
+		return 2;
+	}
+	return 0;
+}
+
+/* With the job's directory open as dirfd: the layer mounted in it, the job
+ * run there with the probe armed, the layer undone. The exit status. */
+static int run_on_layer(struct crash_job_args *a, struct jobset *set, int dirfd, int argc, char **argv)
+{
+	struct durable_probe probe = { .cut = cut, .settle = settle, .points = a->cuts, .acks = a->acks };
+	struct powercut *pc;
+	char err[256];
+	int ret = powercut_cleanup(dirfd), status;
+
+	if (ret < 0) {
+		cmd_error("crash: %s: cannot remove a killed run's layer: %s", set->jobs[0].directory,
+			  strerror(-ret));
+		return 1;
+	}
+	if ((ret = powercut_open(dirfd, &pc, err, sizeof(err))) < 0) {
+		cmd_error("crash: %s: %s", set->jobs[0].directory, err);
+		return 1;
+	}
+	probe.arg = pc;
+	probe.root = powercut_mount_path(pc);
+	probe.seed = set->jobs[0].randseed;
+	snprintf(set->jobs[0].directory, sizeof(set->jobs[0].directory), "%s", probe.root);
+	powercut_on_durable(pc, on_point, NULL);
+	durable_arm(&probe);
+	status = jobrun_execute(&a->run, set, argc, argv, show);
+	durable_arm(NULL);
+	powercut_close(pc);
+	return status;
+}
+
+int crash_job_main(int argc, char **argv)
+{
+	struct crash_job_args a = { .cuts = 100, .acks = 100 };
+	struct jobset set = { 0 };
+	struct dbio_err err = { 0 };
+	bool suite = false;
+	int rc, status, dirfd;
+
+	status = jobrun_parse(&crash_job_opts, argc, argv, &a.run);
+	if (status) {
+		status = status < 0 ? 0 : status;
+		goto out_args;
+	}
+	if (!a.run.nfiles && !a.run.nkeys) { /* not the default suite: a job of the user's */
+		cmd_error(
+			"crash: expected a job file, --exec CMD DIR or --cleanup DIR (see dbio crash --help)");
+		status = 2;
+		goto out_args;
+	}
+	if (!powercut_built()) {
+		cmd_error(
+			"crash: the power-cut layer is left out of this build: install libfuse3-dev and build again");
+		status = 1;
+		goto out_args;
+	}
+	rc = jobrun_build(&a.run, NULL, 0, &set, &suite, &err);
+	if (rc) {
+		cmd_error("%s", err.msg);
+		status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
+		goto out_set;
+	}
+	if ((status = one_kv_job(&set)))
+		goto out_set;
+	if ((dirfd = crash_open_dir(set.jobs[0].directory)) < 0) {
+		status = -dirfd;
+		goto out_set;
+	}
+	status = run_on_layer(&a, &set, dirfd, argc + 1, argv - 1);
+	close(dirfd);
+out_set:
+	jobset_release(&set);
+out_args:
+	jobrun_args_release(&a.run);
+	return status;
+}

@@ -1,0 +1,55 @@
+/*
+ * The durability lines of the text report (a job run's "durability",
+ * dbio crash): what a power cut at the checked states lost of what the
+ * workload saw acknowledged, beside the rate of its writes. Written into
+ * text_report's stream, which escapes the result's text.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/tree.h"
+#include "views/text.h"
+
+/* The writes' ops/s of the run: insert, or update when it did none. */
+static double write_rate(const json_t *run)
+{
+	const json_t *ops = json_object_get(run, "ops");
+	const char *names[] = { "insert", "update" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const json_t *o = json_object_get(ops, names[i]);
+
+		if (o && tree_num(o, "count") > 0)
+			return tree_num(o, "iops");
+	}
+	return 0;
+}
+
+void text_durability(FILE *fp, const json_t *run)
+{
+	const json_t *d = json_object_get(run, "durability");
+	const json_t *lost = json_object_get(d, "acknowledged_lost"),
+		     *first = json_object_get(d, "first_lost");
+
+	if (!d)
+		return;
+	fputs("    after a power cut (", fp);
+	fputs(tree_str(d, "setting"), fp);
+	fprintf(fp,
+		"): lost %.0f acknowledged in %.0f crash states, up to %.0f of %.0f in one (%.0f states with losses)",
+		tree_num(lost, "total"), tree_num(d, "states"), tree_num(lost, "max"),
+		tree_num(d, "acknowledged"), tree_num(d, "states_with_losses"));
+	fprintf(fp, "; %.0f write ops/s\n", write_rate(run));
+	fprintf(fp,
+		"      %.0f at fsync returns, %.0f after acknowledgements; did not open: %.0f, integrity_check failed: %.0f, torn records: %.0f\n",
+		tree_num(d, "at_durability_points"), tree_num(d, "after_acknowledgements"),
+		tree_num(d, "not_opened"), tree_num(d, "integrity_failed"), tree_num(d, "torn_records"));
+	if (first) {
+		fprintf(fp, "      first lost: key %016.0f, acknowledged write %.0f, at the cut '",
+			tree_num(first, "key"), tree_num(first, "sequence"));
+		fputs(tree_str(first, "cut"), fp);
+		fputs("': ", fp);
+		fputs(tree_str(first, "why"), fp);
+		fputc('\n', fp);
+	}
+}

@@ -1,0 +1,340 @@
+/*
+ * dbio crash's check of workload=kv (workload/durable.h): "verify what you
+ * acknowledged". Each value the run writes carries, after kv's stamp
+ * (record number, write sequence), a crc32c of its key, its stamp and the
+ * rest of its bytes. A batch's writes are acknowledged when its commit
+ * returns. At each crash state (a durability point of the layer, or right
+ * after an acknowledgement chosen at random) the layer is cut, the engine
+ * reopened on the cut with its own recovery (backend reopen), and every
+ * record read: an acknowledged one must be there with its acknowledged
+ * value or a later write of it (whole: checksum, stamp and bytes); any
+ * record with a bad checksum is torn, acknowledged or not. One thread.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/checksum.h"
+#include "util/rng.h"
+#include "workload/durable.h"
+#include "workload/workload_int.h"
+
+#define STAMP_BYTES 16 /* kv.c's: record number, write sequence */
+#define SEAL_BYTES  20 /* and the crc32c after them */
+#define KEY_MAX	    64
+
+struct pending {
+	uint64_t rec, seq;
+	uint32_t len;
+};
+
+static struct kv_durable {
+	pthread_mutex_t lock;
+	const struct durable_probe *probe;
+	bool started;
+	const struct kv_backend *be;
+	uint64_t records;
+	size_t vmax;
+	char *fill;	      /* the value bytes after the seal, as every write has them */
+	char *back;	      /* a value read back */
+	char rel[4096];	      /* the database's path under the layer's mount */
+	uint64_t *acked;      /* per record: the sequence of its acknowledged write, 0: none */
+	uint32_t *alen;	      /* and its length */
+	struct pending *pend; /* the writes of the batch not yet committed */
+	size_t npend, cappend;
+	uint8_t *chosen; /* per batch: cut after its acknowledgement */
+	uint64_t batches, nbatches, acked_ops;
+	struct durable_tally t;
+} kd = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+void durable_arm(const struct durable_probe *probe)
+{
+	pthread_mutex_lock(&kd.lock);
+	kd.probe = probe;
+	pthread_mutex_unlock(&kd.lock);
+}
+
+bool durable_armed(void)
+{
+	return kd.probe != NULL;
+}
+
+static uint32_t seal_of(const char *key, size_t kl, const char *v, size_t vl)
+{
+	uint32_t c = csum_crc32c(0, key, kl);
+
+	c = csum_crc32c(c, v, STAMP_BYTES);
+	return csum_crc32c(c, v + SEAL_BYTES, vl - SEAL_BYTES);
+}
+
+void kv_durable_seal(char *v, size_t vl, const char *key, size_t kl)
+{
+	uint32_t c = seal_of(key, kl, v, vl);
+
+	memcpy(v + STAMP_BYTES, &c, sizeof(c));
+}
+
+static void setting_of(const struct kv_conf *conf, char *buf, size_t len)
+{
+	const bool s = conf->sync_each_batch;
+	const char *what = !strcmp(conf->kv_engine, "gdbm")   ? (s ? "gdbm_sync per batch" : "no gdbm_sync")
+			   : !strcmp(conf->kv_engine, "lmdb") ? (s ? "synced commits" : "MDB_NOSYNC")
+			   : !strcmp(conf->kv_engine, "sqlite")
+				   ? (s ? "synchronous=FULL" : "synchronous=OFF")
+				   : (s ? "sync_each_batch=1" : "sync_each_batch=0");
+
+	static const char *const sq[] = { [KV_SQLITE_SYNC_OFF] = "synchronous=OFF",
+					  [KV_SQLITE_SYNC_NORMAL] = "synchronous=NORMAL",
+					  [KV_SQLITE_SYNC_FULL] = "synchronous=FULL",
+					  [KV_SQLITE_SYNC_EXTRA] = "synchronous=EXTRA" };
+
+	if (!strcmp(conf->kv_engine, "sqlite") && conf->sqlite_sync != KV_SQLITE_SYNC_AUTO)
+		what = sq[conf->sqlite_sync];
+	snprintf(buf, len, "%s %s", conf->kv_engine, what);
+}
+
+/* K of the run's batches, at random from seed (all of them when K is as
+ * many): the acknowledgements a cut follows. */
+static int choose_acks(const struct kv_conf *conf, unsigned k, uint64_t seed)
+{
+	uint64_t n = (conf->records + conf->batch - 1) / conf->batch +
+		     (conf->updates + conf->batch - 1) / conf->batch;
+	struct rng r;
+
+	kd.nbatches = n;
+	kd.chosen = calloc(n ? n : 1, 1);
+	if (!kd.chosen)
+		return -ENOMEM;
+	rng_seed(&r, seed);
+	for (uint64_t left = k < n ? k : n, seen = 0; seen < n && left; seen++)
+		if (rng_below(&r, n - seen) < left) { /* selection sampling: each set of k equally likely */
+			kd.chosen[seen] = 1;
+			left--;
+		}
+	return 0;
+}
+
+int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct kv_conf *conf,
+		     const char *value, const char *path)
+{
+	const struct durable_probe *p = kd.probe;
+	size_t rl = p ? strlen(p->root) : 0;
+	int rc;
+
+	if (!p)
+		return 0;
+	if (!be->reopen)
+		return dbio_err_set(&w->err, DBIO_EINPUT, "crash: kv_engine=%s has no crash check", be->name);
+	if (conf->value_size.lo < SEAL_BYTES + 4)
+		return dbio_err_set(
+			&w->err, DBIO_EINPUT,
+			"crash: value_size %llu: below 24 bytes leaves no room for the record's checksum",
+			(unsigned long long)conf->value_size.lo);
+	if (conf->verify)
+		return dbio_err_set(
+			&w->err, DBIO_EINPUT,
+			"crash: verify= is for dbio run: dbio crash reads every record back at each cut");
+	if (strncmp(path, p->root, rl) || path[rl] != '/')
+		return dbio_err_set(&w->err, -EINVAL, "crash: %s is not in the layer's mount %s", path,
+				    p->root);
+	memset(&kd.t, 0, sizeof(kd.t));
+	snprintf(kd.rel, sizeof(kd.rel), "%s", path + rl + 1);
+	kd.be = be;
+	kd.records = conf->records;
+	kd.vmax = conf->value_size.hi;
+	kd.fill = malloc(kd.vmax);
+	kd.back = malloc(kd.vmax);
+	kd.acked = calloc(conf->records, sizeof(*kd.acked));
+	kd.alen = calloc(conf->records, sizeof(*kd.alen));
+	kd.cappend = conf->batch;
+	kd.pend = calloc(conf->batch, sizeof(*kd.pend));
+	if (!kd.fill || !kd.back || !kd.acked || !kd.alen || !kd.pend || choose_acks(conf, p->acks, p->seed))
+		return dbio_err_set(&w->err, -ENOMEM,
+				    "crash: out of memory for the table of acknowledged records");
+	memcpy(kd.fill, value, kd.vmax);
+	kd.t.on = true;
+	setting_of(conf, kd.t.setting, sizeof(kd.t.setting));
+	if ((rc = p->settle(p->arg)))
+		return dbio_err_set(&w->err, rc, "crash: cannot make the engine's new files durable: %s",
+				    strerror(-rc));
+	kd.batches = kd.acked_ops = 0;
+	kd.started = true;
+	return 0;
+}
+
+void kv_durable_issue(uint64_t rec, uint64_t seq, size_t vl)
+{
+	if (kd.npend < kd.cappend)
+		kd.pend[kd.npend++] = (struct pending){ rec, seq, (uint32_t)vl };
+}
+
+/* Record rec as the cut holds it (vl bytes in kd.back, or missing): NULL
+ * when it is what was acknowledged (or a later write), else why not;
+ * *torn when its checksum is bad. */
+static const char *judge(uint64_t rec, const char *key, size_t kl, bool found, size_t vl, bool *torn)
+{
+	uint64_t stamp[2];
+	uint32_t c;
+
+	*torn = false;
+	if (!found)
+		return kd.acked[rec] ? "missing" : NULL;
+	if (vl < SEAL_BYTES || vl > kd.vmax) {
+		*torn = true;
+		return "a value of a size never written";
+	}
+	memcpy(stamp, kd.back, sizeof(stamp));
+	memcpy(&c, kd.back + STAMP_BYTES, sizeof(c));
+	if (c != seal_of(key, kl, kd.back, vl) || stamp[0] != rec ||
+	    memcmp(kd.back + SEAL_BYTES, kd.fill + SEAL_BYTES, vl - SEAL_BYTES)) {
+		*torn = true;
+		return "a bad checksum";
+	}
+	if (stamp[1] < kd.acked[rec])
+		return "an older value";
+	if (stamp[1] == kd.acked[rec] && vl != kd.alen[rec])
+		return "a value of another length";
+	return NULL;
+}
+
+static void note_lost(uint64_t rec, const char *cut, const char *why)
+{
+	if (kd.t.first_set)
+		return;
+	kd.t.first_set = true;
+	kd.t.first_key = rec;
+	kd.t.first_seq = kd.acked[rec];
+	snprintf(kd.t.first_cut, sizeof(kd.t.first_cut), "%s", cut);
+	snprintf(kd.t.first_why, sizeof(kd.t.first_why), "%s", why);
+}
+
+/* Every record of the reopened database db judged; the acknowledged ones
+ * lost, or -errno when a read failed otherwise. */
+static long read_all(struct kv_db *db, const char *cut)
+{
+	char key[KEY_MAX];
+	long lost = 0;
+
+	if (kd.be->begin(db, false))
+		return -EIO;
+	for (uint64_t rec = 0; rec < kd.records; rec++) {
+		size_t vl = 0;
+		bool torn;
+		int n = snprintf(key, sizeof(key), "%016llu", (unsigned long long)rec), rc;
+		const char *why;
+
+		rc = kd.be->get(db, key, (size_t)n, kd.back, kd.vmax, &vl);
+		if (rc && rc != -ENOENT)
+			return rc;
+		why = judge(rec, key, (size_t)n, rc == 0, vl, &torn);
+		kd.t.torn += torn;
+		if (why && kd.acked[rec]) {
+			lost++;
+			note_lost(rec, cut, why);
+		}
+	}
+	kd.be->commit(db, false);
+	return lost;
+}
+
+/* One crash state: cut, reopen, judge. Under kd.lock. */
+static void check(const char *cut)
+{
+	const struct durable_probe *p = kd.probe;
+	struct dbio_err err = { 0 };
+	struct kv_db *db = NULL;
+	char path[4200];
+	bool intact = true;
+	int cutfd, rc = p->cut(p->arg, &cutfd);
+	long lost;
+
+	if (rc < 0) {
+		snprintf(kd.t.first_why, sizeof(kd.t.first_why), "the cut failed: %s", strerror(-rc));
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", cutfd, kd.rel);
+	rc = kd.be->reopen(&db, path, &intact, &err);
+	if (rc) {
+		kd.t.not_opened++;
+		lost = (long)kd.acked_ops;
+		for (uint64_t rec = 0; rec < kd.records && lost; rec++)
+			if (kd.acked[rec]) {
+				note_lost(rec, cut, err.msg[0] ? err.msg : "the engine would not open");
+				break;
+			}
+	} else {
+		kd.t.integrity += !intact;
+		lost = read_all(db, cut);
+		kd.be->close(db);
+		if (lost < 0) {
+			kd.t.not_opened++;
+			lost = (long)kd.acked_ops;
+		}
+	}
+	close(cutfd);
+	kd.t.states++;
+	kd.t.lossy += lost > 0;
+	kd.t.lost += (uint64_t)lost;
+	if ((uint64_t)lost > kd.t.lost_max)
+		kd.t.lost_max = (uint64_t)lost;
+}
+
+void kv_durable_ack(void)
+{
+	char cut[32];
+
+	pthread_mutex_lock(&kd.lock);
+	for (size_t i = 0; i < kd.npend; i++) {
+		if (!kd.acked[kd.pend[i].rec])
+			kd.acked_ops++;
+		kd.acked[kd.pend[i].rec] = kd.pend[i].seq;
+		kd.alen[kd.pend[i].rec] = kd.pend[i].len;
+	}
+	kd.npend = 0;
+	if (kd.started && kd.batches < kd.nbatches && kd.chosen[kd.batches]) {
+		snprintf(cut, sizeof(cut), "ack %llu", (unsigned long long)kd.batches + 1);
+		kd.t.acks++;
+		check(cut);
+	}
+	kd.batches++;
+	pthread_mutex_unlock(&kd.lock);
+}
+
+void durable_point(unsigned long n)
+{
+	char cut[32];
+
+	pthread_mutex_lock(&kd.lock);
+	if (kd.started && kd.probe && kd.t.points < kd.probe->points) {
+		snprintf(cut, sizeof(cut), "fsync %lu", n);
+		kd.t.points++;
+		check(cut);
+	}
+	pthread_mutex_unlock(&kd.lock);
+}
+
+void kv_durable_finish(struct worker *w)
+{
+	pthread_mutex_lock(&kd.lock);
+	if (kd.started) {
+		kd.t.acked = kd.acked_ops;
+		w->durable = kd.t;
+	}
+	kd.started = false;
+	free(kd.fill);
+	free(kd.back);
+	free(kd.acked);
+	free(kd.alen);
+	free(kd.pend);
+	free(kd.chosen);
+	kd.fill = kd.back = NULL;
+	kd.acked = NULL;
+	kd.alen = NULL;
+	kd.pend = NULL;
+	kd.chosen = NULL;
+	kd.npend = 0;
+	pthread_mutex_unlock(&kd.lock);
+}

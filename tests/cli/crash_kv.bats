@@ -1,0 +1,167 @@
+#!/usr/bin/env bats
+# dbio crash JOB: workload=kv on the power-cut layer (src/powercut/), its
+# acknowledged records checked at each crash state by workload/kv_durable.c.
+# 100 records in batches of 10: 10 acknowledgements (commits that returned),
+# every one of them a cut (--acks 100), and the first 100 fsync returns.
+# Each engine's safe setting loses nothing; its unsafe one loses, at the
+# cut after acknowledgement i, all 10*i records acknowledged so far (550 in
+# all). The test hook DBIO_POWERCUT_KEEP (docs/errors.md) shows the checks
+# can fail: with =all (a cut keeps everything) the unsafe settings' tests
+# fail, with =none (a cut keeps nothing) the safe ones'.
+
+load helpers
+
+# crash_kv ENGINE KEY=VALUE...: dbio crash of 100 records on ENGINE (skipped
+# when the build left it out) into $result; DIR empty afterwards.
+crash_kv() {
+	need_powercut
+	kv_engines_of_build | grep -qxF "$1" || skip "this build left out kv_engine=$1"
+	local engine=$1
+	shift
+	run -0 --separate-stderr "$DBIO" crash --output "$result" --directory="$target" --workload=kv \
+		--kv_engine="$engine" --records=100 --batch=10 --value_size=64-128 "$@"
+	is_empty_dir "$target"
+}
+
+# safe: every state checked, none lost, every record acknowledged.
+safe() {
+	json_is "$result" jobs.0.runs.0.durability.states_with_losses=0 \
+		jobs.0.runs.0.durability.acknowledged_lost.total=0 jobs.0.runs.0.durability.acknowledged_lost.max=0 \
+		jobs.0.runs.0.durability.after_acknowledgements=10 jobs.0.runs.0.durability.acknowledged=100 \
+		jobs.0.runs.0.durability.not_opened=0 jobs.0.runs.0.durability.torn_records=0
+}
+
+# unsafe: no fsync at all, so each of the 10 states after an acknowledgement
+# loses everything acknowledged (10, 20 ... 100: 550), the first being key 0.
+unsafe() {
+	json_is "$result" jobs.0.runs.0.durability.states=10 jobs.0.runs.0.durability.at_durability_points=0 \
+		jobs.0.runs.0.durability.states_with_losses=10 jobs.0.runs.0.durability.acknowledged_lost.max=100 \
+		jobs.0.runs.0.durability.acknowledged_lost.total=550 jobs.0.runs.0.durability.first_lost.key=0 \
+		jobs.0.runs.0.durability.first_lost.sequence=1 "jobs.0.runs.0.durability.first_lost.cut=ack 1" \
+		jobs.0.runs.0.durability.first_lost.why=missing jobs.0.runs.0.durability.torn_records=0
+}
+
+@test "crash kv: gdbm with gdbm_sync per batch loses nothing at its 10 syncs and 10 acknowledgements" {
+	crash_kv gdbm --sync_each_batch=1
+	safe
+	json_is "$result" jobs.0.runs.0.durability.states=20 jobs.0.runs.0.durability.at_durability_points=10 \
+		"jobs.0.runs.0.durability.setting=gdbm gdbm_sync per batch" jobs.0.runs.0.durability.version=1
+}
+
+@test "crash kv: gdbm without gdbm_sync loses every acknowledged record" {
+	crash_kv gdbm --sync_each_batch=0
+	unsafe
+	json_is "$result" "jobs.0.runs.0.durability.setting=gdbm no gdbm_sync"
+}
+
+@test "crash kv: LMDB's synced commits lose nothing" {
+	crash_kv lmdb --sync_each_batch=1
+	safe
+	json_is "$result" "jobs.0.runs.0.durability.setting=lmdb synced commits"
+}
+
+@test "crash kv: LMDB with MDB_NOSYNC loses every acknowledged record" {
+	crash_kv lmdb --sync_each_batch=0
+	unsafe
+	json_is "$result" "jobs.0.runs.0.durability.setting=lmdb MDB_NOSYNC"
+}
+
+@test "crash kv: SQLite synchronous=EXTRA loses nothing, and integrity_check passes in every state" {
+	crash_kv sqlite --sqlite_synchronous=extra
+	safe
+	json_is "$result" "jobs.0.runs.0.durability.setting=sqlite synchronous=EXTRA" \
+		jobs.0.runs.0.durability.integrity_failed=0
+}
+
+@test "crash kv: SQLite synchronous=FULL loses the last commit, at most: its journal's unlink is not durable" {
+	crash_kv sqlite --sqlite_synchronous=full
+	json_is "$result" jobs.0.runs.0.durability.acknowledged_lost.max=10 \
+		"jobs.0.runs.0.durability.first_lost.cut=ack 1" jobs.0.runs.0.durability.integrity_failed=0
+	# every state right after an acknowledgement loses that commit's 10
+	run -0 jpy "$result" 'run["durability"]["states_with_losses"] >= 10'
+	[ "$output" = true ]
+}
+
+@test "crash kv: SQLite synchronous=OFF loses every acknowledged record" {
+	crash_kv sqlite --sync_each_batch=0
+	unsafe
+	json_is "$result" "jobs.0.runs.0.durability.setting=sqlite synchronous=OFF"
+}
+
+@test "crash kv: the text report shows what a cut lost beside the write ops/s, and names the first lost record" {
+	need_powercut
+	kv_engines_of_build | grep -qxF gdbm || skip "this build left out kv_engine=gdbm"
+	run -0 --separate-stderr "$DBIO" crash --directory="$target" --workload=kv --kv_engine=gdbm \
+		--sync_each_batch=0 --records=100 --batch=10 --value_size=64-128
+	[[ "$output" =~ "    after a power cut (gdbm no gdbm_sync): lost 550 acknowledged in 10 crash states, up to 100 of 100 in one (10 states with losses); "[0-9]+" write ops/s" ]]
+	[[ "$output" == *"      0 at fsync returns, 10 after acknowledgements; did not open: 0, integrity_check failed: 0, torn records: 0"* ]]
+	[[ "$output" == *"      first lost: key 0000000000000000, acknowledged write 1, at the cut 'ack 1': missing"* ]]
+}
+
+@test "crash kv: --acks 3 --cuts 2 cuts after 3 of the 10 acknowledgements and at 2 fsync returns" {
+	crash_kv gdbm --sync_each_batch=1 --acks 3 --cuts 2
+	json_is "$result" jobs.0.runs.0.durability.states=5 jobs.0.runs.0.durability.at_durability_points=2 \
+		jobs.0.runs.0.durability.after_acknowledgements=3
+}
+
+@test "crash kv: with DBIO_POWERCUT_KEEP=none the engine finds no database, and every acknowledged record is lost" {
+	DBIO_POWERCUT_KEEP=none crash_kv gdbm --sync_each_batch=1 --cuts 0
+	json_is "$result" jobs.0.runs.0.durability.states=10 jobs.0.runs.0.durability.not_opened=10 \
+		jobs.0.runs.0.durability.acknowledged_lost.total=550
+}
+
+@test "crash kv: with DBIO_POWERCUT_KEEP=all nothing is lost, even without a sync" {
+	# LMDB writes its pages at each commit (gdbm keeps some in its own
+	# cache until a sync, so a cut of everything written still loses)
+	DBIO_POWERCUT_KEEP=all crash_kv lmdb --sync_each_batch=0
+	json_is "$result" jobs.0.runs.0.durability.states=10 jobs.0.runs.0.durability.acknowledged_lost.total=0
+}
+
+@test "crash kv: a job dbio crash cannot check is refused before anything is made" {
+	need_powercut
+	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=fileio --size=1m
+	[ "$stderr" = "dbio: crash: job 'job': workload=fileio: dbio crash checks workload=kv for now" ]
+	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=kv --numjobs=2
+	[ "$stderr" = "dbio: crash: job 'job': numjobs=2: dbio crash checks one thread (numjobs=1)" ]
+	run -2 --separate-stderr "$DBIO" crash --acks x --directory="$target" --workload=kv
+	[ "$stderr" = "dbio: crash: --acks 'x': expected a count from 0 to 1000000" ]
+	run -2 --separate-stderr "$DBIO" crash --acks 3 --exec true "$target"
+	[ "$stderr" = "dbio: crash: --acks '3': for dbio crash JOBFILE, not --exec" ]
+	run -2 --separate-stderr "$DBIO" crash
+	is_empty_dir "$target"
+}
+
+@test "crash kv: a value too small for the record's checksum is refused, and the layer is undone" {
+	need_powercut
+	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=kv --records=10 --batch=5 \
+		--value_size=8-30
+	[[ "$stderr" == *"crash: value_size 8: below 24 bytes leaves no room for the record's checksum"* ]]
+	is_empty_dir "$target"
+}
+
+@test "crash kv: a SIGKILLed dbio crash of a job leaves no mount behind, and --cleanup removes its layer" {
+	need_powercut
+	kv_engines_of_build | grep -qxF sqlite || skip "this build left out kv_engine=sqlite"
+	"$DBIO" crash --directory="$target" --workload=kv --kv_engine=sqlite --records=1000000 --batch=10 \
+		>"$scratch/stdout" 2>"$scratch/stderr" &
+	bg_pid=$!
+	layer="$target/.dbio-powercut.$bg_pid"
+	wait_for "$layer/live/dbio.job.0.db/sqlite"
+	kill -KILL "$bg_pid"
+	wait "$bg_pid" || true
+	bg_pid=
+	run -1 grep -F " $layer/mnt " /proc/self/mountinfo
+	run -0 "$DBIO" crash --cleanup "$target"
+	[ "$output" = "removed 1 power-cut layer of a killed dbio in $target" ]
+	is_empty_dir "$target"
+}
+
+@test "crash kv: updates are checked too: none lost with gdbm_sync, all 100 records lost at each update commit with MDB_NOSYNC" {
+	crash_kv gdbm --sync_each_batch=1 --updates=100 --key_order=random
+	json_is "$result" jobs.0.runs.0.durability.states=40 jobs.0.runs.0.durability.acknowledged_lost.total=0 \
+		jobs.0.runs.0.durability.acknowledged=100
+	crash_kv lmdb --sync_each_batch=0 --updates=100 --key_order=random
+	# 10 insert commits (10, 20 ... 100 lost: 550), 10 update commits (100 each)
+	json_is "$result" jobs.0.runs.0.durability.states=20 jobs.0.runs.0.durability.states_with_losses=20 \
+		jobs.0.runs.0.durability.acknowledged_lost.total=1550 jobs.0.runs.0.durability.acknowledged_lost.max=100
+}
