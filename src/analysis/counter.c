@@ -79,6 +79,15 @@ const struct counter counter_registry[] = {
 	{ "cgroup_refaults", "cgroup refaults", "pages", "cgroup.memory_stat.workingset_refault_file", 1,
 	  COUNTER_PER_OP,
 	  "mem_limit: file pages the job's cgroup read again after evicting them (cgroup v2)." },
+	{ "io_wait", "I/O wait", "%", "sched.blocked_ns", 1, COUNTER_PCT_THREADS,
+	  "Share of the job's threads' time off a CPU and not waiting for one: blocked in the kernel, on I/O "
+	  "for a synchronous engine (their wall-clock time less schedstat's run and wait times)." },
+	{ "time_user", "time in dbio (user)", "ns", "rusage.user_s", 1e9, COUNTER_PER_OP,
+	  "CPU time of the threads in user space: dbio's own work (and a database library's) per operation." },
+	{ "time_kernel", "time in the kernel on a CPU", "ns", "rusage.sys_s", 1e9, COUNTER_PER_OP,
+	  "CPU time of the threads in system calls and faults per operation." },
+	{ "time_blocked", "time blocked", "ns", "sched.blocked_ns", 1, COUNTER_PER_OP,
+	  "Time the threads were blocked (waiting on the device, a lock or a sleep) per operation." },
 	{ "cpu_wait", "waiting for a CPU", "ns", "sched.wait_ns", 1, COUNTER_PER_OP,
 	  "Time the job's threads were runnable but not running (schedstat)." },
 	{ "cpu_run", "time on a CPU", "ns", "sched.run_ns", 1, COUNTER_PER_OP,
@@ -109,6 +118,11 @@ const char *counter_per_op(const json_t *run, double *ops)
 	return most;
 }
 
+bool counter_of_run(const struct counter *c)
+{
+	return !strncmp(c->path, "sched.", 6) || !strncmp(c->path, "rusage.", 7);
+}
+
 bool counter_value(const struct counter *c, const json_t *run, double *value)
 {
 	const json_t *total = tree_get(run, "counters.total"), *v;
@@ -116,10 +130,18 @@ bool counter_value(const struct counter *c, const json_t *run, double *value)
 
 	if (!total)
 		return false;
-	v = strncmp(c->path, "sched.", 6) ? tree_get(total, c->path) : tree_get(run, c->path);
+	v = counter_of_run(c) ? tree_get(run, c->path) : tree_get(total, c->path);
 	if (!json_is_number(v))
 		return false;
 	*value = json_number_value(v) * c->scale;
+	if (c->norm == COUNTER_PCT_THREADS) {
+		const double wall = tree_num(json_object_get(run, "sched"), "wall_ns");
+
+		if (wall <= 0)
+			return false;
+		*value = *value / wall * 100;
+		return true;
+	}
 	if (c->norm == COUNTER_PCT_TIME) {
 		secs = tree_num(total, "duration_ns") / 1e9;
 		if (secs <= 0)

@@ -22,14 +22,16 @@
 /* How a counter becomes a figure. */
 enum counter_norm {
 	COUNTER_PER_OP, /* its delta over the run / the job's data operations (reads, writes, inserts …) */
-	COUNTER_PCT_TIME, /* a time (in µs after scale) as a percent of the sampled time */
+	COUNTER_PCT_TIME,    /* a time (in µs after scale) as a percent of the sampled time */
+	COUNTER_PCT_THREADS, /* a time of the threads (ns) as a percent of their wall-clock time
+				(sched.wall_ns) */
 };
 
 struct counter {
 	const char *name;  /* "device_flushes": the key in runs[].counters.per_op */
 	const char *label; /* "device flushes": what compare's explanation says */
 	const char *unit;  /* of the figure, before "per <op>": "flushes", "sectors", "%" */
-	const char *path;  /* under runs[].counters.total, or "sched.…" under the run */
+	const char *path;  /* under runs[].counters.total, or "sched.…", "rusage.…" under the run */
 	double scale;	   /* multiplies the raw value (512-byte sectors of bytes: 1/512) */
 	enum counter_norm norm;
 	const char *meaning; /* one sentence for help and docs */
@@ -42,6 +44,10 @@ extern const size_t counter_count;
  * that move data: read, write, trim, insert, lookup, update) into *ops,
  * and the name of the one with most ("write"); NULL when it has none. */
 const char *counter_per_op(const json_t *run, double *ops);
+
+/* Whether c is read from the run itself (sched, rusage) rather than from
+ * runs[].counters.total. */
+bool counter_of_run(const struct counter *c);
 
 /* Counter c's figure for run; false when the run lacks the counter (no
  * samples, no such device field on this kernel, no mem_limit cgroup) or,

@@ -317,6 +317,18 @@ static json_t *series_json(const struct run_stats *st)
 	return out;
 }
 
+/* The threads' times: on a CPU, waiting for one, and the rest of their
+ * wall-clock time, blocked (in I/O, on a lock, asleep). */
+static json_t *sched_json(const struct run_stats *st)
+{
+	const uint64_t busy = st->sched.run_ns + st->sched.wait_ns;
+
+	return json_pack("{s:I, s:I, s:I, s:I, s:I}", "run_ns", (json_int_t)st->sched.run_ns, "wait_ns",
+			 (json_int_t)st->sched.wait_ns, "timeslices", (json_int_t)st->sched.timeslices,
+			 "wall_ns", (json_int_t)st->sched_wall_ns, "blocked_ns",
+			 (json_int_t)(st->sched_wall_ns > busy ? st->sched_wall_ns - busy : 0));
+}
+
 /* min, mean, max and the standard percentiles of h, in ns. */
 static json_t *lat_summary_json(const struct hist *h)
 {
@@ -479,10 +491,7 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 	if (run && st->counters.nsamples >= 2)
 		json_object_set_new(run, "counters", result_counters_json(&st->counters));
 	if (run && (st->sched.run_ns || st->sched.wait_ns))
-		json_object_set_new(run, "sched",
-				    json_pack("{s:I, s:I, s:I}", "run_ns", (json_int_t)st->sched.run_ns,
-					      "wait_ns", (json_int_t)st->sched.wait_ns, "timeslices",
-					      (json_int_t)st->sched.timeslices));
+		json_object_set_new(run, "sched", sched_json(st));
 	if (run && st->steady.n)
 		json_object_set_new(run, "steadystate", result_steady_json(job, st));
 	if (run && st->nseries)

@@ -90,6 +90,7 @@ struct run_stats {
 	uint64_t mem_peak_bytes;  /* the cgroup's peak use, page cache included */
 	struct sampler counters;  /* system counters sampled while the group ran */
 	struct schedstat sched;	  /* the threads' scheduler times from the gate to their end, summed */
+	uint64_t sched_wall_ns;	  /* the wall-clock time of those, summed over the threads */
 	const char *db_engine;	  /* the database the workload drove, or NULL */
 	uint64_t disk_bytes;	  /* what the workload's own files occupy at the end (databases) */
 	unsigned lat_depth_min, lat_depth_max; /* latency_target: the depths its threads found */

@@ -126,6 +126,7 @@ struct run_slot {
 	int rc;
 	atomic_int ended;	 /* its run returned (steady.c: no more samples of it) */
 	struct schedstat sched;	 /* the thread's scheduler times over its run (taskstat_sched_self) */
+	uint64_t sched_wall_ns;	 /* the wall-clock time they were taken over */
 	struct run_group *group; /* the group it runs in (exitall) */
 };
 

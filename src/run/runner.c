@@ -39,10 +39,13 @@ static void *worker_main(void *arg)
 	pthread_mutex_unlock(&s->gate->lock);
 	struct schedstat sched0, sched1;
 
+	const uint64_t wall0 = clock_now_ns();
+
 	taskstat_sched_self(&sched0);
 	if (!rc && !atomic_load(&s->gate->failed) && run_thread_delay(&s->w) && (rc = wl->run(&s->w)))
 		atomic_store(&s->group->run_failed, 1);
 	taskstat_sched_self(&sched1);
+	s->sched_wall_ns = clock_now_ns() - wall0;
 	s->sched = (struct schedstat){ .run_ns = sched1.run_ns - sched0.run_ns,
 				       .wait_ns = sched1.wait_ns - sched0.wait_ns,
 				       .timeslices = sched1.timeslices - sched0.timeslices };

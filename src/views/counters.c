@@ -9,6 +9,8 @@ void counters_unit(const struct counter *c, char *buf, size_t len)
 {
 	if (c->norm == COUNTER_PCT_TIME)
 		snprintf(buf, len, "%% of the run's time");
+	else if (c->norm == COUNTER_PCT_THREADS)
+		snprintf(buf, len, "%% of the threads' time");
 	else
 		snprintf(buf, len, "%s per op", c->unit);
 }
@@ -39,7 +41,7 @@ static void where_of(const struct counter *c, char *buf, size_t len)
 {
 	const char *dev = strncmp(c->path, "disk.0.", 7) ? NULL : c->path + 7;
 
-	if (!strncmp(c->path, "sched.", 6))
+	if (counter_of_run(c))
 		snprintf(buf, len, "%s", c->path);
 	else if (dev)
 		snprintf(buf, len, "counters.total.disk[0].%s", dev);
