@@ -180,6 +180,19 @@ double explain_spearman(const double *y, size_t n)
 	return syy > 0 && sxx > 0 ? sxy / sqrt(sxx * syy) : 0;
 }
 
+/* Whether the figures span more than noise would: the largest at least
+ * 1.25 times the smallest (or some 0 and some not). */
+static bool moves(const double *y, size_t n)
+{
+	double lo = y[0], hi = y[0];
+
+	for (size_t i = 1; i < n; i++) {
+		lo = y[i] < lo ? y[i] : lo;
+		hi = y[i] > hi ? y[i] : hi;
+	}
+	return lo > 0 ? hi >= 1.25 * lo : hi > lo;
+}
+
 static int by_rho(const void *a, const void *b)
 {
 	double ra = fabs(((const struct explain_trend *)a)->rho),
@@ -215,8 +228,8 @@ size_t explain_sweep(const json_t *result, double min_rho, struct explain_trend 
 			if (s.n)
 				y[t.points++] = s.mean;
 		}
-		if (t.points != want || want < 3)
-			continue; /* a point without the counter: no trend to tell */
+		if (t.points != want || want < EXPLAIN_MIN_POINTS || !moves(y, t.points))
+			continue; /* a point without the counter, too few points, or flat */
 		t.rho = explain_spearman(y, t.points);
 		if (fabs(t.rho) >= min_rho) {
 			if (n < max)

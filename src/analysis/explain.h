@@ -51,6 +51,8 @@ int explain_build(struct explanation *x, const struct comparison *c, const json_
 
 void explain_release(struct explanation *x);
 
+#define EXPLAIN_MIN_POINTS 4
+
 /* One counter's rank correlation with the swept variable. */
 struct explain_trend {
 	const struct counter *counter;
@@ -61,8 +63,11 @@ struct explain_trend {
 /* The counters of a sweep result (jobs[] in point order; of a job file
  * with several jobs, the jobs named as the first) whose mean figure over
  * each point's complete runs has |rho| >= min_rho with the point's
- * position, strongest first, at most max into out. A sweep of fewer than
- * 3 points has none, nor a counter some point lacks. Returns how many. */
+ * position and whose largest figure is at least 1.25 times its smallest,
+ * strongest first, at most max into out. A sweep of fewer than
+ * EXPLAIN_MIN_POINTS points has none (with 3, a perfect order comes by
+ * chance one time in three), nor a counter some point lacks. Returns how
+ * many. */
 size_t explain_sweep(const json_t *result, double min_rho, struct explain_trend *out, size_t max);
 
 /* Spearman's rank correlation of y[0..n) with 0..n-1 (ties averaged); 0

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/termesc.h"
+
 /* A figure in few characters: 0.0147, 1.02, 412, 2.1e+06. */
 static void fig(char *buf, size_t len, double v)
 {
@@ -35,10 +37,10 @@ static void print_item(FILE *fp, const struct explain_item *it, const char *per)
 		snprintf(r, sizeof(r), "from 0");
 	else
 		snprintf(r, sizeof(r), "%.3g×", it->ratio);
-	fprintf(fp, "  %-44s %9s → %-9s (%s) *\n", name, a, b, r);
+	fprintf(fp, "  %-40s %8s → %-8s (%s) *\n", name, a, b, r);
 }
 
-void explain_print(FILE *fp, const struct comparison *c, const struct explanation *x)
+static void explain_text(FILE *fp, const struct comparison *c, const struct explanation *x)
 {
 	for (size_t i = 0; i < x->njobs; i++) {
 		const struct explain_job *j = &x->jobs[i];
@@ -65,15 +67,25 @@ void explain_print(FILE *fp, const struct comparison *c, const struct explanatio
 	}
 	if (x->njobs)
 		fprintf(fp,
-			"(* Welch's test over the repeats, p < %g; by effect size; per op: per data operation "
-			"of the job; dbio help counters)\n",
+			"(* Welch's test over the repeats, p < %g; by effect size; per op: per data\n"
+			"operation of the job; dbio help counters)\n",
 			c->alpha);
 }
 
-void explain_print_sweep(FILE *fp, const json_t *result)
+void explain_print(FILE *fp, const struct comparison *c, const struct explanation *x)
+{
+	FILE *out = termesc_open(fp);
+
+	if (!out)
+		return; /* out of memory: nothing rather than raw control characters */
+	explain_text(out, c, x);
+	fclose(out);
+}
+
+static void sweep_text(FILE *fp, const json_t *result)
 {
 	struct explain_trend t[EXPLAIN_SHOWN];
-	size_t n = explain_sweep(result, 0.8, t, EXPLAIN_SHOWN);
+	size_t n = explain_sweep(result, 0.9, t, EXPLAIN_SHOWN);
 	const char *key = json_string_value(json_object_get(
 		json_array_get(json_object_get(json_object_get(result, "sweep"), "vary"), 0), "key"));
 
@@ -85,6 +97,16 @@ void explain_print_sweep(FILE *fp, const json_t *result)
 		char name[160];
 
 		what(name, sizeof(name), t[i].counter, "op");
-		fprintf(fp, "  %-44s rho %+.2f\n", name, t[i].rho);
+		fprintf(fp, "  %-40s rho %+.2f\n", name, t[i].rho);
 	}
+}
+
+void explain_print_sweep(FILE *fp, const json_t *result)
+{
+	FILE *out = termesc_open(fp);
+
+	if (!out)
+		return;
+	sweep_text(out, result);
+	fclose(out);
 }

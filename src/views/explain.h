@@ -19,8 +19,8 @@
  * or why there is none. names are the comparison's file letters' files. */
 void explain_print(FILE *fp, const struct comparison *c, const struct explanation *x);
 
-/* The counters that move with a sweep's variable (|rho| >= 0.8), or
- * nothing for a sweep of fewer than 3 points. */
+/* The counters that move with a sweep's variable (|rho| >= 0.9), or
+ * nothing for a sweep of fewer than EXPLAIN_MIN_POINTS points. */
 void explain_print_sweep(FILE *fp, const json_t *result);
 
 #endif
