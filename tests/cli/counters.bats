@@ -107,6 +107,10 @@ why_first() {
 	first=$(why_first "$output")
 	[[ $first =~ ^\ \ device\ flushes\ per\ write\ +1\ →\ 0\.01[0-9]*\ +\(0\.01[0-9]*×\)\ \*$ ]] ||
 		{ echo "first: '$first'"; false; }
+	run --separate-stderr "$DBIO" report "$scratch/a.json" "$scratch/b.json" --html "$scratch/page.html"
+	[ "$status" -eq 0 ]
+	grep -q '^<h3>Why it changed</h3>' "$scratch/page.html"
+	[[ $(grep -m1 '^<tr><td>' "$scratch/page.html") =~ ^'<tr><td>device flushes per write</td><td>1</td><td>0.01' ]]
 }
 
 @test "counters: a cached random read under mem_limit=16m against none: compare names memory pressure or reclaim first" {
