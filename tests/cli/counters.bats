@@ -67,7 +67,8 @@ why_first() {
 	d = t["disk"]
 	assert d[0]["name"] == args[0] and d[0]["role"] == "target", d[0]
 	assert any(x["role"] == "loop backing" for x in d[1:]), d
-	assert d[0]["flush_ios"] == run["ops"]["fdatasync"]["count"] == 128, (d[0], run["ops"]["fdatasync"])
+	# fio's fdatasync=16: after every 16th write but the last (2048 / 16 - 1)
+	assert d[0]["flush_ios"] == run["ops"]["fdatasync"]["count"] == 127, (d[0], run["ops"]["fdatasync"])
 	assert d[0]["write_bytes"] >= 8 * 1024 * 1024, d[0]
 	for k in ("pgfault", "pgscan_direct", "allocstall", "compact_stall", "nr_dirtied", "nr_dirty"):
 	    assert k in t["vmstat"], (k, t["vmstat"])
@@ -78,7 +79,7 @@ why_first() {
 	assert run["sched"]["run_ns"] > 0, run["sched"]
 	per = run["counters"]["per_op"]
 	assert per["per"] == "write" and per["ops"] == 2048, per
-	assert per["device_flushes"] == 128 / 2048, per
+	assert abs(per["device_flushes"] - 127 / 2048) < 1e-9, per
 	assert all("vmstat" in s and "disk" in s for s in run["counters"]["samples"])
 	PY
 }
@@ -113,25 +114,27 @@ why_first() {
 	[[ $(grep -m1 '^<tr><td>' "$scratch/page.html") =~ ^'<tr><td>device flushes per write</td><td>1</td><td>0.01' ]]
 }
 
-@test "counters: a cached random read under mem_limit=16m against none: compare names memory pressure or reclaim first" {
+@test "counters: a 128 MiB sequential read under mem_limit=16m against none: compare names a counter of memory reclaim first" {
 	[ "$(id -u)" -eq 0 ] || skip "mem_limit needs root"
 	loop_dir a
 	local a=$dir
 	loop_dir b
-	run --separate-stderr "$DBIO" run --name=r --directory="$a" --rw=randread --bs=4k --size=64m --runtime=2 --time_based=1 --repeat=3 --output "$scratch/a.json"
+	run --separate-stderr "$DBIO" run --name=r --directory="$a" --rw=read --bs=128k --size=128m --repeat=3 --output "$scratch/a.json"
 	[ "$status" -eq 0 ]
-	run --separate-stderr "$DBIO" run --name=r --directory="$dir" --rw=randread --bs=4k --size=64m --runtime=2 --time_based=1 --repeat=3 --mem_limit=16m --output "$scratch/b.json"
+	run --separate-stderr "$DBIO" run --name=r --directory="$dir" --rw=read --bs=128k --size=128m --repeat=3 --mem_limit=16m --output "$scratch/b.json"
 	[ "$status" -eq 0 ]
-	pycheck "$scratch/b.json" <<-'PY'
+	pycheck "$scratch/b.json" "$scratch/a.json" <<-'PY'
 	for run in runs:
 	    assert "memory_stat" in run["counters"]["total"]["cgroup"], run["counters"]["total"]
-	assert "cgroup" not in json.load(open(sys.argv[1].replace("b.json", "a.json")))["jobs"][0]["runs"][0]["counters"]["total"]
+	assert "cgroup" not in json.load(open(args[0]))["jobs"][0]["runs"][0]["counters"]["total"]
 	PY
 	run --separate-stderr "$DBIO" compare "$scratch/a.json" "$scratch/b.json"
 	[ "$status" -eq 0 ]
 	local first
 	first=$(why_first "$output")
-	[[ $first =~ ^\ \ (memory\ pressure|pages\ scanned|cgroup\ pages\ scanned|allocation\ stalls) ]] ||
+	# cgroup v1 has no pgscan in memory.stat, and /proc/vmstat's pgscan
+	# counts global reclaim only: there the refaults name it
+	[[ $first =~ ^\ \ (memory\ pressure|pages\ scanned|cgroup\ pages\ scanned|page-cache\ refaults|cgroup\ refaults|allocation\ stalls) ]] ||
 		{ echo "$output"; false; }
 }
 
