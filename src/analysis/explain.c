@@ -23,9 +23,16 @@ static size_t run_figures(const struct counter *k, const json_t *job, double *x)
 	return n;
 }
 
-static double effect(const struct explain_item *it)
+/* See explain.h: the smallest |log ratio| the repeats leave likely. */
+static double effect_of(const struct summary *a, const struct summary *b, double ratio)
 {
-	return isinf(it->ratio) || it->ratio == 0 ? INFINITY : fabs(log(it->ratio));
+	double ca, cb;
+
+	if (isinf(ratio) || ratio == 0)
+		return INFINITY;
+	ca = a->stddev / a->mean;
+	cb = b->stddev / b->mean;
+	return fabs(log(ratio)) - 1.96 * sqrt(ca * ca / (double)a->n + cb * cb / (double)b->n);
 }
 
 /* The largest effect first; of equal ones (two counters from 0), the
@@ -33,7 +40,7 @@ static double effect(const struct explain_item *it)
 static int by_effect(const void *a, const void *b)
 {
 	const struct explain_item *x = a, *y = b;
-	double ex = effect(x), ey = effect(y);
+	double ex = x->effect, ey = y->effect;
 
 	if (ex != ey)
 		return ex < ey ? 1 : -1;
@@ -93,6 +100,7 @@ static int explain_pair(struct explain_job *x, const json_t *a, const json_t *b,
 					     .ratio = sa.mean != 0 ? sb.mean / sa.mean : INFINITY,
 					     .p_value = welch_p(&sa, &sb, NULL, NULL) };
 		it->significant = it->p_value < alpha;
+		it->effect = effect_of(&sa, &sb, it->ratio);
 		x->nitems += it->significant;
 	}
 	qsort(x->items, x->nitems, sizeof(*x->items), by_effect);

@@ -3,8 +3,10 @@
  * comparison (analysis/compare.h), the counters of the counter registry
  * (analysis/counter.h) whose per-run figures differ between the first
  * file and another, by Welch's test over the repeats at the comparison's
- * alpha, ordered by effect size (|log| of the ratio of the means; a
- * counter that was 0 and is not first). The headline beside them is the
+ * alpha, ordered by effect size: |log| of the ratio of the means less
+ * 1.96 standard errors of it (the delta method: sqrt(cv_a^2 / n_a +
+ * cv_b^2 / n_b)), so that of two counters with one ratio the exact one
+ * ranks above the noisy one; a counter that was 0, or became 0, first. The headline beside them is the
  * comparison's first row of the job for its most frequent data operation
  * (a change of throughput, usually). For a sweep, the counters whose
  * figure moves with the swept variable (Spearman's rank correlation over
@@ -27,6 +29,7 @@ struct explain_item {
 	double base, other; /* the means of the per-run figures */
 	double ratio;	    /* other / base; INFINITY when base is 0 */
 	double p_value;	    /* Welch's two-sided p */
+	double effect;	    /* |log ratio| less 1.96 of its standard error: how far from 1 at least */
 	bool significant;   /* p_value < alpha, both sides with 2 runs or more */
 };
 

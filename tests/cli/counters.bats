@@ -67,8 +67,10 @@ why_first() {
 	d = t["disk"]
 	assert d[0]["name"] == args[0] and d[0]["role"] == "target", d[0]
 	assert any(x["role"] == "loop backing" for x in d[1:]), d
-	# fio's fdatasync=16: after every 16th write but the last (2048 / 16 - 1)
-	assert d[0]["flush_ios"] == run["ops"]["fdatasync"]["count"] == 127, (d[0], run["ops"]["fdatasync"])
+	# fio's fdatasync=16: after every 16th write but the last (2048 / 16 - 1);
+	# a sync(2) elsewhere on the machine may add its flush
+	assert run["ops"]["fdatasync"]["count"] == 127, run["ops"]["fdatasync"]
+	assert 127 <= d[0]["flush_ios"] <= 128, d[0]
 	assert d[0]["write_bytes"] >= 8 * 1024 * 1024, d[0]
 	for k in ("pgfault", "pgscan_direct", "allocstall", "compact_stall", "nr_dirtied", "nr_dirty"):
 	    assert k in t["vmstat"], (k, t["vmstat"])
@@ -79,7 +81,7 @@ why_first() {
 	assert run["sched"]["run_ns"] > 0, run["sched"]
 	per = run["counters"]["per_op"]
 	assert per["per"] == "write" and per["ops"] == 2048, per
-	assert abs(per["device_flushes"] - 127 / 2048) < 1e-9, per
+	assert abs(per["device_flushes"] - d[0]["flush_ios"] / 2048) < 1e-9, per
 	assert all("vmstat" in s and "disk" in s for s in run["counters"]["samples"])
 	PY
 }
@@ -93,12 +95,20 @@ why_first() {
 	run --separate-stderr "$DBIO" run --name=w --directory="$dir" --rw=randwrite --bs=4k --size=8m --fdatasync=64 --repeat=3 --output "$scratch/b.json"
 	[ "$status" -eq 0 ]
 	for f in a b; do
+		# exact in a run no other process flushed the device during: a
+		# sync(2) elsewhere on the machine reaches it too (seen once: 2
+		# more than the 2047 fdatasyncs), so at most 2 more, and at least
+		# one run of the three exact
 		pycheck "$scratch/$f.json" <<-'PY'
 		assert len(runs) == 3
+		exact = 0
 		for run in runs:
 		    flushes = run["counters"]["total"]["disk"][0]["flush_ios"]
-		    assert flushes == run["ops"]["fdatasync"]["count"], (flushes, run["ops"]["fdatasync"])
+		    syncs = run["ops"]["fdatasync"]["count"]
+		    assert syncs <= flushes <= syncs + 2, (flushes, syncs)
+		    exact += flushes == syncs
 		    assert run["ops"]["write"]["count"] == 2048
+		assert exact >= 1, [(r["counters"]["total"]["disk"][0]["flush_ios"], r["ops"]["fdatasync"]["count"]) for r in runs]
 		PY
 	done
 	run --separate-stderr "$DBIO" compare "$scratch/a.json" "$scratch/b.json"
@@ -116,9 +126,11 @@ why_first() {
 
 @test "counters: a 128 MiB sequential read under mem_limit=16m against none: compare names a counter of memory reclaim first" {
 	[ "$(id -u)" -eq 0 ] || skip "mem_limit needs root"
-	loop_dir a
+	# not the loop filesystem: the host's page cache holds its backing
+	# file, so a read the cgroup's cache misses would not reach a device
+	disk_dir
 	local a=$dir
-	loop_dir b
+	disk_dir
 	run --separate-stderr "$DBIO" run --name=r --directory="$a" --rw=read --bs=128k --size=128m --repeat=3 --output "$scratch/a.json"
 	[ "$status" -eq 0 ]
 	run --separate-stderr "$DBIO" run --name=r --directory="$dir" --rw=read --bs=128k --size=128m --repeat=3 --mem_limit=16m --output "$scratch/b.json"

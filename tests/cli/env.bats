@@ -50,16 +50,6 @@ loop_dir() {
 	extra_dirs+=("$dir")
 }
 
-# disk_dir: sets dir to a new empty directory under /var/tmp (removed in
-# teardown), on a filesystem with a block device under it; skips elsewhere.
-disk_dir() {
-	local base=${DBIO_DISK_TMPDIR:-/var/tmp} major
-	dir=$(mktemp -d "$base/dbio-env.XXXXXX") || skip "cannot make a directory in $base"
-	extra_dirs+=("$dir")
-	major=$("$PYTHON" -c 'import os, sys; print(os.major(os.stat(sys.argv[1]).st_dev))' "$dir")
-	[ "$major" -ne 0 ] || skip "$base is not on a block device (set DBIO_DISK_TMPDIR)"
-}
-
 @test "sysinfo of a missing directory: exit 2 naming it, nothing described" {
 	run -2 --separate-stderr "$DBIO" sysinfo "$target" "$scratch/missing"
 	[ "$stderr" = "dbio: sysinfo: $scratch/missing: No such file or directory" ]

@@ -738,3 +738,13 @@ loopfs_remove() {
 	[ -n "${LOOP_ROOT:-}" ] && rm -rf "$LOOP_ROOT"
 	return 0
 }
+
+# disk_dir: sets dir to a new empty directory under /var/tmp (removed in
+# teardown), on a filesystem with a block device under it; skips elsewhere.
+disk_dir() {
+	local base=${DBIO_DISK_TMPDIR:-/var/tmp} major
+	dir=$(mktemp -d "$base/dbio-env.XXXXXX") || skip "cannot make a directory in $base"
+	extra_dirs+=("$dir")
+	major=$("$PYTHON" -c 'import os, sys; print(os.major(os.stat(sys.argv[1]).st_dev))' "$dir")
+	[ "$major" -ne 0 ] || skip "$base is not on a block device (set DBIO_DISK_TMPDIR)"
+}
