@@ -16,7 +16,8 @@
 #                   command's options, scripts/man-page) and the options part of
 #                   docs/result.schema.json from the option tables,
 #                   docs/fio-keys.md from them and src/plan/fio_keys.c, and
-#                   the table of metrics in docs/compare.md from the registry
+#                   the table of metrics in docs/compare.md from the registry,
+#                   the table of docs/counters.md from the counter registry
 #   make WITHOUT="gdbm lmdb" ...
 #                   leave optional libraries out (gdbm lmdb sqlite3 liburing libaio libxxhash libcrypto libpq fuse3 rocksdb leveldb);
 #                   each is also left out when its development package is missing
@@ -214,6 +215,11 @@ docs: all
 	  /^<!-- metrics: generated/ { while ((getline line < table) > 0) print line; skip = 1 }' \
 	  docs/compare.md > $(BUILD)/compare.md
 	mv $(BUILD)/compare.md docs/compare.md
+	./dbio help counters --markdown > $(BUILD)/counters-table.md
+	awk -v table=$(BUILD)/counters-table.md '/^<!-- end of counters -->/ { skip = 0 } !skip { print } \
+	  /^<!-- counters: generated/ { while ((getline line < table) > 0) print line; skip = 1 }' \
+	  docs/counters.md > $(BUILD)/counters.md
+	mv $(BUILD)/counters.md docs/counters.md
 
 format:
 	clang-format -i $$(find src tests/unit tests/fuzz bench -name '*.[ch]')

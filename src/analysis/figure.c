@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/counter.h"
 #include "analysis/metric.h"
 #include "analysis/tree.h"
 #include "util/list.h"
@@ -253,6 +254,7 @@ void metric_summarize(json_t *result, size_t index)
 	json_object_set_new(summary, "ops", ops);
 	result_settle(summary);
 	json_object_set_new(job, "summary", summary);
+	counter_annotate(job);
 }
 
 size_t metric_target_figure(const json_t *job, size_t t, const char *op, double *mean, double *ci95)

@@ -20,6 +20,7 @@
 #include "analysis/compare.h"
 #include "analysis/metric.h"
 #include "views/comparison.h"
+#include "views/explain.h"
 #include "views/table.h"
 #include "util/list.h"
 #include "result/result.h"
@@ -212,6 +213,18 @@ static enum compare_layout layout_of(const struct compare_args *a)
 	return a->wide ? COMPARE_LAYOUT_WIDE : COMPARE_LAYOUT_FIT;
 }
 
+/* The counters that changed, below the text's figures (issue 30). */
+static void explain_text(const struct comparison *c, const json_t *const *results)
+{
+	struct explanation x;
+
+	if (explain_build(&x, c, results))
+		cmd_error("compare: out of memory for the counters' explanation");
+	else
+		explain_print(stdout, c, &x);
+	explain_release(&x);
+}
+
 /* Build the comparison of results[0..n) named names[] and print it as
  * asked; the exit status. */
 static int compare_results(const json_t *const *results, const char *const *names, size_t n,
@@ -251,6 +264,7 @@ static int compare_results(const json_t *const *results, const char *const *name
 		compare_print_csv(stdout, &c);
 	} else {
 		compare_print_text(stdout, &c, layout_of(a));
+		explain_text(&c, results);
 	}
 	fflush(stdout);
 	if (!status && a->fail_above_pct >= 0 && report_failures(&c, a))

@@ -20,6 +20,7 @@
 #include "result/result.h"
 #include "stats/hist.h"
 #include "util/built.h"
+#include "views/counters.h"
 #include "views/table.h"
 #include "workload/workload.h"
 
@@ -42,6 +43,7 @@ void cmd_print_usage(void)
 	       "  dbio help options             every job key, its default and accepted values\n"
 	       "  dbio help fio-keys            fio's job keys and engines: which dbio honours, why not\n"
 	       "  dbio help metrics             the figures --metric names in compare, matrix, sweep\n"
+	       "  dbio help counters            the kernel's counters every run records, per operation\n"
 	       "  dbio --version                version, and the engines and workloads of this build\n\n"
 	       "See dbio(1) and docs/ for the result format and examples.\n");
 }
@@ -548,6 +550,25 @@ static int fio_keys_main(int markdown)
 	return 0;
 }
 
+/* The man page's COUNTERS list, from the counter registry. */
+static void counters_man(void)
+{
+	char unit[64];
+
+	for (size_t i = 0; i < counter_count; i++) {
+		const struct counter *c = &counter_registry[i];
+
+		counters_unit(c, unit, sizeof(unit));
+		printf(".TP\n.B %s\n", c->name);
+		cmd_opts_roff(stdout, c->label);
+		printf(", ");
+		cmd_opts_roff(stdout, unit);
+		printf(": ");
+		cmd_opts_roff(stdout, c->meaning);
+		printf("\n");
+	}
+}
+
 static int help_topic(const char *topic, const char *fmt)
 {
 	if (!strcmp(topic, "options")) {
@@ -575,6 +596,19 @@ static int help_topic(const char *topic, const char *fmt)
 		table_metrics(stdout, !strcmp(fmt, "--markdown"));
 		return 0;
 	}
+	if (!strcmp(topic, "counters")) {
+		if (strcmp(fmt, "--text") && strcmp(fmt, "--markdown") && strcmp(fmt, "--man")) {
+			cmd_error("help counters: '%s': unknown format: expected --text, --markdown or --man",
+				  fmt);
+			return 2;
+		}
+		if (!strcmp(fmt, "--man"))
+			counters_man();
+		else
+			counters_print(stdout,
+				       !strcmp(fmt, "--markdown") ? COUNTERS_MARKDOWN : COUNTERS_TEXT);
+		return 0;
+	}
 	if (!strcmp(topic, "fio-keys")) {
 		if (strcmp(fmt, "--text") && strcmp(fmt, "--markdown")) {
 			cmd_error("help fio-keys: '%s': unknown format: expected --text or --markdown", fmt);
@@ -590,7 +624,7 @@ static int help_topic(const char *topic, const char *fmt)
 	}
 	if (!cmd) {
 		cmd_error(
-			"help: '%s': unknown topic: expected a command name, 'options', 'fio-keys' or 'metrics'",
+			"help: '%s': unknown topic: expected a command name, 'options', 'fio-keys', 'metrics' or 'counters'",
 			topic);
 		return 2;
 	}
@@ -653,12 +687,13 @@ static const struct cmd_opt help_rows[] = {
 	{ .name = "--markdown",
 	  .kind = CMD_OPT_FLAG,
 	  .parse = help_format,
-	  .help = "options, fio-keys, metrics: as Markdown (docs/options.md, docs/fio-keys.md, the table of "
-		  "docs/compare.md)" },
+	  .help = "options, fio-keys, metrics, counters: as Markdown (docs/options.md, docs/fio-keys.md, the "
+		  "table of docs/compare.md, docs/counters.md)" },
 	{ .name = "--man",
 	  .kind = CMD_OPT_FLAG,
 	  .parse = help_format,
-	  .help = "options, or a COMMAND: as roff (this page's JOB KEYS, and each command's options)" },
+	  .help = "options, counters, or a COMMAND: as roff (this page's JOB KEYS and COUNTERS, and each "
+		  "command's options)" },
 	{ .name = "--schema",
 	  .kind = CMD_OPT_FLAG,
 	  .parse = help_format,
@@ -673,11 +708,12 @@ static const struct cmd_opt *const help_tables[] = { help_rows, NULL };
 static const struct cmd_opts cmd_help_opts = {
 	.name = "help",
 	.subject = "help",
-	.operands = "[COMMAND|options|fio-keys|metrics]",
+	.operands = "[COMMAND|options|fio-keys|metrics|counters]",
 	.about = "Without a topic, the usage of dbio. With a COMMAND, its usage (as dbio COMMAND\n"
 		 "--help). options: every job key with its default and the values it accepts;\n"
 		 "fio-keys: fio's job keys and I/O engines as dbio takes them; metrics: the figures\n"
-		 "--metric names.\n",
+		 "--metric names; counters: the kernel's counters each run records, as figures per\n"
+		 "operation.\n",
 	.tables = help_tables,
 	.operand = help_operand,
 	.unknown = help_unknown,

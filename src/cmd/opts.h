@@ -102,6 +102,10 @@ void cmd_opts_usage(FILE *fp, const struct cmd_opts *spec);
  * `dbio help COMMAND --man` and make docs. */
 void cmd_opts_man(FILE *fp, const struct cmd_opts *spec);
 
+/* s as roff text: backslashes and dashes escaped, a leading dot or quote
+ * kept from being a request. */
+void cmd_opts_roff(FILE *fp, const char *s);
+
 /* Write text to fp word by word, lines broken before column 80; col is
  * where the cursor is, each further line indented by indent. "\n" in text
  * breaks the line. */

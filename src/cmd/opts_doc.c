@@ -190,7 +190,7 @@ void cmd_opts_usage(FILE *fp, const struct cmd_opts *spec)
 		fprintf(fp, "\n%s", spec->tail);
 }
 
-static void roff(FILE *fp, const char *s)
+void cmd_opts_roff(FILE *fp, const char *s)
 {
 	if (*s == '.' || *s == '\'')
 		fputs("\\&", fp);
@@ -214,10 +214,10 @@ void cmd_opts_man(FILE *fp, const struct cmd_opts *spec)
 				continue;
 			row_help(o, help, sizeof(help));
 			fputs(".TP\n\\fB", fp);
-			roff(fp, o->name);
+			cmd_opts_roff(fp, o->name);
 			if (o->alias) {
 				fputs("\\fR, \\fB", fp);
-				roff(fp, o->alias);
+				cmd_opts_roff(fp, o->alias);
 			}
 			if (o->value) {
 				fputs(o->kind == CMD_OPT_EQ ? "\\fR=\\fI"
@@ -226,12 +226,12 @@ void cmd_opts_man(FILE *fp, const struct cmd_opts *spec)
 				      : o->kind == CMD_OPT_ATTACHED ? "\\fR[\\fI"
 								    : "\\fR \\fI",
 				      fp);
-				roff(fp, o->value);
+				cmd_opts_roff(fp, o->value);
 				if (o->kind == CMD_OPT_ATTACHED)
 					fputs("\\fR]", fp);
 			}
 			fputs("\\fR\n", fp);
-			roff(fp, help);
+			cmd_opts_roff(fp, help);
 			fputc('\n', fp);
 		}
 }

@@ -19,6 +19,7 @@
 #include "mpi/mpi.h"
 #include "plan/plan.h"
 #include "analysis/metric.h"
+#include "views/explain.h"
 #include "views/table.h"
 #include "views/text.h"
 #include "result/result.h"
@@ -557,8 +558,10 @@ static int finish(struct sweep *s, int rc)
 		free(text);
 	} else {
 		table_points(stdout, s->result, a->metrics, a->ops, a->format == FORMAT_CSV);
-		if (a->format != FORMAT_CSV) /* as run says them, once */
+		if (a->format != FORMAT_CSV) { /* as run says them, once */
+			explain_print_sweep(stdout, s->result);
 			text_warnings(stdout, s->result);
+		}
 	}
 	fflush(stdout);
 	if (rc && s->err.code)

@@ -338,49 +338,16 @@ static json_t *series_json(const struct run_stats *st)
 	return out;
 }
 
-/* The change of the disk counters from a to b over dt_ns. */
-static json_t *disk_delta(const struct diskstat *a, const struct diskstat *b, uint64_t dt_ns, unsigned major,
-			  unsigned minor)
+/* The threads' times: on a CPU, waiting for one, and the rest of their
+ * wall-clock time, blocked (in I/O, on a lock, asleep). */
+static json_t *sched_json(const struct run_stats *st)
 {
-	char dev[32];
-	double ms = (double)dt_ns / 1e6;
+	const uint64_t busy = st->sched.run_ns + st->sched.wait_ns;
 
-	snprintf(dev, sizeof(dev), "%u:%u", major, minor);
-	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}", "device", dev, "read_ios",
-			 (json_int_t)(b->reads - a->reads), "read_merges",
-			 (json_int_t)(b->reads_merged - a->reads_merged), "read_bytes",
-			 (json_int_t)((b->sectors_read - a->sectors_read) * 512), "write_ios",
-			 (json_int_t)(b->writes - a->writes), "write_merges",
-			 (json_int_t)(b->writes_merged - a->writes_merged), "write_bytes",
-			 (json_int_t)((b->sectors_written - a->sectors_written) * 512), "util_pct",
-			 ms > 0 ? (double)(b->ms_io - a->ms_io) / ms * 100 : 0.0, "avg_queue",
-			 ms > 0 ? (double)(b->ms_weighted - a->ms_weighted) / ms : 0.0);
-}
-
-static json_t *counters_delta(const struct sampler *s, const struct sample *a, const struct sample *b)
-{
-	json_t *disks = json_array();
-
-	for (unsigned k = 0; k < s->ndev; k++)
-		json_array_append_new(disks, disk_delta(&a->disk[k], &b->disk[k], b->t_ns - a->t_ns,
-							s->major[k], s->minor[k]));
-	return json_pack("{s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I}", "t_ns", (json_int_t)b->t_ns,
-			 "duration_ns", (json_int_t)(b->t_ns - a->t_ns), "disk", disks, "pgpgin_kb",
-			 (json_int_t)(b->vm.pgpgin - a->vm.pgpgin), "pgpgout_kb",
-			 (json_int_t)(b->vm.pgpgout - a->vm.pgpgout), "pgmajfault",
-			 (json_int_t)(b->vm.pgmajfault - a->vm.pgmajfault), "dirty_bytes",
-			 (json_int_t)b->mem.dirty_bytes, "writeback_bytes",
-			 (json_int_t)b->mem.writeback_bytes, "cached_bytes", (json_int_t)b->mem.cached_bytes);
-}
-
-static json_t *counters_json(const struct sampler *s)
-{
-	json_t *samples = json_array();
-
-	for (size_t i = 1; i < s->nsamples; i++)
-		json_array_append_new(samples, counters_delta(s, &s->samples[i - 1], &s->samples[i]));
-	return json_pack("{s:I, s:o, s:o}", "interval_ns", (json_int_t)s->interval_ns, "samples", samples,
-			 "total", counters_delta(s, &s->samples[0], &s->samples[s->nsamples - 1]));
+	return json_pack("{s:I, s:I, s:I, s:I, s:I}", "run_ns", (json_int_t)st->sched.run_ns, "wait_ns",
+			 (json_int_t)st->sched.wait_ns, "timeslices", (json_int_t)st->sched.timeslices,
+			 "wall_ns", (json_int_t)st->sched_wall_ns, "blocked_ns",
+			 (json_int_t)(st->sched_wall_ns > busy ? st->sched_wall_ns - busy : 0));
 }
 
 /* min, mean, max and the standard percentiles of h, in ns. */
@@ -583,7 +550,9 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 	if (run && st->probe.kind != PROBE_NONE && st->probe.lat)
 		json_object_set_new(run, "probe", probe_json(job, &st->probe));
 	if (run && st->counters.nsamples >= 2)
-		json_object_set_new(run, "counters", counters_json(&st->counters));
+		json_object_set_new(run, "counters", result_counters_json(&st->counters));
+	if (run && (st->sched.run_ns || st->sched.wait_ns))
+		json_object_set_new(run, "sched", sched_json(st));
 	if (run && st->steady.n)
 		json_object_set_new(run, "steadystate", result_steady_json(job, st));
 	if (run && st->nseries)

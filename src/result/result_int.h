@@ -20,4 +20,9 @@ const char *result_key_text(const struct job *job, const char *name);
 
 json_t *result_steady_json(const struct job *job, const struct run_stats *st);
 
+/* The run's "counters" object (counters.c): the system counters' deltas
+ * per sample interval and over the run; s->nsamples must be >= 2. NULL
+ * when out of memory. */
+json_t *result_counters_json(const struct sampler *s);
+
 #endif

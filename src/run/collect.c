@@ -207,6 +207,10 @@ static int collect_job(struct run_group *g, size_t j, size_t base, struct dbio_e
 						w->err.msg); /* made by dbio_err_set: escaped */
 		for (int op = 0; op < OP_NTYPES; op++)
 			op_stats_merge(&st->ops[op], &w->stats[op]);
+		st->sched.run_ns += s->sched.run_ns;
+		st->sched.wait_ns += s->sched.wait_ns;
+		st->sched.timeslices += s->sched.timeslices;
+		st->sched_wall_ns += s->sched_wall_ns;
 		for (size_t d = 0; w->tio && d < st->ntargets; d++) {
 			struct target_io *sum = &st->targets[d];
 

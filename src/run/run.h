@@ -94,6 +94,8 @@ struct run_stats {
 	uint64_t mem_limit_bytes; /* the cgroup limit in force, 0 for none */
 	uint64_t mem_peak_bytes;  /* the cgroup's peak use, page cache included */
 	struct sampler counters;  /* system counters sampled while the group ran */
+	struct schedstat sched;	  /* the threads' scheduler times from the gate to their end, summed */
+	uint64_t sched_wall_ns;	  /* the wall-clock time of those, summed over the threads */
 	const char *db_engine;	  /* the database the workload drove, or NULL */
 	const char *db_version;	  /* its library's version, or NULL (workload.h) */
 	int db_assertions;	  /* 1: built with assertions, 0: without, -1: unknown */

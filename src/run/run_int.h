@@ -136,6 +136,8 @@ struct run_slot {
 	struct run_gate *gate;
 	int rc;
 	atomic_int ended;	 /* its run returned (steady.c: no more samples of it) */
+	struct schedstat sched;	 /* the thread's scheduler times over its run (taskstat_sched_self) */
+	uint64_t sched_wall_ns;	 /* the wall-clock time they were taken over */
 	struct run_group *group; /* the group it runs in (exitall) */
 };
 

@@ -38,8 +38,18 @@ static void *worker_main(void *arg)
 	/* a job's time starts with its I/O, after its startdelay (fio's epoch) */
 	s->w.origin_ns = s->gate->open_ns + fileio_files(s->w.job)->pacing.startdelay_lo_ns;
 	pthread_mutex_unlock(&s->gate->lock);
+	struct schedstat sched0, sched1;
+
+	const uint64_t wall0 = clock_now_ns();
+
+	taskstat_sched_self(&sched0);
 	if (!rc && !atomic_load(&s->gate->failed) && run_thread_delay(&s->w) && (rc = wl->run(&s->w)))
 		atomic_store(&s->group->run_failed, 1);
+	taskstat_sched_self(&sched1);
+	s->sched_wall_ns = clock_now_ns() - wall0;
+	s->sched = (struct schedstat){ .run_ns = sched1.run_ns - sched0.run_ns,
+				       .wait_ns = sched1.wait_ns - sched0.wait_ns,
+				       .timeslices = sched1.timeslices - sched0.timeslices };
 	stonewall_leave(&s->w); /* one that never passed it: the runner waits for no one */
 	atomic_store(&s->ended, 1);
 	run_thread_exit(s->group, s->w.job, rc);
@@ -204,6 +214,8 @@ static int group_prepare(struct run_group *g, struct dbio_err *err)
 			limit = g->jobs[j].mem_limit;
 	if (limit && (rc = memlimit_make(&g->mem, limit, err)))
 		return rc;
+	if (limit)
+		sampler_cgroup(&g->sampler, g->mem.path);
 	for (g->laid = 0; g->laid < g->n && !rc; g->laid++)
 		rc = layout_init(&g->layouts[g->laid], &g->jobs[g->laid],
 				 g->jobs[g->laid].wl->caps & WORKLOAD_CAP_FILES, g->opts->keep, err);

@@ -304,6 +304,7 @@ static void sweep_table(FILE *fp, const struct html_report *r, size_t f)
 	json_array_foreach (json_object_get(result, "jobs"), j, job)
 		sweep_rows(fp, vary, job, ms, nms, rs, nrs);
 	fputs("</table></div>\n", fp);
+	html_sweep_trends(fp, result);
 	if (r->n == 1)
 		html_figure(fp, r, PLOT_SWEEP, 0, 0);
 }
@@ -311,8 +312,10 @@ static void sweep_table(FILE *fp, const struct html_report *r, size_t f)
 void html_report_write(FILE *fp, const struct html_report *r)
 {
 	header(fp, r);
-	if (r->n > 1)
+	if (r->n > 1) {
 		side_by_side(fp, r);
+		html_explain(fp, r);
+	}
 	for (size_t f = 0; f < r->n; f++) {
 		fprintf(fp, "<h2%s id=\"f%zu\">", r->n == 1 ? " class=\"first\"" : "", f + 1);
 		html_escape(fp, r->in[f].label);

@@ -137,6 +137,23 @@ static void usage_lines(FILE *fp, const json_t *ru)
 		tree_num(ru, "oublock"));
 }
 
+/* Where the threads' time went (issue 30: "I/O wait" computed, not
+ * guessed): user and system CPU, blocked, waiting for a CPU, of their
+ * wall-clock time. */
+static void time_line(FILE *fp, const json_t *run)
+{
+	const json_t *sched = json_object_get(run, "sched"), *ru = json_object_get(run, "rusage");
+	const double wall = tree_num(sched, "wall_ns");
+
+	if (wall <= 0)
+		return;
+	fprintf(fp,
+		"    threads' time: %.1f %% in dbio (user), %.1f %% in the kernel, %.1f %% blocked (I/O wait), "
+		"%.1f %% waiting for a CPU\n",
+		tree_num(ru, "user_s") * 1e9 / wall * 100, tree_num(ru, "sys_s") * 1e9 / wall * 100,
+		tree_num(sched, "blocked_ns") / wall * 100, tree_num(sched, "wait_ns") / wall * 100);
+}
+
 static void where_line(FILE *fp, const json_t *target)
 {
 	const json_t *bdev = json_object_get(target, "block_device");
@@ -476,6 +493,7 @@ static void report_text(FILE *fp, const json_t *result)
 			stonewall_line(fp, json_object_get(run, "stonewall"));
 			target_lines(fp, json_object_get(run, "targets"));
 			usage_lines(fp, json_object_get(run, "rusage"));
+			time_line(fp, run);
 			if (json_object_get(run, "memory"))
 				fprintf(fp,
 					"    memory cgroup: limit %.0f MiB, peak %.1f MiB (page cache included)\n",

@@ -203,4 +203,12 @@ void html_phases(FILE *fp, const json_t *job);
 /* The stall probe of each run; nothing when no run had one. */
 void html_probe(FILE *fp, const json_t *runs);
 
+/* html_explain.c: under the side-by-side figures of several results, the
+ * counters that changed against the first (analysis/explain.h); nothing
+ * when none was tested. */
+void html_explain(FILE *fp, const struct html_report *r);
+
+/* html_explain.c: the counters that move with a sweep's key, or nothing. */
+void html_sweep_trends(FILE *fp, const json_t *result);
+
 #endif

@@ -573,3 +573,12 @@ EOF2
 	python3 -c 'import sys; sys.exit(sys.argv[1] + "\n" not in open(sys.argv[2]).read())' "$man" "$ROOT/docs/dbio.1" ||
 		{ echo "docs/dbio.1 lacks dbio help sweep --man: run 'make docs'"; false; }
 }
+
+@test "docs: counters.md's table is the counter registry, in its order (make docs writes it)" {
+	run "$DBIO" help counters --markdown
+	[ "$status" -eq 0 ]
+	local doc
+	doc=$(sed -n '/^<!-- counters: generated/,/^<!-- end of counters -->/p' "$ROOT/docs/counters.md" | sed '1d;$d')
+	[ "$doc" = "$output" ] || { echo "docs/counters.md is stale: run 'make docs'"; false; }
+	grep -q '^| `device_flushes` | device flushes | flushes per op | `counters.total.disk\[0\].flush_ios` |' "$ROOT/docs/counters.md"
+}

@@ -17,45 +17,11 @@ load helpers
 # tests of this file: LOOP_IMG (the image), LOOP_DEV, LOOP_MNT, or
 # LOOP_SKIP saying why there is none.
 setup_file() {
-	export LOOP_IMG= LOOP_DEV= LOOP_MNT= LOOP_SKIP= LOOP_ROOT=
-	if [ "$(id -u)" -ne 0 ]; then
-		LOOP_SKIP="needs root for a loop device"
-		return 0
-	fi
-	if ! command -v losetup >/dev/null || ! command -v mkfs.ext2 >/dev/null; then
-		LOOP_SKIP="losetup or mkfs.ext2 is not installed"
-		return 0
-	fi
-	LOOP_ROOT=$(mktemp -d "${BATS_FILE_TMPDIR:-/tmp}/dbio-env-loop.XXXXXX") || {
-		LOOP_SKIP="cannot make a temporary directory"
-		return 0
-	}
-	LOOP_ROOT=$(realpath "$LOOP_ROOT")
-	LOOP_IMG="$LOOP_ROOT/disk.img"
-	if ! truncate -s 64M "$LOOP_IMG" || ! mkfs.ext2 -q -F -b 1024 "$LOOP_IMG" >/dev/null 2>&1; then
-		LOOP_SKIP="cannot make an ext2 image in $LOOP_ROOT"
-		return 0
-	fi
-	if ! LOOP_DEV=$(losetup -f --show "$LOOP_IMG" 2>/dev/null) || [ -z "$LOOP_DEV" ]; then
-		LOOP_DEV=
-		LOOP_SKIP="losetup -f --show failed (no free loop device?)"
-		return 0
-	fi
-	mkdir -p "$LOOP_ROOT/mnt"
-	if ! mount "$LOOP_DEV" "$LOOP_ROOT/mnt" 2>/dev/null; then
-		LOOP_SKIP="cannot mount $LOOP_DEV"
-		return 0
-	fi
-	LOOP_MNT="$LOOP_ROOT/mnt"
+	loopfs_make dbio-env-loop 64M mkfs.ext2 1024
 }
 
 teardown_file() {
-	if [ -n "${LOOP_MNT:-}" ] && mountpoint -q "$LOOP_MNT"; then
-		umount "$LOOP_MNT" || umount -l "$LOOP_MNT"
-	fi
-	[ -n "${LOOP_DEV:-}" ] && losetup -d "$LOOP_DEV"
-	[ -n "${LOOP_ROOT:-}" ] && rm -rf "$LOOP_ROOT"
-	return 0
+	loopfs_remove
 }
 
 # pycheck FILE [ARG...] <<'PY': runs the Python on stdin with r = the JSON in
@@ -82,16 +48,6 @@ loop_dir() {
 	needs_loop
 	dir=$(mktemp -d "$LOOP_MNT/t.XXXXXX")
 	extra_dirs+=("$dir")
-}
-
-# disk_dir: sets dir to a new empty directory under /var/tmp (removed in
-# teardown), on a filesystem with a block device under it; skips elsewhere.
-disk_dir() {
-	local base=${DBIO_DISK_TMPDIR:-/var/tmp} major
-	dir=$(mktemp -d "$base/dbio-env.XXXXXX") || skip "cannot make a directory in $base"
-	extra_dirs+=("$dir")
-	major=$("$PYTHON" -c 'import os, sys; print(os.major(os.stat(sys.argv[1]).st_dev))' "$dir")
-	[ "$major" -ne 0 ] || skip "$base is not on a block device (set DBIO_DISK_TMPDIR)"
 }
 
 @test "sysinfo of a missing directory: exit 2 naming it, nothing described" {

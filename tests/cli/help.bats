@@ -73,7 +73,7 @@ fio_keys_line() {
 @test "help: an unknown topic names the topics, exit 2" {
 	run --separate-stderr "$DBIO" help nosuch
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: help: 'nosuch': unknown topic: expected a command name, 'options', 'fio-keys' or 'metrics'" ]
+	[ "$stderr" = "dbio: help: 'nosuch': unknown topic: expected a command name, 'options', 'fio-keys', 'metrics' or 'counters'" ]
 }
 
 @test "help metrics: every metric of the registry, one line each, 80 columns; --markdown for docs/compare.md" {
@@ -101,5 +101,6 @@ fio_keys_line() {
 	[ "${lines[0]}" = "usage: dbio sweep [JOBFILE...] [--KEY=VALUE...] --vary KEY=VALUES ..." ]
 	run --separate-stderr "$DBIO" help --help
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "usage: dbio help [COMMAND|options|fio-keys|metrics] [--text] [--markdown]" ]
+	[ "${lines[0]}" = "usage: dbio help [COMMAND|options|fio-keys|metrics|counters] [--text]" ]
+	[ "${lines[1]}" = "                 [--markdown] [--man] [--schema] [--help]" ]
 }

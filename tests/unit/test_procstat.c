@@ -5,7 +5,8 @@
  * with the flush counters since 5.5), 64-bit counters, major:minor matched
  * exactly, short or malformed lines skipped, an absent device -ENOENT;
  * /proc/meminfo in kB turned into bytes without confusing Cached with
- * SwapCached or Writeback with WritebackTmp; /proc/vmstat by exact name.
+ * SwapCached or Writeback with WritebackTmp; /proc/vmstat by exact name,
+ * the allocstall of every zone summed.
  */
 #include <errno.h>
 #include <limits.h>
@@ -57,6 +58,11 @@ static void test_procstat_disk_20_fields(void **state)
 	memset(&d, 0xff, sizeof(d));
 	assert_int_equal(procstat_disk(diskstats, 7, 0, &d), 0);
 	assert_disk(&d, loop0);
+	/* discards 0 0 0 0, flushes 26 in 24 ms */
+	assert_int_equal(d.nfields, 17);
+	assert_int_equal(d.discards, 0);
+	assert_int_equal(d.flushes, 26);
+	assert_int_equal(d.ms_flushing, 24);
 	assert_int_equal(procstat_disk(diskstats, 254, 0, &d), 0);
 	assert_disk(&d, vda);
 }
@@ -70,6 +76,9 @@ static void test_procstat_disk_14_fields(void **state)
 	memset(&d, 0xff, sizeof(d));
 	assert_int_equal(procstat_disk(diskstats, 8, 0, &d), 0);
 	assert_disk(&d, sda);
+	assert_int_equal(d.nfields, 11); /* no discard nor flush counters: not zeros of them */
+	assert_int_equal(d.discards, 0);
+	assert_int_equal(d.flushes, 0);
 }
 
 /* 18 fields (4.18+, with the discard counters). */
@@ -83,6 +92,12 @@ static void test_procstat_disk_18_fields(void **state)
 	assert_disk(&d, sda1);
 	assert_int_equal(procstat_disk(diskstats, 259, 0, &d), 0);
 	assert_disk(&d, nvme);
+	assert_int_equal(d.nfields, 15);
+	assert_int_equal(d.discards, 32);
+	assert_int_equal(d.discards_merged, 33);
+	assert_int_equal(d.sectors_discarded, 34);
+	assert_int_equal(d.ms_discarding, 35);
+	assert_int_equal(d.flushes, 0);
 }
 
 /* Counters beyond 32 bits, and minor 16 is not minor 1 or 0. */
@@ -157,16 +172,33 @@ static void test_procstat_vm(void **state)
 
 	memset(&v, 0xff, sizeof(v));
 	assert_int_equal(procstat_vm(vmstat, &v), 0);
-	assert_int_equal(v.pgpgin, 33793046);
-	assert_int_equal(v.pgpgout, 51073932);
-	assert_int_equal(v.pgmajfault, 4354);
+	assert_int_equal(v.v[VM_PGPGIN], 33793046);
+	assert_int_equal(v.v[VM_PGPGOUT], 51073932);
+	assert_int_equal(v.v[VM_PGMAJFAULT], 4354);
+	assert_int_equal(v.v[VM_PGFAULT], 98765);
+	assert_int_equal(v.v[VM_PGSCAN_KSWAPD], 10);
+	assert_int_equal(v.v[VM_PGSCAN_DIRECT], 20);
+	assert_int_equal(v.v[VM_PGSTEAL_KSWAPD], 9);
+	assert_int_equal(v.v[VM_PGSTEAL_DIRECT], 19);
+	assert_int_equal(v.v[VM_PGSCAN_DIRECT_THROTTLE], 3);
+	assert_int_equal(v.v[VM_ALLOCSTALL], 1 + 2 + 4 + 8);
+	assert_int_equal(v.v[VM_COMPACT_STALL], 5);
+	assert_int_equal(v.v[VM_COMPACT_FAIL], 2);
+	assert_int_equal(v.v[VM_COMPACT_SUCCESS], 3);
+	assert_int_equal(v.v[VM_NR_DIRTIED], 7000);
+	assert_int_equal(v.v[VM_NR_WRITTEN], 6900);
+	assert_int_equal(v.v[VM_WORKINGSET_REFAULT_FILE], 44);
+	assert_int_equal(v.v[VM_NR_DIRTY], 411);
+	assert_int_equal(v.v[VM_NR_WRITEBACK], 12);
+	assert_string_equal(procstat_vm_name(VM_PGSCAN_DIRECT), "pgscan_direct");
+	assert_true(procstat_vm_is_level(VM_NR_DIRTY));
+	assert_false(procstat_vm_is_level(VM_NR_DIRTIED));
 
 	/* a file without them: all 0 */
 	memset(&v, 0xff, sizeof(v));
 	assert_int_equal(procstat_vm(meminfo, &v), 0);
-	assert_int_equal(v.pgpgin, 0);
-	assert_int_equal(v.pgpgout, 0);
-	assert_int_equal(v.pgmajfault, 0);
+	for (int f = 0; f < VM_NFIELDS; f++)
+		assert_int_equal(v.v[f], 0);
 }
 
 /* The live files parse too (whatever their values). */
@@ -179,7 +211,8 @@ static void test_procstat_live_proc(void **state)
 	assert_true(m.cached_bytes > 0);
 	assert_int_equal(m.cached_bytes % 1024, 0);
 	assert_int_equal(procstat_vm("/proc/vmstat", &v), 0);
-	assert_true(v.pgpgin > 0 || v.pgpgout > 0);
+	assert_true(v.v[VM_PGPGIN] > 0 || v.v[VM_PGPGOUT] > 0);
+	assert_true(v.v[VM_PGFAULT] > 0);
 }
 
 int main(void)
