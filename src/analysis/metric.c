@@ -137,10 +137,27 @@ char *metric_names(char *buf, size_t len, const char *sep, bool defaults_only)
 	return names_of(buf, len, sep, defaults_only ? NAMES_DEFAULT : NAMES_ALL);
 }
 
-/* Whether every job entry of every result went through phases (kv,
- * import, meta: a database's or a metadata workload's run), and there is
- * at least one. */
-static bool all_phased(const json_t *const *results, size_t n)
+/* A job entry that went through phases (kv, import, meta: a database's
+ * or a metadata workload's run). */
+static bool phased(const json_t *job)
+{
+	return metric_job_phase(job, 0) != NULL;
+}
+
+/* A job entry that did a fixed amount of work, number_ios I/Os per thread
+ * and not time_based (S4's sysbench --events form, whose figure is the
+ * time it took). */
+static bool fixed_work(const json_t *job)
+{
+	const json_t *o = json_object_get(job, "options");
+
+	return json_integer_value(json_object_get(o, "number_ios")) > 0 &&
+	       !json_is_true(json_object_get(o, "time_based"));
+}
+
+/* Whether every job entry of every result that ran is one that is, and
+ * there is at least one. */
+static bool every_job(const json_t *const *results, size_t n, bool (*is)(const json_t *job))
 {
 	size_t jobs = 0;
 
@@ -151,7 +168,7 @@ static bool all_phased(const json_t *const *results, size_t n)
 		json_array_foreach (json_object_get(results[f], "jobs"), i, job) {
 			if (json_object_get(job, "skipped"))
 				continue;
-			if (!metric_job_phase(job, 0))
+			if (!is(job))
 				return false;
 			jobs++;
 		}
@@ -161,11 +178,15 @@ static bool all_phased(const json_t *const *results, size_t n)
 
 size_t metric_defaults(const json_t *const *results, size_t n, const struct metric **out, size_t max)
 {
-	const bool phased = all_phased(results, n);
+	const bool all_phased = every_job(results, n, phased);
 	size_t k = 0;
 
+	if (!all_phased && every_job(results, n, fixed_work) && max) {
+		out[k++] = metric_find("elapsed");
+		return k;
+	}
 	for (size_t i = 0; i < metric_count && k < max; i++)
-		if (phased ? metric_registry[i].by_default_phases : metric_registry[i].by_default)
+		if (all_phased ? metric_registry[i].by_default_phases : metric_registry[i].by_default)
 			out[k++] = &metric_registry[i];
 	return k;
 }

@@ -183,7 +183,8 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	if ((rc = cmd_opts_parse(&cmd_compare_opts, argc, argv, a)))
 		return rc;
 	if (a->wide && a->stacked) {
-		cmd_error("compare: --wide and --stacked: give one of them (a column per file, or the files in rows)");
+		cmd_error(
+			"compare: --wide and --stacked: give one of them (a column per file, or the files in rows)");
 		return 2;
 	}
 	if (!a->nfiles) {

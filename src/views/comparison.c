@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/match.h"
+#include "analysis/tree.h"
 #include "result/result.h"
 #include "views/csv.h"
 #include "util/termesc.h"
@@ -32,8 +34,11 @@ void compare_change_text(const struct compare_row *r, size_t f, char *buf, size_
 		char side[8];
 
 		snprintf(side, sizeof(side), "%c", (int)('A' + f));
-		snprintf(buf, len, "n/a (%s under %.*f %s)", a && b ? "both" : a ? "A" : side, m->decimals,
-			 pow(10, -m->decimals), m->unit);
+		snprintf(buf, len, "n/a (%s under %.*f %s)",
+			 a && b ? "both"
+			 : a	? "A"
+				: side,
+			 m->decimals, pow(10, -m->decimals), m->unit);
 		return;
 	}
 	if (!ch->has_pct)
@@ -164,6 +169,7 @@ static void print_env(FILE *fp, const struct comparison *c)
  * per file, a change per later file. */
 struct cells {
 	size_t nkeys, ncols, nrows;
+	int dirs_key;  /* the point key directory=, labelled by its count (S3), or -1 */
 	char **text;   /* [(nrows + 1) * ncols] */
 	size_t *width; /* [ncols]: the widest cell of each column */
 };
@@ -179,8 +185,8 @@ static void cells_release(struct cells *t)
 static void change_short(const struct compare_row *r, size_t f, char *buf, size_t len);
 
 /* brief: the changes as "+16.7 % *" (change_short), not with their p. */
-static void row_cells(const struct comparison *c, const json_t *keys, const struct compare_row *r, char **row,
-		      bool brief)
+static void row_cells(const struct comparison *c, const json_t *keys, int dirs_key,
+		      const struct compare_row *r, char **row, bool brief)
 {
 	size_t col = 0, nkeys = json_array_size(keys);
 	char buf[256];
@@ -189,6 +195,10 @@ static void row_cells(const struct comparison *c, const json_t *keys, const stru
 		const char *key = json_string_value(json_array_get(keys, k));
 		const char *v = r ? json_string_value(json_object_get(r->point, key)) : key;
 
+		if ((int)k == dirs_key) {
+			snprintf(buf, sizeof(buf), "%zu", v ? match_directories(v) : 0);
+			v = r ? buf : "directories";
+		}
 		row[col++] = strdup(v ? v : "");
 	}
 	if (r && r->occurrence > 1)
@@ -216,12 +226,54 @@ static void row_cells(const struct comparison *c, const json_t *keys, const stru
 	}
 }
 
+/* The index among keys of directory= when the rows' values of it are
+ * told apart by their number of directories (S3's axis), else -1. */
+static int dirs_key_of(const struct comparison *c, const json_t *keys)
+{
+	size_t k;
+	json_t *key;
+
+	json_array_foreach (keys, k, key) {
+		const char **values;
+		bool distinct;
+
+		if (strcmp(json_string_value(key), "directory"))
+			continue;
+		if (!(values = calloc(c->nrows + 1, sizeof(*values))))
+			return -1;
+		for (size_t i = 0; i < c->nrows; i++)
+			values[i] = json_string_value(json_object_get(c->rows[i].point, "directory"));
+		distinct = match_directories_distinct(values, c->nrows);
+		free(values);
+		return distinct ? (int)k : -1;
+	}
+	return -1;
+}
+
+/* Below a table whose points are labelled by their number of
+ * directories: each label's directories, once. */
+static void print_dirs_legend(FILE *fp, const struct comparison *c)
+{
+	fprintf(fp, "directories of each point:\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const char *v = json_string_value(json_object_get(c->rows[i].point, "directory"));
+		bool seen = !v;
+
+		for (size_t j = 0; !seen && j < i; j++)
+			seen = !strcmp(v, tree_str(c->rows[j].point, "directory"));
+		if (!seen)
+			fprintf(fp, "  %zu  %s\n", match_directories(v), v);
+	}
+}
+
 /* 0, or -1 when out of memory (t released). */
 static int cells_init(struct cells *t, const struct comparison *c, bool brief)
 {
 	json_t *keys = point_keys(c);
 
-	*t = (struct cells){ .nkeys = json_array_size(keys), .nrows = c->nrows };
+	*t = (struct cells){ .nkeys = json_array_size(keys),
+			     .nrows = c->nrows,
+			     .dirs_key = dirs_key_of(c, keys) };
 	t->ncols = t->nkeys + 3 + c->nfiles + (c->nfiles - 1);
 	t->width = calloc(t->ncols, sizeof(*t->width));
 	t->text = calloc((c->nrows + 1) * t->ncols, sizeof(*t->text));
@@ -233,7 +285,7 @@ static int cells_init(struct cells *t, const struct comparison *c, bool brief)
 	for (size_t i = 0; i <= c->nrows; i++) {
 		char **row = &t->text[i * t->ncols];
 
-		row_cells(c, keys, i ? &c->rows[i - 1] : NULL, row, brief);
+		row_cells(c, keys, t->dirs_key, i ? &c->rows[i - 1] : NULL, row, brief);
 		for (size_t k = 0; k < t->ncols; k++)
 			if (row[k] && width_of(row[k]) > t->width[k])
 				t->width[k] = width_of(row[k]);
@@ -363,9 +415,7 @@ static void print_rows(FILE *fp, const struct comparison *c, struct cells *t, si
 		for (size_t m0 = 0, m1; m0 < n; m0 = m1) {
 			size_t used = lw;
 
-			for (m1 = m0;
-			     m1 < n && (m1 == m0 || used + 2 + mw[t->ncols + m1] <= columns);
-			     m1++)
+			for (m1 = m0; m1 < n && (m1 == m0 || used + 2 + mw[t->ncols + m1] <= columns); m1++)
 				used += 2 + mw[t->ncols + m1];
 			print_block(fp, c, t, g0, m0, m1);
 		}
@@ -421,7 +471,8 @@ static void print_table(FILE *fp, const struct comparison *c, enum compare_layou
 	}
 	if (layout == COMPARE_LAYOUT_MARKDOWN) {
 		print_markdown(fp, &t);
-	} else if (layout == COMPARE_LAYOUT_WIDE || (layout == COMPARE_LAYOUT_FIT && wide_width(&t) <= columns)) {
+	} else if (layout == COMPARE_LAYOUT_WIDE ||
+		   (layout == COMPARE_LAYOUT_FIT && wide_width(&t) <= columns)) {
 		print_wide(fp, &t, c->nfiles);
 		if (brief)
 			print_marks(fp, c);
@@ -429,6 +480,8 @@ static void print_table(FILE *fp, const struct comparison *c, enum compare_layou
 		print_rows(fp, c, &t, columns);
 		print_marks(fp, c);
 	}
+	if (t.dirs_key >= 0)
+		print_dirs_legend(fp, c);
 	cells_release(&t);
 }
 

@@ -112,6 +112,44 @@ has_line() {
 	has_line "job  all  cpu     50.0 ± 0.0 %  50.0 %  0.0 %, n/a (no repeats)"
 }
 
+# with_user IN OUT SECONDS...: IN with each complete run's user CPU set to
+# the next of SECONDS.
+with_user() {
+	"$PYTHON" - "$@" <<'PY'
+import json, sys
+src, dst, *secs = sys.argv[1:]
+d = json.load(open(src))
+runs = [r for r in d["jobs"][0]["runs"] if not r["partial"]]
+for r, s in zip(runs, secs):
+    r["rusage"]["user_s"] = float(s)
+d["jobs"][0]["runs"] = runs[:len(secs)]
+json.dump(d, open(dst, "w"))
+PY
+}
+
+@test "compare: a figure shown as zero at its precision gets no percentage, and is never significant" {
+	# user 0.00 s both sides (0.001 .. 0.004 s): +150 % would be noise.
+	with_user "$RESULTS/base.json" "$scratch/a.json" 0.001 0.001 0.002 0.002
+	with_user "$RESULTS/base.json" "$scratch/b.json" 0.004 0.004 0.005 0.004
+	with_user "$RESULTS/base.json" "$scratch/c.json" 0.8 0.9 0.8 0.9
+	cd "$scratch"
+	run --separate-stderr "$DBIO" compare a.json b.json --metric user
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	has_line "job  all  user    0.00 ± 0.00 s  0.00 ± 0.00 s  n/a (both under 0.01 s)"
+	has_line "1 of 1 changes tested (both sides with repeats): 0 significant, 0 regressions"
+	# One side shown as zero: no -100 % either; the short form says n/a.
+	run --separate-stderr "$DBIO" compare c.json a.json --metric user --fail-above 0
+	[ "$status" -eq 0 ]
+	has_line "job  all  user    0.85 ± 0.09 s  0.00 ± 0.00 s  n/a (B under 0.01 s)"
+	run --separate-stderr "$DBIO" compare c.json a.json b.json --metric user --stacked
+	has_line "  B vs A            n/a"
+	has_line "* significant, ! significant regression, ~ no repeats, n/a a side under the figure's resolution (p-values: --wide)"
+	# JSON: no change_pct, not significant.
+	run --separate-stderr "$DBIO" compare a.json b.json --metric user --format json
+	[ "$(value <(printf "%s" "$output") 'd["rows"][0]["changes"][0]["change_pct"]')" = "None" ]
+	[ "$(value <(printf "%s" "$output") 'd["rows"][0]["changes"][0]["verdict"]')" = "n/a (under the resolution)" ]
+}
+
 # on_tty COLS CMD...: CMD's standard output on a terminal COLS wide
 # (script(1) makes one), carriage returns dropped.
 on_tty() {
