@@ -51,6 +51,9 @@ struct metric {
 	int decimals;		 /* digits after the point in the comparison's text (ns: units_fmt_ns) */
 	bool by_default;	 /* in the default --metric list of compare, matrix and sweep */
 	bool by_default_phases;	 /* instead, when every job went through phases (kv, import, meta) */
+	/* only phases hold it (runs[].phases[].<run_path>): the whole run's
+	 * figure is the sum of its phases' */
+	bool sum_phases;
 };
 
 /* Every metric, in the order lists name them and summaries hold them. */

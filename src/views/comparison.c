@@ -34,11 +34,11 @@ void compare_change_text(const struct compare_row *r, size_t f, char *buf, size_
 		char side[8];
 
 		snprintf(side, sizeof(side), "%c", (int)('A' + f));
-		snprintf(buf, len, "n/a (%s under %.*f %s)",
+		snprintf(buf, len, "n/a (%s shown as %.*f %s)",
 			 a && b ? "both"
 			 : a	? "A"
 				: side,
-			 m->decimals, pow(10, -m->decimals), m->unit);
+			 m->decimals, 0.0, m->unit);
 		return;
 	}
 	if (!ch->has_pct)
@@ -495,6 +495,13 @@ static void comparison_text(FILE *fp, const struct comparison *c, enum compare_l
 	fprintf(fp, "mean ± 95 %% CI of the complete runs; change vs A: Welch's t-test, alpha %g\n\n",
 		c->alpha);
 	print_table(fp, c, layout, columns);
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].metric->sum_phases) {
+			fprintf(fp,
+				"user, sys: dbio's own CPU, the client's; pg_user, pg_sys: the PostgreSQL "
+				"server's processes'\n");
+			break;
+		}
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t f = 1; f < c->nfiles; f++) {
 			tested += c->rows[i].changes[f].tested;

@@ -408,11 +408,14 @@ void table_metrics(FILE *fp, bool markdown)
 								 : "the run";
 		const char *dflt = m->by_default	  ? "file I/O"
 				   : m->by_default_phases ? "jobs with phases"
+				   : m->sum_phases	  ? "postgres jobs"
 							  : "";
 		char where[160], line[256];
 
 		if (metric_per_op(m))
 			snprintf(where, sizeof(where), "`ops.<op>.%s`", m->run_path);
+		else if (m->sum_phases)
+			snprintf(where, sizeof(where), "`phases[].%s` (the run: their sum)", m->run_path);
 		else if (in_phases(m))
 			snprintf(where, sizeof(where), "`%s`, `phases[].%s`", m->run_path, m->run_path);
 		else

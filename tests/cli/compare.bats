@@ -135,12 +135,12 @@ PY
 	cd "$scratch"
 	run --separate-stderr "$DBIO" compare a.json b.json --metric user
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
-	has_line "job  all  user    0.00 ± 0.00 s  0.00 ± 0.00 s  n/a (both under 0.01 s)"
+	has_line "job  all  user    0.00 ± 0.00 s  0.00 ± 0.00 s  n/a (both shown as 0.00 s)"
 	has_line "1 of 1 changes tested (both sides with repeats): 0 significant, 0 regressions"
 	# One side shown as zero: no -100 % either; the short form says n/a.
 	run --separate-stderr "$DBIO" compare c.json a.json --metric user --fail-above 0
 	[ "$status" -eq 0 ]
-	has_line "job  all  user    0.85 ± 0.09 s  0.00 ± 0.00 s  n/a (B under 0.01 s)"
+	has_line "job  all  user    0.85 ± 0.09 s  0.00 ± 0.00 s  n/a (B shown as 0.00 s)"
 	run --separate-stderr "$DBIO" compare c.json a.json b.json --metric user --stacked
 	has_line "  B vs A            n/a"
 	has_line "* significant, ! significant regression, ~ no repeats, n/a a side under the figure's resolution (p-values: --wide)"
@@ -455,7 +455,7 @@ compare_fails() { # compare_fails MESSAGE ARG...
 }
 
 @test "compare: errors: bad --metric, --alpha, --fail-above, --format, unknown option" {
-	compare_fails "dbio: compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2" base.json faster.json --metric iops,p98
+	compare_fails "dbio: compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, pg_user, pg_sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2" base.json faster.json --metric iops,p98
 	compare_fails "dbio: compare: --alpha 1: expected a significance level between 0 and 1, e.g. 0.05" base.json faster.json --alpha 1
 	compare_fails "dbio: compare: --alpha 0: expected a significance level between 0 and 1, e.g. 0.05" base.json faster.json --alpha=0
 	compare_fails "dbio: compare: --fail-above 5%: expected a percentage >= 0, e.g. 5 or 2.5" base.json faster.json --fail-above 5%
