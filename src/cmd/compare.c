@@ -39,6 +39,7 @@ struct compare_args {
 	enum compare_format format;
 	bool wide;    /* --wide: a column per file however wide the table */
 	bool stacked; /* --stacked: the files in rows however narrow */
+	bool matrix;  /* one matrix's result: as dbio matrix printed it */
 };
 
 /* A number >= 0 (with max: < max, and > 0); -1 when s is not one. */
@@ -225,7 +226,7 @@ static enum compare_layout layout_of(const struct compare_args *a)
 		return COMPARE_LAYOUT_MARKDOWN;
 	if (a->stacked)
 		return COMPARE_LAYOUT_STACKED;
-	return a->wide ? COMPARE_LAYOUT_WIDE : COMPARE_LAYOUT_FIT;
+	return a->wide ? COMPARE_LAYOUT_WIDE : a->matrix ? COMPARE_LAYOUT_FIT_FULL : COMPARE_LAYOUT_FIT;
 }
 
 /* The terminal's width, or COMPARE_PIPE_COLUMNS when standard output is
@@ -277,7 +278,8 @@ static int compare_results(const json_t *const *results, const char *const *name
 	} else if (a->format == COMPARE_CSV) {
 		compare_print_csv(stdout, &c);
 	} else {
-		compare_print_text(stdout, &c, layout_of(a), text_columns());
+		compare_print_text(stdout, &c, layout_of(a),
+				   a->matrix ? COMPARE_TEXT_COLUMNS : text_columns());
 	}
 	fflush(stdout);
 	if (!status && a->fail_above_pct >= 0 && report_failures(&c, a))
@@ -315,7 +317,10 @@ static int show_one(const json_t *result, const struct compare_args *a)
 			n ? "a matrix of one configuration" : "not a result of dbio matrix or dbio sweep");
 		status = 2;
 	} else {
-		status = compare_results((const json_t *const *)views, names, (size_t)n, a);
+		struct compare_args as_matrix = *a;
+
+		as_matrix.matrix = true;
+		status = compare_results((const json_t *const *)views, names, (size_t)n, &as_matrix);
 	}
 	for (int v = 0; v < n; v++)
 		json_decref(views[v]);

@@ -430,8 +430,9 @@ static void print_marks(FILE *fp, const struct comparison *c)
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t f = 1; f < c->nfiles; f++)
 			under |= c->rows[i].changes[f].under_resolution;
-	fprintf(fp, "* significant, ! significant regression, ~ no repeats%s (p-values: --wide)\n",
-		under ? ", n/a a side under the figure's resolution" : "");
+	fprintf(fp, "* significant, ! significant regression, ~ no repeats (p-values: --wide)\n");
+	if (under)
+		fprintf(fp, "n/a: a side shown as 0 at the figure's precision, no percentage of it\n");
 }
 
 /* A Markdown table (GitHub's pipes): for mail and issue trackers. */
@@ -472,7 +473,7 @@ static void print_table(FILE *fp, const struct comparison *c, enum compare_layou
 	if (layout == COMPARE_LAYOUT_MARKDOWN) {
 		print_markdown(fp, &t);
 	} else if (layout == COMPARE_LAYOUT_WIDE ||
-		   (layout == COMPARE_LAYOUT_FIT && wide_width(&t) <= columns)) {
+		   (layout != COMPARE_LAYOUT_STACKED && wide_width(&t) <= columns)) {
 		print_wide(fp, &t, c->nfiles);
 		if (brief)
 			print_marks(fp, c);

@@ -26,10 +26,11 @@ void compare_change_text(const struct compare_row *r, size_t f, char *buf, size_
 #define COMPARE_PIPE_COLUMNS 100
 
 enum compare_layout {
-	COMPARE_LAYOUT_FIT,	/* a column per file when that fits the width, else the files in rows */
-	COMPARE_LAYOUT_WIDE,	/* a column per file, however wide */
-	COMPARE_LAYOUT_STACKED, /* the files in rows (A / B / B vs A), however narrow the table */
-	COMPARE_LAYOUT_MARKDOWN /* a Markdown table, a column per file */
+	COMPARE_LAYOUT_FIT,	 /* a column per file when that fits the width, else the files in rows */
+	COMPARE_LAYOUT_FIT_FULL, /* the same, but the changes only in full (matrix's text) */
+	COMPARE_LAYOUT_WIDE,	 /* a column per file, however wide */
+	COMPARE_LAYOUT_STACKED,	 /* the files in rows (A / B / B vs A), however narrow the table */
+	COMPARE_LAYOUT_MARKDOWN	 /* a Markdown table, a column per file */
 };
 
 /* The seed-report view: a legend line per file ("A = base.json", "B =

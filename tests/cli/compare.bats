@@ -143,7 +143,7 @@ PY
 	has_line "job  all  user    0.85 ± 0.09 s  0.00 ± 0.00 s  n/a (B shown as 0.00 s)"
 	run --separate-stderr "$DBIO" compare c.json a.json b.json --metric user --stacked
 	has_line "  B vs A            n/a"
-	has_line "* significant, ! significant regression, ~ no repeats, n/a a side under the figure's resolution (p-values: --wide)"
+	has_line "n/a: a side shown as 0 at the figure's precision, no percentage of it"
 	# JSON: no change_pct, not significant.
 	run --separate-stderr "$DBIO" compare a.json b.json --metric user --format json
 	[ "$(value <(printf "%s" "$output") 'd["rows"][0]["changes"][0]["change_pct"]')" = "None" ]

@@ -197,6 +197,13 @@ html_page() {
 	run --separate-stderr "$DBIO" compare a.json b.json --metric bw
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"A = a.json"* ]]
+	# a row, a column per file: the change, its p and the verdict
+	grep -Eq '^job  read  bw  .* MiB/s  ([-+][0-9.]+|0\.0) %, p[=<][0-9.]+, (within noise|significant, (improvement|regression))$' <<<"$output" || {
+		echo "$output"
+		false
+	}
+	# stacked, the change and its mark
+	run --separate-stderr "$DBIO" compare a.json b.json --metric bw --stacked
 	grep -Eq '^  B vs A +([-+][0-9.]+|0\.0) %( \*| !)?$' <<<"$output" || {
 		echo "$output"
 		false
@@ -219,8 +226,9 @@ html_page() {
 	run --separate-stderr "$DBIO" compare a.json b.json --op import --metric elapsed,user,sys
 	[ "$status" -eq 0 ]
 	echo "$output"
-	# Single runs: the change in percent, and that it cannot be tested.
-	[ "$(grep -Ec '^job  phase import  (elapsed|user|sys) .*, n/a \(no repeats\)$' <<<"$output")" -eq 3 ]
+	# Single runs: the change in percent, and that it cannot be tested;
+	# no percentage of a CPU time shown as 0.00 s (a short import's).
+	[ "$(grep -Ec '^job  phase import  (elapsed|user|sys) .*(, n/a \(no repeats\)|  n/a \((A|B|both) shown as 0\.00 s\))$' <<<"$output")" -eq 3 ]
 	grep -Eq '^job  phase import  elapsed .* [-+]?[0-9.]+ %, n/a \(no repeats\)$' <<<"$output"
 	[ "$(grep -c 'phase schema\|phase index' <<<"$output")" -eq 0 ]
 	html_page b.json pg.html
