@@ -51,6 +51,22 @@ enum compare_side compare_side_of(const struct metric *m, double v0, double c0, 
 	return (*pct > 0) == (m->better == METRIC_BETTER_HIGHER) ? COMPARE_SIDE_BETTER : COMPARE_SIDE_WORSE;
 }
 
+/* A side whose mean the text shows as zero (user 0.00 s at the metric's
+ * 2 decimals): a percentage of it is noise, never a headline. Latencies
+ * (ns) are printed to 3 significant digits and have no such floor. */
+static void under_resolution(const struct metric *m, const struct summary *a, const struct summary *b,
+			     struct compare_change *ch)
+{
+	const double half = 0.5 * pow(10, -m->decimals);
+
+	if (metric_in_ns(m) || !a->n || !b->n || (fabs(a->mean) >= half && fabs(b->mean) >= half))
+		return;
+	ch->under_resolution = true;
+	ch->has_pct = false;
+	ch->change_pct = 0;
+	ch->significant = ch->regression = false;
+}
+
 /* ---- rows ---- */
 
 static int add_row(struct comparison *c, const struct match_entry *const *ents, const char *op,
@@ -93,8 +109,10 @@ static int add_row(struct comparison *c, const struct match_entry *const *ents, 
 	for (size_t f = 0; f < c->nfiles; f++)
 		summary_of(x, metric_run_values(m, ents[f]->job, op, x), &r->values[f]);
 	free(x);
-	for (size_t f = 1; f < c->nfiles; f++)
+	for (size_t f = 1; f < c->nfiles; f++) {
 		compare_change_of(&r->values[0], &r->values[f], m->better, c->alpha, &r->changes[f]);
+		under_resolution(m, &r->values[0], &r->values[f], &r->changes[f]);
+	}
 	return 0;
 }
 
@@ -367,6 +385,8 @@ const char *compare_verdict(const struct compare_row *r, size_t f)
 
 	if (!r->values[0].n || !r->values[f].n)
 		return "n/a (no complete run)";
+	if (ch->under_resolution)
+		return "n/a (under the resolution)";
 	if (!ch->tested)
 		return "n/a (no repeats)";
 	if (!ch->significant)

@@ -38,6 +38,9 @@ struct compare_change {
 	double p_value;	   /* Welch's two-sided p; meaningful when tested */
 	bool significant;  /* tested and p_value < alpha */
 	bool regression;   /* significant, for the worse in the metric's direction */
+	/* a side's mean is under the figure's resolution (0.00 s at 2
+	 * decimals): no percentage (has_pct false), never significant */
+	bool under_resolution;
 };
 
 /* The change of other against base (summaries of per-run values) for a
@@ -126,7 +129,8 @@ void compare_row_label(const struct compare_row *r, char *buf, size_t len);
 
 /* The verdict on row r's change for file f >= 1: "within noise",
  * "significant", "significant, regression", "significant, improvement",
- * "n/a (no repeats)" or "n/a (no complete run)". */
+ * "n/a (no repeats)", "n/a (no complete run)" or "n/a (under the
+ * resolution)" (a side shown as zero at the metric's decimals). */
 const char *compare_verdict(const struct compare_row *r, size_t f);
 
 #endif

@@ -68,10 +68,20 @@ bool metric_phase_done(const json_t *job, const char *phase)
 
 bool metric_run_value(const struct metric *m, const json_t *run, const char *op, double *value)
 {
-	const json_t *v = tree_get(run_base(m, run, op), m->run_path);
+	const json_t *v = tree_get(run_base(m, run, op), m->run_path), *ph;
+	bool found = false;
+	size_t i;
 
 	*value = json_is_number(v) ? json_number_value(v) * m->scale : 0;
-	return json_is_number(v);
+	if (!m->sum_phases || phase_of(op))
+		return json_is_number(v);
+	/* a figure phases hold alone (the server's CPU): the run's is their sum */
+	json_array_foreach (json_object_get(run, "phases"), i, ph)
+		if (json_is_number(v = tree_get(ph, m->run_path))) {
+			*value += json_number_value(v) * m->scale;
+			found = true;
+		}
+	return found;
 }
 
 size_t metric_run_values(const struct metric *m, const json_t *job, const char *op, double *x)

@@ -70,6 +70,28 @@ void match_quoted(const json_t *job, size_t occurrence, char *buf, size_t len)
 		snprintf(buf + used, len - used, " #%zu", occurrence);
 }
 
+size_t match_directories(const char *value)
+{
+	size_t n = 1;
+
+	for (const char *p = value; *p; p++)
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == ':')
+			n++;
+	return n;
+}
+
+bool match_directories_distinct(const char *const *values, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; values[i] && j < i; j++)
+			if (values[j] && strcmp(values[i], values[j]) &&
+			    match_directories(values[i]) == match_directories(values[j]))
+				return false;
+	return true;
+}
+
 /* ---- alignment ---- */
 
 static int cmp_str(const void *a, const void *b)

@@ -19,6 +19,7 @@
 #define DBIO_ANALYSIS_MATCH_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analysis/metric.h"
@@ -32,6 +33,15 @@ char *match_label(const json_t *result, const json_t *job, char *buf, size_t len
  * messages, with its point (in the point's order) and its occurrence
  * among entries of the same name and point when above 1. */
 void match_quoted(const json_t *job, size_t occurrence, char *buf, size_t len);
+
+/* S3's axis: a point's directory= (fio's list, "a:b:c", a "\\:" part of
+ * a name) as the number of directories in it, its "drives". */
+size_t match_directories(const char *value);
+
+/* Whether the directory= values of values[0..n) (NULL ones skipped) are
+ * told apart by their number of directories alone, so that a view may
+ * label them by it ("2") with the paths in a legend. */
+bool match_directories_distinct(const char *const *values, size_t n);
 
 /* A job entry of a file and the key it is aligned by. */
 struct match_entry {

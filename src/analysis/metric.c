@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "analysis/tree.h"
 #include "stats/opstats.h"
 
 #define MIB (1.0 / 1048576)
@@ -42,6 +43,15 @@ const struct metric metric_registry[] = {
 	{ .name = "sys", .label = "system CPU time", .column = "sys s", .unit = "s", .better = METRIC_BETTER_LOWER,
 	  .scope = METRIC_PER_RUN, .run_path = "rusage.sys_s", .summary_key = "sys_s", .scale = 1, .decimals = 2,
 	  .by_default_phases = true },
+	/* workload=postgres: the server's processes' CPU over each phase
+	 * (/proc/<pid>/stat utime and stime, reaped children's included),
+	 * which user and sys — dbio's own, the client's — leave out. */
+	{ .name = "pg_user", .label = "PostgreSQL server user CPU time", .column = "server user s", .unit = "s",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "figures.server_user_s", .scale = 1,
+	  .decimals = 2, .sum_phases = true },
+	{ .name = "pg_sys", .label = "PostgreSQL server sys CPU time", .column = "server sys s", .unit = "s",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "figures.server_sys_s", .scale = 1,
+	  .decimals = 2, .sum_phases = true },
 	/* A busier CPU is not worse by itself: the same work in less time
 	 * keeps it busier. */
 	{ .name = "cpu", .label = "CPU use", .column = "cpu %", .unit = "%", .better = METRIC_BETTER_NONE,
@@ -137,10 +147,41 @@ char *metric_names(char *buf, size_t len, const char *sep, bool defaults_only)
 	return names_of(buf, len, sep, defaults_only ? NAMES_DEFAULT : NAMES_ALL);
 }
 
-/* Whether every job entry of every result went through phases (kv,
- * import, meta: a database's or a metadata workload's run), and there is
- * at least one. */
-static bool all_phased(const json_t *const *results, size_t n)
+/* A job entry that went through phases (kv, import, meta: a database's
+ * or a metadata workload's run). */
+static bool phased(const json_t *job)
+{
+	return metric_job_phase(job, 0) != NULL;
+}
+
+/* A job entry that did a fixed amount of work, number_ios I/Os per thread
+ * and not time_based (S4's sysbench --events form, whose figure is the
+ * time it took). */
+static bool fixed_work(const json_t *job)
+{
+	const json_t *o = json_object_get(job, "options");
+
+	return json_integer_value(json_object_get(o, "number_ios")) > 0 &&
+	       !json_is_true(json_object_get(o, "time_based"));
+}
+
+/* A job entry some run of which has the server's CPU (workload=postgres
+ * with its own cluster). */
+static bool has_server_cpu(const json_t *job)
+{
+	const json_t *run, *ph;
+	size_t r, p;
+
+	json_array_foreach (json_object_get(job, "runs"), r, run)
+		json_array_foreach (json_object_get(run, "phases"), p, ph)
+			if (json_is_number(tree_get(ph, "figures.server_user_s")))
+				return true;
+	return false;
+}
+
+/* Whether every job entry of every result that ran is one that is, and
+ * there is at least one. */
+static bool every_job(const json_t *const *results, size_t n, bool (*is)(const json_t *job))
 {
 	size_t jobs = 0;
 
@@ -151,7 +192,7 @@ static bool all_phased(const json_t *const *results, size_t n)
 		json_array_foreach (json_object_get(results[f], "jobs"), i, job) {
 			if (json_object_get(job, "skipped"))
 				continue;
-			if (!metric_job_phase(job, 0))
+			if (!is(job))
 				return false;
 			jobs++;
 		}
@@ -161,12 +202,20 @@ static bool all_phased(const json_t *const *results, size_t n)
 
 size_t metric_defaults(const json_t *const *results, size_t n, const struct metric **out, size_t max)
 {
-	const bool phased = all_phased(results, n);
+	const bool all_phased = every_job(results, n, phased);
 	size_t k = 0;
 
+	if (!all_phased && every_job(results, n, fixed_work) && max) {
+		out[k++] = metric_find("elapsed");
+		return k;
+	}
 	for (size_t i = 0; i < metric_count && k < max; i++)
-		if (phased ? metric_registry[i].by_default_phases : metric_registry[i].by_default)
+		if (all_phased ? metric_registry[i].by_default_phases : metric_registry[i].by_default)
 			out[k++] = &metric_registry[i];
+	if (all_phased && every_job(results, n, has_server_cpu))
+		for (size_t i = 0; i < metric_count && k < max; i++)
+			if (metric_registry[i].sum_phases)
+				out[k++] = &metric_registry[i];
 	return k;
 }
 

@@ -51,6 +51,9 @@ struct metric {
 	int decimals;		 /* digits after the point in the comparison's text (ns: units_fmt_ns) */
 	bool by_default;	 /* in the default --metric list of compare, matrix and sweep */
 	bool by_default_phases;	 /* instead, when every job went through phases (kv, import, meta) */
+	/* only phases hold it (runs[].phases[].<run_path>): the whole run's
+	 * figure is the sum of its phases' */
+	bool sum_phases;
 };
 
 /* Every metric, in the order lists name them and summaries hold them. */
@@ -79,8 +82,10 @@ char *metric_names(char *buf, size_t len, const char *sep, bool defaults_only);
 
 /* The default metrics for results[0..n) into out[0..max): the
  * by_default_phases ones (elapsed, user, sys, cpu, faults: what S0 and S1
- * asked of a database) when every job of every result went through phases,
- * else the by_default ones (iops, bw, p99). Returns how many. */
+ * asked of a database) when every job of every result went through phases;
+ * elapsed alone (the time a fixed amount of work took: S4's figure) when
+ * every job has number_ios and is not time_based; else the by_default ones
+ * (iops, bw, p99). Returns how many. */
 size_t metric_defaults(const json_t *const *results, size_t n, const struct metric **out, size_t max);
 
 /* The names of the by_default_phases metrics, separated by sep, into buf

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
@@ -36,7 +38,9 @@ struct compare_args {
 	double fail_above_pct;	/* < 0: not given */
 	double alpha;
 	enum compare_format format;
-	bool wide; /* --wide: a column per file however wide the table */
+	bool wide;    /* --wide: a column per file however wide the table */
+	bool stacked; /* --stacked: the files in rows however narrow */
+	bool matrix;  /* one matrix's result: as dbio matrix printed it */
 };
 
 /* A number >= 0 (with max: < max, and > 0); -1 when s is not one. */
@@ -138,7 +142,11 @@ static const struct cmd_opt compare_rows[] = {
 	{ .name = "--wide",
 	  .kind = CMD_OPT_FLAG,
 	  .offset = offsetof(struct compare_args, wide),
-	  .help = "text: a column per file even when wider than 80 columns" },
+	  .help = "text: a column per file, each change with its p-value, however wide" },
+	{ .name = "--stacked",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = offsetof(struct compare_args, stacked),
+	  .help = "text: the files in rows (A, B, B vs A) under each job or point, the metrics in columns" },
 	{ 0 },
 };
 
@@ -160,7 +168,9 @@ static const struct cmd_opts cmd_compare_opts = {
 		 "fields that differ: kernel, host, vm settings, filesystems, devices, options.\n"
 		 "One result of `dbio matrix` is shown again as its configurations compared; one\n"
 		 "of `dbio sweep` as its table, a row per point: with any --metric and --op.\n"
-		 "A text table wider than 80 columns puts the files (A, B …) in rows (--wide: not).\n",
+		 "The text has a row per job or point and a column per file when that fits the\n"
+		 "terminal (100 columns when standard output is not one), the changes shortened\n"
+		 "to \"+16.7 % *\" when only that fits; else the files (A, B …) go in rows.\n",
 	.tail = "Exit status: 0 compared, 1 a regression above --fail-above, 2 bad input.\n",
 	.tables = compare_tables,
 	.operand = compare_operand,
@@ -174,6 +184,11 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	*a = (struct compare_args){ .fail_above_pct = -1, .alpha = 0.05 };
 	if ((rc = cmd_opts_parse(&cmd_compare_opts, argc, argv, a)))
 		return rc;
+	if (a->wide && a->stacked) {
+		cmd_error(
+			"compare: --wide and --stacked: give one of them (a column per file, or the files in rows)");
+		return 2;
+	}
 	if (!a->nfiles) {
 		cmd_error(
 			"compare: expected result files, got none: dbio compare A.json B.json [C.json ...], or one result of dbio matrix or dbio sweep");
@@ -210,7 +225,20 @@ static enum compare_layout layout_of(const struct compare_args *a)
 {
 	if (a->format == COMPARE_MARKDOWN)
 		return COMPARE_LAYOUT_MARKDOWN;
-	return a->wide ? COMPARE_LAYOUT_WIDE : COMPARE_LAYOUT_FIT;
+	if (a->stacked)
+		return COMPARE_LAYOUT_STACKED;
+	return a->wide ? COMPARE_LAYOUT_WIDE : a->matrix ? COMPARE_LAYOUT_FIT_FULL : COMPARE_LAYOUT_FIT;
+}
+
+/* The terminal's width, or COMPARE_PIPE_COLUMNS when standard output is
+ * not a terminal (or says no width). */
+static size_t text_columns(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 20)
+		return ws.ws_col;
+	return COMPARE_PIPE_COLUMNS;
 }
 
 /* The counters that changed, below the text's figures (issue 30). */
@@ -263,7 +291,8 @@ static int compare_results(const json_t *const *results, const char *const *name
 	} else if (a->format == COMPARE_CSV) {
 		compare_print_csv(stdout, &c);
 	} else {
-		compare_print_text(stdout, &c, layout_of(a));
+		compare_print_text(stdout, &c, layout_of(a),
+				   a->matrix ? COMPARE_TEXT_COLUMNS : text_columns());
 		explain_text(&c, results);
 	}
 	fflush(stdout);
@@ -302,7 +331,10 @@ static int show_one(const json_t *result, const struct compare_args *a)
 			n ? "a matrix of one configuration" : "not a result of dbio matrix or dbio sweep");
 		status = 2;
 	} else {
-		status = compare_results((const json_t *const *)views, names, (size_t)n, a);
+		struct compare_args as_matrix = *a;
+
+		as_matrix.matrix = true;
+		status = compare_results((const json_t *const *)views, names, (size_t)n, &as_matrix);
 	}
 	for (int v = 0; v < n; v++)
 		json_decref(views[v]);

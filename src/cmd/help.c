@@ -278,6 +278,13 @@ static json_t *key_schema(const struct option_def *def)
 			json_object_set_new(o, "type", json_pack("[s, s]", "integer", "string"));
 			json_object_set_new(o, "pattern", json_string("^[0-9]+,[0-9]+$"));
 		}
+		if (def->word) { /* or its word: repeat=auto */
+			char pattern[64];
+
+			snprintf(pattern, sizeof(pattern), "^%s$", def->word);
+			json_object_set_new(o, "type", json_pack("[s, s]", "integer", "string"));
+			json_object_set_new(o, "pattern", json_string(pattern));
+		}
 		break;
 	case OPT_ENUM:
 		json_object_set_new(o, "type", json_string("string"));

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/metric.h"
+#include "analysis/repeat.h"
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
 #include "cmd/opts.h"
@@ -20,6 +21,7 @@
 #include "views/table.h"
 #include "result/result.h"
 #include "util/atomic.h"
+#include "util/clock.h"
 
 extern const char cmd_run_default_suite[]; /* jobs/default.fio, built in */
 
@@ -463,6 +465,82 @@ static int skip_rest(const struct jobset *set, size_t first, const struct job *e
 	return 0;
 }
 
+/* repeat=auto over a group's jobs (jobs[0..n)): those with it run until
+ * each one's headline is within its repeat_ci, at least 3 runs, at most
+ * the group's largest repeat_max or repeat_time. */
+struct auto_repeat {
+	bool on;
+	const struct job *jobs;
+	size_t n;
+	uint64_t max, time_ns, t0;
+	enum repeat_stop why;
+	char so_far[96]; /* for the progress line: ", ±7.2 % so far, target 5 %" */
+};
+
+static void auto_repeat_init(struct auto_repeat *ar, const struct job *jobs, size_t n)
+{
+	*ar = (struct auto_repeat){
+		.jobs = jobs, .n = n, .t0 = clock_now_ns(), .why = (enum repeat_stop) - 1
+	};
+	for (size_t k = 0; k < n; k++) {
+		if (jobs[k].repeat)
+			continue;
+		ar->on = true;
+		ar->max = jobs[k].repeat_max > ar->max ? jobs[k].repeat_max : ar->max;
+		ar->time_ns = jobs[k].repeat_time_ns > ar->time_ns ? jobs[k].repeat_time_ns : ar->time_ns;
+	}
+}
+
+/* Before run r (from 0): whether the runs are done, why in ar->why. Under
+ * MPI they go on while any rank's are not. */
+static bool auto_repeat_done(struct auto_repeat *ar, const json_t *result, size_t first, uint64_t r,
+			     const struct run_coord *coord)
+{
+	const json_t *jobs = json_object_get(result, "jobs");
+	bool within = true;
+	double worst = 0;
+
+	for (size_t k = 0; k < ar->n; k++) {
+		struct repeat_judgement jd;
+
+		if (ar->jobs[k].repeat)
+			continue;
+		repeat_judge(json_array_get(jobs, first + k), &jd);
+		within &= jd.ci_pct <= (double)ar->jobs[k].repeat_ci_pct;
+		worst = jd.ci_pct > worst ? jd.ci_pct : worst;
+	}
+	if (r < 3) {
+		ar->so_far[0] = '\0';
+		return false;
+	}
+	snprintf(ar->so_far, sizeof(ar->so_far), ": the 95 %% CI ±%.1f %% of the mean so far", worst);
+	ar->why = within						  ? REPEAT_STOP_CI
+		  : r >= ar->max					  ? REPEAT_STOP_MAX
+		  : ar->time_ns && clock_now_ns() - ar->t0 >= ar->time_ns ? REPEAT_STOP_TIME
+									  : (enum repeat_stop) - 1;
+	return !run_coord_any(coord, (int)ar->why < 0);
+}
+
+/* Each job with repeat=auto: why its runs stopped, in its entry. 0 or
+ * -ENOMEM. */
+static int auto_repeat_record(const struct auto_repeat *ar, json_t *result, size_t first)
+{
+	json_t *jobs = json_object_get(result, "jobs");
+	int rc = 0;
+
+	for (size_t k = 0; k < ar->n && !rc; k++) {
+		json_t *entry = json_array_get(jobs, first + k);
+		struct repeat_judgement jd;
+
+		if (ar->jobs[k].repeat || !entry)
+			continue;
+		repeat_judge(entry, &jd);
+		rc = repeat_record(entry, ar->why, &jd, (double)ar->jobs[k].repeat_ci_pct,
+				   (unsigned long long)ar->max, (unsigned long long)ar->time_ns);
+	}
+	return rc;
+}
+
 int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *result, size_t base,
 		struct dbio_err *err)
 {
@@ -474,6 +552,7 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 	if (!stats)
 		return dbio_err_set(err, -ENOMEM, "out of memory");
 	for (size_t j = 0; j < set->njobs && !rc && !ended;) {
+		struct auto_repeat ar = { 0 };
 		uint64_t repeat = 1;
 		size_t n = 1;
 
@@ -482,13 +561,19 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 		for (size_t k = 0; k < n; k++)
 			if (set->jobs[j + k].repeat > repeat)
 				repeat = set->jobs[j + k].repeat;
+		auto_repeat_init(&ar, &set->jobs[j], n);
 		if (!quiet)
 			fprintf(stderr, "dbio: running %s%s (%zu of %zu)\n", set->jobs[j].name,
 				n > 1 ? " and its group" : "", j + 1, set->njobs);
-		for (uint64_t r = 0; r < repeat && !rc && !ended; r++) {
-			if (!quiet && repeat > 1)
+		for (uint64_t r = 0; (ar.on || r < repeat) && !rc && !ended; r++) {
+			if (ar.on && auto_repeat_done(&ar, result, base + j, r, a->opts.coord))
+				break;
+			if (!quiet && !ar.on && repeat > 1)
 				fprintf(stderr, "dbio:   run %llu of %llu\n", (unsigned long long)r + 1,
 					(unsigned long long)repeat);
+			else if (!quiet && ar.on)
+				fprintf(stderr, "dbio:   run %llu (repeat=auto%s)\n",
+					(unsigned long long)r + 1, ar.so_far);
 			rc = run_group(&set->jobs[j], n, &a->opts, &stats[j], err);
 			for (size_t k = 0; k < n; k++) {
 				if (run_coord_note_run(a->opts.coord, base + j + k, r, &stats[j + k]))
@@ -503,6 +588,8 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 			if (a->opts.coord && run_coord_any(a->opts.coord, ended != NULL) && !ended)
 				ended = &set->jobs[j];
 		}
+		if (ar.on && !rc && (int)ar.why >= 0 && auto_repeat_record(&ar, result, base + j))
+			rc = dbio_err_set(err, -ENOMEM, "out of memory for the result");
 		for (size_t k = 0; k < n; k++)
 			metric_summarize(result, base + j + k);
 		j += n;

@@ -173,7 +173,7 @@ static void print_table(const json_t *result, size_t ndone, const struct metric 
 	} else {
 		for (size_t w = 0; w < cmp.nwarnings; w++)
 			cmd_error("%s", cmp.warnings[w]);
-		compare_print_text(stdout, &cmp, COMPARE_LAYOUT_FIT);
+		compare_print_text(stdout, &cmp, COMPARE_LAYOUT_FIT_FULL, 0);
 	}
 	compare_release(&cmp);
 	for (int c = 0; c < n; c++)

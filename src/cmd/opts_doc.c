@@ -73,8 +73,10 @@ void cmd_opts_metric_lists(char *buf, size_t len)
 	char names[768], defaults[128], phased[128];
 
 	cmd_opts_metric_names(names, sizeof(names));
-	snprintf(buf, len, "%s; default %s; %s when every job has phases (kv, import, meta)", names,
-		 metric_names(defaults, sizeof(defaults), ",", true),
+	snprintf(buf, len,
+		 "%s; default %s; %s when every job has phases (kv, import, meta); elapsed when every job "
+		 "has number_ios and is not time_based (a fixed amount of work)",
+		 names, metric_names(defaults, sizeof(defaults), ",", true),
 		 metric_names_phased(phased, sizeof(phased), ","));
 }
 

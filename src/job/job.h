@@ -81,8 +81,12 @@ struct job {
 	bool invalidate;
 	uint64_t randseed;
 	bool randrepeat;
-	uint64_t repeat; /* runs of the job */
-	int cache;	 /* enum cache_mode, before each run */
+	uint64_t repeat; /* runs of the job; 0: repeat=auto */
+	/* repeat=auto: at least 3 runs, then more until the 95 % CI of the
+	 * headline figure is within repeat_ci_pct % of its mean, or
+	 * repeat_max runs, or repeat_time_ns (0: no limit) since the first */
+	uint64_t repeat_max, repeat_ci_pct, repeat_time_ns;
+	int cache; /* enum cache_mode, before each run */
 	struct opt_interval log_interval;
 	uint64_t mem_limit; /* bytes; 0 = no limit */
 	struct opt_pcts percentiles;

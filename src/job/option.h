@@ -88,6 +88,9 @@ struct option_def {
 	/* OPT_STR: a bare key is the empty value (fio's write_bw_log alone);
 	 * 0: a bare key needs a value. */
 	int bare_empty;
+	/* OPT_UINT: a word that stands for the value 0, below min (repeat=auto);
+	 * results show the word. NULL: none. */
+	const char *word;
 };
 
 /* Whom a table's keys belong to, and so which jobs may be given them. */

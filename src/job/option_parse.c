@@ -52,6 +52,8 @@ void option_accepted(const struct option_def *def, char *buf, size_t len)
 		else
 			snprintf(buf, len, "a whole number from %llu to %llu", (unsigned long long)def->min,
 				 (unsigned long long)def->max);
+		if (def->word)
+			snprintf(buf + strlen(buf), len - strlen(buf), ", or %s", def->word);
 		break;
 	case OPT_SIZE:
 		units_fmt_bytes(lo, sizeof(lo), def->min);
@@ -285,6 +287,10 @@ int option_parse(const struct option_def *def, void *base, const char *value, co
 	case OPT_UINT:
 	case OPT_SIZE:
 	case OPT_TIME:
+		if (def->word && !strcmp(value, def->word)) {
+			*(uint64_t *)field = 0;
+			return 0;
+		}
 		if ((rc = parse_number(def, value, where, &v, err)))
 			return rc;
 		*(uint64_t *)field = v;
@@ -329,7 +335,10 @@ void option_format(const void *base, const struct option_def *def, char *buf, si
 	case OPT_UINT:
 	case OPT_SIZE:
 	case OPT_TIME:
-		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
+		if (def->word && !*(const uint64_t *)field)
+			snprintf(buf, len, "%s", def->word);
+		else
+			snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
 		break;
 	case OPT_ENUM: {
 		const char *suffix = def->suffix_size ? (const char *)base + def->suffix_offset : "";

@@ -37,7 +37,7 @@ int plan_carry_files(struct jobset *set, struct dbio_err *err)
 
 			if (!same_files(earlier, job))
 				continue;
-			if (earlier->repeat > 1)
+			if (earlier->repeat != 1) /* several runs, or repeat=auto */
 				return job_fail(
 					earlier, "repeat", err,
 					"not with a file a later job uses ('%s', job '%s'): each run of the job would find the file of the run before",

@@ -270,6 +270,20 @@ static int check_stonewall(const struct job *job, struct dbio_err *err)
 	return 0;
 }
 
+/* repeat_max, repeat_ci and repeat_time: the caps of repeat=auto alone. */
+static int check_repeat(const struct job *job, struct dbio_err *err)
+{
+	static const char *const keys[] = { "repeat_max", "repeat_ci", "repeat_time" };
+
+	for (size_t i = 0; job->repeat && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (job_is_set(job, keys[i]))
+			return job_fail(
+				job, keys[i], err,
+				"only with repeat=auto, not repeat=%llu: it caps the runs repeat=auto makes",
+				(unsigned long long)job->repeat);
+	return 0;
+}
+
 int plan_validate(struct job *job, struct dbio_err *err)
 {
 	int rc;
@@ -285,7 +299,7 @@ int plan_validate(struct job *job, struct dbio_err *err)
 				job->name);
 	if ((rc = plan_fio_meta(job, err)) || (rc = resolve(job, err)) ||
 	    (job->eng && (rc = check_engine(job, err))) || (rc = check_fault(job, err)) ||
-	    (rc = check_job(job, err)) || (rc = check_stonewall(job, err)))
+	    (rc = check_job(job, err)) || (rc = check_stonewall(job, err)) || (rc = check_repeat(job, err)))
 		return rc;
 	if (job->wl->validate)
 		return job->wl->validate(job, err);

@@ -74,6 +74,8 @@ static json_t *option_value(const void *base, const struct option_def *def)
 		return json_boolean(*(const bool *)field);
 	case OPT_SIZE:
 	case OPT_UINT:
+		if (def->word && !*(const uint64_t *)field)
+			break; /* "auto" */
 		/* fio's READ,WRITE form with two values: "8192,32768" */
 		if (def->pair_offset &&
 		    *(const uint64_t *)field != *(const uint64_t *)((const char *)base + def->pair_offset))

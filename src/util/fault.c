@@ -9,11 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/syscalls.h"
 
-enum fault_kind { FAULT_EIO, FAULT_ENOSPC, FAULT_EINTR, FAULT_SHORT };
+enum fault_kind { FAULT_EIO, FAULT_ENOSPC, FAULT_EINTR, FAULT_SHORT, FAULT_SLOW };
 
 struct fault_rule {
 	bool on;
@@ -21,7 +22,10 @@ struct fault_rule {
 	uint64_t after, times; /* times 0: no end */
 };
 
-static const char *const kind_names[] = { "eio", "enospc", "eintr", "short" };
+static const char *const kind_names[] = { "eio", "enospc", "eintr", "short", "slow" };
+
+/* How long a slow call stalls before it is done: a device that hangs. */
+#define FAULT_SLOW_NS 200000000L
 static const char *const op_names[FAULT_NOPS] = { "read", "write", "fsync", "open", "fallocate" };
 
 static struct fault_rule rules[FAULT_NOPS];
@@ -30,7 +34,7 @@ static char spec_copy[512];
 
 #define ACCEPTED                                                                                             \
 	"expected KIND:OP[:after=N][:times=N], several separated by ',', with KIND eio, enospc, "            \
-	"eintr or short and OP read, write, fsync, open or fallocate"
+	"eintr, short or slow and OP read, write, fsync, open or fallocate"
 
 /* The fault for this call of op: 0 to do the call, -1 for a short
  * transfer, else the errno to fail with. */
@@ -50,6 +54,13 @@ static int fault_hit(enum fault_op op)
 		return EINTR;
 	case FAULT_SHORT:
 		return -1;
+	case FAULT_SLOW: {
+		struct timespec ts = { 0, FAULT_SLOW_NS };
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+		return 0;
+	}
 	}
 	return 0;
 }
@@ -217,7 +228,7 @@ static int parse_fault(const char *f, size_t len, const char *spec, struct dbio_
 	if (!colon)
 		return dbio_err_set(err, DBIO_EINPUT, "%s=%s: '%.*s': no operation: %s", FAULT_ENV, spec,
 				    (int)len, f, ACCEPTED);
-	if ((kind = find_name(kind_names, 4, p, (size_t)(colon - p))) < 0)
+	if ((kind = find_name(kind_names, 5, p, (size_t)(colon - p))) < 0)
 		return dbio_err_set(err, DBIO_EINPUT, "%s=%s: '%.*s': unknown fault: %s", FAULT_ENV, spec,
 				    (int)(colon - p), p, ACCEPTED);
 	p = colon + 1;
@@ -230,7 +241,7 @@ static int parse_fault(const char *f, size_t len, const char *spec, struct dbio_
 	if (r.kind == FAULT_SHORT && op != FAULT_OP_READ && op != FAULT_OP_WRITE)
 		return dbio_err_set(err, DBIO_EINPUT, "%s=%s: short:%s: only a read or a write can be short",
 				    FAULT_ENV, spec, op_names[op]);
-	r.times = r.kind == FAULT_EINTR || r.kind == FAULT_SHORT;
+	r.times = r.kind == FAULT_EINTR || r.kind == FAULT_SHORT || r.kind == FAULT_SLOW;
 	while (colon < end) {
 		const char *field = colon + 1;
 

@@ -7,12 +7,14 @@
  * a job file cannot set it. docs/errors.md describes the value.
  *
  * The value: one or more FAULT separated by ',', each
- * KIND:OP[:after=N][:times=M] — KIND eio, enospc, eintr or short; OP read
+ * KIND:OP[:after=N][:times=M] — KIND eio, enospc, eintr, short or slow (the
+ * call stalls 200 ms, then is done: a device that hangs); OP read
  * (pread, read, preadv2), write (pwrite, write, pwritev2), fsync (fsync,
  * fdatasync), open (openat) or fallocate (fallocate, posix_fallocate). The
  * first N calls of OP pass; the M after them fail (times=0: every one after
  * them, the default for eio and enospc, as a broken device stays broken;
- * eintr and short default to times=1, since the engines retry them).
+ * eintr, short and slow default to times=1, since the engines retry the
+ * first two and a stall is an event).
  */
 #ifndef DBIO_UTIL_FAULT_H
 #define DBIO_UTIL_FAULT_H

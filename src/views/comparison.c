@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/match.h"
+#include "analysis/tree.h"
 #include "result/result.h"
 #include "views/csv.h"
 #include "util/termesc.h"
@@ -23,6 +25,20 @@ void compare_change_text(const struct compare_row *r, size_t f, char *buf, size_
 
 	if (!r->values[0].n || !r->values[f].n) {
 		snprintf(buf, len, "n/a (no complete run)");
+		return;
+	}
+	if (ch->under_resolution) {
+		const struct metric *m = r->metric;
+		const double half = 0.5 * pow(10, -m->decimals);
+		const bool a = fabs(r->values[0].mean) < half, b = fabs(r->values[f].mean) < half;
+		char side[8];
+
+		snprintf(side, sizeof(side), "%c", (int)('A' + f));
+		snprintf(buf, len, "n/a (%s shown as %.*f %s)",
+			 a && b ? "both"
+			 : a	? "A"
+				: side,
+			 m->decimals, 0.0, m->unit);
 		return;
 	}
 	if (!ch->has_pct)
@@ -153,6 +169,7 @@ static void print_env(FILE *fp, const struct comparison *c)
  * per file, a change per later file. */
 struct cells {
 	size_t nkeys, ncols, nrows;
+	int dirs_key;  /* the point key directory=, labelled by its count (S3), or -1 */
 	char **text;   /* [(nrows + 1) * ncols] */
 	size_t *width; /* [ncols]: the widest cell of each column */
 };
@@ -165,7 +182,11 @@ static void cells_release(struct cells *t)
 	free(t->width);
 }
 
-static void row_cells(const struct comparison *c, const json_t *keys, const struct compare_row *r, char **row)
+static void change_short(const struct compare_row *r, size_t f, char *buf, size_t len);
+
+/* brief: the changes as "+16.7 % *" (change_short), not with their p. */
+static void row_cells(const struct comparison *c, const json_t *keys, int dirs_key,
+		      const struct compare_row *r, char **row, bool brief)
 {
 	size_t col = 0, nkeys = json_array_size(keys);
 	char buf[256];
@@ -174,6 +195,10 @@ static void row_cells(const struct comparison *c, const json_t *keys, const stru
 		const char *key = json_string_value(json_array_get(keys, k));
 		const char *v = r ? json_string_value(json_object_get(r->point, key)) : key;
 
+		if ((int)k == dirs_key) {
+			snprintf(buf, sizeof(buf), "%zu", v ? match_directories(v) : 0);
+			v = r ? buf : "directories";
+		}
 		row[col++] = strdup(v ? v : "");
 	}
 	if (r && r->occurrence > 1)
@@ -191,7 +216,9 @@ static void row_cells(const struct comparison *c, const json_t *keys, const stru
 		row[col++] = strdup(buf);
 	}
 	for (size_t f = 1; f < c->nfiles; f++) {
-		if (r)
+		if (r && brief)
+			change_short(r, f, buf, sizeof(buf));
+		else if (r)
 			compare_change_text(r, f, buf, sizeof(buf));
 		else
 			snprintf(buf, sizeof(buf), "%c vs A", (int)('A' + f));
@@ -199,12 +226,54 @@ static void row_cells(const struct comparison *c, const json_t *keys, const stru
 	}
 }
 
+/* The index among keys of directory= when the rows' values of it are
+ * told apart by their number of directories (S3's axis), else -1. */
+static int dirs_key_of(const struct comparison *c, const json_t *keys)
+{
+	size_t k;
+	json_t *key;
+
+	json_array_foreach (keys, k, key) {
+		const char **values;
+		bool distinct;
+
+		if (strcmp(json_string_value(key), "directory"))
+			continue;
+		if (!(values = calloc(c->nrows + 1, sizeof(*values))))
+			return -1;
+		for (size_t i = 0; i < c->nrows; i++)
+			values[i] = json_string_value(json_object_get(c->rows[i].point, "directory"));
+		distinct = match_directories_distinct(values, c->nrows);
+		free(values);
+		return distinct ? (int)k : -1;
+	}
+	return -1;
+}
+
+/* Below a table whose points are labelled by their number of
+ * directories: each label's directories, once. */
+static void print_dirs_legend(FILE *fp, const struct comparison *c)
+{
+	fprintf(fp, "directories of each point:\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const char *v = json_string_value(json_object_get(c->rows[i].point, "directory"));
+		bool seen = !v;
+
+		for (size_t j = 0; !seen && j < i; j++)
+			seen = !strcmp(v, tree_str(c->rows[j].point, "directory"));
+		if (!seen)
+			fprintf(fp, "  %zu  %s\n", match_directories(v), v);
+	}
+}
+
 /* 0, or -1 when out of memory (t released). */
-static int cells_init(struct cells *t, const struct comparison *c)
+static int cells_init(struct cells *t, const struct comparison *c, bool brief)
 {
 	json_t *keys = point_keys(c);
 
-	*t = (struct cells){ .nkeys = json_array_size(keys), .nrows = c->nrows };
+	*t = (struct cells){ .nkeys = json_array_size(keys),
+			     .nrows = c->nrows,
+			     .dirs_key = dirs_key_of(c, keys) };
 	t->ncols = t->nkeys + 3 + c->nfiles + (c->nfiles - 1);
 	t->width = calloc(t->ncols, sizeof(*t->width));
 	t->text = calloc((c->nrows + 1) * t->ncols, sizeof(*t->text));
@@ -216,7 +285,7 @@ static int cells_init(struct cells *t, const struct comparison *c)
 	for (size_t i = 0; i <= c->nrows; i++) {
 		char **row = &t->text[i * t->ncols];
 
-		row_cells(c, keys, i ? &c->rows[i - 1] : NULL, row);
+		row_cells(c, keys, t->dirs_key, i ? &c->rows[i - 1] : NULL, row, brief);
 		for (size_t k = 0; k < t->ncols; k++)
 			if (row[k] && width_of(row[k]) > t->width[k])
 				t->width[k] = width_of(row[k]);
@@ -261,7 +330,7 @@ static void change_short(const struct compare_row *r, size_t f, char *buf, size_
 	const struct compare_change *ch = &r->changes[f];
 	const char *mark = ch->regression ? " !" : ch->significant ? " *" : !ch->tested ? " ~" : "";
 
-	if (!r->values[0].n || !r->values[f].n)
+	if (!r->values[0].n || !r->values[f].n || ch->under_resolution)
 		snprintf(buf, len, "n/a");
 	else if (!ch->has_pct)
 		snprintf(buf, len, "n/a%s", mark);
@@ -316,7 +385,7 @@ static void print_block(FILE *fp, const struct comparison *c, const struct cells
  * for each job (or point) and op, a line naming them, then a line per
  * file and per change against A with the metrics as columns, as the seed
  * reports print it — in blocks of as many metrics as fit. */
-static void print_rows(FILE *fp, const struct comparison *c, struct cells *t)
+static void print_rows(FILE *fp, const struct comparison *c, struct cells *t, size_t columns)
 {
 	const size_t fig = t->nkeys + 3, lw = c->nfiles > 1 ? 8 : 3;
 	size_t *mw = realloc(t->width, (t->ncols + c->nrows) * sizeof(*mw));
@@ -346,14 +415,24 @@ static void print_rows(FILE *fp, const struct comparison *c, struct cells *t)
 		for (size_t m0 = 0, m1; m0 < n; m0 = m1) {
 			size_t used = lw;
 
-			for (m1 = m0;
-			     m1 < n && (m1 == m0 || used + 2 + mw[t->ncols + m1] <= COMPARE_TEXT_COLUMNS);
-			     m1++)
+			for (m1 = m0; m1 < n && (m1 == m0 || used + 2 + mw[t->ncols + m1] <= columns); m1++)
 				used += 2 + mw[t->ncols + m1];
 			print_block(fp, c, t, g0, m0, m1);
 		}
 	}
+}
+
+/* What the marks of change_short mean, under a table of them. */
+static void print_marks(FILE *fp, const struct comparison *c)
+{
+	bool under = false;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t f = 1; f < c->nfiles; f++)
+			under |= c->rows[i].changes[f].under_resolution;
 	fprintf(fp, "* significant, ! significant regression, ~ no repeats (p-values: --wide)\n");
+	if (under)
+		fprintf(fp, "n/a: a side shown as 0 at the figure's precision, no percentage of it\n");
 }
 
 /* A Markdown table (GitHub's pipes): for mail and issue trackers. */
@@ -376,25 +455,54 @@ static void print_markdown(FILE *fp, const struct cells *t)
 	}
 }
 
-static void comparison_text(FILE *fp, const struct comparison *c, enum compare_layout layout)
+/* The table as layout asks: a column per file (its changes with their p
+ * when that fits columns, else as "+16.7 % *"), or the files in rows. */
+static void print_table(FILE *fp, const struct comparison *c, enum compare_layout layout, size_t columns)
+{
+	struct cells t;
+	bool brief = false;
+
+	if (cells_init(&t, c, false))
+		return;
+	if (layout == COMPARE_LAYOUT_FIT && wide_width(&t) > columns) {
+		cells_release(&t);
+		if (cells_init(&t, c, true))
+			return;
+		brief = true;
+	}
+	if (layout == COMPARE_LAYOUT_MARKDOWN) {
+		print_markdown(fp, &t);
+	} else if (layout == COMPARE_LAYOUT_WIDE ||
+		   (layout != COMPARE_LAYOUT_STACKED && wide_width(&t) <= columns)) {
+		print_wide(fp, &t, c->nfiles);
+		if (brief)
+			print_marks(fp, c);
+	} else {
+		print_rows(fp, c, &t, columns);
+		print_marks(fp, c);
+	}
+	if (t.dirs_key >= 0)
+		print_dirs_legend(fp, c);
+	cells_release(&t);
+}
+
+static void comparison_text(FILE *fp, const struct comparison *c, enum compare_layout layout, size_t columns)
 {
 	size_t tested = 0, significant = 0, regressions = 0;
-	struct cells t;
 
 	for (size_t f = 0; f < c->nfiles; f++)
 		fprintf(fp, "%c = %s\n", (int)('A' + f), c->names[f]);
 	print_env(fp, c);
 	fprintf(fp, "mean ± 95 %% CI of the complete runs; change vs A: Welch's t-test, alpha %g\n\n",
 		c->alpha);
-	if (cells_init(&t, c))
-		return;
-	if (layout == COMPARE_LAYOUT_MARKDOWN)
-		print_markdown(fp, &t);
-	else if (layout == COMPARE_LAYOUT_WIDE || wide_width(&t) <= COMPARE_TEXT_COLUMNS)
-		print_wide(fp, &t, c->nfiles);
-	else
-		print_rows(fp, c, &t);
-	cells_release(&t);
+	print_table(fp, c, layout, columns);
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].metric->sum_phases) {
+			fprintf(fp,
+				"user, sys: dbio's own CPU, the client's; pg_user, pg_sys: the PostgreSQL "
+				"server's processes'\n");
+			break;
+		}
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t f = 1; f < c->nfiles; f++) {
 			tested += c->rows[i].changes[f].tested;
@@ -406,13 +514,13 @@ static void comparison_text(FILE *fp, const struct comparison *c, enum compare_l
 		tested, c->nrows * (c->nfiles - 1), significant, regressions, regressions == 1 ? "" : "s");
 }
 
-void compare_print_text(FILE *fp, const struct comparison *c, enum compare_layout layout)
+void compare_print_text(FILE *fp, const struct comparison *c, enum compare_layout layout, size_t columns)
 {
 	FILE *out = termesc_open(fp);
 
 	if (!out)
 		return; /* out of memory: nothing rather than raw control characters */
-	comparison_text(out, c, layout);
+	comparison_text(out, c, layout, columns ? columns : COMPARE_TEXT_COLUMNS);
 	fclose(out);
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/match.h"
 #include "analysis/metric.h"
 #include "analysis/tree.h"
 #include "stats/opstats.h"
@@ -27,6 +28,7 @@ struct table {
 	int job_width, op_width;
 	int col_width[TABLE_MAX_METRICS];
 	int dir_width, rw_width[2]; /* the per-directory table's */
+	int dirs_key;		    /* the vary key directory=, labelled by its count (S3), or -1 */
 	bool run_on_op;		    /* a figure of the whole run on an op type's row */
 	bool phase_rows;	    /* a row of a phase's figures */
 };
@@ -97,15 +99,68 @@ static void put_figure(struct table *t, const json_t *job, const char *op, size_
 	put_text(t, cell, &t->col_width[c], false, false);
 }
 
+/* The text of vary key i's value in a job entry's point: the number of
+ * directories for t->dirs_key (the legend names them). */
+static const char *point_value(const struct table *t, const json_t *job, size_t i, char *buf, size_t len)
+{
+	const char *v = tree_str(json_object_get(job, "point"), tree_str(json_array_get(t->vary, i), "key"));
+
+	if ((int)i != t->dirs_key)
+		return v;
+	snprintf(buf, len, "%zu", match_directories(v));
+	return buf;
+}
+
+/* The vary key's column title: "directories" for t->dirs_key. */
+static const char *key_title(const struct table *t, size_t i)
+{
+	return (int)i == t->dirs_key ? "directories" : tree_str(json_array_get(t->vary, i), "key");
+}
+
+/* The index of the vary key directory= when its values are told apart
+ * by their number of directories (S3's axis), else -1. */
+static int dirs_key_of(const json_t *vary)
+{
+	const char *values[64];
+	size_t i, k, n;
+	json_t *v, *val;
+
+	json_array_foreach (vary, i, v) {
+		if (strcmp(tree_str(v, "key"), "directory"))
+			continue;
+		n = 0;
+		json_array_foreach (json_object_get(v, "values"), k, val)
+			if (n < sizeof(values) / sizeof(values[0]))
+				values[n++] = json_string_value(val);
+		return n == json_array_size(json_object_get(v, "values")) &&
+				       match_directories_distinct(values, n)
+			       ? (int)i
+			       : -1;
+	}
+	return -1;
+}
+
+/* Below a table whose points are labelled by their number of
+ * directories: each label's directories. */
+static void put_dirs_legend(FILE *fp, const struct table *t)
+{
+	const json_t *values = json_object_get(json_array_get(t->vary, (size_t)t->dirs_key), "values"), *v;
+	size_t i;
+
+	fprintf(fp, "directories of each point:\n");
+	json_array_foreach (values, i, v)
+		fprintf(fp, "  %zu  %s\n", match_directories(json_string_value(v)), json_string_value(v));
+}
+
 /* The varied keys' values of a job entry's point, then its name. */
 static void put_point(struct table *t, const json_t *job)
 {
+	char buf[32];
 	size_t i;
 	json_t *v;
 
 	json_array_foreach (t->vary, i, v)
-		put_text(t, tree_str(json_object_get(job, "point"), tree_str(v, "key")), &t->key_width[i],
-			 true, i == 0);
+		put_text(t, point_value(t, job, i, buf, sizeof(buf)), &t->key_width[i], true, i == 0);
 	put_text(t, tree_str(job, "name"), &t->job_width, true, json_array_size(t->vary) == 0);
 }
 
@@ -143,7 +198,7 @@ static void put_header(struct table *t)
 		if (t->csv)
 			fprintf(t->fp, "%s,", tree_str(v, "key"));
 		else
-			put_text(t, tree_str(v, "key"), &t->key_width[i], true, i == 0);
+			put_text(t, key_title(t, i), &t->key_width[i], true, i == 0);
 	}
 	if (t->csv) {
 		fprintf(t->fp, "job,op");
@@ -226,7 +281,7 @@ static void put_directory_rows(struct table *t, const json_t *jobs)
 	size_t j, i;
 
 	json_array_foreach (t->vary, i, v)
-		put_text(t, tree_str(v, "key"), &t->key_width[i], true, i == 0);
+		put_text(t, key_title(t, i), &t->key_width[i], true, i == 0);
 	put_text(t, "job", &t->job_width, true, json_array_size(t->vary) == 0);
 	put_text(t, "in directory", &t->dir_width, true, false);
 	for (int k = 0; k < 2; k++)
@@ -276,6 +331,8 @@ static void points_table(FILE *fp, const json_t *result, const char *list, const
 	char names[256];
 	const json_t *jobs = json_object_get(result, "jobs"), *job;
 	struct table t = { .csv = csv, .vary = json_object_get(json_object_get(result, "sweep"), "vary") };
+
+	t.dirs_key = csv ? -1 : dirs_key_of(t.vary);
 	struct dbio_err err = { 0 };
 	int n = list ? metric_parse_list("table", list, t.cols, TABLE_MAX_METRICS, &err)
 		     : (int)metric_defaults(&result, 1, t.cols, TABLE_MAX_METRICS);
@@ -295,6 +352,8 @@ static void points_table(FILE *fp, const json_t *result, const char *list, const
 		fprintf(fp, "the whole run's on an op type's row: %s%s\n",
 			run_columns(&t, names, sizeof(names)),
 			t.phase_rows ? " (a phase's row: the phase's)" : "");
+	if (t.dirs_key >= 0)
+		put_dirs_legend(fp, &t);
 	if (!csv && several_directories(jobs)) {
 		struct table d = t;
 
@@ -349,11 +408,14 @@ void table_metrics(FILE *fp, bool markdown)
 								 : "the run";
 		const char *dflt = m->by_default	  ? "file I/O"
 				   : m->by_default_phases ? "jobs with phases"
+				   : m->sum_phases	  ? "postgres jobs"
 							  : "";
 		char where[160], line[256];
 
 		if (metric_per_op(m))
 			snprintf(where, sizeof(where), "`ops.<op>.%s`", m->run_path);
+		else if (m->sum_phases)
+			snprintf(where, sizeof(where), "`phases[].%s` (the run: their sum)", m->run_path);
 		else if (in_phases(m))
 			snprintf(where, sizeof(where), "`%s`, `phases[].%s`", m->run_path, m->run_path);
 		else

@@ -520,6 +520,8 @@ static void report_text(FILE *fp, const json_t *result)
 		}
 		if (json_array_size(runs) > 1 && json_object_get(job, "summary"))
 			summary_block(fp, job);
+		if (json_object_get(job, "repeat_auto")) /* why repeat=auto stopped */
+			fprintf(fp, "  %s\n", tree_str(json_object_get(job, "repeat_auto"), "text"));
 		fputc('\n', fp);
 	}
 }

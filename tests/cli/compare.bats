@@ -81,7 +81,7 @@ has_line() {
 	[ -z "$(grep ' write ' <<<"$output")" ]
 }
 
-@test "compare: a table wider than 80 columns puts the files in rows, metrics as columns, each line at most 80 columns" {
+@test "compare: a table wider than 100 columns (not a terminal) puts the files in rows, metrics as columns, each line at most 100 columns" {
 	compare base.json faster.json slower.json
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	[ "$(sed -n '/^job  read$/,/^\* significant/p' <<<"$output")" = "job  read
@@ -92,13 +92,16 @@ has_line() {
   B vs A               +16.7 %            +16.7 %             0.0 %
   C vs A             -48.3 % !          -48.3 % !         +83.3 % !
 * significant, ! significant regression, ~ no repeats (p-values: --wide)" ] || { echo "$output"; false; }
-	[ "$(max_columns <<<"$output")" -le 80 ]
-	# More metrics than fit: blocks of columns, each line within 80.
-	compare base.json faster.json --metric iops,bw,lat_mean,p50,p95,p99,p99_9,max,cpu
+	[ "$(max_columns <<<"$output")" -le 100 ]
+	# More metrics than fit a line: blocks of columns, each line within 100.
+	compare base.json faster.json slower.json --metric iops,bw,lat_mean,p99,cpu
 	[ "$status" -eq 0 ]
-	[ "$(max_columns <<<"$output")" -le 80 ]
-	[ "$(grep -c '^  B vs A  ' <<<"$output")" -ge 3 ]
-	grep -qE '^ +p99_9 +max$' <<<"$output"
+	[ "$(max_columns <<<"$output")" -le 100 ]
+	[ "$(grep -c '^  C vs A  ' <<<"$output")" -eq 2 ] || { echo "$output"; false; }
+	grep -qE '^ +iops +bw +lat_mean +p99$' <<<"$output" || { echo "$output"; false; }
+	# Two files, nine metrics: a row each, the long form fits 100.
+	compare base.json faster.json --metric iops,bw,lat_mean,p50,p95,p99,p99_9,max,cpu
+	has_line "job  read  lat_mean        845 us ± 140 us        722 us ± 102 us  -14.6 %, p=0.0872, within noise"
 	# A significant change is marked.
 	compare base.json faster.json faster.json --metric iops --alpha 0.1
 	[ "$status" -eq 0 ]
@@ -107,6 +110,98 @@ has_line() {
 	compare base.json single.json --metric cpu
 	[ "$status" -eq 0 ]
 	has_line "job  all  cpu     50.0 ± 0.0 %  50.0 %  0.0 %, n/a (no repeats)"
+}
+
+# with_user IN OUT SECONDS...: IN with each complete run's user CPU set to
+# the next of SECONDS.
+with_user() {
+	"$PYTHON" - "$@" <<'PY'
+import json, sys
+src, dst, *secs = sys.argv[1:]
+d = json.load(open(src))
+runs = [r for r in d["jobs"][0]["runs"] if not r["partial"]]
+for r, s in zip(runs, secs):
+    r["rusage"]["user_s"] = float(s)
+d["jobs"][0]["runs"] = runs[:len(secs)]
+json.dump(d, open(dst, "w"))
+PY
+}
+
+@test "compare: a figure shown as zero at its precision gets no percentage, and is never significant" {
+	# user 0.00 s both sides (0.001 .. 0.004 s): +150 % would be noise.
+	with_user "$RESULTS/base.json" "$scratch/a.json" 0.001 0.001 0.002 0.002
+	with_user "$RESULTS/base.json" "$scratch/b.json" 0.004 0.004 0.005 0.004
+	with_user "$RESULTS/base.json" "$scratch/c.json" 0.8 0.9 0.8 0.9
+	cd "$scratch"
+	run --separate-stderr "$DBIO" compare a.json b.json --metric user
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	has_line "job  all  user    0.00 ± 0.00 s  0.00 ± 0.00 s  n/a (both shown as 0.00 s)"
+	has_line "1 of 1 changes tested (both sides with repeats): 0 significant, 0 regressions"
+	# One side shown as zero: no -100 % either; the short form says n/a.
+	run --separate-stderr "$DBIO" compare c.json a.json --metric user --fail-above 0
+	[ "$status" -eq 0 ]
+	has_line "job  all  user    0.85 ± 0.09 s  0.00 ± 0.00 s  n/a (B shown as 0.00 s)"
+	run --separate-stderr "$DBIO" compare c.json a.json b.json --metric user --stacked
+	has_line "  B vs A            n/a"
+	has_line "n/a: a side shown as 0 at the figure's precision, no percentage of it"
+	# JSON: no change_pct, not significant.
+	run --separate-stderr "$DBIO" compare a.json b.json --metric user --format json
+	[ "$(value <(printf "%s" "$output") 'd["rows"][0]["changes"][0]["change_pct"]')" = "None" ]
+	[ "$(value <(printf "%s" "$output") 'd["rows"][0]["changes"][0]["verdict"]')" = "n/a (under the resolution)" ]
+}
+
+# on_tty COLS CMD...: CMD's standard output on a terminal COLS wide
+# (script(1) makes one), carriage returns dropped.
+on_tty() {
+	local cols=$1
+	shift
+	script -qec "stty cols $cols; $(printf '%q ' "$@") 2>/dev/null" /dev/null | tr -d '\r'
+}
+
+@test "compare: the seed's shape (a row per point, a column per file) whenever it fits the width, blocks only when it does not" {
+	# Two sweeps: a row per point, op and metric, a column per file; the
+	# changes with their p-value when that fits 100 columns (not a terminal).
+	compare base.json faster.json --metric iops
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	has_line "job  read  iops    1200.0 ± 196.3 ops/s  1400.0 ± 196.3 ops/s  +16.7 %, p=0.0805, within noise"
+	# With the p-value it would pass 100; "+95.2 % *" fits.
+	compare sweep-a.json sweep-b.json --metric iops
+	has_line "numjobs  job  op    metric  A                   B                   B vs A"
+	has_line "2        job  read  iops    210.0 ± 24.8 ops/s  410.0 ± 24.8 ops/s  +95.2 % *"
+	[ "$(max_columns <<<"$output")" -le 100 ]
+	compare sweep-a.json sweep-b.json --metric iops,p99
+	has_line "2        job  read  iops    210.0 ± 24.8 ops/s  410.0 ± 24.8 ops/s  +95.2 % *"
+	has_line "2        job  read  p99          100 us ± 0 ns       100 us ± 0 ns  0.0 %"
+	has_line "* significant, ! significant regression, ~ no repeats (p-values: --wide)"
+	[ "$(max_columns <<<"$output")" -le 100 ]
+	# --stacked: the blocks however narrow.
+	compare sweep-a.json sweep-b.json --metric iops --stacked
+	[ "$status" -eq 0 ]
+	[ "$(sed -n '/^2  job  read$/,/B vs A/p' <<<"$output")" = "2  job  read
+                        iops
+  A       210.0 ± 24.8 ops/s
+  B       410.0 ± 24.8 ops/s
+  B vs A           +95.2 % *" ] || { echo "$output"; false; }
+	compare sweep-a.json sweep-b.json --wide --stacked
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: compare: --wide and --stacked: give one of them (a column per file, or the files in rows)" ]
+}
+
+@test "compare: on a terminal the text fits its width: columns when wide enough, blocks when not" {
+	command -v script >/dev/null || skip "no script(1) to make a terminal"
+	cd "$RESULTS"
+	# 200 columns: the long form fits.
+	output=$(on_tty 200 "$DBIO" compare sweep-a.json sweep-b.json --metric iops,p99)
+	has_line "2        job  read  iops    210.0 ± 24.8 ops/s  410.0 ± 24.8 ops/s  +95.2 %, p<0.0001, significant, improvement"
+	# 60 columns: not even "+95.2 % *" fits; blocks, each line within 60.
+	output=$(on_tty 60 "$DBIO" compare sweep-a.json sweep-b.json --metric iops,p99)
+	has_line "2  job  read"
+	has_line "  B vs A           +95.2 % *          0.0 %"
+	# (the table's lines; the legend's are prose)
+	[ "$(grep -E '^(  |[0-9]  job)' <<<"$output" | max_columns)" -le 60 ] || { echo "$output"; false; }
+	# --wide on 60 columns: a column per file all the same.
+	output=$(on_tty 60 "$DBIO" compare sweep-a.json sweep-b.json --metric iops --wide)
+	has_line "2        job  read  iops    210.0 ± 24.8 ops/s  410.0 ± 24.8 ops/s  +95.2 %, p<0.0001, significant, improvement"
 }
 
 @test "compare --format markdown: a table of pipes, figures right-aligned, a column per file" {
@@ -144,7 +239,7 @@ has_line() {
 	[ "$stderr" = "dbio: compare: regression beyond --fail-above 40 %: 'job' read iops: slower.json against base.json: -48.3 %, p=0.0011, significant, regression
 dbio: compare: regression beyond --fail-above 40 %: 'job' read p99: slower.json against base.json: +83.3 %, p<0.0001, significant, regression" ]
 	# The table is printed all the same.
-	grep -qx 'job  read' <<<"$output"
+	has_line "job  read  iops    1200.0 ± 196.3 ops/s  620.0 ± 19.6 ops/s  -48.3 % !"
 
 	compare base.json slower.json --metric iops,p99 --fail-above=50
 	[ "$status" -eq 1 ]
@@ -360,15 +455,15 @@ compare_fails() { # compare_fails MESSAGE ARG...
 }
 
 @test "compare: errors: bad --metric, --alpha, --fail-above, --format, unknown option" {
-	compare_fails "dbio: compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2" base.json faster.json --metric iops,p98
+	compare_fails "dbio: compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, pg_user, pg_sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2" base.json faster.json --metric iops,p98
 	compare_fails "dbio: compare: --alpha 1: expected a significance level between 0 and 1, e.g. 0.05" base.json faster.json --alpha 1
 	compare_fails "dbio: compare: --alpha 0: expected a significance level between 0 and 1, e.g. 0.05" base.json faster.json --alpha=0
 	compare_fails "dbio: compare: --fail-above 5%: expected a percentage >= 0, e.g. 5 or 2.5" base.json faster.json --fail-above 5%
 	compare_fails "dbio: compare: --fail-above -1: expected a percentage >= 0, e.g. 5 or 2.5" base.json faster.json --fail-above -1
 	compare_fails "dbio: compare: --fail-above: needs a value" base.json faster.json --fail-above
 	compare_fails "dbio: compare: --format xml: expected text, markdown, csv or json" base.json faster.json --format xml
-	compare_fails "dbio: compare: '--metrics': unknown option (did you mean '--metric'?): expected --metric, --op, --alpha, --fail-above, --format, --wide or --help" base.json faster.json --metrics=iops
-	compare_fails "dbio: compare: '--frobnicate': unknown option: expected --metric, --op, --alpha, --fail-above, --format, --wide or --help" base.json faster.json --frobnicate
+	compare_fails "dbio: compare: '--metrics': unknown option (did you mean '--metric'?): expected --metric, --op, --alpha, --fail-above, --format, --wide, --stacked or --help" base.json faster.json --metrics=iops
+	compare_fails "dbio: compare: '--frobnicate': unknown option: expected --metric, --op, --alpha, --fail-above, --format, --wide, --stacked or --help" base.json faster.json --frobnicate
 	compare_fails "dbio: compare: --wide: takes no value" base.json faster.json --wide=1
 	compare_fails "dbio: compare: --op reads: item 1 is neither an op type nor a phase of these files' jobs: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range, create, stat, delete, trim, rename" base.json faster.json --op reads
 	compare_fails "dbio: compare: --op write,insert: no job in these files did any of these op types or went through such a phase" base.json faster.json --op write,insert

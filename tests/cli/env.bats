@@ -360,5 +360,5 @@ bad() {
 	bad log_interval=10us "dbio: command line: key 'log_interval': bad value '10us': shorter than 1ms: $li"
 	bad mem_limit=1k "dbio: command line: key 'mem_limit': 1 KiB is too small to run anything: give at least 4m, or 0 for no limit (job 'job')"
 	bad cache=foo "dbio: command line: key 'cache': bad value 'foo': expected one of fadvise, drop, keep"
-	bad repeat=0 "dbio: command line: key 'repeat': bad value '0': out of range: expected a whole number from 1 to 10000"
+	bad repeat=0 "dbio: command line: key 'repeat': bad value '0': out of range: expected a whole number from 1 to 10000, or auto"
 }

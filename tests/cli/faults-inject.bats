@@ -120,7 +120,7 @@ fails() {
 }
 
 @test "DBIO_FAULT: a malformed value exits 2 with what is accepted, before anything runs" {
-	local accepted="expected KIND:OP[:after=N][:times=N], several separated by ',', with KIND eio, enospc, eintr or short and OP read, write, fsync, open or fallocate"
+	local accepted="expected KIND:OP[:after=N][:times=N], several separated by ',', with KIND eio, enospc, eintr, short or slow and OP read, write, fsync, open or fallocate"
 	DBIO_FAULT=eio:reed run -2 --separate-stderr "$DBIO" run --directory="$target" --size=1m
 	[ "$stderr" = "dbio: DBIO_FAULT=eio:reed: 'reed': unknown operation: $accepted" ]
 	DBIO_FAULT=eio:read:after=-1 run -2 --separate-stderr "$DBIO" run --directory="$target" --size=1m

@@ -253,14 +253,7 @@ EOF
 		skip "python3 with jsonschema >= 4 (Draft 2020-12) is not installed"
 	exit_all_file
 	dbio_ok j.fio --directory="$target"
-	python3 - "$BATS_TEST_DIRNAME/../../docs/result.schema.json" "$result" <<'EOF'
-import json, sys, jsonschema
-V = jsonschema.Draft202012Validator
-errors = list(V(json.load(open(sys.argv[1]))).iter_errors(json.load(open(sys.argv[2]))))
-for e in errors:
-    print("/%s: %s" % ("/".join(map(str, e.absolute_path)), e.message[:300]))
-sys.exit(1 if errors else 0)
-EOF
+	schema_valid "$result"
 	run --separate-stderr "$DBIO" run j.fio --directory="$target" --output-format=json
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s' "$output" | "$PYTHON" -c 'import json,sys; j=json.load(sys.stdin)["jobs"][2]; print(j["jobname"], j["read"]["total_ios"], j["job_runtime"])')" = "after 0 0" ]

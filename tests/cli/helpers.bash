@@ -771,3 +771,16 @@ disk_dir() {
 	major=$("$PYTHON" -c 'import os, sys; print(os.major(os.stat(sys.argv[1]).st_dev))' "$dir")
 	[ "$major" -ne 0 ] || skip "$base is not on a block device (set DBIO_DISK_TMPDIR)"
 }
+
+# schema_valid RESULT: RESULT is valid against docs/result.schema.json
+# (python3's jsonschema >= 4); prints each error.
+schema_valid() {
+	python3 - "$BATS_TEST_DIRNAME/../../docs/result.schema.json" "$1" <<'EOF'
+import json, sys, jsonschema
+V = jsonschema.Draft202012Validator
+errors = list(V(json.load(open(sys.argv[1]))).iter_errors(json.load(open(sys.argv[2]))))
+for e in errors:
+    print("/%s: %s" % ("/".join(map(str, e.absolute_path)), e.message[:300]))
+sys.exit(1 if errors else 0)
+EOF
+}

@@ -78,6 +78,33 @@ no_server() {
 	no_server
 }
 
+@test "postgres: the server's CPU per phase and for the run (pg_user, pg_sys) beside dbio's own, in compare by default" {
+	dbio_ok --workload=postgres --directory="$DIR" --rows=20000 --batch=5000 --indexes=2 --repeat=2
+	# The run's pg_user is the sum of its phases' server_user_s.
+	cd "$scratch"
+	run --separate-stderr "$DBIO" compare "$result" "$result" --format csv
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	printf '%s\n' "$output" >cmp.csv
+	"$PYTHON" - "$result" cmp.csv <<'PY'
+import csv, json, sys
+r = json.load(open(sys.argv[1]))
+runs = r["jobs"][0]["runs"]
+rows = {(row["op"], row["metric"]): row for row in csv.DictReader(open(sys.argv[2]))}
+for metric, key in (("pg_user", "server_user_s"), ("pg_sys", "server_sys_s")):
+    want = sum(sum(p["figures"][key] for p in run["phases"]) for run in runs) / len(runs)
+    got = float(rows[("all", metric)]["a_value"])
+    assert abs(got - want) < 1e-6, (metric, got, want)
+    imp = sum(run["phases"][1]["figures"][key] for run in runs) / len(runs)
+    assert abs(float(rows[("phase import", metric)]["a_value"]) - imp) < 1e-6
+# the server worked during the import: more than nothing
+assert float(rows[("phase import", "pg_user")]["a_value"]) > 0
+PY
+	# The text: rows of both, and a line saying whose CPU is whose.
+	run --separate-stderr "$DBIO" compare "$result" "$result"
+	grep -Eq '^ *pg_user' <<<"$output" || grep -Eq ' pg_user ' <<<"$output"
+	grep -qx "user, sys: dbio's own CPU, the client's; pg_user, pg_sys: the PostgreSQL server's processes'" <<<"$output"
+}
+
 @test "postgres: transactions from 3 clients: counted == pgbench_history's rows == commits" {
 	dbio_ok --workload=postgres --directory="$DIR" --rows=1000 --indexes=0 --transactions=50 --clients=3 \
 		--synchronous_commit=off

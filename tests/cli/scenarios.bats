@@ -197,6 +197,13 @@ html_page() {
 	run --separate-stderr "$DBIO" compare a.json b.json --metric bw
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"A = a.json"* ]]
+	# a row, a column per file: the change, its p and the verdict
+	grep -Eq '^job  read  bw  .* MiB/s  ([-+][0-9.]+|0\.0) %, p[=<][0-9.]+, (within noise|significant, (improvement|regression))$' <<<"$output" || {
+		echo "$output"
+		false
+	}
+	# stacked, the change and its mark
+	run --separate-stderr "$DBIO" compare a.json b.json --metric bw --stacked
 	grep -Eq '^  B vs A +([-+][0-9.]+|0\.0) %( \*| !)?$' <<<"$output" || {
 		echo "$output"
 		false
@@ -219,8 +226,9 @@ html_page() {
 	run --separate-stderr "$DBIO" compare a.json b.json --op import --metric elapsed,user,sys
 	[ "$status" -eq 0 ]
 	echo "$output"
-	# Single runs: the change in percent, and that it cannot be tested.
-	[ "$(grep -Ec '^job  phase import  (elapsed|user|sys) .*, n/a \(no repeats\)$' <<<"$output")" -eq 3 ]
+	# Single runs: the change in percent, and that it cannot be tested;
+	# no percentage of a CPU time shown as 0.00 s (a short import's).
+	[ "$(grep -Ec '^job  phase import  (elapsed|user|sys) .*(, n/a \(no repeats\)|  n/a \((A|B|both) shown as 0\.00 s\))$' <<<"$output")" -eq 3 ]
 	grep -Eq '^job  phase import  elapsed .* [-+]?[0-9.]+ %, n/a \(no repeats\)$' <<<"$output"
 	[ "$(grep -c 'phase schema\|phase index' <<<"$output")" -eq 0 ]
 	html_page b.json pg.html
@@ -287,14 +295,22 @@ html_page() {
 	printf '%s\n' "$output" >s3.txt
 	cat s3.txt
 	[ "$(grep -c ' job  write ' s3.txt)" -eq 3 ]
+	# The rows are labelled by the number of directories (S3's drives),
+	# the paths in a legend below.
+	grep -Eq '^directories +job +op +MiB/s$' s3.txt
+	for n in 1 2 3; do grep -Eq "^$n +job +write +[0-9.]+$" s3.txt; done
+	[ "$(sed -n '/^directories of each point:$/,/^$/p' s3.txt)" = "directories of each point:
+  1  $scratch/d1
+  2  $scratch/d1:$scratch/d2
+  3  $scratch/d1:$scratch/d2:$scratch/d3" ]
 	# Below the table, each directory of the points over several: the
 	# one-directory point has no such row, the others one a directory,
 	# and their write MiB/s add up to the point's (to the printed 0.1).
 	sed -n '/^per directory, of the points over several (they add up to the point.s):$/,$p' s3.txt >dirs.txt
-	[ "$(grep -c "^$scratch/d1 " dirs.txt)" -eq 0 ]
-	[ "$(grep -c "^$scratch/d1:$scratch/d2 " dirs.txt)" -eq 2 ]
-	[ "$(grep -c "^$scratch/d1:$scratch/d2:$scratch/d3 " dirs.txt)" -eq 3 ]
-	for d in "$scratch/d1:$scratch/d2" "$scratch/d1:$scratch/d2:$scratch/d3"; do
+	[ "$(grep -c "^1 " dirs.txt)" -eq 0 ]
+	[ "$(grep -c "^2 " dirs.txt)" -eq 2 ]
+	[ "$(grep -c "^3 " dirs.txt)" -eq 3 ]
+	for d in 2 3; do
 		sum=$(awk -v d="$d" '$1 == d && $3 ~ "^/" && $4 == "-" { s += $5 } END { printf "%.2f", s }' dirs.txt)
 		total=$(awk -v d="$d" '$1 == d && $3 == "write" { print $4; exit }' s3.txt)
 		echo "$d: directories $sum, point $total"
@@ -303,10 +319,16 @@ html_page() {
 	# An fsync moves no bytes of its own: no MiB/s on its row, not 0.00.
 	succeeds compare s3.json --metric bw
 	[ "$(grep -Ec ' job  fsync +-$' <<<"$output")" -eq 3 ]
+	# Two sweeps compared: the same labels and legend.
+	succeeds compare s3.json s3.json --metric bw --op write
+	for n in 1 2 3; do grep -Eq "^$n +job +write +bw +[0-9.]+ MiB/s +[0-9.]+ MiB/s +0.0 %" <<<"$output"; done
+	grep -qx "  3  $scratch/d1:$scratch/d2:$scratch/d3" <<<"$output"
 	json_is s3.json jobs.2.runs.0.targets.2.directory="$scratch/d3" jobs.2.runs.0.targets.2.write.count=512
 	html_page s3.json s3.html
+	n=0
 	for d in "$scratch/d1" "$scratch/d1:$scratch/d2" "$scratch/d1:$scratch/d2:$scratch/d3"; do
-		v=$(row_cell s3.txt MiB/s directory="$d" op=write)
+		n=$((n + 1))
+		v=$(row_cell s3.txt MiB/s directories=$n op=write)
 		# The page and the table give MiB/s to 0.01, the same figure.
 		[[ "$page" =~ $'\n'"$d|job|write|"[0-9.]+"|"([0-9.]+)"|" ]]
 		echo "$d: text $v, page ${BASH_REMATCH[1]}"
@@ -338,6 +360,35 @@ import re, sys
 svgs = re.findall(r"<svg.*?</svg>", open(sys.argv[1]).read(), flags=re.S)
 assert any("by nrfiles" in s for s in svgs), "no graph titled by nrfiles"
 PY
+}
+
+@test "S4: the fixed-work form (number_ios): the time each cell took, mean ± CI; two sweeps compared a row per value, a column each" {
+	local n
+	for side in a b; do
+		succeeds sweep --rw=randrw --rwmixread=60 --bs=16k --size=4m --numjobs=2 --share_files=1 \
+			--fsync=100 --io_size=1t --number_ios=300 --repeat=3 --directory="$target" --vary nrfiles=1,4 \
+			--output s4-$side.json --progress=none
+		printf '%s\n' "$output" >s4-$side.txt
+	done
+	cat s4-a.txt
+	# The seed's figure: elapsed per cell, a row per value, no op rows.
+	grep -Eq '^nrfiles +job +op +elapsed$' s4-a.txt
+	for n in 1 4; do
+		grep -Eq "^$n +job +all +[0-9.]+ (us|ms|s) ± [0-9.]+ (ns|us|ms|s)$" s4-a.txt
+		# Each run did the fixed work: 300 reads and writes a thread.
+		[ "$(value s4-a.json "sorted({r['ops']['read']['count'] + r['ops']['write']['count'] for j in d['jobs'] if j['point']['nrfiles'] == '$n' for r in j['runs']})")" = "[600]" ]
+	done
+	[ "$(grep -cE '^[0-9]+ +job ' s4-a.txt)" -eq 2 ]
+	# The two sweeps side by side: a row per value, a column per file, the
+	# change and its mark, within 100 columns.
+	succeeds compare s4-a.json s4-b.json
+	cat <<<"$output"
+	grep -Eq '^nrfiles +job +op +metric +A +B +B vs A$' <<<"$output"
+	for n in 1 4; do
+		grep -Eq "^$n +job +all +elapsed +[0-9.]+ (us|ms|s) ± [0-9.]+ (ns|us|ms|s) +[0-9.]+ (us|ms|s) ± [0-9.]+ (ns|us|ms|s) +([+-][0-9.]+|0\.0) %" <<<"$output"
+	done
+	[ "$(grep -cE '^[0-9]+ +job ' <<<"$output")" -eq 2 ]
+	[ "$("$PYTHON" -c 'import sys; print(max(len(l) for l in sys.stdin.read().splitlines()))' <<<"$output")" -le 100 ]
 }
 
 @test "run: with repeats the closing table of several jobs keeps to 80 columns; --wide keeps it whole" {

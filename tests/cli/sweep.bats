@@ -145,7 +145,7 @@ start_held_sweep() {
 @test "sweep --metric: a name that is not a metric is named, with the registry's list" {
 	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,8k --metric iops,faults --directory="$target"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: command line: --metric iops,faults: 'faults' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2" ]
+	[ "$stderr" = "dbio: command line: --metric iops,faults: 'faults' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, pg_user, pg_sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2" ]
 	[ -z "$(ls -A "$target")" ]
 }
 
@@ -158,14 +158,29 @@ start_held_sweep() {
 	# The "job" column begins at the same place in the header and both rows;
 	# so it does in the table of the two-directory point's directories
 	# below it; the page-cache warning follows, once.
-	table=$(grep -v '^warning: ' <<<"$output" | sed '/^$/,$d')
+	# The points are labelled by their number of directories (S3's
+	# drives), their paths in a legend.
+	table=$(grep -v '^warning: ' <<<"$output" | sed '/^directories of each point:$/,$d')
 	[ "$(awk '{ print index($0, " job ") }' <<<"$table" | sort -u | wc -l)" -eq 1 ]
 	[ "$(wc -l <<<"$table")" -eq 3 ]
+	[ "$(sed -n '/^directories of each point:$/,/^$/p' <<<"$output")" = "directories of each point:
+  1  $target/a
+  2  $target/a:$target/second-directory" ]
 	dirs=$(sed -n '/^per directory, of the points over several/,$p' <<<"$output" | sed 1d | grep -v '^warning: ')
 	[ "$(awk '{ print index($0, " job ") }' <<<"$dirs" | sort -u | wc -l)" -eq 1 ]
 	[ "$(awk '{ print index($0, " -  ") }' <<<"$dirs" | sed 1d | sort -u | wc -l)" -eq 1 ]
 	[ "$(wc -l <<<"$dirs")" -eq 3 ]
 	[ "$(grep -c '^warning: page cache: ' <<<"$output")" -eq 1 ]
+	# Two points of one directory each: the number would not tell them
+	# apart, so the paths label them, aligned, and there is no legend.
+	run --separate-stderr "$DBIO" sweep --rw=write --size=1m --metric iops \
+		--vary directory="$target/a,$target/second-directory"
+	[ "$status" -eq 0 ]
+	table=$(grep -v '^warning: ' <<<"$output")
+	[ "$(awk '{ print index($0, " job ") }' <<<"$table" | sort -u | wc -l)" -eq 1 ]
+	grep -q "^directory  *job  op" <<<"$table"
+	grep -q "^$target/second-directory  job  write  " <<<"$table"
+	! grep -q "^directories of each point" <<<"$output"
 }
 
 # resume_edit EDIT: $R with the Python statement EDIT applied (r the

@@ -522,7 +522,7 @@ static void test_compare_views(void **state)
 	assert_int_equal(compare_build(&c, rs, names, 2, ms, 1, 0.05, NULL, &err), 0);
 
 	fp = open_memstream(&text, &len);
-	compare_print_text(fp, &c, COMPARE_LAYOUT_WIDE);
+	compare_print_text(fp, &c, COMPARE_LAYOUT_WIDE, 80);
 	fclose(fp);
 	assert_non_null(strstr(text, "A = a.json\nB = b.json\n"));
 	assert_non_null(strstr(text, "environment: identical\n"));
@@ -543,7 +543,7 @@ static void test_compare_views(void **state)
 		add_job(d, job("job", NULL, y, 5));
 		assert_int_equal(compare_build(&c3, rs3, names3, 3, ms, 1, 0.05, NULL, &err), 0);
 		fp = open_memstream(&text, &len);
-		compare_print_text(fp, &c3, COMPARE_LAYOUT_FIT);
+		compare_print_text(fp, &c3, COMPARE_LAYOUT_FIT, 80);
 		fclose(fp);
 		if (!strstr(text,
 			    "\njob  read\n"
@@ -557,7 +557,7 @@ static void test_compare_views(void **state)
 			fail_msg("got:\n%s", text);
 		free(text);
 		fp = open_memstream(&text, &len);
-		compare_print_text(fp, &c3, COMPARE_LAYOUT_MARKDOWN);
+		compare_print_text(fp, &c3, COMPARE_LAYOUT_MARKDOWN, 80);
 		fclose(fp);
 		assert_non_null(strstr(text, "| job | op | metric | A | B | C | B vs A | C vs A |\n"
 					     "|---|---|---|---:|---:|---:|---:|---:|\n"));

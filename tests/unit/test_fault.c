@@ -22,7 +22,7 @@
 
 #define ACCEPTED                                                                                             \
 	"expected KIND:OP[:after=N][:times=N], several separated by ',', with KIND eio, enospc, "            \
-	"eintr or short and OP read, write, fsync, open or fallocate"
+	"eintr, short or slow and OP read, write, fsync, open or fallocate"
 
 static int fd = -1;
 

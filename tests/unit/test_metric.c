@@ -35,10 +35,29 @@ static const struct {
 	const char *name;
 	double value;
 } expected[] = {
-	{ "iops", 500 }, { "bw", 1.953125 },  { "lat_mean", 1500.5 }, { "p50", 1200 },	  { "p95", 2500 },
-	{ "p99", 4000 }, { "p99_9", 8000 },   { "max", 16000 },	      { "elapsed", 2e9 }, { "user", 0.25 },
-	{ "sys", 0.5 },	 { "cpu", 37.5 },     { "majflt", 3 },	      { "minflt", 250 },  { "nvcsw", 40 },
-	{ "nivcsw", 7 }, { "blocks_in", 16 }, { "blocks_out", 96 },   { "worst", 30e6 },  { "worst2", 20e6 },
+	{ "iops", 500 },
+	{ "bw", 1.953125 },
+	{ "lat_mean", 1500.5 },
+	{ "p50", 1200 },
+	{ "p95", 2500 },
+	{ "p99", 4000 },
+	{ "p99_9", 8000 },
+	{ "max", 16000 },
+	{ "elapsed", 2e9 },
+	{ "user", 0.25 },
+	{ "sys", 0.5 },
+	{ "cpu", 37.5 },
+	{ "majflt", 3 },
+	{ "minflt", 250 },
+	{ "nvcsw", 40 },
+	{ "nivcsw", 7 },
+	{ "blocks_in", 16 },
+	{ "blocks_out", 96 },
+	{ "worst", 30e6 },
+	{ "worst2", 20e6 },
+	/* only phases hold the server's CPU: the sum of with_phases' two */
+	{ "pg_user", 0.75 },
+	{ "pg_sys", 1.5 },
 };
 
 #define N(a)	  (sizeof(a) / sizeof((a)[0]))
@@ -59,6 +78,17 @@ static json_t *sample_run(double k, bool partial)
 		0.5 * k, "cpu_pct", 37.5 * k, "majflt", 3 * k, "minflt", 250 * k, "nvcsw", 40 * k, "nivcsw",
 		7 * k, "inblock", 16 * k, "oublock", 96 * k, "series", "worst", "duration_ns", 30e6 * k,
 		"duration_ns", 20e6 * k);
+}
+
+/* run with two phases, "import" and "index", that hold the server's CPU
+ * (workload=postgres): user 0.25 and 0.5 s, sys 0.5 and 1 s. */
+static json_t *with_phases(json_t *run)
+{
+	json_object_set_new(run, "phases",
+			    json_pack("[{s:s, s:{s:f, s:f}}, {s:s, s:{s:f, s:f}}]", "name", "import",
+				      "figures", "server_user_s", 0.25, "server_sys_s", 0.5, "name", "index",
+				      "figures", "server_user_s", 0.5, "server_sys_s", 1.0));
+	return run;
 }
 
 /* A result with one job of the runs sample_run(ks[i]). */
@@ -139,7 +169,7 @@ static void test_metric_checker_refuses(void **state)
 	assert_int_equal(metric_parse_list("compare", "iops,p98", out, N(out), &err), DBIO_EINPUT);
 	assert_string_equal(
 		err.msg,
-		"compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2");
+		"compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, pg_user, pg_sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2");
 	err = (struct dbio_err){ 0 };
 	assert_int_equal(metric_parse_list("command line", "iops,", out, N(out), &err), DBIO_EINPUT);
 	assert_non_null(strstr(err.msg, "command line: --metric iops,: '' is not a metric"));
@@ -173,7 +203,7 @@ static void test_metric_ops(void **state)
 /* Every metric from one run, exactly: reads for the per-op ones. */
 static void test_metric_reads_every_metric_of_a_run(void **state)
 {
-	json_t *run = sample_run(1, false);
+	json_t *run = with_phases(sample_run(1, false));
 	double v;
 
 	for (size_t i = 0; i < metric_count; i++) {
@@ -186,6 +216,10 @@ static void test_metric_reads_every_metric_of_a_run(void **state)
 	/* An op type the run did not do has no per-op figure. */
 	assert_false(metric_run_value(metric_find("p99"), run, "write", &v));
 	assert_true(v == 0);
+	/* A phase's server CPU is its own; a run without phases has none. */
+	assert_true(metric_run_value(metric_find("pg_sys"), run, "phase index", &v) && v == 1.0);
+	json_object_del(run, "phases");
+	assert_false(metric_run_value(metric_find("pg_user"), run, "all", &v));
 	json_decref(run);
 }
 
@@ -231,7 +265,8 @@ static void test_metric_reads_every_metric_result_add_run_writes(void **state)
 	const json_t *run = tree_get(r, "jobs.0.runs.0");
 
 	for (size_t i = 0; i < metric_count; i++)
-		if (!metric_run_value(&metric_registry[i], run, "read", &v))
+		if (!metric_registry[i].sum_phases && /* this run has no phases */
+		    !metric_run_value(&metric_registry[i], run, "read", &v))
 			fail_msg("%s: not in the run result_add_run wrote (%s)", metric_registry[i].name,
 				 metric_registry[i].run_path);
 	assert_true(metric_run_value(metric_find("iops"), run, "read", &v) && v == 3);
