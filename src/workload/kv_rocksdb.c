@@ -134,12 +134,18 @@ static int r_begin(struct kv_db *db, bool write)
 {
 	/* the calling thread's perf context (thread-local; RocksDB's default
 	 * counts into it, db_bench turns it off): dbio reads none of it */
-	rocksdb_set_perf_level(rocksdb_disable);
+	static _Thread_local bool perf_off;
+
+	if (!perf_off) {
+		rocksdb_set_perf_level(rocksdb_disable);
+		perf_off = true;
+	}
 	if (write && db->iter) {
 		rocksdb_iter_destroy(db->iter);
 		db->iter = NULL;
 	}
-	rocksdb_writebatch_clear(db->batch);
+	if (rocksdb_writebatch_count(db->batch)) /* what a failed commit left */
+		rocksdb_writebatch_clear(db->batch);
 	return 0;
 }
 
@@ -223,6 +229,7 @@ static int r_commit(struct kv_db *db, bool sync)
 	if (!rocksdb_writebatch_count(db->batch))
 		return 0; /* a batch of reads */
 	rocksdb_write(db->db, sync ? db->wsync : db->wnosync, db->batch, &rerr);
+	rocksdb_writebatch_clear(db->batch);
 	return rerr ? fail(db, "rocksdb_write", rerr) : 0;
 }
 
