@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # vs-db_bench.sh: `dbio db_bench` against Debian's db_bench (rocksdb-tools)
 # with the same flags on the same directory, taking turns, and for each
-# benchmark the median ops/s of each tool over the runs and the ratio
-# dbio/db_bench of the medians, with the load average at the end of each
-# round.
+# benchmark the median ops/s of each tool over the runs, the ratio
+# dbio/db_bench of the medians and the lowest and highest of the rounds'
+# own ratios, with the load average at the end of each round.
 #
 #   bench/vs-db_bench.sh [-n RUNS] [-d DIR] [-N NUM] [-b BENCHMARKS]
 #   # defaults: 5 runs, /tmp, 200000 records, fillseq,readrandom
@@ -64,9 +64,11 @@ def ops(tool, r):
     return out
 d = [ops("dbio", r) for r in range(1, runs + 1)]
 b = [ops("db_bench", r) for r in range(1, runs + 1)]
-print(f"{'benchmark':<14} {'dbio ops/s':>12} {'db_bench ops/s':>15} {'ratio':>7}   (median of {runs}; load average {load} at the end)")
+print(f"{'benchmark':<14} {'dbio ops/s':>12} {'db_bench ops/s':>15} {'ratio':>7}  {'rounds':>13}   (median of {runs}; load average {load} at the end)")
 for n in names:
     dm = statistics.median(x[n] for x in d)
     bm = statistics.median(x[n] for x in b)
-    print(f"{n:<14} {dm:>12.0f} {bm:>15.0f} {dm / bm:>7.3f}")
+    # the spread: the lowest and highest of the rounds' own ratios
+    rr = [x[n] / y[n] for x, y in zip(d, b)]
+    print(f"{n:<14} {dm:>12.0f} {bm:>15.0f} {dm / bm:>7.3f}  {min(rr):>6.3f}-{max(rr):<6.3f}")
 PY

@@ -83,6 +83,27 @@ const struct metric metric_registry[] = {
 	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "series.worst.0.duration_ns", .scale = 1 },
 	{ .name = "worst2", .label = "second-worst interval", .column = "2nd-worst interval", .unit = "ns",
 	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "series.worst.1.duration_ns", .scale = 1 },
+	/* A kv phase's write amplification three ways (workload/kv_amp.c,
+	 * result.c's add_write_amp): bytes written per byte put, by the
+	 * engine's account, through the process's syscalls and by the device;
+	 * and the engine's compaction and write-stall time. Phase figures:
+	 * found in a phase's row, absent elsewhere; not shown unless asked
+	 * for (--metric), as most jobs have none. */
+	{ .name = "engine_amp", .label = "engine write amplification", .column = "engine amp", .unit = "x",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "figures.engine_write_amp", .scale = 1,
+	  .decimals = 2 },
+	{ .name = "fs_amp", .label = "filesystem write amplification", .column = "fs amp", .unit = "x",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "figures.fs_write_amp", .scale = 1,
+	  .decimals = 2 },
+	{ .name = "device_amp", .label = "device write amplification", .column = "device amp", .unit = "x",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "figures.device_write_amp", .scale = 1,
+	  .decimals = 2 },
+	{ .name = "compaction_s", .label = "compaction time", .column = "compaction s", .unit = "s",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "figures.compaction_s", .scale = 1,
+	  .decimals = 3 },
+	{ .name = "stall_s", .label = "write-stall time", .column = "stall s", .unit = "s",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "figures.stall_s", .scale = 1,
+	  .decimals = 3 },
 };
 /* clang-format on */
 

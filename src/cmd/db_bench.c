@@ -20,37 +20,50 @@
 
 struct dbb_args {
 	struct run_args run; /* first: jobrun's rows point into it */
-	const char *flag[16];
+	const char *flag[20];
 };
 
 /* db_bench's flags that dbio takes, the job key each becomes, db_bench's
- * default (NULL: the key's own) and what it means here. */
+ * default (NULL: the key's own) and what it means here. A rocksdb flag's
+ * default is given to kv_engine=rocksdb alone (leveldb refuses its keys). */
 static const struct dbb_flag {
 	const char *name, *key, *def, *help;
+	bool rocksdb;
 } flags[] = {
 	{ "--benchmarks", "benchmarks", "fillseq,readrandom",
-	  "comma-separated db_bench benchmarks, run in order: fillseq, fillrandom, fillsync, overwrite, readseq, readrandom, deleterandom, seekrandom (default fillseq,readrandom)" },
-	{ "--num", "records", "1000000", "key/values to place in the database (default 1000000)" },
-	{ "--reads", "lookups", NULL, "read operations (default: --num)" },
-	{ "--value_size", "value_size", "100", "bytes of each value (default 100)" },
-	{ "--batch_size", "batch", "1", "puts per write batch (default 1)" },
-	{ "--threads", "numjobs", "1", "threads, each on a database of its own (db_bench's share one)" },
-	{ "--db", "directory", NULL, "the directory the database is made in (required)" },
-	{ "--sync", "sync_each_batch", "0", "1: every write batch synced (default 0)" },
-	{ "--write_buffer_size", "write_buffer_size", NULL, "memtable bytes" },
-	{ "--cache_size", "cache_size", NULL, "block cache bytes (default 8 MiB)" },
+	  "comma-separated db_bench benchmarks, run in order: fillseq, fillrandom, fillsync, overwrite, readseq, readrandom, deleterandom, seekrandom (default fillseq,readrandom)",
+	  false },
+	{ "--num", "records", "1000000", "key/values to place in the database (default 1000000)", false },
+	{ "--reads", "lookups", NULL, "read operations (default: --num)", false },
+	{ "--value_size", "value_size", "100", "bytes of each value (default 100)", false },
+	{ "--batch_size", "batch", "1", "puts per write batch (default 1)", false },
+	{ "--threads", "numjobs", "1", "threads, each on a database of its own (db_bench's share one)",
+	  false },
+	{ "--db", "directory", NULL, "the directory the database is made in (required)", false },
+	{ "--sync", "sync_each_batch", "0", "1: every write batch synced (default 0)", false },
+	{ "--write_buffer_size", "write_buffer_size", NULL, "memtable bytes", false },
+	{ "--cache_size", "cache_size", NULL, "block cache bytes (default 8 MiB)", false },
 	{ "--compression_type", "compression_type", NULL,
-	  "none, snappy (default), zlib, bzip2, lz4, lz4hc, zstd" },
-	{ "--max_background_jobs", "max_background_jobs", NULL, "flush and compaction threads (default 2)" },
-	{ "--disable_wal", "disable_wal", NULL, "1: no WAL" },
-	{ "--use_fsync", "use_fsync", NULL, "1: fsync instead of fdatasync" },
-	{ "--histogram", NULL, "0",
-	  "1: each benchmark's latencies in microseconds, as db_bench prints them" },
-	{ "--kv_engine", "kv_engine", "rocksdb", "dbio's: rocksdb (default) or leveldb" },
+	  "none, snappy (default), zlib, bzip2, lz4, lz4hc, zstd", false },
+	{ "--max_background_jobs", "max_background_jobs", NULL, "flush and compaction threads (default 2)",
+	  false },
+	{ "--disable_wal", "disable_wal", NULL, "1: no WAL", false },
+	{ "--use_fsync", "use_fsync", NULL, "1: fsync instead of fdatasync", false },
+	{ "--histogram", NULL, "0", "1: each benchmark's latencies in microseconds, as db_bench prints them",
+	  false },
+	{ "--kv_engine", "kv_engine", "rocksdb", "dbio's: rocksdb (default) or leveldb", false },
+	{ "--statistics", "statistics", "0",
+	  "1: RocksDB's statistics, and with them the engine's write amplification (default 0)", true },
+	{ "--enable_pipelined_write", "enable_pipelined_write", "1",
+	  "RocksDB's pipelined writes of WAL and memtable (default 1)", true },
 };
 
 #define NFLAGS	  (sizeof(flags) / sizeof(flags[0]))
-#define HISTOGRAM 14 /* flags[] index of --histogram */
+#define DB	  6  /* flags[] index of --db */
+#define HISTOGRAM 14 /* of --histogram */
+#define KV_ENGINE 15 /* of --kv_engine */
+
+#define BUILTIN_NAME "(dbio db_bench)" /* the job file's name in its errors */
 
 static const struct cmd_opt dbb_rows[] = {
 #define ROW(i)                                                                                               \
@@ -74,6 +87,8 @@ static const struct cmd_opt dbb_rows[] = {
 	ROW(13),
 	ROW(14),
 	ROW(15),
+	ROW(16),
+	ROW(17),
 #undef ROW
 	{ NULL, NULL, 0, NULL, 0, NULL, NULL, NULL, 0 },
 };
@@ -97,19 +112,25 @@ static const struct cmd_opts cmd_db_bench_opts = {
 	.tables = dbb_tables,
 };
 
-/* The job file of the command line, into buf: 0, or 2 after printing why. */
+/* The job file of the command line, into buf: 0, or 2 after printing why.
+ * The series is on a 1 s grid (log_interval), as kv's own grid of a point
+ * per batch would be a point per put at db_bench's --batch_size=1. */
 static int dbb_jobfile(const struct dbb_args *a, char *buf, size_t len)
 {
-	size_t used =
-		(size_t)snprintf(buf, len, "[db_bench]\nworkload=kv\npercentile_list=50:75:99:99.9:99.99\n");
+	const char *engine = a->flag[KV_ENGINE] ? a->flag[KV_ENGINE] : flags[KV_ENGINE].def;
+	size_t used = (size_t)snprintf(buf, len,
+				       "[db_bench]\nworkload=kv\npercentile_list=50:75:99:99.9:99.99\n"
+				       "log_interval=1s\n");
 
-	if (!a->flag[6]) {
+	if (!a->flag[DB]) {
 		cmd_error("db_bench: --db: needed: the directory to make the database in");
 		return 2;
 	}
 	for (size_t i = 0; i < NFLAGS && used < len; i++) {
 		const char *v = a->flag[i] ? a->flag[i] : flags[i].def;
 
+		if (!a->flag[i] && flags[i].rocksdb && strcmp(engine, "rocksdb"))
+			continue; /* another engine's default */
 		if (flags[i].key && v && strpbrk(v, "\n[]")) {
 			cmd_error("db_bench: %s: bad value '%s'", flags[i].name, v);
 			return 2;
@@ -118,6 +139,40 @@ static int dbb_jobfile(const struct dbb_args *a, char *buf, size_t len)
 			used += (size_t)snprintf(buf + used, len - used, "%s=%s\n", flags[i].key, v);
 	}
 	return 0;
+}
+
+/* An error of the job file, told by the flag it came from: "(dbio
+ * db_bench):6: key 'records': bad value 'abc': ..." becomes "db_bench:
+ * --num=abc: bad value 'abc': ...", the line and job names of the hidden
+ * job file left out. */
+static void dbb_error(const struct dbb_args *a, const char *msg)
+{
+	const char *rest = msg, *key, *end;
+	size_t len = strlen(msg), klen;
+	const char *const job = " (job 'db_bench')";
+
+	if (!strncmp(msg, BUILTIN_NAME ":", strlen(BUILTIN_NAME ":")) &&
+	    (rest = strstr(msg + strlen(BUILTIN_NAME ":"), ": ")))
+		rest += 2;
+	else
+		rest = msg;
+	if (len >= strlen(job) && !strcmp(msg + len - strlen(job), job))
+		len -= strlen(job);
+	if (!strncmp(rest, "key '", 5) && (end = strstr(key = rest + 5, "': "))) {
+		klen = (size_t)(end - key);
+		for (size_t i = 0; i < NFLAGS; i++) {
+			const char *v = a->flag[i] ? a->flag[i] : flags[i].def;
+
+			if (flags[i].key && strlen(flags[i].key) == klen &&
+			    !strncmp(flags[i].key, key, klen)) {
+				rest = end + 3;
+				cmd_error("db_bench: %s=%s: %.*s", flags[i].name, v ? v : "",
+					  (int)(msg + len - rest), rest);
+				return;
+			}
+		}
+	}
+	cmd_error("db_bench: %.*s", (int)(msg + len - rest), rest);
 }
 
 static double fig(const json_t *ph, const char *name)
@@ -233,11 +288,13 @@ static int db_bench_main(int argc, char **argv)
 		goto out;
 	jobrun_progress(&a.run);
 	a.run.builtin = text;
-	a.run.builtin_name = "(dbio db_bench)";
+	a.run.builtin_name = BUILTIN_NAME;
 	rc = jobrun_build(&a.run, NULL, 0, &set, &suite, &err);
+	if (!rc) /* here too, before jobrun_execute's own, to say the flag */
+		rc = jobrun_check(&a.run, &set, &err);
 	if (rc) {
-		cmd_error("%s", err.msg);
-		status = dbio_exit_status(rc);
+		dbb_error(&a, err.msg);
+		status = rc == DBIO_EUNSAFE ? 2 : dbio_exit_status(rc);
 		goto out;
 	}
 	status = jobrun_execute(&a.run, &set, argc + 1, argv - 1, print_results);

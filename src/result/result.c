@@ -420,6 +420,35 @@ static void add_write_amp(json_t *fig)
 	json_decref(amps);
 }
 
+/* A kv run's write amplification over all its phases, for the views'
+ * whole-run rows (analysis/metric.c's engine_amp ...): the phases' bytes
+ * put, written each way, and compaction and stall seconds summed, and
+ * the amplifications of the sums. NULL when no phase put bytes. */
+static json_t *run_write_amp(const json_t *phases)
+{
+	static const char *const sums[] = { "user_bytes",	  "engine_write_bytes", "fs_write_bytes",
+					    "device_write_bytes", "compaction_s",	"stall_s" };
+	json_t *fig = json_object(), *ph;
+	size_t i;
+
+	json_array_foreach (phases, i, ph) {
+		const json_t *f = json_object_get(ph, "figures");
+
+		for (size_t k = 0; k < sizeof(sums) / sizeof(sums[0]); k++)
+			if (json_is_number(json_object_get(f, sums[k])))
+				json_object_set_new(
+					fig, sums[k],
+					json_real(json_number_value(json_object_get(fig, sums[k])) +
+						  json_number_value(json_object_get(f, sums[k]))));
+	}
+	if (!(json_number_value(json_object_get(fig, "user_bytes")) > 0)) {
+		json_decref(fig);
+		return NULL;
+	}
+	add_write_amp(fig);
+	return fig;
+}
+
 static json_t *usage_json(const struct usage *u, uint64_t elapsed_ns)
 {
 	double secs = (double)elapsed_ns / 1e9;
@@ -517,6 +546,10 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 				add_write_amp(fig);
 				json_object_set_new(json_array_get(phases, i), "figures", fig);
 			}
+		json_t *amp = run_write_amp(phases);
+
+		if (amp)
+			json_object_set_new(run, "figures", amp);
 	}
 	if (run && st->lat_depth_max)
 		json_object_set_new(run, "latency_target",

@@ -57,6 +57,51 @@ need_rocksdb() {
 	need_rocksdb
 	run --separate-stderr "$DBIO" db_bench --benchmarks=fillseq,readwhilewriting --db="$target"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "dbio: (dbio db_bench):4: key 'benchmarks': readwhilewriting (a writer beside the readers on one database) is not in dbio yet"* ]]
+	[[ "$stderr" == "dbio: db_bench: --benchmarks=fillseq,readwhilewriting: readwhilewriting (a writer beside the readers on one database) is not in dbio yet"* ]]
 	is_empty_dir "$target"
+}
+
+@test "db_bench: an error names the flag the user gave and its value, not a line of the job file dbio made of them" {
+	need_rocksdb
+	run --separate-stderr "$DBIO" db_bench --num=abc --db="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --num=abc: bad value 'abc': expected a whole number from 1 to 1000000000" ]
+	run --separate-stderr "$DBIO" db_bench --compression_type=lzx --db="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --compression_type=lzx: bad value 'lzx': expected one of none, snappy, zlib, bzip2, lz4, lz4hc, zstd" ]
+	run --separate-stderr "$DBIO" db_bench --disable_wal=1 --sync=1 --db="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --disable_wal=1: RocksDB makes a write durable through its WAL: with disable_wal=1 set sync_each_batch=0" ]
+	# a check of the target, after the job file was read
+	run --separate-stderr "$DBIO" db_bench --db="$target/none"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --db=$target/none: $target/none: No such file or directory" ]
+	kv_engines_of_build | grep -qx leveldb || skip "this build left out kv_engine=leveldb"
+	run --separate-stderr "$DBIO" db_bench --kv_engine=leveldb --statistics=1 --db="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --statistics=1: belongs to kv_engine=rocksdb; this job is kv_engine=leveldb" ]
+	is_empty_dir "$target"
+}
+
+@test "db_bench: db_bench's own defaults where they are not RocksDB's (no statistics, pipelined writes), a series on a 1 s grid, not a point per put" {
+	need_rocksdb
+	run --separate-stderr "$DBIO" db_bench --benchmarks=fillseq --num=3000 --db="$target" --progress=none --output="$result"
+	[ "$status" -eq 0 ]
+	json_is "$result" jobs.0.options.statistics=false jobs.0.options.enable_pipelined_write=true \
+		jobs.0.options.log_interval=1000000000ns
+	# no statistics: no engine account, the process's and the device's still there
+	[ "$(jpy "$result" '"engine_write_bytes" in run["phases"][0]["figures"]')" = false ]
+	[ "$(jpy "$result" '"fs_write_bytes" in run["phases"][0]["figures"]')" = true ]
+	[ "$(jpy "$result" 'len(run["series"]["points"]) <= 5')" = true ]
+	run --separate-stderr "$DBIO" db_bench --benchmarks=fillseq --num=3000 --db="$target" --statistics=1 \
+		--enable_pipelined_write=0 --progress=none --output="$result"
+	[ "$status" -eq 0 ]
+	json_is "$result" jobs.0.options.statistics=true jobs.0.options.enable_pipelined_write=false
+	json_is "$result" "$R0.phases.0.figures.user_bytes=$((3000 * 116)).0"
+	[ "$(jpy "$result" 'run["phases"][0]["figures"]["wal_bytes"] > 3000 * 116')" = true ]
+	# a kv job of its own keeps RocksDB's defaults
+	printf '[kv]\nworkload=kv\nkv_engine=rocksdb\nrecords=100\ndirectory=%s\n' "$target" >"$BATS_TEST_TMPDIR/j.fio"
+	run --separate-stderr "$DBIO" run "$BATS_TEST_TMPDIR/j.fio" --progress=none --output="$result"
+	[ "$status" -eq 0 ]
+	json_is "$result" jobs.0.options.statistics=true jobs.0.options.enable_pipelined_write=false
 }

@@ -307,6 +307,31 @@ PY
 	done
 }
 
+@test "lsm amplification in the views: the run's figures are its phases' sums, and sweep and compare show them as metrics" {
+	need_lsm rocksdb
+	dbio_ok --workload=kv --kv_engine=rocksdb --directory="$target" --records=2000 --value_size=84 --updates=500
+	# the run's: the phases' bytes summed, the ratio of the sums
+	[ "$(jpy "$result" 'run["figures"]["user_bytes"] == 250000.0')" = true ]
+	[ "$(jpy "$result" 'run["figures"]["engine_write_bytes"] == sum(p["figures"].get("engine_write_bytes", 0) for p in run["phases"])')" = true ]
+	[ "$(jpy "$result" 'abs(run["figures"]["engine_write_amp"] - run["figures"]["engine_write_bytes"] / 250000) < 1e-9')" = true ]
+	[ "$(jpy "$result" 'abs(run["figures"]["fs_write_amp"] - run["figures"]["fs_write_bytes"] / 250000) < 1e-9')" = true ]
+	amp=$(jpy "$result" 'round(run["figures"]["engine_write_amp"], 2)')
+	ins=$(jpy "$result" 'round(run["phases"][0]["figures"]["engine_write_amp"], 2)')
+	# compare: a phase's row has the phase's, the whole run's row the run's
+	run --separate-stderr "$DBIO" compare "$result" "$result" --metric engine_amp,fs_amp,compaction_s
+	[ "$status" -eq 0 ]
+	grep -qE "^job +phase insert +engine_amp +$ins x +$ins x " <<<"$output"
+	grep -qE "^job +all +engine_amp +$amp x +$amp x " <<<"$output"
+	grep -qE "^job +phase update +compaction_s +[0-9.]+ s " <<<"$output"
+	# sweep: a column per metric on the op's row (the whole run's)
+	run --separate-stderr "$DBIO" sweep --workload=kv --directory="$target" --records=2000 --value_size=84 \
+		--vary kv_engine=gdbm,rocksdb --op insert --metric=iops,engine_amp,fs_amp,device_amp,stall_s --progress=none
+	[ "$status" -eq 0 ]
+	grep -qE '^kv_engine +job +op +ops/s +engine amp +fs amp +device amp +stall s$' <<<"$output"
+	grep -qE '^gdbm .* insert +[0-9.]+ +- +[0-9.]+ ' <<<"$output"
+	grep -qE '^rocksdb .* insert +[0-9.]+ +[0-9.]+ +[0-9.]+ ' <<<"$output"
+}
+
 # ---- the engine's library in the result ----
 
 @test "lsm environment: each kv engine's library version and whether it was built with assertions, in the result and the text" {

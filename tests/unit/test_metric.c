@@ -55,6 +55,11 @@ static const struct {
 	{ "blocks_out", 96 },
 	{ "worst", 30e6 },
 	{ "worst2", 20e6 },
+	{ "engine_amp", 1.5 },
+	{ "fs_amp", 2 },
+	{ "device_amp", 3 },
+	{ "compaction_s", 0.125 },
+	{ "stall_s", 0.0625 },
 	/* only phases hold the server's CPU: the sum of with_phases' two */
 	{ "pg_user", 0.75 },
 	{ "pg_sys", 1.5 },
@@ -67,7 +72,7 @@ static const struct {
  * every figure k times that of k = 1. */
 static json_t *sample_run(double k, bool partial)
 {
-	return json_pack(
+	json_t *run = json_pack(
 		"{s:b, s:f, s:{s:{s:I, s:I, s:f, s:f, s:{s:f, s:f, s:f, s:f, s:f, s:f}}, s:{s:I, s:I, "
 		"s:f, s:f, s:{s:f}}}, s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}, s:{s:[{s:f}, {s:f}]}}",
 		"partial", partial, "elapsed_ns", 2e9 * k, "ops", "read", "count", (json_int_t)(1000 * k),
@@ -78,6 +83,13 @@ static json_t *sample_run(double k, bool partial)
 		0.5 * k, "cpu_pct", 37.5 * k, "majflt", 3 * k, "minflt", 250 * k, "nvcsw", 40 * k, "nivcsw",
 		7 * k, "inblock", 16 * k, "oublock", 96 * k, "series", "worst", "duration_ns", 30e6 * k,
 		"duration_ns", 20e6 * k);
+
+	/* a kv run's write amplification, over its phases (result.c) */
+	json_object_set_new(run, "figures",
+			    json_pack("{s:f, s:f, s:f, s:f, s:f}", "engine_write_amp", 1.5 * k,
+				      "fs_write_amp", 2 * k, "device_write_amp", 3 * k, "compaction_s",
+				      0.125 * k, "stall_s", 0.0625 * k));
+	return run;
 }
 
 /* run with two phases, "import" and "index", that hold the server's CPU
@@ -169,7 +181,7 @@ static void test_metric_checker_refuses(void **state)
 	assert_int_equal(metric_parse_list("compare", "iops,p98", out, N(out), &err), DBIO_EINPUT);
 	assert_string_equal(
 		err.msg,
-		"compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, pg_user, pg_sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2");
+		"compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, pg_user, pg_sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2, engine_amp, fs_amp, device_amp, compaction_s, stall_s");
 	err = (struct dbio_err){ 0 };
 	assert_int_equal(metric_parse_list("command line", "iops,", out, N(out), &err), DBIO_EINPUT);
 	assert_non_null(strstr(err.msg, "command line: --metric iops,: '' is not a metric"));
@@ -250,6 +262,22 @@ static void test_metric_reads_every_metric_result_add_run_writes(void **state)
 	series_finish(&s, 60 * ms);
 	st.series = &s;
 	st.nseries = 1;
+	/* two phases of a kv job, the second putting nothing: the run's
+	 * write amplification is over the bytes both put */
+	st.phases[0] = (struct run_phase){ .name = "insert",
+					   .figures = { { "user_bytes", 1000 },
+							{ "engine_write_bytes", 1500 },
+							{ "fs_write_bytes", 1800 },
+							{ "device_write_bytes", 4096 },
+							{ "compaction_s", 0.5 },
+							{ "stall_s", 0.25 } },
+					   .nfigures = 6 };
+	st.phases[1] = (struct run_phase){
+		.name = "update",
+		.figures = { { "user_bytes", 1000 }, { "fs_write_bytes", 2200 }, { "compaction_s", 0.25 } },
+		.nfigures = 3
+	};
+	st.nphases = 2;
 	st.elapsed_ns = 2000000000;
 	st.threads = 1;
 	st.usage = (struct usage){ .user_s = 0.5,
@@ -275,6 +303,17 @@ static void test_metric_reads_every_metric_result_add_run_writes(void **state)
 	assert_true(metric_run_value(metric_find("blocks_out"), run, "all", &v) && v == 6);
 	assert_true(metric_run_value(metric_find("worst"), run, "all", &v) && v == 30 * ms);
 	assert_true(metric_run_value(metric_find("worst2"), run, "all", &v) && v == 20 * ms);
+	assert_true(metric_run_value(metric_find("engine_amp"), run, "all", &v) && v == 0.75);
+	assert_true(metric_run_value(metric_find("fs_amp"), run, "all", &v) && v == 2);
+	assert_true(metric_run_value(metric_find("device_amp"), run, "all", &v) && v == 2.048);
+	assert_true(metric_run_value(metric_find("compaction_s"), run, "all", &v) && v == 0.75);
+	assert_true(metric_run_value(metric_find("stall_s"), run, "all", &v) && v == 0.25);
+	/* a phase's own, in its row */
+	assert_true(metric_run_value(metric_find("engine_amp"), run, METRIC_PHASE_PREFIX "insert", &v) &&
+		    v == 1.5);
+	assert_true(metric_run_value(metric_find("fs_amp"), run, METRIC_PHASE_PREFIX "update", &v) &&
+		    v == 2.2);
+	assert_false(metric_run_value(metric_find("engine_amp"), run, METRIC_PHASE_PREFIX "update", &v));
 	st.series = NULL;
 	st.nseries = 0;
 	series_release(&s);
