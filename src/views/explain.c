@@ -40,22 +40,25 @@ static void print_item(FILE *fp, const struct explain_item *it, const char *per)
 	fprintf(fp, "  %-40s %8s → %-8s (%s) *\n", name, a, b, r);
 }
 
+/* A job whose counters could not be tested (a side without two complete
+ * runs with counters: repeat=1, or results written before dbio kept
+ * them) gets no block: there is nothing to say why with. */
 static void explain_text(FILE *fp, const struct comparison *c, const struct explanation *x)
 {
+	size_t shown = 0;
+
 	for (size_t i = 0; i < x->njobs; i++) {
 		const struct explain_job *j = &x->jobs[i];
 		const char fa = 'A', fb = (char)('A' + j->file);
 
+		if (!j->tested)
+			continue;
+		shown++;
 		fprintf(fp, "\nWhy: %c vs %c %s", fb, fa, j->label);
 		if (j->head && j->head->changes[j->file].has_pct)
 			fprintf(fp, ": %+.1f %% %s %s%s", j->head->changes[j->file].change_pct, j->head->op,
 				j->head->metric->label, j->head->changes[j->file].significant ? " *" : "");
 		fputc('\n', fp);
-		if (!j->tested) {
-			fprintf(fp,
-				"  no counter tested: each side needs 2 complete runs or more (repeat=3)\n");
-			continue;
-		}
 		if (!j->nitems) {
 			fprintf(fp, "  no counter changed significantly (Welch, p < %g)\n", c->alpha);
 			continue;
@@ -65,10 +68,10 @@ static void explain_text(FILE *fp, const struct comparison *c, const struct expl
 		if (j->nitems > EXPLAIN_SHOWN)
 			fprintf(fp, "  and %zu more\n", j->nitems - EXPLAIN_SHOWN);
 	}
-	if (x->njobs)
+	if (shown)
 		fprintf(fp,
-			"(* Welch's test over the repeats, p < %g; by effect size; per op: per data\n"
-			"operation of the job; dbio help counters)\n",
+			"(* Welch's test over the repeats, p < %g; by effect size;\n"
+			"per op: per data operation of the job; dbio help counters)\n",
 			c->alpha);
 }
 
