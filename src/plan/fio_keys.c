@@ -238,7 +238,6 @@ const struct fio_key fio_keys[] = {
 	{ "ttl", ENGINES("network (net, netsplice)") },
 	{ "uid", "dbio runs its jobs as the user who started it; drop the key" },
 	{ "uncached", LATER("buffered I/O that leaves nothing in the page cache (RWF_DONTCACHE)") },
-	{ "unified_rw_reporting", "dbio reports reads and writes apart, both in the result; drop the key" },
 	{ "unique_filename", "dbio names its files dbio.<job>.<thread>.<n> in directory=; drop the key" },
 	{ "unit_base", "dbio's k, m, g are always 1024-based and its results in bytes; write sizes that way and drop the key" },
 	{ "unlink_each_loop", LATER("removes and lays out the files again after each loop; repeat= lays them out afresh for each run") },
