@@ -81,8 +81,6 @@ const struct fio_key fio_keys[] = {
 	{ "dp_scheme", PLACEMENT },
 	{ "end_syncfs", LATER("calls syncfs(2) when the job's I/O is done; end_fsync=1 fsyncs each file") },
 	{ "error_dump", "dbio reports a job's first error in its message and result; drop the key" },
-	{ "exec_postrun", "dbio runs no commands from a job file; run them before or after dbio" },
-	{ "exec_prerun", "dbio runs no commands from a job file; run them before or after dbio" },
 	{ "exit_on_io_done", ENGINE("CPU-burning (cpuio)") },
 	{ "experimental_verify", LATER("fio's experimental read-back (it replays the offsets); dbio reads back its log") },
 	{ "fdp", PLACEMENT },
