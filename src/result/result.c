@@ -449,6 +449,37 @@ static json_t *run_write_amp(const json_t *phases)
 	return fig;
 }
 
+/* exec_prerun and exec_postrun: the command, its exit status and where
+ * its output went, of those that ran. */
+static json_t *exec_json(const struct job *job, const struct run_stats *st)
+{
+	const struct run_exec *recs[] = { &st->prerun, &st->postrun };
+	const char *modes[] = { "prerun", "postrun" };
+	json_t *o = json_object();
+	char out[160];
+
+	for (size_t i = 0; o && i < 2; i++)
+		if (recs[i]->ran) {
+			snprintf(out, sizeof(out), "%s.%s.txt", job->name, modes[i]);
+			json_object_set_new(o, modes[i],
+					    json_pack("{s:s, s:i, s:s}", "command", recs[i]->command,
+						      "status", recs[i]->status, "output", out));
+		}
+	return o;
+}
+
+/* A run's exec (exec_prerun, exec_postrun) and memory (mem_limit), when
+ * it has them. */
+static void run_extras(json_t *run, const struct job *job, const struct run_stats *st)
+{
+	if (st->prerun.ran || st->postrun.ran)
+		json_object_set_new(run, "exec", exec_json(job, st));
+	if (st->mem_limit_bytes)
+		json_object_set_new(run, "memory",
+				    json_pack("{s:I, s:I}", "limit_bytes", (json_int_t)st->mem_limit_bytes,
+					      "peak_bytes", (json_int_t)st->mem_peak_bytes));
+}
+
 static json_t *usage_json(const struct usage *u, uint64_t elapsed_ns)
 {
 	double secs = (double)elapsed_ns / 1e9;
@@ -517,10 +548,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 				"elapsed_ns", (json_int_t)st->elapsed_ns, "partial", st->partial, "threads",
 				(int)st->threads, "ops", ops, "rusage", rusage);
 
-	if (run && st->mem_limit_bytes)
-		json_object_set_new(run, "memory",
-				    json_pack("{s:I, s:I}", "limit_bytes", (json_int_t)st->mem_limit_bytes,
-					      "peak_bytes", (json_int_t)st->mem_peak_bytes));
+	if (run)
+		run_extras(run, job, st);
 	if (run && st->nphases) {
 		json_t *phases = json_array();
 

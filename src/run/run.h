@@ -91,6 +91,12 @@ struct run_stats {
 	struct series
 		*series; /* log_interval: one merged series (time grid) or one per thread (count grid) */
 	size_t nseries;
+	/* exec_prerun, exec_postrun: run (ran) and their exit status (128 + a signal) */
+	struct run_exec {
+		bool ran;
+		int status;
+		const char *command; /* the job's key, as given */
+	} prerun, postrun;
 	uint64_t mem_limit_bytes; /* the cgroup limit in force, 0 for none */
 	uint64_t mem_peak_bytes;  /* the cgroup's peak use, page cache included */
 	struct sampler counters;  /* system counters sampled while the group ran */

@@ -291,4 +291,11 @@ void layout_clear_leftovers(struct layout *l, const struct run_opts *opts);
 /* Format a warning and hand it to opts->warn (nothing when NULL). */
 void run_warn(const struct run_opts *opts, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* exec.c: the job's exec_prerun (post false) or exec_postrun, if given,
+ * its output to JOBNAME.prerun.txt or .postrun.txt; rec says whether it
+ * ran and its status. 0; -ECANCELED for a prerun that exited other than
+ * 0; DBIO_EUNSAFE for a symlink or what is not a regular file at the
+ * output's path; -errno, with err set. */
+int run_exec(const struct job *job, bool post, struct run_exec *rec, struct dbio_err *err);
+
 #endif

@@ -448,15 +448,25 @@ int run_group(const struct job *jobs, size_t n, const struct run_opts *opts, str
 {
 	struct run_group g = { .jobs = jobs, .n = n, .opts = opts, .stats = stats };
 	int rc = group_alloc(&g, err);
+	size_t execd = 0; /* the jobs whose prerun, if any, succeeded */
 
 	if (!rc)
 		rc = group_prepare(&g, err);
+	for (; execd < n && !rc; execd++) /* fio: after the layout, before the I/O */
+		if ((rc = run_exec(&jobs[execd], false, &stats[execd].prerun, err)))
+			break;
 	if (!rc)
 		rc = g.mem.made ? run_limited(&g, group_body, err) : group_body(&g, err);
 	else if (opts->coord) /* under MPI: the others wait at these two; tell them */
 		rc = run_coord_barrier(opts->coord, "end",
 				       run_coord_barrier(opts->coord, "layout", signalled(rc, err), err),
 				       err);
+	for (size_t j = 0; j < execd; j++) { /* not after a failed prerun, as fio */
+		struct dbio_err perr = { 0 };
+
+		if (run_exec(&jobs[j], true, &stats[j].postrun, &perr) && !rc)
+			rc = dbio_err_set(err, perr.code, "%s", perr.msg);
+	}
 	rc = signalled(rc, err);
 	if (rc)
 		for (size_t j = 0; j < n; j++) {

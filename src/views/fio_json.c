@@ -33,7 +33,7 @@ static const double fio_default_pcts[] = { 1,  5,  10, 20, 30,	 40,   50,    60,
 #define FIO_MAX_PCTS 32
 
 /* fio's directions, in its order, and the dbio op types each gathers. */
-enum fio_dir { FIO_READ, FIO_WRITE, FIO_TRIM, FIO_SYNC, FIO_NDIRS };
+enum fio_dir { FIO_READ, FIO_WRITE, FIO_TRIM, FIO_SYNC, FIO_MIXED, FIO_NDIRS };
 
 static const struct fio_dir_def {
 	const char *name;
@@ -44,6 +44,8 @@ static const struct fio_dir_def {
 	[FIO_WRITE] = { "write", { OP_WRITE }, 1 },
 	[FIO_TRIM] = { "trim", { OP_TRIM }, 1 },
 	[FIO_SYNC] = { "sync", { OP_FSYNC, OP_FDATASYNC, OP_SYNC_FILE_RANGE }, 3 },
+	/* unified_rw_reporting: fio's reads, writes and trims as one */
+	[FIO_MIXED] = { "mixed", { OP_READ, OP_WRITE, OP_TRIM }, 3 },
 };
 
 /* fio's latency distribution: a latency below 1 µs is counted in ns, below
@@ -359,11 +361,18 @@ static json_t *fio_job(const json_t *job, struct fio_job_sums *s, bool plus)
 		json_object_set_new(o, "total_err", json_integer((json_int_t)s->total_err));
 		json_object_set_new(o, "first_error", json_integer(s->first_error));
 	}
-	for (int d = FIO_READ; d <= FIO_TRIM; d++)
-		json_object_set_new(o, fio_dirs[d].name, rw_json(s, d, plus));
-	json_object_set_new(o, "sync",
-			    json_pack("{s:I, s:o}", "total_ios", (json_int_t)s->dir[FIO_SYNC].count, "lat_ns",
-				      lat_json(&s->dir[FIO_SYNC], s, true, plus)));
+	/* unified_rw_reporting: mixed gives fio's "mixed" alone, both after the others */
+	const char *unified = tree_str(json_object_get(job, "options"), "unified_rw_reporting");
+
+	if (strcmp(unified, "mixed")) {
+		for (int d = FIO_READ; d <= FIO_TRIM; d++)
+			json_object_set_new(o, fio_dirs[d].name, rw_json(s, d, plus));
+		json_object_set_new(o, "sync",
+				    json_pack("{s:I, s:o}", "total_ios", (json_int_t)s->dir[FIO_SYNC].count,
+					      "lat_ns", lat_json(&s->dir[FIO_SYNC], s, true, plus)));
+	}
+	if (!strcmp(unified, "mixed") || !strcmp(unified, "both"))
+		json_object_set_new(o, "mixed", rw_json(s, FIO_MIXED, plus));
 
 	double secs = (double)s->elapsed_ns / 1e9;
 

@@ -54,7 +54,7 @@ static void target_lines(FILE *fp, const json_t *targets)
 	}
 }
 
-static void op_table(FILE *fp, const json_t *ops)
+static void op_table(FILE *fp, const json_t *ops, const char *unified)
 {
 	static const char *const cols[] = { "min", "mean", "p50", "p95", "p99", "p99_9", "max" };
 	const char *name;
@@ -65,7 +65,7 @@ static void op_table(FILE *fp, const json_t *ops)
 	json_object_foreach ((json_t *)ops, name, op) {
 		const json_t *lat = json_object_get(op, "lat_ns");
 
-		if (tree_num(op, "count") == 0)
+		if (tree_num(op, "count") == 0 || text_mixed_skips(unified, name))
 			continue;
 		fprintf(fp, "    %-15s %12.0f %12.1f", name, tree_num(op, "count"), tree_num(op, "iops"));
 		/* An op that moves no bytes (fsync, commit): "-", not 0.00 MiB/s. */
@@ -90,6 +90,7 @@ static void op_table(FILE *fp, const json_t *ops)
 				units_fmt_ns(buf, sizeof(buf), json_number_value(v)));
 		}
 	}
+	text_mixed_row(fp, ops, unified);
 }
 
 /* continue_on_error: the errors the job went on after, next to the ops
@@ -488,7 +489,8 @@ static void report_text(FILE *fp, const json_t *result)
 				threads == 1 ? "" : "s",
 				json_is_true(json_object_get(run, "partial")) ? ", PARTIAL (stopped early)"
 									      : "");
-			op_table(fp, json_object_get(run, "ops"));
+			op_table(fp, json_object_get(run, "ops"),
+				 tree_str(json_object_get(job, "options"), "unified_rw_reporting"));
 			errors_line(fp, json_object_get(run, "errors"));
 			stonewall_line(fp, json_object_get(run, "stonewall"));
 			target_lines(fp, json_object_get(run, "targets"));

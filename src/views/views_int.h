@@ -211,4 +211,10 @@ void html_explain(FILE *fp, const struct html_report *r);
 /* html_explain.c: the counters that move with a sweep's key, or nothing. */
 void html_sweep_trends(FILE *fp, const json_t *result);
 
+/* text_mixed.c: unified_rw_reporting (the run's job option, "" when
+ * absent). text_mixed_skips: op's row is left out (mixed: read, write,
+ * trim); text_mixed_row: the "mixed" row of mixed and both. */
+bool text_mixed_skips(const char *unified, const char *op);
+void text_mixed_row(FILE *fp, const json_t *ops, const char *unified);
+
 #endif

@@ -96,3 +96,21 @@ EOF
 	run value g.json '[j["groupid"] for j in d["jobs"]]'
 	[ "$output" = "[0, 0, 1, 2]" ]
 }
+
+@test "unified_rw_reporting: mixed gives fio's one mixed object and text row of all 256 ops; both adds it after read and write" {
+	fio_run fio.json --directory="$target" --name=u --rw=randrw --bs=4k --size=1m \
+		--unified_rw_reporting=mixed --output-format=json
+	json_is fio.json jobs.0.mixed.total_ios=256 jobs.0.mixed.io_bytes=1048576 jobs.0.mixed.clat_ns.N=256
+	run value fio.json '[k for k in ("read", "write", "trim", "sync") if k in d["jobs"][0]]'
+	[ "$output" = "[]" ]
+	fio_run fio.json --directory="$target" --name=u --rw=randrw --bs=4k --size=1m \
+		--unified_rw_reporting=2 --output-format=json
+	run value fio.json '(d["jobs"][0]["read"]["total_ios"] + d["jobs"][0]["write"]["total_ios"], d["jobs"][0]["mixed"]["total_ios"], "sync" in d["jobs"][0])'
+	[ "$output" = "(256, 256, True)" ]
+	fio_run text.out --directory="$target" --name=u --rw=randrw --bs=4k --size=1m --unified_rw_reporting=1
+	run awk '$1 == "mixed" { print $2 } $1 == "read" || $1 == "write" { print "apart" }' text.out
+	[ "$output" = "256" ]
+	run "$DBIO" run --directory="$target" --name=u --rw=randrw --size=1m --unified_rw_reporting=3
+	[ "$status" -ne 0 ]
+	[[ "$output" == *unified_rw_reporting* ]]
+}

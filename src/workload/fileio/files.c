@@ -366,6 +366,11 @@ static const struct option_def files_defs[] = {
 	{ .name = "latency_run", .type = OPT_BOOL, .offset = F(latency.latency_run), .def = "0",
 	  .help = "latency_target: keep adjusting the depth until the job ends, as fio, instead of ending after a last window at the depth found." },
 	/* -- end of buffers and latency target -- */
+	/* -- fio: exec_prerun, exec_postrun (run/exec.c) -- */
+	{ .name = "exec_prerun", .type = OPT_STR, .offset = F(exec.prerun), .size = S(exec.prerun), .def = "",
+	  .help = "A shell command (sh -c, as fio's system(3)) run before each run of the job, once its files are laid out; its standard output and error go to JOBNAME.prerun.txt in the current directory, as fio. A job name with '/' is refused, and a symlink at that path is never followed. When it exits other than 0 the job runs no I/O, as in fio, and dbio fails the run. Its command and exit status are in the result (runs[].exec). \"\": none." },
+	{ .name = "exec_postrun", .type = OPT_STR, .offset = F(exec.postrun), .size = S(exec.postrun), .def = "",
+	  .help = "A shell command run after each run of the job, before its files are removed; its output goes to JOBNAME.postrun.txt, as exec_prerun's. Not run when exec_prerun failed, as fio. Its exit status is recorded, and does not fail the run. \"\": none." },
 };
 /* clang-format on */
 

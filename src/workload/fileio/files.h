@@ -298,7 +298,14 @@ struct files_latency {
 	bool latency_run;
 	/* -- end of buffers and latency target -- */
 };
+/* fio's exec_prerun and exec_postrun (run/exec.c runs them). */
+struct files_exec {
+	char prerun[4096];  /* "": none */
+	char postrun[4096]; /* "": none */
+};
+
 struct fileio_files {
+	struct files_exec exec;
 	struct files_layout layout;
 	struct files_where where;
 	struct files_pacing pacing;

@@ -22,6 +22,17 @@ static const struct opt_enum fadvise_values[] = {
 	{ NULL, 0, NULL },
 };
 
+/* fio's unified_rw_reporting= values, fio's names and numbers. */
+static const struct opt_enum unified_values[] = {
+	{ "none", FILEIO_UNIFIED_NONE, "reads, writes and trims apart (the default)" },
+	{ "mixed", FILEIO_UNIFIED_MIXED, "reads, writes and trims together, as one \"mixed\" direction" },
+	{ "both", FILEIO_UNIFIED_BOTH, "apart, then together as \"mixed\"" },
+	{ "0", FILEIO_UNIFIED_NONE, "none" },
+	{ "1", FILEIO_UNIFIED_MIXED, "mixed" },
+	{ "2", FILEIO_UNIFIED_BOTH, "both" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_enum think_count_values[] = {
 	{ "complete", FILEIO_THINK_COMPLETE, "count the I/Os completed" },
 	{ "issue", FILEIO_THINK_ISSUE, "count the I/Os issued" },
@@ -99,6 +110,9 @@ static const struct option_def fileio_defs[] = {
 	/* -- fio: fadvise_hint -- */
 	{ .name = "fadvise_hint", .type = OPT_ENUM, .offset = F(fadvise_hint), .def = "0", .values = fadvise_values,
 	  .help = "Advise the kernel of the access pattern, as fio: when a thread opens each of its files, posix_fadvise(2) over the thread's region of it (from its offset, the bytes it covers) with POSIX_FADV_SEQUENTIAL or POSIX_FADV_RANDOM. 1 picks by rw (random for randread, randwrite, randrw, randtrim), as fio's default does; 0 gives no hint, dbio's default, so that a job without the key runs as before. A failed hint does not stop the job (fio warns)." },
+	/* -- fio: unified_rw_reporting (read by views/text.c and views/fio_json.c from the result's options) -- */
+	{ .name = "unified_rw_reporting", .type = OPT_ENUM, .offset = F(unified_rw), .def = "none", .values = unified_values,
+	  .help = "As fio: mixed (or 1) reports the reads, writes and trims of each run together, as one \"mixed\" row in the text and one \"mixed\" object in fio's JSON (--format fio-json) in place of read, write, trim and sync; both (or 2) gives them apart and then \"mixed\"; none (or 0) apart, the default. The result's ops stay apart." },
 };
 /* clang-format on */
 

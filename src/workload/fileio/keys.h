@@ -22,6 +22,9 @@ enum fileio_fadvise { FADVISE_NONE, FADVISE_TYPE, FADVISE_RANDOM, FADVISE_SEQUEN
 enum fileio_think_count { FILEIO_THINK_COMPLETE, FILEIO_THINK_ISSUE };
 enum fileio_rate_process { FILEIO_RATE_LINEAR, FILEIO_RATE_POISSON };
 
+/* fio's unified_rw_reporting= values (views/ read the result's option). */
+enum fileio_unified { FILEIO_UNIFIED_NONE, FILEIO_UNIFIED_MIXED, FILEIO_UNIFIED_BOTH };
+
 enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
 
 struct fileio_conf {
@@ -58,6 +61,8 @@ struct fileio_conf {
 	unsigned bpattern_len;	  /* 0: none */
 	/* -- fio: fadvise_hint (at open, fileio_pages.c) -- */
 	int fadvise_hint; /* enum fileio_fadvise */
+	/* -- fio: unified_rw_reporting -- */
+	int unified_rw; /* enum fileio_unified */
 };
 
 extern const struct option_table fileio_options;
