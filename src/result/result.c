@@ -397,58 +397,6 @@ static json_t *database_json(const struct run_stats *st)
 	return db;
 }
 
-/* A kv phase's write amplification: each <way>_write_bytes figure over
- * user_bytes, the key and value bytes the phase put, as <way>_write_amp
- * (workload/kv_amp.c makes the figures; none without user bytes). */
-static void add_write_amp(json_t *fig)
-{
-	const double user = json_number_value(json_object_get(fig, "user_bytes"));
-	json_t *amps = json_object(), *v;
-	const char *name;
-	char amp[64];
-
-	json_object_foreach (fig, name, v) {
-		const size_t len = strlen(name), tail = strlen("_write_bytes");
-
-		if (user > 0 && len > tail && len - tail < sizeof(amp) - 10 &&
-		    !strcmp(name + len - tail, "_write_bytes")) {
-			snprintf(amp, sizeof(amp), "%.*s_write_amp", (int)(len - tail), name);
-			json_object_set_new(amps, amp, json_real(json_number_value(v) / user));
-		}
-	}
-	json_object_update(fig, amps); /* not while walking fig */
-	json_decref(amps);
-}
-
-/* A kv run's write amplification over all its phases, for the views'
- * whole-run rows (analysis/metric.c's engine_amp ...): the phases' bytes
- * put, written each way, and compaction and stall seconds summed, and
- * the amplifications of the sums. NULL when no phase put bytes. */
-static json_t *run_write_amp(const json_t *phases)
-{
-	static const char *const sums[] = { "user_bytes",	  "engine_write_bytes", "fs_write_bytes",
-					    "device_write_bytes", "compaction_s",	"stall_s" };
-	json_t *fig = json_object(), *ph;
-	size_t i;
-
-	json_array_foreach (phases, i, ph) {
-		const json_t *f = json_object_get(ph, "figures");
-
-		for (size_t k = 0; k < sizeof(sums) / sizeof(sums[0]); k++)
-			if (json_is_number(json_object_get(f, sums[k])))
-				json_object_set_new(
-					fig, sums[k],
-					json_real(json_number_value(json_object_get(fig, sums[k])) +
-						  json_number_value(json_object_get(f, sums[k]))));
-	}
-	if (!(json_number_value(json_object_get(fig, "user_bytes")) > 0)) {
-		json_decref(fig);
-		return NULL;
-	}
-	add_write_amp(fig);
-	return fig;
-}
-
 /* exec_prerun and exec_postrun: the command, its exit status and where
  * its output went, of those that ran. */
 static json_t *exec_json(const struct job *job, const struct run_stats *st)
@@ -478,17 +426,6 @@ static void run_extras(json_t *run, const struct job *job, const struct run_stat
 		json_object_set_new(run, "memory",
 				    json_pack("{s:I, s:I}", "limit_bytes", (json_int_t)st->mem_limit_bytes,
 					      "peak_bytes", (json_int_t)st->mem_peak_bytes));
-}
-
-static json_t *usage_json(const struct usage *u, uint64_t elapsed_ns)
-{
-	double secs = (double)elapsed_ns / 1e9;
-
-	return json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I}", "user_s", u->user_s, "sys_s",
-			 u->sys_s, "cpu_pct", secs > 0 ? (u->user_s + u->sys_s) / secs * 100.0 : 0.0,
-			 "majflt", (json_int_t)u->majflt, "minflt", (json_int_t)u->minflt, "nvcsw",
-			 (json_int_t)u->nvcsw, "nivcsw", (json_int_t)u->nivcsw, "inblock",
-			 (json_int_t)u->inblock, "oublock", (json_int_t)u->oublock);
 }
 
 /* continue_on_error: the I/O errors the job went on after, by errno, and
@@ -543,43 +480,15 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 		if (op_always_reported(t) || st->ops[t].lat_ns.count)
 			json_object_set_new(ops, op_type_name(t),
 					    result_op_json(&st->ops[t], &job->percentiles, st->elapsed_ns));
-	json_t *rusage = usage_json(&st->usage, st->elapsed_ns);
+	json_t *rusage = result_usage_json(&st->usage, st->elapsed_ns);
 	json_t *run = json_pack("{s:o, s:I, s:b, s:i, s:o, s:o}", "started_at", iso_time(st->started_wall_ns),
 				"elapsed_ns", (json_int_t)st->elapsed_ns, "partial", st->partial, "threads",
 				(int)st->threads, "ops", ops, "rusage", rusage);
 
 	if (run)
 		run_extras(run, job, st);
-	if (run && st->nphases) {
-		json_t *phases = json_array();
-
-		for (unsigned i = 0; i < st->nphases; i++)
-			json_array_append_new(
-				phases,
-				json_pack("{s:s, s:I, s:I, s:f, s:o}", "name", st->phases[i].name,
-					  "elapsed_ns", (json_int_t)st->phases[i].elapsed_ns, "ops",
-					  (json_int_t)st->phases[i].ops, "ops_per_s",
-					  st->phases[i].elapsed_ns ? (double)st->phases[i].ops * 1e9 /
-									     (double)st->phases[i].elapsed_ns
-								   : 0.0,
-					  "rusage",
-					  usage_json(&st->phases[i].usage, st->phases[i].elapsed_ns)));
-		json_object_set_new(run, "phases", phases);
-		for (unsigned i = 0; i < st->nphases; i++)
-			if (st->phases[i].nfigures) {
-				json_t *fig = json_object();
-
-				for (unsigned f = 0; f < st->phases[i].nfigures; f++)
-					json_object_set_new(fig, st->phases[i].figures[f].name,
-							    json_real(st->phases[i].figures[f].value));
-				add_write_amp(fig);
-				json_object_set_new(json_array_get(phases, i), "figures", fig);
-			}
-		json_t *amp = run_write_amp(phases);
-
-		if (amp)
-			json_object_set_new(run, "figures", amp);
-	}
+	if (run && st->nphases)
+		result_add_phases(run, st);
 	if (run && st->lat_depth_max)
 		json_object_set_new(run, "latency_target",
 				    json_pack("{s:I, s:I, s:f, s:i, s:i}", "target_ns",

@@ -25,4 +25,13 @@ json_t *result_steady_json(const struct job *job, const struct run_stats *st);
  * when out of memory. */
 json_t *result_counters_json(const struct sampler *s);
 
+/* The "rusage" object of u over elapsed_ns (result.c), a run's or a
+ * phase's. */
+json_t *result_usage_json(const struct usage *u, uint64_t elapsed_ns);
+
+/* The run's "phases" array (phases.c), each with its figures and their
+ * write amplification, and the run's "figures": the amplification over
+ * all its phases, when they put bytes. st->nphases must be non-zero. */
+void result_add_phases(json_t *run, const struct run_stats *st);
+
 #endif
