@@ -147,7 +147,9 @@ sst_files() {
 		many=$(sst_files "$e")
 		echo "$e: $small table files with the default memtable, $many with 64 KiB" >&2
 		[ "$small" -le 1 ]
-		[ "$many" -ge 2 ] # more flushed, and compacted together
+		# more flushed; RocksDB compacts its level 0 into one file of
+		# level 1 every 4 flushes, so a run may end with that one file
+		[ "$many" -gt "$small" ]
 		run lsm_count "$e"
 		[ "${output%% *}" = 4000 ]
 	done
