@@ -530,10 +530,20 @@ static void test_engines_registry_and_packages(void **state)
 #else
 		{ true, "kv_engine=lmdb (liblmdb-dev)" },
 #endif
+#ifdef DBIO_HAVE_ROCKSDB
+		{ false, NULL },
+#else
+		{ true, "kv_engine=rocksdb (librocksdb-dev)" },
+#endif
+#ifdef DBIO_HAVE_LEVELDB
+		{ false, NULL },
+#else
+		{ true, "kv_engine=leveldb (libleveldb-dev)" },
+#endif
 #ifdef DBIO_HAVE_SQLITE3
 		{ false, NULL }, { false, NULL },
 #else
-		{ true, "kv_engine=sqlite (libsqlite3-dev)" }, { true, "workload=import (libsqlite3-dev)" },
+		{ true, "kv_engine=sqlite (libsqlite3-dev)" },	{ true, "workload=import (libsqlite3-dev)" },
 #endif
 #ifdef DBIO_HAVE_LIBPQ
 		{ false, NULL },
