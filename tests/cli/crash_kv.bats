@@ -119,6 +119,7 @@ unsafe() {
 
 @test "crash kv: a job dbio crash cannot check is refused before anything is made" {
 	need_powercut
+	need_built kv_engine=sqlite # kv's default engine
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=fileio --size=1m
 	[ "$stderr" = "dbio: crash: job 'job': workload=fileio: dbio crash checks workload=kv for now" ]
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=kv --numjobs=2
@@ -133,6 +134,7 @@ unsafe() {
 
 @test "crash kv: a value too small for the record's checksum is refused, and the layer is undone" {
 	need_powercut
+	need_built kv_engine=sqlite # kv's default engine
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=kv --records=10 --batch=5 \
 		--value_size=8-30
 	[[ "$stderr" == *"crash: value_size 8: below 24 bytes leaves no room for the record's checksum"* ]]
