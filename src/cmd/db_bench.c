@@ -26,36 +26,44 @@ struct dbb_args {
 /* db_bench's flags that dbio takes, the job key each becomes, db_bench's
  * default (NULL: the key's own) and what it means here. A rocksdb flag's
  * default is given to kv_engine=rocksdb alone (leveldb refuses its keys). */
+/* X(index, name, key, default, help, rocksdb) per flag, so that the
+ * option rows below are made of the same literals (a C initializer of
+ * static storage cannot read another array's elements). */
+#define DBB_FLAGS(X)                                                                                                                                                                 \
+	X(0, "--benchmarks", "benchmarks", "fillseq,readrandom",                                                                                                                     \
+	  "comma-separated db_bench benchmarks, run in order: fillseq, fillrandom, fillsync, overwrite, readseq, readrandom, deleterandom, seekrandom (default fillseq,readrandom)", \
+	  false)                                                                                                                                                                     \
+	X(1, "--num", "records", "1000000", "key/values to place in the database (default 1000000)", false)                                                                          \
+	X(2, "--reads", "lookups", NULL, "read operations (default: --num)", false)                                                                                                  \
+	X(3, "--value_size", "value_size", "100", "bytes of each value (default 100)", false)                                                                                        \
+	X(4, "--batch_size", "batch", "1", "puts per write batch (default 1)", false)                                                                                                \
+	X(5, "--threads", "numjobs", "1", "threads, each on a database of its own (db_bench's share one)",                                                                           \
+	  false)                                                                                                                                                                     \
+	X(6, "--db", "directory", NULL, "the directory the database is made in (required)", false)                                                                                   \
+	X(7, "--sync", "sync_each_batch", "0", "1: every write batch synced (default 0)", false)                                                                                     \
+	X(8, "--write_buffer_size", "write_buffer_size", NULL, "memtable bytes", false)                                                                                              \
+	X(9, "--cache_size", "cache_size", NULL, "block cache bytes (default 8 MiB)", false)                                                                                         \
+	X(10, "--compression_type", "compression_type", NULL,                                                                                                                        \
+	  "none, snappy (default), zlib, bzip2, lz4, lz4hc, zstd", false)                                                                                                            \
+	X(11, "--max_background_jobs", "max_background_jobs", NULL,                                                                                                                  \
+	  "flush and compaction threads (default 2)", false)                                                                                                                         \
+	X(12, "--disable_wal", "disable_wal", NULL, "1: no WAL", false)                                                                                                              \
+	X(13, "--use_fsync", "use_fsync", NULL, "1: fsync instead of fdatasync", false)                                                                                              \
+	X(14, "--histogram", NULL, "0",                                                                                                                                              \
+	  "1: each benchmark's latencies in microseconds, as db_bench prints them", false)                                                                                           \
+	X(15, "--kv_engine", "kv_engine", "rocksdb", "dbio's: rocksdb (default) or leveldb", false)                                                                                  \
+	X(16, "--statistics", "statistics", "0",                                                                                                                                     \
+	  "1: RocksDB's statistics, and with them the engine's write amplification (default 0)", true)                                                                               \
+	X(17, "--enable_pipelined_write", "enable_pipelined_write", "1",                                                                                                             \
+	  "RocksDB's pipelined writes of WAL and memtable (default 1)", true)
+
 static const struct dbb_flag {
 	const char *name, *key, *def, *help;
 	bool rocksdb;
 } flags[] = {
-	{ "--benchmarks", "benchmarks", "fillseq,readrandom",
-	  "comma-separated db_bench benchmarks, run in order: fillseq, fillrandom, fillsync, overwrite, readseq, readrandom, deleterandom, seekrandom (default fillseq,readrandom)",
-	  false },
-	{ "--num", "records", "1000000", "key/values to place in the database (default 1000000)", false },
-	{ "--reads", "lookups", NULL, "read operations (default: --num)", false },
-	{ "--value_size", "value_size", "100", "bytes of each value (default 100)", false },
-	{ "--batch_size", "batch", "1", "puts per write batch (default 1)", false },
-	{ "--threads", "numjobs", "1", "threads, each on a database of its own (db_bench's share one)",
-	  false },
-	{ "--db", "directory", NULL, "the directory the database is made in (required)", false },
-	{ "--sync", "sync_each_batch", "0", "1: every write batch synced (default 0)", false },
-	{ "--write_buffer_size", "write_buffer_size", NULL, "memtable bytes", false },
-	{ "--cache_size", "cache_size", NULL, "block cache bytes (default 8 MiB)", false },
-	{ "--compression_type", "compression_type", NULL,
-	  "none, snappy (default), zlib, bzip2, lz4, lz4hc, zstd", false },
-	{ "--max_background_jobs", "max_background_jobs", NULL, "flush and compaction threads (default 2)",
-	  false },
-	{ "--disable_wal", "disable_wal", NULL, "1: no WAL", false },
-	{ "--use_fsync", "use_fsync", NULL, "1: fsync instead of fdatasync", false },
-	{ "--histogram", NULL, "0", "1: each benchmark's latencies in microseconds, as db_bench prints them",
-	  false },
-	{ "--kv_engine", "kv_engine", "rocksdb", "dbio's: rocksdb (default) or leveldb", false },
-	{ "--statistics", "statistics", "0",
-	  "1: RocksDB's statistics, and with them the engine's write amplification (default 0)", true },
-	{ "--enable_pipelined_write", "enable_pipelined_write", "1",
-	  "RocksDB's pipelined writes of WAL and memtable (default 1)", true },
+#define FLAG(i, name, key, def, help, rocksdb) { name, key, def, help, rocksdb },
+	DBB_FLAGS(FLAG)
+#undef FLAG
 };
 
 #define NFLAGS	  (sizeof(flags) / sizeof(flags[0]))
@@ -66,31 +74,12 @@ static const struct dbb_flag {
 #define BUILTIN_NAME "(dbio db_bench)" /* the job file's name in its errors */
 
 static const struct cmd_opt dbb_rows[] = {
-#define ROW(i)                                                                                               \
-	{                                                                                                    \
-		flags[i].name, NULL, CMD_OPT_EQ, "VALUE", offsetof(struct dbb_args, flag[i]), NULL,          \
-			flags[i].help, NULL, 0                                                               \
-	}
-	ROW(0),
-	ROW(1),
-	ROW(2),
-	ROW(3),
-	ROW(4),
-	ROW(5),
-	ROW(6),
-	ROW(7),
-	ROW(8),
-	ROW(9),
-	ROW(10),
-	ROW(11),
-	ROW(12),
-	ROW(13),
-	ROW(14),
-	ROW(15),
-	ROW(16),
-	ROW(17),
+#define ROW(i, name, key, def, help, rocksdb)                                                                \
+	{ name, NULL, CMD_OPT_EQ, "VALUE", offsetof(struct dbb_args, flag) + (i) * sizeof(const char *),     \
+	  NULL, help, NULL,	  0 },
+	DBB_FLAGS(ROW)
 #undef ROW
-	{ NULL, NULL, 0, NULL, 0, NULL, NULL, NULL, 0 },
+		{ NULL, NULL, 0, NULL, 0, NULL, NULL, NULL, 0 },
 };
 
 _Static_assert(NFLAGS == sizeof(dbb_rows) / sizeof(dbb_rows[0]) - 1, "a row per flag");

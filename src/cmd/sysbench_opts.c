@@ -410,7 +410,7 @@ static int resolve_general(struct sb_args *a, struct sb_opts *o)
 	static const char *const rand_types[] = { "uniform", "gaussian", "special", "pareto", NULL };
 	const char *s;
 	long v;
-	int rc;
+	int rc = 0;
 
 	if (alias(o, a, SB_NUM_THREADS, SB_THREADS, 1, &v))
 		return 1;

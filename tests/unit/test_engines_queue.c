@@ -448,6 +448,12 @@ static void test_engines_libaio_queue(void **state)
 static void test_engines_posixaio_queue(void **state)
 {
 	(void)state;
+#ifdef __SANITIZE_THREAD__
+	/* glibc's POSIX AIO runs the requests on threads of its own, made
+	 * inside libc where ThreadSanitizer cannot follow them: the test
+	 * crashes under TSan, not the engine (it passes under ASan). */
+	skip();
+#endif
 	struct fixture *f = start("posixaio", &(struct engine_conf){ .iodepth = DEPTH }, 0);
 
 	assert_true(f->set_up);
