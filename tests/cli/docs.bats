@@ -583,3 +583,15 @@ EOF2
 	[ "$doc" = "$output" ] || { echo "docs/counters.md is stale: run 'make docs'"; false; }
 	grep -q '^| `device_flushes` | device flushes | flushes per op | `counters.total.disk\[0\].flush_ios` |' "$ROOT/docs/counters.md"
 }
+
+# Under bats' errexit a failing '[ a ]' in '[ a ] && [ b ]' ends the line
+# without failing the test: one assertion per line, or an explicit
+# '|| { …; false; }' after the pair.
+@test "house: no test line chains two assertions with && and nothing after" {
+	cd "$BATS_TEST_DIRNAME"
+	run grep -nE '^[[:space:]]*\[\[? .*\]\]? && \[\[? .*\]\]?[[:space:]]*$' ./*.bats
+	[ "$status" -eq 1 ] || { echo "$output"; false; }
+	# the pattern finds the form it is for
+	run grep -cE '^[[:space:]]*\[\[? .*\]\]? && \[\[? .*\]\]?[[:space:]]*$' <<<$'\t[ "$rc" -eq 0 ] && [ -z "$out" ]'
+	[ "$output" = 1 ]
+}

@@ -42,7 +42,8 @@ auto() {
 	echo "runs $n, CI $(auto ci_pct) %"
 	# 404 ms then 198 ms runs: the CI is within 25 % of the mean after 9
 	# (27 % after 8); a margin for a run the load slows.
-	[ "$n" -ge 6 ] && [ "$n" -le 14 ]
+	[ "$n" -ge 6 ]
+	[ "$n" -le 14 ]
 	[ "$(auto stopped)" = ci ]
 	[ "$(value "$result" 'len(d["jobs"][0]["runs"])')" -eq "$n" ]
 	[ "$(value "$result" 'd["jobs"][0]["summary"]["runs"]')" -eq "$n" ]

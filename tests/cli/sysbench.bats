@@ -516,9 +516,11 @@ WARNING: Did you run 'prepare' with different --file-total-size or --file-num va
 	both "${a[@]}" prepare
 	[ "$(stat -c %s dbio/test_file.127)" = 8194 ]
 	both "${a[@]}" --file-test-mode=seqrd run
-	[ "$rc" -eq 0 ] && [ -z "$out$err" ]
+	[ "$rc" -eq 0 ]
+	[ -z "$out$err" ]
 	both "${a[@]}" --file-test-mode=rndrd --output=../r.json run
-	[ "$rc" -eq 0 ] && [ -z "$out$err" ]
+	[ "$rc" -eq 0 ]
+	[ -z "$out$err" ]
 	[ "$(jpy r.json 'r["jobs"][0]["options"]["bs"], run["ops"]["read"]["count"]')" = "[4097, 2]" ]
 	both "${a[@]}" cleanup
 	is_empty_dir dbio
