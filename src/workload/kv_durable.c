@@ -77,23 +77,17 @@ void kv_durable_seal(char *v, size_t vl, const char *key, size_t kl)
 	memcpy(v + STAMP_BYTES, &c, sizeof(c));
 }
 
-static void setting_of(const struct kv_conf *conf, char *buf, size_t len)
+/* "ENGINE SETTING": the durability setting in force, in the engine's own
+ * words where it has them (kv_backend.setting), else sync_each_batch. */
+static void setting_of(const struct kv_backend *be, const struct kv_conf *conf, char *buf, size_t len)
 {
-	const bool s = conf->sync_each_batch;
-	const char *what = !strcmp(conf->kv_engine, "gdbm")   ? (s ? "gdbm_sync per batch" : "no gdbm_sync")
-			   : !strcmp(conf->kv_engine, "lmdb") ? (s ? "synced commits" : "MDB_NOSYNC")
-			   : !strcmp(conf->kv_engine, "sqlite")
-				   ? (s ? "synchronous=FULL" : "synchronous=OFF")
-				   : (s ? "sync_each_batch=1" : "sync_each_batch=0");
+	char what[64];
 
-	static const char *const sq[] = { [KV_SQLITE_SYNC_OFF] = "synchronous=OFF",
-					  [KV_SQLITE_SYNC_NORMAL] = "synchronous=NORMAL",
-					  [KV_SQLITE_SYNC_FULL] = "synchronous=FULL",
-					  [KV_SQLITE_SYNC_EXTRA] = "synchronous=EXTRA" };
-
-	if (!strcmp(conf->kv_engine, "sqlite") && conf->sqlite_sync != KV_SQLITE_SYNC_AUTO)
-		what = sq[conf->sqlite_sync];
-	snprintf(buf, len, "%s %s", conf->kv_engine, what);
+	if (be->setting)
+		be->setting(conf, what, sizeof(what));
+	else
+		snprintf(what, sizeof(what), "sync_each_batch=%d", conf->sync_each_batch ? 1 : 0);
+	snprintf(buf, len, "%s %s", be->name, what);
 }
 
 /* K of the run's batches, at random from seed (all of them when K is as
@@ -156,7 +150,7 @@ int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct
 				    "crash: out of memory for the table of acknowledged records");
 	memcpy(kd.fill, value, kd.vmax);
 	kd.t.on = true;
-	setting_of(conf, kd.t.setting, sizeof(kd.t.setting));
+	setting_of(be, conf, kd.t.setting, sizeof(kd.t.setting));
 	if ((rc = p->settle(p->arg)))
 		return dbio_err_set(&w->err, rc, "crash: cannot make the engine's new files durable: %s",
 				    strerror(-rc));

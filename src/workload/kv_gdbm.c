@@ -115,6 +115,11 @@ static void g_version(char *buf, size_t len)
 		 gdbm_version_number[2]);
 }
 
+static void g_setting(const struct kv_conf *conf, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", conf->sync_each_batch ? "gdbm_sync per batch" : "no gdbm_sync");
+}
+
 const struct kv_backend kv_gdbm = {
 	.name = "gdbm",
 	.package = "libgdbm-dev",
@@ -128,5 +133,6 @@ const struct kv_backend kv_gdbm = {
 	.version = g_version,
 	.lib_symbol = (const void *)gdbm_open,
 	.reopen = g_reopen,
+	.setting = g_setting,
 };
 #endif

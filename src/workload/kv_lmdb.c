@@ -137,6 +137,11 @@ static void l_version(char *buf, size_t len)
 	snprintf(buf, len, "%d.%d.%d", major, minor, patch);
 }
 
+static void l_setting(const struct kv_conf *conf, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", conf->sync_each_batch ? "synced commits" : "MDB_NOSYNC");
+}
+
 const struct kv_backend kv_lmdb = {
 	.name = "lmdb",
 	.package = "liblmdb-dev",
@@ -150,5 +155,6 @@ const struct kv_backend kv_lmdb = {
 	.version = l_version,
 	.lib_symbol = (const void *)mdb_env_open,
 	.reopen = l_reopen,
+	.setting = l_setting,
 };
 #endif

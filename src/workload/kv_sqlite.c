@@ -67,22 +67,34 @@ static int open_file(struct kv_db **out, const char *path, struct dbio_err *err)
 	return 0;
 }
 
+/* PRAGMA synchronous's values, and the one conf asks for: sqlite_synchronous
+ * when given, else FULL with sync_each_batch and OFF without. */
+static const char *const pragma[] = { [KV_SQLITE_SYNC_OFF] = "OFF",
+				      [KV_SQLITE_SYNC_NORMAL] = "NORMAL",
+				      [KV_SQLITE_SYNC_FULL] = "FULL",
+				      [KV_SQLITE_SYNC_EXTRA] = "EXTRA" };
+
+static int sync_of(const struct kv_conf *conf)
+{
+	return conf->sqlite_sync != KV_SQLITE_SYNC_AUTO ? conf->sqlite_sync
+	       : conf->sync_each_batch			? KV_SQLITE_SYNC_FULL
+							: KV_SQLITE_SYNC_OFF;
+}
+
+static void s_setting(const struct kv_conf *conf, char *buf, size_t len)
+{
+	snprintf(buf, len, "synchronous=%s", pragma[sync_of(conf)]);
+}
+
 static int s_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
 		  struct dbio_err *err)
 {
 	struct kv_db *db;
 	int rc;
-	static const char *const pragma[] = { [KV_SQLITE_SYNC_OFF] = "OFF",
-					      [KV_SQLITE_SYNC_NORMAL] = "NORMAL",
-					      [KV_SQLITE_SYNC_FULL] = "FULL",
-					      [KV_SQLITE_SYNC_EXTRA] = "EXTRA" };
-	const int sync = conf->sqlite_sync != KV_SQLITE_SYNC_AUTO ? conf->sqlite_sync
-			 : conf->sync_each_batch		  ? KV_SQLITE_SYNC_FULL
-								  : KV_SQLITE_SYNC_OFF;
 	char setup[128];
 
 	snprintf(setup, sizeof(setup), "PRAGMA synchronous=%s; CREATE TABLE kv(k BLOB PRIMARY KEY, v BLOB);",
-		 pragma[sync]);
+		 pragma[sync_of(conf)]);
 
 	if ((rc = open_file(&db, path, err)))
 		return rc;
@@ -189,5 +201,6 @@ const struct kv_backend kv_sqlite = {
 	.version = s_version,
 	.lib_symbol = (const void *)sqlite3_open_v2,
 	.reopen = s_reopen,
+	.setting = s_setting,
 };
 #endif

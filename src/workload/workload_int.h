@@ -124,6 +124,10 @@ struct kv_backend {
 	const void *lib_symbol;
 	/* Appended, optional: reopen, above. */
 	int (*reopen)(struct kv_db **db, const char *path, bool *intact, struct dbio_err *err);
+	/* Appended, optional: the durability setting conf puts in force, in
+	 * the engine's words ("synchronous=FULL", "MDB_NOSYNC"), for dbio
+	 * crash's result; NULL: sync_each_batch's value is said. */
+	void (*setting)(const struct kv_conf *conf, char *buf, size_t len);
 };
 
 /* Whether the shared library that holds sym was built with assertions on
