@@ -109,16 +109,24 @@ printf '  ratio dbio/sysbench: %.2f\n' "$(echo "$pd / $ps" | bc -l)"
 
 echo "run: rndrw, --file-fsync-freq=100, $THREADS threads, ${SECS}s, $RUNS runs each, taking turns"
 for t in sysbench dbio; do tool "$t" "${FILEIO[@]}" prepare >/dev/null 2>&1; done
-RUN=(--threads="$THREADS" --time="$SECS" "${FILEIO[@]}" --file-test-mode=rndrw --file-fsync-freq=100 run)
-for ((i = 0; i < RUNS; i++)); do
-	order=(sysbench dbio)
-	((i % 2)) && order=(dbio sysbench)
-	for t in "${order[@]}"; do
-		tool "$t" "${RUN[@]}" 2>/dev/null | python3 "$PARSE" >>"$WORK/run.$t"
-		load_avg >>"$WORK/load.$t"
+# turns NAME ARGS...: RUNS runs of each tool's sysbench ARGS, taking turns
+# (the tool that starts a round alternates): each run's figures (JSON, by
+# sysbench_parse.py) into WORK/NAME.TOOL, the load after it into
+# WORK/NAME-load.TOOL.
+turns() {
+	local name=$1 i t order
+	shift
+	for ((i = 0; i < RUNS; i++)); do
+		order=(sysbench dbio)
+		((i % 2)) && order=(dbio sysbench)
+		for t in "${order[@]}"; do
+			tool "$t" "$@" 2>/dev/null | python3 "$PARSE" >>"$WORK/$name.$t"
+			load_avg >>"$WORK/$name-load.$t"
+		done
 	done
-done
-python3 - "$WORK/run.sysbench" "$WORK/run.dbio" "$FILES" "$WORK/load.sysbench" "$WORK/load.dbio" <<'PY'
+}
+turns run --threads="$THREADS" --time="$SECS" "${FILEIO[@]}" --file-test-mode=rndrw --file-fsync-freq=100 run
+python3 - "$WORK/run.sysbench" "$WORK/run.dbio" "$FILES" "$WORK/run-load.sysbench" "$WORK/run-load.dbio" <<'PY'
 import json, statistics, sys
 rows = {}
 for name, path in (("sysbench", sys.argv[1]), ("dbio", sys.argv[2])):
@@ -143,15 +151,8 @@ PY
 echo "loop: rndrd from the page cache, $THREADS threads, ${SECS}s, $RUNS runs each, taking turns"
 LOOP=(--threads="$THREADS" --time="$SECS" "${FILEIO[@]}" --file-test-mode=rndrd run)
 for t in sysbench dbio; do tool "$t" "${LOOP[@]}" >/dev/null 2>&1; done
-for ((i = 0; i < RUNS; i++)); do
-	order=(sysbench dbio)
-	((i % 2)) && order=(dbio sysbench)
-	for t in "${order[@]}"; do
-		tool "$t" "${LOOP[@]}" 2>/dev/null | python3 "$PARSE" >>"$WORK/loop.$t"
-		load_avg >>"$WORK/loopload.$t"
-	done
-done
-python3 - "$WORK/loop.sysbench" "$WORK/loop.dbio" "$WORK/loopload.sysbench" "$WORK/loopload.dbio" <<'PY'
+turns loop "${LOOP[@]}"
+python3 - "$WORK/loop.sysbench" "$WORK/loop.dbio" "$WORK/loop-load.sysbench" "$WORK/loop-load.dbio" <<'PY'
 import json, statistics, sys
 med = {}
 for name, path, load in (("sysbench", sys.argv[1], sys.argv[3]), ("dbio", sys.argv[2], sys.argv[4])):
