@@ -35,6 +35,11 @@ struct counter {
 	double scale;	   /* multiplies the raw value (512-byte sectors of bytes: 1/512) */
 	enum counter_norm norm;
 	const char *meaning; /* one sentence for help and docs */
+	/* The raw value's resolution, in its own unit: a run whose value is
+	 * under it may have done one step's worth (rusage's CPU times are
+	 * split between user and system a clock tick at a time: 0.01 s);
+	 * 0: exact, as a count. */
+	double step;
 };
 
 extern const struct counter counter_registry[];
@@ -53,6 +58,11 @@ bool counter_of_run(const struct counter *c);
  * samples, no such device field on this kernel, no mem_limit cgroup) or,
  * per op, did no data operations. */
 bool counter_value(const struct counter *c, const json_t *run, double *value);
+
+/* Counter c's resolution (its step) as a figure of run, normalised as
+ * counter_value normalises the value: 0 for an exact counter; false as
+ * counter_value. A figure under it is not told from it. */
+bool counter_step(const struct counter *c, const json_t *run, double *step);
 
 /* Add runs[].counters.per_op = { per: "write", ops: N, <name>: figure … }
  * to every run of job that has counters (only the figures it has). */

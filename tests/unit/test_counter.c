@@ -70,6 +70,20 @@ static void test_counter_per_op(void **state)
 	json_decref(run);
 }
 
+/* A counter's resolution as a figure: rusage's CPU times a clock tick
+ * (0.01 s) over the run's 1024 data ops, in ns; a count's none. */
+static void test_counter_step(void **state)
+{
+	json_t *run = a_run();
+	double step = -1;
+
+	assert_true(counter_step(find("time_user"), run, &step));
+	assert_true(fabs(step - 0.01 * 1e9 / 1024) < 1e-6);
+	assert_true(counter_step(find("device_flushes"), run, &step));
+	assert_true(step == 0);
+	json_decref(run);
+}
+
 static void test_counter_pct_time(void **state)
 {
 	json_t *run = a_run();
@@ -123,6 +137,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counter_registry_complete),
 		cmocka_unit_test(test_counter_per_op),
+		cmocka_unit_test(test_counter_step),
 		cmocka_unit_test(test_counter_pct_time),
 		cmocka_unit_test(test_counter_no_ops_or_counters),
 		cmocka_unit_test(test_counter_annotate),
