@@ -104,7 +104,7 @@ static const struct field_rule s_rules[] = {
 	{ B(size_mib), 1, 0, 1, 1024, 0, 1ull << 30, false,
 	  "the size is a whole number of MiB, or of GiB with g (64, 2g)" },
 	{ B(chunk), 1, 1024, 0, 0, 256, 1048576, true,
-	  "the chunk size is a power of two from 256 to 1048576 bytes (or 1k to 1024k)" },
+	  "the chunk size is a power of two from 256 to 1048576 bytes, or 1k to 1024k (k alone: bonnie++ reads 1m as 1 byte)" },
 	{ B(seeks), 1, 0, 0, 0, 1, 1ull << 32, false, "the number of seeks is a whole number from 1" },
 	{ B(seekers), 1, 0, 0, 0, 1, 1024, false,
 	  "the number of seeker processes is a whole number from 1 to 1024" },
@@ -244,6 +244,21 @@ static int opt_x(const struct cmd_opts *spec, const struct cmd_opt *o, const cha
 	return 0;
 }
 
+/* bonnie++ 2.00a takes -c from 1 to 200 and runs one copy of each test
+ * all the same: the number labels the table and the CSV line and
+ * multiplies the file size in the twice-the-RAM rule, nothing else. */
+static int opt_c(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	uint64_t n;
+
+	(void)spec, (void)o;
+	if (parse_count(v, &n, 1, 0, 0, 0) || n < 1 || n > 200)
+		return bad("-c", v,
+			   "the concurrency is a whole number from 1 to 200 (bonnie++ 2.00a's range)");
+	BARGS(args)->concurrency = (unsigned)n;
+	return 0;
+}
+
 static int opt_z(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
 {
 	uint64_t n;
@@ -270,9 +285,6 @@ static const struct {
 	{ "-f", NULL,
 	  "per-char tests are not run by dbio: putc and getc time the C library's stdio buffer, not the "
 	  "storage; -f alone (skip them) is accepted" },
-	{ "-c", "1",
-	  "concurrent copies of the test are not supported; 1 is accepted (for threads on one target, a "
-	  "job file with numjobs)" },
 	{ "-Z", NULL, "a file of random numbers is not supported; -z SEED is" },
 };
 
@@ -353,8 +365,9 @@ static const struct cmd_opt bonnie_rows[] = {
 	{ .name = "-g", .value = "GROUP", .parse = opt_user, .help = "root (or 0) alone" },
 	{ .name = "-c",
 	  .value = "N",
-	  .parse = opt_one_form,
-	  .help = "1 alone: concurrent copies are refused" },
+	  .parse = opt_c,
+	  .help = "concurrency, 1 to 200: as in bonnie++ 2.00a, a label in the table and the CSV line and a "
+		  "multiplier of -s in the twice-the-RAM rule; one copy of each test runs" },
 	{ .name = "-p", .value = "N", .parse = opt_sem, .help = "refused: bonnie++'s semaphores" },
 	{ .name = "-y", .value = "s|p", .parse = opt_sem, .help = "refused: bonnie++'s semaphores" },
 	{ .name = "-Z", .value = "FILE", .parse = opt_one_form, .help = "refused: -z SEED is supported" },
@@ -443,15 +456,19 @@ static int settle(struct bonnie *b, uint64_t *limit)
 	}
 	if (!b->size_given)
 		b->size_mib = 2 * (ram ? ram : phys_mib);
-	if (ram && b->size_mib && b->size_mib < 2 * ram) {
+	if (ram && b->size_mib && b->size_mib * b->concurrency < 2 * ram) {
+		char conc[32];
+
+		snprintf(conc, sizeof(conc), " with -c %u", b->concurrency);
 		cmd_error(
-			"bonnie: -s %llu: the file should be at least twice the RAM (%llu MiB%s), or the page "
-			"cache serves the reads (bonnie++'s rule); give -s %llu or more, a smaller -r (dbio then "
-			"runs in a memory cgroup of that size, mem_limit, so the rule holds), or -r 0 to skip "
-			"the check",
-			(unsigned long long)b->size_mib, (unsigned long long)ram,
+			"bonnie: -s %llu%s: the file%s should be at least twice the RAM (%llu MiB%s), or the "
+			"page cache serves the reads (bonnie++'s rule); give -s %llu or more, a smaller -r "
+			"(dbio then runs in a memory cgroup of that size, mem_limit, so the rule holds), or -r 0 "
+			"to skip the check",
+			(unsigned long long)b->size_mib, b->concurrency > 1 ? conc : "",
+			b->concurrency > 1 ? " size times -c" : "", (unsigned long long)ram,
 			b->ram_mib < 0 ? ", this machine's; -r sets it" : ", -r",
-			(unsigned long long)(2 * ram));
+			(unsigned long long)((2 * ram + b->concurrency - 1) / b->concurrency));
 		return 2;
 	}
 	if (!b->size_mib && !b->files_k) {
@@ -507,7 +524,8 @@ static int bonnie_main(int argc, char **argv)
 					   .seekers = BONNIE_SEEKERS,
 					   .files_k = 16,
 					   .ram_mib = -1,
-					   .runs = 1 } };
+					   .runs = 1,
+					   .concurrency = 1 } };
 	struct jobset set = { 0 };
 	struct dbio_err err = { 0 };
 	int status, rc;

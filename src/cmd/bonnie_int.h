@@ -20,9 +20,10 @@ struct bonnie {
 	uint64_t seeks, seekers;
 	uint64_t files_k; /* -n: files / 1024 */
 	uint64_t max_size, min_size, dirs;
-	long long ram_mib; /* -r; -1: not given */
-	unsigned runs;	   /* -x */
-	bool runs_given;   /* -x: CSV lines alone, a header line first when more than one */
+	long long ram_mib;    /* -r; -1: not given */
+	unsigned runs;	      /* -x */
+	unsigned concurrency; /* -c: a label, and the RAM rule's multiplier (bonnie++ 2.00a runs one copy) */
+	bool runs_given;      /* -x: CSV lines alone, a header line first when more than one */
 	bool size_given;
 	bool quiet, sync_writes, direct, seed_set;
 	unsigned long long seed;

@@ -177,7 +177,7 @@ static void csv_fields(const struct bonnie *b, const json_t *result, size_t r, c
 	PUT(CSV_FORMAT, "1.98");
 	PUT(CSV_VERSION, "dbio-%s", DBIO_VERSION);
 	PUT(CSV_NAME, "%s", b->name_shown);
-	PUT(CSV_CONCURRENCY, "1");
+	PUT(CSV_CONCURRENCY, "%u", b->concurrency);
 	PUT(CSV_SEED, "%.0f", num(first, "options", "randseed", NULL));
 	if (b->size_mib) {
 		if (b->size_mib % 1024)
@@ -219,18 +219,20 @@ static void size_units(char *buf, size_t len, uint64_t n, const char *units)
  * is bonnie++'s default, trailing colons dropped ("4M", "4M:16k", "4M:::100:2"). */
 static void size_label(const struct bonnie *b, char *buf, size_t len)
 {
-	char chunk[32] = "", seeks[32] = "", seekers[32] = "";
+	char chunk[32] = "", conc[16] = "", seeks[32] = "", seekers[32] = "";
 	size_t n;
 
 	if (b->chunk != BONNIE_CHUNK)
 		size_units(chunk, sizeof(chunk), b->chunk, " km");
+	if (b->concurrency != 1)
+		snprintf(conc, sizeof(conc), "%u", b->concurrency);
 	if (b->seeks != BONNIE_SEEKS)
 		snprintf(seeks, sizeof(seeks), "%llu", (unsigned long long)b->seeks);
 	if (b->seekers != BONNIE_SEEKERS)
 		snprintf(seekers, sizeof(seekers), "%llu", (unsigned long long)b->seekers);
 	size_units(buf, len, b->size_mib, "MG");
 	n = strlen(buf);
-	snprintf(buf + n, len - n, ":%s::%s:%s", chunk, seeks, seekers);
+	snprintf(buf + n, len - n, ":%s:%s:%s:%s", chunk, conc, seeks, seekers);
 	for (n = strlen(buf); n && buf[n - 1] == ':'; n--)
 		buf[n - 1] = '\0';
 }

@@ -383,6 +383,21 @@ static int alias(const struct sb_opts *o, const struct sb_args *a, enum sb_opt o
 	return get_int(a, now, v);
 }
 
+/* `sysbench fileio help` prints sysbench's own words for its options
+ * (typo included: a script may grep them); what dbio makes of each is in
+ * the rows above, for `dbio help sysbench`. NULL: the row's help is
+ * sysbench's. */
+static const char *const sysbench_words[SB_NOPTS] = {
+	[SB_FILE_BLOCK] = "block size to use in all IO operations [16384]",
+	[SB_FILE_IO_MODE] = "file operations mode {sync,async,mmap} [sync]",
+	[SB_FILE_BACKLOG] = "number of asynchronous operatons to queue per thread [128]",
+	[SB_FILE_FLAGS] = "list of additional flags to use to open files {sync,dsync,direct} []",
+	[SB_FILE_FSYNC_FREQ] = "do fsync() after this number of requests (0 - don't use fsync()) [100]",
+	[SB_FILE_FSYNC_END] = "do fsync() at the end of test [on]",
+	[SB_FILE_MERGED] = "merge at most this number of IO requests if possible (0 - don't merge) [0]",
+	[SB_FILE_RW_RATIO] = "reads/writes ratio for combined test [1.5]",
+};
+
 void sysbench_fileio_help(void)
 {
 	size_t most = 0;
@@ -399,7 +414,8 @@ void sysbench_fileio_help(void)
 
 		snprintf(label, sizeof(label), "%s%s%s", rows[id].name,
 			 strncmp(rows[id].value, "[=", 2) ? "=" : "", rows[id].value);
-		printf("  %-*s %s\n", (int)most, label, rows[id].help);
+		printf("  %-*s %s\n", (int)most, label,
+		       sysbench_words[id] ? sysbench_words[id] : rows[id].help);
 	}
 	printf("\n");
 }

@@ -146,20 +146,24 @@ csv_field() {
 			return 1
 		}
 	}
-	check "-s 64:100: the chunk size is a power of two from 256 to 1048576 bytes (or 1k to 1024k)" -s 64:100
+	check "-s 64:100: the chunk size is a power of two from 256 to 1048576 bytes, or 1k to 1024k (k alone: bonnie++ reads 1m as 1 byte)" -s 64:100
 	check "-s x: the size is a whole number of MiB, or of GiB with g (64, 2g)" -s x
 	check "-s 1:8k:1:2:3: expected SIZE[:CHUNK[:SEEKS[:SEEKERS]]]" -s 1:8k:1:2:3
 	check "-n 1:10:20: the smallest file size (MIN) is more than the largest (MAX)" -n 1:10:20
 	check "-n 1:-2: hard and symbolic links (MAX -1 and -2) are not supported: dbio makes files" -n 1:-2
 	check "-n 1:4k:1k:2:4k: the fifth field (the chunk size of the small files' writes) is not supported: dbio writes each small file in one call" -n 1:4k:1k:2:4k
 	check "-u nobody: dbio runs as the user that starts it and switches to no other; -u root (or 0) is accepted" -u nobody
-	check "-c 2: concurrent copies of the test are not supported; 1 is accepted (for threads on one target, a job file with numjobs)" -c 2
+	check "-s 4:1m: the chunk size is a power of two from 256 to 1048576 bytes, or 1k to 1024k (k alone: bonnie++ reads 1m as 1 byte)" -s 4:1m
+	check "-c 0: the concurrency is a whole number from 1 to 200 (bonnie++ 2.00a's range)" -c 0
+	check "-c 201: the concurrency is a whole number from 1 to 200 (bonnie++ 2.00a's range)" -c 201
+	check "-c 2x: the concurrency is a whole number from 1 to 200 (bonnie++ 2.00a's range)" -c 2x
+	check "-s 32 with -c 3: the file size times -c should be at least twice the RAM (64 MiB, -r), or the page cache serves the reads (bonnie++'s rule); give -s 43 or more, a smaller -r (dbio then runs in a memory cgroup of that size, mem_limit, so the rule holds), or -r 0 to skip the check" -s 32 -r 64 -c 3
 	check "-f 20: per-char tests are not run by dbio: putc and getc time the C library's stdio buffer, not the storage; -f alone (skip them) is accepted" -f20
 	check "-p: bonnie++'s semaphores between processes are not supported: one dbio command runs its jobs in order; run several targets from one job file" -p 3
 	check "'-Q': unknown option: expected -d, -s, -n, -m, -r, -x, -z, -q, -f, -b, -D, -u, -g, -c, -p, -y, -Z, --format, --output, --series-csv, --progress, --set, --keep, --force, --wide or --help" -Q
 	check "'-Q': unknown option: expected -d, -s, -n, -m, -r, -x, -z, -q, -f, -b, -D, -u, -g, -c, -p, -y, -Z, --format, --output, --series-csv, --progress, --set, --keep, --force, --wide or --help" -qQ
 	check "-s: needs a value" -s
-	check "-s 64:100: the chunk size is a power of two from 256 to 1048576 bytes (or 1k to 1024k)" -qs64:100
+	check "-s 64:100: the chunk size is a power of two from 256 to 1048576 bytes, or 1k to 1024k (k alone: bonnie++ reads 1m as 1 byte)" -qs64:100
 	check "'extra': bonnie++ takes no operands; the directory is -d DIR" extra
 	check "-s 0 and -n 0: no test left to run" -s 0 -n 0
 	check "-r 8: dbio makes -r true with a memory cgroup (mem_limit) and needs at least 16 MiB in it; give -r 16 or more, or -r 0 to skip the check" -s 16 -r 8
@@ -242,6 +246,8 @@ print(",".join(out))' "$(tail -n 1 <<<"$output")"
 	# the chunk is not in the line (bonnie++ 2.00a leaves io_chunk_size empty); seeks and seekers are
 	check_shape "$v,24301,4M,,100,2$io$nofiles,,L,L,,L,L,,,,,," -s 4:16k:100:2 -r 0 -n 0 -f
 	check_shape "$v,24301,1G,,8192,5$io$nofiles,,L,L,,L,L,,,,,," -s 1g -r 0 -n 0 -f
+	# -c N: bonnie++ 2.00a runs one copy all the same and writes N in the line
+	check_shape "1.98,dbio-[0-9.]+,box,3,24301,4M,,8192,5$io$nofiles,,L,L,,L,L,,,,,," -s 4 -r 0 -n 0 -c 3
 	# MAX alone leaves MIN empty; DIRS above 1 goes one field late (as bonnie++ 2.00a), 1 leaves it empty
 	check_shape "$v,24301$noio,1,4096,,,$files,,,,,,,L,L,L,L,L,L" -s 0 -n 1:4k
 	check_shape "$v,24301$noio,1,4096,1024,,2$files,,,,,,,L,L,L,L,L,L" -s 0 -n 1:4k:1k:2

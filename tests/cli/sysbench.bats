@@ -612,4 +612,10 @@ Using checksums validation." ]
 	[ "${lines[1]}" = "fileio options:" ]
 	[[ "${lines[2]}" == "  --file-num=N "*"number of files to create [128]" ]]
 	[ "${#lines[@]}" -eq 15 ]
+	# sysbench's own words, its typo too: dbio's notes are in dbio help sysbench
+	[ "${lines[7]}" = "  --file-async-backlog=N        number of asynchronous operatons to queue per thread [128]" ]
+	[ "${lines[9]}" = "  --file-fsync-freq=N           do fsync() after this number of requests (0 - don't use fsync()) [100]" ]
+	if command -v sysbench >/dev/null; then
+		diff <(sysbench fileio help | tail -n +2) <("$DBIO" sysbench fileio help | tail -n +2)
+	fi
 }
