@@ -5,6 +5,7 @@
 #   make SAN=1 ...  the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make SAN=thread ...  the same with ThreadSanitizer (build-tsan, ./dbio-tsan)
 #   make test BATS="run fio-flow"  the unit tests and only these tests/cli files
+#   make test BATS_SKIP="fio-pacing"  every tests/cli file but these (said in the output)
 #   make test TEST_JOBS=1  the tests/cli files one at a time (4 run at once by
 #                   default; a file marked "# serial:" runs alone: tests/run-all)
 #   make fuzz       build the libFuzzer targets of tests/fuzz (clang, ASan + UBSan)
@@ -171,7 +172,7 @@ test: deps
 	$(MAKE) all $(UNITS) dbio-min$(SANSUFFIX) $(FUZZ_TARGETS:%=$(BUILD)/fuzz-compiles/%.o)
 	$(if $(MPI_PROG),$(MAKE) MPI=1 BUILD=build-mpi$(SANSUFFIX) PROG=$(MPI_PROG) all)
 	DBIO=$(CURDIR)/$(PROG) DBIO_MIN=$(CURDIR)/dbio-min$(SANSUFFIX) $(if $(MPI_PROG),DBIO_MPI=$(CURDIR)/$(MPI_PROG)) \
-		BUILD=$(BUILD) BATS_FILES="$(BATS)" TEST_JOBS=$(TEST_JOBS) tests/run-all $(UNITS)
+		BUILD=$(BUILD) BATS_FILES="$(BATS)" BATS_SKIP="$(BATS_SKIP)" TEST_JOBS=$(TEST_JOBS) tests/run-all $(UNITS)
 
 # libFuzzer: each target of tests/fuzz linked with the sources under
 # ASan + UBSan by clang, run from its checked-in seeds
