@@ -104,6 +104,20 @@ const struct metric metric_registry[] = {
 	{ .name = "stall_s", .label = "write-stall time", .column = "stall s", .unit = "s",
 	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "figures.stall_s", .scale = 1,
 	  .decimals = 3 },
+	/* dbio crash (runs[].durability): what a power cut lost of what the
+	 * workload saw acknowledged, beside the speed it was bought with. */
+	{ .name = "lost_max", .label = "acknowledged lost, worst state", .column = "lost max",
+	  .unit = "ops", .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN,
+	  .run_path = "durability.acknowledged_lost.max", .scale = 1, .by_default_durable = true },
+	{ .name = "loss_states", .label = "crash states with losses", .column = "loss states", .unit = "states",
+	  .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN, .run_path = "durability.states_with_losses",
+	  .scale = 1, .by_default_durable = true },
+	{ .name = "lost_total", .label = "acknowledged lost, all states", .column = "lost total",
+	  .unit = "ops", .better = METRIC_BETTER_LOWER, .scope = METRIC_PER_RUN,
+	  .run_path = "durability.acknowledged_lost.total", .scale = 1 },
+	{ .name = "crash_states", .label = "crash states checked", .column = "crash states", .unit = "states",
+	  .better = METRIC_BETTER_NONE, .scope = METRIC_PER_RUN, .run_path = "durability.states", .scale = 1,
+	  .by_default_durable = true },
 };
 /* clang-format on */
 
@@ -200,6 +214,18 @@ static bool has_server_cpu(const json_t *job)
 	return false;
 }
 
+/* A job entry some run of which was checked on the power-cut layer. */
+static bool crashed(const json_t *job)
+{
+	const json_t *run;
+	size_t r;
+
+	json_array_foreach (json_object_get(job, "runs"), r, run)
+		if (json_is_object(json_object_get(run, "durability")))
+			return true;
+	return false;
+}
+
 /* Whether every job entry of every result that ran is one that is, and
  * there is at least one. */
 static bool every_job(const json_t *const *results, size_t n, bool (*is)(const json_t *job))
@@ -236,6 +262,10 @@ size_t metric_defaults(const json_t *const *results, size_t n, const struct metr
 	if (all_phased && every_job(results, n, has_server_cpu))
 		for (size_t i = 0; i < metric_count && k < max; i++)
 			if (metric_registry[i].sum_phases)
+				out[k++] = &metric_registry[i];
+	if (every_job(results, n, crashed))
+		for (size_t i = 0; i < metric_count && k < max; i++)
+			if (metric_registry[i].by_default_durable)
 				out[k++] = &metric_registry[i];
 	return k;
 }

@@ -54,6 +54,9 @@ struct metric {
 	/* only phases hold it (runs[].phases[].<run_path>): the whole run's
 	 * figure is the sum of its phases' */
 	bool sum_phases;
+	/* in the default list, after the others, when every job was run on
+	 * the power-cut layer (runs[].durability: dbio crash) */
+	bool by_default_durable;
 };
 
 /* Every metric, in the order lists name them and summaries hold them. */

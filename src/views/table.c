@@ -385,10 +385,12 @@ void table_points(FILE *fp, const json_t *result, const char *list, const char *
 
 /* ---- the registry itself ---- */
 
-/* Whether a phase holds m too: the per-run figures but the series'. */
+/* Whether a phase holds m too: the per-run figures but the series' and
+ * dbio crash's (a run's). */
 static bool in_phases(const struct metric *m)
 {
-	return !metric_per_op(m) && strncmp(m->run_path, "series.", strlen("series."));
+	return !metric_per_op(m) && strncmp(m->run_path, "series.", strlen("series.")) &&
+	       strncmp(m->run_path, "durability.", strlen("durability."));
 }
 
 void table_metrics(FILE *fp, bool markdown)
@@ -406,10 +408,11 @@ void table_metrics(FILE *fp, bool markdown)
 				 : metric_per_op(m)		 ? "each op type"
 				 : in_phases(m)			 ? "the run, each phase"
 								 : "the run";
-		const char *dflt = m->by_default	  ? "file I/O"
-				   : m->by_default_phases ? "jobs with phases"
-				   : m->sum_phases	  ? "postgres jobs"
-							  : "";
+		const char *dflt = m->by_default	   ? "file I/O"
+				   : m->by_default_phases  ? "jobs with phases"
+				   : m->sum_phases	   ? "postgres jobs"
+				   : m->by_default_durable ? "dbio crash"
+							   : "";
 		char where[160], line[256];
 
 		if (metric_per_op(m))
@@ -426,8 +429,8 @@ void table_metrics(FILE *fp, bool markdown)
 				worse[m->better], dflt);
 			continue;
 		}
-		snprintf(line, sizeof(line), "%-10s %-31s %-8s %s%s", m->name, m->label, m->unit,
-			 dflt[0] ? "default for " : "", dflt);
+		snprintf(line, sizeof(line), "%-12s %-31s %-8s %s%s", m->name, m->label, m->unit,
+			 dflt[0] ? "default: " : "", dflt);
 		for (size_t n = strlen(line); n && line[n - 1] == ' '; n--)
 			line[n - 1] = '\0';
 		fprintf(fp, "%s\n", line);

@@ -455,7 +455,7 @@ compare_fails() { # compare_fails MESSAGE ARG...
 }
 
 @test "compare: errors: bad --metric, --alpha, --fail-above, --format, unknown option" {
-	compare_fails "dbio: compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, pg_user, pg_sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2, engine_amp, fs_amp, device_amp, compaction_s, stall_s" base.json faster.json --metric iops,p98
+	compare_fails "dbio: compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, pg_user, pg_sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2, engine_amp, fs_amp, device_amp, compaction_s, stall_s, lost_max, loss_states, lost_total, crash_states" base.json faster.json --metric iops,p98
 	compare_fails "dbio: compare: --alpha 1: expected a significance level between 0 and 1, e.g. 0.05" base.json faster.json --alpha 1
 	compare_fails "dbio: compare: --alpha 0: expected a significance level between 0 and 1, e.g. 0.05" base.json faster.json --alpha=0
 	compare_fails "dbio: compare: --fail-above 5%: expected a percentage >= 0, e.g. 5 or 2.5" base.json faster.json --fail-above 5%

@@ -167,3 +167,21 @@ unsafe() {
 	json_is "$result" jobs.0.runs.0.durability.states=20 jobs.0.runs.0.durability.states_with_losses=20 \
 		jobs.0.runs.0.durability.acknowledged_lost.total=1550 jobs.0.runs.0.durability.acknowledged_lost.max=100
 }
+
+@test "crash kv: compare of a safe and an unsafe setting shows what a cut lost beside the speed, by default" {
+	crash_kv gdbm --sync_each_batch=1
+	mv "$result" "$scratch/safe.json"
+	crash_kv gdbm --sync_each_batch=0
+	run -0 --separate-stderr "$DBIO" compare "$scratch/safe.json" "$result"
+	# the durability rows come after elapsed ... faults, A's figures first
+	local nl=$'\n' re
+	re="${nl}job +all +elapsed .*${nl}job +all +lost_max +0 ops +100 ops +n/a \(A shown as 0 ops\)${nl}"
+	re+="job +all +loss_states +0 states +10 states +n/a \(A shown as 0 states\)${nl}"
+	re+="job +all +crash_states +20 states +10 states +-50\.0 %"
+	[[ "$output" =~ $re ]] || {
+		echo "$output" >&2
+		return 1
+	}
+	run -0 --separate-stderr "$DBIO" compare --metric lost_total --format json "$scratch/safe.json" "$result"
+	[ "$(jq -r '[.rows[] | select(.metric == "lost_total") | .values[].mean] | @tsv' <<<"$output")" = $'0\t550' ]
+}

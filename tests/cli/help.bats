@@ -79,9 +79,10 @@ fio_keys_line() {
 @test "help metrics: every metric of the registry, one line each, 80 columns; --markdown for docs/compare.md" {
 	run --separate-stderr "$DBIO" help metrics
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "iops       throughput                      ops/s    default for file I/O" ]
-	grep -qx 'blocks_out blocks written (512 bytes each) blocks' <<<"$output"
-	grep -qx 'majflt     major faults                    faults   default for jobs with phases' <<<"$output"
+	[ "${lines[0]}" = "iops         throughput                      ops/s    default: file I/O" ]
+	grep -qx 'blocks_out   blocks written (512 bytes each) blocks' <<<"$output"
+	grep -qx 'majflt       major faults                    faults   default: jobs with phases' <<<"$output"
+	grep -qx 'crash_states crash states checked            states   default: dbio crash' <<<"$output"
 	[ -z "$(awk 'length > 80' <<<"$output")" ]
 	run --separate-stderr "$DBIO" help metrics --markdown
 	[ "$status" -eq 0 ]

@@ -145,7 +145,7 @@ start_held_sweep() {
 @test "sweep --metric: a name that is not a metric is named, with the registry's list" {
 	run --separate-stderr "$DBIO" sweep --size=1m --vary bs=4k,8k --metric iops,faults --directory="$target"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: command line: --metric iops,faults: 'faults' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, pg_user, pg_sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2, engine_amp, fs_amp, device_amp, compaction_s, stall_s" ]
+	[ "$stderr" = "dbio: command line: --metric iops,faults: 'faults' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, pg_user, pg_sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2, engine_amp, fs_amp, device_amp, compaction_s, stall_s, lost_max, loss_states, lost_total, crash_states" ]
 	[ -z "$(ls -A "$target")" ]
 }
 

@@ -63,6 +63,11 @@ static const struct {
 	/* only phases hold the server's CPU: the sum of with_phases' two */
 	{ "pg_user", 0.75 },
 	{ "pg_sys", 1.5 },
+	/* dbio crash's findings (result.c's durable_json) */
+	{ "lost_max", 12 },
+	{ "loss_states", 3 },
+	{ "lost_total", 30 },
+	{ "crash_states", 40 },
 };
 
 #define N(a)	  (sizeof(a) / sizeof((a)[0]))
@@ -89,6 +94,9 @@ static json_t *sample_run(double k, bool partial)
 			    json_pack("{s:f, s:f, s:f, s:f, s:f}", "engine_write_amp", 1.5 * k,
 				      "fs_write_amp", 2 * k, "device_write_amp", 3 * k, "compaction_s",
 				      0.125 * k, "stall_s", 0.0625 * k));
+	json_object_set_new(run, "durability",
+			    json_pack("{s:f, s:f, s:{s:f, s:f}}", "states", 40 * k, "states_with_losses",
+				      3 * k, "acknowledged_lost", "max", 12 * k, "total", 30 * k));
 	return run;
 }
 
@@ -181,7 +189,7 @@ static void test_metric_checker_refuses(void **state)
 	assert_int_equal(metric_parse_list("compare", "iops,p98", out, N(out), &err), DBIO_EINPUT);
 	assert_string_equal(
 		err.msg,
-		"compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, pg_user, pg_sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2, engine_amp, fs_amp, device_amp, compaction_s, stall_s");
+		"compare: --metric iops,p98: 'p98' is not a metric: expected a list of iops, bw, lat_mean, p50, p95, p99, p99_9, max, elapsed, user, sys, pg_user, pg_sys, cpu, majflt, minflt, nvcsw, nivcsw, blocks_in, blocks_out, worst, worst2, engine_amp, fs_amp, device_amp, compaction_s, stall_s, lost_max, loss_states, lost_total, crash_states");
 	err = (struct dbio_err){ 0 };
 	assert_int_equal(metric_parse_list("command line", "iops,", out, N(out), &err), DBIO_EINPUT);
 	assert_non_null(strstr(err.msg, "command line: --metric iops,: '' is not a metric"));
@@ -280,6 +288,8 @@ static void test_metric_reads_every_metric_result_add_run_writes(void **state)
 	st.nphases = 2;
 	st.elapsed_ns = 2000000000;
 	st.threads = 1;
+	st.durable =
+		(struct durable_tally){ .on = true, .setting = "gdbm no gdbm_sync", .states = 4, .lossy = 1 };
 	st.usage = (struct usage){ .user_s = 0.5,
 				   .sys_s = 0.25,
 				   .majflt = 1,
@@ -525,9 +535,15 @@ static void test_metric_defaults(void **state)
 	size_t n;
 
 	n = metric_defaults(rs, 1, out, COUNT_MAX);
-	assert_int_equal(n, 3);
+	/* iops, bw, p99, then what a cut lost (sample_run has durability) */
+	assert_int_equal(n, 6);
 	assert_string_equal(out[0]->name, "iops");
 	assert_string_equal(out[2]->name, "p99");
+	assert_string_equal(out[3]->name, "lost_max");
+	assert_string_equal(out[4]->name, "loss_states");
+	assert_string_equal(out[5]->name, "crash_states");
+	json_object_del(json_array_get(json_object_get((json_t *)first_job(r), "runs"), 0), "durability");
+	assert_int_equal(metric_defaults(rs, 1, out, COUNT_MAX), 3);
 	json_object_set_new(json_array_get(json_object_get((json_t *)first_job(r), "runs"), 0), "phases",
 			    json_pack("[{s:s}]", "name", "insert"));
 	n = metric_defaults(rs, 1, out, COUNT_MAX);
