@@ -88,7 +88,6 @@ const struct fio_key fio_keys[] = {
 	{ "fdp_pli_select", PLACEMENT },
 	{ "file_append", LATER("writes past the end of the files") },
 	{ "file_service_type", "dbio treats a thread's nrfiles files as one space of blocks, not file by file; drop the key" },
-	{ "filename_format", "dbio names its files dbio.<job>.<thread>.<n> in directory=; drop the key" },
 	{ "fileoffset", LATER("starts the I/O at an offset into each file") },
 	{ "filetype", "dbio works on regular files it makes itself; drop the key" },
 	{ "flow_watermark", DEPRECATED },

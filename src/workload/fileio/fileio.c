@@ -45,6 +45,7 @@
 #include "workload/workload_int.h"
 #include "workload/fileio/files.h"
 #include "workload/fileio/replay.h"
+#include "workload/fileio/fname.h"
 
 static int fileio_prepare(struct worker *w)
 {
@@ -743,8 +744,10 @@ static int fileio_check_buffers(const struct job *job, struct dbio_err *err)
 
 static int fileio_validate(struct job *job, struct dbio_err *err)
 {
-	int rc = replay_validate(job, err);
+	int rc = fname_validate(job, err);
 
+	if (!rc)
+		rc = replay_validate(job, err);
 	if (!rc)
 		rc = job_validate_files(job, err);
 

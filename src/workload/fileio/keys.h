@@ -57,6 +57,9 @@ struct fileio_conf {
 	char replay_skip[64];	    /* as given: read,write,sync,trim */
 	unsigned replay_skip_ops;   /* parsed: 1 << REPLAY_* of the skipped actions */
 	char write_iolog[4096];	    /* where fio's v3 iolog of the job goes; "" none */
+	/* -- fio: filename_format (fname.c; the layout names the files by it) -- */
+	char filename_format[256]; /* as given, then its names' part; "" dbio's names */
+	bool fname_per_thread;	   /* parsed: each thread's names its own ($jobnum) */
 	/* -- fio: buffer contents (content.c fills the writes) -- */
 	bool scramble_buffers;	 /* stamp each 512-byte sector of a write */
 	bool refill_buffers;	 /* new data each write */

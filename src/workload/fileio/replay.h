@@ -1,6 +1,6 @@
 /*
- * fio's iologs: read_iolog's replay and write_iolog's capture, for
- * workload=fileio (replay.c).
+ * fio's iologs: read_iolog's replay (replay.c) and write_iolog's capture
+ * (capture.c), for workload=fileio.
  *
  * A replayed log is read twice: whole at validation (replay_validate), so
  * that a bad line is refused, with its line, before anything is written,
@@ -86,6 +86,17 @@ int replay_run(struct worker *w);
 
 /* The capture of what a thread did (write_iolog), or NULL. */
 struct replay_cap;
+
+/* write_iolog checked: numjobs=1, and a path atomic_write_own can write,
+ * before anything runs; 0 or the refusal in err. */
+int replay_capture_validate(struct job *job, struct dbio_err *err);
+
+/* w's capture, when its job writes an iolog (records reserved for the
+ * I/Os it is bound to); 0 or the failure in w->err. */
+int replay_capture_prepare(struct worker *w);
+
+/* Free c; NULL is fine. */
+void replay_capture_free(struct replay_cap *c);
 
 /* Record an I/O or a sync of w that started at start_ns. */
 void replay_capture(struct replay_cap *c, const struct io_req *req, uint64_t start_ns);
