@@ -17,7 +17,7 @@
 /* The reasons shared by a family of keys. */
 #define TRIM "fio's verify of trimmed blocks (trim_percentage ...) is not in dbio: its trims (rw=trim, ioengine=falloc) are not verified; run without it"
 #define ZBD "zoned block devices (zonemode=zbd) are not in dbio; run on a conventional disk or a filesystem, without the key"
-#define TRACE "dbio replays fio's own iologs (read_iolog=), not blktrace's traces: it makes no merged blktrace"
+#define TRACE "blktrace's traces are not replayed, nor merged: dbio replays fio's own iologs (read_iolog=)"
 #define HIST_LOG "fio's latency histogram logs (write_hist_log) are not in dbio: write_lat_log writes every latency, and the result's histograms are kept whole; run without it"
 #define LOG_GZ "dbio keeps its log lines in memory and writes them as text; run without it"
 #define DEPRECATED "fio ignores it too (deprecated); drop the key"
