@@ -532,6 +532,11 @@ int replay_prepare(struct worker *w)
 			&w->err, DBIO_EINPUT,
 			"%s: names %zu files now, %zu when the job was checked: changed while dbio ran?",
 			conf->read_iolog, st->replay->nnames, w->nfiles);
+	/* the progress line's total: what the log issues (replay_run counts
+	 * each into progress_ops) */
+	w->ops_total = 0;
+	for (unsigned a = REPLAY_READ; a <= REPLAY_TRIM; a++)
+		w->ops_total += st->replay->counts[a];
 	return 0;
 }
 
