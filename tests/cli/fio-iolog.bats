@@ -133,6 +133,13 @@ log() {
 	json_is "$result" "$R0.ops.write.count=2"
 }
 
+@test "a version 2 wait line waits until its milliseconds after the start (fio 3.33's code)" {
+	log "fio version 2 iolog" "f add" "f open" "f write 0 4096" "f wait 1000 0" "f write 4096 4096" "f close"
+	dbio_ok --name=w --read_iolog=v.log --directory="$target"
+	json_is "$result" "$R0.ops.write.count=2"
+	[ "$(jpy "$result" 'run["elapsed_ns"] >= 1e9')" = true ]
+}
+
 @test "replay_time_scale=50 runs a log at half its pace: 0.5 s between two writes takes 1 s" {
 	log "fio version 3 iolog" "0 f add" "0 f open" "0 f write 0 4096" "500000 f write 4096 4096" "500001 f close"
 	dbio_ok --name=t --read_iolog=v.log --replay_time_scale=50 --directory="$target"
