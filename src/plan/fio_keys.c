@@ -17,7 +17,7 @@
 /* The reasons shared by a family of keys. */
 #define TRIM "fio's verify of trimmed blocks (trim_percentage ...) is not in dbio: its trims (rw=trim, ioengine=falloc) are not verified; run without it"
 #define ZBD "zoned block devices (zonemode=zbd) are not in dbio; run on a conventional disk or a filesystem, without the key"
-#define TRACE "dbio neither records nor replays I/O traces: it makes its I/O from rw=, bs= and random_distribution="
+#define TRACE "blktrace's traces are not replayed, nor merged: dbio replays fio's own iologs (read_iolog=)"
 #define HIST_LOG "fio's latency histogram logs (write_hist_log) are not in dbio: write_lat_log writes every latency, and the result's histograms are kept whole; run without it"
 #define LOG_GZ "dbio keeps its log lines in memory and writes them as text; run without it"
 #define DEPRECATED "fio ignores it too (deprecated); drop the key"
@@ -88,7 +88,6 @@ const struct fio_key fio_keys[] = {
 	{ "fdp_pli_select", PLACEMENT },
 	{ "file_append", LATER("writes past the end of the files") },
 	{ "file_service_type", "dbio treats a thread's nrfiles files as one space of blocks, not file by file; drop the key" },
-	{ "filename_format", "dbio names its files dbio.<job>.<thread>.<n> in directory=; drop the key" },
 	{ "fileoffset", LATER("starts the I/O at an offset into each file") },
 	{ "filetype", "dbio works on regular files it makes itself; drop the key" },
 	{ "flow_watermark", DEPRECATED },
@@ -193,17 +192,9 @@ const struct fio_key fio_keys[] = {
 	{ "rbdname", ENGINES("Ceph (rbd, rados)") },
 	{ "read-req-num-512-blocks", PROFILE("act") },
 	{ "read_beyond_wp", ZBD },
-	{ "read_iolog", TRACE },
-	{ "read_iolog_chunked", TRACE },
 	{ "read_mode", ENGINE("io_uring_cmd (NVMe and SCSI passthrough)") },
 	{ "readfua", ENGINES("sg and io_uring_cmd (SCSI and NVMe passthrough)") },
 	{ "recover_zbd_write_error", ZBD },
-	{ "replay_align", TRACE },
-	{ "replay_no_stall", TRACE },
-	{ "replay_redirect", TRACE },
-	{ "replay_scale", TRACE },
-	{ "replay_skip", TRACE },
-	{ "replay_time_scale", TRACE },
 	{ "rocm_io", ENGINE("AMD GPU (libhipfile)") },
 	{ "rwmixcycle", DEPRECATED },
 	{ "serialize_overlap", LATER("keeps I/Os in flight from overlapping") },
@@ -259,7 +250,6 @@ const struct fio_key fio_keys[] = {
 	{ "write_barrier", LATER("makes every Nth write a barrier write") },
 	{ "write_hint", LATER("sets the lifetime hint of writes (F_SET_RW_HINT)") },
 	{ "write_hist_log", HIST_LOG },
-	{ "write_iolog", TRACE },
 	{ "write_mode", ENGINE("io_uring_cmd (NVMe and SCSI passthrough)") },
 	{ "write_zone_remainder", ZBD },
 	{ "writefua", ENGINES("sg and io_uring_cmd (SCSI and NVMe passthrough)") },

@@ -24,6 +24,7 @@
 #include "util/syscalls.h"
 #include "util/units.h"
 #include "workload/fileio/files.h"
+#include "workload/fileio/fname.h"
 
 static char *fmt_alloc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -107,6 +108,8 @@ int layout_init(struct layout *l, const struct job *job, bool files, bool keep, 
 
 			if (fileio_files(job)->layout.filename[0])
 				lf->name = strdup(job_filename_at(job, f, named, sizeof(named)));
+			else if (fname_at(job, t, f, named, sizeof(named)))
+				lf->name = strdup(named); /* fio's filename_format, per thread */
 			else if (fileio_files(job)->layout.share_files)
 				lf->name = fmt_alloc("dbio.%s.shared.%llu", job->name, (unsigned long long)f);
 			else

@@ -237,10 +237,10 @@ EOF
 }
 
 @test "fio: a key or engine fio documents is refused with its reason, all of a file at once, never 'unknown'" {
-	printf '[j]\nsize=64k\ncgroup_weight=100\nread_iolog=trace.log\nioengine=rdma\nbogus=1\n' >j.fio
+	printf '[j]\nsize=64k\ncgroup_weight=100\nmerge_blktrace_file=trace.bin\nioengine=rdma\nbogus=1\n' >j.fio
 	refused_file j.fio "$(printf '%s\n' \
 		"dbio: j.fio:3: key 'cgroup_weight': fio key dbio does not honour yet: sets the I/O weight of the job's cgroup" \
-		"dbio: j.fio:4: key 'read_iolog': dbio neither records nor replays I/O traces: it makes its I/O from rw=, bs= and random_distribution=" \
+		"dbio: j.fio:4: key 'merge_blktrace_file': blktrace's traces are not replayed, nor merged: dbio replays fio's own iologs (read_iolog=)" \
 		"dbio: j.fio:5: key 'ioengine': 'rdma' is fio's RDMA network engine; dbio's engines are $(engines_of_build | join_list ', ')" \
 		"dbio: j.fio:6: key 'bogus': unknown (\`dbio help options\` lists the keys)")"
 	run --separate-stderr "$DBIO" run --directory="$target" --size=64k --ioengine=rdma
@@ -315,11 +315,11 @@ PY
 }
 
 @test "fio: bad values, fio's refused keys and unknown keys of a file are listed together; hundreds end with a count" {
-	printf '[j]\nrw=trimread\nbs=huge\nsize=1m\nread_iolog=trace.log\n' >j.fio
+	printf '[j]\nrw=trimread\nbs=huge\nsize=1m\nmerge_blktrace_file=trace.bin\n' >j.fio
 	refused_file j.fio "$(printf '%s\n' \
 		"dbio: j.fio:2: key 'rw': bad value 'trimread': expected one of read, write, randread, randwrite, randrw, readwrite, rewrite, trim, randtrim, trimwrite, randtrimwrite" \
 		"dbio: j.fio:3: key 'bs': bad value 'huge': expected a size from 1 B to 1 GiB with an optional k, m, g or t suffix (binary: 1k = 1024), e.g. 4k" \
-		"dbio: j.fio:5: key 'read_iolog': dbio neither records nor replays I/O traces: it makes its I/O from rw=, bs= and random_distribution=")"
+		"dbio: j.fio:5: key 'merge_blktrace_file': blktrace's traces are not replayed, nor merged: dbio replays fio's own iologs (read_iolog=)")"
 	{
 		printf '[j]\nsize=1m\n'
 		for i in $(seq 300); do printf 'bogus_key_%s=1\n' "$i"; done

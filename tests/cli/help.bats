@@ -35,7 +35,7 @@ fio_keys_line() {
 }
 
 @test "help fio-keys: a key of fio's that dbio lacks is refused with its reason" {
-	[ "$(fio_keys_line read_iolog)" = "read_iolog                refused: dbio neither records nor replays I/O traces: it makes its I/O from rw=, bs= and random_distribution=" ]
+	[ "$(fio_keys_line merge_blktrace_file)" = "merge_blktrace_file       refused: blktrace's traces are not replayed, nor merged: dbio replays fio's own iologs (read_iolog=)" ]
 	[ "$(fio_keys_line block)" = "block                     refused: option of fio's tiobench profile (fio --profile=tiobench), which dbio does not have" ]
 }
 
@@ -58,9 +58,9 @@ fio_keys_line() {
 	run "$DBIO" help fio-keys --markdown
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "# fio's keys and engines in dbio" ]
-	echo "$output" | grep -qxF '| `read_iolog` | refused: dbio neither records nor replays I/O traces: it makes its I/O from rw=, bs= and random_distribution= |'
+	echo "$output" | grep -qxF "| \`merge_blktrace_file\` | refused: blktrace's traces are not replayed, nor merged: dbio replays fio's own iologs (read_iolog=) |"
 	echo "$output" | grep -qxF '| `psync` | honoured |'
-	echo "$output" | grep -qxF '| `filename_format` | refused: dbio names its files dbio.&lt;job&gt;.&lt;thread&gt;.&lt;n&gt; in directory=; drop the key |'
+	echo "$output" | grep -qxF '| `unique_filename` | refused: dbio names its files dbio.&lt;job&gt;.&lt;thread&gt;.&lt;n&gt; in directory=; drop the key |'
 }
 
 @test "help fio-keys: an unknown format is refused, exit 2" {

@@ -44,6 +44,8 @@
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 #include "workload/fileio/files.h"
+#include "workload/fileio/replay.h"
+#include "workload/fileio/fname.h"
 
 static int fileio_prepare(struct worker *w)
 {
@@ -60,6 +62,8 @@ static int fileio_prepare(struct worker *w)
 	pace_init(&st->pace, job, worker_seed(w) ^ 0x9ace5eedull, w->stop, w->job_stop);
 	pace_attach_flow(&st->pace, w->flow);
 	rng_seed(&st->prio_rng, worker_seed(w) ^ 0x10971011ull);
+	if ((rc = replay_prepare(w)))
+		return rc;
 	return verify_prepare(&st->ver, w, &st->where, st->bufs, st->nbufs);
 }
 
@@ -141,8 +145,13 @@ static int run_syncs(struct worker *w, unsigned file, unsigned due, bool measuri
 		if (!(due & (1u << order[i])))
 			continue;
 		*op = order[i];
+		const uint64_t t0 = *now;
+
 		if ((rc = fileio_timed_sync(w, file, order[i], measuring, now)))
 			return rc;
+		if (measuring && ((struct fileio_state *)w->priv)->cap)
+			replay_capture(((struct fileio_state *)w->priv)->cap,
+				       &(struct io_req){ .op = order[i], .file = file }, t0);
 	}
 	return due & JOBSYNC_ROUND ? jobsync_run(w, measuring, now, op, &file) : 0;
 }
@@ -223,6 +232,8 @@ static inline void sync_note(struct worker *w, const struct io_req *req, uint64_
 		target_add(w, req->file, req->op, req->len, t);
 	if (w->iolog)
 		logs_io(w->iolog, req, lat_ns, 0, t);
+	if (((struct fileio_state *)w->priv)->cap)
+		replay_capture(((struct fileio_state *)w->priv)->cap, req, t - lat_ns);
 }
 
 static int fileio_run_sync(struct worker *w)
@@ -596,6 +607,8 @@ static bool q_reap(struct qloop *q)
 			target_add(w, req->file, req->op, req->len, t);
 		if (w->iolog)
 			logs_io(w->iolog, req, t - slot->sub_ns, slot->slat_ns, t);
+		if (st->cap)
+			replay_capture(st->cap, req, slot->sub_ns - slot->slat_ns);
 		q->done++;
 	}
 	atomic_store_explicit(&w->progress_ops, q->done, memory_order_relaxed);
@@ -690,8 +703,12 @@ static int fileio_run_queued(struct worker *w)
 
 static int fileio_run(struct worker *w)
 {
-	int rc = w->eng.ops->caps & ENGINE_CAP_QUEUE ? fileio_run_queued(w) : fileio_run_sync(w);
+	int rc = replay_on(w->job)		       ? replay_run(w)
+		 : w->eng.ops->caps & ENGINE_CAP_QUEUE ? fileio_run_queued(w)
+						       : fileio_run_sync(w);
 
+	if (((struct fileio_state *)w->priv)->cap && !rc)
+		rc = replay_capture_write(w);
 	pace_leave_flow(&((struct fileio_state *)w->priv)->pace); /* as fio's thread when it ends */
 	return rc;
 }
@@ -702,6 +719,7 @@ static void fileio_cleanup(struct worker *w)
 
 	if (st)
 		where_release(&st->where);
+	replay_teardown(w);
 	fileio_pages_teardown(w, w->priv);
 	w->priv = NULL;
 }
@@ -726,7 +744,12 @@ static int fileio_check_buffers(const struct job *job, struct dbio_err *err)
 
 static int fileio_validate(struct job *job, struct dbio_err *err)
 {
-	int rc = job_validate_files(job, err);
+	int rc = fname_validate(job, err);
+
+	if (!rc)
+		rc = replay_validate(job, err);
+	if (!rc)
+		rc = job_validate_files(job, err);
 
 	if (!rc)
 		rc = pace_validate(job, err);

@@ -36,6 +36,8 @@ struct fileio_state {
 	struct content content;	   /* what the writes carry */
 	struct verify *ver;	   /* verify=: headers, the log, the checks (fileio only); or NULL */
 	struct rng prio_rng;	   /* cmdprio's draws, apart: they change no other draw */
+	struct replay *replay;	   /* read_iolog: the log this thread replays (replay.c); or NULL */
+	struct replay_cap *cap;	   /* write_iolog: what it did, as it completes; or NULL */
 };
 
 /* Bytes between two buffers: the largest I/O, rounded up to 4 KiB. */

@@ -46,6 +46,20 @@ struct fileio_conf {
 	char io_submit_mode[16]; /* inline or offload */
 	bool offload;		 /* io_submit_mode=offload, parsed by pace_validate */
 	uint64_t flow_sleep_ns;	 /* how long a thread over its flow share waits; 0: yield and look again */
+	/* -- fio: iologs (replay.c: read_iolog's replay, write_iolog's capture) -- */
+	char read_iolog[4096];	    /* fio's iolog v2 or v3 to replay; "" none */
+	bool read_iolog_chunked;    /* fio reads it bit by bit; dbio whole, the same I/O */
+	bool replay_no_stall;	    /* v3's timestamps and v2's waits not kept */
+	uint64_t replay_time_scale; /* percent of the log's pace */
+	char replay_redirect[4096]; /* every I/O to this one file; "" none */
+	uint64_t replay_align;	    /* offsets rounded down to this power of 2; 0 none */
+	uint64_t replay_scale;	    /* offsets divided by this */
+	char replay_skip[64];	    /* as given: read,write,sync,trim */
+	unsigned replay_skip_ops;   /* parsed: 1 << REPLAY_* of the skipped actions */
+	char write_iolog[4096];	    /* where fio's v3 iolog of the job goes; "" none */
+	/* -- fio: filename_format (fname.c; the layout names the files by it) -- */
+	char filename_format[256]; /* as given, then its names' part; "" dbio's names */
+	bool fname_per_thread;	   /* parsed: each thread's names its own ($jobnum) */
 	/* -- fio: buffer contents (content.c fills the writes) -- */
 	bool scramble_buffers;	 /* stamp each 512-byte sector of a write */
 	bool refill_buffers;	 /* new data each write */
