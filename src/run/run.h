@@ -15,6 +15,7 @@
 #include "job/job.h"
 #include "run/coord.h"
 #include "stats/durable.h"
+#include "stats/moments.h"
 #include "stats/opstats.h"
 #include "stats/series.h"
 #include "stats/steady.h"
@@ -79,6 +80,7 @@ struct run_opts {
 struct run_stats {
 	struct op_stats ops[OP_NTYPES];
 	struct hist slat_ns;	    /* queued engines: submission latency (fio's slat) */
+	struct queue_lat qlat;	    /* queued engines: fio's slat and lat per op type, I/O by I/O */
 	struct target_io *targets;  /* a job with several directories: reads and writes per directory */
 	size_t ntargets;	    /* 0, or the number of directories (owned) */
 	struct usage usage;	    /* summed over the job's threads, measured phase only */

@@ -57,6 +57,7 @@
 #include "engine/engine.h"
 #include "job/job.h"
 #include "stats/durable.h"
+#include "stats/moments.h"
 #include "stats/opstats.h"
 #include "stats/series.h"
 #include "stats/usage.h"
@@ -117,6 +118,7 @@ struct worker {
 	struct rng rng;
 	struct op_stats stats[OP_NTYPES];
 	struct hist slat_ns;   /* queued engines: submission latency of each batch */
+	struct queue_lat qlat; /* queued engines: fio's slat and lat of each completed I/O, per op type */
 	struct target_io *tio; /* a job with several directories: per directory (runner-owned), else NULL */
 	struct iolog *iolog;   /* fio's log files (write_*_log; runner-owned), else NULL */
 	struct usage usage;    /* of the measured phase */

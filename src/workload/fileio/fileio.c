@@ -434,6 +434,7 @@ static void q_lattarget_restart(struct qloop *q)
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&w->stats[t]);
 	hist_init(&w->slat_ns);
+	queue_lat_init(&w->qlat);
 	q->done = 0;
 	w->start_ns = q->now;
 	usage_thread(&q->u0);
@@ -589,6 +590,7 @@ static bool q_reap(struct qloop *q)
 		if (q->lt.on)
 			q_lattarget(q, lattarget_complete(&q->lt, t - slot->sub_ns, t, q->completed), req);
 		op_stats_add(&w->stats[req->op], req->len, t - slot->sub_ns);
+		queue_lat_add(&w->qlat, req->op, slot->slat_ns, t - slot->sub_ns);
 		if (q->series)
 			series_add(&w->series, req->op, req->len, t - slot->sub_ns, t);
 		worker_live_add(w, req->len, t - slot->sub_ns);

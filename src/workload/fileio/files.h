@@ -239,8 +239,9 @@ struct files_logs {
 	char write_bw_log[256];	  /* NAME of NAME_bw.N.log */
 	char write_iops_log[256]; /* NAME of NAME_iops.N.log */
 	uint64_t log_avg_msec;	  /* one line per window of this many ms per direction; 0: per I/O */
-	bool log_max_value;	  /* with log_avg_msec: the window's largest latency, not its mean */
+	int log_max_value;	  /* with log_avg_msec: enum iolog_window_value (fio's log_window_value) */
 	bool log_offset;	  /* an offset column */
+	bool log_issue_time;	  /* a last column: each I/O's issue time (ns), in its clat and slat lines */
 	bool log_prio;		  /* the priority column is the I/O's ioprio value, not 0/1 for RT */
 	bool log_unix_epoch;	  /* times from the Unix epoch (ms), not from the thread's start */
 	bool log_alternate_epoch; /* times from the epoch of log_alternate_epoch_clock_id */
