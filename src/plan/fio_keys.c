@@ -204,7 +204,6 @@ const struct fio_key fio_keys[] = {
 	{ "replay_time_scale", TRACE },
 	{ "rocm_io", ENGINE("AMD GPU (libhipfile)") },
 	{ "rwmixcycle", DEPRECATED },
-	{ "serialize_overlap", LATER("keeps I/Os in flight from overlapping") },
 	{ "serverip", ENGINES("librpma (RDMA to persistent memory)") },
 	{ "sg_write_mode", ENGINE("SCSI generic (sg)") },
 	{ "significant_figures", "dbio's result holds exact figures; drop the key" },

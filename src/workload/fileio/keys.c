@@ -84,6 +84,8 @@ static const struct option_def fileio_defs[] = {
 	/* -- fio: submission and flow (io_submit_mode, flow_sleep) -- */
 	{ .name = "io_submit_mode", .type = OPT_STR, .offset = F(io_submit_mode), .size = S(io_submit_mode), .def = "inline",
 	  .help = "inline: before a rate wait, a queued engine waits for the I/O in flight, as fio's default. offload: it does not, as fio's pool of submitting threads: each I/O is issued at its time on the rate's schedule whatever is in flight, and completions are reaped as they come meanwhile. A synchronous engine keeps one I/O in flight either way (fio's offload with iodepth=1 too). workload=fileio only." },
+	{ .name = "serialize_overlap", .type = OPT_BOOL, .offset = F(serialize_overlap), .def = "0",
+	  .help = "Queued engines: an I/O that would share a byte of its file with one in flight waits until that one is reaped, as fio's, so no two I/Os in flight overlap (writes racing on the same bytes make what the file holds undefined). Each thread of the job keeps its own I/Os apart, as fio's jobs do inline; fio's offload mode also keeps apart the I/Os of every job with the key, dbio's threads do not look at each other's. A synchronous engine has one I/O in flight: nothing to do. workload=fileio only." },
 	{ .name = "flow_sleep", .type = OPT_TIME, .offset = F(flow_sleep_ns), .def = "0", .max = OPT_MAX, .bare_unit_ns = 1000,
 	  .help = "How long a thread held back by flow waits before it looks again (bare number: microseconds, as in fio); a queued engine first waits for what it has in flight, as fio. 0: it yields the CPU and looks again. workload=fileio only." },
 	/* -- fio: buffer contents (dedupe_*, buffer_compress_*; checked by buffers.c) -- */

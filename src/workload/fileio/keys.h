@@ -45,6 +45,7 @@ struct fileio_conf {
 	/* -- fio: submission and flow -- */
 	char io_submit_mode[16]; /* inline or offload */
 	bool offload;		 /* io_submit_mode=offload, parsed by pace_validate */
+	bool serialize_overlap;	 /* queued engines: no two I/Os in flight share a byte */
 	uint64_t flow_sleep_ns;	 /* how long a thread over its flow share waits; 0: yield and look again */
 	/* -- fio: buffer contents (content.c fills the writes) -- */
 	bool scramble_buffers;	 /* stamp each 512-byte sector of a write */
