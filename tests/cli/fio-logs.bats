@@ -417,3 +417,40 @@ fio_log_format() {
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: command line: key 'log_max_value': bad value 'mean': expected one of avg, max, both" ]
 }
+
+@test "--bandwidth-log: fio's agg-read_bw.log, agg-write_bw.log and agg-trim_bw.log, a line per 500 ms (fio's t0030)" {
+	# fio 3.33 with --bandwidth-log --eta=always, rw=write rate=4m for 2.2 s:
+	# agg-write_bw.log "624, 3288, 1, 0, 0", "1249, 4083, 1, 0, 0",
+	# "1999, 4112, 1, 0, 0"; agg-read_bw.log's lines carry 0 (direction 0).
+	dbio_ok --directory="$target" --rw=write --size=64m --rate=4m --time_based --runtime=2200ms --bandwidth-log
+	[ "$(wc -l <agg-write_bw.log)" -ge 3 ]
+	[ "$(wc -l <agg-read_bw.log)" = "$(wc -l <agg-write_bw.log)" ]
+	[ "$(wc -l <agg-trim_bw.log)" = "$(wc -l <agg-write_bw.log)" ]
+	fio_log_format agg-write_bw.log '\d+, \d+, 1, 0, 0\n'
+	awk -F', ' '$2 != 0 || $3 != 0 { bad = 1 } END { exit bad }' agg-read_bw.log
+	# after the first, each line is the rate's 4096 KiB/s within 10 %
+	sed 1d agg-write_bw.log | awk -F', ' '$2 < 3686 || $2 > 4506 { bad = 1 } END { exit bad }'
+	# a line every 500 ms or so
+	awk -F', ' 'NR > 1 && ($1 - last < 450 || $1 - last > 700) { bad = 1 } { last = $1 } END { exit bad }' agg-write_bw.log
+	# =NAME names the files, as fio's
+	dbio_ok --directory="$target" --rw=read --size=1m --bandwidth-log=mine
+	[ -f mine-read_bw.log ]
+	[ -f mine-write_bw.log ]
+	[ -f mine-trim_bw.log ]
+	run --separate-stderr "$DBIO" run --directory="$target" --size=1m --bandwidth-log=
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: --bandwidth-log: needs a name after '=' (or none: agg-read_bw.log ...)" ]
+}
+
+@test "--bandwidth-log: another user's symlink at a log's path is refused before anything runs; its target is left alone" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to plant a symlink owned by another user"
+	echo precious >victim
+	ln -s "$scratch/victim" agg-trim_bw.log
+	chown -h nobody agg-trim_bw.log
+	run --separate-stderr "$DBIO" run --directory="$target" --output="$result" --size=64k --bandwidth-log
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: --bandwidth-log agg-trim_bw.log: a symlink that belongs to user $(id -u nobody): refusing to follow it (give the path it points to)" ]
+	[ "$(cat victim)" = precious ]
+	is_empty_dir "$target"
+	[ ! -e agg-read_bw.log ]
+}

@@ -168,7 +168,7 @@ static inline void sync_note(struct worker *w, const struct io_req *req, uint64_
 	op_stats_add(&w->stats[req->op], req->len, lat_ns);
 	if (series)
 		series_add(&w->series, req->op, req->len, lat_ns, t);
-	worker_live_add(w, req->len, lat_ns);
+	worker_live_add(w, req->op, req->len, lat_ns);
 	if (w->tio)
 		target_add(w, req->file, req->op, req->len, t);
 	if (w->iolog)
@@ -597,7 +597,7 @@ static bool q_reap(struct qloop *q)
 		queue_lat_add(&w->qlat, req->op, slot->slat_ns, t - slot->sub_ns);
 		if (q->series)
 			series_add(&w->series, req->op, req->len, t - slot->sub_ns, t);
-		worker_live_add(w, req->len, t - slot->sub_ns);
+		worker_live_add(w, req->op, req->len, t - slot->sub_ns);
 		if (w->tio)
 			target_add(w, req->file, req->op, req->len, t);
 		if (w->iolog)
