@@ -298,7 +298,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "verify_offset", .type = OPT_SIZE, .offset = F(verify.verify_offset), .def = "0", .min = 0, .max = 1ull << 30,
 	  .help = "Put the header this many bytes into each block (swapped with the bytes there), as in fio." },
 	{ .name = "verify_pattern", .type = OPT_STR, .offset = F(verify.verify_pattern), .size = S(verify.verify_pattern), .def = "",
-	  .help = "Fill written blocks with this pattern and check it, as in fio: 0x hex (0xaa555aa5), \"text\", decimal numbers, run together. With verify=meta or pattern." },
+	  .help = "Fill written blocks with this pattern and check it, as in fio: 0x hex (0xaa555aa5), \"text\", decimal numbers, run together (at most 512 bytes); or fio's file form 'NAME' alone: the bytes of the regular file NAME, 1 to 65536 of them. With verify=meta or pattern." },
 	{ .name = "verify_only", .type = OPT_BOOL, .offset = F(verify.verify_only), .def = "0",
 	  .help = "Write nothing: read back and check the blocks the job would write, as fio, e.g. in a later group of the same run on the same filename=, or on files an earlier run kept (--keep; run with --force)." },
 	{ .name = "verify_state_save", .type = OPT_BOOL, .offset = F(verify.verify_state_save), .def = "1", .fio_noop = 1,

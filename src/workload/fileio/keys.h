@@ -57,9 +57,9 @@ struct fileio_conf {
 	int dedupe_mode;	 /* enum dedupe_mode */
 	uint64_t dedupe_ws_pct;	 /* dedupe_working_set_percentage */
 	bool dedupe_global;
-	char buffer_pattern[512]; /* as given: 0xdeadbeef, "text", 42 (fio's forms) */
-	uint8_t bpattern[512];	  /* its bytes (fileio_validate_buffers) */
-	unsigned bpattern_len;	  /* 0: none */
+	char buffer_pattern[512];	      /* as given: 0xdeadbeef, "text", 42 (fio's forms) */
+	uint8_t bpattern[FILEIO_PATTERN_MAX]; /* its bytes (fileio_validate_buffers) */
+	unsigned bpattern_len;		      /* 0: none */
 	/* -- fio: fadvise_hint (at open, fileio_pages.c) -- */
 	int fadvise_hint; /* enum fileio_fadvise */
 	/* -- fio: unified_rw_reporting -- */
