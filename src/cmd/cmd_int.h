@@ -48,6 +48,9 @@ struct run_args {
 	bool wide;	 /* --wide: the closing table in one piece, however wide */
 	bool quiet;	 /* no progress lines on stderr (sysbench's output is sysbench's) */
 	struct run_opts opts;
+	const char *
+		agg_bw_name; /* run --bandwidth-log[=NAME]: NAME ("agg"); opts.agg_bw then points at agg_bw */
+	struct run_agg_bw agg_bw;
 	struct mpi_world *mpi; /* under MPI, else NULL: cmd/run.c and cmd/sweep.c join and leave it
 				* (mpi/mpi.h); the rest uses opts.coord, its coordinator */
 };

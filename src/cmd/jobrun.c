@@ -294,6 +294,7 @@ void jobrun_args_release(struct run_args *a)
 	free(a->dashed);
 	free(a->files);
 	free(a->vary);
+	free(a->agg_bw.pts);
 }
 
 /* Apply "--key[=value]" (dashes optional) strings to job; shared: given
@@ -434,6 +435,19 @@ out:
 	return rc;
 }
 
+/* fio's name of --bandwidth-log's file of direction d: NAME-read_bw.log,
+ * NAME-write_bw.log, NAME-trim_bw.log. */
+static int agg_bw_path(const struct run_args *a, int d, char *buf, size_t len, struct dbio_err *err)
+{
+	static const char *const dirs[3] = { "read", "write", "trim" };
+	int n = snprintf(buf, len, "%s-%s_bw.log", a->agg_bw_name, dirs[d]);
+
+	return n < 0 || (size_t)n >= len
+		       ? dbio_err_set(err, DBIO_EINPUT,
+				      "--bandwidth-log: the name '%s' is too long for a path", a->agg_bw_name)
+		       : 0;
+}
+
 int jobrun_check(const struct run_args *a, const struct jobset *set, struct dbio_err *err)
 {
 	int rc = 0;
@@ -442,6 +456,12 @@ int jobrun_check(const struct run_args *a, const struct jobset *set, struct dbio
 		rc = atomic_write_check("--output", a->output, err);
 	if (!rc && a->series_csv)
 		rc = atomic_write_check("--series-csv", a->series_csv, err);
+	for (int d = 0; !rc && a->opts.agg_bw && d < 3; d++) {
+		char path[4096];
+
+		rc = agg_bw_path(a, d, path, sizeof(path), err)
+			     ?: atomic_write_check("--bandwidth-log", path, err);
+	}
 	if (!rc)
 		rc = run_check_targets(set, &a->opts, err);
 	return rc;
@@ -612,6 +632,12 @@ int jobrun_write_outputs(const struct run_args *a, const json_t *result, bool pa
 		if (!result_write(result, a->output, &err) && partial && a->format == FORMAT_TEXT)
 			fprintf(stderr, "dbio: partial result written to %s\n", a->output);
 	}
+	for (int d = 0; a->opts.agg_bw && d < 3 && !err.code; d++) {
+		char path[4096];
+
+		if (!agg_bw_path(a, d, path, sizeof(path), &err))
+			run_agg_bw_write(a->opts.agg_bw, d, path, &err);
+	}
 	if (a->series_csv && !err.code) {
 		char *csv = NULL;
 		size_t len = 0;
@@ -742,6 +768,8 @@ int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc,
 		return 1;
 	}
 	run_signals_install();
+	if (a->opts.agg_bw)
+		a->opts.agg_bw->origin_ns = clock_now_ns(); /* fio's times count from its start */
 	rc = jobrun_jobs(set, a, result, 0, &err);
 	result_finish(result, rc != 0, rc ? err.msg : NULL);
 	if (a->opts.coord && jobrun_mpi_gather(a, &result, &rc, &err)) {

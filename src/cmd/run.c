@@ -170,6 +170,23 @@ static int parse_max_jobs(const struct cmd_opts *spec, const struct cmd_opt *o, 
 	return 0;
 }
 
+/* fio's --bandwidth-log[=NAME]: the aggregate bandwidth logs
+ * NAME-read_bw.log, NAME-write_bw.log and NAME-trim_bw.log ("agg" without
+ * NAME), in the current directory unless NAME has a path. */
+static int parse_bw_log(const struct cmd_opts *spec, const struct cmd_opt *o, const char *value, void *args)
+{
+	struct run_args *a = args;
+
+	if (value && !*value) {
+		cmd_error("%s: %s: needs a name after '=' (or none: agg-read_bw.log ...)", spec->subject,
+			  o->name);
+		return 2;
+	}
+	a->agg_bw_name = value ? value : "agg";
+	a->opts.agg_bw = &a->agg_bw;
+	return 0;
+}
+
 static const struct cmd_opt run_rows[] = {
 	{ .name = "--format",
 	  .value = "FORMAT",
@@ -184,6 +201,15 @@ static const struct cmd_opt run_rows[] = {
 		  "same flag (json+: with each latency's histogram bins), for tools written for fio's output; "
 		  "--output still writes dbio's result (docs/fio-output.md says what dbio leaves out)",
 	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--bandwidth-log",
+	  .kind = CMD_OPT_OPTEQ,
+	  .value = "NAME",
+	  .parse = parse_bw_log,
+	  .help = "fio's aggregate bandwidth logs: every 500 ms of each group's run, the KiB/s of all its "
+		  "jobs' reads, writes and trims since the last line, in NAME-read_bw.log, "
+		  "NAME-write_bw.log and NAME-trim_bw.log (agg-... without NAME), in fio's form (ms since "
+		  "the run started, KiB/s, direction, 0, 0); written at the end, each replaced only when it "
+		  "is a regular file (as --output)" },
 	{ .name = "--max-jobs",
 	  .value = "N",
 	  .parse = parse_max_jobs,

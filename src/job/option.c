@@ -132,6 +132,8 @@ static const struct {
 	{ "ss_dur", "steadystate_duration" },
 	{ "ss_interval", "steadystate_check_interval" },
 	{ "ss_ramp", "steadystate_ramp_time" },
+	/* fio: logs (newer fio's name) */
+	{ "log_window_value", "log_max_value" },
 };
 
 const char *option_canonical(const char *name)

@@ -364,6 +364,27 @@ static json_t *lat_summary_json(const struct hist *h)
 	return lat;
 }
 
+/* A latency without its histogram: count, min, mean, max, stddev. */
+static json_t *moments_json(const struct moments *m)
+{
+	return json_pack("{s:I, s:I, s:f, s:I, s:f}", "count", (json_int_t)m->count, "min",
+			 (json_int_t)(m->count ? m->min : 0), "mean", moments_mean(m), "max",
+			 (json_int_t)m->max, "stddev", moments_stddev(m));
+}
+
+/* A queued engine's slat and lat (slat + clat) of each op type that completed I/Os. */
+static json_t *queue_lat_json(const struct queue_lat *q)
+{
+	json_t *o = json_object();
+
+	for (int t = 0; t < OP_NTYPES; t++)
+		if (q->lat[t].count)
+			json_object_set_new(o, op_type_name(t),
+					    json_pack("{s:o, s:o}", "slat_ns", moments_json(&q->slat[t]),
+						      "total_lat_ns", moments_json(&q->lat[t])));
+	return o;
+}
+
 static json_t *probe_json(const struct job *job, const struct run_probe *p)
 {
 	const struct hist *h = p->lat;
@@ -515,10 +536,10 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 		json_object_set_new(run, "durability", durable_json(&st->durable));
 	if (run && st->slat_ns.count) {
 		json_t *lat = lat_summary_json(&st->slat_ns);
+		json_t *sub = json_pack("{s:I, s:o, s:o}", "count", (json_int_t)st->slat_ns.count, "lat_ns",
+					lat, "ops", queue_lat_json(&st->qlat));
 
-		json_object_set_new(
-			run, "submission",
-			json_pack("{s:I, s:o}", "count", (json_int_t)st->slat_ns.count, "lat_ns", lat));
+		json_object_set_new(run, "submission", sub);
 	}
 	if (run && st->probe.kind != PROBE_NONE && st->probe.lat)
 		json_object_set_new(run, "probe", probe_json(job, &st->probe));

@@ -222,6 +222,7 @@ static int collect_job(struct run_group *g, size_t j, size_t base, struct dbio_e
 				sum->last_ns = w->tio[d].last_ns;
 		}
 		hist_merge(&st->slat_ns, &w->slat_ns);
+		queue_lat_merge(&st->qlat, &w->qlat);
 		usage_add(&st->usage, &w->usage);
 		st->disk_bytes += w->disk_bytes;
 		if (w->lat_depth && (!st->lat_depth_min || w->lat_depth < st->lat_depth_min))

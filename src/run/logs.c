@@ -104,7 +104,8 @@ static struct iolog_format log_format(const struct worker *w)
 	const struct job *job = w->job;
 	struct iolog_format fmt = { .offset = fileio_files(job)->logs.log_offset,
 				    .prio = fileio_files(job)->logs.log_prio,
-				    .max = fileio_files(job)->logs.log_max_value,
+				    .issue_time = fileio_files(job)->logs.log_issue_time,
+				    .window_value = fileio_files(job)->logs.log_max_value,
 				    .slat = (job->eng->caps & ENGINE_CAP_QUEUE) != 0 };
 	const uint64_t mono_ms = clock_ms(CLOCK_MONOTONIC), start_ms = w->start_ns / 1000000;
 

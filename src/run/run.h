@@ -15,6 +15,7 @@
 #include "job/job.h"
 #include "run/coord.h"
 #include "stats/durable.h"
+#include "stats/moments.h"
 #include "stats/opstats.h"
 #include "stats/series.h"
 #include "stats/steady.h"
@@ -73,12 +74,37 @@ struct run_opts {
 	 * reads and writes of any process from it (most). NULL: one
 	 * process. */
 	const struct run_coord *coord;
+	/* fio's --bandwidth-log: the run's aggregate bandwidth, sampled by
+	 * run_group every 500 ms (run_agg_bw). NULL: none. */
+	struct run_agg_bw *agg_bw;
 };
+
+/* fio's aggregate bandwidth logs (--bandwidth-log[=NAME]): every 500 ms
+ * of a group's run (fio's bwavgtime), the KiB/s of all its jobs' reads,
+ * writes and trims since the last sample, at the time since origin_ns
+ * (the run's start: fio's time since it started); written by the caller
+ * with run_agg_bw_write. */
+struct run_agg_bw {
+	uint64_t origin_ns;
+	uint64_t last_ns; /* the last sample, or the group's start */
+	uint64_t last[3]; /* the group's bytes of each direction then */
+	struct run_agg_point {
+		uint64_t ms, kib_s[3];
+	} * pts;
+	size_t n, cap;
+	bool lost; /* a sample found no memory */
+};
+
+/* Write agg's lines for direction d (0 read, 1 write, 2 trim) in fio's
+ * form "ms, KiB/s, d, 0, 0" into path, atomically (as --output); 0 or the
+ * error in err. */
+int run_agg_bw_write(const struct run_agg_bw *agg, int d, const char *path, struct dbio_err *err);
 
 /* What one run of one job measured. */
 struct run_stats {
 	struct op_stats ops[OP_NTYPES];
 	struct hist slat_ns;	    /* queued engines: submission latency (fio's slat) */
+	struct queue_lat qlat;	    /* queued engines: fio's slat and lat per op type, I/O by I/O */
 	struct target_io *targets;  /* a job with several directories: reads and writes per directory */
 	size_t ntargets;	    /* 0, or the number of directories (owned) */
 	struct usage usage;	    /* summed over the job's threads, measured phase only */

@@ -243,6 +243,13 @@ void run_steady_check(struct run_group *g, uint64_t now);
 int run_steady_collect(struct run_group *g, size_t j);
 void run_steady_release(struct run_group *g);
 
+/* fio's --bandwidth-log (aggbw.c), when g->opts->agg_bw: run_aggbw_arm
+ * when the gate opens, run_aggbw_next when the next sample is due
+ * (UINT64_MAX: never), run_aggbw_check from the watching thread at now. */
+void run_aggbw_arm(struct run_group *g, uint64_t open_ns);
+uint64_t run_aggbw_next(const struct run_group *g);
+void run_aggbw_check(struct run_group *g, uint64_t now);
+
 /* stonewall_s (stonewall.c): each job's stonewall, made for its threads
  * (0 or -errno), armed when the gate opens, decided by the thread that
  * watches the group: run_walls_next is when the next one stands

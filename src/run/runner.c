@@ -109,8 +109,9 @@ static void watch(struct run_group *g)
 		uint64_t wake = progress && next_line < next_sample ? next_line : next_sample;
 		const uint64_t steady = run_steady_next(g);
 
-		const uint64_t wall = run_walls_next(g);
+		const uint64_t wall = run_walls_next(g), agg = run_aggbw_next(g);
 
+		wake = agg < wake ? agg : wake;
 		wake = steady < wake ? steady : wake;
 		wake = wall < wake ? wall : wake;
 		struct timespec ts = { .tv_sec = (time_t)(wake / 1000000000u),
@@ -132,6 +133,7 @@ static void watch(struct run_group *g)
 			pthread_mutex_lock(&g->gate.lock);
 		}
 		run_steady_check(g, now);
+		run_aggbw_check(g, now);
 		if (now >= next_sample) {
 			sampler_take(&g->sampler, now);
 			run_reach_note(g);
@@ -308,6 +310,7 @@ static int group_assign(struct run_group *g, struct dbio_err *err)
 			w->job_stop = &g->job_stop[j];
 			w->shared = g->shared[j];
 			w->flow = run_flow_of(g, job);
+			w->live_dirs = g->opts->agg_bw != NULL;
 			w->wall = g->walls[j].threads ? &g->walls[j] : NULL;
 			g->slots[s].gate = &g->gate;
 			g->slots[s].group = g;
@@ -359,6 +362,7 @@ static int group_start(struct run_group *g, struct dbio_err *err)
 	g->sampler.origin_ns = g->gate.open_ns;
 	run_walls_arm(g, g->gate.open_ns);
 	run_steady_start(g, g->gate.open_ns);
+	run_aggbw_arm(g, g->gate.open_ns);
 	sampler_take(&g->sampler, g->gate.open_ns);
 	pthread_cond_broadcast(&g->gate.cond);
 	for (size_t j = 0; j < g->n; j++)

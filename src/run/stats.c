@@ -33,4 +33,5 @@ void run_stats_init(struct run_stats *stats)
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&stats->ops[t]);
 	hist_init(&stats->slat_ns);
+	queue_lat_init(&stats->qlat);
 }

@@ -124,7 +124,8 @@ static uint64_t io_value(const struct iolog_io *io, enum iolog_kind kind)
 }
 
 /* A window's value: the mean latency rounded (or its largest), KiB/s or
- * I/Os per second over the time since the last window closed. */
+ * I/Os per second over the time since the last window closed (one figure
+ * a window, so its mean and its largest are the same, as fio's). */
 static uint64_t win_value(const struct iolog_win *w, enum iolog_kind kind, bool max)
 {
 	if (kind == IOLOG_BW)
@@ -134,16 +135,59 @@ static uint64_t win_value(const struct iolog_win *w, enum iolog_kind kind, bool 
 	return max ? w->max_ns[kind] : (w->sum_ns[kind] + w->ios / 2) / w->ios;
 }
 
-static int put_line(FILE *f, const struct iolog_format *fmt, uint64_t ms, uint64_t value, unsigned dir,
-		    uint64_t bs, uint64_t off, unsigned prio)
-{
-	int rc = fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %" PRIu64, ms + fmt->base_ms, value, dir, bs);
+/* One line's columns, as fio prints them. */
+struct line {
+	uint64_t ms, value, value1;
+	unsigned dir;
+	uint64_t bs, off;
+	unsigned prio;
+	uint64_t issue_ns; /* fio's issue time: only clat and slat lines of single I/Os have it */
+};
 
-	if (rc >= 0 && fmt->offset)
-		rc = fprintf(f, ", %" PRIu64, off);
+static int put_line(FILE *f, const struct iolog_format *fmt, const struct line *l)
+{
+	int rc = fprintf(f, "%" PRIu64 ", %" PRIu64, l->ms + fmt->base_ms, l->value);
+
+	if (rc >= 0 && fmt->window_value == IOLOG_WIN_BOTH)
+		rc = fprintf(f, ", %" PRIu64, l->value1);
 	if (rc >= 0)
-		rc = fmt->prio ? fprintf(f, ", 0x%04x\n", prio) : fprintf(f, ", %u\n", (prio >> 13) == 1);
+		rc = fprintf(f, ", %u, %" PRIu64, l->dir, l->bs);
+	if (rc >= 0 && fmt->offset)
+		rc = fprintf(f, ", %" PRIu64, l->off);
+	if (rc >= 0)
+		rc = fmt->prio ? fprintf(f, ", 0x%04x", l->prio) : fprintf(f, ", %u", (l->prio >> 13) == 1);
+	if (rc >= 0 && fmt->issue_time)
+		rc = fprintf(f, ", %" PRIu64, l->issue_ns);
+	if (rc >= 0)
+		rc = fputc('\n', f);
 	return rc < 0 ? -EIO : 0;
+}
+
+/* The line of a window, or of a single I/O. */
+static struct line win_line(const struct iolog_win *w, enum iolog_kind kind, const struct iolog_format *fmt)
+{
+	const uint64_t mean = win_value(w, kind, false), max = win_value(w, kind, true);
+
+	return (struct line){ .ms = w->end_ms,
+			      .value = fmt->window_value == IOLOG_WIN_MAX ? max : mean,
+			      .value1 = max,
+			      .dir = w->dir };
+}
+
+static struct line io_line(const struct iolog_io *io, enum iolog_kind kind)
+{
+	/* the issue: the end of the submit (queued engines), the start of a
+	 * synchronous I/O: clat before the completion either way */
+	const bool issued = kind == IOLOG_CLAT || kind == IOLOG_SLAT;
+
+	return (struct line){ .ms = io->end_ns / NS_PER_MS,
+			      .value = io_value(io, kind),
+			      .value1 = io_value(io, kind),
+			      .dir = io->dir,
+			      .bs = io->bs,
+			      .off = io->off,
+			      .prio = io->prio,
+			      .issue_ns = issued ? io->end_ns - io->clat_ns : 0 };
 }
 
 int iolog_write(const struct iolog *l, enum iolog_kind kind, const struct iolog_format *fmt, FILE *f)
@@ -156,17 +200,9 @@ int iolog_write(const struct iolog *l, enum iolog_kind kind, const struct iolog_
 		for (size_t i = 0; i < c->n && !rc; i++) {
 			const void *r = (const char *)(c + 1) + l->rec_size * i;
 
-			if (l->window_ms) {
-				const struct iolog_win *w = r;
+			const struct line line = l->window_ms ? win_line(r, kind, fmt) : io_line(r, kind);
 
-				rc = put_line(f, fmt, w->end_ms, win_value(w, kind, fmt->max), w->dir, 0, 0,
-					      0);
-			} else {
-				const struct iolog_io *io = r;
-
-				rc = put_line(f, fmt, io->end_ns / NS_PER_MS, io_value(io, kind), io->dir,
-					      io->bs, io->off, io->prio);
-			}
+			rc = put_line(f, fmt, &line);
 		}
 	}
 	return rc;

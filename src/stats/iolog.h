@@ -3,7 +3,8 @@
  * one worker thread: each measured read and write is recorded as it
  * completes, and written out after the run in fio's line format
  *
- *     time (ms), value, direction (0 read, 1 write), block size (bytes)[, offset (bytes)], priority
+ *     time (ms), value[, value1], direction (0 read, 1 write), block size (bytes)[, offset (bytes)],
+ *     priority[, issue time (ns)]
  *
  * for each kind of log: lat, clat and slat (ns), bw (KiB/s) and iops.
  * Without a window (log_avg_msec 0) one record per I/O is kept (struct
@@ -119,11 +120,16 @@ static inline void iolog_add(struct iolog *l, int dir, uint64_t bs, uint64_t off
  * I/O, as fio does when a thread ends. */
 void iolog_finish(struct iolog *l, uint64_t end_ns);
 
+/* What a window's line holds (fio's log_window_value): the mean, the
+ * largest, or both (the mean, then the largest: fio's value1 column). */
+enum iolog_window_value { IOLOG_WIN_AVG, IOLOG_WIN_MAX, IOLOG_WIN_BOTH };
+
 /* How a log is written. */
 struct iolog_format {
 	bool offset;	  /* log_offset: an offset column */
 	bool prio;	  /* log_prio: the ioprio value in hex, else 1 for class RT, 0 for others */
-	bool max;	  /* log_max_value: windows show their largest latency */
+	bool issue_time;  /* log_issue_time: a last column, the I/O's issue time (ns from the epoch) */
+	int window_value; /* log_window_value (enum iolog_window_value) */
 	uint64_t base_ms; /* added to every time (log_unix_epoch, log_alternate_epoch) */
 	bool slat;	  /* the engine has a submission latency (queued engines); else no slat lines */
 };

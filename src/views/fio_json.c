@@ -20,6 +20,7 @@
 #include "analysis/tree.h"
 #include "result/result.h"
 #include "stats/hist.h"
+#include "stats/moments.h"
 #include "stats/opstats.h"
 #include "views/steady.h"
 
@@ -67,6 +68,7 @@ struct fio_job_sums {
 	uint64_t bytes[FIO_NDIRS];
 	bool queued; /* a queued engine: the runs have a submission latency */
 	struct hist dir[FIO_NDIRS];
+	struct moments slat[FIO_NDIRS], tlat[FIO_NDIRS]; /* a queued engine's slat and lat */
 	struct hist tmp;
 	double pcts[FIO_MAX_PCTS];
 	size_t npcts;
@@ -177,6 +179,19 @@ static void job_pcts(const json_t *job, struct fio_job_sums *s)
 	qsort(s->pcts, s->npcts, sizeof(s->pcts[0]), cmp_double);
 }
 
+/* m += the latency of a result that o holds (count, mean, stddev, min,
+ * max), when o is there. */
+static void moments_add_json(struct moments *m, const json_t *o)
+{
+	struct moments one;
+
+	if (!num_u64(o, "count"))
+		return;
+	moments_set(&one, num_u64(o, "count"), tree_num(o, "mean"), tree_num(o, "stddev"), num_u64(o, "min"),
+		    num_u64(o, "max"));
+	moments_merge(m, &one);
+}
+
 /* Add up the job's runs into s: times, usage, bytes and the histograms of
  * each direction. */
 static void job_sums(const json_t *job, struct fio_job_sums *s)
@@ -209,14 +224,22 @@ static void job_sums(const json_t *job, struct fio_job_sums *s)
 	}
 	for (int d = 0; d < FIO_NDIRS; d++) {
 		hist_init(&s->dir[d]);
+		moments_init(&s->slat[d]);
+		moments_init(&s->tlat[d]);
 		s->bytes[d] = 0;
 		for (size_t k = 0; k < fio_dirs[d].nops; k++) {
 			const char *op = op_type_name(fio_dirs[d].ops[k]);
 
 			metric_job_hist(job, op, &s->dir[d], &s->tmp);
-			json_array_foreach (json_object_get(job, "runs"), r, run)
+			json_array_foreach (json_object_get(job, "runs"), r, run) {
+				const json_t *q = json_object_get(
+					json_object_get(json_object_get(run, "submission"), "ops"), op);
+
 				s->bytes[d] +=
 					num_u64(json_object_get(json_object_get(run, "ops"), op), "bytes");
+				moments_add_json(&s->slat[d], json_object_get(q, "slat_ns"));
+				moments_add_json(&s->tlat[d], json_object_get(q, "total_lat_ns"));
+			}
 		}
 	}
 }
@@ -224,12 +247,24 @@ static void job_sums(const json_t *job, struct fio_job_sums *s)
 /* fio's latency object of h (NULL: nothing recorded): min, max, mean,
  * stddev, N, and with pcts the percentiles, with plus the bins too, as
  * fio gives them only when there are samples. */
+static json_t *lat_obj(uint64_t n, uint64_t min, uint64_t max, double mean, double stddev)
+{
+	return json_pack("{s:I, s:I, s:f, s:f, s:I}", "min", (json_int_t)(n ? min : 0), "max",
+			 (json_int_t)(n ? max : 0), "mean", n ? mean : 0.0, "stddev", n ? stddev : 0.0, "N",
+			 (json_int_t)n);
+}
+
+/* fio's latency object of a latency kept without its histogram (slat, lat). */
+static json_t *moments_fio(const struct moments *m)
+{
+	return lat_obj(m->count, m->min, m->max, moments_mean(m), moments_stddev(m));
+}
+
 static json_t *lat_json(const struct hist *h, const struct fio_job_sums *s, bool pcts, bool plus)
 {
 	uint64_t n = h ? h->count : 0;
-	json_t *o = json_pack("{s:I, s:I, s:f, s:f, s:I}", "min", (json_int_t)(n ? h->min : 0), "max",
-			      (json_int_t)(n ? h->max : 0), "mean", n ? hist_mean(h) : 0.0, "stddev",
-			      n ? hist_stddev(h) : 0.0, "N", (json_int_t)n);
+	json_t *o =
+		lat_obj(n, n ? h->min : 0, n ? h->max : 0, n ? hist_mean(h) : 0.0, n ? hist_stddev(h) : 0.0);
 	char key[64];
 
 	if (!o || !n || !pcts)
@@ -255,10 +290,10 @@ static json_t *lat_json(const struct hist *h, const struct fio_job_sums *s, bool
 }
 
 /* fio's read, write or trim object. dbio's latency of an I/O is fio's
- * clat; slat (a queued engine's submission, which dbio times for reads
- * and writes together, without a standard deviation) stays empty, and so
- * does the total, lat, of a queued engine, which dbio does not measure:
- * as fio prints them with disable_slat and disable_lat. */
+ * clat. A queued engine's slat (from the start of the batch that carried
+ * the I/O to the end of its submit) and lat (slat + clat of the same
+ * I/O) are fio's too; a synchronous engine has no slat, as fio's sync
+ * engines show it empty, and its lat is its clat. */
 static json_t *rw_json(const struct fio_job_sums *s, int d, bool plus)
 {
 	const struct hist *h = &s->dir[d];
@@ -273,9 +308,9 @@ static json_t *rw_json(const struct fio_job_sums *s, int d, bool plus)
 
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "slat_ns", lat_json(NULL, s, false, false));
+	json_object_set_new(o, "slat_ns", moments_fio(&s->slat[d]));
 	json_object_set_new(o, "clat_ns", lat_json(h, s, true, plus));
-	json_object_set_new(o, "lat_ns", lat_json(s->queued ? NULL : h, s, false, false));
+	json_object_set_new(o, "lat_ns", s->queued ? moments_fio(&s->tlat[d]) : lat_json(h, s, false, false));
 	/* fio's per-interval bandwidth and IOPS samples: dbio takes none, and
 	 * fio prints these zeros for a job without samples. */
 	json_object_update_new(o, json_pack("{s:i, s:i, s:f, s:f, s:f, s:i, s:i, s:i, s:f, s:f, s:i}",

@@ -57,6 +57,7 @@
 #include "engine/engine.h"
 #include "job/job.h"
 #include "stats/durable.h"
+#include "stats/moments.h"
 #include "stats/opstats.h"
 #include "stats/series.h"
 #include "stats/usage.h"
@@ -99,6 +100,11 @@ struct worker {
 	 * thread once per check interval. */
 	bool live;
 	atomic_uint_fast64_t live_ios, live_bytes, live_lat_ns;
+	/* fio's --bandwidth-log (live_dirs set by the runner): the measured
+	 * bytes so far of reads, writes and trims, read by the runner's
+	 * thread every 500 ms. */
+	bool live_dirs;
+	atomic_uint_fast64_t live_dir_bytes[3];
 
 	void *shared;	      /* the job's shared state (shared_size), or NULL */
 	int dirfd;	      /* without WORKLOAD_CAP_FILES: the thread's directory ... */
@@ -117,6 +123,7 @@ struct worker {
 	struct rng rng;
 	struct op_stats stats[OP_NTYPES];
 	struct hist slat_ns;   /* queued engines: submission latency of each batch */
+	struct queue_lat qlat; /* queued engines: fio's slat and lat of each completed I/O, per op type */
 	struct target_io *tio; /* a job with several directories: per directory (runner-owned), else NULL */
 	struct iolog *iolog;   /* fio's log files (write_*_log; runner-owned), else NULL */
 	struct usage usage;    /* of the measured phase */
@@ -158,11 +165,18 @@ struct worker {
 	struct durable_tally durable;
 };
 
-/* One measured read or write of len bytes that took lat_ns, for the
- * runner's steady-state check when w->live; only the worker stores, so a
- * relaxed load and store each (no locked instruction). */
-static inline void worker_live_add(struct worker *w, uint64_t len, uint64_t lat_ns)
+/* One measured read, write or trim (op) of len bytes that took lat_ns,
+ * for the runner's steady-state check when w->live and its aggregate
+ * bandwidth log when w->live_dirs; only the worker stores, so a relaxed
+ * load and store each (no locked instruction). */
+static inline void worker_live_add(struct worker *w, enum op_type op, uint64_t len, uint64_t lat_ns)
 {
+	if (w->live_dirs) {
+		atomic_uint_fast64_t *b = &w->live_dir_bytes[op == OP_READ ? 0 : op == OP_WRITE ? 1 : 2];
+
+		atomic_store_explicit(b, atomic_load_explicit(b, memory_order_relaxed) + len,
+				      memory_order_relaxed);
+	}
 	if (!w->live)
 		return;
 	atomic_store_explicit(&w->live_ios, atomic_load_explicit(&w->live_ios, memory_order_relaxed) + 1,

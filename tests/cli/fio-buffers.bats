@@ -170,11 +170,69 @@ EOF2
 	printf '[j]\nrw=write\nsize=1m\nbuffer_pattern=0xzz\n' >bad.fio
 	refused_file bad.fio "dbio: bad.fio:4: key 'buffer_pattern': cannot read '0xzz' at '0xzz': expected 0x and hex digits (0xdeadbeef), \"text\" or a decimal number, run together (job 'j')"
 	printf "[j]\nrw=write\nsize=1m\nbuffer_pattern='data.bin'\n" >file.fio
-	refused_file file.fio "dbio: file.fio:4: key 'buffer_pattern': fio's 'file' form (a file's bytes) is not in dbio: give bytes (0x hex, \"text\" or decimal numbers) (job 'j')"
+	refused_file file.fio "dbio: file.fio:4: key 'buffer_pattern': pattern file data.bin: No such file or directory (job 'j')"
 	printf '[j]\nrw=write\nsize=1m\nbuffer_pattern=0xaa\ndedupe_percentage=10\n' >dedupe.fio
 	refused_file dedupe.fio "dbio: dedupe.fio:4: key 'buffer_pattern': with dedupe_percentage: dbio writes the pattern alone; give one or the other (job 'j')"
 	printf '[j]\nrw=write\nsize=1m\nbuffer_pattern=0xaa\nverify=crc32c\n' >verify.fio
 	refused_file verify.fio "dbio: verify.fio:4: key 'buffer_pattern': with verify: the writes carry verify's headers and verify_pattern; give verify_pattern instead (job 'j')"
 	printf '[j]\nworkload=oltp\nnumjobs=2\ntime_based\nruntime=1\nbuffer_pattern=0xaa\n' >oltp.fio
 	refused_file oltp.fio "dbio: oltp.fio:6: key 'buffer_pattern': not for workload=oltp: its pages and log records carry data of their own (job 'j')"
+}
+
+@test "fio buffers: buffer_pattern and verify_pattern in fio's file form ('NAME'): the file's bytes, written and checked (fio's t0027)" {
+	# t0027: a 16 KiB pattern file, one 16 KiB write of it, then a read
+	# with verify=pattern of the same file. fio 3.33 writes its first 512
+	# bytes only (its cap then: the file differs from byte 513 on, and it
+	# fails t0027); newer fio reads the whole file, as dbio does.
+	head -c 16384 /dev/urandom >p.bin
+	head -c 100 /dev/urandom >q.bin
+	printf "[global]\nfilename=tfile\nsize=16k\nbs=16k\n[write_job]\nreadwrite=write\nbuffer_pattern='p.bin'\n[read_job]\nstonewall=1\nreadwrite=read\nverify=pattern\nverify_pattern='PAT'\n" >t.fio
+	sed "s/PAT/p.bin/" t.fio >good.fio
+	sed "s/PAT/q.bin/" t.fio >bad.fio
+	rm -rf "$target" && mkdir "$target"
+	dbio_ok good.fio --directory="$target" --keep
+	cmp "$target/tfile" p.bin
+	json_is "$result" "$R0.ops.write.count=1" "jobs.1.runs.0.ops.read.count=1"
+	rm -rf "$target" && mkdir "$target"
+	run --separate-stderr "$DBIO" run bad.fio --directory="$target"
+	[ "$status" -eq 1 ]
+	echo "$stderr" | grep -qF "verify=pattern: 1 of 1 blocks read back did not match what was written"
+}
+
+@test "fio buffers: a pattern file that is missing, not a regular file, empty, too big or misquoted is refused with the reason" {
+	mkfifo fifo
+	mkdir dir
+	: >empty
+	head -c 65537 /dev/zero >big
+	head -c 16 /dev/urandom >p.bin
+	local v want
+	while IFS='|' read -r v want; do
+		run --separate-stderr "$DBIO" run --directory="$target" --size=16k --rw=write --buffer_pattern="$v"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "dbio: command line: key 'buffer_pattern': $want (job 'job')" ]
+	done <<-'EOF2'
+		'nope'|pattern file nope: No such file or directory
+		'dir'|pattern file dir: a directory: the pattern is a regular file's bytes
+		'fifo'|pattern file fifo: a FIFO: the pattern is a regular file's bytes
+		'/dev/null'|pattern file /dev/null: a character device: the pattern is a regular file's bytes
+		'empty'|pattern file empty: 0 bytes: expected 1 to 65536
+		'big'|pattern file big: 65537 bytes: expected 1 to 65536
+		'p.bin'0xaa|bad value ''p.bin'0xaa': fio's file form is a file's name in single quotes, alone ('pattern.bin')
+		'p.bin|bad value ''p.bin': fio's file form is a file's name in single quotes, alone ('pattern.bin')
+	EOF2
+	run --separate-stderr "$DBIO" run --directory="$target" --size=16k --rw=read --verify=pattern --verify_pattern="'nope'"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'verify_pattern': pattern file nope: No such file or directory (job 'job')" ]
+	is_empty_dir "$target"
+}
+
+@test "fio buffers: a pattern file behind another user's symlink is refused, nothing read or written" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to plant a symlink owned by another user"
+	head -c 16 /dev/urandom >secret
+	ln -s "$scratch/secret" evil
+	chown -h nobody evil
+	run --separate-stderr "$DBIO" run --directory="$target" --size=16k --rw=write --buffer_pattern="'evil'"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'buffer_pattern': pattern file evil: a symlink that belongs to user $(id -u nobody): refusing to follow it (give the path it points to) (job 'job')" ]
+	is_empty_dir "$target"
 }

@@ -346,3 +346,36 @@ JOB
 		[ "$(cat "$scratch/victim")" = "keep me" ]
 	done
 }
+
+# overlaps LOG: pairs of I/Os at one offset of LOG (a clat log with
+# log_offset and log_issue_time) whose times in flight, from the issue to
+# the completion, overlap.
+overlaps() {
+	awk -F', ' '{ n[$5]++; s[$5, n[$5]] = $7; e[$5, n[$5]] = $7 + $2 }
+		END { for (o in n) for (i = 1; i <= n[o]; i++) for (j = i + 1; j <= n[o]; j++)
+			if (s[o, i] < e[o, j] && s[o, j] < e[o, i]) c++; print c + 0 }' "$1"
+}
+
+@test "serialize_overlap: no two I/Os in flight share a byte; fio 3.33's 2000 writes (fio's t0013)" {
+	need_queued_engine
+	# fio 3.33, libaio, iodepth=16, randwrite of 4 blocks, norandommap,
+	# loops=500, serialize_overlap=1: write.total_ios 2000.
+	local e
+	for e in null $queued; do
+		dbio_ok --directory="$target" --name=so $(engine_keys "$e") --iodepth=16 --rw=randwrite --bs=4k \
+			--size=16k --norandommap --loops=500 --serialize_overlap=1 --write_lat_log="$e" --log_offset=1 \
+			--log_issue_time=1
+		json_is "$result" "$R0.ops.write.count=2000"
+		[ "$(overlaps "${e}_clat.1.log")" = 0 ]
+	done
+	# without it, I/Os at the same offset are in flight together
+	dbio_ok --directory="$target" --name=so --ioengine=null --iodepth=16 --rw=randwrite --bs=4k --size=16k \
+		--norandommap --loops=500 --write_lat_log=free --log_offset=1 --log_issue_time=1
+	[ "$(overlaps free_clat.1.log)" -gt 0 ]
+	# a synchronous engine has one in flight: accepted, fio's counts
+	dbio_ok --directory="$target" --rw=randwrite --bs=4k --size=16k --norandommap --loops=5 --serialize_overlap=1
+	json_is "$result" "$R0.ops.write.count=20"
+	run --separate-stderr "$DBIO" run --directory="$target" --size=16k --serialize_overlap=2
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'serialize_overlap': bad value '2': expected 0 or 1 (a bare key means 1)" ]
+}

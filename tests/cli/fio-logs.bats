@@ -342,3 +342,115 @@ for trim, write in zip(rows[0::2], rows[1::2]):
 assert sorted(r[4] for r in rows[0::2]) == [i * 4096 for i in range(16)]
 PY
 }
+
+# fio_log_format FILE REGEX: FILE's first line matches REGEX, as fio's
+# t/run-fio-tests.py (FioJobFileTest_LogFileFormat) checks it.
+fio_log_format() {
+	"$PYTHON" -c 'import re, sys; sys.exit(0 if re.match(sys.argv[2], open(sys.argv[1]).readline()) else 1)' "$1" "$2" || {
+		echo "$1: first line '$(head -1 "$1")' does not match $2" >&2
+		return 1
+	}
+}
+
+@test "log_window_value (log_max_value's newer name) and log_issue_time: the columns of fio's t0033 and t0034" {
+	# fio 3.33 has neither key (it refuses both); the forms are fio's HEAD
+	# (HOWTO.rst, Log File Formats) as run-fio-tests.py checks them.
+	cat >t.fio <<-JOB
+		[global]
+		rw=read
+		filename=tfile
+		size=8k
+		time_based
+		runtime=400ms
+		[job1]
+		write_bw_log=log
+		log_prio=1
+		[job2]
+		write_lat_log=log
+		log_avg_msec=100
+		log_window_value=both
+		[job3]
+		write_iops_log=log
+		log_offset=1
+		log_prio=1
+		[job4]
+		write_lat_log=log
+		write_bw_log=log
+		write_iops_log=log
+		log_offset=1
+		log_issue_time=1
+		[job5]
+		write_lat_log=log
+		log_offset=1
+		log_issue_time=1
+		log_avg_msec=100
+		log_window_value=both
+	JOB
+	dbio_ok --directory="$target" t.fio
+	fio_log_format log_bw.1.log '\d+, \d+, \d+, \d+, 0x[\da-f]+\n'
+	fio_log_format log_clat.2.log '\d+, \d+, \d+, \d+, 0, \d+\n'
+	fio_log_format log_iops.3.log '\d+, \d+, \d+, \d+, \d+, 0x[\da-f]+\n'
+	fio_log_format log_clat.4.log '\d+, \d+, \d+, \d+, \d+, \d+, \d+\n'
+	fio_log_format log_lat.4.log '\d+, \d+, \d+, \d+, \d+, \d+, 0\n'
+	fio_log_format log_bw.4.log '\d+, \d+, \d+, \d+, \d+, \d+, 0\n'
+	fio_log_format log_iops.4.log '\d+, \d+, \d+, \d+, \d+, \d+, 0\n'
+	fio_log_format log_clat.5.log '\d+, \d+, \d+, \d+, 0, 0, \d+, 0\n'
+	# both: the mean of a window is at most its largest
+	awk -F', ' '$2 > $3 { bad = 1 } END { exit bad }' log_clat.2.log
+	# the issue time (ns) plus the clat is the completion, in the line's ms
+	awk -F', ' '{ if (int(($7 + $2) / 1000000) != $1) bad = 1 } END { exit bad }' log_clat.4.log
+	[ "$(tail -1 log_clat.4.log | cut -d, -f7)" -gt 0 ]
+	# log_max_value=1, fio 3.33's form, is still the largest alone
+	dbio_ok --directory="$target" --rw=read --size=8k --time_based --runtime=300ms --write_lat_log=m \
+		--log_avg_msec=100 --log_max_value=1
+	fio_log_format m_clat.1.log '\d+, \d+, \d+, \d+, \d+\n'
+}
+
+@test "log_issue_time without log_offset or write_lat_log, and a bad log_window_value: refused as fio refuses them" {
+	run --separate-stderr "$DBIO" run --directory="$target" --rw=read --size=8k --write_lat_log=x --log_issue_time=1
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'log_issue_time': needs write_lat_log and log_offset=1, as in fio: the issue time is a column of the latency logs after the offset (job 'job')" ]
+	run --separate-stderr "$DBIO" run --directory="$target" --rw=read --size=8k --write_bw_log=x --log_offset=1 --log_issue_time=1
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'log_issue_time': needs write_lat_log and log_offset=1, as in fio: the issue time is a column of the latency logs after the offset (job 'job')" ]
+	run --separate-stderr "$DBIO" run --directory="$target" --rw=read --size=8k --write_lat_log=x --log_window_value=mean
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'log_max_value': bad value 'mean': expected one of avg, max, both" ]
+}
+
+@test "--bandwidth-log: fio's agg-read_bw.log, agg-write_bw.log and agg-trim_bw.log, a line per 500 ms (fio's t0030)" {
+	# fio 3.33 with --bandwidth-log --eta=always, rw=write rate=4m for 2.2 s:
+	# agg-write_bw.log "624, 3288, 1, 0, 0", "1249, 4083, 1, 0, 0",
+	# "1999, 4112, 1, 0, 0"; agg-read_bw.log's lines carry 0 (direction 0).
+	dbio_ok --directory="$target" --rw=write --size=64m --rate=4m --time_based --runtime=2200ms --bandwidth-log
+	[ "$(wc -l <agg-write_bw.log)" -ge 3 ]
+	[ "$(wc -l <agg-read_bw.log)" = "$(wc -l <agg-write_bw.log)" ]
+	[ "$(wc -l <agg-trim_bw.log)" = "$(wc -l <agg-write_bw.log)" ]
+	fio_log_format agg-write_bw.log '\d+, \d+, 1, 0, 0\n'
+	awk -F', ' '$2 != 0 || $3 != 0 { bad = 1 } END { exit bad }' agg-read_bw.log
+	# after the first, each line is the rate's 4096 KiB/s within 10 %
+	sed 1d agg-write_bw.log | awk -F', ' '$2 < 3686 || $2 > 4506 { bad = 1 } END { exit bad }'
+	# a line every 500 ms or so
+	awk -F', ' 'NR > 1 && ($1 - last < 450 || $1 - last > 700) { bad = 1 } { last = $1 } END { exit bad }' agg-write_bw.log
+	# =NAME names the files, as fio's
+	dbio_ok --directory="$target" --rw=read --size=1m --bandwidth-log=mine
+	[ -f mine-read_bw.log ]
+	[ -f mine-write_bw.log ]
+	[ -f mine-trim_bw.log ]
+	run --separate-stderr "$DBIO" run --directory="$target" --size=1m --bandwidth-log=
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: --bandwidth-log: needs a name after '=' (or none: agg-read_bw.log ...)" ]
+}
+
+@test "--bandwidth-log: another user's symlink at a log's path is refused before anything runs; its target is left alone" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to plant a symlink owned by another user"
+	echo precious >victim
+	ln -s "$scratch/victim" agg-trim_bw.log
+	chown -h nobody agg-trim_bw.log
+	run --separate-stderr "$DBIO" run --directory="$target" --output="$result" --size=64k --bandwidth-log
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: --bandwidth-log agg-trim_bw.log: a symlink that belongs to user $(id -u nobody): refusing to follow it (give the path it points to)" ]
+	[ "$(cat victim)" = precious ]
+	is_empty_dir "$target"
+	[ ! -e agg-read_bw.log ]
+}

@@ -114,3 +114,26 @@ EOF
 	[ "$status" -ne 0 ]
 	[[ "$output" == *unified_rw_reporting* ]]
 }
+
+@test "--output-format=json: a queued engine has fio's slat_ns and lat_ns, and slat + clat = lat (fio's t0015 to t0017)" {
+	# fio 3.33 on t0015 (libaio, size=1M, iodepth=16): read.total_ios 256,
+	# slat_ns.N 256, clat_ns.N 256, lat_ns.N 256, and t/run-fio-tests.py
+	# asks |mean(slat) + mean(clat) - mean(lat)| <= 1 (ns).
+	need_queued_engine
+	local e
+	for e in null $queued; do
+		fio_run "$e.json" --directory="$target" --name=test --rw=read --size=1m \
+			$(engine_keys "$e") --iodepth=16 --output-format=json
+		json_is "$e.json" jobs.0.read.total_ios=256 jobs.0.read.slat_ns.N=256 \
+			jobs.0.read.clat_ns.N=256 jobs.0.read.lat_ns.N=256 jobs.0.write.slat_ns.N=0
+		run value "$e.json" 'abs(d["jobs"][0]["read"]["slat_ns"]["mean"] + d["jobs"][0]["read"]["clat_ns"]["mean"] - d["jobs"][0]["read"]["lat_ns"]["mean"]) <= 1'
+		[ "$output" = True ]
+		run value "$e.json" 'd["jobs"][0]["read"]["lat_ns"]["min"] >= d["jobs"][0]["read"]["clat_ns"]["min"] and d["jobs"][0]["read"]["lat_ns"]["max"] >= d["jobs"][0]["read"]["slat_ns"]["max"]'
+		[ "$output" = True ]
+	done
+	# dbio's own result keeps them per op type under the run's submission.
+	json_is "$result" "$R0.submission.ops.read.slat_ns.count=256" "$R0.submission.ops.read.total_lat_ns.count=256"
+	# A synchronous engine has no slat (fio's sync engines show N 0) and its lat is its clat.
+	fio_run sync.json --directory="$target" --rw=read --size=64k --ioengine=psync --output-format=json
+	json_is sync.json jobs.0.read.slat_ns.N=0 jobs.0.read.lat_ns.N=16
+}

@@ -105,7 +105,8 @@ static void test_iolog_grows_past_its_reservation(void **state)
 
 static void test_iolog_windows_are_fios(void **state)
 {
-	const struct iolog_format mean = { .slat = true }, max = { .max = true, .slat = true };
+	const struct iolog_format mean = { .slat = true },
+				  max = { .window_value = IOLOG_WIN_MAX, .slat = true };
 	char buf[512];
 
 	(void)state;
@@ -131,6 +132,38 @@ static void test_iolog_windows_are_fios(void **state)
 			    "120, 100, 0, 0, 0\n130, 61, 1, 0, 0\n250, 30, 0, 0, 0\n");
 	assert_string_equal(text_of(IOLOG_IOPS, &mean, buf, sizeof(buf)),
 			    "120, 25, 0, 0, 0\n130, 7, 1, 0, 0\n250, 7, 0, 0, 0\n");
+	/* log_window_value=both: the mean, then the largest; the bandwidth
+	 * has one figure a window, twice; log_issue_time's column is 0 in
+	 * windows, as fio's (t0033, t0034) */
+	const struct iolog_format both = {
+		.window_value = IOLOG_WIN_BOTH, .slat = true, .offset = true, .issue_time = true
+	};
+
+	assert_string_equal(
+		text_of(IOLOG_CLAT, &both, buf, sizeof(buf)),
+		"120, 2333, 4000, 0, 0, 0, 0, 0\n130, 9000, 9000, 1, 0, 0, 0, 0\n250, 6000, 6000, 0, 0, 0, 0, 0\n");
+	assert_string_equal(
+		text_of(IOLOG_BW, &both, buf, sizeof(buf)),
+		"120, 100, 100, 0, 0, 0, 0, 0\n130, 61, 61, 1, 0, 0, 0, 0\n250, 30, 30, 0, 0, 0, 0, 0\n");
+}
+
+static void test_iolog_issue_time_is_fios(void **state)
+{
+	const struct iolog_format fmt = { .slat = true, .offset = true, .issue_time = true };
+	char buf[512];
+
+	(void)state;
+	assert_int_equal(iolog_init(&l, 0, 4, &epoch), 0);
+	/* submitted over 300 ns, in flight 1000 ns, done at 5 ms: issued at
+	 * 5 ms - 1000 ns (the end of its submit) */
+	iolog_add(&l, 1, 4096, 8192, 0, 1000, 300, T0 + 5 * MS);
+	assert_string_equal(text_of(IOLOG_CLAT, &fmt, buf, sizeof(buf)),
+			    "5, 1000, 1, 4096, 8192, 0, 4999000\n");
+	assert_string_equal(text_of(IOLOG_SLAT, &fmt, buf, sizeof(buf)),
+			    "5, 300, 1, 4096, 8192, 0, 4999000\n");
+	/* the total latency, the bandwidth and the IOPS have 0 there */
+	assert_string_equal(text_of(IOLOG_LAT, &fmt, buf, sizeof(buf)), "5, 1300, 1, 4096, 8192, 0, 0\n");
+	assert_string_equal(text_of(IOLOG_IOPS, &fmt, buf, sizeof(buf)), "5, 1, 1, 4096, 8192, 0, 0\n");
 }
 
 /* A validated fileio job from "key=value" words. */
@@ -228,6 +261,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_iolog_lines_per_io, release),
 		cmocka_unit_test_teardown(test_iolog_grows_past_its_reservation, release),
+		cmocka_unit_test_teardown(test_iolog_issue_time_is_fios, release),
 		cmocka_unit_test_teardown(test_iolog_windows_are_fios, release),
 		cmocka_unit_test(test_iolog_cmdprio_forms),
 		cmocka_unit_test(test_iolog_cmdprio_draws),

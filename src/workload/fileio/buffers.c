@@ -38,12 +38,15 @@ static int parse_pattern(struct job *job, struct fileio_conf *c, struct dbio_err
 	if (!c->buffer_pattern[0])
 		return 0;
 	if (c->buffer_pattern[0] == '\'')
-		return job_fail(
-			job, "buffer_pattern", err,
-			"fio's 'file' form (a file's bytes) is not in dbio: give bytes (0x hex, \"text\" or decimal numbers)");
-	rc = job_parse_verify_pattern(c->buffer_pattern, c->bpattern, sizeof(c->bpattern), &n, &bad);
+		rc = job_pattern_file(job, "buffer_pattern", c->buffer_pattern, c->bpattern,
+				      FILEIO_PATTERN_MAX, &n, err);
+	else
+		rc = job_parse_verify_pattern(c->buffer_pattern, c->bpattern, FILEIO_PATTERN_TEXT_MAX, &n,
+					      &bad);
+	if (rc && c->buffer_pattern[0] == '\'')
+		return rc;
 	if (rc == -ERANGE)
-		return job_fail(job, "buffer_pattern", err, "longer than %zu bytes", sizeof(c->bpattern));
+		return job_fail(job, "buffer_pattern", err, "longer than %d bytes", FILEIO_PATTERN_TEXT_MAX);
 	if (rc)
 		return job_fail(
 			job, "buffer_pattern", err,

@@ -223,6 +223,12 @@ static int check_logs(struct job *job, struct dbio_err *err)
 			"clock %llu: clock_gettime: %s: expected a clock of this kernel (0 CLOCK_REALTIME, 1 CLOCK_MONOTONIC, 7 CLOCK_BOOTTIME ...)",
 			(unsigned long long)fileio_files(job)->logs.log_alternate_epoch_clock_id,
 			strerror(errno));
+	/* as fio: the issue time is a column of the latency logs, after the offset */
+	if (fileio_files(job)->logs.log_issue_time &&
+	    (!job_is_set(job, "write_lat_log") || !fileio_files(job)->logs.log_offset))
+		return job_fail(
+			job, "log_issue_time", err,
+			"needs write_lat_log and log_offset=1, as in fio: the issue time is a column of the latency logs after the offset");
 	return 0;
 }
 
@@ -249,6 +255,7 @@ const char *job_logs_key_given(const struct job *job)
 		"log_avg_msec",
 		"log_max_value",
 		"log_offset",
+		"log_issue_time",
 		"log_prio",
 		"log_unix_epoch",
 		"log_alternate_epoch",

@@ -106,16 +106,22 @@ static int parse_pattern(struct job *job, struct dbio_err *err)
 					 job, "verify", err,
 					 "pattern checks verify_pattern, and none is given: give verify_pattern=")
 			       : 0;
+	if (fileio_files(job)->verify.verify_pattern[0] == '\'') {
+		if ((rc = job_pattern_file(job, "verify_pattern", fileio_files(job)->verify.verify_pattern,
+					   fileio_files(job)->verify.vpattern, FILEIO_PATTERN_MAX, &n, err)))
+			return rc;
+		fileio_files(job)->verify.vpattern_len = (unsigned)n;
+		return 0;
+	}
 	if (strchr(fileio_files(job)->verify.verify_pattern, '%'))
 		return job_fail(
 			job, "verify_pattern", err,
 			"fio's %%o (the block's offset) is not in dbio: give bytes (0x hex, \"text\" or decimal numbers)");
 	rc = job_parse_verify_pattern(fileio_files(job)->verify.verify_pattern,
-				      fileio_files(job)->verify.vpattern,
-				      sizeof(fileio_files(job)->verify.vpattern), &n, &bad);
+				      fileio_files(job)->verify.vpattern, FILEIO_PATTERN_TEXT_MAX, &n, &bad);
 	if (rc == -ERANGE)
-		return job_fail(job, "verify_pattern", err, "longer than %zu bytes, fio's limit too",
-				sizeof(fileio_files(job)->verify.vpattern));
+		return job_fail(job, "verify_pattern", err, "longer than %d bytes, fio's limit too",
+				FILEIO_PATTERN_TEXT_MAX);
 	if (rc)
 		return job_fail(
 			job, "verify_pattern", err,

@@ -31,7 +31,6 @@
  */
 #include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "util/clock.h"
 #include "util/units.h"
@@ -65,55 +64,6 @@ static int fileio_prepare(struct worker *w)
 	if ((rc = replay_prepare(w)))
 		return rc;
 	return verify_prepare(&st->ver, w, &st->where, st->bufs, st->nbufs);
-}
-
-static int io_failed(struct worker *w, const struct io_req *req, size_t file, int rc)
-{
-	struct stat sb;
-
-	atomic_store(w->job_stop, 1);
-	/* The layout made every file whole, so an end of file inside it
-	 * means someone cut the file short while the job ran; "No data
-	 * available" alone would not say so. */
-	if ((req->op == OP_READ || req->op == OP_WRITE) && rc == -ENODATA &&
-	    fstat(w->files[file].fd, &sb) == 0 && (uint64_t)sb.st_size < req->off + req->len)
-		return dbio_err_set(
-			&w->err, rc,
-			"%s: %s of %llu bytes at offset %llu: the file ends at %llu bytes now: truncated while the job ran?",
-			w->files[file].path, op_type_name(req->op), (unsigned long long)req->len,
-			(unsigned long long)req->off, (unsigned long long)sb.st_size);
-	if (op_is_data(req->op))
-		return dbio_err_set(&w->err, rc, "%s: %s of %llu bytes at offset %llu: %s",
-				    w->files[file].path, op_type_name(req->op), (unsigned long long)req->len,
-				    (unsigned long long)req->off, strerror(-rc));
-	/* A failed fsync is not retried: the kernel may have dropped the dirty
-	 * pages and cleared the error, so a second fsync could succeed with
-	 * the data gone (the PostgreSQL fsync lesson, 2018). */
-	if (req->op == OP_FSYNC || req->op == OP_FDATASYNC || req->op == OP_SYNC_FILE_RANGE)
-		return dbio_err_set(
-			&w->err, rc,
-			"%s: %s: %s: what the job wrote to it since its last successful sync may be lost (not retried)",
-			w->files[file].path, op_type_name(req->op), strerror(-rc));
-	return dbio_err_set(&w->err, rc, "%s: %s: %s", w->files[file].path, op_type_name(req->op),
-			    strerror(-rc));
-}
-
-/* continue_on_error: whether the job goes on after rc of the engine on
- * req (fio's non-fatal errors, EIO and EILSEQ, of the ops the key names;
- * never a sync, whose failure may have lost data), counting it. The I/O is
- * not counted as done. */
-static bool io_continue(struct worker *w, const struct io_req *req, int rc)
-{
-	const unsigned kind = req->op == OP_READ    ? CONTINUE_READ
-			      : req->op == OP_WRITE ? CONTINUE_WRITE
-			      : req->op == OP_TRIM  ? CONTINUE_TRIM
-						    : 0;
-
-	if (!(fileio_files(w->job)->pacing.continue_on & kind))
-		return false;
-	return io_errors_add(&w->ioerr, rc, "%s: %s of %llu bytes at offset %llu: %s",
-			     w->files[req->file].path, op_type_name(req->op), (unsigned long long)req->len,
-			     (unsigned long long)req->off, strerror(-rc));
 }
 
 /* The sync due after a thread's writes-th write, as a bit (1 << op): as
@@ -202,7 +152,7 @@ static int run_end(struct worker *w, uint64_t writes, bool measuring, uint64_t n
 	    !atomic_load(w->job_stop))
 		for (unsigned f = 0; f < w->nfiles; f++)
 			if ((rc = fileio_timed_sync(w, f, OP_FSYNC, measuring, &now))) {
-				io_failed(w, &req, f, rc);
+				fileio_io_failed(w, &req, f, rc);
 				break;
 			}
 	if (st->ver)
@@ -227,7 +177,7 @@ static inline void sync_note(struct worker *w, const struct io_req *req, uint64_
 	op_stats_add(&w->stats[req->op], req->len, lat_ns);
 	if (series)
 		series_add(&w->series, req->op, req->len, lat_ns, t);
-	worker_live_add(w, req->len, lat_ns);
+	worker_live_add(w, req->op, req->len, lat_ns);
 	if (w->tio)
 		target_add(w, req->file, req->op, req->len, t);
 	if (w->iolog)
@@ -308,7 +258,7 @@ static int fileio_run_sync(struct worker *w)
 			rc = w->eng.ops->io(&w->eng, &req);
 			uint64_t t = clock_now_ns();
 
-			if (rc && io_continue(w, &req, rc)) {
+			if (rc && fileio_io_continue(w, &req, rc)) {
 				rc = 0;
 				skipped = true;
 				now = t;
@@ -353,7 +303,7 @@ static int fileio_run_sync(struct worker *w)
 			break;
 	}
 	if (rc && !verify_filled(w, rc, req.op))
-		io_failed(w, &req, file, rc);
+		fileio_io_failed(w, &req, file, rc);
 	return run_end(w, writes, measuring, now, &u0);
 }
 
@@ -387,6 +337,8 @@ struct qloop {
 	struct lattarget lt;	   /* latency_target's search for a depth */
 	bool lt_drain, lt_restart; /* fill nothing until drained; then measure anew */
 	uint64_t completed;	   /* I/Os completed, measured or not */
+	bool serialize;		   /* serialize_overlap: no two I/Os in flight overlap */
+	struct fileio_slot *held;  /* serialize_overlap: the next I/O, waiting for one it overlaps */
 };
 
 static inline void q_fail(struct qloop *q, int rc, const struct io_req *req)
@@ -445,6 +397,7 @@ static void q_lattarget_restart(struct qloop *q)
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&w->stats[t]);
 	hist_init(&w->slat_ns);
+	queue_lat_init(&w->qlat);
 	q->done = 0;
 	w->start_ns = q->now;
 	usage_thread(&q->u0);
@@ -475,6 +428,70 @@ static bool q_next_op(struct qloop *q, enum op_type *op)
 	return false;
 }
 
+/* Queue the request of slot (its place and req->op drawn): its file,
+ * priority, data; the syncs and pauses it makes due. false when the
+ * engine refused it (the loop then stops). */
+static bool q_issue(struct qloop *q, struct fileio_slot *slot)
+{
+	struct worker *w = q->w;
+	struct fileio_state *st = q->st;
+	struct io_req *req = &slot->req;
+	const enum op_type op = req->op;
+	int rc;
+
+	req->fd = w->files[req->file].fd;
+	q->last_op = op;
+	req->prio = cmdprio_pick(q->job, &st->prio_rng, op, req->len);
+	slot->measured = q->measuring;
+	if (op == OP_WRITE && st->content.per_write)
+		content_write(&st->content, req->buf, req->len, req->off);
+	if (st->ver && op == OP_WRITE)
+		verify_write(st->ver, req, q->wh->loops_left);
+	if ((rc = q->ops->queue(&w->eng, req))) {
+		q->nfree++;
+		q_fail(q, rc, req);
+		return false;
+	}
+	slot->inflight = true;
+	q->issued++;
+	if (op == OP_WRITE) {
+		q->writes++;
+		q->due = where_more(q->wh) ? syncs_due(q->job, q->writes) : 0; /* as above */
+		q->sync_file = req->file;
+	}
+	q->due |= jobsync_due(w, op, where_more(q->wh)); /* fsync_scope=job */
+	if (q->pace->on) {
+		pace_issued(q->pace, op, req->len);
+		if (q->pace->think && pace_think_due(q->pace, q->now))
+			q->pace->pause = PACE_THINK;
+	}
+	return true;
+}
+
+/* serialize_overlap's held request: dropped when the loop stops, kept
+ * while it overlaps an I/O in flight (or a sync or pause is due), else
+ * issued first. false: fill nothing now. */
+static bool q_held(struct qloop *q, unsigned *k)
+{
+	struct fileio_slot *slot = q->held;
+
+	if (!slot)
+		return true;
+	if (q->stopping) {
+		q->held = NULL;
+		q->st->free[q->nfree++] = slot->req.slot; /* free again */
+		return false;
+	}
+	if (q->at_wall || q->due || q->pace->pause || q->lt_drain || overlaps_inflight(q->st, slot))
+		return false;
+	q->held = NULL;
+	q->st->free[q->nfree] = slot->req.slot; /* where a slot just taken is: q_submit finds it */
+	if (!q_issue(q, slot))
+		return false;
+	++*k;
+	return true;
+}
+
 /* Fill the free slots with requests, none past a due sync or pause,
  * submitting every iodepth_batch_submit of them and what is left at the
  * end. */
@@ -486,45 +503,32 @@ static void q_fill(struct qloop *q)
 	unsigned k = 0;
 	enum op_type op;
 
+	if (!q_held(q, &k))
+		return;
+
 	/* the budget before the rate: no wait after the last I/O */
 	while (!q->stopping && !q->at_wall && !q->due && !q->pace->pause && q->nfree && !q->lt_drain &&
 	       (!q->lt.on || q->inflight + k < q->lt.depth) && !(q->exhausted |= !where_more(q->wh)) &&
 	       q_next_op(q, &op)) {
 		struct fileio_slot *slot = &st->slots[st->free[q->nfree - 1]];
 		struct io_req *req = &slot->req;
-		int rc;
 
 		if (!where_next(q->wh, op, req) || !wall_allows(w)) {
 			q->exhausted = true;
 			break;
 		}
 		q->nfree--;
-		req->fd = w->files[req->file].fd;
-		req->op = q->last_op = op;
-		req->prio = cmdprio_pick(q->job, &st->prio_rng, op, req->len);
-		slot->measured = q->measuring;
-		if (op == OP_WRITE && st->content.per_write)
-			content_write(&st->content, req->buf, req->len, req->off);
-		if (st->ver && op == OP_WRITE)
-			verify_write(st->ver, req, q->wh->loops_left);
-		if ((rc = q->ops->queue(&w->eng, req))) {
-			q->nfree++;
-			q_fail(q, rc, req);
+		req->op = op;
+		if (q->serialize && overlaps_inflight(st, slot)) {
+			/* issued once what it overlaps is reaped; out of the
+			 * stack, so that the batch is free[nfree .. + k) */
+			q->held = slot;
+			memmove(&st->free[q->nfree], &st->free[q->nfree + 1], k * sizeof(st->free[0]));
 			break;
 		}
+		if (!q_issue(q, slot))
+			break;
 		k++;
-		q->issued++;
-		if (req->op == OP_WRITE) {
-			q->writes++;
-			q->due = where_more(q->wh) ? syncs_due(q->job, q->writes) : 0; /* as above */
-			q->sync_file = req->file;
-		}
-		q->due |= jobsync_due(w, op, where_more(q->wh)); /* fsync_scope=job */
-		if (q->pace->on) {
-			pace_issued(q->pace, op, req->len);
-			if (q->pace->think && pace_think_due(q->pace, q->now))
-				q->pace->pause = PACE_THINK;
-		}
 		if (k == q->conf->iodepth_batch_submit || q->poll) {
 			q_submit(q, k, t0);
 			t0 = q->now;
@@ -585,10 +589,11 @@ static bool q_reap(struct qloop *q)
 		struct io_req *req = st->done[i];
 		struct fileio_slot *slot = (struct fileio_slot *)req;
 
+		slot->inflight = false;
 		q->inflight--;
 		q->completed++;
 		st->free[q->nfree++] = req->slot;
-		if (req->rc && io_continue(w, req, req->rc))
+		if (req->rc && fileio_io_continue(w, req, req->rc))
 			continue;
 		if (req->rc ||
 		    (st->ver && req->op == OP_READ && (req->rc = verify_read_done(st->ver, w, req)))) {
@@ -600,9 +605,10 @@ static bool q_reap(struct qloop *q)
 		if (q->lt.on)
 			q_lattarget(q, lattarget_complete(&q->lt, t - slot->sub_ns, t, q->completed), req);
 		op_stats_add(&w->stats[req->op], req->len, t - slot->sub_ns);
+		queue_lat_add(&w->qlat, req->op, slot->slat_ns, t - slot->sub_ns);
 		if (q->series)
 			series_add(&w->series, req->op, req->len, t - slot->sub_ns, t);
-		worker_live_add(w, req->len, t - slot->sub_ns);
+		worker_live_add(w, req->op, req->len, t - slot->sub_ns);
 		if (w->tio)
 			target_add(w, req->file, req->op, req->len, t);
 		if (w->iolog)
@@ -634,7 +640,8 @@ static int fileio_run_queued(struct worker *w)
 			   .pace = &((struct fileio_state *)w->priv)->pace,
 			   .conf = fileio_conf(job),
 			   .poll = !fileio_conf(job)->iodepth_batch_complete_min &&
-				   !fileio_conf(job)->iodepth_batch_complete_max };
+				   !fileio_conf(job)->iodepth_batch_complete_max,
+			   .serialize = fileio_conf(job)->serialize_overlap };
 	const uint64_t ramp_end = q.now + job->ramp_ns;
 	const uint64_t deadline = job->runtime_ns ? ramp_end + job->runtime_ns : UINT64_MAX;
 	int rc;
@@ -696,7 +703,7 @@ static int fileio_run_queued(struct worker *w)
 			q_lattarget(&q, lattarget_check(&q.lt, q.now, q.completed), &q.failed);
 	}
 	if (q.rc && !verify_filled(w, q.rc, q.failed.op))
-		io_failed(w, &q.failed, q.failed.file, q.rc);
+		fileio_io_failed(w, &q.failed, q.failed.file, q.rc);
 	w->lat_depth = q.lt.on ? q.lt.depth : 0;
 	return run_end(w, q.writes, q.measuring, q.now, &q.u0);
 }

@@ -170,6 +170,7 @@ int fileio_pages_setup(struct worker *w, struct fileio_state **out)
 	workload_engine_conf(job, &conf);
 	st->nbufs = conf.iodepth;
 	hist_init(&w->slat_ns);
+	queue_lat_init(&w->qlat);
 	if ((rc = open_files(w)) || (rc = make_buffers(w, st, job->eng->caps & ENGINE_CAP_QUEUE)) ||
 	    (rc = start_engine(w, st, &conf)))
 		return rc;

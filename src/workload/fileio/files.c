@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "stats/iolog.h"
+
 #define F(field) offsetof(struct fileio_files, field)
 #define S(field) sizeof(((struct fileio_files *)0)->field)
 #define NS_PER_S 1000000000ull
@@ -108,6 +110,16 @@ static const struct opt_enum prefill_values[] = {
 	{ "auto", PREFILL_AUTO, "write the files fully when the job reads, else not" },
 	{ "1", PREFILL_ON, "always write the files fully before the measured phase" },
 	{ "0", PREFILL_OFF, "never; reads of unwritten ranges read holes or preallocated zeroes" },
+	{ NULL, 0, NULL },
+};
+
+/* log_max_value (fio's log_window_value): enum iolog_window_value */
+static const struct opt_enum window_values[] = {
+	{ "avg", IOLOG_WIN_AVG, "the mean latency of the window" },
+	{ "max", IOLOG_WIN_MAX, "its largest latency" },
+	{ "both", IOLOG_WIN_BOTH, "the mean, then the largest" },
+	{ "0", IOLOG_WIN_AVG, NULL },
+	{ "1", IOLOG_WIN_MAX, NULL },
 	{ NULL, 0, NULL },
 };
 
@@ -286,7 +298,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "verify_offset", .type = OPT_SIZE, .offset = F(verify.verify_offset), .def = "0", .min = 0, .max = 1ull << 30,
 	  .help = "Put the header this many bytes into each block (swapped with the bytes there), as in fio." },
 	{ .name = "verify_pattern", .type = OPT_STR, .offset = F(verify.verify_pattern), .size = S(verify.verify_pattern), .def = "",
-	  .help = "Fill written blocks with this pattern and check it, as in fio: 0x hex (0xaa555aa5), \"text\", decimal numbers, run together. With verify=meta or pattern." },
+	  .help = "Fill written blocks with this pattern and check it, as in fio: 0x hex (0xaa555aa5), \"text\", decimal numbers, run together (at most 512 bytes); or fio's file form 'NAME' alone: the bytes of the regular file NAME, 1 to 65536 of them. With verify=meta or pattern." },
 	{ .name = "verify_only", .type = OPT_BOOL, .offset = F(verify.verify_only), .def = "0",
 	  .help = "Write nothing: read back and check the blocks the job would write, as fio, e.g. in a later group of the same run on the same filename=, or on files an earlier run kept (--keep; run with --force)." },
 	{ .name = "verify_state_save", .type = OPT_BOOL, .offset = F(verify.verify_state_save), .def = "1", .fio_noop = 1,
@@ -307,10 +319,12 @@ static const struct option_def files_defs[] = {
 	  .help = "Write fio's IOPS log NAME_iops.N.log (1 per I/O, or I/Os per second of each log_avg_msec window), as write_lat_log." },
 	{ .name = "log_avg_msec", .type = OPT_UINT, .offset = F(logs.log_avg_msec), .def = "0", .max = 86400000,
 	  .help = "Write one line per direction per window of this many milliseconds to the logs: the mean latency (or the largest, log_max_value), the bandwidth and IOPS over the window; block size and offset are then 0, as fio. 0: a line per I/O." },
-	{ .name = "log_max_value", .type = OPT_BOOL, .offset = F(logs.log_max_value), .def = "0",
-	  .help = "With log_avg_msec, the latency logs hold each window's largest latency instead of its mean." },
+	{ .name = "log_max_value", .type = OPT_ENUM, .offset = F(logs.log_max_value), .def = "avg", .values = window_values,
+	  .help = "With log_avg_msec, what a window's line of the latency logs holds: avg its mean latency, max its largest, both the mean and then the largest in a column of its own (the bandwidth and IOPS logs then repeat their one figure), as fio's log_window_value (another name of this key); 0 and 1 are avg and max, fio 3.33's form." },
 	{ .name = "log_offset", .type = OPT_BOOL, .offset = F(logs.log_offset), .def = "0",
 	  .help = "Add each I/O's offset in its file (bytes) to the log lines, before the priority." },
+	{ .name = "log_issue_time", .type = OPT_BOOL, .offset = F(logs.log_issue_time), .def = "0",
+	  .help = "Add a last column to the log lines: in the clat and slat logs each I/O's issue time (ns from the start of the thread's measured phase: the end of the submit that carried it, or the start of a synchronous I/O), 0 in the others and in windows, as newer fio than 3.33. Needs write_lat_log and log_offset, as fio." },
 	{ .name = "log_prio", .type = OPT_BOOL, .offset = F(logs.log_prio), .def = "0",
 	  .help = "The logs' last column is each I/O's priority as ioprio(2)'s value in hex (class << 13 | level), instead of 1 for the real-time class and 0 for others." },
 	{ .name = "log_unix_epoch", .type = OPT_BOOL, .offset = F(logs.log_unix_epoch), .def = "0",

@@ -20,6 +20,13 @@
 #include "job/job.h"
 #include "util/err.h"
 
+/* The bytes of buffer_pattern and verify_pattern: written forms (0x hex,
+ * "text", numbers) up to fio 3.33's 512, fio's file form ('name') up to
+ * 64 KiB (newer fio's cap is 128 MiB; a pattern is repeated over each
+ * block, so one larger than the largest block is no use). */
+#define FILEIO_PATTERN_TEXT_MAX 512
+#define FILEIO_PATTERN_MAX	65536
+
 enum rw_mode {
 	RW_READ,
 	RW_WRITE,
@@ -223,8 +230,8 @@ struct files_verify {
 	uint64_t verify_async;	  /* fio_noop: dbio checks in the worker thread */
 	bool fill_device;	  /* write until ENOSPC (fio's fill_device, fill_fs) */
 	bool create_serialize;	  /* fio_noop: dbio lays files out before the measured phase */
-	uint8_t vpattern[512];	  /* verify_pattern's bytes (job_validate_verify) */
-	unsigned vpattern_len;	  /* 0: none */
+	uint8_t vpattern[FILEIO_PATTERN_MAX]; /* verify_pattern's bytes (job_validate_verify) */
+	unsigned vpattern_len;		      /* 0: none */
 	/* Resolved by plan_carry_files: a job of a later group names the
 	 * same files (they are kept after this job's group), or this job
 	 * names the files of an earlier group (they are opened again). */
@@ -239,8 +246,9 @@ struct files_logs {
 	char write_bw_log[256];	  /* NAME of NAME_bw.N.log */
 	char write_iops_log[256]; /* NAME of NAME_iops.N.log */
 	uint64_t log_avg_msec;	  /* one line per window of this many ms per direction; 0: per I/O */
-	bool log_max_value;	  /* with log_avg_msec: the window's largest latency, not its mean */
+	int log_max_value;	  /* with log_avg_msec: enum iolog_window_value (fio's log_window_value) */
 	bool log_offset;	  /* an offset column */
+	bool log_issue_time;	  /* a last column: each I/O's issue time (ns), in its clat and slat lines */
 	bool log_prio;		  /* the priority column is the I/O's ioprio value, not 0/1 for RT */
 	bool log_unix_epoch;	  /* times from the Unix epoch (ms), not from the thread's start */
 	bool log_alternate_epoch; /* times from the epoch of log_alternate_epoch_clock_id */
@@ -421,6 +429,14 @@ int job_validate_verify(struct job *job, struct dbio_err *err);
  * (little-endian, as few bytes as hold them), optionally apart by blanks;
  * *n bytes. 0, -EINVAL (*bad: where it went wrong) or -ERANGE. */
 int job_parse_verify_pattern(const char *s, uint8_t *out, size_t room, size_t *n, const char **bad);
+
+/* fio's file form of buffer_pattern and verify_pattern (pattern_file.c):
+ * value is a name in single quotes ('pattern.bin'); the file's bytes, 1
+ * to room of them, into out, *n of them. The path is walked as root may
+ * (util/safepath.h: no symlink of another user), only a regular file is
+ * opened. 0, or DBIO_EINPUT (or the walk's error) naming job's key. */
+int job_pattern_file(const struct job *job, const char *key, const char *value, uint8_t *out, size_t room,
+		     size_t *n, struct dbio_err *err);
 
 /* fio's verify= values (files.c, beside the table), for the option
  * tables (verify, kv's verify). */

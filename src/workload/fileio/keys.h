@@ -45,6 +45,7 @@ struct fileio_conf {
 	/* -- fio: submission and flow -- */
 	char io_submit_mode[16]; /* inline or offload */
 	bool offload;		 /* io_submit_mode=offload, parsed by pace_validate */
+	bool serialize_overlap;	 /* queued engines: no two I/Os in flight share a byte */
 	uint64_t flow_sleep_ns;	 /* how long a thread over its flow share waits; 0: yield and look again */
 	/* -- fio: iologs (replay.c: read_iolog's replay, write_iolog's capture) -- */
 	char read_iolog[4096];	    /* fio's iolog v2 or v3 to replay; "" none */
@@ -70,9 +71,9 @@ struct fileio_conf {
 	int dedupe_mode;	 /* enum dedupe_mode */
 	uint64_t dedupe_ws_pct;	 /* dedupe_working_set_percentage */
 	bool dedupe_global;
-	char buffer_pattern[512]; /* as given: 0xdeadbeef, "text", 42 (fio's forms) */
-	uint8_t bpattern[512];	  /* its bytes (fileio_validate_buffers) */
-	unsigned bpattern_len;	  /* 0: none */
+	char buffer_pattern[512];	      /* as given: 0xdeadbeef, "text", 42 (fio's forms) */
+	uint8_t bpattern[FILEIO_PATTERN_MAX]; /* its bytes (fileio_validate_buffers) */
+	unsigned bpattern_len;		      /* 0: none */
 	/* -- fio: fadvise_hint (at open, fileio_pages.c) -- */
 	int fadvise_hint; /* enum fileio_fadvise */
 	/* -- fio: unified_rw_reporting -- */

@@ -584,7 +584,7 @@ static int replay_io(struct worker *w, struct io_req *req, uint64_t *now)
 	op_stats_add(&w->stats[req->op], req->len, t - t0);
 	if (series_on(&w->series))
 		series_add(&w->series, req->op, req->len, t - t0, t);
-	worker_live_add(w, req->len, t - t0);
+	worker_live_add(w, req->op, req->len, t - t0);
 	if (w->tio)
 		target_add(w, req->file, req->op, req->len, t);
 	if (w->iolog)
