@@ -267,6 +267,8 @@ EOF
 	refused_file f.fio "dbio: f.fio:5: key 'verify_backlog': bad value '1x': expected a whole number from 0 with an optional k, m, g or t suffix (binary: 1k = 1024)"
 	printf '[j]\nrw=write\nsize=1m\nverify_backlog_batch=4\n' >l.fio
 	refused_file l.fio "dbio: l.fio:4: key 'verify_backlog_batch': has nothing to do without verify=: give verify=crc32c (or another) (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_only=1\ntime_based\nruntime=1\n' >p.fio
+	refused_file p.fio "dbio: p.fio:5: key 'verify_only': not with time_based: it reads back the writes of a job bound by size (job 'j')"
 	printf '[j]\nrw=write\nsize=1m\nverify=md5\nexperimental_verify=1\nramp_time=1\n' >o.fio
 	refused_file o.fio "dbio: o.fio:5: key 'experimental_verify': not with ramp_time: the read back makes the offsets again from the start, and the ramp's writes came first (job 'j')"
 	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_pattern=%%o\n' >g.fio

@@ -202,6 +202,9 @@ int job_validate_verify(struct job *job, struct dbio_err *err)
 	if (fileio_files(job)->verify.verify_only && !job_writes(job))
 		return job_fail(job, "verify_only", err,
 				"for a job that writes: it reads back what the same job wrote before");
+	if (fileio_files(job)->verify.verify_only && job->time_based)
+		return job_fail(job, "verify_only", err,
+				"not with time_based: it reads back the writes of a job bound by size");
 	if (fileio_files(job)->verify.verify_only && job->ramp_ns)
 		return job_fail(
 			job, "ramp_time", err,
