@@ -91,6 +91,9 @@ struct option_def {
 	/* OPT_UINT: a word that stands for the value 0, below min (repeat=auto);
 	 * results show the word. NULL: none. */
 	const char *word;
+	/* OPT_UINT: fio's size suffixes on a count too (verify_backlog=1m is
+	 * 1048576, as fio reads its integer keys); 0: digits only. */
+	int suffixes;
 };
 
 /* Whom a table's keys belong to, and so which jobs may be given them. */

@@ -52,6 +52,9 @@ void option_accepted(const struct option_def *def, char *buf, size_t len)
 		else
 			snprintf(buf, len, "a whole number from %llu to %llu", (unsigned long long)def->min,
 				 (unsigned long long)def->max);
+		if (def->suffixes)
+			snprintf(buf + strlen(buf), len - strlen(buf),
+				 " with an optional k, m, g or t suffix (binary: 1k = 1024)");
 		if (def->word)
 			snprintf(buf + strlen(buf), len - strlen(buf), ", or %s", def->word);
 		break;
@@ -145,9 +148,9 @@ static int parse_number(const struct option_def *def, const char *value, const c
 	uint64_t v = 0;
 	int rc;
 
-	if (def->type == OPT_UINT)
+	if (def->type == OPT_UINT && !def->suffixes)
 		rc = units_parse_u64(value, &v);
-	else if (def->type == OPT_SIZE)
+	else if (def->type == OPT_SIZE || def->type == OPT_UINT)
 		rc = units_parse_size(value, &v);
 	else
 		rc = units_parse_time(value, def->bare_unit_ns, &v);

@@ -194,13 +194,19 @@ static struct layout_file *same_file(struct layout *l, const struct layout *of, 
 
 void layout_share(struct layout *l, size_t n)
 {
+	struct layout_file *lender;
+
 	for (size_t j = 1; j < n; j++)
 		for (size_t i = 0; fileio_files(l[j].job)->layout.filename[0] && i < l[j].nfiles; i++)
 			for (size_t k = 0; k < j; k++)
 				if (fileio_files(l[k].job)->layout.filename[0] &&
-				    same_file(&l[k], &l[j], &l[j].files[i])) {
+				    (lender = same_file(&l[k], &l[j], &l[j].files[i]))) {
 					l[j].files[i].borrowed = true;
 					l[k].fill |= needs_fill(l[j].job);
+					/* as fio, each job extends the file to its
+					 * offset + size (t0002: offset=4G of a 1 GiB job's file) */
+					if (lender->size < l[j].files[i].size)
+						lender->size = l[j].files[i].size;
 					break;
 				}
 }

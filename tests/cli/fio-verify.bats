@@ -176,6 +176,20 @@ EOF
 	[[ "$stderr" == *"1 of "*" blocks read back did not match what was written (verify_fatal: stopped at the first)"* ]]
 }
 
+@test "fio verify: with a queued engine too, verify_only of a kept file writes nothing and reports exactly the 3 flipped blocks" {
+	[ -z "$(why_not_here libaio)" ] || skip "$(why_not_here libaio)"
+	printf '[w]\nrw=randwrite\nbs=4k\nsize=1m\nfilename=data\nverify=crc32c\nioengine=libaio\niodepth=8\ndirect=1\n' >w.fio
+	dbio_ok w.fio --directory="$target" --keep
+	corrupt "$target/data" 3 17 200
+	run --separate-stderr "$DBIO" run w.fio --directory="$target" --force --verify_only=1 --output="$result"
+	[ "$status" -eq 1 ]
+	[ "$(reports)" -eq 3 ]
+	[[ "$stderr" == *"$target/data: verify=crc32c: 3 of 256 blocks read back did not match what was written"* ]]
+	json_is "$result" "$R0.ops.read.count=256" "$R0.ops.write.count=0"
+	# the corruption is still there: nothing was written over it
+	[ "$(dd if="$target/data" bs=1 skip=$((17 * 4096 + 100)) count=8 status=none)" = XXXXXXXX ]
+}
+
 @test "fio verify: a block written elsewhere is caught by its header, verify_dump shows the header found" {
 	need_verify xxhash
 	kept_job write 64k xxhash
@@ -249,8 +263,14 @@ EOF
 	refused_file d.fio "dbio: d.fio:4: key 'verify': pattern checks verify_pattern, and none is given: give verify_pattern= (job 'j')"
 	printf '[j]\nrw=write\nsize=1m\nverify_backlog=4\n' >e.fio
 	refused_file e.fio "dbio: e.fio:4: key 'verify_backlog': has nothing to do without verify=: give verify=crc32c (or another) (job 'j')"
-	printf '[j]\nrw=write\nsize=1m\nruntime=1\ntime_based\nverify=crc32c\n' >f.fio
-	refused_file f.fio "dbio: f.fio:5: key 'time_based': not with verify= in a job that writes (yet): fio reads back after each pass of size; bound the job by size (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_backlog=1x\n' >f.fio
+	refused_file f.fio "dbio: f.fio:5: key 'verify_backlog': bad value '1x': expected a whole number from 0 with an optional k, m, g or t suffix (binary: 1k = 1024)"
+	printf '[j]\nrw=write\nsize=1m\nverify_backlog_batch=4\n' >l.fio
+	refused_file l.fio "dbio: l.fio:4: key 'verify_backlog_batch': has nothing to do without verify=: give verify=crc32c (or another) (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_only=1\ntime_based\nruntime=1\n' >p.fio
+	refused_file p.fio "dbio: p.fio:5: key 'verify_only': not with time_based: it reads back the writes of a job bound by size (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify=md5\nexperimental_verify=1\nramp_time=1\n' >o.fio
+	refused_file o.fio "dbio: o.fio:5: key 'experimental_verify': not with ramp_time: the read back makes the offsets again from the start, and the ramp's writes came first (job 'j')"
 	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_pattern=%%o\n' >g.fio
 	refused_file g.fio "dbio: g.fio:5: key 'verify_pattern': fio's %o (the block's offset) is not in dbio: give bytes (0x hex, \"text\" or decimal numbers) (job 'j')"
 	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_only=1\nramp_time=1\n' >i.fio
@@ -266,14 +286,150 @@ EOF
 		printf '[j]\nworkload=kv\nrecords=100000000\nmem_limit=1g\nverify=1\nkv_engine=%s\n' "$kv" >n.fio
 		refused_file n.fio "dbio: n.fio:3: key 'records': records * 12 bytes * numjobs = 1.12 GiB of verify's table of what each record holds, more than the 512 MiB accepted (half of mem_limit=1 GiB): lower records or numjobs (job 'j')"
 	fi
-	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_backlog_batch=2\n' >h.fio
-	refused_file h.fio "dbio: h.fio:5: key 'verify_backlog_batch': fio key dbio does not honour yet: checks fewer blocks than verify_backlog at a time; dbio checks all N"
 }
 
-@test "fio verify: verify_backlog with a queued engine is refused, naming the engine" {
+# backlog_gap JOB: the writes of JOB in $result that no read back checked.
+backlog_gap() {
+	jpy "$result" "[j for j in r['jobs'] if j['name'] == '$1'][0]['runs'][0]['ops']['write']['count'] - [j for j in r['jobs'] if j['name'] == '$1'][0]['runs'][0]['ops']['read']['count']"
+}
+
+@test "fio verify: verify_backlog with a queued engine reads back while it writes, as fio (t0006), verify_backlog_batch too, and do_verify=0 reads nothing" {
 	[ -z "$(why_not_here libaio)" ] || skip "$(why_not_here libaio)"
-	printf '[j]\nrw=write\nsize=1m\nioengine=libaio\ndirect=1\nverify=crc32c\nverify_backlog=8\n' >a.fio
-	refused_file a.fio "dbio: a.fio:7: key 'verify_backlog': not with a queued engine (libaio) in dbio yet: drop it (the check then runs after the writes) or use psync (job 'j')"
+	cat >j.fio <<'EOF'
+[global]
+bs=4k
+size=1m
+filename=data
+stonewall
+verify=crc32c
+verify_backlog=16
+[aio]
+rw=randwrite
+ioengine=libaio
+iodepth=8
+direct=1
+[aio-randrw]
+rw=randrw
+ioengine=libaio
+iodepth=8
+direct=1
+verify=meta
+verify_pattern=0xaaa
+verify_backlog=1k
+[batch-less]
+rw=write
+verify_backlog_batch=4
+[batch-more]
+rw=write
+verify_backlog_batch=32
+[no-read-back]
+rw=write
+do_verify=0
+EOF
+	dbio_ok j.fio --directory="$target"
+	# fio 3.33 on this job: aio 256 reads and 256 writes, aio-randrw 256
+	# reads (its 116 reads and a read back of each of its 140 writes),
+	# batch-less and batch-more 256 and 256, no-read-back 256 writes and no
+	# read (fio logs no write to check with do_verify=0)
+	[ "$(counts "$result" | grep -v '^aio-randrw')" = "$(printf 'aio read 256\naio write 256\nbatch-less read 256\nbatch-less write 256\nbatch-more read 256\nbatch-more write 256\nno-read-back write 256')" ]
+	[ "$(jpy "$result" "[j for j in r['jobs'] if j['name'] == 'aio-randrw'][0]['runs'][0]['ops']['read']['count']")" = 256 ]
+	json_is "$result" jobs.1.options.verify_backlog=1024
+	# time_based: no read back after the runtime (fio's verify phase never
+	# starts), so what was read back was read while writing; fio 3.33 left
+	# 1 write (libaio) and 14 (batch 4 of 16) unchecked in a second
+	cat >t.fio <<'EOF'
+[global]
+bs=4k
+size=1m
+filename=data
+stonewall
+verify=crc32c
+verify_backlog=16
+time_based
+runtime=1
+[tb-aio]
+rw=randwrite
+ioengine=libaio
+iodepth=8
+direct=1
+[tb-batch]
+rw=randwrite
+verify_backlog_batch=4
+EOF
+	dbio_ok t.fio --directory="$target"
+	[ "$(jpy "$result" "r['jobs'][0]['runs'][0]['ops']['read']['count'] > 0")" = true ]
+	[ "$(backlog_gap tb-aio)" -ge 0 ]
+	[ "$(backlog_gap tb-aio)" -lt 24 ] # verify_backlog + iodepth
+	[ "$(backlog_gap tb-batch)" -ge 12 ] # the batch leaves 12 of each 16
+	[ "$(backlog_gap tb-batch)" -le 16 ]
+}
+
+@test "fio verify: verify_backlog takes fio's suffixes (t0009: 1m), and the null engine's time_based job reads back every 1k blocks" {
+	printf '[j]\nioengine=null\niodepth=16\nrw=randwrite\nbs=4k\nsize=20g\nnorandommap\ntime_based\nruntime=1\nverify=crc32c\nverify_backlog=1k\nverify_async=6\nverify_async_cpus=0\n' >j.fio
+	dbio_ok j.fio --directory="$target"
+	json_is "$result" jobs.0.options.verify_backlog=1024 jobs.0.options.verify_async_cpus=0
+	[ "$(jpy "$result" 'run["ops"]["read"]["count"] > 0 and run["ops"]["read"]["count"] % 1024 == 0')" = true ]
+	[ "$(jpy "$result" 'run["ops"]["write"]["count"] - run["ops"]["read"]["count"] < 1024 + 16')" = true ]
+	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_backlog=1m\n' >m.fio
+	dbio_ok m.fio --directory="$target"
+	json_is "$result" jobs.0.options.verify_backlog=1048576 "$R0.ops.read.count=256" "$R0.ops.write.count=256"
+}
+
+@test "fio verify: experimental_verify replays the offsets to read back, as fio's (t0025, t0026)" {
+	need_verify md5
+	cat >j.fio <<'EOF'
+[global]
+filename=data
+stonewall
+verify=md5
+experimental_verify=1
+[seq]
+size=128k
+rw=write
+[rand]
+size=1m
+rw=randwrite
+[rand-bs]
+size=1m
+rw=randwrite
+bsrange=4k-64k
+EOF
+	dbio_ok j.fio --directory="$target"
+	# fio 3.33 (and 3.42, built from fio's tree): seq 32 and 32 (t0025's
+	# 128 KiB read), rand 256 and 256; rand-bs reads what it wrote, its own draw
+	[ "$(counts "$result" | grep -v '^rand-bs')" = "$(printf 'rand read 256\nrand write 256\nseq read 32\nseq write 32')" ]
+	[ "$(jpy "$result" '[j["runs"][0]["ops"]["read"]["bytes"] == j["runs"][0]["ops"]["write"]["bytes"] for j in r["jobs"]]')" = "[true, true, true]" ]
+	# a mixed job: the writes are read back, its reads passed over; fio 3.33 fails this job (bad header rand_seed)
+	printf '[m]\nfilename=data\nsize=1m\nrw=randrw\nverify=md5\nexperimental_verify=1\n' >m.fio
+	dbio_ok m.fio --directory="$target"
+	[ "$(jpy "$result" 'run["ops"]["read"]["count"] == 256 and run["ops"]["write"]["count"] < 256')" = true ]
+	# loops: each loop read back. fio 3.33 and 3.42 write 7 of loops=8 and
+	# read back the first only (t0026's job1: 1792 writes, 256 reads)
+	printf '[l]\nfilename=data\nsize=1m\nrw=randwrite\nloops=8\nverify=md5\nexperimental_verify=1\n' >l.fio
+	dbio_ok l.fio --directory="$target"
+	json_is "$result" "$R0.ops.read.count=2048" "$R0.ops.write.count=2048"
+	# time_based (t0026's job2): no read back after the runtime, as fio
+	printf '[t]\nfilename=data\nsize=1m\nrw=randrw\ntime_based\nruntime=1\nverify=md5\nexperimental_verify=1\n' >t.fio
+	dbio_ok t.fio --directory="$target"
+	json_is "$result" "$R0.partial=false"
+}
+
+@test "fio verify: jobs sharing a file each extend it to their offset + size, as fio (t0002: offset=4G of a smaller file)" {
+	printf '[global]\nfilename=shared\nbs=4k\nsize=1m\n[w]\nrw=write\n[r]\noffset=4m\nrw=read\n' >j.fio
+	dbio_ok j.fio --directory="$target" --keep
+	# fio 3.33: w 256 writes, r 256 reads, and a file of 5 MiB
+	[ "$(counts "$result")" = "$(printf 'r read 256\nw write 256')" ]
+	[ "$(stat -c %s "$target/shared")" -eq 5242880 ]
+}
+
+@test "fio verify: a job that only reads with loops=2 checks each loop, as fio since 3.37 (t0029: 8 KiB)" {
+	need_verify md5
+	printf '[global]\nfilename=f\nsize=4k\nverify=md5\n[write]\nrw=write\ndo_verify=0\n[read]\nstonewall\nrw=read\nloops=2\ndo_verify=1\n' >j.fio
+	dbio_ok j.fio --directory="$target"
+	# fio 3.42 (built from fio's tree) reads 2 blocks, 8 KiB; fio 3.33 1 (its
+	# bug, fixed by fio's 96a7e64c "verify: fix loops option behavior of read-verify workloads")
+	[ "$(counts "$result")" = "$(printf 'read read 2\nwrite write 1')" ]
+	json_is "$result" jobs.1.runs.0.ops.read.bytes=8192
 }
 
 @test "fio verify: fill_device writes until the filesystem is full, then ends normally with fio's bytes; without it ENOSPC fails the job" {

@@ -190,8 +190,9 @@ int job_validate_verify(struct job *job, struct dbio_err *err)
 	int rc;
 
 	if (fileio_files(job)->verify.verify == VERIFY_NONE) {
-		static const char *const needs[] = { "verify_only", "verify_backlog", "verify_interval",
-						     "verify_offset" };
+		static const char *const needs[] = { "verify_only",	     "verify_backlog",
+						     "verify_backlog_batch", "verify_interval",
+						     "verify_offset",	     "experimental_verify" };
 
 		for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
 			if (job_is_set(job, needs[i]))
@@ -204,13 +205,12 @@ int job_validate_verify(struct job *job, struct dbio_err *err)
 		return job_fail(job, "verify", err, "%s", why);
 	if ((rc = parse_pattern(job, err)) || (rc = check_interval(job, err)))
 		return rc;
-	if (job->time_based && job_writes(job))
-		return job_fail(
-			job, "time_based", err,
-			"not with verify= in a job that writes (yet): fio reads back after each pass of size; bound the job by size");
 	if (fileio_files(job)->verify.verify_only && !job_writes(job))
 		return job_fail(job, "verify_only", err,
 				"for a job that writes: it reads back what the same job wrote before");
+	if (fileio_files(job)->verify.verify_only && job->time_based)
+		return job_fail(job, "verify_only", err,
+				"not with time_based: it reads back the writes of a job bound by size");
 	if (fileio_files(job)->verify.verify_only && job->ramp_ns)
 		return job_fail(
 			job, "ramp_time", err,

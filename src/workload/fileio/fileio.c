@@ -325,6 +325,7 @@ struct qloop {
 	uint64_t issued, done, writes;
 	unsigned inflight, nfree;
 	unsigned due, sync_file; /* syncs_due of the last write, and its file */
+	bool verify_due;	 /* a verify_backlog check: fill nothing, drain, then read back */
 	struct io_req failed;	 /* the first failure's request */
 	int rc;			 /* the first failure */
 	uint64_t now;
@@ -351,15 +352,18 @@ static inline void q_fail(struct qloop *q, int rc, const struct io_req *req)
 }
 
 /* Start measuring: at the start, or when the ramp ends (then what the
- * ramp issued and is still in flight is not counted). */
-static void q_measure(struct qloop *q, uint64_t origin_ns)
+ * ramp issued and is still in flight is not counted, and the budget starts
+ * over; at the start it is as prepare left it: verify_only spent it). */
+static void q_measure(struct qloop *q, uint64_t origin_ns, bool ramp_end)
 {
 	struct worker *w = q->w;
 
 	q->measuring = true;
 	q->issued = q->done = q->writes = 0;
-	q->exhausted = false;
-	where_restart(q->wh);
+	if (ramp_end) {
+		q->exhausted = false;
+		where_restart(q->wh);
+	}
 	w->start_ns = q->now;
 	usage_thread(&q->u0);
 	series_start(&w->series, w->series.interval_ns ? origin_ns : q->now);
@@ -508,6 +512,7 @@ static void q_fill(struct qloop *q)
 
 	/* the budget before the rate: no wait after the last I/O */
 	while (!q->stopping && !q->at_wall && !q->due && !q->pace->pause && q->nfree && !q->lt_drain &&
+	       !(q->verify_due |= st->ver && verify_backlog_due(st->ver)) &&
 	       (!q->lt.on || q->inflight + k < q->lt.depth) && !(q->exhausted |= !where_more(q->wh)) &&
 	       q_next_op(q, &op)) {
 		struct fileio_slot *slot = &st->slots[st->free[q->nfree - 1]];
@@ -652,7 +657,7 @@ static int fileio_run_queued(struct worker *w)
 		q.st->free[i] = q.nfree - 1 - i;
 	pace_start(q.pace, q.now);
 	if (job->ramp_ns == 0)
-		q_measure(&q, w->origin_ns);
+		q_measure(&q, w->origin_ns, false);
 	for (;;) {
 		if (!q.stopping &&
 		    (atomic_load_explicit(w->stop, memory_order_relaxed) ||
@@ -665,7 +670,7 @@ static int fileio_run_queued(struct worker *w)
 			q.stopping = !stonewall_past(w, q.now, deadline, &q.stop_at);
 		}
 		if (!q.measuring && q.now >= ramp_end)
-			q_measure(&q, w->origin_ns + job->ramp_ns);
+			q_measure(&q, w->origin_ns + job->ramp_ns, true);
 		if (q.pace->pause &&
 		    pace_queue_pause(q.pace, &w->eng, q.inflight, q.stopping || q.at_wall || !q.nfree,
 				     q.last_op, &q.now, q.stop_at))
@@ -684,6 +689,16 @@ static int fileio_run_queued(struct worker *w)
 				q.stopping = true;
 			}
 			q.due = 0;
+		}
+		if (q.verify_due && !q.inflight) {
+			/* Drained: each write of the backlog is done, as fio reads back only those. */
+			q.verify_due = false;
+			if (!q.stopping &&
+			    (rc = verify_backlog_run(q.st->ver, w, q.st->bufs[0], q.measuring, &q.now))) {
+				q.failed.op = OP_READ;
+				q.rc = rc;
+				q.stopping = true;
+			}
 		}
 		q_fill(&q);
 		if (!q.inflight) {

@@ -217,21 +217,24 @@ struct files_pacing {
 
 struct files_verify {
 	/* -- fio: verify -- */
-	int verify;		  /* enum verify_type: fio's verify= */
-	bool do_verify;		  /* read back and check what a writing job wrote */
-	bool verify_fatal;	  /* stop at the first bad block */
-	bool verify_dump;	  /* reports show the bad header's bytes (dbio writes no dump files) */
-	uint64_t verify_backlog;  /* check after every N blocks written; 0: after the writes */
-	uint64_t verify_interval; /* bytes of a checked block; 0: the write block size */
-	uint64_t verify_offset;	  /* the header this many bytes into the block */
-	char verify_pattern[512]; /* as given: 0xaa555aa5, "text", 42 (fio's forms) */
-	bool verify_only;	  /* read back what an earlier run wrote; write nothing */
-	bool verify_state_save;	  /* fio_noop: dbio keeps no state files */
-	uint64_t verify_async;	  /* fio_noop: dbio checks in the worker thread */
-	bool fill_device;	  /* write until ENOSPC (fio's fill_device, fill_fs) */
-	bool create_serialize;	  /* fio_noop: dbio lays files out before the measured phase */
-	uint8_t vpattern[FILEIO_PATTERN_MAX]; /* verify_pattern's bytes (job_validate_verify) */
-	unsigned vpattern_len;		      /* 0: none */
+	int verify;		       /* enum verify_type: fio's verify= */
+	bool do_verify;		       /* read back and check what a writing job wrote */
+	bool verify_fatal;	       /* stop at the first bad block */
+	bool verify_dump;	       /* reports show the bad header's bytes (dbio writes no dump files) */
+	uint64_t verify_backlog;       /* check after every N blocks written; 0: after the writes */
+	uint64_t verify_backlog_batch; /* blocks a backlog check reads back; 0: verify_backlog */
+	bool experimental_verify;      /* read back by replaying the offsets, no log */
+	uint64_t verify_interval;      /* bytes of a checked block; 0: the write block size */
+	uint64_t verify_offset;	       /* the header this many bytes into the block */
+	char verify_pattern[512];      /* as given: 0xaa555aa5, "text", 42 (fio's forms) */
+	bool verify_only;	       /* read back what an earlier run wrote; write nothing */
+	bool verify_state_save;	       /* fio_noop: dbio keeps no state files */
+	uint64_t verify_async;	       /* fio_noop: dbio checks in the worker thread */
+	char verify_async_cpus[256];   /* fio_noop: as given */
+	bool fill_device;	       /* write until ENOSPC (fio's fill_device, fill_fs) */
+	bool create_serialize;	       /* fio_noop: dbio lays files out before the measured phase */
+	uint8_t vpattern[FILEIO_PATTERN_MAX];	       /* verify_pattern's bytes (job_validate_verify) */
+	unsigned vpattern_len;	       /* 0: none */
 	/* Resolved by plan_carry_files: a job of a later group names the
 	 * same files (they are kept after this job's group), or this job
 	 * names the files of an earlier group (they are opened again). */

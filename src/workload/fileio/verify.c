@@ -106,6 +106,28 @@ static uint32_t *name_crcs(const struct worker *w)
 	return crc;
 }
 
+/* verify_pattern over the first len bytes of buf. */
+static void fill_pattern(const struct verify *v, void *buf, uint64_t len)
+{
+	const uint8_t *pat = fileio_files(v->job)->verify.vpattern;
+	const unsigned plen = fileio_files(v->job)->verify.vpattern_len;
+
+	for (uint64_t i = 0; i < len; i++)
+		((uint8_t *)buf)[i] = pat[i % plen];
+}
+
+/* experimental_verify: no log; a second where, made as the thread's,
+ * makes the offsets again after the writes, with the draws of reads and
+ * writes as they were at the start. */
+static int replay_prepare(struct verify *v, struct worker *w)
+{
+	if (!(v->replay = calloc(1, sizeof(*v->replay))) || where_init(v->replay, w, worker_seed(w)))
+		return dbio_err_set(&w->err, -ENOMEM,
+				    "worker %u: out of memory for experimental_verify's offsets", w->index);
+	v->rng0 = w->rng;
+	return 0;
+}
+
 int verify_prepare(struct verify **out, struct worker *w, struct where *wh, void *const *bufs, unsigned nbufs)
 {
 	const struct job *job = w->job;
@@ -132,9 +154,9 @@ int verify_prepare(struct verify **out, struct worker *w, struct where *wh, void
 	v->checks_pattern = fileio_files(job)->verify.vpattern_len &&
 			    (fileio_files(job)->verify.verify == VERIFY_META ||
 			     fileio_files(job)->verify.verify == VERIFY_PATTERN);
-	/* fio's null engine fakes its I/O, and fio then checks nothing */
+	/* fio's null engine fakes its I/O (a diskless engine), and fio then checks nothing */
 	v->checks_reads = !job_writes(job) && fileio_files(job)->verify.verify != VERIFY_NULL &&
-			  job->eng != engine_find("null");
+			  !(job->eng->caps & ENGINE_CAP_DISKLESS);
 	v->overlap_risk = fileio_files(job)->layout.norandommap || fileio_files(job)->where.seq_add ||
 			  fileio_files(job)->where.seq_nr > 1 ||
 			  (fileio_files(job)->where.io_size &&
@@ -147,17 +169,37 @@ int verify_prepare(struct verify **out, struct worker *w, struct where *wh, void
 	if (has_header(fileio_files(job)->verify.verify))
 		v->hdr_bytes = sizeof(struct verify_hdr) + v->sum.len;
 	for (unsigned b = 0; fileio_files(job)->verify.vpattern_len && b < nbufs; b++)
-		for (uint64_t i = 0; i < fileio_files(job)->where.max_bs; i++)
-			((uint8_t *)bufs[b])[i] =
-				fileio_files(job)
-					->verify.vpattern[i % fileio_files(job)->verify.vpattern_len];
+		fill_pattern(v, bufs[b], fileio_files(job)->where.max_bs);
+	/* a read of a mixed job, or a read back, lands in the buffer a later
+	 * write sends: the pattern goes in again before each write */
+	v->repattern = fileio_files(job)->verify.vpattern_len && job_reads(job) && job_writes(job);
 	if (!job_writes(job))
 		return 0;
-	/* every write a thread can issue: its bytes in all over the
-	 * smallest write, or number_ios */
-	v->cap = wh->limit / wbs + 1;
-	if (wh->max_ops < v->cap)
-		v->cap = wh->max_ops;
+	v->bufs = bufs;
+	v->nbufs = nbufs;
+	if ((w->eng.ops->caps & ENGINE_CAP_QUEUE) && nbufs > 1 &&
+	    (!(v->reqs = calloc(nbufs, sizeof(*v->reqs))) || !(v->done = calloc(nbufs, sizeof(*v->done))) ||
+	     !(v->sub_ns = calloc(nbufs, sizeof(*v->sub_ns))) ||
+	     !(v->free = calloc(nbufs, sizeof(*v->free)))))
+		return dbio_err_set(&w->err, -ENOMEM, "worker %u: out of memory", w->index);
+	if (fileio_files(job)->verify.experimental_verify && !fileio_files(job)->verify.verify_only)
+		return replay_prepare(v, w);
+	if (job->time_based) {
+		/* no read back after the runtime, as fio: the log holds what
+		 * verify_backlog has not read back yet (log_make_room) */
+		const uint64_t most = fileio_files(job)->verify.verify_backlog_batch >
+						      fileio_files(job)->verify.verify_backlog
+					      ? fileio_files(job)->verify.verify_backlog_batch
+					      : fileio_files(job)->verify.verify_backlog;
+
+		v->cap = most ? 2 * (most + nbufs) + 16 : 0;
+	} else {
+		/* every write a thread can issue: its bytes in all over the
+		 * smallest write, or number_ios */
+		v->cap = wh->limit / wbs + 1;
+		if (wh->max_ops < v->cap)
+			v->cap = wh->max_ops;
+	}
 	v->log = calloc(v->cap ? v->cap : 1, sizeof(*v->log));
 	v->order = v->overlap_risk ? calloc(v->cap ? v->cap : 1, sizeof(*v->order)) : NULL;
 	if (!v->log || (v->overlap_risk && !v->order))
@@ -174,6 +216,13 @@ void verify_free(struct verify *v)
 	if (!v)
 		return;
 	csum_release(&v->sum);
+	if (v->replay)
+		where_release(v->replay);
+	free(v->replay);
+	free(v->reqs);
+	free(v->done);
+	free(v->sub_ns);
+	free(v->free);
 	free(v->name_crcs);
 	free(v->log);
 	free(v->order);
@@ -203,12 +252,26 @@ static void stamp(struct verify *v, const struct worker *w, unsigned file, uint8
 		swap_bytes(p, p + fileio_files(v->job)->verify.verify_offset, v->hdr_bytes);
 }
 
+/* A time_based job's log is a window: when full, what was read back
+ * goes and the rest moves to the front. */
+static void log_make_room(struct verify *v)
+{
+	memmove(v->log, v->log + v->next, (v->n - v->next) * sizeof(*v->log));
+	v->n -= v->next;
+	v->next = 0;
+}
+
 void verify_write(struct verify *v, const struct io_req *req, uint64_t loop)
 {
+	if (v->repattern)
+		fill_pattern(v, req->buf, req->len);
 	if (v->hdr_bytes)
 		for (uint64_t k = 0; k < req->len / v->interval; k++)
 			stamp(v, v->w, req->file, (uint8_t *)req->buf + k * v->interval,
 			      req->off + k * v->interval);
+	v->written += req->len;
+	if (v->n == v->cap && v->next && v->job->time_based)
+		log_make_room(v);
 	if (v->n < v->cap)
 		v->log[v->n++] = (struct verify_entry){ .off = req->off,
 							.len = (uint32_t)req->len,
@@ -467,20 +530,122 @@ static void flush_files(struct worker *w)
 	}
 }
 
+/* The failed read back of req: w->err. */
+static int read_failed(struct worker *w, const struct io_req *req, int rc)
+{
+	return dbio_err_set(&w->err, rc, "%s: verify: read back of %llu bytes at offset %llu: %s",
+			    w->files[req->file].path, (unsigned long long)req->len,
+			    (unsigned long long)req->off, strerror(-rc));
+}
+
+/* A read back done at t (started at t0): counted when measuring, checked.
+ * 1 when verify_fatal stops at a bad block, else 0. */
+static int read_done(struct verify *v, struct worker *w, struct io_req *req, bool measuring, uint64_t t0,
+		     uint64_t t)
+{
+	if (measuring) {
+		op_stats_add(&w->stats[OP_READ], req->len, t - t0);
+		if (series_on(&w->series))
+			series_add(&w->series, OP_READ, req->len, t - t0, t);
+	}
+	return fileio_files(v->job)->verify.verify != VERIFY_NULL &&
+			       !(w->job->eng->caps & ENGINE_CAP_DISKLESS) && check_io(v, w, req)
+		       ? 1
+		       : 0;
+}
+
+/* Read req back into its buffer, counted and timed as a read when
+ * measuring, and check it. 0, -errno of the read (w->err set), or 1 when
+ * verify_fatal stops at a bad block. */
+static int read_check(struct verify *v, struct worker *w, struct io_req *req, bool measuring, uint64_t *now)
+{
+	const uint64_t t0 = *now;
+	int rc;
+
+	if ((rc = read_back(w, req)))
+		return read_failed(w, req, rc);
+	*now = clock_now_ns();
+	return read_done(v, w, req, measuring, t0, *now);
+}
+
+/* The logged writes from v->next to end read back through a queued engine
+ * (its queue drained), nbufs in flight, each in the buffer of its slot; a
+ * slot is filled again as soon as its read is reaped. 0, -errno (w->err
+ * set), or 1 when verify_fatal stopped. Whatever was queued is reaped
+ * before it returns, also after a bad block or a failure. */
+static int readback_queued(struct verify *v, struct worker *w, size_t end, bool measuring, uint64_t *now)
+{
+	const struct engine_ops *ops = w->eng.ops;
+	unsigned nfree = v->nbufs, inflight = 0;
+	int stop = 0, rc = 0, n;
+
+	for (unsigned i = 0; i < v->nbufs; i++)
+		v->free[i] = i;
+	for (;;) {
+		unsigned k = 0;
+
+		while (!stop && !rc && nfree && v->next < end &&
+		       !atomic_load_explicit(w->stop, memory_order_relaxed)) {
+			const struct verify_entry *e = &v->log[v->next++];
+			const unsigned slot = v->free[nfree - 1];
+
+			if (e->dead)
+				continue;
+			v->reqs[slot] = (struct io_req){ .fd = w->files[e->file].fd,
+							 .op = OP_READ,
+							 .buf = v->bufs[slot],
+							 .len = e->len,
+							 .off = e->off,
+							 .file = e->file,
+							 .slot = slot };
+			v->sub_ns[slot] = *now;
+			if ((n = ops->queue(&w->eng, &v->reqs[slot]))) {
+				rc = read_failed(w, &v->reqs[slot], n);
+				break;
+			}
+			nfree--;
+			k++;
+		}
+		if (k && (n = ops->submit(&w->eng)) < 0) {
+			/* nothing of them is in flight */
+			rc = rc ? rc : read_failed(w, &v->reqs[v->free[nfree]], n);
+			nfree += k;
+		} else {
+			inflight += k;
+		}
+		if (!inflight)
+			break;
+		if ((n = ops->reap(&w->eng, v->done, inflight, 1)) < 0)
+			return rc ? rc : read_failed(w, &v->reqs[v->free[nfree]], n);
+		*now = clock_now_ns();
+		for (int i = 0; i < n; i++) {
+			struct io_req *req = v->done[i];
+
+			inflight--;
+			v->free[nfree++] = req->slot;
+			if (req->rc && !rc)
+				rc = read_failed(w, req, req->rc);
+			else if (!rc && !stop)
+				stop = read_done(v, w, req, measuring, v->sub_ns[req->slot], *now);
+		}
+	}
+	return rc ? rc : stop;
+}
+
 int verify_readback(struct verify *v, struct worker *w, void *buf, bool all, bool measuring, uint64_t *now)
 {
-	const bool series = series_on(&w->series);
-	size_t end = all || v->n - v->next < fileio_files(v->job)->verify.verify_backlog
-			     ? v->n
-			     : v->next + fileio_files(v->job)->verify.verify_backlog;
+	const size_t end = all || v->n - v->next < v->pending ? v->n : v->next + v->pending;
 
-	v->since = 0;
 	if (all) {
 		flush_files(w);
 		if (v->overlap_risk)
 			replace_overlaps(v);
 		*now = clock_now_ns();
+	} else {
+		v->pending -= end - v->next;
 	}
+	if (v->reqs)
+		return readback_queued(v, w, end, measuring, now) < 0 ? w->err.code : 0;
 	for (; v->next < end; v->next++) {
 		const struct verify_entry *e = &v->log[v->next];
 		struct io_req req = { .fd = w->files[e->file].fd,
@@ -493,24 +658,56 @@ int verify_readback(struct verify *v, struct worker *w, void *buf, bool all, boo
 
 		if (e->dead || atomic_load_explicit(w->stop, memory_order_relaxed))
 			continue;
-		if ((rc = read_back(w, &req)))
-			return dbio_err_set(&w->err, rc,
-					    "%s: verify: read back of %llu bytes at offset %llu: %s",
-					    w->files[e->file].path, (unsigned long long)req.len,
-					    (unsigned long long)req.off, strerror(-rc));
-		const uint64_t t = clock_now_ns();
-
-		if (measuring) {
-			op_stats_add(&w->stats[OP_READ], req.len, t - *now);
-			if (series)
-				series_add(&w->series, OP_READ, req.len, t - *now, t);
-		}
-		*now = t;
-		if (fileio_files(v->job)->verify.verify != VERIFY_NULL &&
-		    w->job->eng != engine_find("null") && check_io(v, w, &req)) {
+		if ((rc = read_check(v, w, &req, measuring, now)) < 0)
+			return rc;
+		if (rc) {
 			v->next++;
 			break;
 		}
+	}
+	return 0;
+}
+
+int verify_backlog_run(struct verify *v, struct worker *w, void *buf, bool measuring, uint64_t *now)
+{
+	if (!v->pending)
+		v->pending = fileio_files(v->job)->verify.verify_backlog_batch
+				     ? fileio_files(v->job)->verify.verify_backlog_batch
+				     : fileio_files(v->job)->verify.verify_backlog;
+	return verify_readback(v, w, buf, false, measuring, now);
+}
+
+/* experimental_verify's read back, as fio's: the offsets made again from
+ * the start, the draws of reads and writes too; each write becomes a read
+ * of its block, a read is passed over; as many bytes as were written. */
+static int replay(struct verify *v, struct worker *w, void *buf, bool measuring, uint64_t *now)
+{
+	const struct job *job = v->job;
+	const bool mixed =
+		fileio_files(job)->layout.rw == RW_RANDRW || fileio_files(job)->layout.rw == RW_READWRITE;
+	const enum op_type fixed_op = where_first_op(job);
+	struct rng rng = v->rng0;
+	uint64_t read = 0;
+	struct io_req req = { .buf = buf };
+	enum op_type op;
+
+	flush_files(w);
+	*now = clock_now_ns();
+	while (read + fileio_files(job)->where.min_bs <= v->written &&
+	       !atomic_load_explicit(w->stop, memory_order_relaxed)) {
+		op = mixed ? (rng_below(&rng, 100) < fileio_files(job)->layout.rwmixread ? OP_READ : OP_WRITE)
+			   : fixed_op;
+		if (!where_next(v->replay, op, &req))
+			break;
+		if (op != OP_WRITE)
+			continue;
+		req.op = OP_READ;
+		req.fd = w->files[req.file].fd;
+		read += req.len;
+		int rc = read_check(v, w, &req, measuring, now);
+
+		if (rc)
+			return rc < 0 ? rc : 0;
 	}
 	return 0;
 }
@@ -519,9 +716,12 @@ int verify_end(struct verify *v, struct worker *w, void *buf, bool measuring, ui
 {
 	int rc;
 
-	if (job_writes(v->job) && fileio_files(v->job)->verify.do_verify && !w->err.code &&
-	    !atomic_load(w->stop) && !atomic_load(w->job_stop) &&
-	    (rc = verify_readback(v, w, buf, true, measuring, now)))
+	/* a time_based job spent its runtime: fio's verify phase never
+	 * starts (verify_backlog checks during the run) */
+	if (job_writes(v->job) && fileio_files(v->job)->verify.do_verify && !v->job->time_based &&
+	    !w->err.code && !atomic_load(w->stop) && !atomic_load(w->job_stop) &&
+	    (rc = v->replay ? replay(v, w, buf, measuring, now)
+			    : verify_readback(v, w, buf, true, measuring, now)))
 		return rc;
 	return verify_finish(v, w);
 }
@@ -551,15 +751,17 @@ int verify_validate(struct job *job, struct dbio_err *err)
 	if (!csum_built(csum_of(fileio_files(job)->verify.verify)))
 		return job_fail_choice(job, "verify", type_name(fileio_files(job)->verify.verify),
 				       "crc32c, meta, pattern, null", err);
-	if (fileio_files(job)->verify.verify_backlog && (job->eng->caps & ENGINE_CAP_QUEUE))
+	if (fileio_files(job)->verify.experimental_verify && job->ramp_ns)
 		return job_fail(
-			job, "verify_backlog", err,
-			"not with a queued engine (%s) in dbio yet: drop it (the check then runs after the writes) or use psync",
-			job->eng->name);
+			job, "experimental_verify", err,
+			"not with ramp_time: the read back makes the offsets again from the start, and the ramp's writes came first");
 	if (fileio_files(job)->verify.verify_offset && fileio_files(job)->verify.vpattern_len)
 		return job_fail(job, "verify_offset", err,
 				"not with verify_pattern in dbio: give one of the two");
-	if (!job_writes(job))
+	/* a time_based job logs a window of verify_backlog (verify_prepare),
+	 * experimental_verify nothing */
+	if (!job_writes(job) || job->time_based ||
+	    (fileio_files(job)->verify.experimental_verify && !fileio_files(job)->verify.verify_only))
 		return 0;
 	/* the log of the writes (verify_prepare): an entry a write, at most */
 	const uint64_t wbs = fileio_files(job)->where.min_bs_rw[1] ? fileio_files(job)->where.min_bs_rw[1]

@@ -6,8 +6,13 @@
  * name and a crc32c of the header — and the checksum of the rest of the block (crc32c, xxhash,
  * md5, sha*), or the rest is verify_pattern. As fio, a job that writes
  * logs every write it issues and, after its writes (or after every
- * verify_backlog of them), reads the logged blocks back and checks them;
- * those reads count as reads, as in fio's JSON. Where fio might have
+ * verify_backlog of them, by fio's rule, verify_backlog_batch at a time),
+ * reads the logged blocks back and checks them; those reads count as
+ * reads, as in fio's JSON. A queued engine drains its queue first and
+ * reads back iodepth at once. experimental_verify keeps no log: a second
+ * where, made as the thread's, replays the offsets after the writes. A
+ * time_based job reads back nothing after its runtime, as fio; its log
+ * is a window of the backlog. Where fio might have
  * written a block twice (norandommap, rw=write:N, io_size above size) a
  * later write of it replaces the earlier one in the log, as fio's sorted
  * log does, within a loop of loops=. A job that only reads checks each
@@ -20,8 +25,9 @@
  * fileio makes it in prepare (verify_prepare, after where_init), calls
  * verify_write before it issues each write, verify_read_done after each
  * read of a job that only reads, and verify_readback after its loop and
- * every verify_backlog writes (verify_backlog). Nothing of it
- * allocates after prepare.
+ * every verify_backlog writes (verify_backlog; the queued loop asks
+ * verify_backlog_due before each I/O and runs verify_backlog_run when
+ * drained). Nothing of it allocates after prepare.
  */
 #ifndef DBIO_WORKLOAD_VERIFY_H
 #define DBIO_WORKLOAD_VERIFY_H
@@ -34,9 +40,9 @@
 #include "util/checksum.h"
 #include "workload/workload.h"
 #include "workload/fileio/files.h"
+#include "workload/fileio/where.h"
 
 struct worker;
-struct where;
 
 /* A write the job issued: what the read back covers. */
 struct verify_entry {
@@ -56,14 +62,24 @@ struct verify {
 	bool checks_pattern;	  /* the bytes after the header are verify_pattern */
 	bool checks_reads;	  /* a job that only reads: each read is checked */
 	bool overlap_risk;	  /* a block may be written twice in a loop */
+	bool repattern;		  /* reads share the buffers: each write gets verify_pattern again */
 	uint32_t thread;	  /* fio's number of the writing thread */
 	uint32_t thread_first;	  /* fio's number of the job's first thread */
 	uint32_t threads_sharing; /* threads on this thread's files: 1, or numjobs on shared files */
 	uint32_t *name_crcs;	  /* per file of the thread: the crc32c of its name, made in prepare */
 	struct verify_entry *log; /* cap entries, n logged, next the first not read back */
-	uint32_t *order;	  /* overlap_risk: the log sorted, for the replacing */
+	void *const *bufs;	  /* the thread's buffers: a queued engine reads back nbufs at once */
+	unsigned nbufs;
+	struct io_req *reqs;  /* nbufs: the read backs in flight */
+	struct io_req **done; /* nbufs: what reap returns */
+	uint64_t *sub_ns;     /* nbufs: when each slot's read back was queued */
+	unsigned *free;	      /* nbufs: the free slots, a stack */
+	uint32_t *order;      /* overlap_risk: the log sorted, for the replacing */
 	size_t cap, n, next;
-	uint64_t since;	       /* writes since the last backlog check */
+	uint64_t pending;      /* verify_backlog_batch: blocks the check under way still owes */
+	uint64_t written;      /* bytes written: experimental_verify reads back as many */
+	struct where *replay;  /* experimental_verify: the offsets made again, from the start */
+	struct rng rng0;       /* experimental_verify: the thread's draws of reads and writes, at the start */
 	uint64_t checked, bad; /* blocks checked, blocks bad */
 	char first_path[512];  /* the first bad block's file */
 	char reports[7168];    /* one line a bad block, a newline before each */
@@ -89,21 +105,35 @@ void verify_write(struct verify *v, const struct io_req *req, uint64_t loop);
 int verify_read_done(struct verify *v, struct worker *w, const struct io_req *req);
 
 /* Read back and check what was logged and not read back yet (all of it:
- * all; else verify_backlog entries), through the worker's engine, one
+ * all; else v->pending entries at most), through the worker's engine, one
  * block at a time into buf, each read counted and timed as a read when
  * measuring; *now is the clock after it. The files are synced and their
  * cached pages dropped first (invalidate=1), as fio, when all. 0, or
  * -errno of a failed read (w->err set). Bad blocks are counted. */
 int verify_readback(struct verify *v, struct worker *w, void *buf, bool all, bool measuring, uint64_t *now);
 
-/* After each write: when verify_backlog writes were logged since the
- * last check, verify_readback of them. 0 or its error. */
+/* Whether a verify_backlog check is due before the next I/O, by fio's
+ * rule: the writes logged and not read back yet are a multiple of
+ * verify_backlog, or verify_backlog_batch is not through yet and there
+ * is something to read; never with do_verify=0 (fio then logs no write).
+ * A queued loop drains its queue first. */
+static inline bool verify_backlog_due(const struct verify *v)
+{
+	const uint64_t backlog = fileio_files(v->job)->verify.verify_backlog, held = v->n - v->next;
+
+	return backlog && held && fileio_files(v->job)->verify.do_verify &&
+	       (v->pending || held % backlog == 0);
+}
+
+/* The check verify_backlog_due said is due: verify_readback of up to
+ * verify_backlog_batch blocks (verify_backlog when 0), what the check
+ * owes carried to the next write when fewer are held. 0 or its error. */
+int verify_backlog_run(struct verify *v, struct worker *w, void *buf, bool measuring, uint64_t *now);
+
+/* After each write of the synchronous loop: the check, when due. */
 static inline int verify_backlog(struct verify *v, struct worker *w, void *buf, bool measuring, uint64_t *now)
 {
-	if (!fileio_files(v->job)->verify.verify_backlog ||
-	    ++v->since < fileio_files(v->job)->verify.verify_backlog)
-		return 0;
-	return verify_readback(v, w, buf, false, measuring, now);
+	return verify_backlog_due(v) ? verify_backlog_run(v, w, buf, measuring, now) : 0;
 }
 
 /* fio's fill_device: a write that found the filesystem full (ENOSPC,
