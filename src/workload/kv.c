@@ -225,7 +225,7 @@ static int kv_prepare(struct worker *w)
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&w->stats[t]);
 	st->durable = durable_armed();
-	return kv_durable_start(w, st->be, conf, st->value, st->path);
+	return kv_durable_start(w, st->be, conf, workload_part_conf(job), st->value, st->path);
 }
 
 static void make_key(char *key, uint64_t n)

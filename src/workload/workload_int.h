@@ -124,10 +124,11 @@ struct kv_backend {
 	const void *lib_symbol;
 	/* Appended, optional: reopen, above. */
 	int (*reopen)(struct kv_db **db, const char *path, bool *intact, struct dbio_err *err);
-	/* Appended, optional: the durability setting conf puts in force, in
-	 * the engine's words ("synchronous=FULL", "MDB_NOSYNC"), for dbio
+	/* Appended, optional: the durability setting conf and own (the
+	 * engine's keys, as for open) put in force, in the engine's words
+	 * ("synchronous=FULL", "MDB_NOSYNC", "WAL synced per batch"), for dbio
 	 * crash's result; NULL: sync_each_batch's value is said. */
-	void (*setting)(const struct kv_conf *conf, char *buf, size_t len);
+	void (*setting)(const struct kv_conf *conf, const void *own, char *buf, size_t len);
 };
 
 /* Whether the shared library that holds sym was built with assertions on
@@ -149,14 +150,14 @@ void kv_lib_get(const struct kv_backend *be, const char **version, int *assertio
 /* kv_durable.c: dbio crash's check of workload=kv (workload/durable.h).
  * start: after prepare, when a probe is armed (0 and nothing otherwise):
  * the table of what is acknowledged, the engine's files made durable
- * (value: the fill every write starts from; path: the database's, under
- * the layer's mount). seal: the crc32c of the key, kv's stamp and the rest
+ * (own: the engine's keys; value: the fill every write starts from; path:
+ * the database's, under the layer's mount). seal: the crc32c of the key, kv's stamp and the rest
  * of v, into v's bytes 16..20. issue: a write of the batch (its record,
  * sequence, length); ack: the batch's commit returned (a cut may follow);
  * finish: the findings into w->durable, the table freed (cleanup calls it
  * too). */
 int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct kv_conf *conf,
-		     const char *value, const char *path);
+		     const void *own, const char *value, const char *path);
 void kv_durable_seal(char *v, size_t vl, const char *key, size_t kl);
 void kv_durable_issue(uint64_t rec, uint64_t seq, size_t vl);
 void kv_durable_ack(void);
