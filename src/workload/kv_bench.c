@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/clock.h"
@@ -223,6 +224,12 @@ static int bench_phase(struct worker *w, struct kv_bench_ctx *c, const struct be
 
 	ph->name = b->name;
 	ph->start_ns = *now;
+	/* the phase's own latencies, as db_bench's histogram has them: a
+	 * write's batches, a read's operations */
+	ph->lat_op = write ? OP_BATCH : b->op;
+	if (!ph->lat && !(ph->lat = malloc(sizeof(*ph->lat))))
+		return dbio_err_set(&w->err, -ENOMEM, "%s: out of memory for its latencies", b->name);
+	op_stats_init(ph->lat);
 	usage_thread(&u0);
 	while (done < n && !ended && !rc && !workload_stopped(w) && !(rc = c->be->begin(c->db, write))) {
 		const uint64_t in_batch = n - done < conf->batch ? n - done : conf->batch, batch_start = *now;
@@ -245,6 +252,8 @@ static int bench_phase(struct worker *w, struct kv_bench_ctx *c, const struct be
 			const uint64_t end = clock_now_ns();
 
 			workload_record(w, b->op, bytes, end - *now, end);
+			if (!write)
+				op_stats_add(ph->lat, bytes, end - *now);
 			batch_bytes += bytes;
 			*now = end;
 		}
@@ -254,6 +263,8 @@ static int bench_phase(struct worker *w, struct kv_bench_ctx *c, const struct be
 
 		workload_record(w, OP_COMMIT, 0, end - *now, end);
 		workload_record(w, OP_BATCH, batch_bytes, end - batch_start, end);
+		if (write)
+			op_stats_add(ph->lat, batch_bytes, end - batch_start);
 		if (w->series.manual)
 			series_close(&w->series, end, end - batch_start);
 		*now = end;
