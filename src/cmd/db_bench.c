@@ -36,34 +36,35 @@ struct dbb_args {
 /* X(index, name, key, default, help, rocksdb, boolean) per flag, so that the
  * option rows below are made of the same literals (a C initializer of
  * static storage cannot read another array's elements). */
-#define DBB_FLAGS(X)                                                                                                                                                                 \
-	X(0, "--benchmarks", "benchmarks", "fillseq,readrandom",                                                                                                                     \
-	  "comma-separated db_bench benchmarks, run in order: fillseq, fillrandom, fillsync, overwrite, readseq, readrandom, deleterandom, seekrandom (default fillseq,readrandom)", \
-	  false, false)                                                                                                                                                              \
-	X(1, "--num", "records", "1000000", "key/values to place in the database (default 1000000)", false,                                                                          \
-	  false)                                                                                                                                                                     \
-	X(2, "--reads", "lookups", NULL, "read operations (default: --num)", false, false)                                                                                           \
-	X(3, "--value_size", "value_size", "100", "bytes of each value (default 100)", false, false)                                                                                 \
-	X(4, "--batch_size", "batch", "1", "puts per write batch (default 1)", false, false)                                                                                         \
-	X(5, "--threads", "numjobs", "1", "threads, each on a database of its own (db_bench's share one)",                                                                           \
-	  false, false)                                                                                                                                                              \
-	X(6, "--db", "directory", NULL,                                                                                                                                              \
-	  "the directory the database is made in (required; made when its parent is there)", false, false)                                                                           \
-	X(7, "--sync", "sync_each_batch", "0", "1: every write batch synced (default 0)", false, true)                                                                               \
-	X(8, "--write_buffer_size", "write_buffer_size", NULL, "memtable bytes", false, false)                                                                                       \
-	X(9, "--cache_size", "cache_size", NULL, "block cache bytes (default 8 MiB)", false, false)                                                                                  \
-	X(10, "--compression_type", "compression_type", NULL,                                                                                                                        \
-	  "none, snappy (default), zlib, bzip2, lz4, lz4hc, zstd", false, false)                                                                                                     \
-	X(11, "--max_background_jobs", "max_background_jobs", NULL,                                                                                                                  \
-	  "flush and compaction threads (default 2)", false, false)                                                                                                                  \
-	X(12, "--disable_wal", "disable_wal", NULL, "1: no WAL", false, true)                                                                                                        \
-	X(13, "--use_fsync", "use_fsync", NULL, "1: fsync instead of fdatasync", false, true)                                                                                        \
-	X(14, "--histogram", NULL, "0",                                                                                                                                              \
-	  "1: each benchmark's own latencies in microseconds, as db_bench prints them", false, true)                                                                                 \
-	X(15, "--kv_engine", "kv_engine", "rocksdb", "dbio's: rocksdb (default) or leveldb", false, false)                                                                           \
-	X(16, "--statistics", "statistics", "0",                                                                                                                                     \
-	  "1: RocksDB's statistics, and with them the engine's write amplification (default 0)", true, true)                                                                         \
-	X(17, "--enable_pipelined_write", "enable_pipelined_write", "1",                                                                                                             \
+#define DBB_FLAGS(X)                                                                                                                                                                                   \
+	X(0, "--benchmarks", "benchmarks", "fillseq,readrandom",                                                                                                                                       \
+	  "comma-separated db_bench benchmarks, run in order: fillseq, fillrandom, fillsync, overwrite, readseq, readrandom, deleterandom, seekrandom, readwhilewriting (default fillseq,readrandom)", \
+	  false, false)                                                                                                                                                                                \
+	X(1, "--num", "records", "1000000", "key/values to place in the database (default 1000000)", false,                                                                                            \
+	  false)                                                                                                                                                                                       \
+	X(2, "--reads", "lookups", NULL, "read operations (default: --num)", false, false)                                                                                                             \
+	X(3, "--value_size", "value_size", "100", "bytes of each value (default 100)", false, false)                                                                                                   \
+	X(4, "--batch_size", "batch", "1", "puts per write batch (default 1)", false, false)                                                                                                           \
+	X(5, "--threads", "numjobs", "1",                                                                                                                                                              \
+	  "threads, each on a database of its own (db_bench's share one); with readwhilewriting its readers, on one database",                                                                         \
+	  false, false)                                                                                                                                                                                \
+	X(6, "--db", "directory", NULL,                                                                                                                                                                \
+	  "the directory the database is made in (required; made when its parent is there)", false, false)                                                                                             \
+	X(7, "--sync", "sync_each_batch", "0", "1: every write batch synced (default 0)", false, true)                                                                                                 \
+	X(8, "--write_buffer_size", "write_buffer_size", NULL, "memtable bytes", false, false)                                                                                                         \
+	X(9, "--cache_size", "cache_size", NULL, "block cache bytes (default 8 MiB)", false, false)                                                                                                    \
+	X(10, "--compression_type", "compression_type", NULL,                                                                                                                                          \
+	  "none, snappy (default), zlib, bzip2, lz4, lz4hc, zstd", false, false)                                                                                                                       \
+	X(11, "--max_background_jobs", "max_background_jobs", NULL,                                                                                                                                    \
+	  "flush and compaction threads (default 2)", false, false)                                                                                                                                    \
+	X(12, "--disable_wal", "disable_wal", NULL, "1: no WAL", false, true)                                                                                                                          \
+	X(13, "--use_fsync", "use_fsync", NULL, "1: fsync instead of fdatasync", false, true)                                                                                                          \
+	X(14, "--histogram", NULL, "0",                                                                                                                                                                \
+	  "1: each benchmark's own latencies in microseconds, as db_bench prints them", false, true)                                                                                                   \
+	X(15, "--kv_engine", "kv_engine", "rocksdb", "dbio's: rocksdb (default) or leveldb", false, false)                                                                                             \
+	X(16, "--statistics", "statistics", "0",                                                                                                                                                       \
+	  "1: RocksDB's statistics, and with them the engine's write amplification (default 0)", true, true)                                                                                           \
+	X(17, "--enable_pipelined_write", "enable_pipelined_write", "1",                                                                                                                               \
 	  "RocksDB's pipelined writes of WAL and memtable (default 1)", true, true)
 
 static const struct dbb_flag {
@@ -80,6 +81,7 @@ static const struct dbb_flag {
 #define BENCHMARKS 0  /* flags[] index of --benchmarks */
 #define NUM	   1  /* of --num */
 #define VALUE_SIZE 3  /* of --value_size */
+#define THREADS	   5  /* of --threads */
 #define DB	   6  /* of --db */
 #define HISTOGRAM  14 /* of --histogram */
 #define KV_ENGINE  15 /* of --kv_engine */
@@ -242,6 +244,7 @@ static int dbb_make_db(const char *path)
 static int dbb_jobfile(const struct dbb_args *a, char *buf, size_t len)
 {
 	const char *engine = a->flag[KV_ENGINE] ? a->flag[KV_ENGINE] : flags[KV_ENGINE].def;
+	const bool rww = strstr(dbb_value(a, BENCHMARKS), "readwhilewriting") != NULL;
 	char err[512];
 	size_t used = (size_t)snprintf(buf, len,
 				       "[db_bench]\nworkload=kv\npercentile_list=50:75:99:99.9:99.99\n"
@@ -260,7 +263,9 @@ static int dbb_jobfile(const struct dbb_args *a, char *buf, size_t len)
 			cmd_error("db_bench: %s: bad value '%s'", flags[i].name, shown(v, err, sizeof(err)));
 			return 2;
 		}
-		if (flags[i].key && v)
+		if (i == THREADS && rww) /* db_bench's threads of readwhilewriting share one database */
+			used += (size_t)snprintf(buf + used, len - used, "readers=%s\nnumjobs=1\n", v);
+		else if (flags[i].key && v)
 			used += (size_t)snprintf(buf + used, len - used, "%s=%s\n", flags[i].key, v);
 	}
 	return 0;
@@ -400,8 +405,11 @@ static void print_results(const json_t *result, const struct jobset *set, const 
 		if (reads && strcmp(name, "readseq"))
 			snprintf(extra + used, sizeof(extra) - used, " (%.0f of %.0f found)",
 				 fig(ph, "found"), ops);
+		/* readwhilewriting's threads are its readers (the writer is not counted, as in db_bench) */
+		const double readers = fig(ph, "readers") > 0 ? fig(ph, "readers") : threads;
+
 		printf("%-12s : %11.3f micros/op %ld ops/sec %.3f seconds %.0f operations;%s\n", name,
-		       secs * 1e6 * threads / ops, (long)(secs > 0 ? ops / secs : 0), secs, ops, extra);
+		       secs * 1e6 * readers / ops, (long)(secs > 0 ? ops / secs : 0), secs, ops, extra);
 		if (histogram)
 			print_histogram(ph, bench_word(name));
 	}

@@ -174,16 +174,23 @@ static void r_setting(const struct kv_conf *conf, const void *own, char *buf, si
 					 : "WAL not synced");
 }
 
+/* The calling thread's perf context (thread-local; RocksDB's default
+ * counts into it, db_bench turns it off) off: dbio reads none of it. In
+ * begin, and in get for readwhilewriting's reader threads, which call no
+ * begin (kv_rww.c). */
+static void perf_off(void)
+{
+	static _Thread_local bool off;
+
+	if (!off) {
+		rocksdb_set_perf_level(rocksdb_disable);
+		off = true;
+	}
+}
+
 static int r_begin(struct kv_db *db, bool write)
 {
-	/* the calling thread's perf context (thread-local; RocksDB's default
-	 * counts into it, db_bench turns it off): dbio reads none of it */
-	static _Thread_local bool perf_off;
-
-	if (!perf_off) {
-		rocksdb_set_perf_level(rocksdb_disable);
-		perf_off = true;
-	}
+	perf_off();
 	if (write && db->iter) {
 		rocksdb_iter_destroy(db->iter);
 		db->iter = NULL;
@@ -250,7 +257,10 @@ static int r_put(struct kv_db *db, const void *k, size_t kl, const void *v, size
 static int r_get(struct kv_db *db, const void *k, size_t kl, void *buf, size_t cap, size_t *vl)
 {
 	char *rerr = NULL;
-	rocksdb_pinnableslice_t *p = rocksdb_get_pinned(db->db, db->ropts, k, kl, &rerr);
+	rocksdb_pinnableslice_t *p;
+
+	perf_off();
+	p = rocksdb_get_pinned(db->db, db->ropts, k, kl, &rerr);
 	const char *val;
 
 	if (rerr)

@@ -81,6 +81,7 @@ struct kv_conf {
 	uint64_t updates;     /* random overwrites after the lookups */
 	int verify;	      /* fio's verify=: any value but 0 reads every record back and checks it */
 	char benchmarks[256]; /* db_bench's workloads to run instead, "fillseq,readrandom"; "": none */
+	uint64_t readers;     /* readwhilewriting's reader threads beside its writer */
 	int sqlite_sync;      /* enum kv_sqlite_sync: sqlite's PRAGMA synchronous */
 };
 
@@ -257,6 +258,14 @@ int kv_bench_check(const struct job *job, const struct kv_conf *conf, const stru
 		   struct dbio_err *err);
 uint64_t kv_bench_batches(const struct kv_conf *conf);
 int kv_bench_run(struct worker *w, struct kv_bench_ctx *c, uint64_t *now);
+
+/* kv_rww.c: db_bench's readwhilewriting as phase ph (named, its lat made,
+ * by kv_bench.c): conf->readers threads (this one among them) of reads
+ * gets each on c's database while one more thread writes batches of
+ * random puts until they are done. The readers' gets are the phase's ops
+ * and lat, and the worker's lookups; the writer's puts its updates and
+ * batches, and the phase figure writes. 0, or the error in w->err. */
+int kv_rww_phase(struct worker *w, struct kv_bench_ctx *c, struct phase *ph, uint64_t reads, uint64_t *now);
 
 /* Write amplification three ways, per kv phase (kv_amp.c): kv_amp_begin
  * before a phase takes the engine's account, /proc/self/io's wchar and the

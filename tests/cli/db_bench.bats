@@ -55,9 +55,9 @@ need_rocksdb() {
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "dbio: db_bench: '--bloom_bits': unknown option: expected --benchmarks, --num,"* ]]
 	need_rocksdb
-	run --separate-stderr "$DBIO" db_bench --benchmarks=fillseq,readwhilewriting --db="$target"
+	run --separate-stderr "$DBIO" db_bench --benchmarks=fillseq,readreverse --db="$target"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "dbio: db_bench: --benchmarks=fillseq,readwhilewriting: readwhilewriting (a writer beside the readers on one database) is not in dbio yet"* ]]
+	[[ "$stderr" == "dbio: db_bench: --benchmarks=fillseq,readreverse: 'readreverse' is not one of db_bench's workloads that dbio runs: "* ]]
 	is_empty_dir "$target"
 }
 
@@ -210,4 +210,20 @@ b"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: db_bench: --num=1\x1b[2J: a control character in the value: expected text" ]
 	is_empty_dir "$target"
+}
+
+@test "db_bench --benchmarks=fillseq,readwhilewriting --threads=2: two readers beside one writer on one database, the readers' line" {
+	need_rocksdb
+	run -0 --separate-stderr "$DBIO" db_bench --benchmarks=fillseq,readwhilewriting --num=2000 --reads=700 \
+		--threads=2 --db="$target" --progress=none --output="$result"
+	num='[0-9]+\.[0-9]{3}'
+	grep -qE "^readwhilewriting : +$num micros/op [0-9]+ ops/sec $num seconds 1400 operations; +[0-9]+\.[0-9] MB/s \(1400 of 1400 found\)$" <<<"$output"
+	# db_bench's threads share one database: one kv thread, 2 readers
+	json_is "$result" jobs.0.options.readers=2 jobs.0.options.numjobs=1 "$R0.phases.0.ops=2000" \
+		"$R0.phases.1.ops=1400" "$R0.phases.1.lat.count=1400"
+	schema_valid "$result"
+	# micros/op is the readers' (db_bench leaves the writer out): seconds * 2 readers / operations
+	line=$(grep '^readwhilewriting ' <<<"$output")
+	run -0 jpy "$result" '"%.3f" % (run["phases"][1]["elapsed_ns"] / 1e3 * 2 / 1400)'
+	[ "$output" = "$(sed -n 's/^readwhilewriting : *\([0-9.]*\) micros.*/\1/p' <<<"$line")" ]
 }
