@@ -3,13 +3,17 @@
 # engine in a safe and an unsafe setting, `dbio crash` of RECORDS inserts in
 # batches of 10 (one acknowledgement per commit), cut after every
 # acknowledgement and at the first 100 fsync returns, and beside it the
-# inserts/s of the same job with `dbio run` on the backing directory and on
+# inserts/s (the insert phase's records over its time, commits included: an
+# LSM tree's put only fills a WriteBatch, its commit writes it) of the same
+# job with `dbio run` on the backing directory and on
 # the layer without a cut (the layer's cost: the ratio), and the crash states
 # checked per second. One markdown row per setting, the load average beside.
 #
-#   bench/crash-engines.sh [-d DIR] [-n RECORDS] [-r RUNS]
+#   bench/crash-engines.sh [-d DIR] [-e ENGINES] [-n RECORDS] [-r RUNS]
 #
 #   -d DIR      where the scratch directory is made (default /var/tmp)
+#   -e ENGINES  only these engines' rows, comma-separated (default: every
+#               engine of the build)
 #   -n RECORDS  records per job (default 2000: 200 acknowledgements)
 #   -r RUNS     runs of each ops/s figure, the median shown (default 3)
 #
@@ -21,14 +25,17 @@ set -euo pipefail
 PARENT=/var/tmp
 RECORDS=2000
 RUNS=3
+ONLY=
 opt() {
 	case $1 in
 	d) PARENT=$2 ;;
+	e) [[ $2 =~ ^[a-z]+(,[a-z]+)*$ ]] || die "-e: expected engine names, comma-separated, got '$2'"
+	   ONLY=$2 ;;
 	n) whole -n "$2" && RECORDS=$2 ;;
 	r) whole -r "$2" && RUNS=$2 ;;
 	esac
 }
-bench_opts d:n:r: "$@"
+bench_opts d:e:n:r: "$@"
 need_dbio
 need python3 "apt-get install python3"
 bench_tmp crash-engines
@@ -59,7 +66,7 @@ rate() {
 		else
 			"$DBIO" crash --cuts 0 --acks 0 --output "$f" "$@" >/dev/null 2>&1
 		fi
-		out+=("$(figure "$f" 'round(run["ops"]["insert"]["iops"])')")
+		out+=("$(figure "$f" 'round(run["phases"][0]["ops_per_s"])')")
 	done
 	median "${out[@]}"
 }
@@ -69,6 +76,7 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 while read -r engine keys; do
 	kv_engines=$("$DBIO" --version | sed -n 's/^ *kv_engine: //p' | tr -d ',')
 	case " $kv_engines " in *" $engine "*) ;; *) continue ;; esac
+	[ -z "$ONLY" ] || case ",$ONLY," in *",$engine,"*) ;; *) continue ;; esac
 	# shellcheck disable=SC2086 # keys are words
 	set -- --workload=kv --kv_engine="$engine" --records="$RECORDS" --batch=10 --value_size=64-256 \
 		--directory="$WORK" $keys
@@ -78,6 +86,8 @@ while read -r engine keys; do
 	row=$(figure "$TMP/crash.json" '" | ".join(str(x) for x in [d["setting"].split(" ", 1)[1], d["states"], d["states_with_losses"], "%d / %d of %d" % (d["acknowledged_lost"]["max"], d["acknowledged_lost"]["total"], d["acknowledged"]), d["not_opened"], d["integrity_failed"], d["torn_records"]])')
 	sps=$(figure "$TMP/crash.json" 'round(d["states"] / (run["elapsed_ns"] / 1e9))')
 	ratio=$(python3 -c "print('%.2f' % ($layer / $direct))")
+	# a key beyond the durability setting is said beside it
+	case $keys in *--write_buffer_size=*) row="${row/ | /, write_buffer_size=${keys##*--write_buffer_size=} | }" ;; esac
 	echo "| $engine | $row | $direct | $layer | $ratio | $sps | $(load_avg) |"
 done <<'ROWS'
 gdbm --sync_each_batch=1
@@ -87,4 +97,11 @@ lmdb --sync_each_batch=0
 sqlite --sqlite_synchronous=extra
 sqlite --sqlite_synchronous=full
 sqlite --sqlite_synchronous=off
+rocksdb --sync_each_batch=1
+rocksdb --sync_each_batch=1 --write_buffer_size=64k
+rocksdb --sync_each_batch=0
+rocksdb --sync_each_batch=0 --disable_wal=1
+leveldb --sync_each_batch=1
+leveldb --sync_each_batch=1 --write_buffer_size=64k
+leveldb --sync_each_batch=0
 ROWS

@@ -13,7 +13,9 @@
 # --value_size=100 --batch_size=1 --threads=1 --sync=0 --compression_type=none
 # (dbio's values are incompressible, db_bench's half compressible by
 # default: with no compression the two write the same bytes).
-# readwhilewriting is not in dbio yet: a list naming it is refused by dbio.
+# readwhilewriting (after a fill): --threads=1 is one reader beside the
+# writer in both; the ops/s are the reader's, as db_bench reports them
+# (bench/vs-db_bench.sh -b fillseq,readwhilewriting).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

@@ -291,7 +291,8 @@ static const struct cmd_opts cmd_crash_opts = {
 		 "job keys), the job runs on the layer mounted in its directory, and at each\n"
 		 "crash state (after each of the first N fsync returns, and after K commits chosen\n"
 		 "at random) the engine is reopened on the cut (gdbm_open, mdb_env_open, SQLite\n"
-		 "with PRAGMA integrity_check) and every acknowledged record looked for, its\n"
+		 "with PRAGMA integrity_check, RocksDB's and LevelDB's open replaying their logs)\n"
+		 "and every acknowledged record looked for, its\n"
 		 "checksum and value checked. The result is dbio run's with a durability section.",
 	.tables = crash_tables,
 	.operand = crash_operand,

@@ -352,6 +352,21 @@ static json_t *sched_json(const struct run_stats *st)
 			 (json_int_t)(st->sched_wall_ns > busy ? st->sched_wall_ns - busy : 0));
 }
 
+/* Each phase's own latencies (kv's benchmarks=), as ops.<type> has the
+ * run's, into the phases[] entries result_add_phases made. */
+static void phase_lats(json_t *phases, const struct run_stats *st, const struct opt_pcts *pcts)
+{
+	for (unsigned i = 0; i < st->nphases; i++) {
+		json_t *ph = json_array_get(phases, i);
+
+		if (!ph || !st->phases[i].lat)
+			continue;
+		json_object_set_new(ph, "lat_op", json_string(op_type_name(st->phases[i].lat_op)));
+		json_object_set_new(ph, "lat",
+				    result_op_json(st->phases[i].lat, pcts, st->phases[i].elapsed_ns));
+	}
+}
+
 /* min, mean, max and the standard percentiles of h, in ns. */
 static json_t *lat_summary_json(const struct hist *h)
 {
@@ -508,8 +523,10 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 
 	if (run)
 		run_extras(run, job, st);
-	if (run && st->nphases)
+	if (run && st->nphases) {
 		result_add_phases(run, st);
+		phase_lats(json_object_get(run, "phases"), st, &job->percentiles);
+	}
 	if (run && st->lat_depth_max)
 		json_object_set_new(run, "latency_target",
 				    json_pack("{s:I, s:I, s:f, s:i, s:i}", "target_ns",

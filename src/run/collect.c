@@ -130,8 +130,25 @@ static void target_busy(struct target_io *t, const struct sampler *s, int dirfd)
 _Static_assert(PHASE_MAX_FIGURES == sizeof(((struct run_phase *)0)->figures) / sizeof(struct run_figure),
 	       "a phase's figures: as many in struct run_phase as in struct phase");
 
-static void collect_phases(struct run_stats *st, const struct worker *w, bool first)
+/* Phase p's own latencies added to r's (made on the first): 0 or -ENOMEM. */
+static int collect_phase_lat(struct run_phase *r, const struct phase *p)
 {
+	if (!p->lat)
+		return 0;
+	if (!r->lat) {
+		if (!(r->lat = malloc(sizeof(*r->lat))))
+			return -ENOMEM;
+		op_stats_init(r->lat);
+		r->lat_op = p->lat_op;
+	}
+	op_stats_merge(r->lat, p->lat);
+	return 0;
+}
+
+static int collect_phases(struct run_stats *st, const struct worker *w, bool first)
+{
+	int rc = 0;
+
 	for (unsigned i = 0; i < w->nphases && i < WORKLOAD_MAX_PHASES; i++) {
 		const struct phase *p = &w->phases[i];
 		struct run_phase *r = &st->phases[i];
@@ -155,9 +172,12 @@ static void collect_phases(struct run_stats *st, const struct worker *w, bool fi
 			r->end_ns = p->end_ns > r->end_ns ? p->end_ns : r->end_ns;
 		}
 		r->elapsed_ns = r->end_ns - r->start_ns;
+		if (!rc)
+			rc = collect_phase_lat(r, p);
 	}
 	if (w->nphases > st->nphases)
 		st->nphases = w->nphases;
+	return rc;
 }
 static int collect_series(struct run_stats *st, struct run_slot *slots, size_t nthreads, size_t started)
 {
@@ -243,7 +263,8 @@ static int collect_job(struct run_group *g, size_t j, size_t base, struct dbio_e
 		st->ioerr.total += w->ioerr.total;
 		for (int k = 0; k < IOERR_KINDS; k++)
 			st->ioerr.by_kind[k] += w->ioerr.by_kind[k];
-		collect_phases(st, w, t == 0);
+		if (collect_phases(st, w, t == 0))
+			rc = dbio_err_set(err, -ENOMEM, "out of memory for the phases' latencies");
 		if (w->start_ns && w->start_ns < first)
 			first = w->start_ns;
 		if (w->end_ns > last)

@@ -75,6 +75,9 @@ static int put_stats(int fd, const struct run_stats *s)
 		rc = put(fd, s->probe.lat, sizeof(*s->probe.lat));
 	if (!rc && s->probe.nstalls)
 		rc = put(fd, s->probe.stalls, s->probe.nstalls * sizeof(*s->probe.stalls));
+	for (unsigned i = 0; !rc && i < s->nphases; i++)
+		if (s->phases[i].lat)
+			rc = put(fd, s->phases[i].lat, sizeof(*s->phases[i].lat));
 	return rc;
 }
 
@@ -115,7 +118,14 @@ static bool take(struct wire *w, void *dst, size_t len)
  * short or memory ran out, with every pointer of in ours or NULL. */
 static bool take_arrays(struct wire *w, struct run_stats *in)
 {
-	bool lat = in->probe.lat != NULL, data[STEADY_NMETRICS], ok;
+	bool lat = in->probe.lat != NULL, data[STEADY_NMETRICS], phase_lat[12], ok;
+
+	_Static_assert(sizeof(phase_lat) / sizeof(phase_lat[0]) == sizeof(in->phases) / sizeof(in->phases[0]),
+		       "a flag per phase");
+	for (unsigned i = 0; i < sizeof(in->phases) / sizeof(in->phases[0]); i++) {
+		phase_lat[i] = i < in->nphases && in->phases[i].lat != NULL;
+		in->phases[i].lat = NULL;
+	}
 
 	for (int m = 0; m < STEADY_NMETRICS; m++) {
 		data[m] = in->steady.data[m] != NULL;
@@ -141,7 +151,11 @@ static bool take_arrays(struct wire *w, struct run_stats *in)
 		ok = ok && (!data[m] ||
 			    take_copy(w, in->steady.n * sizeof(uint64_t), (void **)&in->steady.data[m]));
 	ok = ok && (!lat || take_copy(w, sizeof(*in->probe.lat), (void **)&in->probe.lat));
-	return ok && take_copy(w, in->probe.nstalls * sizeof(*in->probe.stalls), (void **)&in->probe.stalls);
+	ok = ok && take_copy(w, in->probe.nstalls * sizeof(*in->probe.stalls), (void **)&in->probe.stalls);
+	for (unsigned i = 0; i < in->nphases && i < sizeof(phase_lat) / sizeof(phase_lat[0]); i++)
+		ok = ok &&
+		     (!phase_lat[i] || take_copy(w, sizeof(*in->phases[i].lat), (void **)&in->phases[i].lat));
+	return ok;
 }
 
 /* One job's stats from the wire into *s (whose own are released); false

@@ -153,6 +153,10 @@ struct run_stats {
 			double value;	  /* summed over the threads */
 		} figures[16];		  /* as struct phase's (PHASE_MAX_FIGURES) */
 		unsigned nfigures;
+		/* Appended: struct phase's lat, merged over the threads
+		 * (owned; NULL when the phase has none). */
+		enum op_type lat_op;
+		struct op_stats *lat;
 	} phases[12]; /* as struct worker's (WORKLOAD_MAX_PHASES, workload.h) */
 	unsigned nphases;
 	/* fio's steady state (steadystate_duration): the window of the job's

@@ -413,6 +413,8 @@ static void group_release(struct run_group *g)
 		series_release(&g->slots[i].w.series);
 		run_logs_release(&g->slots[i].w);
 		free(g->slots[i].w.tio);
+		for (unsigned p = 0; p < WORKLOAD_MAX_PHASES; p++)
+			free(g->slots[i].w.phases[p].lat);
 	}
 	sampler_release(&g->sampler);
 	run_steady_release(g);

@@ -25,6 +25,10 @@ void run_stats_release(struct run_stats *stats)
 	free(stats->targets);
 	stats->targets = NULL;
 	stats->ntargets = 0;
+	for (unsigned i = 0; i < sizeof(stats->phases) / sizeof(stats->phases[0]); i++) {
+		free(stats->phases[i].lat);
+		stats->phases[i].lat = NULL;
+	}
 }
 
 void run_stats_init(struct run_stats *stats)

@@ -64,7 +64,9 @@ static const struct option_def kv_defs[] = {
 	{ .name = "updates", .type = OPT_UINT, .offset = F(updates), .def = "0", .min = 0, .max = 1000000000, .dbio_own = 1,
 	  .help = "random overwrites of inserted keys after the lookups, in batches of batch, synced like the inserts." },
 	{ .name = "benchmarks", .type = OPT_STR, .offset = F(benchmarks), .size = S(benchmarks), .def = "", .dbio_own = 1, .brief = 1,
-	  .help = "db_bench's workloads, comma-separated, run in order in place of the inserts, lookups and updates, with db_bench's names and meanings: fillseq (records puts in key order), fillrandom (records puts of keys drawn uniformly, repeats and all), fillsync (records/1000 random puts, every batch synced), overwrite (records random puts), readseq (an iterator's walk from the first key, lookups steps), readrandom (lookups gets of random keys; phase figure found), deleterandom (records deletes of random keys), seekrandom (lookups seeks to random keys; found). records is db_bench's --num, lookups its --reads (0: records), batch its --batch_size; a fill goes first (db_bench starts it on a fresh database). On kv_engine=leveldb and rocksdb. Each benchmark is a phase of the result, named as in db_bench." },
+	  .help = "db_bench's workloads, comma-separated, run in order in place of the inserts, lookups and updates, with db_bench's names and meanings: fillseq (records puts in key order), fillrandom (records puts of keys drawn uniformly, repeats and all), fillsync (records/1000 random puts, every batch synced), overwrite (records random puts), readseq (an iterator's walk from the first key, lookups steps), readrandom (lookups gets of random keys; phase figure found), deleterandom (records deletes of random keys), seekrandom (lookups seeks to random keys; found), readwhilewriting (readers threads of lookups random gets each while one more thread puts random keys until they are done; found, writes). records is db_bench's --num, lookups its --reads (0: records), batch its --batch_size; a fill goes first (db_bench starts it on a fresh database). On kv_engine=leveldb and rocksdb. Each benchmark is a phase of the result, named as in db_bench." },
+	{ .name = "readers", .type = OPT_UINT, .offset = F(readers), .def = "1", .min = 1, .max = 256, .dbio_own = 1,
+	  .help = "benchmarks=readwhilewriting: its reader threads, each doing lookups (0: records) random gets on the thread's database while one more thread writes random puts in batches of batch until the readers are done (db_bench's --threads for it). The phase's ops/s are the readers', as db_bench reports it; the writer's puts are the run's updates and the phase figure writes." },
 	{ .name = "verify", .type = OPT_ENUM, .offset = F(verify), .def = "0", .values = job_verify_values,
 	  .help = "fio's key: for workload=kv any value but 0 (verify=1, verify=crc32c ...) reads every record back after the inserts, lookups and updates (phase verify, counted as lookups) and compares its bytes with what was last written; a record that differs or is missing is reported and fails the run (exit 1)." },
 };
@@ -225,7 +227,7 @@ static int kv_prepare(struct worker *w)
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&w->stats[t]);
 	st->durable = durable_armed();
-	return kv_durable_start(w, st->be, conf, st->value, st->path);
+	return kv_durable_start(w, st->be, conf, workload_part_conf(job), st->value, st->path);
 }
 
 static void make_key(char *key, uint64_t n)

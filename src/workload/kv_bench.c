@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/clock.h"
@@ -20,7 +21,7 @@
 
 #define KEY_BYTES 16 /* kv's keys: 16-digit decimal record numbers */
 
-enum bench_act { B_PUT, B_GET, B_DEL, B_SEEK, B_SCAN };
+enum bench_act { B_PUT, B_GET, B_DEL, B_SEEK, B_SCAN, B_RWW };
 
 struct bench {
 	const char *name;
@@ -42,6 +43,7 @@ static const struct bench benches[] = {
 	{ "readrandom", B_GET, true, OP_LOOKUP, false, false, 0 },
 	{ "deleterandom", B_DEL, true, OP_DELETE, false, false, 1 },
 	{ "seekrandom", B_SEEK, true, OP_LOOKUP, false, false, 0 },
+	{ "readwhilewriting", B_RWW, true, OP_LOOKUP, false, false, 0 }, /* kv_rww.c */
 };
 
 #define NBENCH (sizeof(benches) / sizeof(benches[0]))
@@ -108,11 +110,6 @@ int kv_bench_check(const struct job *job, const struct kv_conf *conf, const stru
 	for (unsigned i = 0; (len = next_name(&at, &name)); i++) {
 		const struct bench *b = bench_find(name, len);
 
-		if (!b && len == strlen("readwhilewriting") && !strncmp(name, "readwhilewriting", len))
-			return job_fail(
-				job, "benchmarks", err,
-				"readwhilewriting (a writer beside the readers on one database) is not in dbio yet: each kv thread has a database of its own; dbio's are %s",
-				names);
 		if (!b)
 			return job_fail(job, "benchmarks", err,
 					"'%.*s' is not one of db_bench's workloads that dbio runs: %s",
@@ -127,6 +124,9 @@ int kv_bench_check(const struct job *job, const struct kv_conf *conf, const stru
 				"%s after another benchmark: db_bench starts each fill on a fresh database, dbio's kv job has one database per thread: put the fill first, or give it a job of its own",
 				b->name);
 	}
+	if (job_is_set(job, "readers") && !strstr(conf->benchmarks, "readwhilewriting"))
+		return job_fail(job, "readers", err,
+				"readwhilewriting's reader threads: add readwhilewriting to benchmarks=");
 	if (conf->updates)
 		return job_fail(
 			job, "updates", err,
@@ -150,7 +150,7 @@ uint64_t kv_bench_batches(const struct kv_conf *conf)
 	while ((len = next_name(&at, &name))) {
 		const struct bench *b = bench_find(name, len);
 
-		if (b)
+		if (b && b->act != B_RWW) /* readwhilewriting's writer: as many as the readers' time takes */
 			sum += (bench_ops(conf, b) + conf->batch - 1) / conf->batch;
 	}
 	return sum;
@@ -204,6 +204,8 @@ static int bench_op(struct worker *w, struct kv_bench_ctx *c, const struct bench
 		rc = first ? c->be->seek(c->db, NULL, 0, &vl) : c->be->next(c->db, &vl);
 		*bytes = rc ? 0 : vl;
 		return rc;
+	case B_RWW: /* a phase of threads of its own: kv_rww.c */
+		break;
 	}
 	return -EINVAL;
 }
@@ -223,7 +225,19 @@ static int bench_phase(struct worker *w, struct kv_bench_ctx *c, const struct be
 
 	ph->name = b->name;
 	ph->start_ns = *now;
+	/* the phase's own latencies, as db_bench's histogram has them: a
+	 * write's batches, a read's operations */
+	ph->lat_op = write ? OP_BATCH : b->op;
+	if (!ph->lat && !(ph->lat = malloc(sizeof(*ph->lat))))
+		return dbio_err_set(&w->err, -ENOMEM, "%s: out of memory for its latencies", b->name);
+	op_stats_init(ph->lat);
 	usage_thread(&u0);
+	if (b->act == B_RWW) {
+		rc = kv_rww_phase(w, c, ph, n, now);
+		usage_thread(&u1);
+		ph->usage = usage_sub(&u1, &u0);
+		return rc;
+	}
 	while (done < n && !ended && !rc && !workload_stopped(w) && !(rc = c->be->begin(c->db, write))) {
 		const uint64_t in_batch = n - done < conf->batch ? n - done : conf->batch, batch_start = *now;
 		uint64_t batch_bytes = 0, i;
@@ -245,6 +259,8 @@ static int bench_phase(struct worker *w, struct kv_bench_ctx *c, const struct be
 			const uint64_t end = clock_now_ns();
 
 			workload_record(w, b->op, bytes, end - *now, end);
+			if (!write)
+				op_stats_add(ph->lat, bytes, end - *now);
 			batch_bytes += bytes;
 			*now = end;
 		}
@@ -254,6 +270,8 @@ static int bench_phase(struct worker *w, struct kv_bench_ctx *c, const struct be
 
 		workload_record(w, OP_COMMIT, 0, end - *now, end);
 		workload_record(w, OP_BATCH, batch_bytes, end - batch_start, end);
+		if (write)
+			op_stats_add(ph->lat, batch_bytes, end - batch_start);
 		if (w->series.manual)
 			series_close(&w->series, end, end - batch_start);
 		*now = end;

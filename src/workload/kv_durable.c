@@ -79,12 +79,13 @@ void kv_durable_seal(char *v, size_t vl, const char *key, size_t kl)
 
 /* "ENGINE SETTING": the durability setting in force, in the engine's own
  * words where it has them (kv_backend.setting), else sync_each_batch. */
-static void setting_of(const struct kv_backend *be, const struct kv_conf *conf, char *buf, size_t len)
+static void setting_of(const struct kv_backend *be, const struct kv_conf *conf, const void *own, char *buf,
+		       size_t len)
 {
 	char what[64];
 
 	if (be->setting)
-		be->setting(conf, what, sizeof(what));
+		be->setting(conf, own, what, sizeof(what));
 	else
 		snprintf(what, sizeof(what), "sync_each_batch=%d", conf->sync_each_batch ? 1 : 0);
 	snprintf(buf, len, "%s %s", be->name, what);
@@ -112,7 +113,7 @@ static int choose_acks(const struct kv_conf *conf, unsigned k, uint64_t seed)
 }
 
 int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct kv_conf *conf,
-		     const char *value, const char *path)
+		     const void *own, const char *value, const char *path)
 {
 	const struct durable_probe *p = kd.probe;
 	size_t rl = p ? strlen(p->root) : 0;
@@ -150,7 +151,7 @@ int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct
 				    "crash: out of memory for the table of acknowledged records");
 	memcpy(kd.fill, value, kd.vmax);
 	kd.t.on = true;
-	setting_of(be, conf, kd.t.setting, sizeof(kd.t.setting));
+	setting_of(be, conf, own, kd.t.setting, sizeof(kd.t.setting));
 	if ((rc = p->settle(p->arg)))
 		return dbio_err_set(&w->err, rc, "crash: cannot make the engine's new files durable: %s",
 				    strerror(-rc));

@@ -115,8 +115,9 @@ static void g_version(char *buf, size_t len)
 		 gdbm_version_number[2]);
 }
 
-static void g_setting(const struct kv_conf *conf, char *buf, size_t len)
+static void g_setting(const struct kv_conf *conf, const void *own, char *buf, size_t len)
 {
+	(void)own;
 	snprintf(buf, len, "%s", conf->sync_each_batch ? "gdbm_sync per batch" : "no gdbm_sync");
 }
 

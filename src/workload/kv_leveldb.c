@@ -58,30 +58,27 @@ static int fail(struct kv_db *db, const char *what, char *lerr)
 
 static void v_close(struct kv_db *db);
 
-static int v_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
-		  struct dbio_err *err)
+/* The handles of a database, its options unset: NULL when out of memory. */
+static struct kv_db *v_new(void)
 {
-	const struct kv_leveldb_conf *lc = own;
 	struct kv_db *db = calloc(1, sizeof(*db));
-	char *lerr = NULL;
 
-	(void)conf;
 	if (!db)
-		return dbio_err_set(err, -ENOMEM, "out of memory");
+		return NULL;
 	db->opts = leveldb_options_create();
 	db->wsync = leveldb_writeoptions_create();
 	db->wnosync = leveldb_writeoptions_create();
 	db->ropts = leveldb_readoptions_create();
 	db->batch = leveldb_writebatch_create();
-	leveldb_options_set_create_if_missing(db->opts, 1);
-	leveldb_options_set_error_if_exists(db->opts, 1);
-	leveldb_options_set_write_buffer_size(db->opts, (size_t)lc->write_buffer_size);
-	leveldb_options_set_compression(db->opts, lc->compression == KV_COMPRESS_SNAPPY
-							  ? leveldb_snappy_compression
-							  : leveldb_no_compression);
-	db->cache = leveldb_cache_create_lru((size_t)lc->cache_size);
-	leveldb_options_set_cache(db->opts, db->cache);
-	leveldb_writeoptions_set_sync(db->wsync, 1);
+	return db;
+}
+
+/* leveldb_open of db's options at path: 0, or -EIO with the error in err
+ * and db freed. */
+static int v_open_at(struct kv_db **out, struct kv_db *db, const char *path, struct dbio_err *err)
+{
+	char *lerr = NULL;
+
 	db->db = leveldb_open(db->opts, path, &lerr);
 	if (!db->db) {
 		dbio_err_set(err, -EIO, "leveldb_open: %s", lerr ? lerr : "failed");
@@ -91,6 +88,49 @@ static int v_open(struct kv_db **out, const char *path, const struct kv_conf *co
 	}
 	*out = db;
 	return 0;
+}
+
+static int v_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
+		  struct dbio_err *err)
+{
+	const struct kv_leveldb_conf *lc = own;
+	struct kv_db *db = v_new();
+
+	(void)conf;
+	if (!db)
+		return dbio_err_set(err, -ENOMEM, "out of memory");
+	leveldb_options_set_create_if_missing(db->opts, 1);
+	leveldb_options_set_error_if_exists(db->opts, 1);
+	leveldb_options_set_write_buffer_size(db->opts, (size_t)lc->write_buffer_size);
+	leveldb_options_set_compression(db->opts, lc->compression == KV_COMPRESS_SNAPPY
+							  ? leveldb_snappy_compression
+							  : leveldb_no_compression);
+	db->cache = leveldb_cache_create_lru((size_t)lc->cache_size);
+	leveldb_options_set_cache(db->opts, db->cache);
+	leveldb_writeoptions_set_sync(db->wsync, 1);
+	return v_open_at(out, db, path, err);
+}
+
+/* After a cut: LevelDB's recovery is its open, which replays the logs
+ * its MANIFEST does not account for into a table of level 0 (a record
+ * that is not whole ends the log's replay, paranoid_checks being off).
+ * Read-write, as a restarted server opens it; the cut is dbio's. */
+static int v_reopen(struct kv_db **out, const char *path, bool *intact, struct dbio_err *err)
+{
+	struct kv_db *db = v_new();
+
+	*intact = true;
+	if (!db)
+		return dbio_err_set(err, -ENOMEM, "out of memory");
+	return v_open_at(out, db, path, err); /* create_if_missing is off by default */
+}
+
+/* A batch is acknowledged when leveldb_write returns: durable only when
+ * its log was synced (WriteOptions.sync) before it returned. */
+static void v_setting(const struct kv_conf *conf, const void *own, char *buf, size_t len)
+{
+	(void)own;
+	snprintf(buf, len, "%s", conf->sync_each_batch ? "log synced per batch" : "log not synced");
 }
 
 static int v_begin(struct kv_db *db, bool write)
@@ -275,5 +315,7 @@ const struct kv_backend kv_leveldb = {
 	.io = v_io,
 	.version = v_version,
 	.lib_symbol = (const void *)leveldb_open,
+	.reopen = v_reopen,
+	.setting = v_setting,
 };
 #endif

@@ -137,8 +137,9 @@ static void l_version(char *buf, size_t len)
 	snprintf(buf, len, "%d.%d.%d", major, minor, patch);
 }
 
-static void l_setting(const struct kv_conf *conf, char *buf, size_t len)
+static void l_setting(const struct kv_conf *conf, const void *own, char *buf, size_t len)
 {
+	(void)own;
 	snprintf(buf, len, "%s", conf->sync_each_batch ? "synced commits" : "MDB_NOSYNC");
 }
 

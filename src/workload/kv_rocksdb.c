@@ -103,22 +103,28 @@ static void r_configure(struct kv_db *db, const struct kv_rocksdb_conf *rc)
 	rocksdb_writeoptions_disable_WAL(db->wnosync, rc->disable_wal);
 }
 
-static int r_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
-		  struct dbio_err *err)
+/* The handles of a database, its options unset: NULL when out of memory. */
+static struct kv_db *r_new(void)
 {
 	struct kv_db *db = calloc(1, sizeof(*db));
-	char *rerr = NULL;
 
-	(void)conf;
 	if (!db)
-		return dbio_err_set(err, -ENOMEM, "out of memory");
+		return NULL;
 	db->opts = rocksdb_options_create();
 	db->table = rocksdb_block_based_options_create();
 	db->wsync = rocksdb_writeoptions_create();
 	db->wnosync = rocksdb_writeoptions_create();
 	db->ropts = rocksdb_readoptions_create();
 	db->batch = rocksdb_writebatch_create();
-	r_configure(db, own);
+	return db;
+}
+
+/* rocksdb_open of db's options at path: 0, or -EIO with the error in err
+ * and db freed. */
+static int r_open_at(struct kv_db **out, struct kv_db *db, const char *path, struct dbio_err *err)
+{
+	char *rerr = NULL;
+
 	db->db = rocksdb_open(db->opts, path, &rerr);
 	if (!db->db) {
 		dbio_err_set(err, -EIO, "rocksdb_open: %s", rerr ? rerr : "failed");
@@ -130,16 +136,61 @@ static int r_open(struct kv_db **out, const char *path, const struct kv_conf *co
 	return 0;
 }
 
+static int r_open(struct kv_db **out, const char *path, const struct kv_conf *conf, const void *own,
+		  struct dbio_err *err)
+{
+	struct kv_db *db = r_new();
+
+	(void)conf;
+	if (!db)
+		return dbio_err_set(err, -ENOMEM, "out of memory");
+	r_configure(db, own);
+	return r_open_at(out, db, path, err);
+}
+
+/* After a cut: RocksDB's recovery is its open, which replays the WAL
+ * files its MANIFEST does not account for (WALRecoveryMode's default,
+ * point in time: up to the first record that is not whole). Read-write,
+ * as a restarted server opens it; the cut is dbio's to write in. */
+static int r_reopen(struct kv_db **out, const char *path, bool *intact, struct dbio_err *err)
+{
+	struct kv_db *db = r_new();
+
+	*intact = true;
+	if (!db)
+		return dbio_err_set(err, -ENOMEM, "out of memory");
+	return r_open_at(out, db, path, err); /* create_if_missing is off by default */
+}
+
+/* A batch is acknowledged when rocksdb_write returns: durable only when
+ * the WAL was synced (WriteOptions.sync) before it returned. */
+static void r_setting(const struct kv_conf *conf, const void *own, char *buf, size_t len)
+{
+	const struct kv_rocksdb_conf *rc = own;
+
+	snprintf(buf, len, "%s",
+		 rc->disable_wal	 ? "no WAL"
+		 : conf->sync_each_batch ? "WAL synced per batch"
+					 : "WAL not synced");
+}
+
+/* The calling thread's perf context (thread-local; RocksDB's default
+ * counts into it, db_bench turns it off) off: dbio reads none of it. In
+ * begin, and in get for readwhilewriting's reader threads, which call no
+ * begin (kv_rww.c). */
+static void perf_off(void)
+{
+	static _Thread_local bool off;
+
+	if (!off) {
+		rocksdb_set_perf_level(rocksdb_disable);
+		off = true;
+	}
+}
+
 static int r_begin(struct kv_db *db, bool write)
 {
-	/* the calling thread's perf context (thread-local; RocksDB's default
-	 * counts into it, db_bench turns it off): dbio reads none of it */
-	static _Thread_local bool perf_off;
-
-	if (!perf_off) {
-		rocksdb_set_perf_level(rocksdb_disable);
-		perf_off = true;
-	}
+	perf_off();
 	if (write && db->iter) {
 		rocksdb_iter_destroy(db->iter);
 		db->iter = NULL;
@@ -206,7 +257,10 @@ static int r_put(struct kv_db *db, const void *k, size_t kl, const void *v, size
 static int r_get(struct kv_db *db, const void *k, size_t kl, void *buf, size_t cap, size_t *vl)
 {
 	char *rerr = NULL;
-	rocksdb_pinnableslice_t *p = rocksdb_get_pinned(db->db, db->ropts, k, kl, &rerr);
+	rocksdb_pinnableslice_t *p;
+
+	perf_off();
+	p = rocksdb_get_pinned(db->db, db->ropts, k, kl, &rerr);
 	const char *val;
 
 	if (rerr)
@@ -322,5 +376,7 @@ const struct kv_backend kv_rocksdb = {
 	.io = r_io,
 	.version = r_version,
 	.lib_symbol = (const void *)rocksdb_open,
+	.reopen = r_reopen,
+	.setting = r_setting,
 };
 #endif

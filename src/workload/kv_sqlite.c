@@ -81,8 +81,9 @@ static int sync_of(const struct kv_conf *conf)
 							: KV_SQLITE_SYNC_OFF;
 }
 
-static void s_setting(const struct kv_conf *conf, char *buf, size_t len)
+static void s_setting(const struct kv_conf *conf, const void *own, char *buf, size_t len)
 {
+	(void)own;
 	snprintf(buf, len, "synchronous=%s", pragma[sync_of(conf)]);
 }
 

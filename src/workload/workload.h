@@ -151,6 +151,13 @@ struct worker {
 			double value;
 		} figures[PHASE_MAX_FIGURES];
 		unsigned nfigures;
+		/* Appended: the latencies of the phase's own operations as op
+		 * type lat_op (kv's benchmarks=: a write's batches, a read's
+		 * gets), apart from the run's of that type, which every phase
+		 * having it adds to; NULL when the workload keeps none. Owned
+		 * by the worker, freed by the runner with its thread. */
+		enum op_type lat_op;
+		struct op_stats *lat;
 	} phases[WORKLOAD_MAX_PHASES];
 	unsigned nphases;
 	unsigned lat_depth;	/* latency_target: the queue depth the search found (0: none) */

@@ -81,6 +81,7 @@ struct kv_conf {
 	uint64_t updates;     /* random overwrites after the lookups */
 	int verify;	      /* fio's verify=: any value but 0 reads every record back and checks it */
 	char benchmarks[256]; /* db_bench's workloads to run instead, "fillseq,readrandom"; "": none */
+	uint64_t readers;     /* readwhilewriting's reader threads beside its writer */
 	int sqlite_sync;      /* enum kv_sqlite_sync: sqlite's PRAGMA synchronous */
 };
 
@@ -124,10 +125,11 @@ struct kv_backend {
 	const void *lib_symbol;
 	/* Appended, optional: reopen, above. */
 	int (*reopen)(struct kv_db **db, const char *path, bool *intact, struct dbio_err *err);
-	/* Appended, optional: the durability setting conf puts in force, in
-	 * the engine's words ("synchronous=FULL", "MDB_NOSYNC"), for dbio
+	/* Appended, optional: the durability setting conf and own (the
+	 * engine's keys, as for open) put in force, in the engine's words
+	 * ("synchronous=FULL", "MDB_NOSYNC", "WAL synced per batch"), for dbio
 	 * crash's result; NULL: sync_each_batch's value is said. */
-	void (*setting)(const struct kv_conf *conf, char *buf, size_t len);
+	void (*setting)(const struct kv_conf *conf, const void *own, char *buf, size_t len);
 };
 
 /* Whether the shared library that holds sym was built with assertions on
@@ -149,14 +151,14 @@ void kv_lib_get(const struct kv_backend *be, const char **version, int *assertio
 /* kv_durable.c: dbio crash's check of workload=kv (workload/durable.h).
  * start: after prepare, when a probe is armed (0 and nothing otherwise):
  * the table of what is acknowledged, the engine's files made durable
- * (value: the fill every write starts from; path: the database's, under
- * the layer's mount). seal: the crc32c of the key, kv's stamp and the rest
+ * (own: the engine's keys; value: the fill every write starts from; path:
+ * the database's, under the layer's mount). seal: the crc32c of the key, kv's stamp and the rest
  * of v, into v's bytes 16..20. issue: a write of the batch (its record,
  * sequence, length); ack: the batch's commit returned (a cut may follow);
  * finish: the findings into w->durable, the table freed (cleanup calls it
  * too). */
 int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct kv_conf *conf,
-		     const char *value, const char *path);
+		     const void *own, const char *value, const char *path);
 void kv_durable_seal(char *v, size_t vl, const char *key, size_t kl);
 void kv_durable_issue(uint64_t rec, uint64_t seq, size_t vl);
 void kv_durable_ack(void);
@@ -256,6 +258,14 @@ int kv_bench_check(const struct job *job, const struct kv_conf *conf, const stru
 		   struct dbio_err *err);
 uint64_t kv_bench_batches(const struct kv_conf *conf);
 int kv_bench_run(struct worker *w, struct kv_bench_ctx *c, uint64_t *now);
+
+/* kv_rww.c: db_bench's readwhilewriting as phase ph (named, its lat made,
+ * by kv_bench.c): conf->readers threads (this one among them) of reads
+ * gets each on c's database while one more thread writes batches of
+ * random puts until they are done. The readers' gets are the phase's ops
+ * and lat, and the worker's lookups; the writer's puts its updates and
+ * batches, and the phase figure writes. 0, or the error in w->err. */
+int kv_rww_phase(struct worker *w, struct kv_bench_ctx *c, struct phase *ph, uint64_t reads, uint64_t *now);
 
 /* Write amplification three ways, per kv phase (kv_amp.c): kv_amp_begin
  * before a phase takes the engine's account, /proc/self/io's wchar and the

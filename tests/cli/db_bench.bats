@@ -31,8 +31,8 @@ need_rocksdb() {
 	run --separate-stderr "$DBIO" db_bench --benchmarks=fillrandom,readrandom --num=3000 --db="$target" --histogram=1 \
 		--progress=none
 	[ "$status" -eq 0 ]
-	grep -qx "Microseconds per batch:" <<<"$output"
-	grep -qx "Microseconds per lookup:" <<<"$output"
+	grep -qx "Microseconds per write:" <<<"$output"
+	grep -qx "Microseconds per read:" <<<"$output"
 	grep -qE "^Count: 3000 Average: [0-9.]+  StdDev: [0-9.]+$" <<<"$output"
 	grep -qE "^Percentiles: P50: [0-9.]+ P75: [0-9.]+ P99: [0-9.]+ P99.9: [0-9.]+ P99.99: [0-9.]+$" <<<"$output"
 }
@@ -55,9 +55,9 @@ need_rocksdb() {
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "dbio: db_bench: '--bloom_bits': unknown option: expected --benchmarks, --num,"* ]]
 	need_rocksdb
-	run --separate-stderr "$DBIO" db_bench --benchmarks=fillseq,readwhilewriting --db="$target"
+	run --separate-stderr "$DBIO" db_bench --benchmarks=fillseq,readreverse --db="$target"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "dbio: db_bench: --benchmarks=fillseq,readwhilewriting: readwhilewriting (a writer beside the readers on one database) is not in dbio yet"* ]]
+	[[ "$stderr" == "dbio: db_bench: --benchmarks=fillseq,readreverse: 'readreverse' is not one of db_bench's workloads that dbio runs: "* ]]
 	is_empty_dir "$target"
 }
 
@@ -73,9 +73,9 @@ need_rocksdb() {
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: db_bench: --disable_wal=1: RocksDB makes a write durable through its WAL: with disable_wal=1 set sync_each_batch=0" ]
 	# a check of the target, after the job file was read
-	run --separate-stderr "$DBIO" db_bench --db="$target/none"
+	run --separate-stderr "$DBIO" db_bench --db="$target"/none/db
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: db_bench: --db=$target/none: $target/none: No such file or directory" ]
+	[ "$stderr" = "dbio: db_bench: --db=$target/none/db: No such file or directory (db_bench makes the last directory of the path, not its parents)" ]
 	kv_engines_of_build | grep -qx leveldb || skip "this build left out kv_engine=leveldb"
 	run --separate-stderr "$DBIO" db_bench --kv_engine=leveldb --statistics=1 --db="$target"
 	[ "$status" -eq 2 ]
@@ -104,4 +104,126 @@ need_rocksdb() {
 	run --separate-stderr "$DBIO" run "$BATS_TEST_TMPDIR/j.fio" --progress=none --output="$result"
 	[ "$status" -eq 0 ]
 	json_is "$result" jobs.0.options.statistics=true jobs.0.options.enable_pipelined_write=false
+}
+
+@test "db_bench --benchmarks= (empty) runs no benchmark, as db_bench: its head alone, exit 0, nothing written" {
+	need_rocksdb
+	run --separate-stderr "$DBIO" db_bench --benchmarks= --num=500 --value_size=40 --db="$target" --progress=none
+	[ "$status" -eq 0 ]
+	[ "$output" = "Keys:       16 bytes each
+Values:     40 bytes each (seeded random: not compressible)
+Entries:    500
+------------------------------------------------" ]
+	is_empty_dir "$target"
+	# its flags are still checked
+	run --separate-stderr "$DBIO" db_bench --benchmarks= --num=abc --db="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --num=abc: bad value 'abc': expected a whole number from 1 to 1000000000" ]
+}
+
+@test "db_bench: a bool flag takes gflags' spellings, any case; another value is refused as db_bench refuses it" {
+	need_rocksdb
+	for flag in sync disable_wal use_fsync histogram statistics enable_pipelined_write; do
+		run --separate-stderr "$DBIO" db_bench --benchmarks= --"$flag"=2 --db="$target"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "dbio: db_bench: --$flag=2: illegal value '2' specified for bool flag '$flag': expected 1, 0, true, false, t, f, yes, no, y or n (any case, as db_bench's flags)" ]
+	done
+	run --separate-stderr "$DBIO" db_bench --benchmarks= --histogram= --db="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --histogram=: illegal value '' specified for bool flag 'histogram': expected 1, 0, true, false, t, f, yes, no, y or n (any case, as db_bench's flags)" ]
+	for v in 1 0 true false TRUE False t F yes No y N; do
+		run -0 --separate-stderr "$DBIO" db_bench --benchmarks= --histogram="$v" --db="$target"
+	done
+	run -0 --separate-stderr "$DBIO" db_bench --benchmarks=fillseq --num=10 --sync=Yes --statistics=T \
+		--enable_pipelined_write=no --db="$target" --progress=none --output="$result"
+	json_is "$result" jobs.0.options.sync_each_batch=true jobs.0.options.statistics=true \
+		jobs.0.options.enable_pipelined_write=false
+}
+
+@test "db_bench --histogram=1: each benchmark's own latencies, in the text and in the result's phase" {
+	need_rocksdb
+	run -0 --separate-stderr "$DBIO" db_bench --histogram=1 --benchmarks=fillseq,readrandom --num=200 \
+		--db="$target" --progress=none --output="$result"
+	[ "$(grep -c '^Count: 200 Average: ' <<<"$output")" = 2 ]
+	[ "$(grep -c '^Count: ' <<<"$output")" = 2 ]
+	[ "$(sed -n '/^fillseq /{n;p}' <<<"$output")" = "Microseconds per write:" ]
+	[ "$(sed -n '/^readrandom /{n;p}' <<<"$output")" = "Microseconds per read:" ]
+	json_is "$result" "$R0.phases.0.lat_op=batch" "$R0.phases.0.lat.count=200" \
+		"$R0.phases.1.lat_op=lookup" "$R0.phases.1.lat.count=200"
+	# the run's batch count has both benchmarks' batches (a read's too): 400
+	json_is "$result" "$R0.ops.batch.count=400"
+	# three writes of one op type: each its own
+	run -0 --separate-stderr "$DBIO" db_bench --histogram=1 --benchmarks=fillseq,overwrite,deleterandom \
+		--num=300 --db="$target" --progress=none --output="$result"
+	[ "$(grep -c '^Count: 300 Average: ' <<<"$output")" = 3 ]
+	[ "$(sed -n '/^deleterandom /{n;p}' <<<"$output")" = "Microseconds per delete:" ]
+	json_is "$result" "$R0.phases.2.lat.count=300" "$R0.ops.batch.count=900"
+}
+
+@test "kv benchmarks=: each phase's own latencies merge over the threads and cross mem_limit's child" {
+	need_rocksdb
+	[ "$(id -u)" -eq 0 ] || skip "mem_limit needs root (it makes a memory cgroup)"
+	has_memcg || skip "no memory cgroup controller is mounted"
+	run -0 --separate-stderr "$DBIO" run --directory="$target" --workload=kv --kv_engine=rocksdb --records=300 \
+		--batch=10 --benchmarks=fillseq,readrandom --numjobs=2 --mem_limit=512m --progress=none \
+		--format=json --output="$result"
+	# 2 threads: 30 batches of fillseq each, 300 gets of readrandom each
+	json_is "$result" "$R0.phases.0.lat.count=60" "$R0.phases.1.lat.count=600" "$R0.ops.batch.count=120"
+	schema_valid "$result"
+}
+
+@test "db_bench --db: its last directory made, as db_bench makes it; a symlink, a file or a missing parent refused" {
+	need_rocksdb
+	run -0 --separate-stderr "$DBIO" db_bench --benchmarks=fillseq --num=10 --db="$target/new" --progress=none
+	[ -d "$target/new" ]
+	is_empty_dir "$target/new"
+	mkdir "$scratch/victim"
+	ln -s "$scratch/victim" "$target/link"
+	run --separate-stderr "$DBIO" db_bench --benchmarks=fillseq --num=10 --db="$target/link"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --db=$target/link: a symbolic link: refusing to follow it (give the directory it points to)" ]
+	is_empty_dir "$scratch/victim"
+	ln -s "$scratch/nowhere" "$target/dangling"
+	run --separate-stderr "$DBIO" db_bench --benchmarks=fillseq --num=10 --db="$target/dangling"
+	[ "$status" -eq 2 ]
+	[ ! -e "$scratch/nowhere" ]
+	: >"$target/file"
+	run --separate-stderr "$DBIO" db_bench --benchmarks=fillseq --num=10 --db="$target/file"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --db=$target/file: not a directory" ]
+	[ ! -s "$target/file" ]
+	run --separate-stderr "$DBIO" db_bench --db=
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --db=: empty: expected a directory" ]
+	run --separate-stderr "$DBIO" db_bench --db="$target/a#b"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --db=$target/a#b: '#': dbio takes no '#', ';', ':', '\$', '[' or ']' in a directory name, nor blanks around it (its job files read them as a comment, a list of directories, a variable)" ]
+	[ ! -e "$target/a" ]
+}
+
+@test "db_bench: a control character in a value is shown escaped, on one line" {
+	run --separate-stderr "$DBIO" db_bench --db="$target/a
+b"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --db=$target/a\x0ab: a control character in the value: expected text" ]
+	run --separate-stderr "$DBIO" db_bench --db="$target" --num=$'1\e[2J'
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: db_bench: --num=1\x1b[2J: a control character in the value: expected text" ]
+	is_empty_dir "$target"
+}
+
+@test "db_bench --benchmarks=fillseq,readwhilewriting --threads=2: two readers beside one writer on one database, the readers' line" {
+	need_rocksdb
+	run -0 --separate-stderr "$DBIO" db_bench --benchmarks=fillseq,readwhilewriting --num=2000 --reads=700 \
+		--threads=2 --db="$target" --progress=none --output="$result"
+	num='[0-9]+\.[0-9]{3}'
+	grep -qE "^readwhilewriting : +$num micros/op [0-9]+ ops/sec $num seconds 1400 operations; +[0-9]+\.[0-9] MB/s \(1400 of 1400 found\)$" <<<"$output"
+	# db_bench's threads share one database: one kv thread, 2 readers
+	json_is "$result" jobs.0.options.readers=2 jobs.0.options.numjobs=1 "$R0.phases.0.ops=2000" \
+		"$R0.phases.1.ops=1400" "$R0.phases.1.lat.count=1400"
+	schema_valid "$result"
+	# micros/op is the readers' (db_bench leaves the writer out): seconds * 2 readers / operations
+	line=$(grep '^readwhilewriting ' <<<"$output")
+	run -0 jpy "$result" '"%.3f" % (run["phases"][1]["elapsed_ns"] / 1e3 * 2 / 1400)'
+	[ "$output" = "$(sed -n 's/^readwhilewriting : *\([0-9.]*\) micros.*/\1/p' <<<"$line")" ]
 }

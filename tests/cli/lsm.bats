@@ -241,11 +241,11 @@ found() {
 @test "lsm benchmarks: what db_bench's list cannot mean here is refused, naming the key" {
 	need_lsms
 	e=${LSMS[0]}
-	local names="fillseq, fillrandom, fillsync, overwrite, readseq, readrandom, deleterandom, seekrandom"
+	local names="fillseq, fillrandom, fillsync, overwrite, readseq, readrandom, deleterandom, seekrandom, readwhilewriting"
 	refused --workload=kv --kv_engine="$e" --benchmarks=fillseq,readhot -- \
 		"dbio: command line: key 'benchmarks': 'readhot' is not one of db_bench's workloads that dbio runs: $names (job 'job')"
-	refused --workload=kv --kv_engine="$e" --benchmarks=fillseq,readwhilewriting -- \
-		"dbio: command line: key 'benchmarks': readwhilewriting (a writer beside the readers on one database) is not in dbio yet: each kv thread has a database of its own; dbio's are $names (job 'job')"
+	refused --workload=kv --kv_engine="$e" --benchmarks=fillseq,readrandom --readers=2 -- \
+		"dbio: command line: key 'readers': readwhilewriting's reader threads: add readwhilewriting to benchmarks= (job 'job')"
 	refused --workload=kv --kv_engine="$e" --benchmarks=fillseq,readrandom,fillrandom -- \
 		"dbio: command line: key 'benchmarks': fillrandom after another benchmark: db_bench starts each fill on a fresh database, dbio's kv job has one database per thread: put the fill first, or give it a job of its own (job 'job')"
 	refused --workload=kv --kv_engine="$e" --benchmarks=fillseq --updates=10 -- \
@@ -361,4 +361,24 @@ PY
 	if [ "$want" = true ]; then
 		[[ "$output" == *"database: this rocksdb library was built with assertions on (it calls assert()): slower than a release build, as db_bench warns"* ]]
 	fi
+}
+
+@test "lsm benchmarks: readwhilewriting's readers share the thread's database with one writer; the phase is the readers' gets" {
+	need_lsms
+	for e in "${LSMS[@]}"; do
+		run -0 --separate-stderr "$DBIO" run --directory="$target" --workload=kv --kv_engine="$e" --records=3000 \
+			--lookups=5000 --batch=10 --sync_each_batch=0 --benchmarks=fillseq,readwhilewriting --readers=3 \
+			--progress=none --format=json --output="$result"
+		# 3 readers of 5000 gets each, every key there (the writer overwrites keys of the fill)
+		json_is "$result" "$R0.phases.1.name=readwhilewriting" "$R0.phases.1.ops=15000" \
+			"$R0.phases.1.figures.found=15000.0" "$R0.phases.1.figures.readers=3.0" \
+			"$R0.phases.1.lat_op=lookup" "$R0.phases.1.lat.count=15000" "$R0.ops.lookup.count=15000" \
+			"$R0.threads=1"
+		# the writer's puts are the run's updates, and the phase says how many
+		run -0 jpy "$result" 'run["ops"].get("update", {"count": 0})["count"] == run["phases"][1]["figures"]["writes"] > 0'
+		[ "$output" = true ]
+		run -0 jpy "$result" 'run["ops"].get("update", {"bytes": 0})["bytes"] == run["phases"][1]["figures"]["user_bytes"]'
+		[ "$output" = true ]
+		is_empty_dir "$target"
+	done
 }
