@@ -233,8 +233,8 @@ struct files_verify {
 	char verify_async_cpus[256];   /* fio_noop: as given */
 	bool fill_device;	       /* write until ENOSPC (fio's fill_device, fill_fs) */
 	bool create_serialize;	       /* fio_noop: dbio lays files out before the measured phase */
-	uint8_t vpattern[FILEIO_PATTERN_MAX];	       /* verify_pattern's bytes (job_validate_verify) */
-	unsigned vpattern_len;	       /* 0: none */
+	uint8_t vpattern[FILEIO_PATTERN_MAX]; /* verify_pattern's bytes (job_validate_verify) */
+	unsigned vpattern_len;		      /* 0: none */
 	/* Resolved by plan_carry_files: a job of a later group names the
 	 * same files (they are kept after this job's group), or this job
 	 * names the files of an earlier group (they are opened again). */
