@@ -764,27 +764,19 @@ static int fileio_check_buffers(const struct job *job, struct dbio_err *err)
 		queued ? "lower bs, iodepth or numjobs" : "lower bs or numjobs", err);
 }
 
+/* Each part's checks, in order: the first that fails says why. */
 static int fileio_validate(struct job *job, struct dbio_err *err)
 {
 	int rc = fname_validate(job, err);
 
-	if (!rc)
-		rc = replay_validate(job, err);
-	if (!rc)
-		rc = job_validate_files(job, err);
-
-	if (!rc)
-		rc = pace_validate(job, err);
-	if (!rc)
-		rc = fileio_validate_buffers(job, err);
-	if (!rc)
-		rc = lattarget_validate(job, err);
-	if (!rc)
-		rc = logs_validate(job, err);
-	if (!rc)
-		rc = verify_validate(job, err);
-	if (!rc)
-		rc = jobsync_validate(job, err);
+	rc = rc ? rc : replay_validate(job, err);
+	rc = rc ? rc : job_validate_files(job, err);
+	rc = rc ? rc : pace_validate(job, err);
+	rc = rc ? rc : fileio_validate_buffers(job, err);
+	rc = rc ? rc : lattarget_validate(job, err);
+	rc = rc ? rc : logs_validate(job, err);
+	rc = rc ? rc : verify_validate(job, err);
+	rc = rc ? rc : jobsync_validate(job, err);
 	return rc ? rc : fileio_check_buffers(job, err);
 }
 
