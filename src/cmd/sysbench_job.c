@@ -28,6 +28,12 @@ const struct sb_mode sb_modes[] = {
 	{ NULL, NULL, NULL, false },
 };
 
+
+/* The bytes of filename= (files.h: 16 KiB with its NUL) and of a job's
+ * text, which holds it. */
+#define SB_NAMES_MAX 16384
+#define JOB_LEN	     (SB_NAMES_MAX + 4096)
+
 /* The reads and writes among sysbench's first events: after every
  * fsync_freq of them, when the test writes, come file_num fsync events
  * (--file-fsync-all makes the syncs part of each write instead). Counted
@@ -91,13 +97,13 @@ int sysbench_check_dbio(struct sb_opts *o)
 	/* filename= holds every name, ':' after each but the last */
 	uint64_t bytes = 0, fit = 0;
 
-	for (uint64_t i = 0; i < o->file_num && bytes < 4096; i++) {
+	for (uint64_t i = 0; i < o->file_num && bytes < SB_NAMES_MAX; i++) {
 		bytes += (uint64_t)snprintf(NULL, 0, "test_file.%llu:", (unsigned long long)i);
-		fit += bytes <= 4096;
+		fit += bytes <= SB_NAMES_MAX;
 	}
 	if (fit < o->file_num) {
 		cmd_error(
-			"sysbench: --file-num=%llu: refused: dbio names sysbench's files in one filename= key of 4095 bytes: at most %llu files",
+			"sysbench: --file-num=%llu: refused: dbio names sysbench's files in one filename= key of 16383 bytes: at most %llu files",
 			(unsigned long long)o->file_num, (unsigned long long)fit);
 		return 2;
 	}
@@ -143,7 +149,6 @@ static bool add_syncs(const struct sb_opts *o, char *buf, size_t len, size_t *us
 	return !o->fsync_end || add(buf, len, used, "end_fsync=1\n");
 }
 
-#define JOB_LEN 8192
 
 /* A job's text of JOB_LEN bytes: "[sysbench-<name>]", the current
  * directory and the n names in filename=; NULL when out of memory. */

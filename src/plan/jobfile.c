@@ -154,7 +154,7 @@ static int set_key(struct parse_state *st, const char *key, const char *value, c
 {
 	struct job_origin origin = *from;
 	struct dbio_err kerr = { 0 };
-	char expanded[4096];
+	char expanded[1 << 15]; /* a value as long as filename= may be */
 	struct job *job;
 
 	if (!strncmp(key, "include", 7) && isspace((unsigned char)key[7]) && !value)

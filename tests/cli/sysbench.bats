@@ -301,7 +301,7 @@ SYSBENCH_REFUSALS=(
 		"--file-extra-flags=direct --file-io-mode=mmap|--file-extra-flags=direct with --file-io-mode=mmap: refused: a mapping copies through the page cache, so O_DIRECT would change nothing measured; drop one of them"
 		"--time=0|--time=0 and --events=0: refused: the run would never end (sysbench runs until it is killed); give one of them"
 		"--threads=4097|--threads=4097: refused: dbio runs at most 4096 threads in a job"
-		"--file-num=400|--file-num=400: refused: dbio names sysbench's files in one filename= key of 4095 bytes: at most 300 files"
+		"--file-num=1167|--file-num=1167: refused: dbio names sysbench's files in one filename= key of 16383 bytes: at most 1166 files"
 		"--file-total-size=10 --file-num=20|--file-total-size / --file-num is 0 bytes a file: refused: dbio needs at least a byte in each"
 		"--forced-shutdown=5|--forced-shutdown=5: refused: dbio's threads stop at --time themselves; only off is taken"
 		"--thread-stack-size=128K|--thread-stack-size=128K: refused: dbio sizes its threads' stacks itself; only 64K is taken"
@@ -618,4 +618,17 @@ Using checksums validation." ]
 	if command -v sysbench >/dev/null; then
 		diff <(sysbench fileio help | tail -n +2) <("$DBIO" sysbench fileio help | tail -n +2)
 	fi
+}
+
+@test "dbio sysbench: --file-num=800 (as users paste it): 800 files made, read and removed, the events sysbench counts" {
+	mkdir work && cd work
+	run -0 "$DBIO" sysbench fileio --file-num=800 --file-total-size=16M prepare
+	[ "$(grep -c '^Creating file test_file\.' <<<"$output")" -eq 800 ]
+	# 16M / 800 is 20971 bytes a file; sysbench writes whole 16 KiB blocks: 2 each
+	[[ "$output" == *$'\n26214400 bytes written in '* ]]
+	[ "$(find . -name 'test_file.*' -size 32768c | wc -l)" -eq 800 ]
+	run -0 "$DBIO" sysbench --events=1600 fileio --file-num=800 --file-total-size=16M --file-test-mode=rndrd run
+	[[ "$output" == *$'\n    total number of events:              1600\n'* ]]
+	run -0 "$DBIO" sysbench fileio --file-num=800 cleanup
+	[ -z "$(ls)" ]
 }

@@ -120,7 +120,9 @@ struct files_layout {
 	int fsync_scope; /* enum fsync_scope: what fsync=N and fdatasync=N count and sync */
 	/* -- end of sysbench -- */
 	/* -- fio: files -- */
-	char filename[4096]; /* fio's filename: names in directory, ':' between them; "" = dbio's */
+	/* fio's filename: names in directory, ':' between them; "" = dbio's.
+	 * 16 KiB: sysbench's --file-num=1024 is 1024 names here */
+	char filename[16384];
 	bool unlink;	     /* fio_noop: dbio always removes what it made, unless --keep */
 	bool create_on_open; /* fio_noop: dbio lays files out before the measured phase */
 	bool buffered;	     /* fio's inverse of direct */
