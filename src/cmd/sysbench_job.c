@@ -28,7 +28,6 @@ const struct sb_mode sb_modes[] = {
 	{ NULL, NULL, NULL, false },
 };
 
-
 /* The bytes of filename= (files.h: 16 KiB with its NUL) and of a job's
  * text, which holds it. */
 #define SB_NAMES_MAX 16384
@@ -148,7 +147,6 @@ static bool add_syncs(const struct sb_opts *o, char *buf, size_t len, size_t *us
 		return false;
 	return !o->fsync_end || add(buf, len, used, "end_fsync=1\n");
 }
-
 
 /* A job's text of JOB_LEN bytes: "[sysbench-<name>]", the current
  * directory and the n names in filename=; NULL when out of memory. */
