@@ -150,6 +150,8 @@ int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct
 				    "crash: out of memory for the table of acknowledged records");
 	memcpy(kd.fill, value, kd.vmax);
 	kd.t.on = true;
+	snprintf(kd.t.model, sizeof(kd.t.model), "%s", p->model ? p->model : "lose");
+	snprintf(kd.t.fault, sizeof(kd.t.fault), "%s", p->fault ? p->fault : "");
 	setting_of(be, conf, kd.t.setting, sizeof(kd.t.setting));
 	if ((rc = p->settle(p->arg)))
 		return dbio_err_set(&w->err, rc, "crash: cannot make the engine's new files durable: %s",
@@ -234,6 +236,20 @@ static long read_all(struct kv_db *db, const char *cut)
 	return lost;
 }
 
+/* A state checked after the injected fault hit: counted apart. */
+static void note_fault(uint64_t lost)
+{
+	const struct durable_probe *p = kd.probe;
+
+	if (!p->fault_hit || !p->fault_hit(p->arg, kd.t.fault_what, sizeof(kd.t.fault_what)))
+		return;
+	kd.t.fault_hit = true;
+	kd.t.after_states++;
+	kd.t.after_lossy += lost > 0;
+	if (lost > kd.t.after_lost_max)
+		kd.t.after_lost_max = lost;
+}
+
 /* One crash state: cut, reopen, judge. Under kd.lock. */
 static void check(const char *cut)
 {
@@ -269,6 +285,7 @@ static void check(const char *cut)
 		}
 	}
 	close(cutfd);
+	note_fault((uint64_t)lost);
 	kd.t.states++;
 	kd.t.lossy += lost > 0;
 	kd.t.lost += (uint64_t)lost;
@@ -294,6 +311,21 @@ void kv_durable_ack(void)
 		check(cut);
 	}
 	kd.batches++;
+	pthread_mutex_unlock(&kd.lock);
+}
+
+void kv_durable_failed(const char *why)
+{
+	pthread_mutex_lock(&kd.lock);
+	kd.npend = 0; /* the batch is not acknowledged */
+	if (kd.started && !kd.t.fault_error[0]) {
+		snprintf(kd.t.fault_error, sizeof(kd.t.fault_error), "%s", why);
+		/* The error is the fault's when it has hit by now; and what
+		 * the state it leaves has lost. */
+		kd.t.fault_seen = kd.probe->fault_hit && kd.probe->fault_hit(kd.probe->arg, kd.t.fault_what,
+									     sizeof(kd.t.fault_what));
+		check("after the error");
+	}
 	pthread_mutex_unlock(&kd.lock);
 }
 
