@@ -397,9 +397,10 @@ static const struct cmd_opts cmd_crash_opts = {
 	.name = "crash",
 	.subject = "crash",
 	.operands = "DIR",
-	.synopsis = "       dbio crash [--cuts N] [--acks K] [--output FILE] [--format text|json] JOBFILE\n"
-		    "                  [--KEY=VALUE...]\n"
-		    "       dbio crash --cleanup DIR\n",
+	.synopsis =
+		"       dbio crash [--cuts N] [--acks K] [--model MODEL] [--fault FAULT] [--output FILE]\n"
+		"                  [--format text|json] JOBFILE [--KEY=VALUE...]\n"
+		"       dbio crash --cleanup DIR\n",
 	.about = "Runs CMD (with /bin/sh) on the power-cut layer, a FUSE filesystem dbio mounts\n"
 		 "privately in a directory it makes in DIR, which keeps what POSIX says is\n"
 		 "durable: a file's data and size as of its last fsync/fdatasync (or O_SYNC/\n"
@@ -415,7 +416,11 @@ static const struct cmd_opts cmd_crash_opts = {
 		 "crash state (after each of the first N fsync returns, and after K commits chosen\n"
 		 "at random) the engine is reopened on the cut (gdbm_open, mdb_env_open, SQLite\n"
 		 "with PRAGMA integrity_check) and every acknowledged record looked for, its\n"
-		 "checksum and value checked. The result is dbio run's with a durability section.",
+		 "checksum and value checked. The result is dbio run's with a durability section.\n\n"
+		 "--model says what a cut keeps of each file's writes since its last fsync\n"
+		 "(the job key crash_model= too), --fault injects an EIO at the N-th fsync or\n"
+		 "an ENOSPC at the N-th write (crash_fault=); a writer that sees an error may\n"
+		 "print a line \"error: TEXT\" instead of acknowledging. See docs/crash.md.",
 	.tables = crash_tables,
 	.operand = crash_operand,
 };

@@ -12,6 +12,8 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,14 +252,78 @@ static void note_fault(uint64_t lost)
 		kd.t.after_lost_max = lost;
 }
 
+/* Everything acknowledged lost, why as the first lost record's why. */
+static long lost_all(const char *cut, const char *why)
+{
+	kd.t.not_opened++;
+	for (uint64_t rec = 0; rec < kd.records; rec++)
+		if (kd.acked[rec]) {
+			note_lost(rec, cut, why);
+			break;
+		}
+	return (long)kd.acked_ops;
+}
+
+/* The engine reopened on the cut at path, every record judged: the
+ * acknowledged ones lost. */
+static long reopen_judge(const char *path, const char *cut)
+{
+	struct dbio_err err = { 0 };
+	struct kv_db *db = NULL;
+	bool intact = true;
+	long lost;
+
+	if (kd.be->reopen(&db, path, &intact, &err))
+		return lost_all(cut, err.msg[0] ? err.msg : "the engine would not open");
+	kd.t.integrity += !intact;
+	lost = read_all(db, cut);
+	kd.be->close(db);
+	if (lost < 0) {
+		kd.t.not_opened++;
+		lost = (long)kd.acked_ops;
+	}
+	return lost;
+}
+
+/* A map of a file the cut left shorter than the engine's pages (a crash
+ * model kept a meta page but not the write that grew the file) raises
+ * SIGBUS where the engine reads it: the check's thread jumps back out,
+ * and the state counts as one the engine could not open (the handle is
+ * left, as after a crash of the engine). */
+static __thread sigjmp_buf *bus_jump;
+
+static void on_bus(int sig)
+{
+	if (bus_jump)
+		siglongjmp(*bus_jump, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static long guarded_judge(const char *path, const char *cut)
+{
+	struct sigaction sa = { .sa_handler = on_bus }, old;
+	sigjmp_buf here;
+	long lost;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(here, 1)) {
+		lost = lost_all(cut, "SIGBUS reading the engine's map: the file is shorter than its pages");
+	} else {
+		bus_jump = &here;
+		lost = reopen_judge(path, cut);
+	}
+	bus_jump = NULL;
+	sigaction(SIGBUS, &old, NULL);
+	return lost;
+}
+
 /* One crash state: cut, reopen, judge. Under kd.lock. */
 static void check(const char *cut)
 {
 	const struct durable_probe *p = kd.probe;
-	struct dbio_err err = { 0 };
-	struct kv_db *db = NULL;
 	char path[4200];
-	bool intact = true;
 	int cutfd, rc = p->cut(p->arg, &cutfd);
 	long lost;
 
@@ -266,24 +332,7 @@ static void check(const char *cut)
 		return;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", cutfd, kd.rel);
-	rc = kd.be->reopen(&db, path, &intact, &err);
-	if (rc) {
-		kd.t.not_opened++;
-		lost = (long)kd.acked_ops;
-		for (uint64_t rec = 0; rec < kd.records && lost; rec++)
-			if (kd.acked[rec]) {
-				note_lost(rec, cut, err.msg[0] ? err.msg : "the engine would not open");
-				break;
-			}
-	} else {
-		kd.t.integrity += !intact;
-		lost = read_all(db, cut);
-		kd.be->close(db);
-		if (lost < 0) {
-			kd.t.not_opened++;
-			lost = (long)kd.acked_ops;
-		}
-	}
+	lost = guarded_judge(path, cut);
 	close(cutfd);
 	note_fault((uint64_t)lost);
 	kd.t.states++;

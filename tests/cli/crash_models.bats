@@ -181,3 +181,31 @@ EOF
 	json_is "$result" jobs.0.runs.0.durability.model=torn4k
 	is_empty_dir "$target"
 }
+
+@test "crash models: an acknowledged file that is a symlink in the mount, or outside the cut, is never read through" {
+	need_powercut
+	echo secret >"$scratch/outside"
+	# the layer makes no symlink (ENOSYS), and a durable name is a regular
+	# file or a directory; the check of a torn record opens with O_NOFOLLOW
+	run -0 "$DBIO" crash --model=torn4k \
+		--exec "ln -s $scratch/outside link 2>/dev/null || echo 'error: no symlink'; echo 'link secret'; read x" \
+		"$target"
+	[ "${lines[0]}" = "writer: error: no symlink" ]
+	[ "${lines[1]}" = "state 1: acknowledged 1, lost 1" ]
+	run -1 --separate-stderr "$DBIO" crash --model=torn512 --exec "echo '../outside secret'; read x" "$target"
+	[ "$stderr" = "dbio: crash: cut 1: cannot check it: Invalid argument" ]
+	[ "$(cat "$scratch/outside")" = secret ]
+	is_empty_dir "$target"
+}
+
+@test "crash models kv: LMDB's map shorter than its pages under reorder is a state that did not open, not a crash of dbio" {
+	# MDB_NOSYNC: reorder may keep a meta page naming pages whose write,
+	# which grew the file, it dropped; reading them through the map
+	# raises SIGBUS in the check, which counts the state as not opened
+	crash_kv lmdb --sync_each_batch=0 --model=reorder --records=500 --value_size=64-256
+	[ "$status" -eq 0 ]
+	json_is "$result" jobs.0.runs.0.durability.model=reorder jobs.0.runs.0.durability.states=50 \
+		jobs.0.runs.0.durability.states_with_losses=50
+	run -0 jpy "$result" 'run["durability"]["not_opened"] > 0'
+	[ "$output" = true ]
+}
