@@ -264,20 +264,27 @@ static long lost_all(const char *cut, const char *why)
 	return (long)kd.acked_ops;
 }
 
+/* The database reopened on the cut while it is judged: closed after a
+ * SIGBUS too (guarded_judge). */
+static struct kv_db *judging;
+
 /* The engine reopened on the cut at path, every record judged: the
  * acknowledged ones lost. */
 static long reopen_judge(const char *path, const char *cut)
 {
 	struct dbio_err err = { 0 };
-	struct kv_db *db = NULL;
 	bool intact = true;
 	long lost;
 
-	if (kd.be->reopen(&db, path, &intact, &err))
+	judging = NULL;
+	if (kd.be->reopen(&judging, path, &intact, &err)) {
+		judging = NULL; /* the backend's to free, as it always was */
 		return lost_all(cut, err.msg[0] ? err.msg : "the engine would not open");
+	}
 	kd.t.integrity += !intact;
-	lost = read_all(db, cut);
-	kd.be->close(db);
+	lost = read_all(judging, cut);
+	kd.be->close(judging);
+	judging = NULL;
 	if (lost < 0) {
 		kd.t.not_opened++;
 		lost = (long)kd.acked_ops;
@@ -288,8 +295,8 @@ static long reopen_judge(const char *path, const char *cut)
 /* A map of a file the cut left shorter than the engine's pages (a crash
  * model kept a meta page but not the write that grew the file) raises
  * SIGBUS where the engine reads it: the check's thread jumps back out,
- * and the state counts as one the engine could not open (the handle is
- * left, as after a crash of the engine). */
+ * closes the engine's handle, and the state counts as one the engine
+ * could not open. */
 static __thread sigjmp_buf *bus_jump;
 
 static void on_bus(int sig)
@@ -309,6 +316,9 @@ static long guarded_judge(const char *path, const char *cut)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGBUS, &sa, &old);
 	if (sigsetjmp(here, 1)) {
+		bus_jump = NULL;
+		kd.be->close(judging);
+		judging = NULL;
 		lost = lost_all(cut, "SIGBUS reading the engine's map: the file is shorter than its pages");
 	} else {
 		bus_jump = &here;
