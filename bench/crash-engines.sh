@@ -9,13 +9,15 @@
 # the layer without a cut (the layer's cost: the ratio), and the crash states
 # checked per second. One markdown row per setting, the load average beside.
 #
-#   bench/crash-engines.sh [-d DIR] [-e ENGINES] [-n RECORDS] [-r RUNS]
+#   bench/crash-engines.sh [-d DIR] [-e ENGINES] [-n RECORDS] [-r RUNS] [-m MODEL]
 #
 #   -d DIR      where the scratch directory is made (default /var/tmp)
 #   -e ENGINES  only these engines' rows, comma-separated (default: every
 #               engine of the build)
 #   -n RECORDS  records per job (default 2000: 200 acknowledgements)
 #   -r RUNS     runs of each ops/s figure, the median shown (default 3)
+#   -m MODEL    dbio crash's crash model (--model: lose, reorder, torn512,
+#               torn4k; default lose), for the crash run and the layer's rate
 #
 # Needs root (a mount namespace), /dev/fuse and a build with libfuse3;
 # serialize with other users of mounts: flock /tmp/dbio-shared.lock.
@@ -26,6 +28,7 @@ PARENT=/var/tmp
 RECORDS=2000
 RUNS=3
 ONLY=
+MODEL=lose
 opt() {
 	case $1 in
 	d) PARENT=$2 ;;
@@ -33,9 +36,10 @@ opt() {
 	   ONLY=$2 ;;
 	n) whole -n "$2" && RECORDS=$2 ;;
 	r) whole -r "$2" && RUNS=$2 ;;
+	m) case $2 in lose | reorder | torn512 | torn4k) MODEL=$2 ;; *) die "-m: expected lose, reorder, torn512 or torn4k, got '$2'" ;; esac ;;
 	esac
 }
-bench_opts d:e:n:r: "$@"
+bench_opts d:e:n:r:m: "$@"
 need_dbio
 need python3 "apt-get install python3"
 bench_tmp crash-engines
@@ -64,15 +68,15 @@ rate() {
 		if [ "$mode" = run ]; then
 			"$DBIO" run --format json --output "$f" "$@" >/dev/null 2>&1
 		else
-			"$DBIO" crash --cuts 0 --acks 0 --output "$f" "$@" >/dev/null 2>&1
+			"$DBIO" crash --model="$MODEL" --cuts 0 --acks 0 --output "$f" "$@" >/dev/null 2>&1
 		fi
 		out+=("$(figure "$f" 'round(run["phases"][0]["ops_per_s"])')")
 	done
 	median "${out[@]}"
 }
 
-echo "| engine | setting | states | with losses | lost: max / total of acknowledged | did not open | integrity_check failed | torn | inserts/s direct | on the layer | ratio | states/s | load |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| engine | setting | model | states | with losses | lost: max / total of acknowledged | did not open | integrity_check failed | torn | inserts/s direct | on the layer | ratio | states/s | load |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 while read -r engine keys; do
 	kv_engines=$("$DBIO" --version | sed -n 's/^ *kv_engine: //p' | tr -d ',')
 	case " $kv_engines " in *" $engine "*) ;; *) continue ;; esac
@@ -82,8 +86,8 @@ while read -r engine keys; do
 		--directory="$WORK" $keys
 	direct=$(rate run "$@")
 	layer=$(rate layer "$@")
-	"$DBIO" crash --cuts 100 --acks "$RECORDS" --output "$TMP/crash.json" "$@" >/dev/null 2>&1
-	row=$(figure "$TMP/crash.json" '" | ".join(str(x) for x in [d["setting"].split(" ", 1)[1], d["states"], d["states_with_losses"], "%d / %d of %d" % (d["acknowledged_lost"]["max"], d["acknowledged_lost"]["total"], d["acknowledged"]), d["not_opened"], d["integrity_failed"], d["torn_records"]])')
+	"$DBIO" crash --model="$MODEL" --cuts 100 --acks "$RECORDS" --output "$TMP/crash.json" "$@" >/dev/null 2>&1
+	row=$(figure "$TMP/crash.json" '" | ".join(str(x) for x in [d["setting"].split(" ", 1)[1], d["model"], d["states"], d["states_with_losses"], "%d / %d of %d" % (d["acknowledged_lost"]["max"], d["acknowledged_lost"]["total"], d["acknowledged"]), d["not_opened"], d["integrity_failed"], d["torn_records"]])')
 	sps=$(figure "$TMP/crash.json" 'round(d["states"] / (run["elapsed_ns"] / 1e9))')
 	ratio=$(python3 -c "print('%.2f' % ($layer / $direct))")
 	# a key beyond the durability setting is said beside it

@@ -36,6 +36,19 @@ struct acks {
 struct tally {
 	unsigned states, lossy, max_lost;
 	unsigned long lost;
+	unsigned torn_states,
+		reordered; /* states with a torn record, with a later kept and an earlier lost */
+	unsigned long torn;
+	unsigned errors;	     /* "error: ..." lines the writer printed */
+	unsigned after, after_lossy; /* states after the fault hit, of them with losses */
+	unsigned max_after;	     /* the most acknowledged lost in one of them */
+	bool fault_seen;
+};
+
+/* What one crash state found. */
+struct state {
+	long lost, torn;
+	bool reordered;
 };
 
 /* The signal that stops a run (SIGINT, SIGTERM, SIGHUP), or 0; the
@@ -62,46 +75,100 @@ static void catch_stops(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* The acknowledged records missing from the cut; -errno. */
-static long count_lost(int cutfd, const struct acks *a)
+/* Whether an acknowledgement before i, of the same file, was lost. */
+static bool earlier_lost(const struct acks *a, const char *lostv, size_t i)
 {
-	long lost = 0;
+	size_t fl = (size_t)(strchr(a->line[i], ' ') - a->line[i]);
 
-	for (size_t i = 0; i < a->n; i++) {
+	for (size_t j = 0; j < i; j++)
+		if (lostv[j] && !strncmp(a->line[j], a->line[i], fl + 1))
+			return true;
+	return false;
+}
+
+/* Whether the file of acknowledgement i is first named there. */
+static bool first_of_file(const struct acks *a, size_t i)
+{
+	size_t fl = (size_t)(strchr(a->line[i], ' ') - a->line[i]);
+
+	for (size_t j = 0; j < i; j++)
+		if (!strncmp(a->line[j], a->line[i], fl + 1))
+			return false;
+	return true;
+}
+
+/* The acknowledged records missing from the cut, the files ending in a
+ * torn record, whether a record survived an earlier one of its file that
+ * was lost: 0 or -errno. */
+static int judge_cut(int cutfd, const struct acks *a, struct state *s)
+{
+	char *lostv = calloc(a->n ? a->n : 1, 1);
+	int r = 0;
+
+	if (!lostv)
+		return -ENOMEM;
+	*s = (struct state){ 0 };
+	for (size_t i = 0; i < a->n && r >= 0; i++) {
 		char *sp = strchr(a->line[i], ' ');
-		int r;
+		bool first = first_of_file(a, i);
 
 		*sp = 0;
 		r = powercut_has_line(cutfd, a->line[i], sp + 1);
+		if (r >= 0 && first) {
+			int t = powercut_torn_tail(cutfd, a->line[i]);
+
+			s->torn += t > 0;
+			r = t < 0 ? t : r;
+		}
 		*sp = ' ';
-		if (r < 0)
-			return r;
-		lost += r == 0;
+		lostv[i] = r == 0;
+		s->lost += r == 0;
+		s->reordered |= r > 0 && earlier_lost(a, lostv, i);
 	}
-	return lost;
+	free(lostv);
+	return r < 0 ? r : 0;
 }
 
-static int check_state(struct powercut *pc, const struct acks *a, struct tally *t)
+/* One crash state cut and judged, its line printed ("state 3" or, after
+ * the writer ended, "end"). */
+static int check_state(struct powercut *pc, const struct acks *a, struct tally *t, bool end)
 {
 	int cutfd, ret = powercut_cut(pc, &cutfd);
-	long lost;
+	unsigned long points;
+	struct state s;
+	char what[128];
 
 	if (ret < 0) {
 		cmd_error("crash: cut %u: %s", t->states + 1, strerror(-ret));
 		return ret;
 	}
-	lost = count_lost(cutfd, a);
+	ret = judge_cut(cutfd, a, &s);
 	close(cutfd);
-	if (lost < 0) {
-		cmd_error("crash: cut %u: cannot check it: %s", t->states + 1, strerror((int)-lost));
-		return (int)lost;
+	if (ret < 0) {
+		cmd_error("crash: cut %u: cannot check it: %s", t->states + 1, strerror(-ret));
+		return ret;
 	}
 	t->states++;
-	t->lossy += lost > 0;
-	t->lost += (unsigned long)lost;
-	if ((unsigned)lost > t->max_lost)
-		t->max_lost = (unsigned)lost;
-	printf("state %u: acknowledged %zu, lost %ld\n", t->states, a->n, lost);
+	t->lossy += s.lost > 0;
+	t->lost += (unsigned long)s.lost;
+	if ((unsigned)s.lost > t->max_lost)
+		t->max_lost = (unsigned)s.lost;
+	t->torn_states += s.torn > 0;
+	t->torn += (unsigned long)s.torn;
+	t->reordered += s.reordered;
+	if (powercut_fault_fired(pc, what, sizeof(what), &points)) {
+		t->after++;
+		t->after_lossy += s.lost > 0;
+		if ((unsigned)s.lost > t->max_after)
+			t->max_after = (unsigned)s.lost;
+	}
+	if (end)
+		printf("end: acknowledged %zu, lost %ld", a->n, s.lost);
+	else
+		printf("state %u: acknowledged %zu, lost %ld", t->states, a->n, s.lost);
+	if (s.torn)
+		printf(", torn %ld", s.torn);
+	puts(s.reordered ? ", a later record kept where an earlier was lost" : "");
 	fflush(stdout);
 	return 0;
 }
@@ -145,7 +212,7 @@ static pid_t start_writer(const char *cmd, const char *dir, int *to, FILE **from
 }
 
 /* Read acknowledgements until the writer ends; 0, 1 (it failed), -errno. */
-static int drive(struct powercut *pc, const char *cmd, unsigned cuts, struct tally *t)
+static int drive(struct powercut *pc, const char *cmd, unsigned cuts, bool fault, struct tally *t)
 {
 	struct acks a = { 0 };
 	char *line = NULL;
@@ -165,6 +232,11 @@ static int drive(struct powercut *pc, const char *cmd, unsigned cuts, struct tal
 	while (ret == 0 && !crash_stop && (n = getline(&line, &cap, from)) > 0) {
 		if (line[n - 1] == '\n')
 			line[--n] = 0;
+		if (!strncmp(line, "error: ", 7)) { /* the writer saw an error: no record, no answer */
+			printf("writer: %s\n", line);
+			t->errors++;
+			continue;
+		}
 		if (!strchr(line, ' ') || a.n == a.cap) {
 			if (!strchr(line, ' ')) {
 				cmd_error("crash: acknowledgement %zu: '%s': expected \"FILE RECORD\"",
@@ -177,7 +249,7 @@ static int drive(struct powercut *pc, const char *cmd, unsigned cuts, struct tal
 		}
 		a.line[a.n++] = strdup(line);
 		if (t->states < cuts)
-			ret = check_state(pc, &a, t);
+			ret = check_state(pc, &a, t, false);
 		if (write(to, "\n", 1) < 0 && errno != EPIPE)
 			ret = -errno;
 	}
@@ -194,6 +266,10 @@ static int drive(struct powercut *pc, const char *cmd, unsigned cuts, struct tal
 			  WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 		ret = 1;
 	}
+	/* With a fault, the state the writer left: is what it acknowledged
+	 * after the fault there, its later fsyncs done? */
+	if (ret == 0 && fault)
+		ret = check_state(pc, &a, t, true);
 	for (size_t i = 0; i < a.n; i++)
 		free(a.line[i]);
 	free(a.line);
@@ -205,6 +281,7 @@ struct crash_args {
 	const char *exec, *dir;
 	bool cleanup;
 	unsigned cuts;
+	struct powercut_conf conf;
 };
 
 /* The directory: the one operand. */
@@ -237,6 +314,36 @@ static int crash_parse_cuts(const struct cmd_opts *spec, const struct cmd_opt *o
 	return 0;
 }
 
+static int crash_parse_model(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec;
+	(void)o;
+	return crash_model_arg(v, &((struct crash_args *)args)->conf);
+}
+
+static int crash_parse_fault(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec;
+	(void)o;
+	return crash_fault_arg(v, &((struct crash_args *)args)->conf);
+}
+
+static int crash_parse_seed(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	struct crash_args *a = args;
+	char *end;
+
+	(void)spec;
+	(void)o;
+	errno = 0;
+	a->conf.seed = strtoull(v, &end, 10);
+	if (*end || !*v || *v == '-' || errno) {
+		cmd_error("crash: --seed '%s': expected a number from 0 to 18446744073709551615", v);
+		return 2;
+	}
+	return 0;
+}
+
 static int crash_parse_acks(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
 {
 	(void)spec;
@@ -261,6 +368,22 @@ static const struct cmd_opt crash_rows[] = {
 	  .parse = crash_parse_acks,
 	  .help = "with JOBFILE: cut too right after K of the run's acknowledgements (commits that "
 		  "returned), chosen at random from the job's randseed (default 100)" },
+	{ .name = "--model",
+	  .value = "MODEL",
+	  .parse = crash_parse_model,
+	  .help = "what a cut keeps of each file's writes since its last fsync: lose (none, the default), "
+		  "reorder (each or not, at random: a later may survive an earlier), torn512, torn4k (in "
+		  "order up to one at random, torn: a prefix of its 512 B or 4 KiB sectors)" },
+	{ .name = "--seed",
+	  .value = "N",
+	  .parse = crash_parse_seed,
+	  .help = "with --exec, the seed of the model's random choices (default 1; a job uses its randseed)" },
+	{ .name = "--fault",
+	  .value = "FAULT",
+	  .parse = crash_parse_fault,
+	  .help = "inject one fault: eio-fsync@N (the N-th fsync or fdatasync of a file fails with EIO and, "
+		  "as on Linux, its writes since the last durable point are dropped), enospc-write@N (the "
+		  "N-th write fails with ENOSPC), none (the default)" },
 	{ .name = "--cleanup",
 	  .kind = CMD_OPT_FLAG,
 	  .offset = offsetof(struct crash_args, cleanup),
@@ -274,9 +397,10 @@ static const struct cmd_opts cmd_crash_opts = {
 	.name = "crash",
 	.subject = "crash",
 	.operands = "DIR",
-	.synopsis = "       dbio crash [--cuts N] [--acks K] [--output FILE] [--format text|json] JOBFILE\n"
-		    "                  [--KEY=VALUE...]\n"
-		    "       dbio crash --cleanup DIR\n",
+	.synopsis =
+		"       dbio crash [--cuts N] [--acks K] [--model MODEL] [--fault FAULT] [--output FILE]\n"
+		"                  [--format text|json] JOBFILE [--KEY=VALUE...]\n"
+		"       dbio crash --cleanup DIR\n",
 	.about = "Runs CMD (with /bin/sh) on the power-cut layer, a FUSE filesystem dbio mounts\n"
 		 "privately in a directory it makes in DIR, which keeps what POSIX says is\n"
 		 "durable: a file's data and size as of its last fsync/fdatasync (or O_SYNC/\n"
@@ -293,10 +417,39 @@ static const struct cmd_opts cmd_crash_opts = {
 		 "at random) the engine is reopened on the cut (gdbm_open, mdb_env_open, SQLite\n"
 		 "with PRAGMA integrity_check, RocksDB's and LevelDB's open replaying their logs)\n"
 		 "and every acknowledged record looked for, its\n"
-		 "checksum and value checked. The result is dbio run's with a durability section.",
+		 "checksum and value checked. The result is dbio run's with a durability section.\n\n"
+		 "--model says what a cut keeps of each file's writes since its last fsync\n"
+		 "(the job key crash_model= too), --fault injects an EIO at the N-th fsync or\n"
+		 "an ENOSPC at the N-th write (crash_fault=); a writer that sees an error may\n"
+		 "print a line \"error: TEXT\" instead of acknowledging. See docs/crash.md.",
 	.tables = crash_tables,
 	.operand = crash_operand,
 };
+
+/* The summary lines: the states, the model's, the fault's. */
+static void summary(struct powercut *pc, const struct powercut_conf *c, const struct tally *t)
+{
+	unsigned long points = 0;
+	char fault[48], what[128];
+
+	printf("crash states checked: %u, with losses: %u, acknowledged lost: max %u, total %lu\n", t->states,
+	       t->lossy, t->max_lost, t->lost);
+	if (c->model != POWERCUT_LOSE)
+		printf("model %s (seed %llu): states with torn records: %u (torn records: %lu), with a later "
+		       "record kept where an earlier was lost: %u\n",
+		       powercut_model_name(c->model), (unsigned long long)c->seed, t->torn_states, t->torn,
+		       t->reordered);
+	if (c->fault == POWERCUT_NO_FAULT)
+		return;
+	powercut_fault_name(c, fault, sizeof(fault));
+	if (!powercut_fault_fired(pc, what, sizeof(what), &points)) {
+		printf("fault %s: never hit (the writer made fewer)\n", fault);
+		return;
+	}
+	printf("fault %s: hit %s after %lu durability points; errors the writer reported: %u; states after it: "
+	       "%u, with losses: %u, acknowledged lost: max %u\n",
+	       fault, what, points, t->errors, t->after, t->after_lossy, t->max_after);
+}
 
 /* --exec or --cleanup (or --help) given: the writer's mode, else a job's. */
 static bool writer_mode(int argc, char **argv)
@@ -310,7 +463,7 @@ static bool writer_mode(int argc, char **argv)
 
 static int crash_main(int argc, char **argv)
 {
-	struct crash_args args = { .cuts = 100 };
+	struct crash_args args = { .cuts = 100, .conf = { .seed = 1 } };
 	struct tally t = { 0 };
 	struct powercut *pc;
 	const char *exec, *dir;
@@ -351,22 +504,20 @@ static int crash_main(int argc, char **argv)
 		return 0;
 	}
 	catch_stops();
-	ret = powercut_open(dirfd, &pc, err, sizeof(err));
+	ret = powercut_open(dirfd, &args.conf, &pc, err, sizeof(err));
 	if (ret < 0) {
 		cmd_error("crash: %s: %s", dir, err);
 		close(dirfd);
 		return 1;
 	}
-	ret = drive(pc, exec, cuts, &t);
+	ret = drive(pc, exec, cuts, args.conf.fault != POWERCUT_NO_FAULT, &t);
+	if (ret == 0)
+		summary(pc, &args.conf, &t);
 	powercut_close(pc);
 	close(dirfd);
 	if (ret > 128)
 		return ret; /* 128 + the signal, the layer undone */
-	if (ret != 0)
-		return 1;
-	printf("crash states checked: %u, with losses: %u, acknowledged lost: max %u, total %lu\n", t.states,
-	       t.lossy, t.max_lost, t.lost);
-	return 0;
+	return ret != 0;
 }
 
 const struct cmd cmd_crash = {

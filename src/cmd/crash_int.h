@@ -13,4 +13,11 @@ int crash_open_dir(const char *dir);
 /* dbio crash JOBFILE [--KEY=VALUE...]: the exit status. */
 int crash_job_main(int argc, char **argv);
 
+struct powercut_conf;
+
+/* --model MODEL, --fault FAULT (and the job keys crash_model=,
+ * crash_fault=) into c: 0, or 2 after saying what is accepted. */
+int crash_model_arg(const char *v, struct powercut_conf *c);
+int crash_fault_arg(const char *v, struct powercut_conf *c);
+
 #endif

@@ -26,6 +26,8 @@
 struct crash_job_args {
 	struct run_args run; /* first: jobrun_parse's callbacks are given its address */
 	unsigned cuts, acks;
+	struct powercut_conf conf;
+	bool model_set, fault_set; /* --model, --fault: over the job's keys */
 };
 
 static int parse_count(const char *what, const char *v, unsigned max, unsigned *out)
@@ -55,9 +57,37 @@ static int job_acks(const struct cmd_opts *spec, const struct cmd_opt *o, const 
 	return parse_count("--acks", v, 1000000, &((struct crash_job_args *)args)->acks);
 }
 
+static int job_model(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec;
+	(void)o;
+	((struct crash_job_args *)args)->model_set = true;
+	return crash_model_arg(v, &((struct crash_job_args *)args)->conf);
+}
+
+static int job_fault(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec;
+	(void)o;
+	((struct crash_job_args *)args)->fault_set = true;
+	return crash_fault_arg(v, &((struct crash_job_args *)args)->conf);
+}
+
+static int job_seed(const struct cmd_opts *spec, const struct cmd_opt *o, const char *v, void *args)
+{
+	(void)spec;
+	(void)o;
+	(void)args;
+	cmd_error("crash: --seed '%s': for --exec; a job's crash model draws from its randseed", v);
+	return 2;
+}
+
 static const struct cmd_opt crash_job_rows[] = {
 	{ .name = "--cuts", .value = "N", .parse = job_cuts },
 	{ .name = "--acks", .value = "K", .parse = job_acks },
+	{ .name = "--model", .value = "MODEL", .parse = job_model },
+	{ .name = "--fault", .value = "FAULT", .parse = job_fault },
+	{ .name = "--seed", .value = "N", .parse = job_seed },
 	{ 0 },
 };
 
@@ -79,6 +109,13 @@ static int cut(void *arg, int *cutfd)
 static int settle(void *arg)
 {
 	return powercut_settle(arg);
+}
+
+static bool fault_hit(void *arg, char *what, size_t len)
+{
+	unsigned long points;
+
+	return powercut_fault_fired(arg, what, len, &points);
 }
 
 static void on_point(void *arg, unsigned long n)
@@ -115,6 +152,17 @@ static int one_kv_job(const struct jobset *set)
 			  job->name, (unsigned long long)job->numjobs);
 		return 2;
 	}
+	if (job->crash_model[0] && powercut_parse_model(job->crash_model, &(enum powercut_model){ 0 })) {
+		cmd_error("crash: job '%s': crash_model=%s: expected lose, reorder, torn512 or torn4k",
+			  job->name, job->crash_model);
+		return 2;
+	}
+	if (job->crash_fault[0] && powercut_parse_fault(job->crash_fault, &(struct powercut_conf){ 0 })) {
+		cmd_error(
+			"crash: job '%s': crash_fault=%s: expected eio-fsync@N, enospc-write@N (N from 1) or none",
+			job->name, job->crash_fault);
+		return 2;
+	}
 	if (strchr(job->directory, ':')) {
 		cmd_error("crash: job '%s': directory=%s: one directory, the layer's", job->name,
 			  job->directory);
@@ -127,9 +175,11 @@ static int one_kv_job(const struct jobset *set)
  * run there with the probe armed, the layer undone. The exit status. */
 static int run_on_layer(struct crash_job_args *a, struct jobset *set, int dirfd, int argc, char **argv)
 {
-	struct durable_probe probe = { .cut = cut, .settle = settle, .points = a->cuts, .acks = a->acks };
+	struct durable_probe probe = {
+		.cut = cut, .settle = settle, .fault_hit = fault_hit, .points = a->cuts, .acks = a->acks
+	};
 	struct powercut *pc;
-	char err[256];
+	char err[256], fault[48];
 	int ret = powercut_cleanup(dirfd), status;
 
 	if (ret < 0) {
@@ -137,7 +187,16 @@ static int run_on_layer(struct crash_job_args *a, struct jobset *set, int dirfd,
 			  strerror(-ret));
 		return 1;
 	}
-	if ((ret = powercut_open(dirfd, &pc, err, sizeof(err))) < 0) {
+	/* The job's keys (checked by one_kv_job), unless an option said. */
+	if (!a->model_set && set->jobs[0].crash_model[0])
+		powercut_parse_model(set->jobs[0].crash_model, &a->conf.model);
+	if (!a->fault_set && set->jobs[0].crash_fault[0])
+		powercut_parse_fault(set->jobs[0].crash_fault, &a->conf);
+	probe.model = powercut_model_name(a->conf.model);
+	a->conf.seed = set->jobs[0].randseed;
+	powercut_fault_name(&a->conf, fault, sizeof(fault));
+	probe.fault = fault;
+	if ((ret = powercut_open(dirfd, &a->conf, &pc, err, sizeof(err))) < 0) {
 		cmd_error("crash: %s: %s", set->jobs[0].directory, err);
 		return 1;
 	}

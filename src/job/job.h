@@ -80,6 +80,8 @@ struct job {
 	bool stonewall_wearout; /* then go on until every rank (process) has done the most any did */
 	bool invalidate;
 	uint64_t randseed;
+	char crash_model[16]; /* dbio crash's crash model, "" as its default */
+	char crash_fault[48]; /* and its injected fault */
 	bool randrepeat;
 	uint64_t repeat; /* runs of the job; 0: repeat=auto */
 	/* repeat=auto: at least 3 runs, then more until the 95 % CI of the

@@ -1,9 +1,11 @@
 /*
  * The power-cut layer's FUSE filesystem (libfuse3's high-level API), served
  * by a child process of dbio's (serve() says why): every call passes through to live/ with the
- * *at calls, and fsync, fsyncdir and O_SYNC/O_DSYNC writes hand the file
- * or directory to the durable store (store.c). Without libfuse3 the layer
- * is left out and powercut_fs_start says so.
+ * *at calls; every change of a file's data or size is logged (log.c), and
+ * fsync, fsyncdir and O_SYNC/O_DSYNC writes hand the file or directory to
+ * the durable store (store.c). The fault of the run's conf is injected
+ * here. Without libfuse3 the layer is left out and powercut_fs_start says
+ * so.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -88,22 +90,42 @@ static int open_flags(int flags)
 	return (flags & ~(O_SYNC | O_DSYNC)) | O_NOFOLLOW | O_CLOEXEC;
 }
 
-static int fs_open(const char *path, struct fuse_file_info *fi)
+/* fd opened as fi->fh; an O_TRUNC logged as a new size 0 (atomic_o_trunc:
+ * the kernel passes it to open, not as a truncate). */
+static int opened(int fd, struct fuse_file_info *fi)
 {
-	int fd = openat(LIVE, rel(path), open_flags(fi->flags));
+	int ret;
 
 	if (fd < 0)
 		return -errno;
+	if ((fi->flags & O_TRUNC) && (ret = powercut_log_size(fs_pc(), fd, 0)) < 0) {
+		close(fd);
+		return ret;
+	}
 	fi->fh = (uint64_t)fd;
 	return 0;
 }
 
+static int fs_open(const char *path, struct fuse_file_info *fi)
+{
+	return opened(openat(LIVE, rel(path), open_flags(fi->flags)), fi);
+}
+
+/* A new file starts empty: no log of an inode number used before, and a
+ * size 0 over a durable copy it may have left. */
 static int fs_create(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
-	int fd = openat(LIVE, rel(path), open_flags(fi->flags) | O_CREAT, mode);
+	int flags = open_flags(fi->flags) & ~O_EXCL, fd, ret;
 
+	fd = openat(LIVE, rel(path), flags | O_CREAT | O_EXCL, mode);
+	if (fd < 0 && errno == EEXIST && !(fi->flags & O_EXCL))
+		return opened(openat(LIVE, rel(path), flags & ~O_CREAT), fi);
 	if (fd < 0)
 		return -errno;
+	if ((ret = powercut_log_drop(fs_pc(), fd)) < 0 || (ret = powercut_log_size(fs_pc(), fd, 0)) < 0) {
+		close(fd);
+		return ret;
+	}
 	fi->fh = (uint64_t)fd;
 	return 0;
 }
@@ -115,18 +137,40 @@ static int fs_read(const char *path, char *buf, size_t n, off_t off, struct fuse
 	return r < 0 ? -errno : (int)r;
 }
 
+/* The run's fault, if this call (the n-th of its kind) is where it hits:
+ * told to the driver, then the error. */
+static bool fault_here(struct powercut *pc, enum powercut_fault kind, unsigned long n, const char *path)
+{
+	char what[128];
+
+	if (pc->conf.fault != kind || n != pc->conf.fault_at)
+		return false;
+	snprintf(what, sizeof(what), "%s %lu of %s: %s", kind == POWERCUT_EIO_FSYNC ? "fsync" : "write", n,
+		 rel(path), kind == POWERCUT_EIO_FSYNC ? "EIO" : "ENOSPC");
+	powercut_fs_fault(pc, what);
+	return true;
+}
+
 static int fs_write(const char *path, const char *buf, size_t n, off_t off, struct fuse_file_info *fi)
 {
-	ssize_t w = (fi->flags & O_APPEND) ? write((int)fi->fh, buf, n) : pwrite((int)fi->fh, buf, n, off);
+	struct powercut *pc = fs_pc();
+	ssize_t w;
 	int ret;
 
+	if (fault_here(pc, POWERCUT_ENOSPC_WRITE, ++pc->writes, path))
+		return -ENOSPC; /* nothing written */
+	w = (fi->flags & O_APPEND) ? write((int)fi->fh, buf, n) : pwrite((int)fi->fh, buf, n, off);
 	if (w < 0)
 		return -errno;
+	if ((fi->flags & O_APPEND) && (off = lseek((int)fi->fh, 0, SEEK_CUR) - w) < 0)
+		return -errno;
+	if ((ret = powercut_log_write(pc, (int)fi->fh, off, buf, (size_t)w)) < 0)
+		return ret;
 	if (fi->flags & (O_SYNC | O_DSYNC)) {
-		ret = powercut_store_file(fs_pc(), (int)fi->fh);
+		ret = powercut_store_file(pc, (int)fi->fh, false);
 		if (ret < 0)
 			return ret;
-		powercut_point(fs_pc());
+		powercut_point(pc);
 	}
 	return (int)w;
 }
@@ -136,12 +180,20 @@ static int fs_write(const char *path, const char *buf, size_t n, off_t off, stru
  * logical, the host keeps its power). */
 static int fs_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 {
-	int ret = powercut_store_file(fs_pc(), (int)fi->fh);
+	struct powercut *pc = fs_pc();
+	int ret;
 
+	/* Linux's way with a failed writeback: the dirty pages marked clean,
+	 * their data never on the device, the next fsync succeeding. */
+	if (fault_here(pc, POWERCUT_EIO_FSYNC, ++pc->fsyncs, path)) {
+		powercut_log_drop(pc, (int)fi->fh);
+		return -EIO;
+	}
+	ret = powercut_store_file(pc, (int)fi->fh, false);
 	if (ret == 0)
 		ret = CHECK(datasync ? fdatasync((int)fi->fh) : fsync((int)fi->fh));
 	if (ret == 0)
-		powercut_point(fs_pc());
+		powercut_point(pc);
 	return ret;
 }
 
@@ -191,11 +243,12 @@ static int fs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 	int fd, ret;
 
 	if (fi)
-		return CHECK(ftruncate((int)fi->fh, size));
+		return ftruncate((int)fi->fh, size) < 0 ? -errno
+							: powercut_log_size(fs_pc(), (int)fi->fh, size);
 	fd = openat(LIVE, rel(path), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ret = CHECK(ftruncate(fd, size));
+	ret = ftruncate(fd, size) < 0 ? -errno : powercut_log_size(fs_pc(), fd, size);
 	close(fd);
 	return ret;
 }
@@ -215,9 +268,19 @@ static int fs_statfs(const char *path, struct statvfs *sv)
 	return CHECK(fstatvfs(LIVE, sv));
 }
 
+/* A plain allocation is a new size when it extends the file; one that
+ * keeps the size changes nothing a read sees; a hole punched or a range
+ * zeroed is a change the log cannot replay (the next fsync copies all). */
 static int fs_fallocate(const char *path, int mode, off_t off, off_t len, struct fuse_file_info *fi)
 {
-	return CHECK(fallocate((int)fi->fh, mode, off, len));
+	int fd = (int)fi->fh;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0 || fallocate(fd, mode, off, len) < 0)
+		return -errno;
+	if (mode == 0 && off + len > st.st_size)
+		return powercut_log_size(fs_pc(), fd, off + len);
+	return mode == FALLOC_FL_KEEP_SIZE ? 0 : powercut_log_unknown(fs_pc(), fd);
 }
 
 static const struct fuse_operations fs_ops = {
@@ -277,12 +340,34 @@ static void serve(struct powercut *pc, int chan, pid_t parent)
 /* In the child, right after a durability point: tell the driver (its
  * listener calls the hook) and wait for its answer, so that a cut there
  * sees the workload still waiting in that call. */
-void powercut_fs_point(struct powercut *pc, unsigned long n)
+/* What the server tells the driver: durability point n, or (what set)
+ * that the fault hit. */
+struct point_msg {
+	unsigned long n;
+	char what[128];
+};
+
+static void tell(struct powercut *pc, const struct point_msg *m)
 {
 	char ok;
 
-	if (pc->chan >= 0 && write(pc->chan, &n, sizeof(n)) == (ssize_t)sizeof(n))
+	if (pc->chan >= 0 && write(pc->chan, m, sizeof(*m)) == (ssize_t)sizeof(*m))
 		(void)!read(pc->chan, &ok, 1); /* 0 when the driver is gone: go on */
+}
+
+void powercut_fs_point(struct powercut *pc, unsigned long n)
+{
+	struct point_msg m = { .n = n };
+
+	tell(pc, &m);
+}
+
+void powercut_fs_fault(struct powercut *pc, const char *what)
+{
+	struct point_msg m = { .n = pc->points };
+
+	snprintf(m.what, sizeof(m.what), "%s", what);
+	tell(pc, &m);
 }
 
 void powercut_point(struct powercut *pc)
@@ -294,12 +379,20 @@ void powercut_point(struct powercut *pc)
 static void *listen_points(void *arg)
 {
 	struct powercut *pc = arg;
-	unsigned long n;
+	struct point_msg m;
 
-	while (read(pc->chan, &n, sizeof(n)) == (ssize_t)sizeof(n)) {
-		pc->points = n;
-		if (pc->on_durable)
-			pc->on_durable(pc->on_arg, n);
+	while (read(pc->chan, &m, sizeof(m)) == (ssize_t)sizeof(m)) {
+		if (m.what[0]) {
+			pthread_mutex_lock(&pc->lock);
+			pc->fault_fired = true;
+			pc->fault_points = m.n;
+			memcpy(pc->fault_what, m.what, sizeof(pc->fault_what));
+			pthread_mutex_unlock(&pc->lock);
+		} else {
+			pc->points = m.n;
+			if (pc->on_durable)
+				pc->on_durable(pc->on_arg, m.n);
+		}
 		if (write(pc->chan, "", 1) < 0)
 			break;
 	}
@@ -411,6 +504,10 @@ void powercut_fs_stop(struct powercut *pc)
 }
 
 void powercut_fs_point(struct powercut *pc, unsigned long n)
+{
+}
+
+void powercut_fs_fault(struct powercut *pc, const char *what)
 {
 }
 

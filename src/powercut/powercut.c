@@ -95,7 +95,7 @@ static int make_dirs(struct powercut *pc, int dirfd, char *err, size_t len)
 	return 0;
 }
 
-int powercut_open(int dirfd, struct powercut **out, char *err, size_t len)
+int powercut_open(int dirfd, const struct powercut_conf *conf, struct powercut **out, char *err, size_t len)
 {
 	struct powercut *pc = calloc(1, sizeof(*pc));
 	const char *keep = getenv("DBIO_POWERCUT_KEEP");
@@ -107,6 +107,8 @@ int powercut_open(int dirfd, struct powercut **out, char *err, size_t len)
 	pc->ownfd = pc->livefd = pc->storefd = pc->chan = -1;
 	pc->keep_all = keep && !strcmp(keep, "all");
 	pc->keep_none = keep && !strcmp(keep, "none");
+	if (conf)
+		pc->conf = *conf;
 	pthread_mutex_init(&pc->lock, NULL);
 	if (!powercut_built()) {
 		ret = powercut_fs_start(pc, err, len); /* says it is left out */
@@ -143,6 +145,7 @@ int powercut_cut(struct powercut *pc, int *cutfd)
 	if (fd < 0)
 		return -errno;
 	pthread_mutex_lock(&pc->lock);
+	pc->cuts++;
 	if (pc->keep_all)
 		ret = powercut_copy_tree(pc->livefd, fd, 0);
 	else if (!pc->keep_none)
@@ -190,13 +193,112 @@ int powercut_has_line(int cutfd, const char *path, const char *record)
 		return -errno;
 	}
 	while (!found && ftell(f) < MAX_CHECKED_BYTES && (n = getline(&line, &cap, f)) > 0) {
+		const char *p = line, *end;
+
 		if (line[n - 1] == '\n')
 			n--;
-		found = (size_t)n == rlen && !memcmp(line, record, rlen);
+		/* Split at NULs too: a lost write before a kept one is a hole. */
+		for (end = line + n; !found && p <= end; p += strlen(p) + 1) {
+			const char *nul = memchr(p, 0, (size_t)(end - p));
+			size_t l = nul ? (size_t)(nul - p) : (size_t)(end - p);
+
+			found = l == rlen && !memcmp(p, record, rlen);
+			if (!nul)
+				break;
+		}
 	}
 	free(line);
 	fclose(f);
 	return found;
+}
+
+int powercut_torn_tail(int cutfd, const char *path)
+{
+	struct stat st;
+	char last;
+	int fd, ret;
+
+	if (!path_beneath(path))
+		return -EINVAL;
+	fd = openat(cutfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (fstat(fd, &st) < 0)
+		ret = -errno;
+	else if (st.st_size == 0)
+		ret = 0;
+	else
+		ret = pread(fd, &last, 1, st.st_size - 1) == 1 ? last != '\n' : -EIO;
+	close(fd);
+	return ret;
+}
+
+bool powercut_fault_fired(struct powercut *pc, char *what, size_t len, unsigned long *points)
+{
+	bool fired;
+
+	pthread_mutex_lock(&pc->lock);
+	fired = pc->fault_fired;
+	if (fired) {
+		snprintf(what, len, "%s", pc->fault_what);
+		*points = pc->fault_points;
+	}
+	pthread_mutex_unlock(&pc->lock);
+	return fired;
+}
+
+static const char *const model_names[] = { "lose", "reorder", "torn512", "torn4k" };
+
+int powercut_parse_model(const char *s, enum powercut_model *m)
+{
+	for (size_t i = 0; i < sizeof(model_names) / sizeof(model_names[0]); i++)
+		if (!strcmp(s, model_names[i])) {
+			*m = (enum powercut_model)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *powercut_model_name(enum powercut_model m)
+{
+	return (size_t)m < sizeof(model_names) / sizeof(model_names[0]) ? model_names[m] : "?";
+}
+
+int powercut_parse_fault(const char *s, struct powercut_conf *c)
+{
+	const char *at = strchr(s, '@');
+	size_t kl = at ? (size_t)(at - s) : strlen(s);
+	unsigned long n;
+	char *end;
+
+	if (!strcmp(s, "none")) {
+		c->fault = POWERCUT_NO_FAULT;
+		c->fault_at = 0;
+		return 0;
+	}
+	if (!at || !at[1] || at[1] == '-' || at[1] == '+')
+		return -EINVAL;
+	errno = 0;
+	n = strtoul(at + 1, &end, 10);
+	if (*end || errno || n == 0 || n > 1000000000UL)
+		return -EINVAL;
+	if (kl == 9 && !strncmp(s, "eio-fsync", kl))
+		c->fault = POWERCUT_EIO_FSYNC;
+	else if (kl == 12 && !strncmp(s, "enospc-write", kl))
+		c->fault = POWERCUT_ENOSPC_WRITE;
+	else
+		return -EINVAL;
+	c->fault_at = n;
+	return 0;
+}
+
+void powercut_fault_name(const struct powercut_conf *c, char *buf, size_t len)
+{
+	if (c->fault == POWERCUT_NO_FAULT)
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, "%s@%lu", c->fault == POWERCUT_EIO_FSYNC ? "eio-fsync" : "enospc-write",
+			 c->fault_at);
 }
 
 void powercut_close(struct powercut *pc)

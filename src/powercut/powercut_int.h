@@ -36,7 +36,17 @@ struct powercut {
 	void (*on_durable)(void *arg, unsigned long n); /* powercut_on_durable */
 	void *on_arg;
 	unsigned long points; /* durability points so far */
+	struct powercut_conf conf;
+	unsigned long cuts;	      /* the driver's cuts so far: the models' seed */
+	unsigned long fsyncs, writes; /* the server's, for the fault */
+	bool fault_fired;	      /* the driver's: told by the server */
+	unsigned long fault_points;   /* durability points before it */
+	char fault_what[128];	      /* "fsync 3 of log: EIO" */
 };
+
+/* The server, after the fault hit (what it hit): told to the driver,
+ * which records it, and waits for its answer. */
+void powercut_fs_fault(struct powercut *pc, const char *what);
 
 /* fs.c's handlers after a durability point returns (in the server:
  * counted, told to the driver). */
@@ -49,11 +59,27 @@ int powercut_fs_start(struct powercut *pc, char *err, size_t len);
 void powercut_fs_stop(struct powercut *pc);
 void powercut_fs_point(struct powercut *pc, unsigned long n);
 
+/* log.c: the unsynced writes of a live file fd, in store/w<ino> (ops in
+ * order: a write's offset and bytes, a new size, or "unknown": the next
+ * fsync copies the whole file): a write, a truncate or extension, an
+ * unknown change; drop them all (a failed fsync). 0 or -errno. */
+int powercut_log_write(struct powercut *pc, int fd, off_t off, const void *buf, size_t n);
+int powercut_log_size(struct powercut *pc, int fd, off_t size);
+int powercut_log_unknown(struct powercut *pc, int fd);
+int powercut_log_drop(struct powercut *pc, int fd);
+/* Apply the log of file ino to the open file to: all of it (*whole true
+ * when it has a change it cannot replay: the caller copies the live file
+ * instead), or what the crash model keeps of it at this cut (the file
+ * named name in the cut). 0 or -errno. */
+int powercut_log_apply(struct powercut *pc, unsigned long long ino, int to, bool *whole);
+int powercut_log_model(struct powercut *pc, unsigned long long ino, const char *name, int to);
+void powercut_log_remove(struct powercut *pc, unsigned long long ino);
+
 /* store.c: make the data of the open live file fd durable (fsync); the
  * names of the live directory fd durable (fsync of a directory); copy
  * file from to a new file name in dirfd; remove the tree name in dirfd,
  * not crossing into another filesystem. 0 or -errno. */
-int powercut_store_file(struct powercut *pc, int fd);
+int powercut_store_file(struct powercut *pc, int fd, bool whole);
 int powercut_store_dir(struct powercut *pc, int fd);
 int powercut_copy_file(int from, int dirfd, const char *name);
 int powercut_remove_tree(int dirfd, const char *name);

@@ -1,8 +1,8 @@
 /*
  * The durable store of the power-cut layer, and the tree copies a cut
- * makes. At an fsync of a file its whole live content is copied to
- * store/f<ino> (simple and correct first; copying only the dirty ranges is
- * for later); at an fsync of a directory its names are written to
+ * makes. At an fsync of a file its writes since the last one (log.c) are
+ * applied to store/f<ino> (the whole live file copied when the log cannot
+ * replay a change, and at a settle); at an fsync of a directory its names are written to
  * store/d<ino> as records "F|D <ino> <name>\0". A cut rebuilds the tree
  * from the root's record down: a name reaches the cut only if its
  * directory was synced after it was made, and its data only as synced.
@@ -75,26 +75,49 @@ static int store_commit(struct powercut *pc, const char *tmp, const char *name)
 	return renameat(pc->storefd, tmp, pc->storefd, name) < 0 ? -errno : 0;
 }
 
-int powercut_store_file(struct powercut *pc, int fd)
+/* The live file fd's whole content copied to store/<name>, replacing it
+ * only when whole: a cut never sees half. */
+static int store_copy(struct powercut *pc, int fd, const char *name)
 {
-	struct stat st;
-	char name[64], self[64], tmp[32];
+	char self[64], tmp[32];
 	int rfd, ret;
 
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	snprintf(name, sizeof(name), "f%llu", (unsigned long long)st.st_ino);
 	/* The workload's file may be open write-only: read it through its own. */
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 	rfd = open(self, O_RDONLY | O_CLOEXEC);
 	if (rfd < 0)
 		return -errno;
-	pthread_mutex_lock(&pc->lock);
 	ret = powercut_copy_file(rfd, pc->storefd, tmp_name(tmp, sizeof(tmp)));
 	if (ret == 0)
 		ret = store_commit(pc, tmp, name);
-	pthread_mutex_unlock(&pc->lock);
 	close(rfd);
+	return ret;
+}
+
+int powercut_store_file(struct powercut *pc, int fd, bool whole)
+{
+	struct stat st;
+	char name[64];
+	int sfd, ret = 0;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	snprintf(name, sizeof(name), "f%llu", (unsigned long long)st.st_ino);
+	pthread_mutex_lock(&pc->lock);
+	/* The writes since the last durability point applied to the durable
+	 * copy (a file with none yet starts empty, as the layer made it),
+	 * unless one of them is a change the log cannot replay. */
+	if (!whole) {
+		sfd = openat(pc->storefd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		ret = sfd < 0 ? -errno : powercut_log_apply(pc, (unsigned long long)st.st_ino, sfd, &whole);
+		if (sfd >= 0)
+			close(sfd);
+	}
+	if (ret == 0 && whole)
+		ret = store_copy(pc, fd, name);
+	if (ret == 0)
+		powercut_log_remove(pc, (unsigned long long)st.st_ino);
+	pthread_mutex_unlock(&pc->lock);
 	return ret;
 }
 
@@ -179,13 +202,18 @@ static int build_entry(struct powercut *pc, char kind, unsigned long long ino, c
 	fd = openat(pc->storefd, sname, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		fd = openat(dest, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd < 0)
-			return -errno;
+		ret = fd < 0 ? -errno : 0;
+	} else {
+		ret = powercut_copy_file(fd, dest, name);
 		close(fd);
-		return 0;
+		fd = ret ? -1 : openat(dest, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		ret = ret ? ret : fd < 0 ? -errno : 0;
 	}
-	ret = powercut_copy_file(fd, dest, name);
-	close(fd);
+	/* On its durable content, what the crash model keeps of the rest. */
+	if (ret == 0)
+		ret = powercut_log_model(pc, ino, name, fd);
+	if (fd >= 0)
+		close(fd);
 	return ret;
 }
 
@@ -334,7 +362,7 @@ int powercut_store_tree(struct powercut *pc, int dir, int depth)
 		if (fd < 0)
 			continue; /* gone since readdir */
 		ret = S_ISDIR(st.st_mode) ? powercut_store_tree(pc, fd, depth + 1)
-					  : powercut_store_file(pc, fd);
+					  : powercut_store_file(pc, fd, true);
 		close(fd);
 	}
 	closedir(d);

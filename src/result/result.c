@@ -245,23 +245,43 @@ static bool whole(const struct series *s, const struct series_point *p)
 	return s->interval_ns ? p->duration_ns == s->interval_ns : rw_count(p) == s->interval_ops;
 }
 
+/* The injected fault of dbio crash: what it was and hit, whether the
+ * workload saw an error, what the states after it lost. */
+static json_t *fault_json(const struct durable_tally *d)
+{
+	json_t *o = json_pack("{s:s, s:b, s:b, s:I, s:I, s:I}", "fault", d->fault, "hit", d->fault_hit,
+			      "seen", d->fault_seen, "states_after", (json_int_t)d->after_states,
+			      "states_after_with_losses", (json_int_t)d->after_lossy, "lost_after_max",
+			      (json_int_t)d->after_lost_max);
+
+	if (o && d->fault_hit)
+		json_object_set_new(o, "what", json_string(d->fault_what));
+	if (o && d->fault_error[0])
+		json_object_set_new(o, "error", json_string(d->fault_error));
+	return o;
+}
+
 /* dbio crash's findings (stats/durable.h): the section's own version, the
- * setting, the states and what they lost, the first lost operation. */
+ * setting and crash model, the states and what they lost, the first lost
+ * operation, the injected fault. */
 static json_t *durable_json(const struct durable_tally *d)
 {
-	json_t *o = json_pack(
-		"{s:i, s:s, s:I, s:I, s:I, s:I, s:{s:I, s:I}, s:I, s:I, s:I, s:I}", "version", 1, "setting",
-		d->setting, "states", (json_int_t)d->states, "at_durability_points", (json_int_t)d->points,
-		"after_acknowledgements", (json_int_t)d->acks, "states_with_losses", (json_int_t)d->lossy,
-		"acknowledged_lost", "max", (json_int_t)d->lost_max, "total", (json_int_t)d->lost,
-		"not_opened", (json_int_t)d->not_opened, "integrity_failed", (json_int_t)d->integrity,
-		"torn_records", (json_int_t)d->torn, "acknowledged", (json_int_t)d->acked);
+	json_t *o = json_pack("{s:i, s:s, s:s, s:I, s:I, s:I, s:I, s:{s:I, s:I}, s:I, s:I, s:I, s:I}",
+			      "version", 2, "setting", d->setting, "model", d->model[0] ? d->model : "lose",
+			      "states", (json_int_t)d->states, "at_durability_points", (json_int_t)d->points,
+			      "after_acknowledgements", (json_int_t)d->acks, "states_with_losses",
+			      (json_int_t)d->lossy, "acknowledged_lost", "max", (json_int_t)d->lost_max,
+			      "total", (json_int_t)d->lost, "not_opened", (json_int_t)d->not_opened,
+			      "integrity_failed", (json_int_t)d->integrity, "torn_records",
+			      (json_int_t)d->torn, "acknowledged", (json_int_t)d->acked);
 
 	if (o && d->first_set)
 		json_object_set_new(o, "first_lost",
 				    json_pack("{s:I, s:I, s:s, s:s}", "key", (json_int_t)d->first_key,
 					      "sequence", (json_int_t)d->first_seq, "cut", d->first_cut,
 					      "why", d->first_why));
+	if (o && d->fault[0])
+		json_object_set_new(o, "fault", fault_json(d));
 	return o;
 }
 

@@ -30,6 +30,15 @@ struct durable_tally {
 	uint64_t first_key, first_seq;
 	char first_cut[32];
 	char first_why[160]; /* "missing", "an older value", "a bad checksum", the engine's error */
+	char model[16];	     /* the crash model: "lose", "reorder", "torn512", "torn4k" */
+	/* The injected fault ("eio-fsync@3", "" none), whether it hit and
+	 * what, whether the workload saw an error (a put or commit failed)
+	 * and its text, and the states checked after it hit. */
+	char fault[48];
+	bool fault_hit, fault_seen;
+	char fault_what[128];
+	char fault_error[160];
+	uint64_t after_states, after_lossy, after_lost_max;
 };
 
 #endif

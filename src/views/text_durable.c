@@ -25,6 +25,29 @@ static double write_rate(const json_t *run)
 	return 0;
 }
 
+/* The injected fault's line: what it hit, whether the workload saw it,
+ * what the states after it lost. */
+static void fault_line(FILE *fp, const json_t *f)
+{
+	fputs("      fault ", fp);
+	fputs(tree_str(f, "fault"), fp);
+	if (!json_is_true(json_object_get(f, "hit"))) {
+		fputs(": never hit\n", fp);
+		return;
+	}
+	fputs(": hit ", fp);
+	fputs(tree_str(f, "what"), fp);
+	if (json_is_true(json_object_get(f, "seen"))) {
+		fputs("; the workload saw it: ", fp);
+		fputs(tree_str(f, "error"), fp);
+	} else {
+		fputs("; the workload saw no error", fp);
+	}
+	fprintf(fp, "; %.0f states after it, %.0f with losses, up to %.0f acknowledged lost in one\n",
+		tree_num(f, "states_after"), tree_num(f, "states_after_with_losses"),
+		tree_num(f, "lost_after_max"));
+}
+
 void text_durability(FILE *fp, const json_t *run)
 {
 	const json_t *d = json_object_get(run, "durability");
@@ -35,6 +58,10 @@ void text_durability(FILE *fp, const json_t *run)
 		return;
 	fputs("    after a power cut (", fp);
 	fputs(tree_str(d, "setting"), fp);
+	if (strcmp(tree_str(d, "model"), "lose") && tree_str(d, "model")[0]) {
+		fputs(", crash model ", fp);
+		fputs(tree_str(d, "model"), fp);
+	}
 	fprintf(fp,
 		"): lost %.0f acknowledged in %.0f crash states, up to %.0f of %.0f in one (%.0f states with losses)",
 		tree_num(lost, "total"), tree_num(d, "states"), tree_num(lost, "max"),
@@ -52,4 +79,6 @@ void text_durability(FILE *fp, const json_t *run)
 		fputs(tree_str(first, "why"), fp);
 		fputc('\n', fp);
 	}
+	if (json_object_get(d, "fault"))
+		fault_line(fp, json_object_get(d, "fault"));
 }

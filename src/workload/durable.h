@@ -13,6 +13,7 @@
 #define DBIO_WORKLOAD_DURABLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct durable_probe {
@@ -27,6 +28,11 @@ struct durable_probe {
 	unsigned points;  /* cut at each of the first N durability points */
 	unsigned acks;	  /* and right after K acknowledgements, chosen at random */
 	uint64_t seed;	  /* for that choice */
+	/* The layer's crash model ("lose", "torn4k"), its injected fault
+	 * ("eio-fsync@3", "" when none). */
+	const char *model, *fault;
+	/* Whether the fault has hit; if so what ("fsync 3 of ...: EIO"). */
+	bool (*fault_hit)(void *arg, char *what, size_t len);
 };
 
 /* Arm the check for the next run in this process (probe is the caller's

@@ -315,6 +315,8 @@ static int phase(struct worker *w, struct kv_state *st, enum op_type t, uint64_t
 	ph->end_ns = *now;
 	ph->ops = w->stats[t].lat_ns.count;
 	ph->usage = usage_sub(&u1, &u0);
+	if (rc && write && st->durable)
+		kv_durable_failed(st->be->errmsg(st->db));
 	return rc ? be_fail(w, st, ph->name, rc) : 0;
 }
 

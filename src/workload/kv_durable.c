@@ -12,6 +12,8 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +153,8 @@ int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct
 				    "crash: out of memory for the table of acknowledged records");
 	memcpy(kd.fill, value, kd.vmax);
 	kd.t.on = true;
+	snprintf(kd.t.model, sizeof(kd.t.model), "%s", p->model ? p->model : "lose");
+	snprintf(kd.t.fault, sizeof(kd.t.fault), "%s", p->fault ? p->fault : "");
 	setting_of(be, conf, own, kd.t.setting, sizeof(kd.t.setting));
 	if ((rc = p->settle(p->arg)))
 		return dbio_err_set(&w->err, rc, "crash: cannot make the engine's new files durable: %s",
@@ -235,14 +239,102 @@ static long read_all(struct kv_db *db, const char *cut)
 	return lost;
 }
 
+/* A state checked after the injected fault hit: counted apart. */
+static void note_fault(uint64_t lost)
+{
+	const struct durable_probe *p = kd.probe;
+
+	if (!p->fault_hit || !p->fault_hit(p->arg, kd.t.fault_what, sizeof(kd.t.fault_what)))
+		return;
+	kd.t.fault_hit = true;
+	kd.t.after_states++;
+	kd.t.after_lossy += lost > 0;
+	if (lost > kd.t.after_lost_max)
+		kd.t.after_lost_max = lost;
+}
+
+/* Everything acknowledged lost, why as the first lost record's why. */
+static long lost_all(const char *cut, const char *why)
+{
+	kd.t.not_opened++;
+	for (uint64_t rec = 0; rec < kd.records; rec++)
+		if (kd.acked[rec]) {
+			note_lost(rec, cut, why);
+			break;
+		}
+	return (long)kd.acked_ops;
+}
+
+/* The database reopened on the cut while it is judged: closed after a
+ * SIGBUS too (guarded_judge). */
+static struct kv_db *judging;
+
+/* The engine reopened on the cut at path, every record judged: the
+ * acknowledged ones lost. */
+static long reopen_judge(const char *path, const char *cut)
+{
+	struct dbio_err err = { 0 };
+	bool intact = true;
+	long lost;
+
+	judging = NULL;
+	if (kd.be->reopen(&judging, path, &intact, &err)) {
+		judging = NULL; /* the backend's to free, as it always was */
+		return lost_all(cut, err.msg[0] ? err.msg : "the engine would not open");
+	}
+	kd.t.integrity += !intact;
+	lost = read_all(judging, cut);
+	kd.be->close(judging);
+	judging = NULL;
+	if (lost < 0) {
+		kd.t.not_opened++;
+		lost = (long)kd.acked_ops;
+	}
+	return lost;
+}
+
+/* A map of a file the cut left shorter than the engine's pages (a crash
+ * model kept a meta page but not the write that grew the file) raises
+ * SIGBUS where the engine reads it: the check's thread jumps back out,
+ * closes the engine's handle, and the state counts as one the engine
+ * could not open. */
+static __thread sigjmp_buf *bus_jump;
+
+static void on_bus(int sig)
+{
+	if (bus_jump)
+		siglongjmp(*bus_jump, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static long guarded_judge(const char *path, const char *cut)
+{
+	struct sigaction sa = { .sa_handler = on_bus }, old;
+	sigjmp_buf here;
+	long lost;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(here, 1)) {
+		bus_jump = NULL;
+		kd.be->close(judging);
+		judging = NULL;
+		lost = lost_all(cut, "SIGBUS reading the engine's map: the file is shorter than its pages");
+	} else {
+		bus_jump = &here;
+		lost = reopen_judge(path, cut);
+	}
+	bus_jump = NULL;
+	sigaction(SIGBUS, &old, NULL);
+	return lost;
+}
+
 /* One crash state: cut, reopen, judge. Under kd.lock. */
 static void check(const char *cut)
 {
 	const struct durable_probe *p = kd.probe;
-	struct dbio_err err = { 0 };
-	struct kv_db *db = NULL;
 	char path[4200];
-	bool intact = true;
 	int cutfd, rc = p->cut(p->arg, &cutfd);
 	long lost;
 
@@ -251,25 +343,9 @@ static void check(const char *cut)
 		return;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", cutfd, kd.rel);
-	rc = kd.be->reopen(&db, path, &intact, &err);
-	if (rc) {
-		kd.t.not_opened++;
-		lost = (long)kd.acked_ops;
-		for (uint64_t rec = 0; rec < kd.records && lost; rec++)
-			if (kd.acked[rec]) {
-				note_lost(rec, cut, err.msg[0] ? err.msg : "the engine would not open");
-				break;
-			}
-	} else {
-		kd.t.integrity += !intact;
-		lost = read_all(db, cut);
-		kd.be->close(db);
-		if (lost < 0) {
-			kd.t.not_opened++;
-			lost = (long)kd.acked_ops;
-		}
-	}
+	lost = guarded_judge(path, cut);
 	close(cutfd);
+	note_fault((uint64_t)lost);
 	kd.t.states++;
 	kd.t.lossy += lost > 0;
 	kd.t.lost += (uint64_t)lost;
@@ -295,6 +371,21 @@ void kv_durable_ack(void)
 		check(cut);
 	}
 	kd.batches++;
+	pthread_mutex_unlock(&kd.lock);
+}
+
+void kv_durable_failed(const char *why)
+{
+	pthread_mutex_lock(&kd.lock);
+	kd.npend = 0; /* the batch is not acknowledged */
+	if (kd.started && !kd.t.fault_error[0]) {
+		snprintf(kd.t.fault_error, sizeof(kd.t.fault_error), "%s", why);
+		/* The error is the fault's when it has hit by now; and what
+		 * the state it leaves has lost. */
+		kd.t.fault_seen = kd.probe->fault_hit && kd.probe->fault_hit(kd.probe->arg, kd.t.fault_what,
+									     sizeof(kd.t.fault_what));
+		check("after the error");
+	}
 	pthread_mutex_unlock(&kd.lock);
 }
 

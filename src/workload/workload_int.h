@@ -162,6 +162,10 @@ int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct
 void kv_durable_seal(char *v, size_t vl, const char *key, size_t kl);
 void kv_durable_issue(uint64_t rec, uint64_t seq, size_t vl);
 void kv_durable_ack(void);
+/* A put or commit of the run failed (why: the engine's words): noted,
+ * as the workload's sight of an injected fault when it has hit, and the
+ * state it leaves checked. */
+void kv_durable_failed(const char *why);
 void kv_durable_finish(struct worker *w);
 
 /* The name of the SQLite VFS that keeps the /proc/self/fd/ paths dbio gives

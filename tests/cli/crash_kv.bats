@@ -45,7 +45,7 @@ unsafe() {
 	crash_kv gdbm --sync_each_batch=1
 	safe
 	json_is "$result" jobs.0.runs.0.durability.states=20 jobs.0.runs.0.durability.at_durability_points=10 \
-		"jobs.0.runs.0.durability.setting=gdbm gdbm_sync per batch" jobs.0.runs.0.durability.version=1
+		"jobs.0.runs.0.durability.setting=gdbm gdbm_sync per batch" jobs.0.runs.0.durability.version=2 jobs.0.runs.0.durability.model=lose
 }
 
 @test "crash kv: gdbm without gdbm_sync loses every acknowledged record" {
