@@ -5,6 +5,9 @@
 # stopped. The noise is made, not hoped for: rate_iops paces the writes
 # (100 at 500/s: 198 ms a run, steady on a loaded machine), and DBIO_FAULT's
 # slow fault stalls the last write of the first run by 200 ms.
+# serial: a quiet job must stop at 3 runs with its CI within 25 %: a run
+# another file's burst delays by 50 ms (seen at load 6, CI 2026-12-02)
+# makes it run more.
 
 load helpers
 
