@@ -39,29 +39,6 @@ const char *trace_op_name(enum trace_op op)
 	return op < TRACE_NOPS ? op_names[op] : "other";
 }
 
-/* The kernel's blk_fill_rwbs: an optional F (a preflush) before the
- * operation's letter: W, R, D (discard or secure erase), F (a flush of
- * its own), N (anything else); flags follow (F: FUA, S, M, A). */
-enum trace_op trace_op_of(const char *rwbs)
-{
-	const char *op = rwbs;
-
-	if (op[0] == 'F' && op[1] && strchr("WRDN", op[1]))
-		op++;
-	switch (op[0]) {
-	case 'R':
-		return TRACE_READ;
-	case 'W':
-		return TRACE_WRITE;
-	case 'F':
-		return TRACE_FLUSH;
-	case 'D':
-		return TRACE_DISCARD;
-	default:
-		return TRACE_OTHER;
-	}
-}
-
 /* Whether root may run the program at real (a path without symlinks): a
  * regular executable file of root's that no one else can write, in
  * directories no one else can write, so that what was checked is what
@@ -156,7 +133,11 @@ static unsigned kdev(unsigned major, unsigned minor)
 
 /* The program: dbio's text and the devices' numbers, nothing else. Issue
  * and completion meet on (device, sector); a request whose issue came
- * before the start is not timed. */
+ * before the start is not timed. The request's type is decided from the
+ * kernel's rwbs letters (blk_fill_rwbs: an optional F, a preflush, before
+ * the operation's W, R, D or a flush's own F; flags after) into an
+ * integer key: rwbs itself as a key is all ten bytes of the array, so the
+ * bytes after its NUL made "W" two keys that print alike. */
 static int program(char *buf, size_t len, const struct sampler *s)
 {
 	/* BEGIN runs once every probe is attached: bpftrace's attached_probes
@@ -172,16 +153,25 @@ static int program(char *buf, size_t len, const struct sampler *s)
 			buf + n, len - n,
 			"/ {\n"
 			"\t@start[args->dev, args->sector] = nsecs;\n"
-			"\t@size[args->dev, args->rwbs] = hist(args->bytes);\n"
-			"\t@bytes[args->dev, args->rwbs] = sum(args->bytes);\n"
+			"\t$op = %d;\n"
+			"\tif (strncmp(args->rwbs, \"W\", 1) == 0 || strncmp(args->rwbs, \"FW\", 2) == 0) { $op = %d; }\n"
+			"\telse if (strncmp(args->rwbs, \"R\", 1) == 0 || strncmp(args->rwbs, \"FR\", 2) == 0) { $op = %d; }\n"
+			"\telse if (strncmp(args->rwbs, \"D\", 1) == 0 || strncmp(args->rwbs, \"FD\", 2) == 0) { $op = %d; }\n"
+			"\telse if (strncmp(args->rwbs, \"F\", 1) == 0) { $op = %d; }\n"
+			"\t@op[args->dev, args->sector] = $op;\n"
+			"\t@size[args->dev, $op] = hist(args->bytes);\n"
+			"\t@bytes[args->dev, $op] = sum(args->bytes);\n"
 			"}\n"
 			"tracepoint:block:block_rq_complete /@start[args->dev, args->sector]/ {\n"
 			"\t$ns = nsecs - @start[args->dev, args->sector];\n"
-			"\t@lat[args->dev, args->rwbs] = hist($ns);\n"
-			"\t@devns[args->dev, args->rwbs] = sum($ns);\n"
+			"\t$op = @op[args->dev, args->sector];\n"
+			"\t@lat[args->dev, $op] = hist($ns);\n"
+			"\t@devns[args->dev, $op] = sum($ns);\n"
 			"\tdelete(@start[args->dev, args->sector]);\n"
+			"\tdelete(@op[args->dev, args->sector]);\n"
 			"}\n"
-			"END { clear(@start); }\n");
+			"END { clear(@start); clear(@op); }\n",
+			TRACE_OTHER, TRACE_WRITE, TRACE_READ, TRACE_DISCARD, TRACE_FLUSH);
 	return n < len ? 0 : -1;
 }
 
@@ -378,26 +368,25 @@ static int bucket_of(const json_t *b, uint64_t *count)
 	return -1;
 }
 
-/* "DEV,RWBS" of a map key: the device's stats and the request type, or
- * NULL. */
+/* "DEV,OP" of a map key (OP an enum trace_op): the device's stats of
+ * that type, or NULL. */
 static struct trace_op_stats *key_of(struct trace_stats *ts, const char *key)
 {
+	unsigned long dev, op;
 	char *end;
-	unsigned long dev;
-	size_t letters;
 
 	if (key[0] < '0' || key[0] > '9')
 		return NULL;
 	errno = 0;
 	dev = strtoul(key, &end, 10);
-	if (errno || *end != ',' || dev > UINT32_MAX)
+	if (errno || *end != ',' || dev > UINT32_MAX || end[1] < '0' || end[1] > '9')
 		return NULL;
-	letters = strspn(end + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
-	if (letters > 9 || end[1 + letters] != '\0')
+	op = strtoul(end + 1, &end, 10);
+	if (errno || *end != '\0' || op >= TRACE_NOPS)
 		return NULL;
 	for (unsigned k = 0; k < ts->ndev; k++)
 		if (kdev(ts->dev[k].major, ts->dev[k].minor) == dev)
-			return &ts->dev[k].op[trace_op_of(end + 1)];
+			return &ts->dev[k].op[op];
 	return NULL;
 }
 

@@ -28,7 +28,7 @@
 #include "run/sampler.h"
 #include "util/err.h"
 
-/* What a request was, from the kernel's rwbs letters. */
+/* What a request was, from the kernel's rwbs letters (tracer.c's program). */
 enum trace_op { TRACE_READ, TRACE_WRITE, TRACE_FLUSH, TRACE_DISCARD, TRACE_OTHER, TRACE_NOPS };
 
 /* log2 buckets as bpftrace's hist(): 0 holds the value 0, k >= 1 holds
@@ -66,9 +66,6 @@ struct tracer {
 
 /* trace_op's name in a result: "read", "write", "flush", "discard", "other". */
 const char *trace_op_name(enum trace_op op);
-
-/* The request type of the kernel's rwbs letters ("WS", "FWS", "R", "FF"). */
-enum trace_op trace_op_of(const char *rwbs);
 
 /* Whether trace=block can run here: a bpftrace on PATH (see above) and
  * the block tracepoints in tracefs. 0, or DBIO_EINPUT with what is

@@ -1,10 +1,8 @@
 /*
  * Unit tests for the block tracer's reading of bpftrace's JSON lines
- * (src/run/tracer.h): the request types of the kernel's rwbs letters,
- * the maps and histograms dbio's program makes added to the right device
- * and type with exact counts, and every line dbio did not ask for
- * refused: another map, a device it did not trace, a bucket that is not
- * bpftrace's log2 shape, lost events, text that is not JSON.
+ * (src/run/tracer.h): the names of the request types, the maps and histograms dbio's program makes added to
+ * the right device and type with exact counts, and every line dbio did not ask for refused: another map, a
+ * device it did not trace, a bucket that is not bpftrace's log2 shape, lost events, text that is not JSON.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,19 +22,14 @@ static void two_devices(struct trace_stats *ts)
 	ts->dev[1] = (struct trace_dev){ .major = 254, .minor = 0 };
 }
 
-static void test_tracer_op_of_rwbs(void **state)
+static void test_tracer_op_names(void **state)
 {
 	(void)state;
-	assert_int_equal(trace_op_of("W"), TRACE_WRITE);
-	assert_int_equal(trace_op_of("WS"), TRACE_WRITE);
-	assert_int_equal(trace_op_of("FWS"), TRACE_WRITE); /* a preflush before a write */
-	assert_int_equal(trace_op_of("RA"), TRACE_READ);
-	assert_int_equal(trace_op_of("FF"), TRACE_FLUSH);
-	assert_int_equal(trace_op_of("F"), TRACE_FLUSH);
-	assert_int_equal(trace_op_of("DS"), TRACE_DISCARD);
-	assert_int_equal(trace_op_of("N"), TRACE_OTHER);
-	assert_int_equal(trace_op_of(""), TRACE_OTHER);
+	assert_string_equal(trace_op_name(TRACE_READ), "read");
+	assert_string_equal(trace_op_name(TRACE_WRITE), "write");
 	assert_string_equal(trace_op_name(TRACE_FLUSH), "flush");
+	assert_string_equal(trace_op_name(TRACE_DISCARD), "discard");
+	assert_string_equal(trace_op_name(TRACE_OTHER), "other");
 }
 
 static void test_tracer_parse_maps_and_hists(void **state)
@@ -57,20 +50,20 @@ static void test_tracer_parse_maps_and_hists(void **state)
 	assert_int_equal(
 		trace_parse_line(
 			&ts,
-			"{\"type\": \"map\", \"data\": {\"@bytes\": {\"7340032,WS\": 8192, \"7340032,FWS\": 4096, \"266338304,R\": 512}}}",
+			"{\"type\": \"map\", \"data\": {\"@bytes\": {\"7340032,1\": 12288, \"266338304,0\": 512}}}",
 			why, sizeof(why)),
 		0);
 	assert_int_equal(ts.dev[0].op[TRACE_WRITE].bytes, 12288);
 	assert_int_equal(ts.dev[1].op[TRACE_READ].bytes, 512);
 	assert_int_equal(
-		trace_parse_line(&ts, "{\"type\": \"map\", \"data\": {\"@devns\": {\"7340032,WS\": 30000}}}",
+		trace_parse_line(&ts, "{\"type\": \"map\", \"data\": {\"@devns\": {\"7340032,1\": 30000}}}",
 				 why, sizeof(why)),
 		0);
 	assert_int_equal(ts.dev[0].op[TRACE_WRITE].device_ns, 30000);
 	assert_int_equal(
 		trace_parse_line(
 			&ts,
-			"{\"type\": \"hist\", \"data\": {\"@size\": {\"7340032,WS\": [{\"min\": 4096, \"max\": 8191, \"count\": 3}], \"7340032,FF\": [{\"min\": 0, \"max\": 0, \"count\": 2}]}}}",
+			"{\"type\": \"hist\", \"data\": {\"@size\": {\"7340032,1\": [{\"min\": 4096, \"max\": 8191, \"count\": 3}], \"7340032,2\": [{\"min\": 0, \"max\": 0, \"count\": 2}]}}}",
 			why, sizeof(why)),
 		0);
 	assert_int_equal(ts.dev[0].op[TRACE_WRITE].requests, 3);
@@ -80,7 +73,7 @@ static void test_tracer_parse_maps_and_hists(void **state)
 	assert_int_equal(
 		trace_parse_line(
 			&ts,
-			"{\"type\": \"hist\", \"data\": {\"@lat\": {\"7340032,WS\": [{\"min\": 1, \"max\": 1, \"count\": 1}, {\"min\": 8192, \"max\": 16383, \"count\": 2}]}}}",
+			"{\"type\": \"hist\", \"data\": {\"@lat\": {\"7340032,1\": [{\"min\": 1, \"max\": 1, \"count\": 1}, {\"min\": 8192, \"max\": 16383, \"count\": 2}]}}}",
 			why, sizeof(why)),
 		0);
 	assert_int_equal(ts.dev[0].op[TRACE_WRITE].completed, 3);
@@ -92,13 +85,14 @@ static void test_tracer_parse_refuses(void **state)
 {
 	static const char *const bad[] = {
 		"Attaching 3 probes...",
-		"{\"type\": \"map\", \"data\": {\"@other\": {\"7340032,W\": 1}}}",
-		"{\"type\": \"map\", \"data\": {\"@bytes\": {\"8388608,W\": 1}}}", /* 8:0: not traced */
-		"{\"type\": \"map\", \"data\": {\"@bytes\": {\"7340032,w\": 1}}}",
-		"{\"type\": \"map\", \"data\": {\"@bytes\": {\"7340032,W\": -1}}}",
-		"{\"type\": \"hist\", \"data\": {\"@size\": {\"7340032,W\": [{\"min\": 4096, \"max\": 9000, \"count\": 1}]}}}",
-		"{\"type\": \"hist\", \"data\": {\"@size\": {\"7340032,W\": [{\"min\": 3, \"max\": 5, \"count\": 1}]}}}",
-		"{\"type\": \"hist\", \"data\": {\"@lat\": {\"7340032,W\": [{\"max\": -1, \"count\": 1}]}}}",
+		"{\"type\": \"map\", \"data\": {\"@other\": {\"7340032,1\": 1}}}",
+		"{\"type\": \"map\", \"data\": {\"@bytes\": {\"8388608,1\": 1}}}", /* 8:0: not traced */
+		"{\"type\": \"map\", \"data\": {\"@bytes\": {\"7340032,5\": 1}}}", /* no such type */
+		"{\"type\": \"map\", \"data\": {\"@bytes\": {\"7340032,W\": 1}}}",
+		"{\"type\": \"map\", \"data\": {\"@bytes\": {\"7340032,1\": -1}}}",
+		"{\"type\": \"hist\", \"data\": {\"@size\": {\"7340032,1\": [{\"min\": 4096, \"max\": 9000, \"count\": 1}]}}}",
+		"{\"type\": \"hist\", \"data\": {\"@size\": {\"7340032,1\": [{\"min\": 3, \"max\": 5, \"count\": 1}]}}}",
+		"{\"type\": \"hist\", \"data\": {\"@lat\": {\"7340032,1\": [{\"max\": -1, \"count\": 1}]}}}",
 		"{\"type\": \"lost_events\", \"data\": {\"events\": 12}}",
 		"{\"type\": \"printf\", \"data\": \"hello\\n\"}",
 		"{\"type\": \"map\", \"data\": {\"@bytes\": {}}, \"extra\": 1}",
@@ -119,7 +113,7 @@ static void test_tracer_parse_refuses(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tracer_op_of_rwbs),
+		cmocka_unit_test(test_tracer_op_names),
 		cmocka_unit_test(test_tracer_parse_maps_and_hists),
 		cmocka_unit_test(test_tracer_parse_refuses),
 	};
