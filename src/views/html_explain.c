@@ -2,8 +2,11 @@
  * The HTML page's "why it changed" (issue 30): for a page of several
  * results, each job's counters that changed significantly against the
  * first file (analysis/explain.h), as a small table under the
- * side-by-side figures; for a sweep, the counters that move with its
- * swept key. The same figures as `dbio compare` and `dbio sweep` print.
+ * side-by-side figures, and beside it each of them drawn as a small chart
+ * of the two files' figures (small multiples: one scale per chart, the
+ * same shape for every counter, so the eye compares the bars); for a
+ * sweep, the counters that move with its swept key. The same figures as
+ * `dbio compare` and `dbio sweep` print.
  */
 #include <math.h>
 
@@ -34,6 +37,53 @@ static void name_cell(FILE *fp, const struct counter *k, const char *per)
 	fputs("</td>", fp);
 }
 
+/* "device flushes per write", "io pressure (some) % of time": as the
+ * text of `dbio compare` names it. */
+static void caption(FILE *fp, const struct counter *k, const char *per)
+{
+	html_escape(fp, k->label);
+	if (k->norm == COUNTER_PER_OP) {
+		fputs(" per ", fp);
+		html_escape(fp, per[0] ? per : "op");
+	} else {
+		fputs(" % of time", fp);
+	}
+}
+
+/* One bar of a small multiple: its letter under it, its figure over it. */
+static void bar(FILE *fp, int x, double v, double top, char letter, const char *cls)
+{
+	const double h = top > 0 ? v / top * 50 : 0;
+	char fig[32];
+
+	if (v == 0)
+		snprintf(fig, sizeof(fig), "0");
+	else
+		snprintf(fig, sizeof(fig), fabs(v) >= 1e6 || fabs(v) < 1e-3 ? "%.2g" : "%.3g", v);
+	fprintf(fp,
+		"<rect class=\"%s\" x=\"%d\" y=\"%.1f\" width=\"50\" height=\"%.1f\"/>"
+		"<text x=\"%d\" y=\"%.1f\" text-anchor=\"middle\">%s</text>"
+		"<text x=\"%d\" y=\"80\" text-anchor=\"middle\">%c</text>",
+		cls, x, 66 - h, h, x + 25, 62 - h, fig, x + 25, letter);
+}
+
+/* A counter that changed as a small chart: the first file's figure and
+ * the other's, bars on one scale from 0. */
+static void multiple(FILE *fp, const struct explain_item *it, const struct explain_job *j)
+{
+	const double top = it->base > it->other ? it->base : it->other;
+
+	fprintf(fp, "<figure class=\"multiple\" data-counter=\"%s\"><figcaption>", it->counter->name);
+	caption(fp, it->counter, j->per);
+	fputs("</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 170 84\" role=\"img\"><title>",
+	      fp);
+	caption(fp, it->counter, j->per);
+	fputs("</title><line x1=\"10\" y1=\"66.5\" x2=\"160\" y2=\"66.5\" stroke=\"#888\"/>", fp);
+	bar(fp, 20, it->base, top, 'A', "a");
+	bar(fp, 100, it->other, top, (char)('A' + j->file), "b");
+	fputs("</svg></figure>\n", fp);
+}
+
 static void job_table(FILE *fp, const struct explain_job *j, const char *const *labels)
 {
 	fputs("<h4>", fp);
@@ -52,7 +102,8 @@ static void job_table(FILE *fp, const struct explain_job *j, const char *const *
 				   : "No counter changed significantly.");
 		return;
 	}
-	fputs("<table><tr><th>counter</th><th>A</th><th>other</th><th>ratio</th></tr>\n", fp);
+	fputs("<div class=\"why\"><table><tr><th>counter</th><th>A</th><th>other</th><th>ratio</th></tr>\n",
+	      fp);
 	for (size_t k = 0; k < j->nitems && k < 6; k++) {
 		const struct explain_item *it = &j->items[k];
 
@@ -66,7 +117,10 @@ static void job_table(FILE *fp, const struct explain_job *j, const char *const *
 			fprintf(fp, "<td>%.3g×</td>", it->ratio);
 		fputs("</tr>\n", fp);
 	}
-	fputs("</table>\n", fp);
+	fputs("</table>\n<div class=\"multiples\">\n", fp);
+	for (size_t k = 0; k < j->nitems && k < 6; k++)
+		multiple(fp, &j->items[k], j);
+	fputs("</div></div>\n", fp);
 }
 
 void html_explain(FILE *fp, const struct html_report *r)
