@@ -66,7 +66,7 @@ static const char css[] =
 	".why{display:flex;flex-wrap:wrap;gap:0 1.5em;align-items:flex-start}\n"
 	".multiples{display:flex;flex-wrap:wrap;gap:.5em 1em}figure.multiple{margin:.3em 0;width:170px}"
 	"figure.multiple figcaption{font-size:.8em;line-height:1.2;min-height:2.4em}"
-	".multiple .a{fill:#8090b0}.multiple .b{fill:#c06030}.multiple text{font-size:11px}\n"
+	".multiple .a{fill:#8090b0}.multiple .b{fill:#c06030}.multiple .p{fill:none;stroke:#c06030;stroke-width:2}.multiple text{font-size:11px}\n"
 	"@media (max-width:600px){body{font-size:14px;padding:0 .5em}}\n"
 	"@media print{body{max-width:none;font-size:10pt}.scroll{overflow:visible}"
 	"h2{break-before:page}h2.first{break-before:auto}figure,table{break-inside:avoid}"

@@ -9,6 +9,7 @@
  * `dbio compare` and `dbio sweep` print.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "analysis/explain.h"
 #include "views/views_int.h"
@@ -151,6 +152,34 @@ void html_explain(FILE *fp, const struct html_report *r)
 	compare_release(&c);
 }
 
+/* A counter that moves with a sweep's key as a small chart: its figure at
+ * each point, in point order, on the chart's own scale from 0. */
+static void sweep_multiple(FILE *fp, const json_t *result, const struct explain_trend *t)
+{
+	const size_t max = json_array_size(json_object_get(result, "jobs"));
+	double *y = calloc(max + 1, sizeof(*y)), top = 0;
+	size_t n = y ? explain_sweep_figures(result, t->counter, y, max) : 0;
+
+	for (size_t i = 0; i < n; i++)
+		top = y[i] > top ? y[i] : top;
+	fprintf(fp, "<figure class=\"multiple\" data-counter=\"%s\"><figcaption>", t->counter->name);
+	caption(fp, t->counter, "op");
+	fputs("</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 170 84\" role=\"img\"><title>",
+	      fp);
+	caption(fp, t->counter, "op");
+	fputs("</title><line x1=\"10\" y1=\"66.5\" x2=\"160\" y2=\"66.5\" stroke=\"#888\"/><polyline class=\"p\" points=\"",
+	      fp);
+	for (size_t i = 0; i < n; i++)
+		fprintf(fp, "%s%.1f,%.1f", i ? " " : "",
+			n > 1 ? 15 + 140.0 * (double)i / (double)(n - 1) : 85.0,
+			top > 0 ? 66 - y[i] / top * 50 : 66.0);
+	fprintf(fp,
+		"\"/><text x=\"15\" y=\"80\">point 1</text><text x=\"155\" y=\"80\" text-anchor=\"end\">%zu</text>"
+		"<text x=\"15\" y=\"12\">max %.3g</text></svg></figure>\n",
+		n, top);
+	free(y);
+}
+
 void html_sweep_trends(FILE *fp, const json_t *result)
 {
 	struct explain_trend t[6];
@@ -159,12 +188,15 @@ void html_sweep_trends(FILE *fp, const json_t *result)
 	if (!n)
 		return;
 	fputs("<p>Counters that move with the swept key (Spearman's rho over the points):</p>\n"
-	      "<table><tr><th>counter</th><th>rho</th></tr>\n",
+	      "<div class=\"why\"><table><tr><th>counter</th><th>rho</th></tr>\n",
 	      fp);
 	for (size_t i = 0; i < n; i++) {
 		fputs("<tr>", fp);
 		name_cell(fp, t[i].counter, "op");
 		fprintf(fp, "<td>%+.2f</td></tr>\n", t[i].rho);
 	}
-	fputs("</table>\n", fp);
+	fputs("</table>\n<div class=\"multiples\">\n", fp);
+	for (size_t i = 0; i < n; i++)
+		sweep_multiple(fp, result, &t[i]);
+	fputs("</div></div>\n", fp);
 }
