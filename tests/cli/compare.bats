@@ -462,8 +462,8 @@ compare_fails() { # compare_fails MESSAGE ARG...
 	compare_fails "dbio: compare: --fail-above -1: expected a percentage >= 0, e.g. 5 or 2.5" base.json faster.json --fail-above -1
 	compare_fails "dbio: compare: --fail-above: needs a value" base.json faster.json --fail-above
 	compare_fails "dbio: compare: --format xml: expected text, markdown, csv or json" base.json faster.json --format xml
-	compare_fails "dbio: compare: '--metrics': unknown option (did you mean '--metric'?): expected --metric, --op, --alpha, --fail-above, --format, --wide, --stacked or --help" base.json faster.json --metrics=iops
-	compare_fails "dbio: compare: '--frobnicate': unknown option: expected --metric, --op, --alpha, --fail-above, --format, --wide, --stacked or --help" base.json faster.json --frobnicate
+	compare_fails "dbio: compare: '--metrics': unknown option (did you mean '--metric'?): expected --metric, --op, --alpha, --fail-above, --format, --wide, --stacked, --html or --help" base.json faster.json --metrics=iops
+	compare_fails "dbio: compare: '--frobnicate': unknown option: expected --metric, --op, --alpha, --fail-above, --format, --wide, --stacked, --html or --help" base.json faster.json --frobnicate
 	compare_fails "dbio: compare: --wide: takes no value" base.json faster.json --wide=1
 	compare_fails "dbio: compare: --op reads: item 1 is neither an op type nor a phase of these files' jobs: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range, create, stat, delete, trim, rename" base.json faster.json --op reads
 	compare_fails "dbio: compare: --op write,insert: no job in these files did any of these op types or went through such a phase" base.json faster.json --op write,insert
