@@ -98,6 +98,20 @@ const struct counter counter_registry[] = {
 	  "Time the threads were blocked (waiting on the device, a lock or a sleep) per operation.", 0 },
 	{ "cpu_wait", "waiting for a CPU", "ns", "sched.wait_ns", 1, COUNTER_PER_OP,
 	  "Time the job's threads were runnable but not running (schedstat).", 0 },
+	{ "device_time", "time on the device", "ns", "trace.disk.0.device_ns", 1, COUNTER_PER_OP,
+	  "trace=block: the filesystem's device's requests' time from issue to completion (bpftrace on "
+	  "block_rq_issue and block_rq_complete), summed, per operation: the part of an operation's "
+	  "latency the device took.",
+	  0 },
+	{ "device_wait", "waiting on the device", "%", "trace.disk.0.device_ns", 1, COUNTER_PCT_THREADS,
+	  "trace=block: the device's request time as a share of the threads' time: I/O wait measured at "
+	  "the device (over 100 % when several requests are in flight at once).",
+	  0 },
+	{ "traced_requests", "block requests (traced)", "requests", "trace.disk.0.requests", 1,
+	  COUNTER_PER_OP,
+	  "trace=block: requests the block layer issued to the filesystem's device (flushes included), "
+	  "seen by bpftrace.",
+	  0 },
 	{ "cpu_run", "time on a CPU", "ns", "sched.run_ns", 1, COUNTER_PER_OP,
 	  "Time the job's threads ran on a CPU (schedstat): user and system time.", 0 },
 };
@@ -128,7 +142,8 @@ const char *counter_per_op(const json_t *run, double *ops)
 
 bool counter_of_run(const struct counter *c)
 {
-	return !strncmp(c->path, "sched.", 6) || !strncmp(c->path, "rusage.", 7);
+	return !strncmp(c->path, "sched.", 6) || !strncmp(c->path, "rusage.", 7) ||
+	       !strncmp(c->path, "trace.", 6);
 }
 
 /* raw (already scaled) as counter c's figure of run: per op, or a share

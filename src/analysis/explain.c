@@ -232,34 +232,45 @@ static int by_rho(const void *a, const void *b)
 	return ra < rb ? 1 : ra > rb ? -1 : 0;
 }
 
-size_t explain_sweep(const json_t *result, double min_rho, struct explain_trend *out, size_t max)
+size_t explain_sweep_figures(const json_t *result, const struct counter *c, double *y, size_t max)
 {
 	const json_t *jobs = json_object_get(result, "jobs"), *job;
-	size_t npoints = json_array_size(jobs), n = 0, i;
-	double *y = calloc(npoints + 1, sizeof(*y)), *x = NULL;
-	size_t maxruns = 0;
-
 	const char *first = tree_str(json_array_get(jobs, 0), "name");
+	size_t maxruns = 0, n = 0, i;
+	double *x;
 
 	json_array_foreach (jobs, i, job)
 		if (json_array_size(json_object_get(job, "runs")) > maxruns)
 			maxruns = json_array_size(json_object_get(job, "runs"));
-	x = calloc(maxruns + 1, sizeof(*x));
-	for (size_t k = 0; y && x && k < counter_count; k++) {
-		struct explain_trend t = { .counter = &counter_registry[k] };
+	if (!(x = calloc(maxruns + 1, sizeof(*x))))
+		return 0;
+	json_array_foreach (jobs, i, job) {
 		struct summary s;
 
-		size_t want = 0;
-
-		json_array_foreach (jobs, i, job) {
-			if (strcmp(tree_str(job, "name"), first))
-				continue; /* the first job of each point: its curve */
-			want++;
-			summary_of(x, run_figures(&counter_registry[k], job, x), &s);
-			if (s.n)
-				y[t.points++] = s.mean;
+		if (strcmp(tree_str(job, "name"), first))
+			continue; /* the first job of each point: its curve */
+		summary_of(x, run_figures(c, job, x), &s);
+		if (!s.n || n == max) {
+			n = 0; /* a point without the counter: no curve */
+			break;
 		}
-		if (t.points != want || want < EXPLAIN_MIN_POINTS || !moves(y, t.points))
+		y[n++] = s.mean;
+	}
+	free(x);
+	return n;
+}
+
+size_t explain_sweep(const json_t *result, double min_rho, struct explain_trend *out, size_t max)
+{
+	const size_t npoints = json_array_size(json_object_get(result, "jobs"));
+	double *y = calloc(npoints + 1, sizeof(*y));
+	size_t n = 0;
+
+	for (size_t k = 0; y && k < counter_count; k++) {
+		struct explain_trend t = { .counter = &counter_registry[k] };
+
+		t.points = explain_sweep_figures(result, t.counter, y, npoints);
+		if (t.points < EXPLAIN_MIN_POINTS || !moves(y, t.points))
 			continue; /* a point without the counter, too few points, or flat */
 		t.rho = explain_spearman(y, t.points);
 		if (fabs(t.rho) >= min_rho) {
@@ -270,7 +281,6 @@ size_t explain_sweep(const json_t *result, double min_rho, struct explain_trend 
 			qsort(out, n, sizeof(*out), by_rho);
 		}
 	}
-	free(x);
 	free(y);
 	return n;
 }

@@ -73,6 +73,11 @@ struct explain_trend {
  * many. */
 size_t explain_sweep(const json_t *result, double min_rho, struct explain_trend *out, size_t max);
 
+/* Counter c's mean figure over each point's complete runs, in point
+ * order (the jobs named as the first), into y[0..max): how many points,
+ * or 0 when a point lacks it or there are more than max. */
+size_t explain_sweep_figures(const json_t *result, const struct counter *c, double *y, size_t max);
+
 /* Spearman's rank correlation of y[0..n) with 0..n-1 (ties averaged); 0
  * when y is constant or n < 2. */
 double explain_spearman(const double *y, size_t n);

@@ -23,6 +23,9 @@
 #include "analysis/metric.h"
 #include "views/comparison.h"
 #include "views/explain.h"
+#include "views/html.h"
+#include "views/plot.h"
+#include "util/atomic.h"
 #include "views/table.h"
 #include "util/list.h"
 #include "result/result.h"
@@ -38,9 +41,10 @@ struct compare_args {
 	double fail_above_pct;	/* < 0: not given */
 	double alpha;
 	enum compare_format format;
-	bool wide;    /* --wide: a column per file however wide the table */
-	bool stacked; /* --stacked: the files in rows however narrow */
-	bool matrix;  /* one matrix's result: as dbio matrix printed it */
+	bool wide;	  /* --wide: a column per file however wide the table */
+	bool stacked;	  /* --stacked: the files in rows however narrow */
+	bool matrix;	  /* one matrix's result: as dbio matrix printed it */
+	const char *html; /* --html FILE: the page too, or NULL */
 };
 
 /* A number >= 0 (with max: < max, and > 0); -1 when s is not one. */
@@ -147,6 +151,13 @@ static const struct cmd_opt compare_rows[] = {
 	  .kind = CMD_OPT_FLAG,
 	  .offset = offsetof(struct compare_args, stacked),
 	  .help = "text: the files in rows (A, B, B vs A) under each job or point, the metrics in columns" },
+	{ .name = "--html",
+	  .value = "FILE",
+	  .offset = offsetof(struct compare_args, html),
+	  .help = "also write the comparison as one self-contained HTML page: the side-by-side figures and "
+		  "why it changed, each counter that changed drawn beside it as a small chart of every file's "
+		  "figure (small multiples); as dbio report A.json B.json --html FILE, without its plots",
+	  .flags = CMD_OPT_NONEMPTY },
 	{ 0 },
 };
 
@@ -253,6 +264,34 @@ static void explain_text(const struct comparison *c, const json_t *const *result
 	explain_release(&x);
 }
 
+/* --html FILE: the page of the files (views/html.c) without plots,
+ * written atomically; 0, or 1 with the error printed. */
+static int write_page(const char *html, const json_t *const *results, const char *const *names, size_t n)
+{
+	struct plot_input in[COMPARE_MAX_FILES];
+	struct dbio_err err = { 0 };
+	char *page = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&page, &len);
+	int status = 1;
+
+	for (size_t f = 0; f < n; f++)
+		in[f] = (struct plot_input){ .label = names[f], .result = results[f] };
+	if (!fp) {
+		cmd_error("compare: out of memory");
+		return 1;
+	}
+	html_report_write(fp, &(struct html_report){ .in = in, .n = n, .metric = metric_find("iops") });
+	if (fclose(fp))
+		cmd_error("compare: out of memory");
+	else if (atomic_write(html, page, len, &err))
+		cmd_error("compare: %s", err.msg);
+	else
+		status = 0;
+	free(page);
+	return status;
+}
+
 /* Build the comparison of results[0..n) named names[] and print it as
  * asked; the exit status. */
 static int compare_results(const json_t *const *results, const char *const *names, size_t n,
@@ -296,6 +335,8 @@ static int compare_results(const json_t *const *results, const char *const *name
 		explain_text(&c, results);
 	}
 	fflush(stdout);
+	if (!status && a->html)
+		status = write_page(a->html, results, names, n);
 	if (!status && a->fail_above_pct >= 0 && report_failures(&c, a))
 		status = 1;
 out:
@@ -416,6 +457,18 @@ static int compare_main(int argc, char **argv)
 		}
 	if (a.ops && (status = check_ops(a.ops, (const json_t *const *)results, a.nfiles)))
 		goto out;
+	if (a.html && a.nfiles == 1) {
+		cmd_error(
+			"compare: --html needs two result files or more (one file's page: dbio report FILE --html PAGE)");
+		status = 2;
+		goto out;
+	}
+	/* Refuse a page that cannot be written before comparing anything. */
+	if (a.html && atomic_write_check("--html", a.html, &err)) {
+		cmd_error("compare: %s", err.msg);
+		status = 2;
+		goto out;
+	}
 	if (a.nfiles == 1)
 		status = show_one(results[0], &a);
 	else

@@ -25,6 +25,7 @@
 
 enum cache_mode { CACHE_FADVISE, CACHE_DROP, CACHE_KEEP };
 enum probe_kind { PROBE_NONE, PROBE_WRITE, PROBE_READ };
+enum trace_mode { TRACE_MODE_NONE, TRACE_MODE_BLOCK };
 
 /* Where a key's value came from, for messages: "jobs/a.fio:12" or
  * "command line". */
@@ -95,6 +96,7 @@ struct job {
 	int probe; /* enum probe_kind */
 	uint64_t probe_interval_ns;
 	uint64_t probe_stall_ns;
+	int trace; /* enum trace_mode: bpftrace on the targets' devices */
 
 	/* Bookkeeping, not options. */
 	struct job_keys *keys; /* every table of the build (plan_job_init), owned */

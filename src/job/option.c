@@ -32,6 +32,13 @@ static const struct opt_enum probe_values[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_enum trace_values[] = {
+	{ "none", TRACE_MODE_NONE, "no tracer" },
+	{ "block", TRACE_MODE_BLOCK,
+	  "bpftrace on the block layer's tracepoints of the devices under the job's directories" },
+	{ NULL, 0, NULL },
+};
+
 /* clang-format off */
 static const struct option_def job_defs[] = {
 	{ .name = "name", .never_brief = 1, .type = OPT_STR, .offset = F(name), .size = S(name), .def = "",
@@ -84,6 +91,8 @@ static const struct option_def job_defs[] = {
 	  .help = "Time between two probes (bare number: milliseconds), at least 1 ms." },
 	{ .name = "probe_stall", .type = OPT_TIME, .offset = F(probe_stall_ns), .def = "100ms", .min = 1, .max = OPT_MAX, .bare_unit_ns = 1000000, .dbio_own = 1,
 	  .help = "A probe that takes this long or longer is a stall (bare number: milliseconds)." },
+	{ .name = "trace", .type = OPT_ENUM, .offset = F(trace), .def = "none", .values = trace_values, .dbio_own = 1,
+	  .help = "block: while the job's threads run, bpftrace (root's, from PATH) counts every request the block layer issues to the devices under the job's directories (tracepoints block:block_rq_issue and block_rq_complete): per device and request type the requests, bytes, a histogram of their sizes and one of their device latencies, issue to completion; the result's runs[].trace, the text report and the counters device_time and device_wait (dbio help counters). Refused before anything is written when bpftrace or the block tracepoints (tracefs) are missing, and with mem_limit (bpftrace would run under the limit). Costs bpftrace's start (a second or more) before each run and a little per request (bench/tracer-overhead.sh)." },
 	{ .name = "stonewall", .never_brief = 1, .type = OPT_BOOL, .offset = F(stonewall), .def = "0",
 	  .help = "Start this job only when every job before it in the job file has finished. As in fio, the jobs of a file run at the same time unless one says stonewall (or wait_for); the first job of every job file after the first has it implied." },
 	{ .name = "new_group", .never_brief = 1, .type = OPT_BOOL, .offset = F(new_group), .def = "0",

@@ -218,6 +218,12 @@ static int check_job(struct job *job, struct dbio_err *err)
 		return job_fail(job, "mem_limit", err,
 				"%s is too small to run anything: give at least 4m, or 0 for no limit",
 				units_fmt_bytes(a, sizeof(a), job->mem_limit));
+	/* mem_limit's threads run in a child process in the cgroup: bpftrace,
+	 * started beside them, would run and be charged under the limit */
+	if (job->trace == TRACE_MODE_BLOCK && job->mem_limit)
+		return job_fail(
+			job, "trace", err,
+			"block cannot be used with mem_limit (bpftrace would run under the job's memory limit): give one of them");
 	return 0;
 }
 

@@ -152,3 +152,58 @@ json_t *result_counters_json(const struct sampler *s)
 	return json_pack("{s:I, s:o, s:o}", "interval_ns", (json_int_t)s->interval_ns, "samples", samples,
 			 "total", counters_delta(s, &s->samples[0], &s->samples[s->nsamples - 1]));
 }
+
+/* A log2 histogram's buckets that hold something: [{min, max, count}]. */
+static json_t *trace_hist_json(const uint64_t *h)
+{
+	json_t *a = json_array();
+
+	for (int k = 0; a && k < TRACE_NBUCKETS; k++) {
+		const uint64_t lo = k ? 1ull << (k - 1) : 0, hi = k ? 2 * lo - 1 : 0;
+
+		if (h[k])
+			json_array_append_new(a, json_pack("{s:I, s:I, s:I}", "min", (json_int_t)lo, "max",
+							   (json_int_t)hi, "count", (json_int_t)h[k]));
+	}
+	return a;
+}
+
+/* One device's trace: its totals and each request type it saw. */
+static json_t *trace_dev_json(const struct trace_dev *d, const struct sampler *s, unsigned k)
+{
+	json_t *ops = json_object(), *o;
+	uint64_t requests = 0, bytes = 0, device_ns = 0;
+	char dev[32];
+
+	for (int t = 0; ops && t < TRACE_NOPS; t++) {
+		const struct trace_op_stats *op = &d->op[t];
+
+		if (!op->requests && !op->completed)
+			continue;
+		requests += op->requests;
+		bytes += op->bytes;
+		device_ns += op->device_ns;
+		json_object_set_new(ops, trace_op_name((enum trace_op)t),
+				    json_pack("{s:I, s:I, s:I, s:I, s:o, s:o}", "requests",
+					      (json_int_t)op->requests, "bytes", (json_int_t)op->bytes,
+					      "completed", (json_int_t)op->completed, "device_ns",
+					      (json_int_t)op->device_ns, "size_bytes",
+					      trace_hist_json(op->size_hist), "device_lat_ns",
+					      trace_hist_json(op->lat_hist)));
+	}
+	snprintf(dev, sizeof(dev), "%u:%u", d->major, d->minor);
+	o = json_pack("{s:s, s:I, s:I, s:I, s:o}", "device", dev, "requests", (json_int_t)requests, "bytes",
+		      (json_int_t)bytes, "device_ns", (json_int_t)device_ns, "ops", ops);
+	if (o && k < s->ndev && s->major[k] == d->major && s->minor[k] == d->minor)
+		json_object_set_new(o, "name", json_string(s->dev_name[k]));
+	return o;
+}
+
+json_t *result_trace_json(const struct trace_stats *ts, const struct sampler *s)
+{
+	json_t *disks = json_array();
+
+	for (unsigned k = 0; disks && k < ts->ndev; k++)
+		json_array_append_new(disks, trace_dev_json(&ts->dev[k], s, k));
+	return json_pack("{s:s, s:o}", "tool", "bpftrace", "disk", disks);
+}

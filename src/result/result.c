@@ -582,6 +582,8 @@ int result_add_run(json_t *result, size_t index, const struct job *job, const st
 		json_object_set_new(run, "probe", probe_json(job, &st->probe));
 	if (run && st->counters.nsamples >= 2)
 		json_object_set_new(run, "counters", result_counters_json(&st->counters));
+	if (run && st->trace)
+		json_object_set_new(run, "trace", result_trace_json(st->trace, &st->counters));
 	if (run && (st->sched.run_ns || st->sched.wait_ns))
 		json_object_set_new(run, "sched", sched_json(st));
 	if (run && st->steady.n)

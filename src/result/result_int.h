@@ -25,6 +25,10 @@ json_t *result_steady_json(const struct job *job, const struct run_stats *st);
  * when out of memory. */
 json_t *result_counters_json(const struct sampler *s);
 
+/* A run's "trace" (trace=block): bpftrace's counts per device of ts,
+ * named from s where its devices are the same. */
+json_t *result_trace_json(const struct trace_stats *ts, const struct sampler *s);
+
 /* The "rusage" object of u over elapsed_ns (result.c), a run's or a
  * phase's. */
 json_t *result_usage_json(const struct usage *u, uint64_t elapsed_ns);

@@ -132,6 +132,7 @@ static bool take_arrays(struct wire *w, struct run_stats *in)
 		in->steady.data[m] = NULL;
 	}
 	in->probe.lat = NULL;
+	in->trace = NULL; /* trace=block is refused with mem_limit */
 	in->counters.cap = in->counters.nsamples;
 	ok = take_copy(w, in->ntargets * sizeof(*in->targets), (void **)&in->targets);
 	if (ok && in->nseries && !(in->series = calloc(in->nseries, sizeof(*in->series))))

@@ -21,6 +21,7 @@
 #include "stats/steady.h"
 #include "run/probe.h"
 #include "run/sampler.h"
+#include "run/tracer.h"
 #include "stats/usage.h"
 #include "util/err.h"
 
@@ -123,15 +124,16 @@ struct run_stats {
 		int status;
 		const char *command; /* the job's key, as given */
 	} prerun, postrun;
-	uint64_t mem_limit_bytes; /* the cgroup limit in force, 0 for none */
-	uint64_t mem_peak_bytes;  /* the cgroup's peak use, page cache included */
-	struct sampler counters;  /* system counters sampled while the group ran */
-	struct schedstat sched;	  /* the threads' scheduler times from the gate to their end, summed */
-	uint64_t sched_wall_ns;	  /* the wall-clock time of those, summed over the threads */
-	const char *db_engine;	  /* the database the workload drove, or NULL */
-	const char *db_version;	  /* its library's version, or NULL (workload.h) */
-	int db_assertions;	  /* 1: built with assertions, 0: without, -1: unknown */
-	uint64_t disk_bytes;	  /* what the workload's own files occupy at the end (databases) */
+	uint64_t mem_limit_bytes;  /* the cgroup limit in force, 0 for none */
+	uint64_t mem_peak_bytes;   /* the cgroup's peak use, page cache included */
+	struct sampler counters;   /* system counters sampled while the group ran */
+	struct trace_stats *trace; /* trace=block: what bpftrace counted (owned), or NULL */
+	struct schedstat sched;	   /* the threads' scheduler times from the gate to their end, summed */
+	uint64_t sched_wall_ns;	   /* the wall-clock time of those, summed over the threads */
+	const char *db_engine;	   /* the database the workload drove, or NULL */
+	const char *db_version;	   /* its library's version, or NULL (workload.h) */
+	int db_assertions;	   /* 1: built with assertions, 0: without, -1: unknown */
+	uint64_t disk_bytes;	   /* what the workload's own files occupy at the end (databases) */
 	unsigned lat_depth_min, lat_depth_max; /* latency_target: the depths its threads found */
 	struct io_errors ioerr;		       /* continue_on_error: summed; the first thread's first */
 	/* stonewall_s: the job's stonewall in this process (at_ns 0: none) */

@@ -150,6 +150,7 @@ struct run_group {
 	struct run_stats *stats; /* n */
 	struct run_gate gate;
 	struct sampler sampler;
+	struct tracer tracer; /* trace=block: bpftrace while the threads run */
 	struct run_steady steady;
 	struct memlimit mem;
 	struct layout *layouts; /* n; laid of them initialised */

@@ -325,6 +325,36 @@ static int group_assign(struct run_group *g, struct dbio_err *err)
 	return run_steady_init(g) ? dbio_err_set(err, -ENOMEM, "out of memory for the steady state") : 0;
 }
 
+/* Whether a job of the group asked for trace=block (validation keeps it
+ * from mem_limit, so bpftrace never runs in the limited child). */
+static bool traced(const struct run_group *g)
+{
+	for (size_t j = 0; j < g->n; j++)
+		if (g->jobs[j].trace == TRACE_MODE_BLOCK)
+			return true;
+	return false;
+}
+
+/* After the threads' last I/O: bpftrace's counts, to every job of the
+ * group that asked (they share the devices). rc: the group's so far. */
+static int trace_end(struct run_group *g, int rc, struct dbio_err *err)
+{
+	struct trace_stats *ts = NULL;
+	int trc = tracer_stop(&g->tracer, &ts, err);
+
+	for (size_t j = 0; !trc && j < g->n; j++) {
+		if (g->jobs[j].trace != TRACE_MODE_BLOCK)
+			continue;
+		if (!(g->stats[j].trace = malloc(sizeof(*ts)))) {
+			trc = dbio_err_set(err, -ENOMEM, "out of memory");
+			break;
+		}
+		memcpy(g->stats[j].trace, ts, sizeof(*ts));
+	}
+	free(ts);
+	return rc ? rc : trc;
+}
+
 /* Start every thread; once all have prepared, open the gate, start the
  * probes and watch until the last thread is done, then join them. */
 static int group_start(struct run_group *g, struct dbio_err *err)
@@ -357,6 +387,10 @@ static int group_start(struct run_group *g, struct dbio_err *err)
 	/* the other processes' threads are ready too: all start at once */
 	if (g->opts->coord && (rc = run_coord_barrier(g->opts->coord, "start", signalled(rc, err), err)))
 		atomic_store(&g->gate.failed, 1);
+	if (!rc && traced(g) && (rc = tracer_start(&g->tracer, &g->sampler, &run_stop_signal, err))) {
+		tracer_release(&g->tracer); /* killed and reaped now, before the threads end */
+		atomic_store(&g->gate.failed, 1);
+	}
 	g->gate.open = true;
 	g->gate.open_ns = clock_now_ns();
 	g->sampler.origin_ns = g->gate.open_ns;
@@ -373,6 +407,8 @@ static int group_start(struct run_group *g, struct dbio_err *err)
 	for (size_t j = 0; j < g->n; j++)
 		probe_stop(&g->probes[j]);
 	sampler_take(&g->sampler, clock_now_ns());
+	if (g->tracer.pid)
+		rc = trace_end(g, rc, err);
 	for (size_t i = 0; i < g->started; i++)
 		pthread_join(g->threads[i], NULL);
 	return rc;
@@ -416,6 +452,7 @@ static void group_release(struct run_group *g)
 		for (unsigned p = 0; p < WORKLOAD_MAX_PHASES; p++)
 			free(g->slots[i].w.phases[p].lat);
 	}
+	tracer_release(&g->tracer); /* bpftrace killed, if a failure left it running */
 	sampler_release(&g->sampler);
 	run_steady_release(g);
 	run_walls_release(g);

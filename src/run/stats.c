@@ -16,6 +16,8 @@ void run_stats_release(struct run_stats *stats)
 	free(stats->probe.stalls);
 	memset(&stats->probe, 0, sizeof(stats->probe));
 	sampler_release(&stats->counters);
+	free(stats->trace);
+	stats->trace = NULL;
 	steady_release(&stats->steady);
 	for (size_t i = 0; i < stats->nseries; i++)
 		series_release(&stats->series[i]);

@@ -18,6 +18,7 @@
 #include "run/memlimit.h"
 #include "engine/engine.h"
 #include "run/run_int.h"
+#include "run/tracer.h"
 #include "util/safepath.h"
 #include "util/syscalls.h"
 #include "workload/fileio/files.h"
@@ -222,6 +223,13 @@ int run_check_targets(const struct jobset *set, const struct run_opts *opts, str
 
 		if (set->jobs[j].mem_limit && (rc = memlimit_check(&probe, err)))
 			return rc;
+		if (set->jobs[j].trace == TRACE_MODE_BLOCK) {
+			char where[4200];
+
+			job_where(job_origin_of(&set->jobs[j], "trace"), where, sizeof(where));
+			if ((rc = tracer_check(where, set->jobs[j].name, err)))
+				return rc;
+		}
 		if (set->jobs[j].cache == CACHE_DROP && access(RUN_DROP_CACHES, W_OK)) {
 			char where[4200];
 			const struct job *job = &set->jobs[j];

@@ -41,7 +41,9 @@ static void where_of(const struct counter *c, char *buf, size_t len)
 {
 	const char *dev = strncmp(c->path, "disk.0.", 7) ? NULL : c->path + 7;
 
-	if (counter_of_run(c))
+	if (!strncmp(c->path, "trace.disk.0.", 13))
+		snprintf(buf, len, "trace.disk[0].%s", c->path + 13);
+	else if (counter_of_run(c))
 		snprintf(buf, len, "%s", c->path);
 	else if (dev)
 		snprintf(buf, len, "counters.total.disk[0].%s", dev);

@@ -496,6 +496,7 @@ static void report_text(FILE *fp, const json_t *result)
 			target_lines(fp, json_object_get(run, "targets"));
 			usage_lines(fp, json_object_get(run, "rusage"));
 			time_line(fp, run);
+			text_trace(fp, run);
 			if (json_object_get(run, "memory"))
 				fprintf(fp,
 					"    memory cgroup: limit %.0f MiB, peak %.1f MiB (page cache included)\n",

@@ -20,6 +20,9 @@ void text_report(FILE *fp, const json_t *result);
  * writes' ops/s, the first lost operation named. */
 void text_durability(FILE *fp, const json_t *run);
 
+/* A run's trace (trace=block) and where its operations' time went. */
+void text_trace(FILE *fp, const json_t *run);
+
 /* One table for the whole result: a row per job and op type with the
  * registry's figures (ops/s, MiB/s, mean and p99 latency, cpu): the mean ±
  * 95 % CI over the complete runs of a job with repeats ("mean of 3

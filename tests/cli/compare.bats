@@ -462,8 +462,8 @@ compare_fails() { # compare_fails MESSAGE ARG...
 	compare_fails "dbio: compare: --fail-above -1: expected a percentage >= 0, e.g. 5 or 2.5" base.json faster.json --fail-above -1
 	compare_fails "dbio: compare: --fail-above: needs a value" base.json faster.json --fail-above
 	compare_fails "dbio: compare: --format xml: expected text, markdown, csv or json" base.json faster.json --format xml
-	compare_fails "dbio: compare: '--metrics': unknown option (did you mean '--metric'?): expected --metric, --op, --alpha, --fail-above, --format, --wide, --stacked or --help" base.json faster.json --metrics=iops
-	compare_fails "dbio: compare: '--frobnicate': unknown option: expected --metric, --op, --alpha, --fail-above, --format, --wide, --stacked or --help" base.json faster.json --frobnicate
+	compare_fails "dbio: compare: '--metrics': unknown option (did you mean '--metric'?): expected --metric, --op, --alpha, --fail-above, --format, --wide, --stacked, --html or --help" base.json faster.json --metrics=iops
+	compare_fails "dbio: compare: '--frobnicate': unknown option: expected --metric, --op, --alpha, --fail-above, --format, --wide, --stacked, --html or --help" base.json faster.json --frobnicate
 	compare_fails "dbio: compare: --wide: takes no value" base.json faster.json --wide=1
 	compare_fails "dbio: compare: --op reads: item 1 is neither an op type nor a phase of these files' jobs: expected a list of read, write, fsync, fdatasync, insert, lookup, update, commit, batch, index, transaction, log, sync_file_range, create, stat, delete, trim, rename" base.json faster.json --op reads
 	compare_fails "dbio: compare: --op write,insert: no job in these files did any of these op types or went through such a phase" base.json faster.json --op write,insert
@@ -623,4 +623,53 @@ instructions() {
 	ratio=$(( large * 100 / small ))
 	echo "instructions: $small for 3,000 jobs, $large for 6,000: ratio $ratio %"
 	[ "$ratio" -lt 250 ]
+}
+
+@test "compare --html: each counter the explanation names is drawn as a small chart of A and B beside it" {
+	cd "$scratch" || return 1
+	for f in 1 64; do
+		run --separate-stderr "$DBIO" run --name=w --directory="$target" --rw=randwrite --bs=4k --size=1m --fdatasync=$f --repeat=3 --output "$scratch/s$f.json"
+		[ "$status" -eq 0 ]
+	done
+	run --separate-stderr "$DBIO" compare "$scratch/s1.json" "$scratch/s64.json" --html "$scratch/page.html"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$scratch/text"
+	"$PYTHON" - "$scratch/text" "$scratch/page.html" <<-'PY'
+	import re, sys
+	text = open(sys.argv[1]).read().split("\n")
+	page = open(sys.argv[2]).read()
+	start = next(i for i, l in enumerate(text) if l.startswith("Why: B vs A 'w'"))
+	named = []
+	for l in text[start + 1:]:
+	    m = re.match(r"^  (.+?)\s+\S+ → ", l)
+	    if not m:
+	        break
+	    named.append(m.group(1))
+	assert named, text
+	figs = re.findall(r'<figure class="multiple" data-counter="[a-z_]+"><figcaption>([^<]*)</figcaption><svg [^>]*>(.*?)</svg></figure>', page)
+	assert [f[0] for f in figs] == named, (figs, named)
+	for caption, svg in figs:
+	    assert svg.count("<rect ") == 2, svg
+	    assert ">A</text>" in svg and ">B</text>" in svg, svg
+	PY
+}
+
+@test "compare --html: a symlink another user planted at the page's path is refused, never followed" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to own symlinks as another user"
+	mkdir -m 1777 "$scratch/pages"
+	echo precious >"$scratch/victim"
+	ln -s "$scratch/victim" "$scratch/pages/p.html"
+	chown -h 65534:65534 "$scratch/pages/p.html"
+	compare base.json slower.json --html "$scratch/pages/p.html"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: compare: --html $scratch/pages/p.html: a symlink that belongs to user 65534: refusing to follow it (give the path it points to)" ]
+	[ "$(cat "$scratch/victim")" = precious ]
+	[ -z "$output" ]
+}
+
+@test "compare --html with one file is refused: one file's page is dbio report's" {
+	compare base.json --html "$scratch/p.html"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: compare: --html needs two result files or more (one file's page: dbio report FILE --html PAGE)" ]
+	[ ! -e "$scratch/p.html" ]
 }

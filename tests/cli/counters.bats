@@ -154,10 +154,28 @@ why_first() {
 
 @test "counters: a sweep of fdatasync names device flushes per write as moving against it" {
 	loop_dir s
-	run --separate-stderr "$DBIO" sweep --name=w --directory="$dir" --rw=randwrite --bs=4k --size=4m --vary fdatasync=1,4,16,64
+	run --separate-stderr "$DBIO" sweep --name=w --directory="$dir" --rw=randwrite --bs=4k --size=4m --vary fdatasync=1,4,16,64 --output "$scratch/sweep.json"
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" | grep -q "^Counters that move with fdatasync (Spearman's rho over the points):$"
 	printf '%s\n' "$output" | grep -Eq "^  device flushes per op +rho -1\.00$"
+	# the page draws each of those counters as a small chart of its figure
+	# at the four points, in the text's order
+	run --separate-stderr "$DBIO" report "$scratch/sweep.json" --html "$scratch/sweep.html"
+	[ "$status" -eq 0 ]
+	"$PYTHON" - "$scratch/sweep.json" "$scratch/sweep.html" <<-'PY'
+	import re, sys
+	page = open(sys.argv[2]).read()
+	figs = re.findall(r'<figure class="multiple" data-counter="([a-z_]+)"><figcaption>([^<]*)</figcaption><svg [^>]*>(.*?)</svg></figure>', page)
+	names = [f[0] for f in figs]
+	assert "device_flushes" in names, names
+	for name, caption, svg in figs:
+	    pts = re.search(r'<polyline class="p" points="([^"]*)"', svg).group(1).split()
+	    assert len(pts) == 4, (name, pts)
+	flush = next(f for f in figs if f[0] == "device_flushes")
+	assert flush[1] == "device flushes per op", flush
+	ys = [float(p.split(",")[1]) for p in re.search(r'points="([^"]*)"', flush[2]).group(1).split()]
+	assert ys == sorted(ys), ys  # fewer flushes per op at each point: the line goes down (y grows)
+	PY
 }
 
 @test "counters: DBIO_COUNTERS=basic samples the target's own device, meminfo and vmstat's three fields only" {
