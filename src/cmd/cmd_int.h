@@ -53,6 +53,11 @@ struct run_args {
 	struct run_agg_bw agg_bw;
 	struct mpi_world *mpi; /* under MPI, else NULL: cmd/run.c and cmd/sweep.c join and leave it
 				* (mpi/mpi.h); the rest uses opts.coord, its coordinator */
+	/* jobrun_execute: called with the finished result before it is shown
+	 * or written (dbio crash puts the user's directory back in its jobs'
+	 * options, not the layer's mount); NULL: none */
+	void (*amend)(json_t *result, void *arg);
+	void *amend_arg;
 };
 
 /* The options every command that runs jobs takes (--output, --series-csv,

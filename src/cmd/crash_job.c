@@ -171,6 +171,18 @@ static int one_kv_job(const struct jobset *set)
 	return 0;
 }
 
+/* The result says the directory the user gave (the layer was mounted
+ * there), not the mount's path, which has dbio's pid in it: two runs'
+ * results compare without a difference of their directories. */
+static void amend_directory(json_t *result, void *arg)
+{
+	json_t *job;
+	size_t i;
+
+	json_array_foreach (json_object_get(result, "jobs"), i, job)
+		json_object_set_new(json_object_get(job, "options"), "directory", json_string(arg));
+}
+
 /* With the job's directory open as dirfd: the layer mounted in it, the job
  * run there with the probe armed, the layer undone. The exit status. */
 static int run_on_layer(struct crash_job_args *a, struct jobset *set, int dirfd, int argc, char **argv)
@@ -203,10 +215,20 @@ static int run_on_layer(struct crash_job_args *a, struct jobset *set, int dirfd,
 	probe.arg = pc;
 	probe.root = powercut_mount_path(pc);
 	probe.seed = set->jobs[0].randseed;
+	char *given = strdup(set->jobs[0].directory);
+
+	if (!given) {
+		cmd_error("crash: out of memory");
+		powercut_close(pc);
+		return 1;
+	}
 	snprintf(set->jobs[0].directory, sizeof(set->jobs[0].directory), "%s", probe.root);
 	powercut_on_durable(pc, on_point, NULL);
 	durable_arm(&probe);
+	a->run.amend = amend_directory;
+	a->run.amend_arg = given;
 	status = jobrun_execute(&a->run, set, argc, argv, show);
+	free(given);
 	durable_arm(NULL);
 	powercut_close(pc);
 	return status;

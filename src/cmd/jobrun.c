@@ -772,6 +772,8 @@ int jobrun_execute(const struct run_args *a, const struct jobset *set, int argc,
 		a->opts.agg_bw->origin_ns = clock_now_ns(); /* fio's times count from its start */
 	rc = jobrun_jobs(set, a, result, 0, &err);
 	result_finish(result, rc != 0, rc ? err.msg : NULL);
+	if (a->amend)
+		a->amend(result, a->amend_arg);
 	if (a->opts.coord && jobrun_mpi_gather(a, &result, &rc, &err)) {
 		json_decref(result);
 		return jobrun_status(rc);
