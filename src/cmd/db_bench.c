@@ -9,6 +9,7 @@
  * and, with --histogram=1, each benchmark's latencies. docs/workloads.md
  * says what differs (--threads: a database per thread).
  */
+#include <math.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -327,9 +328,17 @@ static void print_histogram(const json_t *ph, const char *what)
 	printf("Count: %.0f Average: %.4f  StdDev: %.2f\n", json_number_value(json_object_get(op, "count")),
 	       json_number_value(json_object_get(lat, "mean")) / 1e3,
 	       json_number_value(json_object_get(lat, "stddev")) / 1e3);
-	printf("Min: %.0f  Median: %.4f  Max: %.0f\n", json_number_value(json_object_get(lat, "min")) / 1e3,
-	       json_number_value(json_object_get(lat, "p50")) / 1e3,
-	       json_number_value(json_object_get(lat, "max")) / 1e3);
+	/* db_bench keeps whole microseconds (its clock's), so its Min and Max
+	 * are whole and its interpolated Median lies between them */
+	const double min = floor(json_number_value(json_object_get(lat, "min")) / 1e3),
+		     max = floor(json_number_value(json_object_get(lat, "max")) / 1e3),
+		     median = json_number_value(json_object_get(lat, "p50")) / 1e3;
+
+	printf("Min: %.0f  Median: %.4f  Max: %.0f\n", min,
+	       median < min   ? min
+	       : median > max ? max
+			      : median,
+	       max);
 	printf("Percentiles:");
 	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
 		printf(" %s: %.2f", label[i], json_number_value(json_object_get(pct, at[i])) / 1e3);
@@ -405,6 +414,9 @@ static void print_results(const json_t *result, const struct jobset *set, const 
 		if (reads && strcmp(name, "readseq"))
 			snprintf(extra + used, sizeof(extra) - used, " (%.0f of %.0f found)",
 				 fig(ph, "found"), ops);
+		else if (!strcmp(name, "fillsync")) /* db_bench's num / 1000, which it says */
+			snprintf(extra + used, sizeof(extra) - used, " (%.0f ops)",
+				 floor(json_number_value(json_object_get(opts, "records")) / 1000));
 		/* readwhilewriting's threads are its readers (the writer is not counted, as in db_bench) */
 		const double readers = fig(ph, "readers") > 0 ? fig(ph, "readers") : threads;
 
@@ -418,7 +430,86 @@ static void print_results(const json_t *result, const struct jobset *set, const 
 		       threads);
 }
 
+static int db_bench_run(int argc, char **argv);
+
+/* The flag called name (without its dashes, len bytes), or NULL. */
+static const struct dbb_flag *flag_named(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NFLAGS; i++)
+		if (strlen(flags[i].name + 2) == len && !strncmp(flags[i].name + 2, name, len))
+			return &flags[i];
+	return NULL;
+}
+
+/* gflags' other spellings of a flag made "--name=value" (dbio's one
+ * form), into out[0..argc) (owned strings in *owned, freed by the caller):
+ * one dash (-num=10), a bool alone (--histogram: true) or negated
+ * (--nohistogram: false), and a value in the next argument (--num 10).
+ * Returns how many arguments out holds. */
+static int gflags_forms(int argc, char **argv, char **out, char **owned, size_t *nowned)
+{
+	int n = 0;
+
+	for (int i = 0; i < argc; i++) {
+		const char *arg = argv[i], *name;
+		const struct dbb_flag *f;
+
+		if (i == 0 || arg[0] != '-' || !strcmp(arg, "-") || !strcmp(arg, "--")) {
+			out[n++] = argv[i];
+			continue;
+		}
+		name = arg + (arg[1] == '-' ? 2 : 1);
+		if (strchr(name, '=') || !name[0]) {
+			if (arg[1] != '-' && asprintf(&owned[*nowned], "-%s", arg) >= 0)
+				arg = owned[(*nowned)++];
+			out[n++] = (char *)arg;
+			continue;
+		}
+		f = flag_named(name, strlen(name));
+		if (!f && !strncmp(name, "no", 2) && (f = flag_named(name + 2, strlen(name + 2))) &&
+		    !f->boolean)
+			f = NULL;
+		if (f && f->boolean &&
+		    asprintf(&owned[*nowned], "%s=%s", f->name,
+			     f == flag_named(name, strlen(name)) ? "true" : "false") >= 0)
+			out[n++] = owned[(*nowned)++];
+		else if (f && !f->boolean && i + 1 < argc &&
+			 asprintf(&owned[*nowned], "%s=%s", f->name, argv[i + 1]) >= 0) {
+			out[n++] = owned[(*nowned)++];
+			i++;
+		} else if (arg[1] != '-' && asprintf(&owned[*nowned], "-%s", arg) >= 0) {
+			out[n++] = owned[(*nowned)++];
+		} else {
+			out[n++] = argv[i];
+		}
+	}
+	return n;
+}
+
 static int db_bench_main(int argc, char **argv)
+{
+	char **gv = calloc((size_t)argc + 2, sizeof(char *)),
+	     **owned = calloc((size_t)argc + 1, sizeof(char *));
+	size_t nowned = 0;
+	int status;
+
+	if (!gv || !owned) {
+		free(gv);
+		free(owned);
+		cmd_error("db_bench: out of memory");
+		return 1;
+	}
+	gv[0] = argv[-1]; /* "dbio": jobrun_execute records the whole command line */
+	argc = gflags_forms(argc, argv, gv + 1, owned, &nowned);
+	status = db_bench_run(argc, gv + 1);
+	while (nowned)
+		free(owned[--nowned]);
+	free(owned);
+	free(gv);
+	return status;
+}
+
+static int db_bench_run(int argc, char **argv)
 {
 	struct dbb_args a = { 0 };
 	struct jobset set = { 0 };

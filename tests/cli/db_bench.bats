@@ -227,3 +227,29 @@ b"
 	run -0 jpy "$result" '"%.3f" % (run["phases"][1]["elapsed_ns"] / 1e3 * 2 / 1400)'
 	[ "$output" = "$(sed -n 's/^readwhilewriting : *\([0-9.]*\) micros.*/\1/p' <<<"$line")" ]
 }
+
+@test "dbio db_bench: fillsync does --num synced puts and says num / 1000 after them, as RocksDB's db_bench 7.8.3" {
+	need_rocksdb
+	run -0 --separate-stderr "$DBIO" db_bench --benchmarks=fillsync --num=1500 --db="$target/db"
+	local re='(^|'$'\n'')fillsync     : +[0-9.]+ micros/op [0-9]+ ops/sec [0-9.]+ seconds 1500 operations; +[0-9.]+ MB/s \(1 ops\)'
+	[[ "$output" =~ $re ]] || {
+		echo "$output" >&2
+		return 1
+	}
+}
+
+@test "dbio db_bench: gflags' other spellings are db_bench's: -num=10, --num 10, a bool alone (--histogram) or negated (--nohistogram)" {
+	need_rocksdb
+	run -0 --separate-stderr "$DBIO" db_bench --benchmarks=fillseq -num=10 --db "$target/a" --histogram
+	[[ "$output" == *" 10 operations;"* ]]
+	[[ "$output" == *$'\nMicroseconds per write:\nCount: 10 '* ]]
+	# whole microseconds, as db_bench's: the median between Min and Max
+	local min median max
+	read -r min median max < <(sed -n 's/^Min: \([0-9]*\)  Median: \([0-9.]*\)  Max: \([0-9]*\)$/\1 \2 \3/p' <<<"$output")
+	python3 -c "import sys; assert $min <= $median <= $max, sys.argv" "$output"
+	run -0 --separate-stderr "$DBIO" db_bench --benchmarks=fillseq --num 10 --db "$target/b" --nohistogram
+	[[ "$output" == *" 10 operations;"* ]]
+	[[ "$output" != *"Microseconds per"* ]]
+	run -2 --separate-stderr "$DBIO" db_bench --benchmarks=fillseq --num
+	[ "$stderr" = "dbio: db_bench: --num: needs a value" ]
+}
