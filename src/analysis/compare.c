@@ -384,7 +384,7 @@ const char *compare_verdict(const struct compare_row *r, size_t f)
 	const struct compare_change *ch = &r->changes[f];
 
 	if (!r->values[0].n || !r->values[f].n)
-		return "n/a (no complete run)";
+		return "n/a (no run holds it)";
 	if (ch->under_resolution)
 		return "n/a (under the resolution)";
 	if (!ch->tested)

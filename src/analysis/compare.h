@@ -129,7 +129,7 @@ void compare_row_label(const struct compare_row *r, char *buf, size_t len);
 
 /* The verdict on row r's change for file f >= 1: "within noise",
  * "significant", "significant, regression", "significant, improvement",
- * "n/a (no repeats)", "n/a (no complete run)" or "n/a (under the
+ * "n/a (no repeats)", "n/a (no run holds it)" or "n/a (under the
  * resolution)" (a side shown as zero at the metric's decimals). */
 const char *compare_verdict(const struct compare_row *r, size_t f);
 

@@ -24,7 +24,7 @@ void compare_change_text(const struct compare_row *r, size_t f, char *buf, size_
 	char pct[48], p[32] = "";
 
 	if (!r->values[0].n || !r->values[f].n) {
-		snprintf(buf, len, "n/a (no complete run)");
+		snprintf(buf, len, "n/a (no run holds it)");
 		return;
 	}
 	if (ch->under_resolution) {
@@ -59,7 +59,7 @@ static void fmt_figure(const struct metric *m, const struct summary *s, char *bu
 	char a[32], b[32];
 
 	if (!s->n) {
-		snprintf(buf, len, "n/a (no complete run)");
+		snprintf(buf, len, "n/a (no run holds it)");
 	} else if (metric_in_ns(m)) {
 		units_fmt_ns(a, sizeof(a), s->mean);
 		if (s->n < 2)
