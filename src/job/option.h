@@ -82,9 +82,13 @@ struct option_def {
 	/* OPT_SIZE, OPT_UINT: fio's READ,WRITE[,TRIM] form (bs=8k,32k): the
 	 * read value fills the field, the write value the uint64_t at
 	 * pair_offset. A value with no comma after it
-	 * applies to writes too (bs=8k); an empty one is the default (bs=,8k); TRIM is checked and not kept
-	 * (dbio issues no trims). Results show "8192,32768" when the two differ. 0: one value. */
+	 * applies to the kinds after it too (bs=8k; bs=4k,8k: trims 8k, fio's
+	 * "the remainder inherits the last value"); an empty one is the default
+	 * (bs=,8k). Results show "8192,32768" when the two differ. 0: one value. */
 	size_t pair_offset;
+	/* With pair_offset: the uint64_t the TRIM value goes to; 0: TRIM is
+	 * checked and not kept. */
+	size_t trim_offset;
 	/* OPT_STR: a bare key is the empty value (fio's write_bw_log alone);
 	 * 0: a bare key needs a value. */
 	int bare_empty;

@@ -203,9 +203,10 @@ static int parse_pair(const struct option_def *def, void *base, const char *valu
 		if (!*p)
 			break;
 	}
-	/* a single value is every kind's; an empty one the default */
-	if (n == 1)
-		snprintf(part[n++], sizeof(part[0]), "%s", part[0]);
+	/* a missing value is the last one given's (fio's bs=4k,8k trims 8k);
+	 * an empty one the default */
+	for (; n < 3; n++)
+		snprintf(part[n], sizeof(part[0]), "%s", part[n - 1]);
 	for (size_t i = 0; i < n; i++) {
 		int rc = parse_number(def, part[i][0] ? part[i] : def->def, where, &v[i], err);
 
@@ -214,6 +215,8 @@ static int parse_pair(const struct option_def *def, void *base, const char *valu
 	}
 	*(uint64_t *)((char *)base + def->offset) = v[0];
 	*(uint64_t *)((char *)base + def->pair_offset) = v[1];
+	if (def->trim_offset)
+		*(uint64_t *)((char *)base + def->trim_offset) = v[2];
 	return 0;
 }
 

@@ -229,6 +229,31 @@ EOF
 	json_is "$result" jobs.0.options.bs=4096,65536 jobs.2.options.bs=4096,8192 jobs.4.options.bs=2048
 }
 
+@test "fio where: bs=READ,WRITE,TRIM trims with the TRIM size, with fio's op counts (t0023's bs_no_rm)" {
+	# fio 3.33: randtrimwrite 128 trims and 128 writes of 8k; trim 128;
+	# randtrim of bs=4k,16k 64 (the trim size is the last one given)
+	cat >j.fio <<'EOF'
+[global]
+filesize=1m
+ioengine=null
+stonewall
+[randtrimwrite]
+rw=randtrimwrite
+bs=4k,4k,8k
+norandommap=1
+randrepeat=0
+[trim]
+rw=trim
+bs=4k,4k,8k
+[randtrim-inherits]
+rw=randtrim
+bs=4k,16k
+EOF
+	same_as_fio j.fio
+	[ "$(cat dbio.counts)" = "$(printf 'randtrim-inherits trim 64\nrandtrimwrite trim 128\nrandtrimwrite write 128\ntrim trim 128')" ]
+	json_is "$result" jobs.0.runs.0.ops.write.bytes=1048576 jobs.0.runs.0.ops.trim.bytes=1048576
+}
+
 @test "fio where: a mixed job of bs=READ,WRITE reads and writes each its own size (strace)" {
 	printf '[j]\nrw=rw\nbs=4k,16k\nsize=256k\n' >j.fio
 	dbio_offsets j.fio | tr ' ' '\n' >ops

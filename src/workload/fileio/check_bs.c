@@ -16,19 +16,24 @@
 #define BS_MAX (1ull << 30) /* bs's bound */
 
 /* The i-th ','-separated part of list (READ, WRITE, TRIM) into buf, as
- * fio takes them: a list of one part is every direction's; an empty part,
- * or none, is "" (the default). */
+ * fio takes them: a missing part is the last one given's (a list of one
+ * part is every direction's); an empty part is "" (the default). */
 static const char *part_of(const char *list, unsigned i, char *buf, size_t len)
 {
-	const char *p = list;
-	unsigned n = 0;
+	const char *p = list, *q;
 
-	if (!strchr(list, ','))
-		i = 0;
-	while (n < i && (p = strchr(p, ',')))
-		p++, n++;
-	snprintf(buf, len, "%.*s", p ? (int)strcspn(p, ",") : 0, p ? p : "");
+	for (unsigned n = 0; n < i && (q = strchr(p, ',')); n++)
+		p = q + 1;
+	snprintf(buf, len, "%.*s", (int)strcspn(p, ","), p);
 	return buf;
+}
+
+/* Which part of bs, bsrange and bssplit direction d takes: a job of the
+ * trim patterns trims (and rw=trimwrite writes what it trimmed) with the
+ * TRIM one, as fio's does. */
+static unsigned part_index(const struct job *job, unsigned d)
+{
+	return d && job_trims(job) ? 2 : d;
 }
 
 static unsigned commas(const char *s)
@@ -60,7 +65,7 @@ static int parse_range(struct job *job, unsigned d, struct dbio_err *err)
 	if (commas(fileio_files(job)->where.bsrange) > 2)
 		return job_fail(job, "bsrange", err, "'%s': more than READ,WRITE,TRIM ranges",
 				fileio_files(job)->where.bsrange);
-	if (!part_of(fileio_files(job)->where.bsrange, d, part, sizeof(part))[0])
+	if (!part_of(fileio_files(job)->where.bsrange, part_index(job, d), part, sizeof(part))[0])
 		return 0;
 	n = strcspn(part, "-:");
 	snprintf(lo, sizeof(lo), "%.*s", (int)n, part);
@@ -103,7 +108,7 @@ static int parse_split(struct job *job, unsigned d, struct dbio_err *err)
 
 	if (commas(fileio_files(job)->where.bssplit) > 2)
 		return job_fail(job, "bssplit", err, "more than READ,WRITE,TRIM lists");
-	if (!part_of(fileio_files(job)->where.bssplit, d, part, sizeof(part))[0])
+	if (!part_of(fileio_files(job)->where.bssplit, part_index(job, d), part, sizeof(part))[0])
 		return 0;
 	for (char *save = NULL, *e = strtok_r(part, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
 		char *slash = strchr(e, '/'), *end = NULL;
@@ -226,16 +231,18 @@ int job_validate_sizes(struct job *job, struct dbio_err *err)
 	const bool dirs[2] = { job_reads(job), job_writes(job) };
 	const uint64_t ba[2] = { fileio_files(job)->where.blockalign,
 				 fileio_files(job)->where.blockalign_write };
+	const uint64_t *bs[3] = { &fileio_files(job)->layout.bs, &fileio_files(job)->where.bs_write,
+				  &fileio_files(job)->where.bs_trim };
 	int rc;
 
-	if (!job_is_set(job, "bs"))
-		fileio_files(job)->where.bs_write =
-			fileio_files(job)->layout.bs; /* a workload's own default (oltp's page) */
+	if (!job_is_set(job, "bs")) /* a workload's own default (oltp's page) */
+		fileio_files(job)->where.bs_write = fileio_files(job)->where.bs_trim =
+			fileio_files(job)->layout.bs;
 	fileio_files(job)->where.min_bs = UINT64_MAX;
 	fileio_files(job)->where.max_bs = 0;
 	for (unsigned d = 0; d < 2; d++) {
 		fileio_files(job)->where.min_bs_rw[d] = fileio_files(job)->where.max_bs_rw[d] =
-			d ? fileio_files(job)->where.bs_write : fileio_files(job)->layout.bs;
+			*bs[part_index(job, d)];
 		fileio_files(job)->where.nsplit[d] = 0;
 		if (fileio_files(job)->where.bsrange[0] && (rc = parse_range(job, d, err)))
 			return rc;

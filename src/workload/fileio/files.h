@@ -142,6 +142,7 @@ struct files_where {
 	char rw_mod[24];	   /* rw's offset modifier as given (rw=read:-8k): "-8k"; "" none */
 	int rw_sequencer;	   /* enum rw_sequencer */
 	uint64_t bs_write;	   /* bs's write size (fio's bs=READ,WRITE); bs is the read size */
+	uint64_t bs_trim;	   /* bs's trim size (fio's bs=READ,WRITE,TRIM) */
 	char bsrange[80];	   /* as given: LO-HI[,LO-HI] (fio's bsrange, blocksize_range) */
 	char bssplit[512];	   /* as given: BS/PERCENT:...[,...] */
 	uint64_t blockalign;	   /* random offsets' alignment (fio's ba); 0: the block size */

@@ -502,7 +502,7 @@ int replay_validate(struct job *job, struct dbio_err *err)
 		lay->filename[0] = '\0'; /* nothing is opened: the names are the log's own */
 	/* the buffers hold its largest I/O; the files reach its furthest */
 	lay->bs = r.max_len ? (r.max_len + 511) / 512 * 512 : 4096;
-	fileio_files(job)->where.bs_write = lay->bs;
+	fileio_files(job)->where.bs_write = fileio_files(job)->where.bs_trim = lay->bs;
 	lay->filesize = r.max_end > lay->bs ? (r.max_end + lay->bs - 1) / lay->bs * lay->bs : lay->bs;
 	lay->size = lay->filesize * lay->nrfiles;
 out:
