@@ -262,6 +262,11 @@ static json_t *durable_json(const struct durable_tally *d)
 				    json_pack("{s:I, s:I, s:s, s:s}", "key", (json_int_t)d->first_key,
 					      "sequence", (json_int_t)d->first_seq, "cut", d->first_cut,
 					      "why", d->first_why));
+	if (o && d->unit[0])
+		json_object_update_new(o, json_pack("{s:s, s:s, s:I, s:{s:I, s:I}}", "unit", d->unit,
+						    "random_cuts_after", "writes", "written",
+						    (json_int_t)d->written, "written_lost", "max",
+						    (json_int_t)d->wlost_max, "total", (json_int_t)d->wlost));
 	return o;
 }
 
