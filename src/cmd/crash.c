@@ -287,13 +287,18 @@ static const struct cmd_opts cmd_crash_opts = {
 		 "as a line of its file. One line per crash state, for the first N (default 100)\n"
 		 "acknowledgements, then a summary. --cleanup removes what a killed dbio crash\n"
 		 "left in DIR.\n\n"
-		 "With JOBFILE (one job of workload=kv, numjobs=1; run's --output, --format and\n"
+		 "With JOBFILE (one job of workload=kv or fileio, numjobs=1; run's --output, --format and\n"
 		 "job keys), the job runs on the layer mounted in its directory, and at each\n"
 		 "crash state (after each of the first N fsync returns, and after K commits chosen\n"
 		 "at random) the engine is reopened on the cut (gdbm_open, mdb_env_open, SQLite\n"
 		 "with PRAGMA integrity_check, RocksDB's and LevelDB's open replaying their logs)\n"
 		 "and every acknowledged record looked for, its\n"
-		 "checksum and value checked. The result is dbio run's with a durability section.",
+		 "checksum and value checked. A fileio job (rw=write or randwrite, one bs, psync,\n"
+		 "sync, pvsync or pvsync2) seals each block (offset, sequence, crc32c); a block is\n"
+		 "acknowledged when its fsync/fdatasync or its O_SYNC/O_DSYNC write returns, K\n"
+		 "random cuts follow writes, and each acknowledged block is looked for in the cut,\n"
+		 "what was written and lost counted too. The result is dbio run's with a\n"
+		 "durability section.",
 	.tables = crash_tables,
 	.operand = crash_operand,
 };

@@ -40,7 +40,12 @@ bool durable_armed(void);
 /* The armed probe, or NULL (the checkers read it at their start). */
 const struct durable_probe *durable_probe(void);
 
-/* The layer's thread, right after durability point n returned. */
+/* A checker's hook for the layer's durability points, set at its start
+ * (it ignores points while its run is not started). */
+void durable_listen(void (*fn)(unsigned long n));
+
+/* The layer's thread, right after durability point n returned: to the
+ * hook durable_listen set, if any. */
 void durable_point(unsigned long n);
 
 #endif

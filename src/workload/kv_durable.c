@@ -100,6 +100,8 @@ static int choose_acks(const struct kv_conf *conf, unsigned k, uint64_t seed)
 	return 0;
 }
 
+static void kv_point(unsigned long n);
+
 int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct kv_conf *conf,
 		     const void *own, const char *value, const char *path)
 {
@@ -146,6 +148,7 @@ int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct
 				    strerror(-rc));
 	kd.batches = kd.acked_ops = 0;
 	kd.started = true;
+	durable_listen(kv_point);
 	return 0;
 }
 
@@ -287,7 +290,7 @@ void kv_durable_ack(void)
 	pthread_mutex_unlock(&kd.lock);
 }
 
-void kv_durable_point(unsigned long n)
+static void kv_point(unsigned long n)
 {
 	char cut[32];
 

@@ -163,8 +163,6 @@ void kv_durable_seal(char *v, size_t vl, const char *key, size_t kl);
 void kv_durable_issue(uint64_t rec, uint64_t seq, size_t vl);
 void kv_durable_ack(void);
 void kv_durable_finish(struct worker *w);
-/* The layer's durability point n (durable.c): a cut while kv's run is started. */
-void kv_durable_point(unsigned long n);
 
 /* The name of the SQLite VFS that keeps the /proc/self/fd/ paths dbio gives
  * it (sqlite_vfs.c); pass it to sqlite3_open_v2 after workload_sqlite_vfs()

@@ -14,7 +14,7 @@
 #include "util/rng.h"
 #include "workload/durable.h"
 #include "workload/fileio/files.h"
-#include "workload/fileio/replay.h"
+#include "workload/fileio/keys.h"
 #include "workload/fileio/where.h"
 #include "workload/workload.h"
 
@@ -61,7 +61,7 @@ static const char *refusal(const struct job *job)
 		return "rw: dbio crash checks fileio jobs that only write (rw=write or rw=randwrite)";
 	if (!known)
 		return "ioengine: dbio crash checks fileio through psync, sync, pvsync, pvsync2 or vsync for now";
-	if (replay_on(job))
+	if (fileio_conf(job)->read_iolog[0])
 		return "read_iolog: dbio crash checks the job's own writes, not a replayed log";
 	if (f->verify.verify != VERIFY_NONE)
 		return "verify= is for dbio run: dbio crash seals every block and reads it back at each cut";
@@ -126,6 +126,8 @@ static uint64_t blocks_of(const struct worker *w, uint64_t bs)
 	return most / bs + 1;
 }
 
+static void point(unsigned long n);
+
 int fileio_durable_start(struct worker *w, const struct where *wh, bool *on)
 {
 	const struct durable_probe *p = durable_probe();
@@ -164,6 +166,7 @@ int fileio_durable_start(struct worker *w, const struct where *wh, bool *on)
 	pthread_mutex_lock(&fd_.lock);
 	fd_.started = true;
 	pthread_mutex_unlock(&fd_.lock);
+	durable_listen(point);
 	*on = true;
 	return 0;
 }
@@ -343,7 +346,9 @@ void fileio_durable_synced(unsigned file, enum op_type op)
 	pthread_mutex_unlock(&fd_.lock);
 }
 
-void fileio_durable_point(unsigned long n)
+/* The layer's durability point n (workload/durable.c): a cut while the
+ * run is started, for the first points of the probe. */
+static void point(unsigned long n)
 {
 	char cut[32];
 

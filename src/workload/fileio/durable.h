@@ -45,10 +45,6 @@ int fileio_durable_io(struct worker *w, struct io_req *req);
  * nothing) returned: the writes of that file before it are acknowledged. */
 void fileio_durable_synced(unsigned file, enum op_type op);
 
-/* The layer's durability point n (workload/durable.c): a cut while the
- * run is started, for the first points of the probe. */
-void fileio_durable_point(unsigned long n);
-
 /* The findings into w->durable, the tables freed; again is a no-op. */
 void fileio_durable_finish(struct worker *w);
 
