@@ -282,6 +282,11 @@ static json_t *durable_json(const struct durable_tally *d)
 					      "why", d->first_why));
 	if (o && d->fault[0])
 		json_object_set_new(o, "fault", fault_json(d));
+	if (o && d->unit[0])
+		json_object_update_new(o, json_pack("{s:s, s:s, s:I, s:{s:I, s:I}}", "unit", d->unit,
+						    "random_cuts_after", "writes", "written",
+						    (json_int_t)d->written, "written_lost", "max",
+						    (json_int_t)d->wlost_max, "total", (json_int_t)d->wlost));
 	return o;
 }
 

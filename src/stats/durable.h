@@ -2,7 +2,8 @@
  * What dbio crash found (issue 28): the crash states a workload's run on the
  * power-cut layer was cut into and checked, and what each lost of what the
  * workload saw acknowledged. Plain data: the workload fills it
- * (workload/kv_durable.c), the runner merges it into struct run_stats, the
+ * (workload/kv_durable.c,
+ * workload/fileio/durable.c), the runner merges it into struct run_stats, the
  * result writes it as a job run's "durability".
  */
 #ifndef DBIO_STATS_DURABLE_H
@@ -24,6 +25,13 @@ struct durable_tally {
 	uint64_t integrity;  /* states whose integrity check failed (sqlite) */
 	uint64_t torn;	     /* records found with a bad checksum, over all states */
 	uint64_t acked;	     /* operations acknowledged at the end of the run */
+	/* fileio (unit "block"): its random cuts follow writes, not
+	 * acknowledgements, and what was written is judged too: the blocks
+	 * written by the end, and of those written before a cut the ones whose
+	 * last write the cut lost, acknowledged or not (the most in one state,
+	 * over all). kv leaves unit empty: records, cuts after commits. */
+	char unit[16];
+	uint64_t written, wlost, wlost_max;
 	/* The first acknowledged operation lost: its key, the sequence of its
 	 * acknowledged write, and the cut ("fsync 12", "ack 37"). */
 	bool first_set;

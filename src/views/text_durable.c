@@ -10,11 +10,12 @@
 #include "analysis/tree.h"
 #include "views/text.h"
 
-/* The writes' ops/s of the run: insert, or update when it did none. */
+/* The writes' ops/s of the run: insert, or update when it did none (kv),
+ * or write (fileio). */
 static double write_rate(const json_t *run)
 {
 	const json_t *ops = json_object_get(run, "ops");
-	const char *names[] = { "insert", "update" };
+	const char *names[] = { "insert", "update", "write" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const json_t *o = json_object_get(ops, names[i]);
@@ -48,6 +49,27 @@ static void fault_line(FILE *fp, const json_t *f)
 		tree_num(f, "lost_after_max"));
 }
 
+/* fileio's (unit "block"): its random cuts follow writes, what was
+ * written and lost, the first lost block by its offset. */
+static void blocks(FILE *fp, const json_t *d)
+{
+	const json_t *wl = json_object_get(d, "written_lost"), *first = json_object_get(d, "first_lost");
+
+	fprintf(fp,
+		"      %.0f at fsync returns, %.0f after writes; torn blocks: %.0f; written and lost (acknowledged or not): up to %.0f of %.0f blocks in one state, %.0f in all\n",
+		tree_num(d, "at_durability_points"), tree_num(d, "after_acknowledgements"),
+		tree_num(d, "torn_records"), tree_num(wl, "max"), tree_num(d, "written"),
+		tree_num(wl, "total"));
+	if (!first)
+		return;
+	fprintf(fp, "      first lost: the block at offset %.0f, acknowledged write %.0f, at the cut '",
+		tree_num(first, "key"), tree_num(first, "sequence"));
+	fputs(tree_str(first, "cut"), fp);
+	fputs("': ", fp);
+	fputs(tree_str(first, "why"), fp);
+	fputc('\n', fp);
+}
+
 void text_durability(FILE *fp, const json_t *run)
 {
 	const json_t *d = json_object_get(run, "durability");
@@ -67,6 +89,10 @@ void text_durability(FILE *fp, const json_t *run)
 		tree_num(lost, "total"), tree_num(d, "states"), tree_num(lost, "max"),
 		tree_num(d, "acknowledged"), tree_num(d, "states_with_losses"));
 	fprintf(fp, "; %.0f write ops/s\n", write_rate(run));
+	if (json_object_get(d, "unit")) {
+		blocks(fp, d);
+		return;
+	}
 	fprintf(fp,
 		"      %.0f at fsync returns, %.0f after acknowledgements; did not open: %.0f, integrity_check failed: %.0f, torn records: %.0f\n",
 		tree_num(d, "at_durability_points"), tree_num(d, "after_acknowledgements"),

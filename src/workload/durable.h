@@ -2,7 +2,8 @@
  * dbio crash JOB (issue 28): the hook through which a workload running on
  * the power-cut layer checks, at each crash state the layer cuts, what it
  * saw acknowledged. The command (cmd/crash_job.c) arms it with the layer's
- * cut before the run; the workload (kv: workload/kv_durable.c) keeps what
+ * cut before the run (durable.c holds it); the workload (kv:
+ * workload/kv_durable.c, fileio: workload/fileio/durable.c) keeps what
  * was acknowledged, and at each cut reopens its engine on the crash state
  * and looks for every acknowledged record; the layer's thread calls
  * durable_point at each durability point. What was found goes into the
@@ -42,7 +43,15 @@ void durable_arm(const struct durable_probe *probe);
 /* Whether a probe is armed (a workload without a check refuses the job). */
 bool durable_armed(void);
 
-/* The layer's thread, right after durability point n returned. */
+/* The armed probe, or NULL (the checkers read it at their start). */
+const struct durable_probe *durable_probe(void);
+
+/* A checker's hook for the layer's durability points, set at its start
+ * (it ignores points while its run is not started). */
+void durable_listen(void (*fn)(unsigned long n));
+
+/* The layer's thread, right after durability point n returned: to the
+ * hook durable_listen set, if any. */
 void durable_point(unsigned long n);
 
 #endif

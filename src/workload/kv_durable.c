@@ -52,18 +52,6 @@ static struct kv_durable {
 	struct durable_tally t;
 } kd = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-void durable_arm(const struct durable_probe *probe)
-{
-	pthread_mutex_lock(&kd.lock);
-	kd.probe = probe;
-	pthread_mutex_unlock(&kd.lock);
-}
-
-bool durable_armed(void)
-{
-	return kd.probe != NULL;
-}
-
 static uint32_t seal_of(const char *key, size_t kl, const char *v, size_t vl)
 {
 	uint32_t c = csum_crc32c(0, key, kl);
@@ -114,10 +102,12 @@ static int choose_acks(const struct kv_conf *conf, unsigned k, uint64_t seed)
 	return 0;
 }
 
+static void kv_point(unsigned long n);
+
 int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct kv_conf *conf,
 		     const void *own, const char *value, const char *path)
 {
-	const struct durable_probe *p = kd.probe;
+	const struct durable_probe *p = durable_probe();
 	size_t rl = p ? strlen(p->root) : 0;
 	int rc;
 
@@ -138,6 +128,7 @@ int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct
 		return dbio_err_set(&w->err, -EINVAL, "crash: %s is not in the layer's mount %s", path,
 				    p->root);
 	memset(&kd.t, 0, sizeof(kd.t));
+	kd.probe = p;
 	snprintf(kd.rel, sizeof(kd.rel), "%s", path + rl + 1);
 	kd.be = be;
 	kd.records = conf->records;
@@ -161,6 +152,7 @@ int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct
 				    strerror(-rc));
 	kd.batches = kd.acked_ops = 0;
 	kd.started = true;
+	durable_listen(kv_point);
 	return 0;
 }
 
@@ -389,7 +381,7 @@ void kv_durable_failed(const char *why)
 	pthread_mutex_unlock(&kd.lock);
 }
 
-void durable_point(unsigned long n)
+static void kv_point(unsigned long n)
 {
 	char cut[32];
 
@@ -410,6 +402,7 @@ void kv_durable_finish(struct worker *w)
 		w->durable = kd.t;
 	}
 	kd.started = false;
+	kd.probe = NULL;
 	free(kd.fill);
 	free(kd.back);
 	free(kd.acked);

@@ -177,8 +177,8 @@ unsafe() {
 @test "crash kv: a job dbio crash cannot check is refused before anything is made" {
 	need_powercut
 	need_built kv_engine=sqlite # kv's default engine
-	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=fileio --size=1m
-	[ "$stderr" = "dbio: crash: job 'job': workload=fileio: dbio crash checks workload=kv for now" ]
+	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=meta
+	[ "$stderr" = "dbio: crash: job 'job': workload=meta: dbio crash checks workload=kv and workload=fileio for now" ]
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=kv --numjobs=2
 	[ "$stderr" = "dbio: crash: job 'job': numjobs=2: dbio crash checks one thread (numjobs=1)" ]
 	run -2 --separate-stderr "$DBIO" crash --acks x --directory="$target" --workload=kv

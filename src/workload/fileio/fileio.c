@@ -45,6 +45,7 @@
 #include "workload/fileio/files.h"
 #include "workload/fileio/replay.h"
 #include "workload/fileio/fname.h"
+#include "workload/fileio/durable.h"
 
 static int fileio_prepare(struct worker *w)
 {
@@ -63,7 +64,8 @@ static int fileio_prepare(struct worker *w)
 	rng_seed(&st->prio_rng, worker_seed(w) ^ 0x10971011ull);
 	if ((rc = replay_prepare(w)))
 		return rc;
-	return verify_prepare(&st->ver, w, &st->where, st->bufs, st->nbufs);
+	rc = verify_prepare(&st->ver, w, &st->where, st->bufs, st->nbufs);
+	return rc ? rc : fileio_durable_start(w, &st->where, &st->durable);
 }
 
 /* The sync due after a thread's writes-th write, as a bit (1 << op): as
@@ -255,7 +257,7 @@ static int fileio_run_sync(struct worker *w)
 				fill_write(st, &req, &now);
 			if (st->ver && req.op == OP_WRITE)
 				verify_write(st->ver, &req, wh->loops_left);
-			rc = w->eng.ops->io(&w->eng, &req);
+			rc = st->durable ? fileio_durable_io(w, &req) : w->eng.ops->io(&w->eng, &req);
 			uint64_t t = clock_now_ns();
 
 			if (rc && fileio_io_continue(w, &req, rc)) {
@@ -732,6 +734,8 @@ static int fileio_run(struct worker *w)
 	if (((struct fileio_state *)w->priv)->cap && !rc)
 		rc = replay_capture_write(w);
 	pace_leave_flow(&((struct fileio_state *)w->priv)->pace); /* as fio's thread when it ends */
+	if (((struct fileio_state *)w->priv)->durable)
+		fileio_durable_finish(w);
 	return rc;
 }
 
@@ -739,6 +743,8 @@ static void fileio_cleanup(struct worker *w)
 {
 	struct fileio_state *st = w->priv;
 
+	if (st && st->durable)
+		fileio_durable_finish(w);
 	if (st)
 		where_release(&st->where);
 	replay_teardown(w);

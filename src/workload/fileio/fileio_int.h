@@ -39,6 +39,7 @@ struct fileio_state {
 	struct rng prio_rng;	   /* cmdprio's draws, apart: they change no other draw */
 	struct replay *replay;	   /* read_iolog: the log this thread replays (replay.c); or NULL */
 	struct replay_cap *cap;	   /* write_iolog: what it did, as it completes; or NULL */
+	bool durable;		   /* dbio crash checks its writes (durable.h) */
 };
 
 struct worker;

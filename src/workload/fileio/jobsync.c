@@ -4,6 +4,7 @@
  * is the only shared write, and only for a job that asks for it.
  */
 #include "workload/fileio/jobsync.h"
+#include "workload/fileio/durable.h"
 
 #include "util/clock.h"
 #include "workload/fileio/files.h"
@@ -55,6 +56,7 @@ int fileio_timed_sync(struct worker *w, unsigned file, enum op_type op, bool mea
 
 	if (rc)
 		return rc;
+	fileio_durable_synced(file, op);
 	if (measuring) {
 		op_stats_add(&w->stats[op], 0, t - *now);
 		if (series_on(&w->series))
