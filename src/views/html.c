@@ -328,6 +328,7 @@ void html_report_write(FILE *fp, const struct html_report *r)
 		html_config_legend(fp, r->in[f].result);
 		html_matrix_table(fp, r->in[f].result);
 		html_figure(fp, r, PLOT_MATRIX, f, 0);
+		html_explain_matrix(fp, r->in[f].result);
 		sweep_table(fp, r, f);
 		if (have_plot(r, PLOT_LATENCY, f))
 			fputs("<h3>Latency distribution</h3>\n", fp);

@@ -124,21 +124,15 @@ static void job_table(FILE *fp, const struct explain_job *j, const char *const *
 	fputs("</div></div>\n", fp);
 }
 
-void html_explain(FILE *fp, const struct html_report *r)
+/* The section for results[0..n) labelled labels[]. */
+static void explain_of(FILE *fp, const json_t *const *results, const char *const *labels, size_t n)
 {
-	const json_t *results[COMPARE_MAX_FILES] = { 0 };
-	const char *labels[COMPARE_MAX_FILES] = { 0 };
 	const struct metric *ms[COMPARE_MAX_METRICS];
 	struct comparison c = { 0 };
 	struct explanation x = { 0 };
 	struct dbio_err err = { 0 };
-	size_t n = r->n < COMPARE_MAX_FILES ? r->n : COMPARE_MAX_FILES, nms;
+	size_t nms = metric_defaults(results, n, ms, COMPARE_MAX_METRICS);
 
-	for (size_t f = 0; f < n; f++) {
-		results[f] = r->in[f].result;
-		labels[f] = r->in[f].label;
-	}
-	nms = metric_defaults(results, n, ms, COMPARE_MAX_METRICS);
 	if (n >= 2 && !compare_build(&c, results, labels, n, ms, nms, 0.05, NULL, &err) &&
 	    !explain_build(&x, &c, results) && x.njobs) {
 		fputs("<h3>Why it changed</h3>\n<p>The kernel's counters whose figure differs from the first "
@@ -150,6 +144,31 @@ void html_explain(FILE *fp, const struct html_report *r)
 	}
 	explain_release(&x);
 	compare_release(&c);
+}
+
+void html_explain(FILE *fp, const struct html_report *r)
+{
+	const json_t *results[COMPARE_MAX_FILES] = { 0 };
+	const char *labels[COMPARE_MAX_FILES] = { 0 };
+	size_t n = r->n < COMPARE_MAX_FILES ? r->n : COMPARE_MAX_FILES;
+
+	for (size_t f = 0; f < n; f++) {
+		results[f] = r->in[f].result;
+		labels[f] = r->in[f].label;
+	}
+	explain_of(fp, results, labels, n);
+}
+
+void html_explain_matrix(FILE *fp, const json_t *result)
+{
+	json_t *views[COMPARE_MAX_FILES] = { 0 };
+	const char *names[COMPARE_MAX_FILES] = { 0 };
+	int n = compare_split_matrix(result, views, names, COMPARE_MAX_FILES);
+
+	if (n >= 2)
+		explain_of(fp, (const json_t *const *)views, names, (size_t)n);
+	for (int v = 0; v < n; v++)
+		json_decref(views[v]);
 }
 
 /* A counter that moves with a sweep's key as a small chart: its figure at

@@ -208,6 +208,10 @@ void html_probe(FILE *fp, const json_t *runs);
  * when none was tested. */
 void html_explain(FILE *fp, const struct html_report *r);
 
+/* html_explain.c: the same for the configurations of one matrix result
+ * (A, B ... as dbio compare of it names them), or nothing. */
+void html_explain_matrix(FILE *fp, const json_t *result);
+
 /* html_explain.c: the counters that move with a sweep's key, or nothing. */
 void html_sweep_trends(FILE *fp, const json_t *result);
 

@@ -122,6 +122,23 @@ why_first() {
 	[ "$status" -eq 0 ]
 	grep -q '^<h3>Why it changed</h3>' "$scratch/page.html"
 	[[ $(grep -m1 '^<tr><td>' "$scratch/page.html") =~ ^'<tr><td>device flushes per write</td><td>1</td><td>0.01' ]]
+	# the same two as the configurations of one matrix result: its page
+	# explains them too (S0's and S1's pages are a matrix's)
+	"$PYTHON" - "$scratch/a.json" "$scratch/b.json" "$scratch/m.json" <<-'PY'
+	import json, sys
+	a, b = (json.load(open(f)) for f in sys.argv[1:3])
+	labels = ["fdatasync=1", "fdatasync=64"]
+	for k, r in enumerate((a, b)):
+	    for j in r["jobs"]:
+	        j["config"] = {"index": k, "label": labels[k]}
+	a["jobs"] += b["jobs"]
+	a["matrix"] = {"configs": [{"label": l} for l in labels], "jobs_per_config": 1, "completed": 2}
+	json.dump(a, open(sys.argv[3], "w"))
+	PY
+	run --separate-stderr "$DBIO" report "$scratch/m.json" --html "$scratch/matrix.html"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	grep -q '^<h3>Why it changed</h3>' "$scratch/matrix.html"
+	[[ $(grep -m1 '^<tr><td>' "$scratch/matrix.html") =~ ^'<tr><td>device flushes per write</td><td>1</td><td>0.01' ]]
 }
 
 @test "counters: a 128 MiB sequential read under mem_limit=16m against none: compare names a counter of memory reclaim" {
