@@ -274,6 +274,29 @@ log() {
 	refused_file s.fio "dbio: key 'read_iolog': planted.log: a symlink that belongs to user $(id -u nobody): refusing to follow it (give the path it points to)"
 }
 
+@test "a file that is no iolog has none of its content shown; '-' (fio's stdin) and a write_iolog onto the replayed log are refused" {
+	printf 'root:$6$secret:20228:0:99999:7:::\nx add\n' >notlog
+	printf '[b]\nread_iolog=notlog\n' >b.fio
+	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': notlog:1: not an fio iolog (its content is not shown): the first line must be 'fio version 2 iolog' or 'fio version 3 iolog' (job 'b')"
+	[[ "$stderr" != *secret* ]]
+	# a line after the header is quoted, its control characters escaped
+	log "fio version 2 iolog" "x add" "x open" $'x fr\033[2Job 0 4096'
+	printf '[b]\nread_iolog=v.log\n' >b.fio
+	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log:4: unknown action 'fr\\x1b[2Job': expected '[TIME ]FILE add|open|close' or '[TIME ]FILE read|write|trim|sync|datasync OFFSET LENGTH' (TIME in microseconds, version 3 only; 'FILE wait MS 0' in version 2) (job 'b')"
+	log "fio version 2 iolog" "x add" "x open" "x write 0 4096"
+	cp v.log -
+	printf '[b]\nread_iolog=-\n' >b.fio
+	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': '-' is fio's stdin, which dbio does not replay: give the log's file (./- for a file of that name) (job 'b')"
+	printf '[b]\nread_iolog=v.log\nwrite_iolog=./same.log\n' >b.fio
+	ln -s v.log same.log
+	refused_file b.fio "dbio: b.fio:3: key 'write_iolog': ./same.log is the file read_iolog=v.log replays: it would be overwritten; give write_iolog= another path (job 'b')"
+	ln v.log hard.log
+	printf '[b]\nread_iolog=v.log\nwrite_iolog=hard.log\n' >b.fio
+	refused_file b.fio "dbio: b.fio:3: key 'write_iolog': hard.log is the file read_iolog=v.log replays: it would be overwritten; give write_iolog= another path (job 'b')"
+	[ "$(cat v.log)" = "$(printf 'fio version 2 iolog\nx add\nx open\nx write 0 4096')" ]
+	is_empty_dir "$target"
+}
+
 @test "write_iolog's path is guarded as --output is: another user's symlink, a device refused before the run; a regular file replaced whole" {
 	refused_file_cmd() {
 		rm -f "$result"

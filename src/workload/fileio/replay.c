@@ -292,6 +292,23 @@ out:
 	return rc;
 }
 
+/* Whether line (n bytes) is fio's header "fio version N iolog" of any
+ * N of up to 3 digits: the only first line of a refused log shown. */
+static bool other_version(const char *line, size_t n)
+{
+	static const char pre[] = "fio version ", post[] = " iolog";
+	const size_t np = sizeof(pre) - 1, nq = sizeof(post) - 1;
+	size_t d = 0;
+
+	if (n < np + nq + 1 || n > np + nq + 3 || memcmp(line, pre, np) ||
+	    memcmp(line + n - nq, post, nq))
+		return false;
+	for (d = np; d < n - nq; d++)
+		if (line[d] < '0' || line[d] > '9')
+			return false;
+	return true;
+}
+
 int replay_load(const struct job *job, struct replay *r, struct dbio_err *err)
 {
 	const struct fileio_conf *conf = fileio_conf(job);
@@ -314,10 +331,15 @@ int replay_load(const struct job *job, struct replay *r, struct dbio_err *err)
 	else if (first == sizeof(v3) - 1 && !memcmp(p, v3, first))
 		r->version = 3;
 	else {
+		/* a file that is not an iolog may be anyone's (/etc/shadow):
+		 * none of it is shown, only fio's header of another version */
 		ln = 1;
-		rc = BAD(
-			"the first line is '%.*s': expected '%s' or '%s' (fio's iolog version 1 and blktrace's traces are not replayed)",
-			(int)(first > 80 ? 80 : first), p, v2, v3);
+		if (other_version(p, first))
+			rc = BAD("the first line is '%.*s': expected '%s' or '%s' (fio's iolog version 1 and blktrace's traces are not replayed)",
+				 (int)first, p, v2, v3);
+		else
+			rc = BAD("not an fio iolog (its content is not shown): the first line must be '%s' or '%s'",
+				 v2, v3);
 		goto out;
 	}
 	for (p = nl ? nl + 1 : end; !rc && p < end; p = nl ? nl + 1 : end) {
@@ -454,6 +476,22 @@ static int refuse_without_replay(struct job *job, struct dbio_err *err)
 	return 0;
 }
 
+/* write_iolog= onto the file read_iolog= replays would overwrite it:
+ * the same file after resolving (stat follows symlinks, a hard link is
+ * the same inode) is refused. A write_iolog not there yet cannot be it. */
+static int same_log(struct job *job, struct dbio_err *err)
+{
+	const struct fileio_conf *conf = fileio_conf(job);
+	struct stat r, w;
+
+	if (!conf->write_iolog[0] || stat(conf->read_iolog, &r) || stat(conf->write_iolog, &w) ||
+	    r.st_dev != w.st_dev || r.st_ino != w.st_ino)
+		return 0;
+	return job_fail(job, "write_iolog", err,
+			"%s is the file read_iolog=%s replays: it would be overwritten; give write_iolog= another path",
+			conf->write_iolog, conf->read_iolog);
+}
+
 int replay_validate(struct job *job, struct dbio_err *err)
 {
 	struct fileio_conf *conf = fileio_conf(job);
@@ -471,6 +509,12 @@ int replay_validate(struct job *job, struct dbio_err *err)
 		return rc;
 	if (!conf->read_iolog[0])
 		return refuse_without_replay(job, err);
+	if (!strcmp(conf->read_iolog, "-"))
+		return job_fail(
+			job, "read_iolog", err,
+			"'-' is fio's stdin, which dbio does not replay: give the log's file (./- for a file of that name)");
+	if ((rc = same_log(job, err)))
+		return rc;
 	if (strchr(conf->read_iolog, ':'))
 		return job_fail(
 			job, "read_iolog", err,
