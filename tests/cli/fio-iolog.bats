@@ -365,6 +365,53 @@ log() {
 	[ "$stderr" = "dbio: command line: key 'filename_format': filename= names the files: give one of the two (job 'ff')" ]
 }
 
+@test "filename_format: two threads' files of one name, control characters, and the shared list's limit are refused before the run, saying what is accepted" {
+	refused() {
+		run --separate-stderr "$DBIO" run --name=a --rw=write --directory="$target" --output="$result" "$@"
+		[ "$status" -eq 2 ]
+		[ ! -e "$result" ]
+		is_empty_dir "$target"
+	}
+	refused --bs=4k --size=44k --numjobs=12 --nrfiles=11 '--filename_format=$jobnum$filenum'
+	[ "$stderr" = "dbio: command line: key 'filename_format': '\$jobnum\$filenum' makes '110' for thread 1's file 10 and for thread 11's file 0: expected a name of its own for each; put a separator between the keywords (\$jobnum.\$filenum) (job 'a')" ]
+	refused --size=64k $'--filename_format=a\tb'
+	[ "$stderr" = "dbio: command line: key 'filename_format': 'a\\x09b' makes a name with a control character (tab, newline, ...) or bytes that are not UTF-8 for thread 0's file 0: expected printable names (job 'a')" ]
+	refused --size=64k $'--filename_format=a\nb$filenum'
+	[ "$stderr" = "dbio: command line: key 'filename_format': 'a\\x0ab\$filenum' makes a name with a control character (tab, newline, ...) or bytes that are not UTF-8 for thread 0's file 0: expected printable names (job 'a')" ]
+	refused --bs=512 --size=5120000 --nrfiles=10000 '--filename_format=f$filenum'
+	[ "$stderr" = "dbio: command line: key 'filename_format': 'f\$filenum': the names of its 10000 shared files, joined by ':', take more than the 16383 bytes of filename='s list (at file 2915, 'f2915'): give fewer files or shorter names, or \$jobnum with numjobs above 1 (files of each thread's own have no such limit) (job 'a')" ]
+	# 1000 shared files fit, and are written once each
+	dbio_ok --name=a --rw=write --bs=512 --size=512000 --nrfiles=1000 '--filename_format=f$filenum' --directory="$target"
+	json_is "$result" "$R0.ops.write.count=1000"
+	# the numbers run together but each pair's name is its own: it runs
+	dbio_ok --name=a --rw=write --bs=4k --size=8k --numjobs=2 --nrfiles=2 '--filename_format=$jobnum.$filenum' --directory="$target"
+	json_is "$result" "$R0.ops.write.count=4"
+}
+
+@test "a log of 1000 files replays them all; over 4096 files, or names past filename='s 16 KiB, are refused with the limit" {
+	"$PYTHON" -c '
+import sys
+n, pre = int(sys.argv[1]), sys.argv[2]
+print("fio version 2 iolog")
+for v in ("add", "open", "write 0 512"):
+    for i in range(n): print("%s%d %s" % (pre, i, v))' 1000 f >v.log
+	dbio_ok --name=m --read_iolog=v.log --directory="$target"
+	json_is "$result" "$R0.ops.write.count=1000" "$R0.ops.write.bytes=512000"
+	printf '[b]\nread_iolog=v.log\n' >b.fio
+	"$PYTHON" -c '
+import sys
+print("fio version 2 iolog")
+for i in range(4097): print("f%d add" % i)' >v.log
+	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log:4098: file 4097 ('f4096'): dbio replays logs of at most 4096 files (job 'b')"
+	"$PYTHON" -c '
+print("fio version 2 iolog")
+for i in range(4000): print("a_long_file_name_%d add" % i)
+print("a_long_file_name_0 open")
+print("a_long_file_name_0 write 0 512")' >v.log
+	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log: the names of its 4000 files, joined by ':', take more than the 16383 bytes of filename='s list (at file 'a_long_file_name_785'): dbio replays logs whose names fit; give shorter names (job 'b')"
+	is_empty_dir "$target"
+}
+
 @test "filename_format: a file of the format's name that is already there is not dbio's, and is left alone" {
 	echo precious >"$target/ff.0"
 	run --separate-stderr "$DBIO" run --name=ff --size=64k --directory="$target" '--filename_format=$jobname.$filenum' --output="$result"

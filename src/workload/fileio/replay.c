@@ -205,7 +205,8 @@ static int parse_line(const struct job *job, struct replay *r, bool *open, const
 		if (f >= 0)
 			return 0; /* fio ignores a re-add onto the redirected file */
 		if (r->nnames >= 4096)
-			return BAD("%s", "more than 4096 files");
+			return BAD("file 4097 ('%.*s'): dbio replays logs of at most 4096 files",
+				   (int)nlen, name);
 		if (add_name(r, name, nlen))
 			return job_fail(job, "read_iolog", err, "%s: out of memory", conf->read_iolog);
 		f = (long)r->nnames - 1;
@@ -437,8 +438,10 @@ static int names_to_filename(struct job *job, const struct replay *r, struct dbi
 				"%s: file '%s': not a file's name; a replayed file is a name in directory= or an absolute path in one directory, as filename= is",
 				fileio_conf(job)->read_iolog, name);
 		if (at + strlen(base) + 2 > sizeof(lay->filename))
-			return job_fail(job, key, err, "%s: the names of its files are too long",
-					fileio_conf(job)->read_iolog);
+			return job_fail(
+				job, key, err,
+				"%s: the names of its %zu files, joined by ':', take more than the %zu bytes of filename='s list (at file '%s'): dbio replays logs whose names fit; give shorter names",
+				fileio_conf(job)->read_iolog, r->nnames, sizeof(lay->filename) - 1, base);
 		at += (size_t)snprintf(lay->filename + at, sizeof(lay->filename) - at, "%s%s", i ? ":" : "",
 				       base);
 	}
