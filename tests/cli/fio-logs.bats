@@ -442,6 +442,25 @@ fio_log_format() {
 	[ "$stderr" = "dbio: command line: --bandwidth-log: needs a name after '=' (or none: agg-read_bw.log ...)" ]
 }
 
+@test "--bandwidth-log: the window goes on across stonewall groups, as fio's: four 371 ms groups log their bytes" {
+	# fio 3.33 with --bandwidth-log --eta=always on these four groups (384
+	# KiB each at 1 MiB/s): 3 lines at about 750, 1500 and 2000 ms (fio's
+	# groups have more time between them than dbio's); the
+	# window is the run's, so each group's tail is in the next line
+	printf '[global]\ndirectory=%s\nbs=4k\nrate=1m\nrw=write\nsize=384k\n[a]\nstonewall\n[b]\nstonewall\n[c]\nstonewall\n[d]\nstonewall\n' "$target" >short.fio
+	run --separate-stderr "$DBIO" run short.fio --output="$result" --bandwidth-log
+	[ "$status" -eq 0 ]
+	# a line at each 500 ms of the run's 1.48 s or more: 2 or 3 (before,
+	# with a window per group, none)
+	[ "$(wc -l <agg-write_bw.log)" -ge 2 ]
+	[ "$(wc -l <agg-write_bw.log)" -le 3 ]
+	fio_log_format agg-write_bw.log '\d+, \d+, 1, 0, 0\n'
+	# the lines' KiB (rate x ms since the line before) add up to the 1536
+	# KiB written, but for the tail after the last line (under 500 ms of
+	# the last group, which fio does not log either): 1000 KiB or more
+	awk -F', ' '{ kib += $2 * ($1 - last) / 1000; last = $1 } END { exit !(kib >= 1000 && kib <= 1546) }' agg-write_bw.log
+}
+
 @test "--bandwidth-log: another user's symlink at a log's path is refused before anything runs; its target is left alone" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to plant a symlink owned by another user"
 	echo precious >victim
