@@ -110,7 +110,9 @@ int job_set(struct job *job, const char *key, const char *value, const struct jo
 		free(before);
 		if (rc)
 			return rc;
-		*st = (struct job_key_state){ .set = true, .alias = alias, .origin = origin ? *origin : none };
+		*st = (struct job_key_state){ .set = true,
+					      .alias = alias,
+					      .origin = origin ? *origin : none };
 	}
 	if (!found) {
 		const char *hint = suggest(job, key);

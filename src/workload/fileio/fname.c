@@ -158,8 +158,9 @@ static int check_unique(const struct job *job, const char *fmt, uint64_t threads
 			rc = job_fail(
 				job, "filename_format", err,
 				"'%s' makes '%s' for thread %llu's file %llu and for thread %llu's file %llu: expected a name of its own for each; put a separator between the keywords ($jobnum.$filenum)",
-				fmt, m[j].name, (unsigned long long)m[j - 1].t, (unsigned long long)m[j - 1].f,
-				(unsigned long long)m[j].t, (unsigned long long)m[j].f);
+				fmt, m[j].name, (unsigned long long)m[j - 1].t,
+				(unsigned long long)m[j - 1].f, (unsigned long long)m[j].t,
+				(unsigned long long)m[j].f);
 	for (size_t j = 0; j < n; j++)
 		free(m[j].name);
 	free(m);

@@ -205,8 +205,8 @@ static int parse_line(const struct job *job, struct replay *r, bool *open, const
 		if (f >= 0)
 			return 0; /* fio ignores a re-add onto the redirected file */
 		if (r->nnames >= 4096)
-			return BAD("file 4097 ('%.*s'): dbio replays logs of at most 4096 files",
-				   (int)nlen, name);
+			return BAD("file 4097 ('%.*s'): dbio replays logs of at most 4096 files", (int)nlen,
+				   name);
 		if (add_name(r, name, nlen))
 			return job_fail(job, "read_iolog", err, "%s: out of memory", conf->read_iolog);
 		f = (long)r->nnames - 1;
@@ -301,8 +301,7 @@ static bool other_version(const char *line, size_t n)
 	const size_t np = sizeof(pre) - 1, nq = sizeof(post) - 1;
 	size_t d = 0;
 
-	if (n < np + nq + 1 || n > np + nq + 3 || memcmp(line, pre, np) ||
-	    memcmp(line + n - nq, post, nq))
+	if (n < np + nq + 1 || n > np + nq + 3 || memcmp(line, pre, np) || memcmp(line + n - nq, post, nq))
 		return false;
 	for (d = np; d < n - nq; d++)
 		if (line[d] < '0' || line[d] > '9')
@@ -336,11 +335,13 @@ int replay_load(const struct job *job, struct replay *r, struct dbio_err *err)
 		 * none of it is shown, only fio's header of another version */
 		ln = 1;
 		if (other_version(p, first))
-			rc = BAD("the first line is '%.*s': expected '%s' or '%s' (fio's iolog version 1 and blktrace's traces are not replayed)",
-				 (int)first, p, v2, v3);
+			rc = BAD(
+				"the first line is '%.*s': expected '%s' or '%s' (fio's iolog version 1 and blktrace's traces are not replayed)",
+				(int)first, p, v2, v3);
 		else
-			rc = BAD("not an fio iolog (its content is not shown): the first line must be '%s' or '%s'",
-				 v2, v3);
+			rc = BAD(
+				"not an fio iolog (its content is not shown): the first line must be '%s' or '%s'",
+				v2, v3);
 		goto out;
 	}
 	for (p = nl ? nl + 1 : end; !rc && p < end; p = nl ? nl + 1 : end) {
@@ -490,9 +491,10 @@ static int same_log(struct job *job, struct dbio_err *err)
 	if (!conf->write_iolog[0] || stat(conf->read_iolog, &r) || stat(conf->write_iolog, &w) ||
 	    r.st_dev != w.st_dev || r.st_ino != w.st_ino)
 		return 0;
-	return job_fail(job, "write_iolog", err,
-			"%s is the file read_iolog=%s replays: it would be overwritten; give write_iolog= another path",
-			conf->write_iolog, conf->read_iolog);
+	return job_fail(
+		job, "write_iolog", err,
+		"%s is the file read_iolog=%s replays: it would be overwritten; give write_iolog= another path",
+		conf->write_iolog, conf->read_iolog);
 }
 
 int replay_validate(struct job *job, struct dbio_err *err)
