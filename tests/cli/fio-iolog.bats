@@ -297,6 +297,13 @@ log() {
 	is_empty_dir "$target"
 }
 
+@test "write_iolog with a queued engine logs in issue order, as fio: the timestamps never go back" {
+	need_built ioengine=io_uring
+	dbio_ok --name=q --rw=randrw --bs=4k --size=256k --ioengine=io_uring --iodepth=8 --nrfiles=2 '--filename_format=q.$filenum' --write_iolog=q.log --directory="$target"
+	[ "$(grep -cE ' (read|write) ' q.log)" -eq 64 ]
+	sed 1d q.log | awk 'NR > 1 && $1 < last { print "line " NR + 1 ": " $0 " after " last; bad = 1 } { last = $1 } END { exit bad }'
+}
+
 @test "write_iolog's path is guarded as --output is: another user's symlink, a device refused before the run; a regular file replaced whole" {
 	refused_file_cmd() {
 		rm -f "$result"
