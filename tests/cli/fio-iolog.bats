@@ -187,6 +187,8 @@ log() {
 	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log:4: 'y' was not added: an 'add' line names a file before any other line does (job 'b')"
 	log "fio version 2 iolog" "x add" "x add"
 	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log:3: 'x' is added twice (job 'b')"
+	log "fio version 2 iolog" "x add" "x open" "x write 9223372036854771712 4096"
+	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log:4: a write of 4096 bytes at 9223372036854771712: past byte 9223372035781033983, the end of dbio's largest file (2^63 - 1 GiB) (job 'b')"
 	log "fio version 2 iolog" "x add" "x open" "x read 0 0"
 	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log:4: a read of 0 bytes (job 'b')"
 	log "fio version 2 iolog" "x add" "x open" "x sync"
@@ -255,7 +257,7 @@ log() {
 	# --force lets dbio work beside foreign files, never on them
 	run --separate-stderr "$DBIO" run --name=p --read_iolog=v.log --directory="$target" --output="$result" --force
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: $target/f: exists, and dbio measures only files it creates (and removes): remove it or name another file (key 'filename', job 'p')" ]
+	[ "$stderr" = "dbio: $target/f: a file the replayed log names exists, and dbio replays only onto files it creates (and removes): remove it (key 'read_iolog', job 'p')" ]
 	[ "$(cat victim)" = precious ]
 	[ -L "$target/f" ]
 	[ ! -e "$result" ]

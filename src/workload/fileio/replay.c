@@ -189,6 +189,13 @@ static int parse_line(const struct job *job, struct replay *r, bool *open, const
 		if (e.off > UINT64_MAX - e.len)
 			return BAD("offset %llu and length %llu run past 2^64", (unsigned long long)e.off,
 				   (unsigned long long)e.len);
+		/* the files reach the log's furthest byte, rounded up to the
+		 * block (at most 1 GiB): said here, with its line */
+		if (e.off + e.len > OPT_MAX - (1ull << 30))
+			return BAD(
+				"a %s of %llu bytes at %llu: past byte %llu, the end of dbio's largest file (2^63 - 1 GiB)",
+				act_names[act], (unsigned long long)e.len, (unsigned long long)e.off,
+				(unsigned long long)(OPT_MAX - (1ull << 30)));
 	}
 	/* the action skipped (fio's replay_skip), the wait not kept */
 	if ((act <= REPLAY_TRIM && (conf->replay_skip_ops & (1u << act))) ||
