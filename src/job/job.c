@@ -51,6 +51,22 @@ static const char *suggest(const struct job *job, const char *name)
 	return c.best;
 }
 
+/* Whether setting a key already set under its other name (fio's alias)
+ * is two values at one level (both on the command line, or both in one
+ * file at the same sharing), not a section over [global] or the command
+ * line over a file, which override as fio's do. */
+static bool alias_clash(const struct job_keys *k, const struct job_key_state *st, bool alias,
+			const struct job_origin *origin)
+{
+	const struct job_origin none = { 0 }, *o = origin ? origin : &none;
+
+	if (!st->set || st->alias == alias || st->origin.shared != o->shared || !k->table->conf_size)
+		return false;
+	if (!st->origin.file || !o->file)
+		return !st->origin.file && !o->file;
+	return !strcmp(st->origin.file, o->file);
+}
+
 int job_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
 	    struct dbio_err *err)
 {
@@ -72,14 +88,31 @@ int job_set(struct job *job, const char *key, const char *value, const struct jo
 			return dbio_err_set(err, DBIO_EINPUT, "%s: key '%s': needs a value: expected %s",
 					    where, key, accepted);
 		}
-		if ((rc = option_parse(def, job_keys_base(job, k),
-				       value		 ? value
-				       : def->bare_empty ? ""
-							 : "1",
-				       where, err)))
+		/* the messages name the key as the user gave it (an alias too) */
+		struct option_def given = *def;
+		struct job_key_state *st = &k->state[def - k->table->defs];
+		const bool alias = strcmp(key, def->name) != 0;
+		void *before = alias_clash(k, st, alias, origin) ? malloc(k->table->conf_size) : NULL;
+
+		given.name = key;
+		if (before)
+			memcpy(before, job_keys_base(job, k), k->table->conf_size);
+		rc = option_parse(&given, job_keys_base(job, k),
+				  value		    ? value
+				  : def->bare_empty ? ""
+						    : "1",
+				  where, err);
+		if (!rc && before && memcmp(before, job_keys_base(job, k), k->table->conf_size))
+			rc = dbio_err_set(
+				err, DBIO_EINPUT,
+				"%s: key '%s': '%s' is another name of '%s', given beside it with another value: give one of the two",
+				where, key, alias ? key : option_alias_of(key), def->name);
+		free(before);
+		if (rc)
 			return rc;
-		k->state[def - k->table->defs] =
-			(struct job_key_state){ .set = true, .origin = origin ? *origin : none };
+		*st = (struct job_key_state){ .set = true,
+					      .alias = alias,
+					      .origin = origin ? *origin : none };
 	}
 	if (!found) {
 		const char *hint = suggest(job, key);

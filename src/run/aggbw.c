@@ -16,15 +16,39 @@
 
 #define AGG_INTERVAL_NS 500000000ull
 
+/* fio's window is the run's, not a group's: its rate_prev_time and
+ * rate_io_bytes go on from one stonewall group to the next, so a group's
+ * tail after its last tick is in the next group's first line (with the
+ * time between the groups). Only the first group starts the window. */
 void run_aggbw_arm(struct run_group *g, uint64_t open_ns)
 {
 	struct run_agg_bw *agg = g->opts->agg_bw;
 
-	if (!agg)
+	if (!agg || agg->armed)
 		return;
+	agg->armed = true;
 	agg->last_ns = open_ns;
 	for (int d = 0; d < 3; d++)
-		agg->last[d] = 0;
+		agg->last[d] = agg->base[d] = 0;
+}
+
+/* The bytes of g's threads so far, plus the groups' before it. */
+static void run_bytes(const struct run_group *g, const struct run_agg_bw *agg, uint64_t bytes[3])
+{
+	for (int d = 0; d < 3; d++)
+		bytes[d] = agg->base[d];
+	for (size_t i = 0; i < g->started; i++)
+		for (int d = 0; d < 3; d++)
+			bytes[d] +=
+				atomic_load_explicit(&g->slots[i].w.live_dir_bytes[d], memory_order_relaxed);
+}
+
+void run_aggbw_end(struct run_group *g)
+{
+	struct run_agg_bw *agg = g->opts->agg_bw;
+
+	if (agg && agg->armed)
+		run_bytes(g, agg, agg->base);
 }
 
 uint64_t run_aggbw_next(const struct run_group *g)
@@ -35,15 +59,12 @@ uint64_t run_aggbw_next(const struct run_group *g)
 void run_aggbw_check(struct run_group *g, uint64_t now)
 {
 	struct run_agg_bw *agg = g->opts->agg_bw;
-	uint64_t bytes[3] = { 0 };
+	uint64_t bytes[3];
 	const uint64_t ms = agg ? (now - agg->last_ns) / 1000000 : 0;
 
 	if (!agg || now < agg->last_ns + AGG_INTERVAL_NS || !ms)
 		return;
-	for (size_t i = 0; i < g->started; i++)
-		for (int d = 0; d < 3; d++)
-			bytes[d] +=
-				atomic_load_explicit(&g->slots[i].w.live_dir_bytes[d], memory_order_relaxed);
+	run_bytes(g, agg, bytes);
 	if (agg->n == agg->cap) {
 		size_t cap = agg->cap ? 2 * agg->cap : 256;
 		struct run_agg_point *p = realloc(agg->pts, cap * sizeof(*p));

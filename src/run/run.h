@@ -81,14 +81,17 @@ struct run_opts {
 };
 
 /* fio's aggregate bandwidth logs (--bandwidth-log[=NAME]): every 500 ms
- * of a group's run (fio's bwavgtime), the KiB/s of all its jobs' reads,
- * writes and trims since the last sample, at the time since origin_ns
+ * of the run (fio's bwavgtime; the window goes on across stonewall
+ * groups, as fio's), the KiB/s of all jobs' reads, writes and trims since
+ * the last sample, at the time since origin_ns
  * (the run's start: fio's time since it started); written by the caller
  * with run_agg_bw_write. */
 struct run_agg_bw {
 	uint64_t origin_ns;
-	uint64_t last_ns; /* the last sample, or the group's start */
-	uint64_t last[3]; /* the group's bytes of each direction then */
+	uint64_t last_ns; /* the last sample, or the first group's start */
+	uint64_t last[3]; /* the run's bytes of each direction then */
+	uint64_t base[3]; /* the bytes of the groups that have ended */
+	bool armed;	  /* the first group has started the window */
 	struct run_agg_point {
 		uint64_t ms, kib_s[3];
 	} * pts;

@@ -250,6 +250,8 @@ void run_steady_release(struct run_group *g);
 void run_aggbw_arm(struct run_group *g, uint64_t open_ns);
 uint64_t run_aggbw_next(const struct run_group *g);
 void run_aggbw_check(struct run_group *g, uint64_t now);
+/* g's threads have ended: their bytes join those of the groups before. */
+void run_aggbw_end(struct run_group *g);
 
 /* stonewall_s (stonewall.c): each job's stonewall, made for its threads
  * (0 or -errno), armed when the gate opens, decided by the thread that

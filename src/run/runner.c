@@ -411,6 +411,7 @@ static int group_start(struct run_group *g, struct dbio_err *err)
 		rc = trace_end(g, rc, err);
 	for (size_t i = 0; i < g->started; i++)
 		pthread_join(g->threads[i], NULL);
+	run_aggbw_end(g);
 	return rc;
 }
 

@@ -138,6 +138,11 @@ static int check_named_files(const struct job *job, char **dirs, size_t ndirs, c
 				return rc;
 			continue;
 		}
+		if ((!lstat(path, &st) || errno != ENOENT) && job_is_set(job, "read_iolog"))
+			return dbio_err_set(
+				err, DBIO_EUNSAFE,
+				"%s: a file the replayed log names exists, and dbio replays only onto files it creates (and removes): remove it (key 'read_iolog', job '%s')",
+				path, job->name);
 		if (!lstat(path, &st) || errno != ENOENT)
 			return dbio_err_set(
 				err, DBIO_EUNSAFE,

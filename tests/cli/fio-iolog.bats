@@ -187,6 +187,8 @@ log() {
 	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log:4: 'y' was not added: an 'add' line names a file before any other line does (job 'b')"
 	log "fio version 2 iolog" "x add" "x add"
 	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log:3: 'x' is added twice (job 'b')"
+	log "fio version 2 iolog" "x add" "x open" "x write 9223372036854771712 4096"
+	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log:4: a write of 4096 bytes at 9223372036854771712: past byte 9223372035781033983, the end of dbio's largest file (2^63 - 1 GiB) (job 'b')"
 	log "fio version 2 iolog" "x add" "x open" "x read 0 0"
 	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log:4: a read of 0 bytes (job 'b')"
 	log "fio version 2 iolog" "x add" "x open" "x sync"
@@ -255,7 +257,7 @@ log() {
 	# --force lets dbio work beside foreign files, never on them
 	run --separate-stderr "$DBIO" run --name=p --read_iolog=v.log --directory="$target" --output="$result" --force
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: $target/f: exists, and dbio measures only files it creates (and removes): remove it or name another file (key 'filename', job 'p')" ]
+	[ "$stderr" = "dbio: $target/f: a file the replayed log names exists, and dbio replays only onto files it creates (and removes): remove it (key 'read_iolog', job 'p')" ]
 	[ "$(cat victim)" = precious ]
 	[ -L "$target/f" ]
 	[ ! -e "$result" ]
@@ -272,6 +274,36 @@ log() {
 	chown -h nobody planted.log
 	printf '[b]\nread_iolog=planted.log\n' >s.fio
 	refused_file s.fio "dbio: key 'read_iolog': planted.log: a symlink that belongs to user $(id -u nobody): refusing to follow it (give the path it points to)"
+}
+
+@test "a file that is no iolog has none of its content shown; '-' (fio's stdin) and a write_iolog onto the replayed log are refused" {
+	printf 'root:$6$secret:20228:0:99999:7:::\nx add\n' >notlog
+	printf '[b]\nread_iolog=notlog\n' >b.fio
+	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': notlog:1: not an fio iolog (its content is not shown): the first line must be 'fio version 2 iolog' or 'fio version 3 iolog' (job 'b')"
+	[[ "$stderr" != *secret* ]]
+	# a line after the header is quoted, its control characters escaped
+	log "fio version 2 iolog" "x add" "x open" $'x fr\033[2Job 0 4096'
+	printf '[b]\nread_iolog=v.log\n' >b.fio
+	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log:4: unknown action 'fr\\x1b[2Job': expected '[TIME ]FILE add|open|close' or '[TIME ]FILE read|write|trim|sync|datasync OFFSET LENGTH' (TIME in microseconds, version 3 only; 'FILE wait MS 0' in version 2) (job 'b')"
+	log "fio version 2 iolog" "x add" "x open" "x write 0 4096"
+	cp v.log -
+	printf '[b]\nread_iolog=-\n' >b.fio
+	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': '-' is fio's stdin, which dbio does not replay: give the log's file (./- for a file of that name) (job 'b')"
+	printf '[b]\nread_iolog=v.log\nwrite_iolog=./same.log\n' >b.fio
+	ln -s v.log same.log
+	refused_file b.fio "dbio: b.fio:3: key 'write_iolog': ./same.log is the file read_iolog=v.log replays: it would be overwritten; give write_iolog= another path (job 'b')"
+	ln v.log hard.log
+	printf '[b]\nread_iolog=v.log\nwrite_iolog=hard.log\n' >b.fio
+	refused_file b.fio "dbio: b.fio:3: key 'write_iolog': hard.log is the file read_iolog=v.log replays: it would be overwritten; give write_iolog= another path (job 'b')"
+	[ "$(cat v.log)" = "$(printf 'fio version 2 iolog\nx add\nx open\nx write 0 4096')" ]
+	is_empty_dir "$target"
+}
+
+@test "write_iolog with a queued engine logs in issue order, as fio: the timestamps never go back" {
+	need_built ioengine=io_uring
+	dbio_ok --name=q --rw=randrw --bs=4k --size=256k --ioengine=io_uring --iodepth=8 --nrfiles=2 '--filename_format=q.$filenum' --write_iolog=q.log --directory="$target"
+	[ "$(grep -cE ' (read|write) ' q.log)" -eq 64 ]
+	sed 1d q.log | awk 'NR > 1 && $1 < last { print "line " NR + 1 ": " $0 " after " last; bad = 1 } { last = $1 } END { exit bad }'
 }
 
 @test "write_iolog's path is guarded as --output is: another user's symlink, a device refused before the run; a regular file replaced whole" {
@@ -340,6 +372,53 @@ log() {
 	[ "$stderr" = "dbio: command line: key 'filename_format': '\$jobname' gives the 2 files of a thread one name: add \$filenum (job 'ff')" ]
 	refused --directory="$target" --filename=a '--filename_format=$jobname'
 	[ "$stderr" = "dbio: command line: key 'filename_format': filename= names the files: give one of the two (job 'ff')" ]
+}
+
+@test "filename_format: two threads' files of one name, control characters, and the shared list's limit are refused before the run, saying what is accepted" {
+	refused() {
+		run --separate-stderr "$DBIO" run --name=a --rw=write --directory="$target" --output="$result" "$@"
+		[ "$status" -eq 2 ]
+		[ ! -e "$result" ]
+		is_empty_dir "$target"
+	}
+	refused --bs=4k --size=44k --numjobs=12 --nrfiles=11 '--filename_format=$jobnum$filenum'
+	[ "$stderr" = "dbio: command line: key 'filename_format': '\$jobnum\$filenum' makes '110' for thread 1's file 10 and for thread 11's file 0: expected a name of its own for each; put a separator between the keywords (\$jobnum.\$filenum) (job 'a')" ]
+	refused --size=64k $'--filename_format=a\tb'
+	[ "$stderr" = "dbio: command line: key 'filename_format': 'a\\x09b' makes a name with a control character (tab, newline, ...) or bytes that are not UTF-8 for thread 0's file 0: expected printable names (job 'a')" ]
+	refused --size=64k $'--filename_format=a\nb$filenum'
+	[ "$stderr" = "dbio: command line: key 'filename_format': 'a\\x0ab\$filenum' makes a name with a control character (tab, newline, ...) or bytes that are not UTF-8 for thread 0's file 0: expected printable names (job 'a')" ]
+	refused --bs=512 --size=5120000 --nrfiles=10000 '--filename_format=f$filenum'
+	[ "$stderr" = "dbio: command line: key 'filename_format': 'f\$filenum': the names of its 10000 shared files, joined by ':', take more than the 16383 bytes of filename='s list (at file 2915, 'f2915'): give fewer files or shorter names, or \$jobnum with numjobs above 1 (files of each thread's own have no such limit) (job 'a')" ]
+	# 1000 shared files fit, and are written once each
+	dbio_ok --name=a --rw=write --bs=512 --size=512000 --nrfiles=1000 '--filename_format=f$filenum' --directory="$target"
+	json_is "$result" "$R0.ops.write.count=1000"
+	# the numbers run together but each pair's name is its own: it runs
+	dbio_ok --name=a --rw=write --bs=4k --size=8k --numjobs=2 --nrfiles=2 '--filename_format=$jobnum.$filenum' --directory="$target"
+	json_is "$result" "$R0.ops.write.count=4"
+}
+
+@test "a log of 1000 files replays them all; over 4096 files, or names past filename='s 16 KiB, are refused with the limit" {
+	"$PYTHON" -c '
+import sys
+n, pre = int(sys.argv[1]), sys.argv[2]
+print("fio version 2 iolog")
+for v in ("add", "open", "write 0 512"):
+    for i in range(n): print("%s%d %s" % (pre, i, v))' 1000 f >v.log
+	dbio_ok --name=m --read_iolog=v.log --directory="$target"
+	json_is "$result" "$R0.ops.write.count=1000" "$R0.ops.write.bytes=512000"
+	printf '[b]\nread_iolog=v.log\n' >b.fio
+	"$PYTHON" -c '
+import sys
+print("fio version 2 iolog")
+for i in range(4097): print("f%d add" % i)' >v.log
+	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log:4098: file 4097 ('f4096'): dbio replays logs of at most 4096 files (job 'b')"
+	"$PYTHON" -c '
+print("fio version 2 iolog")
+for i in range(4000): print("a_long_file_name_%d add" % i)
+print("a_long_file_name_0 open")
+print("a_long_file_name_0 write 0 512")' >v.log
+	refused_file b.fio "dbio: b.fio:2: key 'read_iolog': v.log: the names of its 4000 files, joined by ':', take more than the 16383 bytes of filename='s list (at file 'a_long_file_name_785'): dbio replays logs whose names fit; give shorter names (job 'b')"
+	is_empty_dir "$target"
 }
 
 @test "filename_format: a file of the format's name that is already there is not dbio's, and is left alone" {

@@ -415,7 +415,7 @@ fio_log_format() {
 	[ "$stderr" = "dbio: command line: key 'log_issue_time': needs write_lat_log and log_offset=1, as in fio: the issue time is a column of the latency logs after the offset (job 'job')" ]
 	run --separate-stderr "$DBIO" run --directory="$target" --rw=read --size=8k --write_lat_log=x --log_window_value=mean
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "dbio: command line: key 'log_max_value': bad value 'mean': expected one of avg, max, both" ]
+	[ "$stderr" = "dbio: command line: key 'log_window_value': bad value 'mean': expected one of avg, max, both" ]
 }
 
 @test "--bandwidth-log: fio's agg-read_bw.log, agg-write_bw.log and agg-trim_bw.log, a line per 500 ms (fio's t0030)" {
@@ -440,6 +440,45 @@ fio_log_format() {
 	run --separate-stderr "$DBIO" run --directory="$target" --size=1m --bandwidth-log=
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "dbio: command line: --bandwidth-log: needs a name after '=' (or none: agg-read_bw.log ...)" ]
+}
+
+@test "--bandwidth-log: the window goes on across stonewall groups, as fio's: four 371 ms groups log their bytes" {
+	# fio 3.33 with --bandwidth-log --eta=always on these four groups (384
+	# KiB each at 1 MiB/s): 3 lines at about 750, 1500 and 2000 ms (fio's
+	# groups have more time between them than dbio's); the
+	# window is the run's, so each group's tail is in the next line
+	printf '[global]\ndirectory=%s\nbs=4k\nrate=1m\nrw=write\nsize=384k\n[a]\nstonewall\n[b]\nstonewall\n[c]\nstonewall\n[d]\nstonewall\n' "$target" >short.fio
+	run --separate-stderr "$DBIO" run short.fio --output="$result" --bandwidth-log
+	[ "$status" -eq 0 ]
+	# a line at each 500 ms of the run's 1.48 s or more: 2 or 3 (before,
+	# with a window per group, none)
+	[ "$(wc -l <agg-write_bw.log)" -ge 2 ]
+	[ "$(wc -l <agg-write_bw.log)" -le 3 ]
+	fio_log_format agg-write_bw.log '\d+, \d+, 1, 0, 0\n'
+	# the lines' KiB (rate x ms since the line before) add up to the 1536
+	# KiB written, but for the tail after the last line (under 500 ms of
+	# the last group, which fio does not log either): 1000 KiB or more
+	awk -F', ' '{ kib += $2 * ($1 - last) / 1000; last = $1 } END { exit !(kib >= 1000 && kib <= 1546) }' agg-write_bw.log
+}
+
+@test "fio's other name of a key: its errors name it as given; both names with two values at one level are refused, a section over [global] overrides" {
+	run --separate-stderr "$DBIO" run --name=x --directory="$target" --size=64k --log_avg_msec=100 --log_window_value=MAX
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'log_window_value': bad value 'MAX': expected one of avg, max, both" ]
+	run --separate-stderr "$DBIO" run --name=x --directory="$target" --size=64k --log_avg_msec=100 --log_window_value=max --log_max_value=avg
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: command line: key 'log_max_value': 'log_window_value' is another name of 'log_max_value', given beside it with another value: give one of the two" ]
+	printf '[x]\nblocksize=4k\nbs=8k\nsize=64k\n' >al.fio
+	run --separate-stderr "$DBIO" run al.fio --directory="$target"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: al.fio:3: key 'bs': 'blocksize' is another name of 'bs', given beside it with another value: give one of the two" ]
+	is_empty_dir "$target"
+	# the same value twice is one value; a section's overrides [global]'s
+	dbio_ok --name=x --directory="$target" --size=64k --log_avg_msec=100 --log_window_value=max --log_max_value=max
+	json_is "$result" "$R0.ops.read.count=16"
+	printf '[global]\nblocksize=4k\n[x]\nbs=8k\nsize=64k\n' >al.fio
+	dbio_ok al.fio --directory="$target"
+	json_is "$result" "$R0.ops.read.count=8"
 }
 
 @test "--bandwidth-log: another user's symlink at a log's path is refused before anything runs; its target is left alone" {

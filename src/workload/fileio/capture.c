@@ -1,6 +1,7 @@
 /*
  * write_iolog: what a fileio thread did, captured as it completes and
- * written after its run in fio 3.33's version 3 iolog (see replay.h):
+ * written after its run, in issue order (as fio logs), in fio 3.33's
+ * version 3 iolog (see replay.h):
  *
  *     fio version 3 iolog
  *     TIME FILE add|open|close
@@ -122,10 +123,26 @@ static const char *cap_op_name(enum op_type op)
 	}
 }
 
+/* The records in the order their I/O was issued: a queued engine completes
+ * them out of order, and fio logs at issue, so the timestamps go up. An
+ * insertion sort, stable (one start time keeps completion order) and
+ * quick here: a record is at most iodepth places from its own. */
+static void issue_order(struct replay_cap *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		const struct replay_cap_rec r = c->rec[i];
+		size_t j = i;
+
+		for (; j > 0 && c->rec[j - 1].start_ns > r.start_ns; j--)
+			c->rec[j] = c->rec[j - 1];
+		c->rec[j] = r;
+	}
+}
+
 int replay_capture_write(struct worker *w)
 {
 	const struct fileio_state *st = w->priv;
-	const struct replay_cap *c = st->cap;
+	struct replay_cap *c = st->cap;
 	const char *path = fileio_conf(w->job)->write_iolog;
 	char *buf = NULL;
 	size_t len = 0;
@@ -139,6 +156,7 @@ int replay_capture_write(struct worker *w)
 				    (unsigned long long)c->lost);
 	if (!(f = open_memstream(&buf, &len)))
 		return dbio_err_set(&w->err, -ENOMEM, "%s: out of memory for the iolog", path);
+	issue_order(c);
 	/* fio 3.33's: the version, every file added, opened at its first I/O,
 	 * closed at the end; microseconds since the thread's start */
 	bool *opened = calloc(w->nfiles ? w->nfiles : 1, sizeof(*opened));

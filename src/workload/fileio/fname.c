@@ -8,8 +8,11 @@
 #include "workload/fileio/fname.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "util/termesc.h"
 
 #include "workload/fileio/files.h"
 #include "workload/fileio/keys.h"
@@ -101,7 +104,67 @@ static int check_name(const struct job *job, const char *fmt, uint64_t t, uint64
 			job, "filename_format", err,
 			"'%s' makes '%s' for thread %llu's file %llu: expected the name of a file in directory= (no '/', not '.' or '..'; dbio makes no subdirectories)",
 			fmt, buf, (unsigned long long)t, (unsigned long long)f);
+	/* as a job's name: a tab or newline in a file's name breaks every
+	 * listing and log that shows it */
+	if (termesc_needed(buf))
+		return job_fail(
+			job, "filename_format", err,
+			"'%s' makes a name with a control character (tab, newline, ...) or bytes that are not UTF-8 for thread %llu's file %llu: expected printable names",
+			fmt, (unsigned long long)t, (unsigned long long)f);
 	return 0;
+}
+
+/* One name made, with its thread and file, for the check of duplicates. */
+struct made {
+	char *name;
+	uint64_t t, f;
+};
+
+static int made_cmp(const void *a, const void *b)
+{
+	const struct made *x = a, *y = b;
+	const int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->t != y->t ? (x->t < y->t ? -1 : 1) : (x->f < y->f ? -1 : x->f > y->f);
+}
+
+/* No two (thread, file) of the job make one name ($jobnum$filenum gives
+ * "110" to thread 1's file 10 and thread 11's file 0): fio would open one
+ * file for both; refused before the run, naming the name and both. */
+static int check_unique(const struct job *job, const char *fmt, uint64_t threads, uint64_t nrfiles,
+			struct dbio_err *err)
+{
+	const size_t n = (size_t)(threads * nrfiles);
+	struct made *m = calloc(n ? n : 1, sizeof(*m));
+	char a[NAME_LEN];
+	size_t i = 0;
+	int rc = 0;
+
+	if (!m)
+		return job_fail(job, "filename_format", err, "out of memory for %zu names", n);
+	for (uint64_t t = 0; t < threads && !rc; t++)
+		for (uint64_t f = 0; f < nrfiles && !rc; f++, i++) {
+			fname_expand(fmt, job->name, t, f, a, sizeof(a));
+			m[i] = (struct made){ strdup(a), t, f };
+			if (!m[i].name)
+				rc = job_fail(job, "filename_format", err, "out of memory for %zu names", n);
+		}
+	if (!rc)
+		qsort(m, n, sizeof(*m), made_cmp);
+	for (size_t j = 1; !rc && j < n; j++)
+		if (!strcmp(m[j - 1].name, m[j].name))
+			rc = job_fail(
+				job, "filename_format", err,
+				"'%s' makes '%s' for thread %llu's file %llu and for thread %llu's file %llu: expected a name of its own for each; put a separator between the keywords ($jobnum.$filenum)",
+				fmt, m[j].name, (unsigned long long)m[j - 1].t,
+				(unsigned long long)m[j - 1].f, (unsigned long long)m[j].t,
+				(unsigned long long)m[j].f);
+	for (size_t j = 0; j < n; j++)
+		free(m[j].name);
+	free(m);
+	return rc;
 }
 
 int fname_validate(struct job *job, struct dbio_err *err)
@@ -134,6 +197,8 @@ int fname_validate(struct job *job, struct dbio_err *err)
 		for (uint64_t f = 0; f < lay->nrfiles; f++)
 			if ((rc = check_name(job, fmt, t, f, a, err)))
 				return rc;
+	if ((rc = check_unique(job, fmt, threads, lay->nrfiles, err)))
+		return rc;
 	if (threads > 1) {
 		conf->fname_per_thread = true;
 		return 0;
@@ -141,11 +206,17 @@ int fname_validate(struct job *job, struct dbio_err *err)
 	/* one set of names for every thread: fio's shared files, as filename= */
 	for (uint64_t f = 0, at = 0; f < lay->nrfiles; f++) {
 		fname_expand(fmt, job->name, 0, f, a, sizeof(a));
-		if (strchr(a, ':') || at + strlen(a) + 2 > sizeof(lay->filename))
+		if (strchr(a, ':'))
 			return job_fail(
 				job, "filename_format", err,
-				"'%s': its names (%s) cannot be filename='s list (a ':', or too long)", fmt,
-				a);
+				"'%s' makes '%s' for file %llu: a name with ':' cannot be one of the shared files' list (filename='s separator); expected names without ':'",
+				fmt, a, (unsigned long long)f);
+		if (at + strlen(a) + 2 > sizeof(lay->filename))
+			return job_fail(
+				job, "filename_format", err,
+				"'%s': the names of its %llu shared files, joined by ':', take more than the %zu bytes of filename='s list (at file %llu, '%s'): give fewer files or shorter names, or $jobnum with numjobs above 1 (files of each thread's own have no such limit)",
+				fmt, (unsigned long long)lay->nrfiles, sizeof(lay->filename) - 1,
+				(unsigned long long)f, a);
 		at += (uint64_t)snprintf(lay->filename + at, sizeof(lay->filename) - at, "%s%s", f ? ":" : "",
 					 a);
 	}

@@ -189,6 +189,13 @@ static int parse_line(const struct job *job, struct replay *r, bool *open, const
 		if (e.off > UINT64_MAX - e.len)
 			return BAD("offset %llu and length %llu run past 2^64", (unsigned long long)e.off,
 				   (unsigned long long)e.len);
+		/* the files reach the log's furthest byte, rounded up to the
+		 * block (at most 1 GiB): said here, with its line */
+		if (e.off + e.len > OPT_MAX - (1ull << 30))
+			return BAD(
+				"a %s of %llu bytes at %llu: past byte %llu, the end of dbio's largest file (2^63 - 1 GiB)",
+				act_names[act], (unsigned long long)e.len, (unsigned long long)e.off,
+				(unsigned long long)(OPT_MAX - (1ull << 30)));
 	}
 	/* the action skipped (fio's replay_skip), the wait not kept */
 	if ((act <= REPLAY_TRIM && (conf->replay_skip_ops & (1u << act))) ||
@@ -205,7 +212,8 @@ static int parse_line(const struct job *job, struct replay *r, bool *open, const
 		if (f >= 0)
 			return 0; /* fio ignores a re-add onto the redirected file */
 		if (r->nnames >= 4096)
-			return BAD("%s", "more than 4096 files");
+			return BAD("file 4097 ('%.*s'): dbio replays logs of at most 4096 files", (int)nlen,
+				   name);
 		if (add_name(r, name, nlen))
 			return job_fail(job, "read_iolog", err, "%s: out of memory", conf->read_iolog);
 		f = (long)r->nnames - 1;
@@ -292,6 +300,22 @@ out:
 	return rc;
 }
 
+/* Whether line (n bytes) is fio's header "fio version N iolog" of any
+ * N of up to 3 digits: the only first line of a refused log shown. */
+static bool other_version(const char *line, size_t n)
+{
+	static const char pre[] = "fio version ", post[] = " iolog";
+	const size_t np = sizeof(pre) - 1, nq = sizeof(post) - 1;
+	size_t d = 0;
+
+	if (n < np + nq + 1 || n > np + nq + 3 || memcmp(line, pre, np) || memcmp(line + n - nq, post, nq))
+		return false;
+	for (d = np; d < n - nq; d++)
+		if (line[d] < '0' || line[d] > '9')
+			return false;
+	return true;
+}
+
 int replay_load(const struct job *job, struct replay *r, struct dbio_err *err)
 {
 	const struct fileio_conf *conf = fileio_conf(job);
@@ -314,10 +338,17 @@ int replay_load(const struct job *job, struct replay *r, struct dbio_err *err)
 	else if (first == sizeof(v3) - 1 && !memcmp(p, v3, first))
 		r->version = 3;
 	else {
+		/* a file that is not an iolog may be anyone's (/etc/shadow):
+		 * none of it is shown, only fio's header of another version */
 		ln = 1;
-		rc = BAD(
-			"the first line is '%.*s': expected '%s' or '%s' (fio's iolog version 1 and blktrace's traces are not replayed)",
-			(int)(first > 80 ? 80 : first), p, v2, v3);
+		if (other_version(p, first))
+			rc = BAD(
+				"the first line is '%.*s': expected '%s' or '%s' (fio's iolog version 1 and blktrace's traces are not replayed)",
+				(int)first, p, v2, v3);
+		else
+			rc = BAD(
+				"not an fio iolog (its content is not shown): the first line must be '%s' or '%s'",
+				v2, v3);
 		goto out;
 	}
 	for (p = nl ? nl + 1 : end; !rc && p < end; p = nl ? nl + 1 : end) {
@@ -415,8 +446,10 @@ static int names_to_filename(struct job *job, const struct replay *r, struct dbi
 				"%s: file '%s': not a file's name; a replayed file is a name in directory= or an absolute path in one directory, as filename= is",
 				fileio_conf(job)->read_iolog, name);
 		if (at + strlen(base) + 2 > sizeof(lay->filename))
-			return job_fail(job, key, err, "%s: the names of its files are too long",
-					fileio_conf(job)->read_iolog);
+			return job_fail(
+				job, key, err,
+				"%s: the names of its %zu files, joined by ':', take more than the %zu bytes of filename='s list (at file '%s'): dbio replays logs whose names fit; give shorter names",
+				fileio_conf(job)->read_iolog, r->nnames, sizeof(lay->filename) - 1, base);
 		at += (size_t)snprintf(lay->filename + at, sizeof(lay->filename) - at, "%s%s", i ? ":" : "",
 				       base);
 	}
@@ -454,6 +487,23 @@ static int refuse_without_replay(struct job *job, struct dbio_err *err)
 	return 0;
 }
 
+/* write_iolog= onto the file read_iolog= replays would overwrite it:
+ * the same file after resolving (stat follows symlinks, a hard link is
+ * the same inode) is refused. A write_iolog not there yet cannot be it. */
+static int same_log(struct job *job, struct dbio_err *err)
+{
+	const struct fileio_conf *conf = fileio_conf(job);
+	struct stat r, w;
+
+	if (!conf->write_iolog[0] || stat(conf->read_iolog, &r) || stat(conf->write_iolog, &w) ||
+	    r.st_dev != w.st_dev || r.st_ino != w.st_ino)
+		return 0;
+	return job_fail(
+		job, "write_iolog", err,
+		"%s is the file read_iolog=%s replays: it would be overwritten; give write_iolog= another path",
+		conf->write_iolog, conf->read_iolog);
+}
+
 int replay_validate(struct job *job, struct dbio_err *err)
 {
 	struct fileio_conf *conf = fileio_conf(job);
@@ -471,6 +521,12 @@ int replay_validate(struct job *job, struct dbio_err *err)
 		return rc;
 	if (!conf->read_iolog[0])
 		return refuse_without_replay(job, err);
+	if (!strcmp(conf->read_iolog, "-"))
+		return job_fail(
+			job, "read_iolog", err,
+			"'-' is fio's stdin, which dbio does not replay: give the log's file (./- for a file of that name)");
+	if ((rc = same_log(job, err)))
+		return rc;
 	if (strchr(conf->read_iolog, ':'))
 		return job_fail(
 			job, "read_iolog", err,
