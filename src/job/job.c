@@ -51,22 +51,6 @@ static const char *suggest(const struct job *job, const char *name)
 	return c.best;
 }
 
-/* Whether setting a key already set under its other name (fio's alias)
- * is two values at one level (both on the command line, or both in one
- * file at the same sharing), not a section over [global] or the command
- * line over a file, which override as fio's do. */
-static bool alias_clash(const struct job_keys *k, const struct job_key_state *st, bool alias,
-			const struct job_origin *origin)
-{
-	const struct job_origin none = { 0 }, *o = origin ? origin : &none;
-
-	if (!st->set || st->alias == alias || st->origin.shared != o->shared || !k->table->conf_size)
-		return false;
-	if (!st->origin.file || !o->file)
-		return !st->origin.file && !o->file;
-	return !strcmp(st->origin.file, o->file);
-}
-
 int job_set(struct job *job, const char *key, const char *value, const struct job_origin *origin,
 	    struct dbio_err *err)
 {
@@ -92,22 +76,15 @@ int job_set(struct job *job, const char *key, const char *value, const struct jo
 		struct option_def given = *def;
 		struct job_key_state *st = &k->state[def - k->table->defs];
 		const bool alias = strcmp(key, def->name) != 0;
-		void *before = alias_clash(k, st, alias, origin) ? malloc(k->table->conf_size) : NULL;
 
+		/* two names of one key at one level: the later wins, as in fio
+		 * (bs=16k then blocksize=2k reads 2 KiB blocks) */
 		given.name = key;
-		if (before)
-			memcpy(before, job_keys_base(job, k), k->table->conf_size);
 		rc = option_parse(&given, job_keys_base(job, k),
 				  value		    ? value
 				  : def->bare_empty ? ""
 						    : "1",
 				  where, err);
-		if (!rc && before && memcmp(before, job_keys_base(job, k), k->table->conf_size))
-			rc = dbio_err_set(
-				err, DBIO_EINPUT,
-				"%s: key '%s': '%s' is another name of '%s', given beside it with another value: give one of the two",
-				where, key, alias ? key : option_alias_of(key), def->name);
-		free(before);
 		if (rc)
 			return rc;
 		*st = (struct job_key_state){ .set = true,
