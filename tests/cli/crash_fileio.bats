@@ -97,7 +97,7 @@ d=jobs.0.runs.0.durability
 	is_empty_dir "$target"
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=fileio --bs=4k --size=64k --rw=write --verify=crc32c
 	[ "${stderr##*$'\n'}" = "dbio: crash: job 'job': verify= is for dbio run: dbio crash seals every block and reads it back at each cut" ]
-	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=fileio --bs=4k --size=64k --rw=write --ioengine=libaio
+	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=fileio --bs=4k --size=64k --rw=write --ioengine=posixaio
 	[ "${stderr##*$'\n'}" = "dbio: crash: job 'job': ioengine: dbio crash checks fileio through psync, sync, pvsync, pvsync2 or vsync for now" ]
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=fileio --bsrange=4k-8k --size=64k --rw=write
 	[ "${stderr##*$'\n'}" = "dbio: crash: job 'job': bs: dbio crash checks writes of one block size (no bsrange, bssplit or blockalign below bs)" ]
