@@ -75,7 +75,6 @@ int job_set(struct job *job, const char *key, const char *value, const struct jo
 		/* the messages name the key as the user gave it (an alias too) */
 		struct option_def given = *def;
 		struct job_key_state *st = &k->state[def - k->table->defs];
-		const bool alias = strcmp(key, def->name) != 0;
 
 		/* two names of one key at one level: the later wins, as in fio
 		 * (bs=16k then blocksize=2k reads 2 KiB blocks) */
@@ -87,9 +86,7 @@ int job_set(struct job *job, const char *key, const char *value, const struct jo
 				  where, err);
 		if (rc)
 			return rc;
-		*st = (struct job_key_state){ .set = true,
-					      .alias = alias,
-					      .origin = origin ? *origin : none };
+		*st = (struct job_key_state){ .set = true, .origin = origin ? *origin : none };
 	}
 	if (!found) {
 		const char *hint = suggest(job, key);

@@ -40,8 +40,7 @@ struct job_origin {
 
 /* A key's state in a job. */
 struct job_key_state {
-	bool set;   /* given in a file or on the command line */
-	bool alias; /* under fio's other name of the key (option_alias_of) */
+	bool set; /* given in a file or on the command line */
 	struct job_origin origin;
 };
 
