@@ -229,9 +229,10 @@ static const struct cmd_opts cmd_run_opts = {
 	.operands = "[JOBFILE...] [--KEY=VALUE...]",
 	.about = "Without a job file or job keys, runs the default suite (about one minute) in\n"
 		 "./dbio-scratch or --directory. Job keys given on the command line apply to every\n"
-		 "job; beside job files they are defaults the files' keys override, as in fio\n"
-		 "(--set KEY=VALUE overrides the files); `dbio help options` lists them. fio's\n"
-		 "single-dash options (-name=x -rw=read) are taken, and each --name starts a job.\n",
+		 "job; beside job files they are defaults the files' keys override, as in fio (a\n"
+		 "note on stderr names each; --set KEY=VALUE overrides the files); `dbio help\n"
+		 "options` lists them. fio's single-dash options (-name=x -rw=read) are taken,\n"
+		 "and each --name starts a job.\n",
 	.tail = "Exit status: 0 done, 1 failed while running, 2 bad input (nothing was written),\n"
 		"130 interrupted by SIGINT, 143 by SIGTERM, 129 by SIGHUP, 131 by SIGQUIT.\n",
 	.tables = run_tables,

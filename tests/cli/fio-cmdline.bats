@@ -57,6 +57,20 @@ two_jobs() {
 	both "a:1024:0" "$scratch/g.fio" --blocksize=64k
 }
 
+@test "fio cmdline: an option a job file's key overrides is named on stderr once, with the line that wins and --set" {
+	two_jobs
+	run --separate-stderr "$DBIO" run --output-format=json "$scratch/p.fio" --size=8m --bs=64k --directory="$target"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(grep -c '^dbio: note:' <<<"$stderr")" -eq 2 ]
+	grep -qxF "dbio: note: --size=8m beside a job file is a default: job 'a' sets size at $scratch/p.fio:4, which wins, as in fio; --set size=8m puts it over the file" <<<"$stderr"
+	grep -qxF "dbio: note: --bs=64k beside a job file is a default: job 'a' sets bs at $scratch/p.fio:5, which wins, as in fio; --set bs=64k puts it over the file" <<<"$stderr"
+	# stdout is still the JSON alone; a key no job sets, or --set, says nothing
+	"$PYTHON" -c 'import json, sys; json.load(sys.stdin)' <<<"$output"
+	run --separate-stderr "$DBIO" run "$scratch/p.fio" --set size=8m --numjobs=1 --directory="$target"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ "$stderr" != *"note:"* ]]
+}
+
 @test "fio cmdline: --set KEY=VALUE is a key over the job file's, for every job" {
 	two_jobs
 	dbio_ok "$scratch/p.fio" --directory="$target" --set size=8m --set bs=64k
