@@ -6,6 +6,11 @@
 #   make SAN=thread ...  the same with ThreadSanitizer (build-tsan, ./dbio-tsan)
 #   make test BATS="run fio-flow"  the unit tests and only these tests/cli files
 #   make test BATS_SKIP="fio-pacing"  every tests/cli file but these (said in the output)
+#   make test BATS_SKIPPED_OUT=FILE  also write the tests that skipped to FILE,
+#                   a line "NAME.bats<TAB>test name" each
+#   make test BATS_LIST=FILE  only the tests FILE names, in that form (CI runs
+#                   under the full build's sanitizers the tests its build
+#                   without libraries skipped: .ci/run)
 #   make test TEST_JOBS=1  the tests/cli files one at a time (4 run at once by
 #                   default; a file marked "# serial:" runs alone: tests/run-all)
 #   make fuzz       build the libFuzzer targets of tests/fuzz (clang, ASan + UBSan)
@@ -172,7 +177,8 @@ test: deps
 	$(MAKE) all $(UNITS) dbio-min$(SANSUFFIX) $(FUZZ_TARGETS:%=$(BUILD)/fuzz-compiles/%.o)
 	$(if $(MPI_PROG),$(MAKE) MPI=1 BUILD=build-mpi$(SANSUFFIX) PROG=$(MPI_PROG) all)
 	DBIO=$(CURDIR)/$(PROG) DBIO_MIN=$(CURDIR)/dbio-min$(SANSUFFIX) $(if $(MPI_PROG),DBIO_MPI=$(CURDIR)/$(MPI_PROG)) \
-		BUILD=$(BUILD) BATS_FILES="$(BATS)" BATS_SKIP="$(BATS_SKIP)" TEST_JOBS=$(TEST_JOBS) tests/run-all $(UNITS)
+		BUILD=$(BUILD) BATS_FILES="$(BATS)" BATS_SKIP="$(BATS_SKIP)" BATS_LIST="$(BATS_LIST)" \
+		BATS_SKIPPED_OUT="$(BATS_SKIPPED_OUT)" TEST_JOBS=$(TEST_JOBS) tests/run-all $(UNITS)
 
 # libFuzzer: each target of tests/fuzz linked with the sources under
 # ASan + UBSan by clang, run from its checked-in seeds
