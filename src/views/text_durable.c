@@ -49,6 +49,21 @@ static void fault_line(FILE *fp, const json_t *f)
 		tree_num(f, "lost_after_max"));
 }
 
+/* The first acknowledged operation lost: a record by its key, or a
+ * block (fileio) by its offset; its write, the cut, why. */
+static void first_lost(FILE *fp, const json_t *first, bool block)
+{
+	if (block)
+		fprintf(fp, "      first lost: the block at offset %.0f", tree_num(first, "key"));
+	else
+		fprintf(fp, "      first lost: key %016.0f", tree_num(first, "key"));
+	fprintf(fp, ", acknowledged write %.0f, at the cut '", tree_num(first, "sequence"));
+	fputs(tree_str(first, "cut"), fp);
+	fputs("': ", fp);
+	fputs(tree_str(first, "why"), fp);
+	fputc('\n', fp);
+}
+
 /* fileio's (unit "block"): its random cuts follow writes, what was
  * written and lost, the first lost block by its offset. */
 static void blocks(FILE *fp, const json_t *d)
@@ -60,14 +75,8 @@ static void blocks(FILE *fp, const json_t *d)
 		tree_num(d, "at_durability_points"), tree_num(d, "after_acknowledgements"),
 		tree_num(d, "torn_records"), tree_num(wl, "max"), tree_num(d, "written"),
 		tree_num(wl, "total"));
-	if (!first)
-		return;
-	fprintf(fp, "      first lost: the block at offset %.0f, acknowledged write %.0f, at the cut '",
-		tree_num(first, "key"), tree_num(first, "sequence"));
-	fputs(tree_str(first, "cut"), fp);
-	fputs("': ", fp);
-	fputs(tree_str(first, "why"), fp);
-	fputc('\n', fp);
+	if (first)
+		first_lost(fp, first, true);
 }
 
 void text_durability(FILE *fp, const json_t *run)
@@ -97,14 +106,8 @@ void text_durability(FILE *fp, const json_t *run)
 		"      %.0f at fsync returns, %.0f after acknowledgements; did not open: %.0f, integrity_check failed: %.0f, torn records: %.0f\n",
 		tree_num(d, "at_durability_points"), tree_num(d, "after_acknowledgements"),
 		tree_num(d, "not_opened"), tree_num(d, "integrity_failed"), tree_num(d, "torn_records"));
-	if (first) {
-		fprintf(fp, "      first lost: key %016.0f, acknowledged write %.0f, at the cut '",
-			tree_num(first, "key"), tree_num(first, "sequence"));
-		fputs(tree_str(first, "cut"), fp);
-		fputs("': ", fp);
-		fputs(tree_str(first, "why"), fp);
-		fputc('\n', fp);
-	}
+	if (first)
+		first_lost(fp, first, false);
 	if (json_object_get(d, "fault"))
 		fault_line(fp, json_object_get(d, "fault"));
 }

@@ -6,7 +6,10 @@
  * own run is started.
  */
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 
+#include "util/rng.h"
 #include "workload/durable.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -51,4 +54,54 @@ void durable_point(unsigned long n)
 	pthread_mutex_unlock(&lock);
 	if (fn)
 		fn(n);
+}
+
+void durable_checker_point(struct durable_checker *c, unsigned long n)
+{
+	char cut[32];
+
+	pthread_mutex_lock(&c->lock);
+	if (c->started && c->probe && c->t.points < c->probe->points) {
+		snprintf(cut, sizeof(cut), "fsync %lu", n);
+		c->t.points++;
+		c->check(cut);
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+void durable_tally_state(struct durable_tally *t, uint64_t lost)
+{
+	t->states++;
+	t->lossy += lost > 0;
+	t->lost += lost;
+	if (lost > t->lost_max)
+		t->lost_max = lost;
+}
+
+void durable_tally_first(struct durable_tally *t, uint64_t key, uint64_t seq, const char *cut,
+			 const char *why)
+{
+	if (t->first_set)
+		return;
+	t->first_set = true;
+	t->first_key = key;
+	t->first_seq = seq;
+	snprintf(t->first_cut, sizeof(t->first_cut), "%s", cut);
+	snprintf(t->first_why, sizeof(t->first_why), "%s", why);
+}
+
+uint8_t *durable_choose(uint64_t n, unsigned k, uint64_t seed)
+{
+	uint8_t *chosen = calloc(n ? n : 1, 1);
+	struct rng r;
+
+	if (!chosen)
+		return NULL;
+	rng_seed(&r, seed);
+	for (uint64_t left = k < n ? k : n, seen = 0; seen < n && left; seen++)
+		if (rng_below(&r, n - seen) < left) { /* selection sampling */
+			chosen[seen] = 1;
+			left--;
+		}
+	return chosen;
 }

@@ -13,9 +13,12 @@
 #ifndef DBIO_WORKLOAD_DURABLE_H
 #define DBIO_WORKLOAD_DURABLE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "stats/durable.h"
 
 struct durable_probe {
 	/* The layer's cut: the durable state in a fresh directory, its fd in
@@ -53,5 +56,36 @@ void durable_listen(void (*fn)(unsigned long n));
 /* The layer's thread, right after durability point n returned: to the
  * hook durable_listen set, if any. */
 void durable_point(unsigned long n);
+
+/* What every checker (kv_durable.c, fileio/durable.c) keeps the same
+ * way: its lock, the probe of its run, whether the run has started (it
+ * cuts only then), what it found, and its check of one crash state
+ * (called under lock with the cut's name: "fsync 12", "ack 3"). */
+struct durable_checker {
+	pthread_mutex_t lock;
+	const struct durable_probe *probe;
+	bool started;
+	struct durable_tally t;
+	void (*check)(const char *cut);
+};
+
+/* The layer's durability point n for checker c: a cut "fsync N" while
+ * its run is started, for the first probe->points of them. */
+void durable_checker_point(struct durable_checker *c, unsigned long n);
+
+/* One crash state checked that lost lost acknowledged operations: into
+ * the tally's states, states with losses, total and most in one. */
+void durable_tally_state(struct durable_tally *t, uint64_t lost);
+
+/* The first acknowledged operation lost, unless one is noted already:
+ * its key, the sequence of its acknowledged write, the cut, why. */
+void durable_tally_first(struct durable_tally *t, uint64_t key, uint64_t seq, const char *cut,
+			 const char *why);
+
+/* K of n operations at random from seed (all of them when k >= n), each
+ * set of k equally likely: the acknowledgements (or writes) a cut
+ * follows. A calloc'ed flag per operation (the caller frees it), NULL
+ * when out of memory. */
+uint8_t *durable_choose(uint64_t n, unsigned k, uint64_t seed);
 
 #endif

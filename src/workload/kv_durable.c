@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "util/checksum.h"
-#include "util/rng.h"
 #include "workload/durable.h"
 #include "workload/workload_int.h"
 
@@ -33,10 +32,10 @@ struct pending {
 	uint32_t len;
 };
 
+static void check(const char *cut);
+
 static struct kv_durable {
-	pthread_mutex_t lock;
-	const struct durable_probe *probe;
-	bool started;
+	struct durable_checker c;
 	const struct kv_backend *be;
 	uint64_t records;
 	size_t vmax;
@@ -49,8 +48,7 @@ static struct kv_durable {
 	size_t npend, cappend;
 	uint8_t *chosen; /* per batch: cut after its acknowledgement */
 	uint64_t batches, nbatches, acked_ops;
-	struct durable_tally t;
-} kd = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} kd = { .c = { .lock = PTHREAD_MUTEX_INITIALIZER, .check = check } };
 
 static uint32_t seal_of(const char *key, size_t kl, const char *v, size_t vl)
 {
@@ -85,21 +83,10 @@ static void setting_of(const struct kv_backend *be, const struct kv_conf *conf, 
  * many): the acknowledgements a cut follows. */
 static int choose_acks(const struct kv_conf *conf, unsigned k, uint64_t seed)
 {
-	uint64_t n = (conf->records + conf->batch - 1) / conf->batch +
-		     (conf->updates + conf->batch - 1) / conf->batch;
-	struct rng r;
-
-	kd.nbatches = n;
-	kd.chosen = calloc(n ? n : 1, 1);
-	if (!kd.chosen)
-		return -ENOMEM;
-	rng_seed(&r, seed);
-	for (uint64_t left = k < n ? k : n, seen = 0; seen < n && left; seen++)
-		if (rng_below(&r, n - seen) < left) { /* selection sampling: each set of k equally likely */
-			kd.chosen[seen] = 1;
-			left--;
-		}
-	return 0;
+	kd.nbatches = (conf->records + conf->batch - 1) / conf->batch +
+		      (conf->updates + conf->batch - 1) / conf->batch;
+	kd.chosen = durable_choose(kd.nbatches, k, seed);
+	return kd.chosen ? 0 : -ENOMEM;
 }
 
 static void kv_point(unsigned long n);
@@ -127,8 +114,8 @@ int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct
 	if (strncmp(path, p->root, rl) || path[rl] != '/')
 		return dbio_err_set(&w->err, -EINVAL, "crash: %s is not in the layer's mount %s", path,
 				    p->root);
-	memset(&kd.t, 0, sizeof(kd.t));
-	kd.probe = p;
+	memset(&kd.c.t, 0, sizeof(kd.c.t));
+	kd.c.probe = p;
 	snprintf(kd.rel, sizeof(kd.rel), "%s", path + rl + 1);
 	kd.be = be;
 	kd.records = conf->records;
@@ -143,15 +130,15 @@ int kv_durable_start(struct worker *w, const struct kv_backend *be, const struct
 		return dbio_err_set(&w->err, -ENOMEM,
 				    "crash: out of memory for the table of acknowledged records");
 	memcpy(kd.fill, value, kd.vmax);
-	kd.t.on = true;
-	snprintf(kd.t.model, sizeof(kd.t.model), "%s", p->model ? p->model : "lose");
-	snprintf(kd.t.fault, sizeof(kd.t.fault), "%s", p->fault ? p->fault : "");
-	setting_of(be, conf, own, kd.t.setting, sizeof(kd.t.setting));
+	kd.c.t.on = true;
+	snprintf(kd.c.t.model, sizeof(kd.c.t.model), "%s", p->model ? p->model : "lose");
+	snprintf(kd.c.t.fault, sizeof(kd.c.t.fault), "%s", p->fault ? p->fault : "");
+	setting_of(be, conf, own, kd.c.t.setting, sizeof(kd.c.t.setting));
 	if ((rc = p->settle(p->arg)))
 		return dbio_err_set(&w->err, rc, "crash: cannot make the engine's new files durable: %s",
 				    strerror(-rc));
 	kd.batches = kd.acked_ops = 0;
-	kd.started = true;
+	kd.c.started = true;
 	durable_listen(kv_point);
 	return 0;
 }
@@ -193,13 +180,7 @@ static const char *judge(uint64_t rec, const char *key, size_t kl, bool found, s
 
 static void note_lost(uint64_t rec, const char *cut, const char *why)
 {
-	if (kd.t.first_set)
-		return;
-	kd.t.first_set = true;
-	kd.t.first_key = rec;
-	kd.t.first_seq = kd.acked[rec];
-	snprintf(kd.t.first_cut, sizeof(kd.t.first_cut), "%s", cut);
-	snprintf(kd.t.first_why, sizeof(kd.t.first_why), "%s", why);
+	durable_tally_first(&kd.c.t, rec, kd.acked[rec], cut, why);
 }
 
 /* Every record of the reopened database db judged; the acknowledged ones
@@ -221,7 +202,7 @@ static long read_all(struct kv_db *db, const char *cut)
 		if (rc && rc != -ENOENT)
 			return rc;
 		why = judge(rec, key, (size_t)n, rc == 0, vl, &torn);
-		kd.t.torn += torn;
+		kd.c.t.torn += torn;
 		if (why && kd.acked[rec]) {
 			lost++;
 			note_lost(rec, cut, why);
@@ -234,21 +215,21 @@ static long read_all(struct kv_db *db, const char *cut)
 /* A state checked after the injected fault hit: counted apart. */
 static void note_fault(uint64_t lost)
 {
-	const struct durable_probe *p = kd.probe;
+	const struct durable_probe *p = kd.c.probe;
 
-	if (!p->fault_hit || !p->fault_hit(p->arg, kd.t.fault_what, sizeof(kd.t.fault_what)))
+	if (!p->fault_hit || !p->fault_hit(p->arg, kd.c.t.fault_what, sizeof(kd.c.t.fault_what)))
 		return;
-	kd.t.fault_hit = true;
-	kd.t.after_states++;
-	kd.t.after_lossy += lost > 0;
-	if (lost > kd.t.after_lost_max)
-		kd.t.after_lost_max = lost;
+	kd.c.t.fault_hit = true;
+	kd.c.t.after_states++;
+	kd.c.t.after_lossy += lost > 0;
+	if (lost > kd.c.t.after_lost_max)
+		kd.c.t.after_lost_max = lost;
 }
 
 /* Everything acknowledged lost, why as the first lost record's why. */
 static long lost_all(const char *cut, const char *why)
 {
-	kd.t.not_opened++;
+	kd.c.t.not_opened++;
 	for (uint64_t rec = 0; rec < kd.records; rec++)
 		if (kd.acked[rec]) {
 			note_lost(rec, cut, why);
@@ -274,12 +255,12 @@ static long reopen_judge(const char *path, const char *cut)
 		judging = NULL; /* the backend's to free, as it always was */
 		return lost_all(cut, err.msg[0] ? err.msg : "the engine would not open");
 	}
-	kd.t.integrity += !intact;
+	kd.c.t.integrity += !intact;
 	lost = read_all(judging, cut);
 	kd.be->close(judging);
 	judging = NULL;
 	if (lost < 0) {
-		kd.t.not_opened++;
+		kd.c.t.not_opened++;
 		lost = (long)kd.acked_ops;
 	}
 	return lost;
@@ -322,34 +303,30 @@ static long guarded_judge(const char *path, const char *cut)
 	return lost;
 }
 
-/* One crash state: cut, reopen, judge. Under kd.lock. */
+/* One crash state: cut, reopen, judge. Under kd.c.lock. */
 static void check(const char *cut)
 {
-	const struct durable_probe *p = kd.probe;
+	const struct durable_probe *p = kd.c.probe;
 	char path[4200];
 	int cutfd, rc = p->cut(p->arg, &cutfd);
 	long lost;
 
 	if (rc < 0) {
-		snprintf(kd.t.first_why, sizeof(kd.t.first_why), "the cut failed: %s", strerror(-rc));
+		snprintf(kd.c.t.first_why, sizeof(kd.c.t.first_why), "the cut failed: %s", strerror(-rc));
 		return;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", cutfd, kd.rel);
 	lost = guarded_judge(path, cut);
 	close(cutfd);
 	note_fault((uint64_t)lost);
-	kd.t.states++;
-	kd.t.lossy += lost > 0;
-	kd.t.lost += (uint64_t)lost;
-	if ((uint64_t)lost > kd.t.lost_max)
-		kd.t.lost_max = (uint64_t)lost;
+	durable_tally_state(&kd.c.t, (uint64_t)lost);
 }
 
 void kv_durable_ack(void)
 {
 	char cut[32];
 
-	pthread_mutex_lock(&kd.lock);
+	pthread_mutex_lock(&kd.c.lock);
 	for (size_t i = 0; i < kd.npend; i++) {
 		if (!kd.acked[kd.pend[i].rec])
 			kd.acked_ops++;
@@ -357,52 +334,45 @@ void kv_durable_ack(void)
 		kd.alen[kd.pend[i].rec] = kd.pend[i].len;
 	}
 	kd.npend = 0;
-	if (kd.started && kd.batches < kd.nbatches && kd.chosen[kd.batches]) {
+	if (kd.c.started && kd.batches < kd.nbatches && kd.chosen[kd.batches]) {
 		snprintf(cut, sizeof(cut), "ack %llu", (unsigned long long)kd.batches + 1);
-		kd.t.acks++;
+		kd.c.t.acks++;
 		check(cut);
 	}
 	kd.batches++;
-	pthread_mutex_unlock(&kd.lock);
+	pthread_mutex_unlock(&kd.c.lock);
 }
 
 void kv_durable_failed(const char *why)
 {
-	pthread_mutex_lock(&kd.lock);
+	pthread_mutex_lock(&kd.c.lock);
 	kd.npend = 0; /* the batch is not acknowledged */
-	if (kd.started && !kd.t.fault_error[0]) {
-		snprintf(kd.t.fault_error, sizeof(kd.t.fault_error), "%s", why);
+	if (kd.c.started && !kd.c.t.fault_error[0]) {
+		snprintf(kd.c.t.fault_error, sizeof(kd.c.t.fault_error), "%s", why);
 		/* The error is the fault's when it has hit by now; and what
 		 * the state it leaves has lost. */
-		kd.t.fault_seen = kd.probe->fault_hit && kd.probe->fault_hit(kd.probe->arg, kd.t.fault_what,
-									     sizeof(kd.t.fault_what));
+		kd.c.t.fault_seen =
+			kd.c.probe->fault_hit &&
+			kd.c.probe->fault_hit(kd.c.probe->arg, kd.c.t.fault_what, sizeof(kd.c.t.fault_what));
 		check("after the error");
 	}
-	pthread_mutex_unlock(&kd.lock);
+	pthread_mutex_unlock(&kd.c.lock);
 }
 
 static void kv_point(unsigned long n)
 {
-	char cut[32];
-
-	pthread_mutex_lock(&kd.lock);
-	if (kd.started && kd.probe && kd.t.points < kd.probe->points) {
-		snprintf(cut, sizeof(cut), "fsync %lu", n);
-		kd.t.points++;
-		check(cut);
-	}
-	pthread_mutex_unlock(&kd.lock);
+	durable_checker_point(&kd.c, n);
 }
 
 void kv_durable_finish(struct worker *w)
 {
-	pthread_mutex_lock(&kd.lock);
-	if (kd.started) {
-		kd.t.acked = kd.acked_ops;
-		w->durable = kd.t;
+	pthread_mutex_lock(&kd.c.lock);
+	if (kd.c.started) {
+		kd.c.t.acked = kd.acked_ops;
+		w->durable = kd.c.t;
 	}
-	kd.started = false;
-	kd.probe = NULL;
+	kd.c.started = false;
+	kd.c.probe = NULL;
 	free(kd.fill);
 	free(kd.back);
 	free(kd.acked);
@@ -415,5 +385,5 @@ void kv_durable_finish(struct worker *w)
 	kd.pend = NULL;
 	kd.chosen = NULL;
 	kd.npend = 0;
-	pthread_mutex_unlock(&kd.lock);
+	pthread_mutex_unlock(&kd.c.lock);
 }

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "util/checksum.h"
-#include "util/rng.h"
 #include "workload/durable.h"
 #include "workload/fileio/files.h"
 #include "workload/fileio/keys.h"
@@ -31,10 +30,10 @@ struct seal {
 
 _Static_assert(sizeof(struct seal) == 32, "the seal is 32 bytes on disk");
 
+static void check(const char *cut);
+
 static struct fileio_durable {
-	pthread_mutex_t lock;
-	const struct durable_probe *probe;
-	bool started;
+	struct durable_checker c;
 	struct worker *w;
 	uint64_t bs, nblocks; /* the block size; blocks of a file */
 	uint64_t *acked;      /* per block (file * nblocks + off / bs): sequence of its acknowledged write */
@@ -45,8 +44,7 @@ static struct fileio_durable {
 	uint64_t nchosen, seq, acked_blocks, written_blocks;
 	bool osync; /* O_SYNC or O_DSYNC: a write is acknowledged when it returns */
 	uint8_t *back;
-	struct durable_tally t;
-} fd_ = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} fd_ = { .c = { .lock = PTHREAD_MUTEX_INITIALIZER, .check = check } };
 
 /* Why job is not one the check knows, or NULL. */
 static const char *refusal(const struct job *job)
@@ -100,18 +98,9 @@ static void setting_of(const struct job *job, char *buf, size_t len)
  * many): the writes a cut follows. */
 static int choose(uint64_t n, unsigned k, uint64_t seed)
 {
-	struct rng r;
-
 	fd_.nchosen = n;
-	if (!(fd_.chosen = calloc(n ? n : 1, 1)))
-		return -ENOMEM;
-	rng_seed(&r, seed);
-	for (uint64_t left = k < n ? k : n, seen = 0; seen < n && left; seen++)
-		if (rng_below(&r, n - seen) < left) { /* selection sampling: each set of k equally likely */
-			fd_.chosen[seen] = 1;
-			left--;
-		}
-	return 0;
+	fd_.chosen = durable_choose(n, k, seed);
+	return fd_.chosen ? 0 : -ENOMEM;
 }
 
 /* Blocks of a file: the larger of its size now and the job's filesize. */
@@ -140,8 +129,8 @@ int fileio_durable_start(struct worker *w, const struct where *wh, bool *on)
 		return 0;
 	if ((why = refusal(w->job)))
 		return dbio_err_set(&w->err, DBIO_EINPUT, "crash: job '%s': %s", w->job->name, why);
-	memset(&fd_.t, 0, sizeof(fd_.t));
-	fd_.probe = p;
+	memset(&fd_.c.t, 0, sizeof(fd_.c.t));
+	fd_.c.probe = p;
 	fd_.w = w;
 	fd_.bs = bs = fileio_files(w->job)->where.min_bs;
 	fd_.nblocks = blocks_of(w, bs);
@@ -155,18 +144,18 @@ int fileio_durable_start(struct worker *w, const struct where *wh, bool *on)
 		return dbio_err_set(&w->err, -ENOMEM,
 				    "crash: out of memory for the table of acknowledged blocks");
 	fd_.osync = fileio_files(w->job)->layout.sync != SYNC_NONE;
-	fd_.t.on = true;
-	snprintf(fd_.t.unit, sizeof(fd_.t.unit), "block");
-	snprintf(fd_.t.model, sizeof(fd_.t.model), "%s", p->model ? p->model : "lose");
-	setting_of(w->job, fd_.t.setting, sizeof(fd_.t.setting));
+	fd_.c.t.on = true;
+	snprintf(fd_.c.t.unit, sizeof(fd_.c.t.unit), "block");
+	snprintf(fd_.c.t.model, sizeof(fd_.c.t.model), "%s", p->model ? p->model : "lose");
+	setting_of(w->job, fd_.c.t.setting, sizeof(fd_.c.t.setting));
 	if ((rc = p->settle(p->arg)))
 		return dbio_err_set(&w->err, rc, "crash: cannot make the laid out files durable: %s",
 				    strerror(-rc));
 	fd_.npend = 0;
 	fd_.seq = fd_.acked_blocks = fd_.written_blocks = 0;
-	pthread_mutex_lock(&fd_.lock);
-	fd_.started = true;
-	pthread_mutex_unlock(&fd_.lock);
+	pthread_mutex_lock(&fd_.c.lock);
+	fd_.c.started = true;
+	pthread_mutex_unlock(&fd_.c.lock);
 	durable_listen(point);
 	*on = true;
 	return 0;
@@ -209,14 +198,10 @@ static void ack_file(long file)
 
 static void note_lost(uint64_t b, const char *cut, const char *why)
 {
-	if (fd_.t.first_set)
-		return;
-	fd_.t.first_set = true;
-	fd_.t.first_key = b % fd_.nblocks * fd_.bs;
-	fd_.t.first_seq = fd_.acked[b];
-	snprintf(fd_.t.first_cut, sizeof(fd_.t.first_cut), "%s", cut);
-	snprintf(fd_.t.first_why, sizeof(fd_.t.first_why), "%s of %s", why,
-		 fd_.w->files[b / fd_.nblocks].name);
+	char what[160];
+
+	snprintf(what, sizeof(what), "%s of %s", why, fd_.w->files[b / fd_.nblocks].name);
+	durable_tally_first(&fd_.c.t, b % fd_.nblocks * fd_.bs, fd_.acked[b], cut, what);
 }
 
 /* Block b as the cut's file fd holds it: the sequence of the write found
@@ -264,7 +249,7 @@ static uint64_t judge_file(int cutfd, size_t i, const char *cut, uint64_t *wlost
 		if (!fd_.written[b])
 			continue;
 		seq = found(fd, b, &why, &torn);
-		fd_.t.torn += torn;
+		fd_.c.t.torn += torn;
 		*wlost += seq < fd_.written[b];
 		if (fd_.acked[b] && seq < fd_.acked[b]) {
 			lost++;
@@ -276,26 +261,23 @@ static uint64_t judge_file(int cutfd, size_t i, const char *cut, uint64_t *wlost
 	return lost;
 }
 
-/* One crash state: cut, read every written block, judge. Under fd_.lock. */
+/* One crash state: cut, read every written block, judge. Under fd_.c.lock. */
 static void check(const char *cut)
 {
-	const struct durable_probe *p = fd_.probe;
+	const struct durable_probe *p = fd_.c.probe;
 	uint64_t lost = 0, wlost = 0;
 	int cutfd, rc = p->cut(p->arg, &cutfd);
 
 	if (rc < 0) {
-		snprintf(fd_.t.first_why, sizeof(fd_.t.first_why), "the cut failed: %s", strerror(-rc));
+		snprintf(fd_.c.t.first_why, sizeof(fd_.c.t.first_why), "the cut failed: %s", strerror(-rc));
 		return;
 	}
 	for (size_t i = 0; i < fd_.w->nfiles; i++)
 		lost += judge_file(cutfd, i, cut, &wlost);
 	close(cutfd);
-	fd_.t.states++;
-	fd_.t.lossy += lost > 0;
-	fd_.t.lost += lost;
-	fd_.t.lost_max = lost > fd_.t.lost_max ? lost : fd_.t.lost_max;
-	fd_.t.wlost += wlost;
-	fd_.t.wlost_max = wlost > fd_.t.wlost_max ? wlost : fd_.t.wlost_max;
+	durable_tally_state(&fd_.c.t, lost);
+	fd_.c.t.wlost += wlost;
+	fd_.c.t.wlost_max = wlost > fd_.c.t.wlost_max ? wlost : fd_.c.t.wlost_max;
 }
 
 /* A write of req returned: noted, acknowledged under O_SYNC, maybe a cut. */
@@ -304,7 +286,7 @@ static int wrote(const struct io_req *req)
 	const uint64_t b = req->file * fd_.nblocks + req->off / fd_.bs;
 	char cut[32];
 
-	pthread_mutex_lock(&fd_.lock);
+	pthread_mutex_lock(&fd_.c.lock);
 	fd_.written_blocks += !fd_.written[b];
 	if (fd_.written[b] <= fd_.acked[b])
 		fd_.pend[fd_.npend++] = b;
@@ -313,10 +295,10 @@ static int wrote(const struct io_req *req)
 		ack_file((long)req->file);
 	if (fd_.seq <= fd_.nchosen && fd_.chosen[fd_.seq - 1]) {
 		snprintf(cut, sizeof(cut), "write %llu", (unsigned long long)fd_.seq);
-		fd_.t.acks++;
+		fd_.c.t.acks++;
 		check(cut);
 	}
-	pthread_mutex_unlock(&fd_.lock);
+	pthread_mutex_unlock(&fd_.c.lock);
 	return 0;
 }
 
@@ -340,38 +322,30 @@ int fileio_durable_io(struct worker *w, struct io_req *req)
 
 void fileio_durable_synced(unsigned file, enum op_type op)
 {
-	if (!fd_.started || (op != OP_FSYNC && op != OP_FDATASYNC))
+	if (!fd_.c.started || (op != OP_FSYNC && op != OP_FDATASYNC))
 		return;
-	pthread_mutex_lock(&fd_.lock);
+	pthread_mutex_lock(&fd_.c.lock);
 	ack_file((long)file);
-	pthread_mutex_unlock(&fd_.lock);
+	pthread_mutex_unlock(&fd_.c.lock);
 }
 
 /* The layer's durability point n (workload/durable.c): a cut while the
  * run is started, for the first points of the probe. */
 static void point(unsigned long n)
 {
-	char cut[32];
-
-	pthread_mutex_lock(&fd_.lock);
-	if (fd_.started && fd_.t.points < fd_.probe->points) {
-		snprintf(cut, sizeof(cut), "fsync %lu", n);
-		fd_.t.points++;
-		check(cut);
-	}
-	pthread_mutex_unlock(&fd_.lock);
+	durable_checker_point(&fd_.c, n);
 }
 
 void fileio_durable_finish(struct worker *w)
 {
-	pthread_mutex_lock(&fd_.lock);
-	if (fd_.started) {
-		fd_.t.acked = fd_.acked_blocks;
-		fd_.t.written = fd_.written_blocks;
-		w->durable = fd_.t;
+	pthread_mutex_lock(&fd_.c.lock);
+	if (fd_.c.started) {
+		fd_.c.t.acked = fd_.acked_blocks;
+		fd_.c.t.written = fd_.written_blocks;
+		w->durable = fd_.c.t;
 	}
-	fd_.started = false;
-	fd_.probe = NULL;
+	fd_.c.started = false;
+	fd_.c.probe = NULL;
 	free(fd_.acked);
 	free(fd_.written);
 	free(fd_.pend);
@@ -380,5 +354,5 @@ void fileio_durable_finish(struct worker *w)
 	fd_.acked = fd_.written = fd_.pend = NULL;
 	fd_.chosen = fd_.back = NULL;
 	fd_.npend = 0;
-	pthread_mutex_unlock(&fd_.lock);
+	pthread_mutex_unlock(&fd_.c.lock);
 }
