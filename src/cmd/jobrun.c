@@ -15,8 +15,10 @@
 #include "analysis/repeat.h"
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
+#include "cmd/crash_int.h"
 #include "cmd/opts.h"
 #include "plan/plan.h"
+#include "powercut/powercut.h"
 #include "views/csv.h"
 #include "views/table.h"
 #include "result/result.h"
@@ -295,6 +297,33 @@ static int agg_bw_path(const struct run_args *a, int d, char *buf, size_t len, s
 		       : 0;
 }
 
+/* A crash=1 job the layer can run: the build has it, dbio crash can check
+ * the job, and the job runs alone (one armed probe in a process). */
+static int crash_check(const struct jobset *set, struct dbio_err *err)
+{
+	char why[320];
+
+	for (size_t j = 0; j < set->njobs; j++) {
+		const struct job *job = &set->jobs[j];
+
+		if (!job->crash)
+			continue;
+		if (!powercut_built())
+			return dbio_err_set(
+				err, DBIO_EINPUT,
+				"job '%s': crash=1: the power-cut layer is left out of this build: install libfuse3-dev and build again",
+				job->name);
+		if (crash_refusal(job, why, sizeof(why)))
+			return dbio_err_set(err, DBIO_EINPUT, "job '%s': crash=1: %s", job->name, why);
+		if ((j && !job->starts_group) || (j + 1 < set->njobs && !set->jobs[j + 1].starts_group))
+			return dbio_err_set(
+				err, DBIO_EINPUT,
+				"job '%s': crash=1: dbio crash checks one job at a time: give it a group of its own (stonewall)",
+				job->name);
+	}
+	return 0;
+}
+
 int jobrun_check(const struct run_args *a, const struct jobset *set, struct dbio_err *err)
 {
 	int rc = 0;
@@ -309,6 +338,8 @@ int jobrun_check(const struct run_args *a, const struct jobset *set, struct dbio
 		rc = agg_bw_path(a, d, path, sizeof(path), err)
 			     ?: atomic_write_check("--bandwidth-log", path, err);
 	}
+	if (!rc)
+		rc = crash_check(set, err);
 	if (!rc)
 		rc = run_check_targets(set, &a->opts, err);
 	return rc;
@@ -441,7 +472,7 @@ int jobrun_jobs(const struct jobset *set, const struct run_args *a, json_t *resu
 			else if (!quiet && ar.on)
 				fprintf(stderr, "dbio:   run %llu (repeat=auto%s)\n",
 					(unsigned long long)r + 1, ar.so_far);
-			rc = run_group(&set->jobs[j], n, &a->opts, &stats[j], err);
+			rc = crash_run_group(&set->jobs[j], n, &a->opts, &stats[j], err);
 			for (size_t k = 0; k < n; k++) {
 				if (run_coord_note_run(a->opts.coord, base + j + k, r, &stats[j + k]))
 					rc = dbio_err_set(err, -ENOMEM, "out of memory for the result");

@@ -81,6 +81,7 @@ struct job {
 	bool stonewall_wearout; /* then go on until every rank (process) has done the most any did */
 	bool invalidate;
 	uint64_t randseed;
+	bool crash;	      /* crash=1: dbio run and sweep run it on the power-cut layer */
 	char crash_model[16]; /* dbio crash's crash model, "" as its default */
 	char crash_fault[48]; /* and its injected fault */
 	bool randrepeat;

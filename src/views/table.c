@@ -31,6 +31,8 @@ struct table {
 	int dirs_key;		    /* the vary key directory=, labelled by its count (S3), or -1 */
 	bool run_on_op;		    /* a figure of the whole run on an op type's row */
 	bool phase_rows;	    /* a row of a phase's figures */
+	bool lost_col;		    /* text of jobs run on the power-cut layer: "lost after a cut" */
+	int lost_width;
 };
 
 /* Columns on the screen: UTF-8 continuation bytes ("±", "µ") take none. */
@@ -97,6 +99,51 @@ static void put_figure(struct table *t, const json_t *job, const char *op, size_
 		snprintf(cell, sizeof(cell), "%s", a);
 	}
 	put_text(t, cell, &t->col_width[c], false, false);
+}
+
+/* Whether every job entry that ran was checked on the power-cut layer
+ * (runs[].durability: dbio crash, crash=1), and there is one. */
+static bool all_durable(const json_t *jobs)
+{
+	const json_t *job, *run;
+	size_t j, r, n = 0;
+
+	json_array_foreach (jobs, j, job) {
+		bool d = false;
+
+		if (json_object_get(job, "skipped"))
+			continue;
+		json_array_foreach (json_object_get(job, "runs"), r, run)
+			d |= json_is_object(json_object_get(run, "durability"));
+		if (!d)
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
+/* The "lost after a cut" cell of a job entry, over its runs: the crash
+ * states with losses / the most acknowledged operations one of them lost,
+ * "3 / up to 37 acknowledged", or "0 / 0 acknowledged". */
+static void put_lost(struct table *t, const json_t *job)
+{
+	double lossy = 0, max = 0;
+	const json_t *run;
+	char cell[80];
+	size_t r;
+
+	json_array_foreach (json_object_get(job, "runs"), r, run) {
+		const json_t *d = json_object_get(run, "durability");
+		const double m = tree_num(json_object_get(d, "acknowledged_lost"), "max");
+
+		lossy += tree_num(d, "states_with_losses");
+		max = m > max ? m : max;
+	}
+	if (max > 0)
+		snprintf(cell, sizeof(cell), "%.0f / up to %.0f acknowledged", lossy, max);
+	else
+		snprintf(cell, sizeof(cell), "%.0f / 0 acknowledged", lossy);
+	put_text(t, cell, &t->lost_width, false, false);
 }
 
 /* The text of vary key i's value in a job entry's point: the number of
@@ -185,6 +232,8 @@ static void put_row(struct table *t, const json_t *job, const char *op)
 	}
 	for (size_t c = 0; c < t->ncols; c++)
 		put_figure(t, job, op, c);
+	if (t->lost_col)
+		put_lost(t, job);
 	if (t->fp)
 		fputc('\n', t->fp);
 }
@@ -209,6 +258,8 @@ static void put_header(struct table *t)
 		put_text(t, "op", &t->op_width, true, false);
 		for (size_t c = 0; c < t->ncols; c++)
 			put_text(t, t->cols[c]->column, &t->col_width[c], false, false);
+		if (t->lost_col)
+			put_text(t, "lost after a cut", &t->lost_width, false, false);
 	}
 	if (t->fp)
 		fputc('\n', t->fp);
@@ -341,6 +392,16 @@ static void points_table(FILE *fp, const json_t *result, const char *list, const
 	if (n < 0)
 		return; /* the caller checked the list */
 	t.ncols = (size_t)n;
+	/* Jobs run on the power-cut layer, in text: by default a row per point
+	 * of what it acknowledged (inserts, updates, writes) at ops/s, beside
+	 * what a cut lost of it. */
+	t.lost_col = !csv && all_durable(jobs);
+	if (t.lost_col && !list) {
+		t.cols[0] = metric_find("iops");
+		t.cols[1] = metric_find("crash_states");
+		t.ncols = 2;
+		ops_shown = ops_shown ? ops_shown : "insert,update,write";
+	}
 	t.key_width = calloc(json_array_size(t.vary) + 1, sizeof(*t.key_width));
 	if (!t.key_width)
 		return;
@@ -352,6 +413,9 @@ static void points_table(FILE *fp, const json_t *result, const char *list, const
 		fprintf(fp, "the whole run's on an op type's row: %s%s\n",
 			run_columns(&t, names, sizeof(names)),
 			t.phase_rows ? " (a phase's row: the phase's)" : "");
+	if (t.lost_col)
+		fprintf(fp,
+			"lost after a cut: the crash states with losses / the most acknowledged operations one of them lost\n");
 	if (t.dirs_key >= 0)
 		put_dirs_legend(fp, &t);
 	if (!csv && several_directories(jobs)) {
