@@ -20,7 +20,6 @@
 #include "cmd/crash_int.h"
 #include "cmd/opts.h"
 #include "powercut/powercut.h"
-#include "run/run.h"
 #include "views/text.h"
 #include "workload/durable.h"
 
@@ -102,55 +101,11 @@ static const struct cmd_opts crash_job_opts = {
 	.tables = crash_job_tables,
 };
 
-static int cut(void *arg, int *cutfd)
-{
-	return powercut_cut(arg, cutfd);
-}
-
-static int settle(void *arg)
-{
-	return powercut_settle(arg);
-}
-
-static bool fault_hit(void *arg, char *what, size_t len)
-{
-	unsigned long points;
-
-	return powercut_fault_fired(arg, what, len, &points);
-}
-
-static void on_point(void *arg, unsigned long n)
-{
-	(void)arg;
-	durable_point(n);
-}
-
 static void show(const json_t *result, const struct jobset *set, const struct run_args *a)
 {
 	(void)set;
 	(void)a;
 	text_report(stdout, result);
-}
-
-int crash_refusal(const struct job *job, char *why, size_t len)
-{
-	if (strcmp(job->workload, "kv") && strcmp(job->workload, "fileio"))
-		snprintf(why, len, "workload=%s: dbio crash checks workload=kv and workload=fileio for now",
-			 job->workload);
-	else if (job->numjobs != 1)
-		snprintf(why, len, "numjobs=%llu: dbio crash checks one thread (numjobs=1)",
-			 (unsigned long long)job->numjobs);
-	else if (job->crash_model[0] &&
-		 powercut_parse_model(job->crash_model, &(enum powercut_model){ 0 }))
-		snprintf(why, len, "crash_model=%s: expected lose, reorder, torn512 or torn4k", job->crash_model);
-	else if (job->crash_fault[0] && powercut_parse_fault(job->crash_fault, &(struct powercut_conf){ 0 }))
-		snprintf(why, len, "crash_fault=%s: expected eio-fsync@N, enospc-write@N (N from 1) or none",
-			 job->crash_fault);
-	else if (strchr(job->directory, ':'))
-		snprintf(why, len, "directory=%s: one directory, the layer's", job->directory);
-	else
-		return 0;
-	return 1;
 }
 
 /* The one job dbio crash checks, or 2 after saying why not. */
@@ -183,58 +138,6 @@ static void amend_directory(json_t *result, void *arg)
 		json_object_set_new(json_object_get(job, "options"), "directory", json_string(arg));
 }
 
-/* The layer mounted in dirfd for job, with conf (the job's keys in it
- * unless an option said, its seed the job's) and the probe armed on it,
- * its cuts and acknowledgements counted as given: 0, or the exit status
- * after saying why not. */
-static int layer_up(const struct job *job, int dirfd, struct powercut_conf *conf, bool model_set,
-		    bool fault_set, struct durable_probe *probe, char *fault, size_t flen,
-		    struct powercut **pc)
-{
-	char err[256];
-	int ret = powercut_cleanup(dirfd);
-
-	if (ret < 0) {
-		cmd_error("crash: %s: cannot remove a killed run's layer: %s", job->directory,
-			  strerror(-ret));
-		return 1;
-	}
-	/* The job's keys (checked by crash_refusal), unless an option said. */
-	if (!model_set && job->crash_model[0])
-		powercut_parse_model(job->crash_model, &conf->model);
-	if (!fault_set && job->crash_fault[0])
-		powercut_parse_fault(job->crash_fault, conf);
-	if (conf->fault != POWERCUT_NO_FAULT && !strcmp(job->workload, "fileio")) {
-		cmd_error(
-			"crash: job '%s': a fault (--fault, crash_fault=) is checked on workload=kv only for now: a fileio job stops at its first I/O error; drop the fault, or give a kv job",
-			job->name);
-		return 2;
-	}
-	probe->cut = cut;
-	probe->settle = settle;
-	probe->fault_hit = fault_hit;
-	probe->model = powercut_model_name(conf->model);
-	conf->seed = job->randseed;
-	powercut_fault_name(conf, fault, flen);
-	probe->fault = fault;
-	if ((ret = powercut_open(dirfd, conf, pc, err, sizeof(err))) < 0) {
-		cmd_error("crash: %s: %s", job->directory, err);
-		return 1;
-	}
-	probe->arg = *pc;
-	probe->root = powercut_mount_path(*pc);
-	probe->seed = job->randseed;
-	powercut_on_durable(*pc, on_point, NULL);
-	durable_arm(probe);
-	return 0;
-}
-
-static void layer_down(struct powercut *pc)
-{
-	durable_arm(NULL);
-	powercut_close(pc);
-}
-
 /* With the job's directory open as dirfd: the layer mounted in it, the job
  * run there with the probe armed, the layer undone. The exit status. */
 static int run_on_layer(struct crash_job_args *a, struct jobset *set, int dirfd, int argc, char **argv)
@@ -242,8 +145,8 @@ static int run_on_layer(struct crash_job_args *a, struct jobset *set, int dirfd,
 	struct durable_probe probe = { .points = a->cuts, .acks = a->acks };
 	struct powercut *pc;
 	char fault[48];
-	int status = layer_up(set->jobs, dirfd, &a->conf, a->model_set, a->fault_set, &probe, fault,
-			      sizeof(fault), &pc);
+	int status = crash_layer_up(set->jobs, dirfd, &a->conf, a->model_set, a->fault_set, &probe, fault,
+				    sizeof(fault), &pc);
 
 	if (status)
 		return status;
@@ -251,7 +154,7 @@ static int run_on_layer(struct crash_job_args *a, struct jobset *set, int dirfd,
 
 	if (!given) {
 		cmd_error("crash: out of memory");
-		layer_down(pc);
+		crash_layer_down(pc);
 		return 1;
 	}
 	snprintf(set->jobs[0].directory, sizeof(set->jobs[0].directory), "%s", probe.root);
@@ -259,46 +162,8 @@ static int run_on_layer(struct crash_job_args *a, struct jobset *set, int dirfd,
 	a->run.amend_arg = given;
 	status = jobrun_execute(&a->run, set, argc, argv, show);
 	free(given);
-	layer_down(pc);
+	crash_layer_down(pc);
 	return status;
-}
-
-int crash_run_group(const struct job *jobs, size_t n, const struct run_opts *opts, struct run_stats *stats,
-		    struct dbio_err *err)
-{
-	struct durable_probe probe = { .points = CRASH_CUTS, .acks = CRASH_ACKS };
-	struct powercut_conf conf = { 0 };
-	struct powercut *pc;
-	struct job *on;
-	char fault[48];
-	int dirfd, status, rc;
-
-	if (n != 1 || !jobs->crash)
-		return run_group(jobs, n, opts, stats, err);
-	if ((dirfd = crash_open_dir(jobs->directory)) < 0)
-		return dbio_err_set(err, DBIO_EINPUT, "job '%s': crash=1: the layer's directory %s",
-				    jobs->name, jobs->directory);
-	/* dirfd open until the layer is down: its close removes the layer's
-	 * directory beneath it. */
-	status = layer_up(jobs, dirfd, &conf, false, false, &probe, fault, sizeof(fault), &pc);
-	if (status) {
-		close(dirfd);
-		return dbio_err_set(err, status == 2 ? DBIO_EINPUT : -EIO,
-					    "job '%s': crash=1: the power-cut layer did not start", jobs->name);
-	}
-	/* The run in the layer's mount; the result names the job as given. */
-	if (!(on = malloc(sizeof(*on)))) {
-		layer_down(pc);
-		close(dirfd);
-		return dbio_err_set(err, -ENOMEM, "out of memory");
-	}
-	*on = *jobs;
-	snprintf(on->directory, sizeof(on->directory), "%s", probe.root);
-	rc = run_group(on, 1, opts, stats, err);
-	free(on);
-	layer_down(pc);
-	close(dirfd);
-	return rc;
 }
 
 int crash_job_main(int argc, char **argv)
