@@ -158,6 +158,9 @@ static int run_on_layer(struct crash_job_args *a, struct jobset *set, int dirfd,
 		return 1;
 	}
 	snprintf(set->jobs[0].directory, sizeof(set->jobs[0].directory), "%s", probe.root);
+	/* On the layer already: its crash=1 would mount another over this
+	 * mount, whose requests its own FUSE thread then waits on forever. */
+	set->jobs[0].crash = false;
 	a->run.amend = amend_directory;
 	a->run.amend_arg = given;
 	status = jobrun_execute(&a->run, set, argc, argv, show);

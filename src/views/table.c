@@ -139,10 +139,7 @@ static void put_lost(struct table *t, const json_t *job)
 		lossy += tree_num(d, "states_with_losses");
 		max = m > max ? m : max;
 	}
-	if (max > 0)
-		snprintf(cell, sizeof(cell), "%.0f / up to %.0f acknowledged", lossy, max);
-	else
-		snprintf(cell, sizeof(cell), "%.0f / 0 acknowledged", lossy);
+	snprintf(cell, sizeof(cell), "%.0f / %s%.0f acknowledged", lossy, max > 0 ? "up to " : "", max);
 	put_text(t, cell, &t->lost_width, false, false);
 }
 
