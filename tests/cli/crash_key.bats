@@ -67,7 +67,9 @@ need_sqlite_layer() {
 
 @test "crash key: dbio crash of a job file with crash=1 runs it on one layer, not a layer over its own" {
 	need_sqlite_layer
-	printf '[safe]\nworkload=kv\nkv_engine=sqlite\nrecords=100\nbatch=10\ncrash=1\ndirectory=%s\n' \
+	# synchronous=OFF: its states and losses are the same each run (FULL's
+	# states with losses vary, 11 to 13 of 50 in three runs).
+	printf '[unsafe]\nworkload=kv\nkv_engine=sqlite\nrecords=100\nbatch=10\nsync_each_batch=0\ncrash=1\ndirectory=%s\n' \
 		"$target" >"$scratch/job.fio"
 	run -0 --separate-stderr timeout -s KILL 60 "$DBIO" crash --output "$result" "$scratch/job.fio"
 	is_empty_dir "$target"
