@@ -538,3 +538,52 @@ EOF
 	[ "$("$PYTHON" -c 'import json,sys; j = json.load(open(sys.argv[1]))["jobs"][0]; print(j["write"]["total_ios"], j["read"]["total_ios"])' "$scratch/fio.json")" = "128 128" ]
 }
 
+
+@test "fio verify: io_size past size: each pass writes size and reads it back, the read back counting toward io_size, as released fio (3.33 to 3.42)" {
+	cat >j.fio <<'EOF2'
+[global]
+bs=4k
+size=1m
+verify=crc32c
+do_verify=1
+stonewall
+[w2m]
+rw=write
+io_size=2m
+[rw2m]
+rw=randwrite
+io_size=2m
+[w2m-loops2]
+rw=write
+io_size=2m
+loops=2
+[rw2m-loops2]
+rw=randwrite
+io_size=2m
+loops=2
+[w3m]
+rw=write
+io_size=3m
+[w5m]
+rw=write
+io_size=5m
+[rw3m]
+rw=randwrite
+io_size=3m
+[w512k]
+rw=write
+io_size=512k
+EOF2
+	dbio_ok j.fio --directory="$target"
+	# fio 3.33's counts, measured with fio --output-format=json: 2 MiB of
+	# io_size is one pass (1 MiB written + 1 MiB read back), 3 MiB two, 5 MiB
+	# three; loops=2 two passes, each read back
+	[ "$(counts "$result")" = "$(printf '%s\n' 'rw2m read 256' 'rw2m write 256' 'rw2m-loops2 read 512' \
+		'rw2m-loops2 write 512' 'rw3m read 512' 'rw3m write 512' 'w2m read 256' 'w2m write 256' \
+		'w2m-loops2 read 512' 'w2m-loops2 write 512' 'w3m read 512' 'w3m write 512' 'w512k read 128' \
+		'w512k write 128' 'w5m read 768' 'w5m write 768')" ]
+	json_is "$result" partial=false
+	# the side by side with fio itself
+	rm -rf "$target" && mkdir "$target"
+	same_as_fio j.fio
+}

@@ -326,9 +326,11 @@ uint64_t job_ops_total(const struct job *job, uint64_t pass_ops, uint64_t io_byt
 		cap = fileio_files(job)->where.number_ios * loops;
 	ops = pass_ops <= UINT64_MAX / loops ? pass_ops * loops : UINT64_MAX;
 	/* Past loops passes, fio starts another while io_size has a whole block
-	 * left to do. */
-	if (io_bytes && io_bytes / bs > ops) {
-		uint64_t more = (io_bytes / bs - ops + pass_ops - 1) / pass_ops;
+	 * left to do; a pass's read back counts too (job_readback_counts). */
+	const uint64_t per = job_readback_counts(job) ? 2 : 1;
+
+	if (io_bytes && ops <= UINT64_MAX / per && io_bytes / bs > ops * per) {
+		uint64_t more = (io_bytes / bs - ops * per + pass_ops * per - 1) / (pass_ops * per);
 
 		ops = more <= (UINT64_MAX - ops) / pass_ops ? ops + more * pass_ops : UINT64_MAX;
 	}

@@ -256,7 +256,7 @@ static int fileio_run_sync(struct worker *w)
 			    fileio_files(job)->layout.rw != RW_REWRITE)
 				fill_write(st, &req, &now);
 			if (st->ver && req.op == OP_WRITE)
-				verify_write(st->ver, &req, wh->loops_left);
+				verify_write(st->ver, &req, wh->pass);
 			rc = st->durable ? fileio_durable_io(w, &req) : w->eng.ops->io(&w->eng, &req);
 			uint64_t t = clock_now_ns();
 
@@ -452,7 +452,7 @@ static bool q_issue(struct qloop *q, struct fileio_slot *slot)
 	if (op == OP_WRITE && st->content.per_write)
 		content_write(&st->content, req->buf, req->len, req->off);
 	if (st->ver && op == OP_WRITE)
-		verify_write(st->ver, req, q->wh->loops_left);
+		verify_write(st->ver, req, q->wh->pass);
 	if ((rc = q->ops->queue(&w->eng, req))) {
 		q->nfree++;
 		q_fail(q, rc, req);

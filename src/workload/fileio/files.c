@@ -228,7 +228,7 @@ static const struct option_def files_defs[] = {
 	/* -- end of pacing and threads -- */
 	/* -- fio: how much and where (io_size, number_ios, offset, bsrange, bssplit, zones ...) -- */
 	{ .name = "io_size", .type = OPT_SIZE, .offset = F(where.io_size), .def = "0", .min = 0, .max = OPT_MAX,
-	  .help = "Bytes of I/O per thread, as in fio, apart from size, which stays the region the I/O covers: less than size stops early, more starts the files over (a new pass) until io_size is done. With loops, io_size * loops in all. Not with time_based. With share_files=1, for all threads together. 0: size." },
+	  .help = "Bytes of I/O per thread, as in fio, apart from size, which stays the region the I/O covers: less than size stops early, more starts the files over (a new pass) until io_size is done. With loops, io_size * loops in all. A verifying job that only writes counts its read back too, as fio. Not with time_based. With share_files=1, for all threads together. 0: size." },
 	{ .name = "number_ios", .type = OPT_UINT, .offset = F(where.number_ios), .def = "0", .min = 0, .max = OPT_MAX,
 	  .help = "Stop a thread after this many reads and writes (number_ios * loops with loops), as in fio, if size or io_size has not stopped it before. Not with time_based. 0: no limit." },
 	{ .name = "offset", .type = OPT_STR, .offset = F(where.offset), .size = S(where.offset), .def = "0",
@@ -417,6 +417,20 @@ bool job_reads(const struct job *job)
 bool job_writes(const struct job *job)
 {
 	return fileio_files(job)->layout.rw != RW_READ && fileio_files(job)->layout.rw != RW_RANDREAD;
+}
+
+bool job_readback_counts(const struct job *job)
+{
+	const struct fileio_files *f = fileio_files(job);
+
+	return (f->layout.rw == RW_WRITE || f->layout.rw == RW_RANDWRITE) &&
+	       f->verify.verify != VERIFY_NONE && f->verify.do_verify && !f->verify.verify_only &&
+	       !job->time_based && !job_pass_is_io_size(job);
+}
+
+bool job_pass_is_io_size(const struct job *job)
+{
+	return job_writes(job) && job_is_random(job) && fileio_files(job)->layout.norandommap;
 }
 
 bool job_trims(const struct job *job)

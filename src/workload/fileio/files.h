@@ -459,6 +459,12 @@ int job_parse_rw_pair(const char *s, uint64_t out[2]);
 bool job_reads(const struct job *job);
 bool job_writes(const struct job *job);
 bool job_trims(const struct job *job);
+/* A job that only writes and reads its writes back after each pass (fio's
+ * verify phase), those reads counting toward io_size's further passes. */
+bool job_readback_counts(const struct job *job);
+/* A random job that writes with norandommap: fio's pass (and its read
+ * back's log) is io_size, not size (do_io's total_bytes). */
+bool job_pass_is_io_size(const struct job *job);
 bool job_is_random(const struct job *job);
 
 #endif

@@ -287,7 +287,7 @@ void verify_dry_run(struct verify *v, struct where *wh)
 		v->log[v->n++] = (struct verify_entry){ .off = req.off,
 							.len = (uint32_t)req.len,
 							.file = (uint16_t)req.file,
-							.loop = (uint8_t)wh->loops_left };
+							.loop = (uint8_t)wh->pass };
 }
 
 /* One bad block: counted, and a line of the report while it fits. */
@@ -470,7 +470,7 @@ static int cmp_entry(const void *a, const void *b, void *ctx)
 				  *y = &log[*(const uint32_t *)b];
 
 	if (x->loop != y->loop)
-		return x->loop > y->loop ? -1 : 1; /* loops_left: the first loop has the most */
+		return x->loop < y->loop ? -1 : 1;
 	if (x->file != y->file)
 		return x->file < y->file ? -1 : 1;
 	if (x->off != y->off)

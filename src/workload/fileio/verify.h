@@ -49,7 +49,7 @@ struct verify_entry {
 	uint64_t off;
 	uint32_t len;
 	uint16_t file;
-	uint8_t loop; /* fio verifies after each loop of loops=: one log a loop */
+	uint8_t loop; /* fio verifies after each pass (loops=, io_size's further ones): the pass, mod 256 */
 	uint8_t dead; /* a later write of the same loop covers it */
 };
 

@@ -108,6 +108,8 @@ int where_init(struct where *wh, const struct worker *w, uint64_t seed)
 		.time_based = job->time_based,
 		.io_bytes = w->io_bytes,
 		.loops = fileio_files(job)->layout.loops,
+		.readback_counts = job_readback_counts(job),
+		.pass_is_io_size = job_pass_is_io_size(job),
 		.random = random,
 		.identical = fileio_files(job)->where.rw_sequencer == RW_SEQ_IDENTICAL,
 		.seq_add = fileio_files(job)->where.seq_add,
@@ -169,6 +171,7 @@ void where_restart(struct where *wh)
 	wh->issues[0] = wh->issues[1] = 0;
 	wh->resync = false;
 	wh->loops_left = wh->loops - 1;
+	wh->pass = 0;
 	wh->gen.pos = 0;
 	start_pass(wh);
 }
@@ -177,15 +180,20 @@ bool where_new_pass(struct where *wh, bool files_done)
 {
 	/* fio's keep_running: the passes loops= owes first, then more while
 	 * io_size (else size) has a whole block left, but not after a pass
-	 * that found its files done without io_size. */
+	 * that found its files done without io_size. The read back of a
+	 * job that only writes is as many bytes again (readback_counts). */
 	const uint64_t lim = wh->io_bytes ? wh->io_bytes : wh->pass_limit;
 	const uint64_t max_bs = fileio_files(wh->job)->where.max_bs;
+	const uint64_t done = wh->readback_counts && wh->bytes <= UINT64_MAX / 2 ? 2 * wh->bytes : wh->bytes;
 
 	if (wh->time_based || wh->loops_left) {
 		if (!wh->time_based)
 			wh->loops_left--;
-	} else if (wh->bytes >= lim || lim - wh->bytes < max_bs || (files_done && !wh->io_bytes)) {
+		wh->pass++;
+	} else if (done >= lim || lim - done < max_bs || (files_done && !wh->io_bytes)) {
 		return false;
+	} else if (!wh->pass_is_io_size) {
+		wh->pass++;
 	}
 	offgen_new_pass(&wh->gen);
 	start_pass(wh);

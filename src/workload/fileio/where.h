@@ -51,8 +51,14 @@ struct where {
 	uint64_t max_ops;    /* number_ios * loops */
 	uint64_t loops;	     /* loops= */
 	uint64_t loops_left; /* passes still owed to loops= */
-	uint64_t bytes, ops; /* issued since the start (or the end of the ramp) */
-	uint64_t pass_bytes; /* issued in this pass (fio's offsets) */
+	uint64_t pass;	     /* passes begun before this one: the tag of its writes in the read back */
+	/* fio reads each pass's writes back before the next pass, and those
+	 * reads count toward io_size: a job that only writes, with verify=
+	 * and do_verify=1 (fio 3.33's keep_running, measured) */
+	bool readback_counts;
+	bool pass_is_io_size; /* io_size's further passes are one pass to the read back */
+	uint64_t bytes, ops;  /* issued since the start (or the end of the ramp) */
+	uint64_t pass_bytes;  /* issued in this pass (fio's offsets) */
 	/* A pass ends where fio finds its files done (the end of a sequential
 	 * region, a full random map), and fio's synchronous engines then issue
 	 * a due sync once more when the next pass starts: resync says so. */
