@@ -51,8 +51,8 @@ lines() {
 }
 
 # the tool that starts a round alternates, and each run starts after a sync
-# (the last run's dirty pages written back): the first run of a round had
-# the edge, as measured (a run second was up to 14 % slower at readrandom)
+# (the last run's dirty pages written back): with db_bench first in every
+# round, readrandom came out 0.865; alternating, 1.078 (bench/README.md)
 for ((r = 1; r <= RUNS; r++)); do
 	if ((r % 2)); then order=(db_bench dbio); else order=(dbio db_bench); fi
 	for t in "${order[@]}"; do
