@@ -147,6 +147,8 @@ crash_kv() {
 
 @test "crash faults kv: LMDB's commit fails on ENOSPC; a fault the run never reaches is said not to hit" {
 	crash_kv lmdb --sync_each_batch=1 --fault=enospc-write@5
+	# bats shows this only when the test fails: it failed once under load
+	echo "status $status; stderr: $stderr; output: $output"
 	[ "$status" -eq 1 ]
 	json_is "$result" jobs.0.runs.0.durability.fault.seen=true \
 		"jobs.0.runs.0.durability.fault.error=mdb_txn_commit: No space left on device"

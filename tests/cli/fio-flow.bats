@@ -66,6 +66,7 @@ fio_run() {
 # well inside the bound.
 
 @test "flow=1 beside flow=8 (fio's flow.fio, psync): 1 I/O for their 8 within 5 %, as fio 3.33 on the same file" {
+	rate_bound
 	cat >j.fio <<'EOF'
 [global]
 size=4m
@@ -87,6 +88,7 @@ EOF
 }
 
 @test "flow with flow_sleep on a queued engine (flow.fio's keys): a writer at flow=1 beside a reader at flow=8, 1:8 within 5 %, as fio" {
+	rate_bound
 	need_queued_engine
 	for e in $(queued_engines_of_build); do
 		[ -z "$(why_not_here "$e")" ] || continue
@@ -118,6 +120,7 @@ EOF
 }
 
 @test "flow_id: two flows apart; each shares its own count (2:1 and 1:3 within 5 %)" {
+	rate_bound
 	cat >j.fio <<'EOF'
 [global]
 size=2m
@@ -143,6 +146,7 @@ EOF
 }
 
 @test "butterfly (fio's butterfly.fio): a forward and a backward reader at flow=2 each keep 1:1 (within 5 %: each thread times its own runtime, and the one left runs unheld); size-bound, both do fio's counts" {
+	rate_bound
 	cat >j.fio <<'EOF'
 [global]
 filename=testfile
@@ -165,6 +169,7 @@ EOF
 }
 
 @test "flow: a job alone in its flow, or whose partner ended, is not held back: the job left runs on at full speed" {
+	rate_bound
 	cat >j.fio <<'EOF'
 [global]
 size=1m
@@ -268,6 +273,7 @@ iops_of() {
 }
 
 @test "io_submit_mode=offload (fio's fixed-rate-submission.fio, scaled): rate_iops=1000 on a queued engine holds within 5 %, inline beside it the same" {
+	rate_bound
 	need_queued_engine
 	for e in $(queued_engines_of_build); do
 		[ -z "$(why_not_here "$e")" ] || continue
@@ -294,6 +300,7 @@ EOF
 }
 
 @test "io_submit_mode=offload with rate_process=poisson (fio's poisson-rate-submission.fio, scaled): 200 IOPS on average within 25 %" {
+	rate_bound
 	need_queued_engine
 	e=$(queued_engines_of_build | head -1)
 	[ -z "$(why_not_here "$e")" ] || skip "$(why_not_here "$e")"
@@ -314,6 +321,7 @@ EOF
 }
 
 @test "io_submit_mode=offload on a synchronous engine is inline's loop (one I/O in flight, as fio's offload with iodepth=1): fio's counts, the rate held" {
+	rate_bound
 	cat >j.fio <<'EOF'
 [global]
 size=256k

@@ -18,6 +18,7 @@ EOF2
 }
 
 @test "fio latency target: a target every depth meets ends at iodepth after one last window, as fio" {
+	rate_bound
 	engines_of_build | grep -qx io_uring || skip "io_uring is not in this build (liburing)"
 	# the page cache answers in microseconds: every depth meets 10 s
 	printf '[j]\nioengine=io_uring\nrw=randread\nbs=4k\nsize=4m\niodepth=16\ntime_based\nruntime=30\nlatency_target=10s\nlatency_window=100ms\n' >j.fio
@@ -56,6 +57,7 @@ for e in jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).iter_erro
 }
 
 @test "fio latency target: with latency_run the search goes on for the runtime" {
+	rate_bound
 	engines_of_build | grep -qx io_uring || skip "io_uring is not in this build (liburing)"
 	printf '[j]\nioengine=io_uring\nrw=randread\nbs=4k\nsize=4m\niodepth=8\ntime_based\nruntime=1\nlatency_target=10s\nlatency_window=50ms\nlatency_run=1\n' >j.fio
 	dbio_ok j.fio --directory="$target"
@@ -66,6 +68,7 @@ for e in jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).iter_erro
 }
 
 @test "fio latency target: an I/O over the target at depth 1 fails the job, as fio" {
+	rate_bound
 	engines_of_build | grep -qx io_uring || skip "io_uring is not in this build (liburing)"
 	printf '[j]\nioengine=io_uring\nrw=randread\nbs=4k\nsize=4m\niodepth=16\nlatency_target=1ns\n' >j.fio
 	run --separate-stderr "$DBIO" run j.fio --directory="$target" --output="$result"

@@ -45,6 +45,7 @@ calls() {
 }
 
 @test "rate_iops caps each thread of a time-based job: 200 ops/s within 5 % over 2 s; the waits are in no latency" {
+	rate_bound
 	for e in psync sync $(queued_engines_of_build); do
 		[ -z "$(why_not_here "$e")" ] || continue
 		# shellcheck disable=SC2046
@@ -68,6 +69,7 @@ calls() {
 }
 
 @test "rate R,W caps each direction apart: ,400k caps the writes of randrw at 100 per second, the reads go free" {
+	rate_bound
 	dbio_ok --directory="$target" --rw=randrw --size=1m --invalidate=0 --time_based --runtime=2s --rate=,400k
 	[ "$(jpy "$result" 'run["ops"]["write"]["count"] <= 201')" = true ]
 	[ "$(jpy "$result" 'run["ops"]["write"]["count"] >= 190')" = true ]
@@ -77,6 +79,7 @@ calls() {
 }
 
 @test "rate_process=poisson: gaps drawn around the rate's mean, 200 ops/s within 15 % over 2 s" {
+	rate_bound
 	dbio_ok --directory="$target" --rw=read --size=1m --invalidate=0 --time_based --runtime=2s \
 		--rate_iops=200 --rate_process=poisson
 	[ "$(jpy "$result" "abs($(rate_of 0) - 200) <= 30")" = true ]
@@ -106,6 +109,7 @@ EOF
 }
 
 @test "thinktime: the pauses are in the runtime, not in the latencies; a queued engine drains before each" {
+	rate_bound
 	dbio_ok --directory="$target" --rw=read --size=256k --invalidate=0 --thinktime=5ms --thinktime_blocks=16
 	# 64 reads, a pause after every 16: 4 pauses of 5 ms
 	[ "$(jpy "$result" 'run["elapsed_ns"] >= 4 * 5000000')" = true ]
@@ -124,6 +128,7 @@ EOF
 }
 
 @test "rate_iops_min: a thread below its floor after fio's 2 s and one rate_cycle fails the job, naming the rate it got" {
+	rate_bound
 	run --separate-stderr "$DBIO" run --output "$result" --directory="$target" --rw=read --size=1m \
 		--invalidate=0 --time_based --runtime=60s --rate_iops=20 --rate_iops_min=1000 --progress=none
 	[ "$status" -eq 1 ]
@@ -141,6 +146,7 @@ EOF
 }
 
 @test "startdelay and exitall: a job starts its I/O after its delay, and its end stops the rest of its group" {
+	rate_bound
 	cat >j.fio <<'EOF'
 [global]
 bs=4k

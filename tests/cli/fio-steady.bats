@@ -44,6 +44,7 @@ holds() {
 }
 
 @test "a job at a steady 500 IOPS attains iops:5% over 3 s and stops, well before its 30 s runtime; fio 3.33 too" {
+	rate_bound
 	printf '[steady]\nrw=read\nsize=1m\ninvalidate=0\ntime_based\nruntime=30\nrate_iops=500\nss=iops:5%%\nss_dur=3\n' >j.fio
 	dbio_ok j.fio --directory="$target"
 	json_is "$result" "$R0.steadystate.attained=true" "$R0.steadystate.mode=iops" "$R0.steadystate.limit=5.0" \
@@ -65,6 +66,7 @@ holds() {
 }
 
 @test "iops:0% is never attained: the job runs its whole runtime and says so; fio 3.33 neither" {
+	rate_bound
 	printf '[unsteady]\nrw=read\nsize=1m\ninvalidate=0\ntime_based\nruntime=3\nrate_iops=200\nss=iops:0%%\nss_dur=2\n' >j.fio
 	dbio_ok j.fio --directory="$target"
 	json_is "$result" "$R0.steadystate.attained=false" "$R0.steadystate.attained_ns=null"
@@ -78,6 +80,7 @@ holds() {
 }
 
 @test "with group_reporting two jobs of a group are judged together: the window holds their sum, both stop; as fio's" {
+	rate_bound
 	printf '[global]\nrw=read\nsize=1m\ninvalidate=0\ntime_based\nruntime=30\nrate_iops=300\ngroup_reporting\nss=iops_slope:5%%\nss_dur=2\n[a]\n[b]\n' >j.fio
 	dbio_ok j.fio --directory="$target"
 	json_is "$result" "$R0.steadystate.attained=true" "jobs.1.runs.0.steadystate.attained=true" \
@@ -90,6 +93,7 @@ holds() {
 }
 
 @test "lat mode, steadystate_check_interval and steadystate_ramp_time (fio after 3.33): samples after the ramp, one per interval" {
+	rate_bound
 	printf '[lat]\nrw=read\nsize=1m\ninvalidate=0\ntime_based\nruntime=30\nrate_iops=200\nsteadystate=lat:1ms\nsteadystate_duration=4\nsteadystate_check_interval=2\nsteadystate_ramp_time=1\n' >j.fio
 	dbio_ok j.fio --directory="$target"
 	# the mean latencies of page-cached reads stay well within 1 ms of

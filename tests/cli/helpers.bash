@@ -539,6 +539,17 @@ same_as_fio() {
 	diff fio.counts dbio.counts
 }
 
+# rate_bound: skips the test when dbio is built with a sanitizer. The test
+# holds a rate or a time to a bound of a few per cent, and the sanitizers
+# make dbio two to five times slower, so the figure says nothing there; the
+# plain build's make test holds it. CI's sanitizer stages run the rest of
+# the file (its refusals, counts and schemas).
+rate_bound() {
+	case $(basename "$DBIO") in
+	*-san | *-tsan | *-fuzz) skip "holds a rate or a time to a bound, which $(basename "$DBIO") (a sanitizer's build) is too slow to say anything about" ;;
+	esac
+}
+
 # has_memcg: a memory cgroup controller (v1 memory or cgroup2 with memory)
 # is mounted.
 has_memcg() {

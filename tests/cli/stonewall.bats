@@ -20,6 +20,7 @@ engines_to_try() {
 }
 
 @test "stonewall: stonewall_s cuts a job bound by size short at 1 s, in both loops" {
+	rate_bound
 	for eng in $(engines_to_try); do
 		dbio_ok --directory="$target" --ioengine="$eng" --iodepth=1 "${SLOW[@]}"
 		n=$(jpy "$result" 'run["ops"]["read"]["count"]')
@@ -43,6 +44,7 @@ engines_to_try() {
 }
 
 @test "stonewall: with stonewall_wearout alone the agreed work is the process's own, split over numjobs" {
+	rate_bound
 	dbio_ok --directory="$target" --numjobs=2 --stonewall_wearout=1 "${SLOW[@]}"
 	n=$(jpy "$result" 'run["ops"]["read"]["count"]')
 	[ "$n" -ge 180 ]
@@ -54,6 +56,7 @@ engines_to_try() {
 }
 
 @test "stonewall: a job that ends before its stonewall ends as usual" {
+	rate_bound
 	dbio_ok --directory="$target" --rw=read --bs=4k --size=1m --stonewall_s=60 --progress=none
 	json_is "$result" "$R0.ops.read.count=256" "$R0.stonewall.ops=256" "$R0.stonewall.target_ops=256"
 	elapsed=$(jpy "$result" 'run["elapsed_ns"]')
@@ -61,6 +64,7 @@ engines_to_try() {
 }
 
 @test "stonewall: the text report gives the work done by the stonewall and its rate" {
+	rate_bound
 	run --separate-stderr "$DBIO" run --directory="$target" --output="$result" "${SLOW[@]}"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"stonewall_s=1.00 s"* ]]
