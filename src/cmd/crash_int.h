@@ -49,8 +49,9 @@ int crash_layer_up(const struct job *job, int dirfd, struct powercut_conf *conf,
 		   struct powercut **pc);
 void crash_layer_down(struct powercut *pc);
 
-/* Why dbio crash cannot check job (why: "workload=oltp: ..."), 1; or 0. */
-int crash_refusal(const struct job *job, char *why, size_t len);
+/* Why dbio crash cannot check job, 1, with *key the key it is about and
+ * why what was wrong with it ("'oltp': dbio crash checks ..."); or 0. */
+int crash_refusal(const struct job *job, const char **key, char *why, size_t len);
 
 /* run_group for a group of jobs, the one job of a crash=1 group run on
  * the layer mounted in its directory with its checks armed (the result's

@@ -111,6 +111,7 @@ static void show(const json_t *result, const struct jobset *set, const struct ru
 /* The one job dbio crash checks, or 2 after saying why not. */
 static int one_checked_job(const struct jobset *set)
 {
+	const char *key;
 	char why[320];
 
 	if (set->njobs != 1) {
@@ -119,8 +120,11 @@ static int one_checked_job(const struct jobset *set)
 			set->njobs);
 		return 2;
 	}
-	if (crash_refusal(set->jobs, why, sizeof(why))) {
-		cmd_error("crash: job '%s': %s", set->jobs[0].name, why);
+	if (crash_refusal(set->jobs, &key, why, sizeof(why))) {
+		struct dbio_err err = { 0 };
+
+		job_fail(set->jobs, key, &err, "%s", why);
+		cmd_error("crash: %s", err.msg);
 		return 2;
 	}
 	return 0;

@@ -43,24 +43,32 @@ static void on_point(void *arg, unsigned long n)
 	durable_point(n);
 }
 
-int crash_refusal(const struct job *job, char *why, size_t len)
+int crash_refusal(const struct job *job, const char **key, char *why, size_t len)
 {
-	if (strcmp(job->workload, "kv") && strcmp(job->workload, "fileio"))
-		snprintf(why, len, "workload=%s: dbio crash checks workload=kv and workload=fileio for now",
+	if (strcmp(job->workload, "kv") && strcmp(job->workload, "fileio")) {
+		*key = "workload";
+		snprintf(why, len, "'%s': dbio crash checks workload=kv and workload=fileio for now",
 			 job->workload);
-	else if (job->numjobs != 1)
-		snprintf(why, len, "numjobs=%llu: dbio crash checks one thread (numjobs=1)",
+	} else if (job->numjobs != 1) {
+		*key = "numjobs";
+		snprintf(why, len, "'%llu': dbio crash checks one thread (numjobs=1)",
 			 (unsigned long long)job->numjobs);
-	else if (job->crash_model[0] && powercut_parse_model(job->crash_model, &(enum powercut_model){ 0 }))
-		snprintf(why, len, "crash_model=%s: expected lose, reorder, torn512 or torn4k",
+	} else if (job->crash_model[0] &&
+		   powercut_parse_model(job->crash_model, &(enum powercut_model){ 0 })) {
+		*key = "crash_model";
+		snprintf(why, len, "bad value '%s': expected lose, reorder, torn512 or torn4k",
 			 job->crash_model);
-	else if (job->crash_fault[0] && powercut_parse_fault(job->crash_fault, &(struct powercut_conf){ 0 }))
-		snprintf(why, len, "crash_fault=%s: expected eio-fsync@N, enospc-write@N (N from 1) or none",
+	} else if (job->crash_fault[0] &&
+		   powercut_parse_fault(job->crash_fault, &(struct powercut_conf){ 0 })) {
+		*key = "crash_fault";
+		snprintf(why, len, "bad value '%s': expected eio-fsync@N, enospc-write@N (N from 1) or none",
 			 job->crash_fault);
-	else if (strchr(job->directory, ':'))
-		snprintf(why, len, "directory=%s: one directory, the layer's", job->directory);
-	else
+	} else if (strchr(job->directory, ':')) {
+		*key = "directory";
+		snprintf(why, len, "'%s': dbio crash runs on one directory, the layer's", job->directory);
+	} else {
 		return 0;
+	}
 	return 1;
 }
 
@@ -86,9 +94,12 @@ int crash_layer_up(const struct job *job, int dirfd, struct powercut_conf *conf,
 	if (!fault_set && job->crash_fault[0])
 		powercut_parse_fault(job->crash_fault, conf);
 	if (conf->fault != POWERCUT_NO_FAULT && !strcmp(job->workload, "fileio")) {
-		cmd_error(
-			"crash: job '%s': a fault (--fault, crash_fault=) is checked on workload=kv only for now: a fileio job stops at its first I/O error; drop the fault, or give a kv job",
-			job->name);
+		struct dbio_err ferr = { 0 };
+
+		job_fail(
+			job, "crash_fault", &ferr,
+			"a fault (--fault, crash_fault=) is checked on workload=kv only for now: a fileio job stops at its first I/O error; drop the fault, or give a kv job");
+		cmd_error("crash: %s", ferr.msg);
 		return 2;
 	}
 	probe->cut = cut;

@@ -301,6 +301,7 @@ static int agg_bw_path(const struct run_args *a, int d, char *buf, size_t len, s
  * the job, and the job runs alone (one armed probe in a process). */
 static int crash_check(const struct jobset *set, struct dbio_err *err)
 {
+	const char *key;
 	char why[320];
 
 	for (size_t j = 0; j < set->njobs; j++) {
@@ -309,17 +310,15 @@ static int crash_check(const struct jobset *set, struct dbio_err *err)
 		if (!job->crash)
 			continue;
 		if (!powercut_built())
-			return dbio_err_set(
-				err, DBIO_EINPUT,
-				"job '%s': crash=1: the power-cut layer is left out of this build: install libfuse3-dev and build again",
-				job->name);
-		if (crash_refusal(job, why, sizeof(why)))
-			return dbio_err_set(err, DBIO_EINPUT, "job '%s': crash=1: %s", job->name, why);
+			return job_fail(
+				job, "crash", err,
+				"the power-cut layer is left out of this build: install libfuse3-dev and build again");
+		if (crash_refusal(job, &key, why, sizeof(why)))
+			return job_fail(job, key, err, "%s", why);
 		if ((j && !job->starts_group) || (j + 1 < set->njobs && !set->jobs[j + 1].starts_group))
-			return dbio_err_set(
-				err, DBIO_EINPUT,
-				"job '%s': crash=1: dbio crash checks one job at a time: give it a group of its own (stonewall)",
-				job->name);
+			return job_fail(
+				job, "crash", err,
+				"dbio crash checks one job at a time: give it a group of its own (stonewall)");
 	}
 	return 0;
 }

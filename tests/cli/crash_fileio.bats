@@ -93,14 +93,14 @@ d=jobs.0.runs.0.durability
 @test "crash fileio: a job the check does not know is refused with its reason, and the layer is undone" {
 	need_powercut
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=fileio --bs=4k --size=64k --rw=randrw
-	[ "${stderr##*$'\n'}" = "dbio: crash: job 'job': rw: dbio crash checks fileio jobs that only write (rw=write or rw=randwrite)" ]
+	[ "${stderr##*$'\n'}" = "dbio: command line: key 'rw': dbio crash checks fileio jobs that only write (rw=write or rw=randwrite) (job 'job')" ]
 	is_empty_dir "$target"
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=fileio --bs=4k --size=64k --rw=write --verify=crc32c
-	[ "${stderr##*$'\n'}" = "dbio: crash: job 'job': verify= is for dbio run: dbio crash seals every block and reads it back at each cut" ]
+	[ "${stderr##*$'\n'}" = "dbio: command line: key 'verify': verify= is for dbio run: dbio crash seals every block and reads it back at each cut (job 'job')" ]
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=fileio --bs=4k --size=64k --rw=write --ioengine=posixaio
-	[ "${stderr##*$'\n'}" = "dbio: crash: job 'job': ioengine: dbio crash checks fileio through psync, sync, pvsync, pvsync2 or vsync for now" ]
+	[ "${stderr##*$'\n'}" = "dbio: command line: key 'ioengine': dbio crash checks fileio through psync, sync, pvsync, pvsync2 or vsync for now (job 'job')" ]
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=fileio --bsrange=4k-8k --size=64k --rw=write
-	[ "${stderr##*$'\n'}" = "dbio: crash: job 'job': bs: dbio crash checks writes of one block size (no bsrange, bssplit or blockalign below bs)" ]
+	[ "${stderr##*$'\n'}" = "dbio: command line: key 'bs': dbio crash checks writes of one block size (no bsrange, bssplit or blockalign below bs) (job 'job')" ]
 	is_empty_dir "$target"
 }
 
@@ -111,6 +111,6 @@ d=jobs.0.runs.0.durability
 	json_is "$result" jobs.0.runs.0.durability.model=torn512 jobs.0.runs.0.durability.unit=block
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=fileio --rw=write --bs=4k \
 		--size=64k --fsync=4 --fault=eio-fsync@2
-	[ "$stderr" = "dbio: crash: job 'job': a fault (--fault, crash_fault=) is checked on workload=kv only for now: a fileio job stops at its first I/O error; drop the fault, or give a kv job" ]
+	[ "$stderr" = "dbio: crash: command line: key 'crash_fault': a fault (--fault, crash_fault=) is checked on workload=kv only for now: a fileio job stops at its first I/O error; drop the fault, or give a kv job (job 'job')" ]
 	is_empty_dir "$target"
 }

@@ -53,15 +53,22 @@ need_sqlite_layer() {
 @test "crash key: a job dbio crash cannot check is refused with dbio crash's reason, nothing run" {
 	need_sqlite_layer
 	run -2 --separate-stderr "$DBIO" run --crash=1 --directory="$target" --workload=oltp
-	[ "$stderr" = "dbio: job 'job': crash=1: workload=oltp: dbio crash checks workload=kv and workload=fileio for now" ]
+	[ "$stderr" = "dbio: command line: key 'workload': 'oltp': dbio crash checks workload=kv and workload=fileio for now (job 'job')" ]
 	run -2 --separate-stderr "$DBIO" sweep --vary batch=10,20 --crash=1 --directory="$target" "${KV[@]}" --numjobs=2
-	[ "$stderr" = "dbio: job 'job': crash=1: numjobs=2: dbio crash checks one thread (numjobs=1)" ]
+	[ "$stderr" = "dbio: command line: key 'numjobs': '2': dbio crash checks one thread (numjobs=1) (job 'job')" ]
 	run -2 --separate-stderr "$DBIO" run --crash=1 --directory="$target" "${KV[@]}" --crash_model=sideways
-	[ "$stderr" = "dbio: job 'job': crash=1: crash_model=sideways: expected lose, reorder, torn512 or torn4k" ]
+	[ "$stderr" = "dbio: command line: key 'crash_model': bad value 'sideways': expected lose, reorder, torn512 or torn4k (job 'job')" ]
+	# in a job file, the line of the key at fault
+	printf '[j]\nworkload=kv\nkv_engine=sqlite\nrecords=10\ncrash=1\ncrash_fault=eio@1\n' >"$scratch/fault.fio"
+	run -2 --separate-stderr "$DBIO" run "$scratch/fault.fio" --directory="$target"
+	[ "$stderr" = "dbio: $scratch/fault.fio:6: key 'crash_fault': bad value 'eio@1': expected eio-fsync@N, enospc-write@N (N from 1) or none (job 'j')" ]
+	printf '[j]\nworkload=kv\nkv_engine=sqlite\nrecords=10\nnumjobs=3\ncrash=1\n' >"$scratch/threads.fio"
+	run -2 --separate-stderr "$DBIO" run "$scratch/threads.fio" --directory="$target"
+	[ "$stderr" = "dbio: $scratch/threads.fio:5: key 'numjobs': '3': dbio crash checks one thread (numjobs=1) (job 'j')" ]
 	printf '[a]\nworkload=kv\nkv_engine=sqlite\nrecords=10\ncrash=1\ndirectory=%s\n[b]\nworkload=kv\nkv_engine=sqlite\nrecords=10\ndirectory=%s\n' \
 		"$target" "$target" >"$scratch/two.fio"
 	run -2 --separate-stderr "$DBIO" run "$scratch/two.fio"
-	[ "$stderr" = "dbio: job 'a': crash=1: dbio crash checks one job at a time: give it a group of its own (stonewall)" ]
+	[ "$stderr" = "dbio: $scratch/two.fio:5: key 'crash': dbio crash checks one job at a time: give it a group of its own (stonewall) (job 'a')" ]
 	is_empty_dir "$target"
 }
 
@@ -90,7 +97,7 @@ need_sqlite_layer() {
 	run "$DBIO_MIN" crash --cleanup "$target"
 	[ "$output" = "dbio: crash: the power-cut layer is left out of this build: install libfuse3-dev and build again" ]
 	run -2 --separate-stderr "$DBIO_MIN" run --crash=1 --directory="$target" --size=64k
-	[ "$stderr" = "dbio: job 'job': crash=1: the power-cut layer is left out of this build: install libfuse3-dev and build again" ]
+	[ "$stderr" = "dbio: command line: key 'crash': the power-cut layer is left out of this build: install libfuse3-dev and build again (job 'job')" ]
 }
 
 @test "crash key: a directory through another user's symlink is refused before a layer is made there" {

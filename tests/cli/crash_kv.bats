@@ -178,9 +178,9 @@ unsafe() {
 	need_powercut
 	need_built kv_engine=sqlite # kv's default engine
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=meta
-	[ "$stderr" = "dbio: crash: job 'job': workload=meta: dbio crash checks workload=kv and workload=fileio for now" ]
+	[ "$stderr" = "dbio: crash: command line: key 'workload': 'meta': dbio crash checks workload=kv and workload=fileio for now (job 'job')" ]
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=kv --numjobs=2
-	[ "$stderr" = "dbio: crash: job 'job': numjobs=2: dbio crash checks one thread (numjobs=1)" ]
+	[ "$stderr" = "dbio: crash: command line: key 'numjobs': '2': dbio crash checks one thread (numjobs=1) (job 'job')" ]
 	run -2 --separate-stderr "$DBIO" crash --acks x --directory="$target" --workload=kv
 	[ "$stderr" = "dbio: crash: --acks 'x': expected a count from 0 to 1000000" ]
 	run -2 --separate-stderr "$DBIO" crash --acks 3 --exec true "$target"

@@ -107,9 +107,9 @@ toy() {
 	need_powercut
 	need_built kv_engine=sqlite # kv's default engine
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=kv --crash_model=tear
-	[ "$stderr" = "dbio: crash: job 'job': crash_model=tear: expected lose, reorder, torn512 or torn4k" ]
+	[ "$stderr" = "dbio: crash: command line: key 'crash_model': bad value 'tear': expected lose, reorder, torn512 or torn4k (job 'job')" ]
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=kv --crash_fault=eio@1
-	[ "$stderr" = "dbio: crash: job 'job': crash_fault=eio@1: expected eio-fsync@N, enospc-write@N (N from 1) or none" ]
+	[ "$stderr" = "dbio: crash: command line: key 'crash_fault': bad value 'eio@1': expected eio-fsync@N, enospc-write@N (N from 1) or none (job 'job')" ]
 	is_empty_dir "$target"
 }
 

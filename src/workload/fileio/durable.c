@@ -46,8 +46,16 @@ static struct fileio_durable {
 	uint8_t *back;
 } fd_ = { .c = { .lock = PTHREAD_MUTEX_INITIALIZER, .check = check } };
 
-/* Why job is not one the check knows, or NULL. */
-static const char *refusal(const struct job *job)
+/* why, with *key = k: the key a refusal is about. */
+static const char *about(const char **key, const char *k, const char *why)
+{
+	*key = k;
+	return why;
+}
+
+/* Why job is not one the check knows, with *key the key it is about, or
+ * NULL. */
+static const char *refusal(const struct job *job, const char **key)
 {
 	const struct fileio_files *f = fileio_files(job);
 	static const char *const engines[] = { "psync", "sync", "pvsync", "pvsync2", "vsync" };
@@ -56,19 +64,27 @@ static const char *refusal(const struct job *job)
 	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
 		known |= !strcmp(job->eng->name, engines[i]);
 	if (f->layout.rw != RW_WRITE && f->layout.rw != RW_RANDWRITE)
-		return "rw: dbio crash checks fileio jobs that only write (rw=write or rw=randwrite)";
+		return about(key, "rw",
+			     "dbio crash checks fileio jobs that only write (rw=write or rw=randwrite)");
 	if (!known)
-		return "ioengine: dbio crash checks fileio through psync, sync, pvsync, pvsync2 or vsync for now";
+		return about(
+			key, "ioengine",
+			"dbio crash checks fileio through psync, sync, pvsync, pvsync2 or vsync for now");
 	if (fileio_conf(job)->read_iolog[0])
-		return "read_iolog: dbio crash checks the job's own writes, not a replayed log";
+		return about(key, "read_iolog", "dbio crash checks the job's own writes, not a replayed log");
 	if (f->verify.verify != VERIFY_NONE)
-		return "verify= is for dbio run: dbio crash seals every block and reads it back at each cut";
+		return about(
+			key, "verify",
+			"verify= is for dbio run: dbio crash seals every block and reads it back at each cut");
 	if (f->where.sizes_vary || f->where.min_bs != f->where.max_bs)
-		return "bs: dbio crash checks writes of one block size (no bsrange, bssplit or blockalign below bs)";
+		return about(
+			key, "bs",
+			"dbio crash checks writes of one block size (no bsrange, bssplit or blockalign below bs)");
 	if (f->where.min_bs < 64)
-		return "bs: below 64 bytes leaves no room for the block's seal";
+		return about(key, "bs", "below 64 bytes leaves no room for the block's seal");
 	if (job->time_based)
-		return "time_based: dbio crash checks a job bound by size (its cuts are chosen among its writes)";
+		return about(key, "time_based",
+			     "dbio crash checks a job bound by size (its cuts are chosen among its writes)");
 	return NULL;
 }
 
@@ -120,15 +136,15 @@ static void point(unsigned long n);
 int fileio_durable_start(struct worker *w, const struct where *wh, bool *on)
 {
 	const struct durable_probe *p = durable_probe();
-	const char *why;
+	const char *why, *key;
 	uint64_t n, bs;
 	int rc;
 
 	*on = false;
 	if (!p)
 		return 0;
-	if ((why = refusal(w->job)))
-		return dbio_err_set(&w->err, DBIO_EINPUT, "crash: job '%s': %s", w->job->name, why);
+	if ((why = refusal(w->job, &key)))
+		return job_fail(w->job, key, &w->err, "%s", why);
 	memset(&fd_.c.t, 0, sizeof(fd_.c.t));
 	fd_.c.probe = p;
 	fd_.w = w;
