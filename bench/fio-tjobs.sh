@@ -27,7 +27,10 @@
 # `--output-format=F --output=FILE` gets fio's JSON from `dbio run
 # --output-format=json` (json+ likewise) also where F is normal, as fio's does
 # through the same kind of wrapper: no test reads a normal output file, and
-# the JSON gives the op counts. Everything else is passed on unchanged.
+# the JSON gives the op counts. A job file that says verify_state_save=1
+# (t0036's and t0037's pre_job) gets --keep: fio keeps every job's files
+# (unlink=0), dbio only with --keep, and the test's job reads back those
+# files and the verify state. Everything else is passed on unchanged.
 #
 # "accepted": dbio did not refuse the job file (exit 2) nor its pre_job.
 # "ops": for jobs bound by size (neither time_based nor runtime in the file)
@@ -88,14 +91,18 @@ else
         echo "fio-tjobs.sh: warning: no PID namespace (unshare --pid): the jobs of a fio killed at the time limit may live on" >&2
 fi
 
-# wrapper NAME COMMAND...: an executable that runs COMMAND with fio's command
-# line as run-fio-tests.py gives it, translated as the header says.
+# wrapper NAME KEEP COMMAND...: an executable that runs COMMAND with fio's
+# command line as run-fio-tests.py gives it, translated as the header says;
+# KEEP (or "") is added for a job file that says verify_state_save=1 (a
+# pre_job whose files and verify state its test's job reads back: fio
+# keeps every job's files, dbio only with --keep; t0036, t0037).
 wrapper() {
-        local name=$1
-        shift
+        local name=$1 keep=$2
+        shift 2
         {
                 echo '#!/usr/bin/env bash'
                 printf 'tool=(%s)\n' "$(printf '%q ' "$@")"
+                printf 'keep=%q\n' "$keep"
                 printf 'limit=(%s)\n' "$(printf '%q ' timeout -k 5 "$LIMIT" "${NS[@]}")"
                 cat <<'SH'
 fmt=normal out="" args=()
@@ -105,6 +112,10 @@ for a in "$@"; do
         --output=*) out=${a#*=} ;;
         *) args+=("$a") ;;
         esac
+        if [ -n "$keep" ] && [[ $a == *.fio ]] && [ -f "$a" ] &&
+                grep -Eq '^[[:space:]]*verify_state_save[[:space:]]*=[[:space:]]*1' "$a"; then
+                args+=("$keep")
+        fi
 done
 case $fmt in json+) f=json+ ;; *) f=json ;; esac
 if [ -n "$out" ]; then
@@ -115,8 +126,8 @@ SH
         } >"$TMP/bin/$name"
         chmod +x "$TMP/bin/$name"
 }
-wrapper fio "$FIO"
-wrapper dbio-as-fio "$DBIO" run
+wrapper fio "" "$FIO"
+wrapper dbio-as-fio --keep "$DBIO" run
 
 # run TOOL: runs the selected tests with TOOL's wrapper; artifacts in
 # $SCRATCH/TOOL, run-fio-tests.py's lines in $SCRATCH/TOOL.log.

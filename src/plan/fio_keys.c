@@ -235,7 +235,6 @@ const struct fio_key fio_keys[] = {
 	{ "verify_mode", ENGINE("io_uring_cmd (NVMe and SCSI passthrough)") },
 	{ "verify_pattern_interval", LATER("restarts verify_pattern every N bytes") },
 	{ "verify_policy", LATER("checks only the writes an fsync covered") },
-	{ "verify_state_load", "dbio writes no verify state files (verify_state_save is recorded only); use verify_only on kept files" },
 	{ "verify_write_sequence", LATER("checks the write sequence number in each header") },
 	{ "verifysort", DEPRECATED },
 	{ "verifysort_nr", DEPRECATED },

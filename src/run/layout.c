@@ -211,11 +211,22 @@ void layout_share(struct layout *l, size_t n)
 				}
 }
 
+/* What reads back a kept file, for messages. */
+static const char *kept_reader(const struct job *job)
+{
+	if (fileio_files(job)->verify.verify_only)
+		return "verify_only";
+	return fileio_files(job)->verify.verify_state_load ? "verify_state_load"
+							   : "a job that only reads with verify=";
+}
+
 /* Open f again, as an earlier group of the run left it (files_from_earlier)
- * or, for verify_only, as an earlier run kept it: a regular file of dbio's
- * user with one link (no symlink, no hard link to a file elsewhere),
- * grown to f->size if it is shorter. Removed at the end only when this run
- * made it. 0 or an error in err. */
+ * or, for verify_only, verify_state_load and a job that only reads with
+ * verify=, as an earlier run kept it: a regular file of dbio's user with
+ * one link (no symlink, no hard link to a file elsewhere), grown to
+ * f->size if it is shorter and an earlier group's (a kept file is read as
+ * it is). Removed at the end only when this run made it. 0 or an error in
+ * err. */
 static int reopen(struct layout *l, struct layout_file *f, struct dbio_err *err)
 {
 	int fd = dbio_sys->openat(l->dirs[f->dir].fd, f->name, O_RDWR | O_NOFOLLOW | O_CLOEXEC), rc = 0;
@@ -226,8 +237,8 @@ static int reopen(struct layout *l, struct layout_file *f, struct dbio_err *err)
 			err, errno == ENOENT ? DBIO_EINPUT : -errno,
 			fileio_files(l->job)->verify.files_from_earlier
 				? "%s: cannot open the file an earlier job wrote: %s"
-				: "%s: cannot open: %s: verify_only reads back what a run with --keep wrote before",
-			f->path, strerror(errno));
+				: "%s: cannot open: %s: %s reads back what a run with --keep wrote before",
+			f->path, strerror(errno), kept_reader(l->job));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != geteuid())
 		rc = dbio_err_set(err, DBIO_EUNSAFE,
 				  "%s: not a regular file of dbio's user with one link: not opened again",
@@ -241,10 +252,10 @@ static int reopen(struct layout *l, struct layout_file *f, struct dbio_err *err)
 		 mark_check(fd, RUN_MARK_LIVE))
 		rc = dbio_err_set(
 			err, DBIO_EUNSAFE,
-			"%s: not a file dbio kept: it lacks the mark trusted.dbio.kept that --keep leaves (verify_only reads back only such a file, and needs root and extended attributes to tell it): not opened",
-			f->path);
-	else if ((uint64_t)st.st_size < f->size && !fileio_files(l->job)->verify.verify_only &&
-		 (rc = preallocate(l, f, fd)))
+			"%s: not a file dbio kept: it lacks the mark trusted.dbio.kept that --keep leaves (%s reads back only such a file, and needs root and extended attributes to tell it): not opened",
+			f->path, kept_reader(l->job));
+	else if ((uint64_t)st.st_size < f->size && fileio_files(l->job)->verify.files_from_earlier &&
+		 !job_reads_kept(l->job) && (rc = preallocate(l, f, fd)))
 		dbio_err_set(err, rc, "%s: cannot grow: %s", f->path, strerror(-rc));
 	/* removed at the end only when it is the earlier job's file */
 	f->created = fileio_files(l->job)->verify.files_from_earlier && rc != DBIO_EUNSAFE;
@@ -315,8 +326,11 @@ int layout_create(struct layout *l, struct dbio_err *err)
 						l->adopt_any ? 0 : f->size, l->adopt, err);
 			continue;
 		}
-		if (fileio_files(l->job)->verify.files_from_earlier ||
-		    fileio_files(l->job)->verify.verify_only) {
+		/* a job that only reads with verify= reads back a kept file
+		 * of its name (reopen checks the mark), lays out the others */
+		if (fileio_files(l->job)->verify.files_from_earlier || job_reads_kept(l->job) ||
+		    (job_verifies_reads(l->job) &&
+		     !fstatat(l->dirs[f->dir].fd, f->name, &st, AT_SYMLINK_NOFOLLOW))) {
 			rc = reopen(l, f, err);
 			continue;
 		}

@@ -36,7 +36,9 @@ bool run_is_job_file(const struct job *job, const char *name)
 	return s[n + 1] != '\0';
 }
 
-bool run_leftover_ours(int dirfd, const char *name)
+/* Whether dirfd/name is a regular file of dbio's user with one link that
+ * carries mark, opened without following a symlink. */
+static bool marked_ours(int dirfd, const char *name, const char *mark)
 {
 	/* a look, not I/O of the job: past the syscall seam, as the other
 	 * checks of the target directories */
@@ -47,9 +49,19 @@ bool run_leftover_ours(int dirfd, const char *name)
 	if (fd < 0)
 		return false;
 	ours = !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_nlink == 1 && st.st_uid == geteuid() &&
-	       !mark_check(fd, RUN_MARK_LIVE);
+	       !mark_check(fd, mark);
 	close(fd);
 	return ours;
+}
+
+bool run_leftover_ours(int dirfd, const char *name)
+{
+	return marked_ours(dirfd, name, RUN_MARK_LIVE);
+}
+
+bool run_kept_ours(int dirfd, const char *name)
+{
+	return marked_ours(dirfd, name, RUN_MARK_KEPT);
 }
 
 void layout_clear_leftovers(struct layout *l, const struct run_opts *opts)

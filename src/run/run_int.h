@@ -276,6 +276,26 @@ void run_walls_release(struct run_group *g);
  * refuses it, never removes it), and verify_only may read it back as one
  * dbio wrote. */
 #define RUN_MARK_KEPT "kept"
+/* The mark on a verify state file dbio saved (vstate.c). */
+#define RUN_MARK_VSTATE "verify-state"
+
+/* fio's verify state between runs on kept files (vstate.c). The name of
+ * thread t's state file: dbio.<job>.verify.<fio's thread number>.state. */
+void run_vstate_name(const struct job *job, unsigned t, char *out, size_t len);
+/* Before anything is written, for a job whose first directory is dir:
+ * with verify_state_load every thread's state read and checked; when the
+ * job will save one (--keep), each name absent or a state dbio saved.
+ * 0 or an error in err naming the file. */
+int run_vstate_check(const struct job *job, const char *dir, const struct run_opts *opts,
+		     struct dbio_err *err);
+/* Thread t's state in dirfd (dir for messages), every field checked
+ * against the job: the writes it saved into *writes. 0 or an error. */
+int run_vstate_load(const struct job *job, int dirfd, const char *dir, unsigned t, uint64_t *writes,
+		    struct dbio_err *err);
+/* After the group's threads: with --keep, each started thread of a job
+ * that saves its verify state writes it, in the job's first directory.
+ * 0 or the first error (kept in err unless it holds one). */
+int run_vstate_save(struct run_group *g, struct dbio_err *err);
 
 /* Record a file a group creates for a later group (carried.c); whether
  * st is one recorded. */
@@ -292,6 +312,9 @@ bool run_is_job_file(const struct job *job, const char *name);
  * user with one link, carrying RUN_MARK_LIVE, opened without following a
  * symlink. */
 bool run_leftover_ours(int dirfd, const char *name);
+/* The same for a file an earlier run kept (RUN_MARK_KEPT), which a job
+ * that verifies its reads reads back (job_verifies_reads). */
+bool run_kept_ours(int dirfd, const char *name);
 
 /* Remove the job's leftovers (run_leftover_ours) from its directories,
  * each named in a warning on opts; what cannot be removed is a warning

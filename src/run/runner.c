@@ -306,6 +306,17 @@ static int group_assign(struct run_group *g, struct dbio_err *err)
 
 			run_assign(w, job, &g->layouts[j], &g->wfiles[fi], t);
 			fi += w->nfiles;
+			/* verify_state_load: read again, as the check read it */
+			if (fileio_files(job)->verify.verify_state_load &&
+			    (job->wl->caps & WORKLOAD_CAP_FILES)) {
+				int rc = run_vstate_load(job, g->layouts[j].dirs[0].fd,
+							 g->layouts[j].dirs[0].path, t, &w->vstate_writes,
+							 err);
+
+				if (rc)
+					return rc;
+				w->vstate = true;
+			}
 			w->stop = &run_stop_signal;
 			w->job_stop = &g->job_stop[j];
 			w->shared = g->shared[j];
@@ -479,7 +490,9 @@ static int group_body(struct run_group *g, struct dbio_err *err)
 	if (opts->coord) /* under MPI: every rank laid out, or every rank stops */
 		rc = run_coord_barrier(opts->coord, "layout", signalled(rc, err), err);
 	if (!rc && (group_start(g, err) | run_collect(g, err)))
-		rc = err->code;				 /* the first failure */
+		rc = err->code;				  /* the first failure */
+	if (g->started && run_vstate_save(g, err) && !rc) /* fio saves it after a failure too */
+		rc = err->code;
 	if (g->started && run_logs_write(g, err) && !rc) /* fio writes its logs after a failure too */
 		rc = err->code;
 	if (opts->coord)

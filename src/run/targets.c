@@ -49,6 +49,24 @@ static void warn_ram(const struct job *job, const char *path, const char *statfs
 		path, type, job->name);
 }
 
+/* A job that only reads with verify= reads back the files an earlier run
+ * kept under the names it gives (fio's filename=): such a name carrying
+ * the mark --keep left is dbio's, not a foreign file (the layout checks it
+ * again as it opens it). verify_only's kept files still need --force. */
+static bool kept_named(const struct job *job, int dirfd, const char *name)
+{
+	bool named = false;
+
+	if (!job_verifies_reads(job) || !fileio_files(job)->layout.filename[0])
+		return false;
+	for (size_t i = 0; i < fileio_files(job)->layout.nrfiles && !named; i++) {
+		char n[4096];
+
+		named = !strcmp(job_filename_at(job, i, n, sizeof(n)), name);
+	}
+	return named && run_kept_ours(dirfd, name);
+}
+
 static int check_dir(const struct job *job, const char *path, bool warn, const struct run_opts *opts,
 		     struct dbio_err *err)
 {
@@ -83,13 +101,16 @@ static int check_dir(const struct job *job, const char *path, bool warn, const s
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		if (strncmp(e->d_name, "dbio.", 5)) {
-			if (!foreign && !(foreign = strdup(e->d_name)))
+			if (!foreign && !kept_named(job, dirfd(d), e->d_name) &&
+			    !(foreign = strdup(e->d_name)))
 				foreign = "?";
-		} else if (!leftover && !fileio_files(job)->verify.verify_only &&
-			   run_is_job_file(job, e->d_name) && !run_leftover_ours(dirfd(d), e->d_name)) {
+		} else if (!leftover && !job_reads_kept(job) && run_is_job_file(job, e->d_name) &&
+			   !run_leftover_ours(dirfd(d), e->d_name) &&
+			   !(job_verifies_reads(job) && run_kept_ours(dirfd(d), e->d_name))) {
 			/* one with dbio's live mark is removed before the layout;
-			 * verify_only reads back the files --keep marked kept,
-			 * and the layout checks each (reopen) */
+			 * verify_only, verify_state_load and a job that only
+			 * reads with verify= read back the files --keep marked
+			 * kept, and the layout checks each (reopen) */
 			if (!(leftover = strdup(e->d_name)))
 				leftover = "?";
 		}
@@ -122,7 +143,7 @@ static int check_named_files(const struct job *job, char **dirs, size_t ndirs, c
 {
 	if (job->eng && (job->eng->caps & ENGINE_CAP_DISKLESS))
 		return 0; /* null: the named file is never touched, as in fio */
-	for (size_t i = 0; fileio_files(job)->layout.filename[0] && !fileio_files(job)->verify.verify_only &&
+	for (size_t i = 0; fileio_files(job)->layout.filename[0] && !job_reads_kept(job) &&
 			   i < fileio_files(job)->layout.nrfiles;
 	     i++) {
 		char name[4096], path[8200];
@@ -143,6 +164,8 @@ static int check_named_files(const struct job *job, char **dirs, size_t ndirs, c
 				err, DBIO_EUNSAFE,
 				"%s: a file the replayed log names exists, and dbio replays only onto files it creates (and removes): remove it (key 'read_iolog', job '%s')",
 				path, job->name);
+		if (job_verifies_reads(job) && run_kept_ours(AT_FDCWD, path))
+			continue; /* read back, as the layout opens it again (reopen) */
 		if (!lstat(path, &st) || errno != ENOENT)
 			return dbio_err_set(
 				err, DBIO_EUNSAFE,
@@ -262,6 +285,8 @@ int run_check_targets(const struct jobset *set, const struct run_opts *opts, str
 			rc = check_spread(&set->jobs[j], dirs, (size_t)n, err);
 		if (!rc && n > 0)
 			rc = check_named_files(&set->jobs[j], dirs, (size_t)n, opts, err);
+		if (!rc && n > 0)
+			rc = run_vstate_check(&set->jobs[j], dirs[0], opts, err);
 		for (int i = 0; i < n; i++)
 			free(dirs[i]);
 		free(dirs);

@@ -170,6 +170,11 @@ struct worker {
 	/* Appended. dbio crash: the crash states checked and what they lost
 	 * (on false for a run that was not checked). */
 	struct durable_tally durable;
+	/* Appended. fio's verify_state_load (set by the runner from the
+	 * state file, run/vstate.c): the thread reads back at most
+	 * vstate_writes blocks, the writes the saved thread completed. */
+	bool vstate;
+	uint64_t vstate_writes;
 };
 
 /* One measured read, write or trim (op) of len bytes that took lat_ns,

@@ -5,7 +5,10 @@
 # checks what it reads; a later group works on the file an earlier one
 # wrote (fio's surface-scan); bytes flipped in N blocks of a kept file give
 # exactly N reports and exit 1; the values dbio refuses, each with its
-# reason; and what a reopened file must be (no symlink, no hard link).
+# reason; what a reopened file must be (no symlink, no hard link); and
+# fio's verify state between runs (verify_state_save with --keep, then
+# verify_state_load: fio 3.33's counts, t0036, t0037) with what a state
+# file must be (dbio's mark, every field; no symlink, no device node).
 
 load helpers
 
@@ -586,4 +589,223 @@ EOF2
 	# the side by side with fio itself
 	rm -rf "$target" && mkdir "$target"
 	same_as_fio j.fio
+}
+
+# state_jobs [PRE_KEY...]: fio's t0036 as two job files, pre.fio (writes
+# the file vfile with verify=md5, plus PRE_KEYs, one a line) and post.fio
+# (reads it back with verify_state_load=1); and nost.fio, post.fio without
+# verify_state_load.
+state_jobs() {
+	local common='[global]\nfilename=vfile\nverify=md5\nsize=512k\n[job]\n'
+	{
+		printf "${common}rw=write\nverify_state_save=1\n"
+		printf '%s\n' "$@"
+	} >pre.fio
+	printf "${common}rw=read\nverify_state_load=1\n" >post.fio
+	printf "${common}rw=read\n" >nost.fio
+}
+
+# fio_pair DIR: fio 3.33 runs pre.fio then post.fio in DIR (the state file
+# in DIR, its current directory); post.fio's op counts into fio.counts.
+fio_pair() {
+	command -v fio >/dev/null || skip "fio is not installed (scripts/install-deps installs it)"
+	mkdir -p "$1"
+	(cd "$1" && fio --output-format=json --output=pre.json ../pre.fio >/dev/null)
+	(cd "$1" && fio --output-format=json --output=post.json ../post.fio >/dev/null)
+	fio_counts "$1/post.json" >fio.counts
+}
+
+@test "fio verify: verify_state_save with --keep, then verify_state_load reads back what the write job completed, fio 3.33's counts (t0036; cut short by io_size: 50)" {
+	need_verify md5
+	state_jobs
+	dbio_ok pre.fio --directory="$target" --keep
+	[ "$(counts "$result")" = "$(printf 'job read 128\njob write 128')" ]
+	# one state file per thread: dbio.<job>.verify.<fio's thread number>.state
+	[ "$(stat -c %s "$target/dbio.job.verify.0.state")" -eq 312 ]
+	dbio_ok post.fio --directory="$target"
+	# fio 3.33 (t0036-pre.fio, t0036-post.fio): 128 reads
+	[ "$(counts "$result")" = "job read 128" ]
+	[ -f "$target/vfile" ]
+	# a write job cut short (io_size=200k: 50 of the 128 blocks): the job
+	# that loads its state reads back the 50 it wrote, as fio 3.33
+	rm -rf "$target" && mkdir "$target"
+	state_jobs io_size=200k
+	dbio_ok pre.fio --directory="$target" --keep
+	[ "$(counts "$result")" = "$(printf 'job read 50\njob write 50')" ]
+	dbio_ok post.fio --directory="$target"
+	[ "$(counts "$result")" = "job read 50" ]
+	json_is "$result" $R0.ops.read.bytes=204800 partial=false
+	counts "$result" >dbio.counts
+	fio_pair fio-run
+	diff fio.counts dbio.counts
+	# without the state the same read job checks all 128 blocks of the
+	# kept file and finds no header in the 78 never written (fio 3.33
+	# also fails: "bad magic header 0 ... offset 204800")
+	run --separate-stderr "$DBIO" run nost.fio --directory="$target" --output="$result"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"dbio: $target/vfile: verify=md5: 78 of 128 blocks read back did not match what was written"* ]]
+	[[ "$stderr" == *"dbio: $target/vfile: verify=md5: block of 4096 bytes at offset 204800: no header: magic expected 0xacca, found 0x0000"* ]]
+	# the kept file stays, unchanged by the reads
+	[ "$(stat -c %s "$target/vfile")" -eq 524288 ]
+}
+
+@test "fio verify: t0037's verify state: libaio at iodepth=32 over four files, loops=4, reads back the 512 writes (fio 3.42; 3.33 reads 128, its loops bug of t0029)" {
+	need_verify md5
+	need_engine libaio
+	local common='[global]\nfilename=f.1:f.2:f.3:f.4\nverify=md5\nioengine=libaio\niodepth=32\nsize=512k\nloops=4\n[job]\n'
+	printf "${common}rw=write\nverify_state_save=1\n" >pre.fio
+	printf "${common}rw=read\nverify_state_load=1\n" >post.fio
+	dbio_ok pre.fio --directory="$target" --keep
+	[ "$(counts "$result")" = "$(printf 'job read 512\njob write 512')" ]
+	dbio_ok post.fio --directory="$target"
+	# fio 3.42 (built from fio's tree): 512 reads; fio 3.33 reads one loop,
+	# 128, with or without the state (fixed by fio's 96a7e64c, as t0029)
+	[ "$(counts "$result")" = "job read 512" ]
+}
+
+@test "fio verify: no state file without --keep (the files go), and verify_state_save=0 saves none" {
+	need_verify md5
+	state_jobs
+	dbio_ok pre.fio --directory="$target"
+	is_empty_dir "$target"
+	sed -i 's/verify_state_save=1/verify_state_save=0/' pre.fio
+	dbio_ok pre.fio --directory="$target" --keep
+	[ "$(ls "$target")" = vfile ]
+	run --separate-stderr "$DBIO" run post.fio --directory="$target" --output="$result"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $target/dbio.job.verify.0.state: no verify state: verify_state_load reads what a job of the same name saved in an earlier run with verify= and --keep (job 'job')" ]
+}
+
+@test "fio verify: a corrupt, cut, foreign or mismatched verify state file is refused, naming the file and what is wrong, before anything is read" {
+	need_verify md5
+	state_jobs
+	dbio_ok pre.fio --directory="$target" --keep
+	local st="$target/dbio.job.verify.0.state"
+	cp --preserve=xattr "$st" good.state
+	rm "$result"
+	# one byte of the saved write count changed
+	printf '\x07' | dd of="$st" bs=1 seek=296 count=1 conv=notrunc status=none
+	run --separate-stderr "$DBIO" run post.fio --directory="$target" --output="$result"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $st: verify state is corrupt: its crc32c does not match its bytes" ]
+	[ ! -e "$result" ]
+	# cut short
+	cp --preserve=xattr good.state "$st" && truncate -s 311 "$st"
+	run --separate-stderr "$DBIO" run post.fio --directory="$target" --output="$result"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $st: verify state of 311 bytes, expected 312: corrupt or not dbio's" ]
+	# another magic
+	cp --preserve=xattr good.state "$st" && printf 'X' | dd of="$st" bs=1 count=1 conv=notrunc status=none
+	run --separate-stderr "$DBIO" run post.fio --directory="$target" --output="$result"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $st: not a verify state file of dbio (no magic DBIOVST)" ]
+	# another version, its crc32c made right: the version is what is refused
+	cp --preserve=xattr good.state "$st"
+	"$PYTHON" - "$st" <<'PY'
+import struct, sys
+def crc32c(data):
+    crc = 0xffffffff
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82f63b78 if crc & 1 else 0)
+    return crc ^ 0xffffffff
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+b[8:12] = struct.pack("<I", 2)
+b[308:312] = struct.pack("<I", crc32c(bytes(b[:308])))
+with open(p, "r+b") as f:
+    f.write(b)
+PY
+	run --separate-stderr "$DBIO" run post.fio --directory="$target" --output="$result"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $st: verify state of version 2; this dbio reads version 1" ]
+	# the same bytes without dbio's mark (a copy root made by hand)
+	rm "$st" && cp good.state "$st"
+	run --separate-stderr "$DBIO" run post.fio --directory="$target" --output="$result"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $st: not a verify state dbio saved: it lacks the mark trusted.dbio.kept=verify-state (needs root and extended attributes)" ]
+	# a read job of another verify= and of other blocks
+	cp --preserve=xattr good.state "$st"
+	run --separate-stderr "$DBIO" run post.fio --directory="$target" --output="$result" --set verify=crc32c
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $st: saved by a job with verify=md5; job 'job' has verify=crc32c" ]
+	run --separate-stderr "$DBIO" run post.fio --directory="$target" --output="$result" --bs=8k
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $st: saved by a job of 1 files and blocks of 4096 bytes; job 'job' has 1 and 8192" ]
+	# the good one still reads back
+	dbio_ok post.fio --directory="$target"
+	[ "$(counts "$result")" = "job read 128" ]
+}
+
+@test "fio verify: a symlink or a device node planted at the verify state's name is neither followed nor replaced, by the job that saves nor by the one that loads" {
+	need_verify md5
+	state_jobs
+	printf 'PRECIOUS\n' >precious
+	ln -s "$PWD/precious" "$target/dbio.job.verify.0.state"
+	run --separate-stderr "$DBIO" run pre.fio --directory="$target" --keep --output="$result"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $target/dbio.job.verify.0.state: exists and is not a verify state dbio saved (a symlink, a device node or another's file): not replaced; remove it, or give verify_state_save=0 (job 'job')" ]
+	[ "$(cat precious)" = PRECIOUS ]
+	# nothing laid out
+	[ "$(ls "$target")" = dbio.job.verify.0.state ]
+	run --separate-stderr "$DBIO" run post.fio --directory="$target" --output="$result"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $target/dbio.job.verify.0.state: a symlink, not a verify state dbio saved: not opened" ]
+	rm "$target/dbio.job.verify.0.state"
+	mknod "$target/dbio.job.verify.0.state" c 1 3
+	run --separate-stderr "$DBIO" run pre.fio --directory="$target" --keep --output="$result"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $target/dbio.job.verify.0.state: exists and is not a verify state dbio saved (a symlink, a device node or another's file): not replaced; remove it, or give verify_state_save=0 (job 'job')" ]
+	run --separate-stderr "$DBIO" run post.fio --directory="$target" --output="$result"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $target/dbio.job.verify.0.state: not a regular file, not a verify state dbio saved: not opened" ]
+	[ -c "$target/dbio.job.verify.0.state" ]
+}
+
+@test "fio verify: another user's file renamed in as the verify state is not taken, and the state dbio saved is replaced only by dbio" {
+	need_verify md5
+	attacker_dir 777
+	state_jobs
+	dbio_ok pre.fio --directory="$target" --keep
+	cp --preserve=xattr "$target/dbio.job.verify.0.state" good.state
+	# user 65534 swaps in a file of its own
+	setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "cp '$target/dbio.job.verify.0.state' '$target/x' && mv -f '$target/x' '$target/dbio.job.verify.0.state'"
+	run --separate-stderr "$DBIO" run post.fio --directory="$target" --output="$result"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $target/dbio.job.verify.0.state: not a regular file of dbio's user with one link: not a verify state dbio saved" ]
+	[ "$(stat -c %u "$target/dbio.job.verify.0.state")" -eq 65534 ]
+	# a run that writes again (the kept file removed) replaces dbio's own state
+	rm "$target/dbio.job.verify.0.state" "$target/vfile"
+	cp --preserve=xattr good.state "$target/dbio.job.verify.0.state"
+	dbio_ok pre.fio --directory="$target" --keep
+	dbio_ok post.fio --directory="$target"
+	[ "$(counts "$result")" = "job read 128" ]
+}
+
+@test "fio verify: verify_state_load is refused where it means nothing, with the reason" {
+	printf '[j]\nrw=read\nsize=1m\nverify_state_load=1\n' >a.fio
+	refused_file a.fio "dbio: a.fio:4: key 'verify_state_load': has nothing to do without verify=: give verify=crc32c (or another) (job 'j')"
+	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_state_load=1\n' >b.fio
+	refused_file b.fio "dbio: b.fio:5: key 'verify_state_load': for a job that only reads (rw=read or randread): it checks the writes an earlier run's job saved with verify_state_save (job 'j')"
+	printf '[j]\nrw=read\nsize=1m\nverify=crc32c\nverify_state_load=1\ntime_based\nruntime=1\n' >c.fio
+	refused_file c.fio "dbio: c.fio:5: key 'verify_state_load': not with time_based: it reads back as many blocks as the saved job wrote (job 'j')"
+}
+
+@test "fio verify: a job that only reads with verify= reads back the kept file of its name, and lays out one that is not there" {
+	need_verify md5
+	dbio_ok --directory="$target" --name=v --rw=write --bs=4k --size=64k --verify=md5 --keep
+	[ -f "$target/dbio.v.0.0" ]
+	dbio_ok --directory="$target" --name=v --rw=read --bs=4k --size=64k --verify=md5
+	[ "$(counts "$result")" = "v read 16" ]
+	[ -f "$target/dbio.v.0.0" ]
+	# a file named with filename=, kept: no --force needed
+	dbio_ok --directory="$target" --name=w --filename=named --rw=write --bs=4k --size=64k --verify=md5 --keep
+	dbio_ok --directory="$target" --name=w --filename=named --rw=randread --bs=4k --size=64k --verify=md5
+	[ "$(counts "$result")" = "w read 16" ]
+	# a file of the job's name that dbio did not keep is still refused
+	printf 'x%.0s' $(seq 100) >"$target/other"
+	run --separate-stderr "$DBIO" run --directory="$target" --name=o --filename=other --rw=read --size=64k --verify=md5 --force --output="$result"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "dbio: $target/other: exists, and dbio measures only files it creates (and removes): remove it or name another file (key 'filename', job 'o')" ]
 }

@@ -192,7 +192,8 @@ int job_validate_verify(struct job *job, struct dbio_err *err)
 	if (fileio_files(job)->verify.verify == VERIFY_NONE) {
 		static const char *const needs[] = { "verify_only",	     "verify_backlog",
 						     "verify_backlog_batch", "verify_interval",
-						     "verify_offset",	     "experimental_verify" };
+						     "verify_offset",	     "experimental_verify",
+						     "verify_state_load" };
 
 		for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
 			if (job_is_set(job, needs[i]))
@@ -211,6 +212,13 @@ int job_validate_verify(struct job *job, struct dbio_err *err)
 	if (fileio_files(job)->verify.verify_only && job->time_based)
 		return job_fail(job, "verify_only", err,
 				"not with time_based: it reads back the writes of a job bound by size");
+	if (fileio_files(job)->verify.verify_state_load && job_writes(job))
+		return job_fail(
+			job, "verify_state_load", err,
+			"for a job that only reads (rw=read or randread): it checks the writes an earlier run's job saved with verify_state_save");
+	if (fileio_files(job)->verify.verify_state_load && job->time_based)
+		return job_fail(job, "verify_state_load", err,
+				"not with time_based: it reads back as many blocks as the saved job wrote");
 	if (fileio_files(job)->verify.verify_only && job->ramp_ns)
 		return job_fail(
 			job, "ramp_time", err,

@@ -305,8 +305,10 @@ static const struct option_def files_defs[] = {
 	  .help = "Write nothing: read back and check the blocks the job would write, as fio, e.g. in a later group of the same run on the same filename=, or on files an earlier run kept (--keep; run with --force)." },
 	{ .name = "experimental_verify", .type = OPT_BOOL, .offset = F(verify.experimental_verify), .def = "0",
 	  .help = "Read back by replaying the job's offsets from the start, as fio's experimental verify, instead of a log of the writes: as many bytes as were written, the reads of a mixed job skipped; no log kept (verify_backlog does not apply). Refused where a block may be written twice (norandommap ...)." },
-	{ .name = "verify_state_save", .type = OPT_BOOL, .offset = F(verify.verify_state_save), .def = "1", .fio_noop = 1,
-	  .help = "fio saves its verify state to a file; dbio writes no state files. Recorded, changes nothing measured." },
+	{ .name = "verify_state_save", .type = OPT_BOOL, .offset = F(verify.verify_state_save), .def = "1",
+	  .help = "When the run keeps its files (--keep), save the writes each thread of a job that writes with verify= completed, as fio, in dbio.<job>.verify.<thread>.state beside the files, for a later run's verify_state_load." },
+	{ .name = "verify_state_load", .type = OPT_BOOL, .offset = F(verify.verify_state_load), .def = "0",
+	  .help = "A job that only reads with verify= reads back the files an earlier run kept (--keep) and checks only the writes its job of the same name saved with verify_state_save (dbio.<job>.verify.<thread>.state), as fio." },
 	{ .name = "verify_async", .type = OPT_UINT, .offset = F(verify.verify_async), .def = "0", .min = 0, .max = 1024, .fio_noop = 1,
 	  .help = "fio's threads that check blocks apart from the I/O; dbio checks in the job's threads. Recorded, changes nothing measured." },
 	{ .name = "verify_async_cpus", .never_brief = 1, .type = OPT_STR, .offset = F(verify.verify_async_cpus), .size = S(verify.verify_async_cpus), .def = "", .fio_noop = 1,
@@ -426,6 +428,24 @@ bool job_readback_counts(const struct job *job)
 	return (f->layout.rw == RW_WRITE || f->layout.rw == RW_RANDWRITE) &&
 	       f->verify.verify != VERIFY_NONE && f->verify.do_verify && !f->verify.verify_only &&
 	       !job->time_based && !job_pass_is_io_size(job);
+}
+
+bool job_reads_kept(const struct job *job)
+{
+	return fileio_files(job)->verify.verify_only || fileio_files(job)->verify.verify_state_load;
+}
+
+bool job_verifies_reads(const struct job *job)
+{
+	return !job_writes(job) && fileio_files(job)->verify.verify != VERIFY_NONE;
+}
+
+bool job_saves_vstate(const struct job *job)
+{
+	const struct fileio_files *f = fileio_files(job);
+
+	return job_writes(job) && f->verify.verify != VERIFY_NONE && f->verify.verify_state_save &&
+	       !f->verify.verify_only;
 }
 
 bool job_pass_is_io_size(const struct job *job)

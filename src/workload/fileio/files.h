@@ -231,7 +231,7 @@ struct files_verify {
 	uint64_t verify_offset;	       /* the header this many bytes into the block */
 	char verify_pattern[512];      /* as given: 0xaa555aa5, "text", 42 (fio's forms) */
 	bool verify_only;	       /* read back what an earlier run wrote; write nothing */
-	bool verify_state_save;	       /* fio_noop: dbio keeps no state files */
+	bool verify_state_save;	       /* with --keep: save the writes each thread completed (run/vstate.c) */
 	uint64_t verify_async;	       /* fio_noop: dbio checks in the worker thread */
 	char verify_async_cpus[256];   /* fio_noop: as given */
 	bool fill_device;	       /* write until ENOSPC (fio's fill_device, fill_fs) */
@@ -243,7 +243,8 @@ struct files_verify {
 	 * names the files of an earlier group (they are opened again). */
 	bool files_for_later;
 	bool files_from_earlier;
-	/* -- end of verify -- */
+	bool verify_state_load; /* read back only the writes verify_state_save saved, on kept files */
+				/* -- end of verify -- */
 };
 
 struct files_logs {
@@ -462,6 +463,18 @@ bool job_trims(const struct job *job);
 /* A job that only writes and reads its writes back after each pass (fio's
  * verify phase), those reads counting toward io_size's further passes. */
 bool job_readback_counts(const struct job *job);
+/* Whether the job reads back files an earlier run kept (--keep):
+ * verify_only, or verify_state_load. */
+bool job_reads_kept(const struct job *job);
+/* Whether the job only reads and checks what it reads (verify=): such a
+ * job reads back a file of its own name that an earlier run kept (the
+ * mark --keep leaves), as fio reads the files it finds, and lays out
+ * the others. */
+bool job_verifies_reads(const struct job *job);
+/* Whether the job saves its verify state when its files are kept: it
+ * writes with verify= and verify_state_save (fio's default), and is not
+ * verify_only (which writes nothing). */
+bool job_saves_vstate(const struct job *job);
 /* A random job that writes with norandommap: fio's pass (and its read
  * back's log) is io_size, not size (do_io's total_bytes). */
 bool job_pass_is_io_size(const struct job *job);

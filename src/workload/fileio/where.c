@@ -58,6 +58,9 @@ static void init_budget(struct where *wh, const struct job *job, const struct wo
 	if (fileio_files(job)->where.number_ios &&
 	    fileio_files(job)->where.number_ios <= UINT64_MAX / fileio_files(job)->layout.loops)
 		wh->max_ops = fileio_files(job)->where.number_ios * fileio_files(job)->layout.loops;
+	/* verify_state_load: no read past the writes the saved job completed */
+	if (w->vstate && w->vstate_writes < wh->max_ops)
+		wh->max_ops = w->vstate_writes;
 }
 
 /* The generator of blocks: sequential, a random map (lfsr keeps one even
