@@ -44,9 +44,14 @@ struct run_args {
 	const char *builtin_name; /* its name in messages */
 	int progress;		  /* -1: when stderr is a terminal */
 	enum out_format format;
-	bool format_set; /* --format was given */
-	bool wide;	 /* --wide: the closing table in one piece, however wide */
-	bool quiet;	 /* no progress lines on stderr (sysbench's output is sysbench's) */
+	bool format_set;	  /* --format was given */
+	bool wide;		  /* --wide: the closing table in one piece, however wide */
+	bool quiet;		  /* no progress lines on stderr (sysbench's output is sysbench's) */
+	const char *sections[64]; /* fio's --section NAME, each (argv's) */
+	size_t nsections;
+	bool parse_only;     /* fio's --parse-only: the jobs built and checked, none run */
+	bool readonly;	     /* fio's --readonly: a job that would write is refused */
+	bool warnings_fatal; /* fio's --warnings-fatal: taken, changes nothing */
 	struct run_opts opts;
 	const char *
 		agg_bw_name; /* run --bandwidth-log[=NAME]: NAME ("agg"); opts.agg_bw then points at agg_bw */

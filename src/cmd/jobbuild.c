@@ -163,8 +163,20 @@ int jobrun_build(const struct run_args *a, char *const *extra, size_t nextra, st
 	if (*suite)
 		rc = plan_jobfile_parse_string(set, a->builtin ? a->builtin : cmd_run_default_suite,
 					       a->builtin ? a->builtin_name : "(default suite)", err);
+	set->sections = a->sections;
+	set->nsections = a->nsections;
+	if (a->nsections && !a->nfiles)
+		rc = dbio_err_set(err, DBIO_EINPUT,
+				  "--section %s: picks the [sections] of job files, and none was given",
+				  a->sections[0]);
 	for (size_t i = 0; i < a->nfiles && !rc; i++)
 		rc = plan_jobfile_parse(set, a->files[i], err);
+	if (!rc && a->nsections && !set->njobs)
+		rc = dbio_err_set(
+			err, DBIO_EINPUT,
+			"--section %s%s: no job: no [section] of the job files has %s (fio: \"No job(s) defined\")",
+			a->sections[0], a->nsections > 1 ? " ..." : "",
+			a->nsections > 1 ? "any of these names" : "that name");
 	if (!rc && !files)
 		rc = add_named_jobs(a, extra, nextra, set, &named, err);
 	if (!rc && !files && !named) /* else fio's jobs of the command line, not the probe */

@@ -34,6 +34,7 @@ static const struct run_format {
 	{ "--format", "fio-json+", FORMAT_FIO_JSON_PLUS },
 	{ "--output-format", "json", FORMAT_FIO_JSON },
 	{ "--output-format", "json+", FORMAT_FIO_JSON_PLUS },
+	{ "--output-format", "normal", FORMAT_TEXT }, /* dbio's text, not fio's */
 };
 
 #define RUN_NFORMATS (sizeof(run_formats) / sizeof(run_formats[0]))
@@ -147,7 +148,14 @@ static int parse_format(const struct cmd_opts *spec, const struct cmd_opt *o, co
 					  : ", ",
 				 run_formats[f].name);
 		}
-	cmd_error("%s: %s: bad value '%s': expected %s", spec->subject, o->name, value, list);
+	if (!strcmp(o->name, "--output-format") && (!strcmp(value, "terse") || strchr(value, ',')))
+		cmd_error("%s: %s: '%s': %s; expected %s", spec->subject, o->name, value,
+			  strchr(value, ',')
+				  ? "one format at a time: --output FILE writes dbio's result beside it"
+				  : "fio's terse output is not in dbio",
+			  list);
+	else
+		cmd_error("%s: %s: bad value '%s': expected %s", spec->subject, o->name, value, list);
 	return 2;
 }
 
@@ -187,6 +195,101 @@ static int parse_bw_log(const struct cmd_opts *spec, const struct cmd_opt *o, co
 	return 0;
 }
 
+/* fio's --section NAME: only that job section of the job files (given
+ * again for more). */
+static int parse_section(const struct cmd_opts *spec, const struct cmd_opt *o, const char *value, void *args)
+{
+	struct run_args *a = args;
+
+	if (a->nsections == sizeof(a->sections) / sizeof(a->sections[0])) {
+		cmd_error("%s: %s: more than %zu sections", spec->subject, o->name, a->nsections);
+		return 2;
+	}
+	a->sections[a->nsections++] = value;
+	return 0;
+}
+
+/* fio's --eta=always|never|auto: dbio's status line (--progress) on,
+ * off, or when stderr is a terminal. */
+static int parse_eta(const struct cmd_opts *spec, const struct cmd_opt *o, const char *value, void *args)
+{
+	struct run_args *a = args;
+
+	if (!strcmp(value, "always") || !strcmp(value, "never") || !strcmp(value, "auto")) {
+		a->progress = !strcmp(value, "always") ? 1 : !strcmp(value, "never") ? 0 : -1;
+		return 0;
+	}
+	cmd_error("%s: %s: bad value '%s': expected always, never or auto", spec->subject, o->name, value);
+	return 2;
+}
+
+/* fio's --eta-newline=TIME and --eta-interval=TIME: how often fio's ETA
+ * line is new or updated; a time (fio's: a number of seconds, or with ms,
+ * s, m or h), checked, that changes nothing: dbio's status line
+ * (--progress) is updated once a second. */
+static int parse_eta_time(const struct cmd_opts *spec, const struct cmd_opt *o, const char *value, void *args)
+{
+	char *end;
+	double t;
+
+	(void)args;
+	errno = 0;
+	t = strtod(value, &end);
+	if (!errno && end != value && t > 0 && value[0] != '-' &&
+	    (!*end || !strcmp(end, "ms") || !strcmp(end, "s") || !strcmp(end, "m") || !strcmp(end, "h")))
+		return 0;
+	cmd_error("%s: %s: bad value '%s': expected a time above 0 (2, 500ms, 2s, 1m)", spec->subject,
+		  o->name, value);
+	return 2;
+}
+
+/* fio's command-line options that dbio does not take, and why (a fio
+ * command line with one gets this, not "unknown key"). */
+static const struct {
+	const char *name, *why;
+} fio_refused[] = {
+	{ "--status-interval",
+	  "dbio reports once, at the end; log_interval=TIME records every TIME's figures (a series in the result, --series-csv)" },
+	{ "--minimal", "fio's terse output is not in dbio: --output-format=json gives fio's JSON" },
+	{ "--terse-version", "fio's terse output is not in dbio: --output-format=json gives fio's JSON" },
+	{ "--debug", "dbio has no debug log: strace -f shows every call it makes" },
+	{ "--showcmd", "dbio does not turn job files into command lines" },
+	{ "--aux-path", "dbio keeps its state files (verify_state_save) beside the job's files" },
+	{ "--idle-prof", "dbio measures no idle CPU: the result's cpu figures are its threads' own" },
+	{ "--server", "dbio has no server mode: mpirun runs dbio on several machines (docs/mpi.md)" },
+	{ "--daemonize", "dbio has no server mode: mpirun runs dbio on several machines (docs/mpi.md)" },
+	{ "--client", "dbio has no client mode: mpirun runs dbio on several machines (docs/mpi.md)" },
+	{ "--remote-config", "dbio has no client mode: mpirun runs dbio on several machines (docs/mpi.md)" },
+	{ "--trigger-file", "dbio runs no trigger command" },
+	{ "--trigger-timeout", "dbio runs no trigger command" },
+	{ "--trigger", "dbio runs no trigger command" },
+	{ "--trigger-remote", "dbio runs no trigger command" },
+	{ "--inflate-log", "dbio writes no compressed logs (log_compression= is refused)" },
+	{ "--merge-blktrace-only", "dbio does not read blktrace files" },
+	{ "--crctest", "dbio has no checksum speed test" },
+	{ "--cpuclock-test", "dbio times with clock_gettime and has no CPU clock test" },
+	{ "--enghelp", "`dbio help fio-keys` lists fio's engines and keys, honoured or why not" },
+	{ "--cmdhelp", "`dbio help options` lists every job key; `dbio help fio-keys` fio's" },
+};
+
+static int parse_fio_refused(const struct cmd_opts *spec, const struct cmd_opt *o, const char *value,
+			     void *args)
+{
+	(void)value;
+	(void)args;
+	for (size_t i = 0; i < sizeof(fio_refused) / sizeof(fio_refused[0]); i++)
+		if (!strcmp(fio_refused[i].name, o->name))
+			cmd_error("%s: %s: fio's option, not taken: %s", spec->subject, o->name,
+				  fio_refused[i].why);
+	return 2;
+}
+
+#define FIO_REFUSED(opt)                                                                                     \
+	{                                                                                                    \
+		.name = opt, .kind = CMD_OPT_OPTEQ, .value = "X", .parse = parse_fio_refused,                \
+		.flags = CMD_OPT_HIDDEN                                                                      \
+	}
+
 static const struct cmd_opt run_rows[] = {
 	{ .name = "--format",
 	  .value = "FORMAT",
@@ -195,11 +298,12 @@ static const struct cmd_opt run_rows[] = {
 		  "elapsed, user, sys), or fio-json and fio-json+ (as --output-format) on standard output",
 	  .flags = CMD_OPT_NONEMPTY },
 	{ .name = "--output-format",
-	  .value = "json|json+",
+	  .value = "json|json+|normal",
 	  .parse = parse_format,
 	  .help = "fio's JSON on standard output instead of dbio's, in the shape of fio 3.33's with the "
 		  "same flag (json+: with each latency's histogram bins), for tools written for fio's output; "
-		  "--output still writes dbio's result (docs/fio-output.md says what dbio leaves out)",
+		  "--output still writes dbio's result (docs/fio-output.md says what dbio leaves out); "
+		  "normal: dbio's own text report, not fio's",
 	  .flags = CMD_OPT_NONEMPTY },
 	{ .name = "--bandwidth-log",
 	  .kind = CMD_OPT_OPTEQ,
@@ -217,6 +321,70 @@ static const struct cmd_opt run_rows[] = {
 		  "the same): taken, a whole number from 1, and changing nothing, since dbio's jobs are "
 		  "threads of one process",
 	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--alloc-size",
+	  .value = "KB",
+	  .parse = parse_max_jobs,
+	  .help = "fio's shared memory pool for its job processes: taken, a whole number from 1, and "
+		  "changing nothing, as --max-jobs",
+	  .flags = CMD_OPT_NONEMPTY },
+	{ .name = "--section",
+	  .value = "NAME",
+	  .parse = parse_section,
+	  .help = "fio's: only the job section NAME of the job files runs ([global] applies as ever); "
+		  "given again, each; the other sections are skipped unread, as fio skips them",
+	  .flags = CMD_OPT_NONEMPTY | CMD_OPT_REPEAT },
+	{ .name = "--parse-only",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = offsetof(struct run_args, parse_only),
+	  .help = "fio's: read and check the jobs' keys, run none, touch no file: exit 0 when every key "
+		  "is good, 2 with the reason when not (the directories are checked when the jobs run)" },
+	{ .name = "--readonly",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = offsetof(struct run_args, readonly),
+	  .help = "fio's safety mode: a job that would write is refused before any I/O. dbio lays out "
+		  "its files before a job reads them, so only a job that reads back the files an earlier "
+		  "run kept (--keep, then verify_only=1 or verify_state_load=1) runs" },
+	{ .name = "--eta",
+	  .value = "always|never|auto",
+	  .parse = parse_eta,
+	  .help = "fio's ETA line, here dbio's status line: always (--progress=line), never "
+		  "(--progress=none), auto (when stderr is a terminal)" },
+	{ .name = "--eta-newline",
+	  .value = "TIME",
+	  .parse = parse_eta_time,
+	  .help = "fio's period of a new ETA line: taken, a time (2, 500ms, 2s), and changing nothing: "
+		  "dbio's status line is updated once a second" },
+	{ .name = "--eta-interval",
+	  .value = "TIME",
+	  .parse = parse_eta_time,
+	  .help = "fio's period of the ETA line's updates: taken, a time, and changing nothing, as "
+		  "--eta-newline" },
+	{ .name = "--warnings-fatal",
+	  .kind = CMD_OPT_FLAG,
+	  .offset = offsetof(struct run_args, warnings_fatal),
+	  .help = "fio's: its parser's warnings are errors. Taken, and changing nothing: dbio refuses a "
+		  "key it does not honour, or a bad value, with exit 2, where fio warns" },
+	FIO_REFUSED("--status-interval"),
+	FIO_REFUSED("--minimal"),
+	FIO_REFUSED("--terse-version"),
+	FIO_REFUSED("--debug"),
+	FIO_REFUSED("--showcmd"),
+	FIO_REFUSED("--aux-path"),
+	FIO_REFUSED("--idle-prof"),
+	FIO_REFUSED("--server"),
+	FIO_REFUSED("--daemonize"),
+	FIO_REFUSED("--client"),
+	FIO_REFUSED("--remote-config"),
+	FIO_REFUSED("--trigger-file"),
+	FIO_REFUSED("--trigger-timeout"),
+	FIO_REFUSED("--trigger"),
+	FIO_REFUSED("--trigger-remote"),
+	FIO_REFUSED("--inflate-log"),
+	FIO_REFUSED("--merge-blktrace-only"),
+	FIO_REFUSED("--crctest"),
+	FIO_REFUSED("--cpuclock-test"),
+	FIO_REFUSED("--enghelp"),
+	FIO_REFUSED("--cmdhelp"),
 	{ 0 },
 };
 
@@ -237,6 +405,33 @@ static const struct cmd_opts cmd_run_opts = {
 		"130 interrupted by SIGINT, 143 by SIGTERM, 129 by SIGHUP, 131 by SIGQUIT.\n",
 	.tables = run_tables,
 };
+
+/* fio's --readonly: the first job of set that would write, refused in
+ * err; 0 when none would. fio refuses a job that writes or trims, and a
+ * file it would have to extend; dbio lays out every file it reads but
+ * those an earlier run kept. */
+static int readonly_check(const struct jobset *set, struct dbio_err *err)
+{
+	for (size_t j = 0; j < set->njobs; j++) {
+		const struct job *job = &set->jobs[j];
+
+		if (strcmp(job->workload, "fileio"))
+			return job_fail(
+				job, "workload", err,
+				"--readonly: workload=%s writes (its database, its files): fio's read-only mode refuses a job that writes",
+				job->workload);
+		if (fileio_files(job)->verify.verify_only || fileio_files(job)->verify.verify_state_load)
+			continue; /* reads back kept files, writing nothing */
+		if (job_writes(job))
+			return job_fail(
+				job, "rw", err,
+				"--readonly: the job writes or trims: fio's read-only mode refuses it");
+		return job_fail(
+			job, "rw", err,
+			"--readonly: dbio would lay out the job's files first, writing them (fio refuses to extend a file in read-only mode): only a job that reads back the files an earlier run kept (--keep, then verify_only=1 or verify_state_load=1) runs");
+	}
+	return 0;
+}
 
 static int run_main(int argc, char **argv)
 {
@@ -259,6 +454,8 @@ static int run_main(int argc, char **argv)
 	}
 	jobrun_progress(&args);
 	rc = jobrun_build(&args, NULL, 0, &set, &suite, &err);
+	if (!rc && args.readonly)
+		rc = readonly_check(&set, &err);
 	if (args.mpi && (rc = jobrun_mpi_prepare(&args, &set, rc, &err)))
 		run_coord_dirs_remove(args.opts.coord, false); /* what the others made */
 	if (rc) {
@@ -270,6 +467,8 @@ static int run_main(int argc, char **argv)
 	       : args.format == FORMAT_FIO_JSON_PLUS ? show_fio_json_plus
 	       : suite				     ? show_suite
 						     : show_jobs;
+	if (args.parse_only) /* fio's: the jobs are good, none runs */
+		goto out_set;
 	if (suite && !args.builtin && (status = suite_direct(&args, &set)))
 		goto out_set;
 	status = jobrun_execute(&args, &set, argc + 1, argv - 1, show);

@@ -119,6 +119,11 @@ struct jobset {
 	size_t njobs;
 	char **files; /* job file names the origins point into */
 	size_t nfiles;
+	/* fio's --section NAME (repeated): only the job sections of these
+	 * names are read from job files, [global] always; the others are
+	 * skipped unread, their keys too, as fio skips them. 0: every one. */
+	const char *const *sections;
+	size_t nsections;
 };
 
 /* Set key=value on job, in every table of job->keys that has the key (the

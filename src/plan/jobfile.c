@@ -28,6 +28,7 @@ struct parse_state {
 	bool at_line_start_next;
 	bool in_global;
 	bool in_section;
+	bool skipping;	  /* in a section --section did not name: its keys unread */
 	size_t first_job; /* jobs before this index came from other files */
 	struct job global;
 	struct dbio_err *err;
@@ -44,6 +45,15 @@ struct parse_state {
 static int read_whole(const char *path, bool included, char **out, size_t *outlen, struct dbio_err *err);
 static int check_text(const char *name, const char *text, size_t len, struct dbio_err *err);
 static int add_file_name(struct jobset *set, const char *name, const char **kept, struct dbio_err *err);
+
+/* True when --section names name, or names none. */
+static bool section_chosen(const struct jobset *set, const char *name)
+{
+	for (size_t i = 0; i < set->nsections; i++)
+		if (!strcmp(set->sections[i], name))
+			return true;
+	return !set->nsections;
+}
 
 static void begin_section(struct parse_state *st, const char *line)
 {
@@ -68,7 +78,8 @@ static void begin_section(struct parse_state *st, const char *line)
 	name[len] = '\0';
 	st->in_section = true;
 	st->in_global = !strcmp(name, "global");
-	if (st->in_global)
+	st->skipping = !st->in_global && !section_chosen(st->set, name);
+	if (st->in_global || st->skipping)
 		return;
 
 	struct job job = st->global;
@@ -201,6 +212,8 @@ static int on_key(void *user, const char *section, const char *key, const char *
 	(void)section;
 	if (st->err->code)
 		return 0;
+	if (st->skipping)
+		return 1; /* a section --section did not name: read past */
 	if (st->colon_line == st->line) {
 		dbio_err_set(st->err, DBIO_EINPUT, "%s:%d: %s", st->file, st->line, PLAN_NOT_A_KEY);
 		return 0;
@@ -372,7 +385,7 @@ static int parse_with(struct parse_state *st, const char *name)
 		return dbio_err_set(err, -ENOMEM, "%s: out of memory", name);
 	if (rc < 0)
 		return dbio_err_set(err, -EIO, "%s: cannot read", name);
-	if (st->set->njobs == st->first_job)
+	if (st->set->njobs == st->first_job && !st->set->nsections)
 		return dbio_err_set(err, DBIO_EINPUT,
 				    "%s: no job: expected at least one [section] other than [global]",
 				    st->file);

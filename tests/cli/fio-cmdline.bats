@@ -104,3 +104,69 @@ two_jobs() {
 	run -2 --separate-stderr "$DBIO" run --max-jobs=0 --size=1m
 	[ "$stderr" = "dbio: command line: --max-jobs: bad value '0': expected a whole number from 1" ]
 }
+
+@test "fio cmdline: --section NAME runs only that job section ([global] applies), given again for more; the others are not read, as fio's" {
+	# [b]'s key is one dbio does not know: skipped unread, as fio skips it
+	printf '[global]\nioengine=null\nsize=1m\n[a]\nrw=write\n[b]\nrw=read\nno_such_key=1\n[c]\nrw=read\n' >"$scratch/s.fio"
+	both "a:0:256 c:256:0" --section=a --section c "$scratch/s.fio"
+	both "c:256:0" "$scratch/s.fio" --section=c
+	run -2 --separate-stderr "$DBIO" run "$scratch/s.fio" --section=zz --directory="$target"
+	[ "$stderr" = "dbio: --section zz: no job: no [section] of the job files has that name (fio: \"No job(s) defined\")" ]
+	run -2 --separate-stderr "$DBIO" run --section=a --name=x --size=1m --directory="$target"
+	[ "$stderr" = "dbio: --section a: picks the [sections] of job files, and none was given" ]
+	is_empty_dir "$target"
+}
+
+@test "fio cmdline: --parse-only checks every key and runs nothing: exit 0, or 2 with the key at fault, no file made" {
+	printf '[a]\nrw=write\nsize=1m\n' >"$scratch/p.fio"
+	run -0 --separate-stderr "$DBIO" run --parse-only "$scratch/p.fio" --directory="$target"
+	[ -z "$output" ]
+	[ -z "$stderr" ]
+	is_empty_dir "$target"
+	printf '[a]\nrw=write\nsize=1m\nbs=3x\n' >"$scratch/bad.fio"
+	run -2 --separate-stderr "$DBIO" run --parse-only "$scratch/bad.fio" --directory="$target"
+	[[ "$stderr" == "dbio: $scratch/bad.fio:4: key 'bs': "* ]]
+	is_empty_dir "$target"
+}
+
+@test "fio cmdline: --readonly refuses a job that would write, before any I/O; a job reading back kept files runs" {
+	run -2 --separate-stderr "$DBIO" run --readonly --name=x --rw=randwrite --size=1m --directory="$target"
+	[ "$stderr" = "dbio: command line: key 'rw': --readonly: the job writes or trims: fio's read-only mode refuses it (job 'x')" ]
+	run -2 --separate-stderr "$DBIO" run --readonly --name=x --rw=read --size=1m --directory="$target"
+	[[ "$stderr" == "dbio: command line: key 'rw': --readonly: dbio would lay out the job's files first, writing them"* ]]
+	run -2 --separate-stderr "$DBIO" run --readonly --workload=kv --directory="$target"
+	[[ "$stderr" == "dbio: command line: key 'workload': --readonly: workload=kv writes"* ]]
+	is_empty_dir "$target"
+	# written and kept, then read back under --readonly: every block checked
+	dbio_ok --keep --name=v --rw=write --bs=4k --size=64k --verify=crc32c --directory="$target"
+	run -0 --separate-stderr "$DBIO" run --readonly --output="$scratch/ro.json" --name=v --rw=write --bs=4k \
+		--size=64k --verify=crc32c --verify_only=1 --directory="$target"
+	json_is "$scratch/ro.json" "$R0.ops.read.count=16" "$R0.ops.write.count=0"
+}
+
+@test "fio cmdline: fio's ETA and pool options are taken (--eta, --eta-newline, --eta-interval, --alloc-size, --warnings-fatal, --output-format=normal), bad values refused" {
+	both "x:256:0" --name=x --ioengine=null --size=1m --eta=never --eta-newline=2 --eta-interval 500ms \
+		--alloc-size=1024 --warnings-fatal
+	run -0 --separate-stderr "$DBIO" run --name=x --ioengine=null --size=1m --output-format=normal --directory="$target"
+	[[ "$output" == "job x: rw=read bs=4 KiB size=1 MiB"* ]]
+	run -2 --separate-stderr "$DBIO" run --name=x --eta=sometimes
+	[ "$stderr" = "dbio: command line: --eta: bad value 'sometimes': expected always, never or auto" ]
+	run -2 --separate-stderr "$DBIO" run --name=x --eta-newline=0
+	[ "$stderr" = "dbio: command line: --eta-newline: bad value '0': expected a time above 0 (2, 500ms, 2s, 1m)" ]
+	run -2 --separate-stderr "$DBIO" run --name=x --output-format=terse
+	[ "$stderr" = "dbio: command line: --output-format: 'terse': fio's terse output is not in dbio; expected json, json+ or normal" ]
+}
+
+@test "fio cmdline: each fio option dbio does not take is refused with its reason, not as an unknown key" {
+	for o in --status-interval=1 --minimal --terse-version=3 --debug=io --showcmd --aux-path=/tmp --idle-prof=system \
+		--server --daemonize=/tmp/p --client=h --remote-config=f --trigger-file=f --trigger-timeout=1 \
+		--trigger=cmd --trigger-remote=cmd --inflate-log=l --merge-blktrace-only --crctest --cpuclock-test \
+		--enghelp --cmdhelp=all; do
+		run -2 --separate-stderr "$DBIO" run --name=x --size=1m "$o" --directory="$target"
+		[[ "$stderr" == "dbio: command line: ${o%%=*}: fio's option, not taken: "?* ]] || {
+			echo "$o: $stderr" >&2
+			false
+		}
+	done
+	is_empty_dir "$target"
+}
