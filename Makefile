@@ -13,6 +13,10 @@
 #                   without libraries skipped: .ci/run)
 #   make test TEST_JOBS=1  the tests/cli files one at a time (4 run at once by
 #                   default; a file marked "# serial:" runs alone: tests/run-all)
+#   make test TEST_PROG=dbio-min-san  the tests/cli files run that binary of
+#                   the build (CI runs the minimal build's first, then the
+#                   full build's on what it skipped: .ci/run)
+#   make test TEST_UNITS=no  the tests/cli files without the unit tests
 #   make fuzz       build the libFuzzer targets of tests/fuzz (clang, ASan + UBSan)
 #                   and run each for FUZZ_SECONDS (60) from its seed corpus
 #                   (make -j2 fuzz: two at a time)
@@ -173,12 +177,18 @@ run: deps
 MPI_PROG := $(if $(HAVE_MPI),$(if $(BATS),$(if $(filter mpi,$(BATS)),dbio-mpi$(SANSUFFIX)),dbio-mpi$(SANSUFFIX)))
 # How many tests/cli files run at once: most wait on the clock, not the CPU.
 TEST_JOBS ?= 4
+# The binary the tests/cli files run (DBIO), one test builds: $(PROG) or
+# dbio-min$(SANSUFFIX); and whether the unit tests run too.
+TEST_PROG ?= $(PROG)
+TEST_UNITS ?= yes
+$(if $(filter $(TEST_PROG),$(PROG) dbio-min$(SANSUFFIX)),,$(error TEST_PROG=$(TEST_PROG): expected $(PROG) or dbio-min$(SANSUFFIX), the binaries make test builds))
+$(if $(filter $(TEST_UNITS),yes no),,$(error TEST_UNITS=$(TEST_UNITS): expected yes or no))
 test: deps
 	$(MAKE) all $(UNITS) dbio-min$(SANSUFFIX) $(FUZZ_TARGETS:%=$(BUILD)/fuzz-compiles/%.o)
 	$(if $(MPI_PROG),$(MAKE) MPI=1 BUILD=build-mpi$(SANSUFFIX) PROG=$(MPI_PROG) all)
-	DBIO=$(CURDIR)/$(PROG) DBIO_MIN=$(CURDIR)/dbio-min$(SANSUFFIX) $(if $(MPI_PROG),DBIO_MPI=$(CURDIR)/$(MPI_PROG)) \
+	DBIO=$(CURDIR)/$(TEST_PROG) DBIO_MIN=$(CURDIR)/dbio-min$(SANSUFFIX) $(if $(MPI_PROG),DBIO_MPI=$(CURDIR)/$(MPI_PROG)) \
 		BUILD=$(BUILD) BATS_FILES="$(BATS)" BATS_SKIP="$(BATS_SKIP)" BATS_LIST="$(BATS_LIST)" \
-		BATS_SKIPPED_OUT="$(BATS_SKIPPED_OUT)" TEST_JOBS=$(TEST_JOBS) tests/run-all $(UNITS)
+		BATS_SKIPPED_OUT="$(BATS_SKIPPED_OUT)" TEST_JOBS=$(TEST_JOBS) tests/run-all $(if $(filter yes,$(TEST_UNITS)),$(UNITS))
 
 # libFuzzer: each target of tests/fuzz linked with the sources under
 # ASan + UBSan by clang, run from its checked-in seeds
