@@ -16,6 +16,7 @@
 #include "stats/opstats.h"
 #include "util/list.h"
 #include "views/html.h"
+#include "views/text.h"
 #include "views/views_int.h"
 
 /* ---- environment ----------------------------------------------------------- */
@@ -413,6 +414,40 @@ static bool series_drawn(const struct html_report *r, size_t f, size_t j)
 	return false;
 }
 
+/* What a power cut lost of what each run saw acknowledged
+ * (runs[].durability: dbio crash, crash=1), in the text report's words,
+ * beside the ops/s of the tables above: a line each, escaped. */
+static void durability(FILE *fp, const json_t *runs)
+{
+	size_t i;
+	json_t *run;
+
+	json_array_foreach (runs, i, run) {
+		char *text = NULL, *line, *nl;
+		size_t len = 0;
+		FILE *m;
+
+		if (!json_object_get(run, "durability") || !(m = open_memstream(&text, &len)))
+			continue;
+		text_durability(m, run);
+		if (fclose(m) || !text) {
+			free(text);
+			continue;
+		}
+		fputs("<pre class=\"durability\">", fp);
+		for (line = text; *line; line = nl + 1) {
+			if ((nl = strchr(line, '\n')))
+				*nl = '\0';
+			html_escape(fp, line);
+			fputc('\n', fp);
+			if (!nl)
+				break;
+		}
+		fputs("</pre>\n", fp);
+		free(text);
+	}
+}
+
 void html_jobs(FILE *fp, const struct html_report *r, size_t f)
 {
 	const json_t *result = r->in[f].result;
@@ -445,6 +480,7 @@ void html_jobs(FILE *fp, const struct html_report *r, size_t f)
 			fputs("</p>\n", fp);
 		}
 		op_tables(fp, runs);
+		durability(fp, runs);
 		directory_table(fp, runs);
 		html_phases(fp, job);
 		html_probe(fp, runs);

@@ -44,6 +44,16 @@ need_sqlite_layer() {
 	is_empty_dir "$target"
 	[[ "$output" == *"after a power cut (sqlite synchronous=OFF): lost 550 acknowledged in 10 crash states, up to 100 of 100 in one (10 states with losses)"* ]]
 	json_is "$result" jobs.0.runs.0.durability.states_with_losses=10 "jobs.0.options.directory=$target"
+	# the HTML page says it too, beside the op tables, escaped
+	run -0 "$DBIO" report "$result" --html "$scratch/page.html"
+	grep -qF '<pre class="durability">    after a power cut (sqlite synchronous=OFF): lost 550 acknowledged in 10 crash states, up to 100 of 100 in one (10 states with losses);' "$scratch/page.html"
+	grep -qF "first lost: key 0000000000000000, acknowledged write 1, at the cut &#39;ack 1&#39;: missing" "$scratch/page.html"
+	# and compare puts the losses beside the speed: 100 lost at most against none
+	cp "$result" "$scratch/off.json"
+	run -0 --separate-stderr "$DBIO" run --output "$result" "$scratch/job.fio" --set sqlite_synchronous=extra
+	run -0 --separate-stderr "$DBIO" compare "$scratch/off.json" "$result"
+	[[ "$output" =~ safe\ +all\ +lost_max\ +100\ ops\ +0\ ops ]]
+	[[ "$output" =~ safe\ +all\ +loss_states\ +10\ states\ +0\ states ]]
 	sed 's/^crash=1$/crash=0/' "$scratch/job.fio" >"$scratch/off.fio"
 	run -0 --separate-stderr "$DBIO" run --output "$result" "$scratch/off.fio"
 	[[ "$output" != *"after a power cut"* ]]
