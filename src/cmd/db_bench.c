@@ -28,7 +28,7 @@
 
 struct dbb_args {
 	struct run_args run; /* first: jobrun's rows point into it */
-	const char *flag[20];
+	const char *flag[24];
 };
 
 /* db_bench's flags that dbio takes, the job key each becomes, db_bench's
@@ -66,7 +66,15 @@ struct dbb_args {
 	X(16, "--statistics", "statistics", "0",                                                                                                                                                       \
 	  "1: RocksDB's statistics, and with them the engine's write amplification (default 0)", true, true)                                                                                           \
 	X(17, "--enable_pipelined_write", "enable_pipelined_write", "1",                                                                                                                               \
-	  "RocksDB's pipelined writes of WAL and memtable (default 1)", true, true)
+	  "RocksDB's pipelined writes of WAL and memtable (default 1)", true, true)                                                                                                                    \
+	X(18, "--delayed_write_rate", "delayed_write_rate", "8388608",                                                                                                                                 \
+	  "bytes/s let through while RocksDB slows writes (default 8388608)", true, false)                                                                                                             \
+	X(19, "--table_cache_numshardbits", "table_cache_numshardbits", "4",                                                                                                                           \
+	  "the table cache's 2^N shards (default 4)", true, false)                                                                                                                                     \
+	X(20, "--hard_pending_compaction_bytes_limit", "hard_pending_compaction_bytes_limit",                                                                                                          \
+	  "137438953472", "compaction debt in bytes that stops writes (default 128 GiB)", true, false)                                                                                                 \
+	X(21, "--pin_top_level_index_and_filter", "pin_top_level_index_and_filter", "0",                                                                                                               \
+	  "1: the top level of a partitioned index and filter pinned in the cache (default 0)", true, true)
 
 static const struct dbb_flag {
 	const char *name, *key, *def, *help;

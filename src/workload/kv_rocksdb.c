@@ -24,6 +24,10 @@ struct kv_rocksdb_conf {
 	bool use_fsync;
 	bool statistics;
 	bool pipelined;
+	uint64_t delayed_write_rate;
+	uint64_t table_cache_numshardbits;
+	uint64_t hard_pending;
+	bool pin_top_level;
 };
 
 #define F(field) offsetof(struct kv_rocksdb_conf, field)
@@ -46,6 +50,14 @@ static const struct option_def rocksdb_defs[] = {
 	  .help = "1: RocksDB keeps its statistics (Options.statistics, db_bench's --statistics), the engine's account of the write amplification (its WAL, flush and compaction bytes, compaction and stall time); 0: none of these figures, and no timing of every get and write inside RocksDB (db_bench's default: about 5 % faster on small values)." },
 	{ .name = "enable_pipelined_write", .type = OPT_BOOL, .offset = F(pipelined), .def = "0", .dbio_own = 1,
 	  .help = "1: RocksDB writes the WAL and the memtable of successive batches in a pipeline (Options.enable_pipelined_write; RocksDB's default 0, db_bench's 1)." },
+	{ .name = "delayed_write_rate", .type = OPT_SIZE, .offset = F(delayed_write_rate), .def = "16m", .min = 1, .max = 1ull << 40, .dbio_own = 1,
+	  .help = "Bytes per second RocksDB lets writes through while it slows them for compaction to catch up (Options.delayed_write_rate; RocksDB's 16 MiB/s, db_bench's 8 MiB/s)." },
+	{ .name = "table_cache_numshardbits", .type = OPT_UINT, .offset = F(table_cache_numshardbits), .def = "6", .min = 0, .max = 19, .dbio_own = 1,
+	  .help = "RocksDB's table cache in 2^N shards (Options.table_cache_numshardbits; RocksDB's 6, db_bench's 4)." },
+	{ .name = "hard_pending_compaction_bytes_limit", .type = OPT_SIZE, .offset = F(hard_pending), .def = "256g", .min = 0, .max = OPT_MAX, .dbio_own = 1,
+	  .help = "RocksDB stops writes while its compactions owe this many bytes (Options.hard_pending_compaction_bytes_limit; RocksDB's 256 GiB, db_bench's 128 GiB; 0: no limit)." },
+	{ .name = "pin_top_level_index_and_filter", .type = OPT_BOOL, .offset = F(pin_top_level), .def = "1", .dbio_own = 1,
+	  .help = "1: RocksDB keeps the top level of a partitioned index and filter in its block cache (BlockBasedTableOptions.pin_top_level_index_and_filter; RocksDB's 1, db_bench's 0)." },
 };
 /* clang-format on */
 
@@ -80,8 +92,14 @@ static const int compression_of[] = {
 
 static void r_close(struct kv_db *db);
 
-static void r_configure(struct kv_db *db, const struct kv_rocksdb_conf *rc)
+/* RocksDB's options for rc, in db's handles: 0, or -EIO with RocksDB's
+ * reason in err (delayed_write_rate, which the C API sets only through an
+ * options string). */
+static int r_configure(struct kv_db *db, const struct kv_rocksdb_conf *rc, struct dbio_err *err)
 {
+	rocksdb_options_t *with_rate;
+	char rate[64], *rerr = NULL;
+
 	if (rc->statistics)
 		rocksdb_options_enable_statistics(db->opts); /* for kv_amp.c: its tickers, r_io */
 	rocksdb_options_set_enable_pipelined_write(db->opts, rc->pipelined);
@@ -91,6 +109,9 @@ static void r_configure(struct kv_db *db, const struct kv_rocksdb_conf *rc)
 	rocksdb_options_set_compression(db->opts, compression_of[rc->compression]);
 	rocksdb_options_set_max_background_jobs(db->opts, (int)rc->max_background_jobs);
 	rocksdb_options_set_use_fsync(db->opts, rc->use_fsync);
+	rocksdb_options_set_table_cache_numshardbits(db->opts, (int)rc->table_cache_numshardbits);
+	rocksdb_options_set_hard_pending_compaction_bytes_limit(db->opts, (size_t)rc->hard_pending);
+	rocksdb_block_based_options_set_pin_top_level_index_and_filter(db->table, rc->pin_top_level);
 	if (rc->cache_size) {
 		db->cache = rocksdb_cache_create_lru((size_t)rc->cache_size);
 		rocksdb_block_based_options_set_block_cache(db->table, db->cache);
@@ -101,6 +122,18 @@ static void r_configure(struct kv_db *db, const struct kv_rocksdb_conf *rc)
 	rocksdb_writeoptions_set_sync(db->wsync, 1);
 	rocksdb_writeoptions_disable_WAL(db->wsync, rc->disable_wal);
 	rocksdb_writeoptions_disable_WAL(db->wnosync, rc->disable_wal);
+	snprintf(rate, sizeof(rate), "delayed_write_rate=%llu", (unsigned long long)rc->delayed_write_rate);
+	with_rate = rocksdb_options_create();
+	rocksdb_get_options_from_string(db->opts, rate, with_rate, &rerr);
+	if (rerr) {
+		rocksdb_options_destroy(with_rate);
+		dbio_err_set(err, -EIO, "rocksdb options %s: %s", rate, rerr);
+		rocksdb_free(rerr);
+		return -EIO;
+	}
+	rocksdb_options_destroy(db->opts);
+	db->opts = with_rate;
+	return 0;
 }
 
 /* The handles of a database, its options unset: NULL when out of memory. */
@@ -144,7 +177,10 @@ static int r_open(struct kv_db **out, const char *path, const struct kv_conf *co
 	(void)conf;
 	if (!db)
 		return dbio_err_set(err, -ENOMEM, "out of memory");
-	r_configure(db, own);
+	if (r_configure(db, own, err)) {
+		r_close(db);
+		return err->code;
+	}
 	return r_open_at(out, db, path, err);
 }
 

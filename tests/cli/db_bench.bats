@@ -253,3 +253,37 @@ b"
 	run -2 --separate-stderr "$DBIO" db_bench --benchmarks=fillseq --num
 	[ "$stderr" = "dbio: db_bench: --num: needs a value" ]
 }
+
+@test "db_bench: RocksDB's OPTIONS file has db_bench's values where db_bench's differ from RocksDB's (delayed_write_rate, table cache shards, the hard pending-compaction limit, the pinned top level); a kv job keeps RocksDB's" {
+	need_rocksdb
+	run -0 --separate-stderr "$DBIO" db_bench --benchmarks=fillseq --num=1000 --db="$target" --keep --progress=none
+	opts=$(find "$target" -name 'OPTIONS-*' | sort | tail -n 1)
+	[ -n "$opts" ]
+	grep -qx '  delayed_write_rate=8388608' "$opts"
+	grep -qx '  table_cache_numshardbits=4' "$opts"
+	grep -qx '  hard_pending_compaction_bytes_limit=137438953472' "$opts"
+	grep -qx '  pin_top_level_index_and_filter=false' "$opts"
+	grep -qx '  enable_pipelined_write=true' "$opts"
+	if command -v db_bench >/dev/null; then # db_bench 7.8.3 writes the same values
+		db_bench --benchmarks=fillseq --num=1000 --db="$scratch/db_bench" >/dev/null 2>&1
+		theirs=$(find "$scratch/db_bench" -name 'OPTIONS-*' | sort | tail -n 1)
+		for k in delayed_write_rate table_cache_numshardbits hard_pending_compaction_bytes_limit \
+			pin_top_level_index_and_filter enable_pipelined_write; do
+			[ "$(grep "^  $k=" "$opts")" = "$(grep "^  $k=" "$theirs")" ]
+		done
+	fi
+	rm -rf "${target:?}"/*
+	# a kv job of its own keeps RocksDB's, and each is set by its key
+	run -0 --separate-stderr "$DBIO" run --workload=kv --kv_engine=rocksdb --records=100 --keep \
+		--delayed_write_rate=4m --table_cache_numshardbits=2 --directory="$target"
+	opts=$(find "$target" -name 'OPTIONS-*' | sort | tail -n 1)
+	grep -qx '  delayed_write_rate=4194304' "$opts"
+	grep -qx '  table_cache_numshardbits=2' "$opts"
+	grep -qx '  hard_pending_compaction_bytes_limit=274877906944' "$opts"
+	grep -qx '  pin_top_level_index_and_filter=true' "$opts"
+	rm -rf "${target:?}"/*
+	run -2 --separate-stderr "$DBIO" run --workload=kv --kv_engine=gdbm --delayed_write_rate=4m --directory="$target"
+	[[ "$stderr" == *"key 'delayed_write_rate'"* ]]
+	run -2 --separate-stderr "$DBIO" db_bench --table_cache_numshardbits=20 --db="$target"
+	[[ "$stderr" == *"table_cache_numshardbits"* ]]
+}
