@@ -81,7 +81,9 @@ EOF
 
 @test "--output-format: a bad value or none is refused with what it takes, exit 2" {
 	run -2 --separate-stderr "$DBIO" run --directory="$target" --size=1m --output-format=terse
-	[ "$stderr" = "dbio: command line: --output-format: bad value 'terse': expected json or json+" ]
+	[ "$stderr" = "dbio: command line: --output-format: 'terse': fio's terse output is not in dbio; expected json, json+ or normal" ]
+	run -2 --separate-stderr "$DBIO" run --directory="$target" --size=1m --output-format=xml
+	[ "$stderr" = "dbio: command line: --output-format: bad value 'xml': expected json, json+ or normal" ]
 	[ -z "$output" ]
 	run -2 --separate-stderr "$DBIO" run --directory="$target" --size=1m --format=fio-csv
 	[ "$stderr" = "dbio: command line: --format: bad value 'fio-csv': expected text, json, csv, fio-json or fio-json+" ]
