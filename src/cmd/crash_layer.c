@@ -45,9 +45,10 @@ static void on_point(void *arg, unsigned long n)
 
 int crash_refusal(const struct job *job, const char **key, char *why, size_t len)
 {
-	if (strcmp(job->workload, "kv") && strcmp(job->workload, "fileio")) {
+	if (strcmp(job->workload, "kv") && strcmp(job->workload, "fileio") &&
+	    strcmp(job->workload, "postgres")) {
 		*key = "workload";
-		snprintf(why, len, "'%s': dbio crash checks workload=kv and workload=fileio for now",
+		snprintf(why, len, "'%s': dbio crash checks workload=kv, fileio and postgres for now",
 			 job->workload);
 	} else if (job->numjobs != 1) {
 		*key = "numjobs";
@@ -115,6 +116,7 @@ int crash_layer_up(const struct job *job, int dirfd, struct powercut_conf *conf,
 	}
 	probe->arg = *pc;
 	probe->root = powercut_mount_path(*pc);
+	probe->outer_fd = dirfd;
 	probe->seed = job->randseed;
 	powercut_on_durable(*pc, on_point, NULL);
 	durable_arm(probe);

@@ -81,3 +81,57 @@ nobody" ]
 	[ "$(stat -c '%U %a' "$victim")" = "root 600" ]
 	[ "$(cat "$victim")" = secret ]
 }
+
+need_pg_crash() {
+	need_powercut
+	need_initdb
+	need_built workload=postgres
+}
+
+# pg_crash ARG...: dbio crash --workload=postgres in $DIR with ARG..., its
+# result in $result; nothing of it left in $DIR, no server of it running.
+pg_crash() {
+	run -0 "$DBIO" crash --workload=postgres --directory="$DIR" --output "$result" "$@"
+	is_empty_dir "$DIR"
+	! pgrep -f "$DIR/" >/dev/null
+}
+
+@test "crash_postgres: PostgreSQL's defaults lose no acknowledged commit, each crash state replayed by a server started on it" {
+	need_pg_crash
+	pg_crash --rows=20 --cuts 5 --acks 2
+	json_is "$result" "$R0.durability.setting=postgres fsync=on synchronous_commit=on full_page_writes=on wal_sync_method=fdatasync"
+	json_is "$result" "$R0.durability.states=7"
+	json_is "$result" "$R0.durability.at_durability_points=5"
+	json_is "$result" "$R0.durability.after_acknowledgements=2"
+	json_is "$result" "$R0.durability.states_with_losses=0"
+	json_is "$result" "$R0.durability.not_opened=0"
+	json_is "$result" "$R0.durability.acknowledged=20"
+}
+
+@test "crash_postgres: fsync=off loses acknowledged commits in every crash state; with the layer keeping everything, none" {
+	need_pg_crash
+	pg_crash --rows=20 --cuts 5 --acks 3 --pg_fsync=off
+	json_is "$result" "$R0.durability.at_durability_points=0"
+	json_is "$result" "$R0.durability.states=3"
+	json_is "$result" "$R0.durability.states_with_losses=3"
+	json_is "$result" "$R0.durability.not_opened=0"
+	json_is "$result" "$R0.durability.first_lost.why=missing"
+	DBIO_POWERCUT_KEEP=all pg_crash --rows=20 --cuts 5 --acks 3 --pg_fsync=off
+	json_is "$result" "$R0.durability.states=3"
+	json_is "$result" "$R0.durability.states_with_losses=0"
+}
+
+@test "crash_postgres: a crash state the server cannot start on counts as one that did not open, everything in it lost" {
+	need_pg_crash
+	DBIO_POWERCUT_KEEP=none pg_crash --rows=5 --cuts 0 --acks 2
+	json_is "$result" "$R0.durability.states=2"
+	json_is "$result" "$R0.durability.not_opened=2"
+	json_is "$result" "$R0.durability.states_with_losses=2"
+}
+
+@test "crash_postgres: a server of the user's (pg_conninfo) is refused on the layer, naming the key" {
+	need_pg_crash
+	run -2 "$DBIO" crash --workload=postgres --directory="$DIR" --rows=5 --pg_conninfo=host=/tmp
+	[[ "$output" == *"key 'pg_conninfo': dbio crash runs dbio's own cluster on the power-cut layer, not a server of yours: drop pg_conninfo"* ]]
+	is_empty_dir "$DIR"
+}
