@@ -256,7 +256,7 @@ static void check(const char *cut)
 		return;
 	}
 	lost = open_judge(cut);
-	umount2(pd.check_data, MNT_DETACH);
+	umount2(pd.check_data, MNT_DETACH | UMOUNT_NOFOLLOW);
 	close(cutfd);
 	durable_checker_fault(&pd.c, lost);
 	durable_tally_state(&pd.c.t, lost);
@@ -405,14 +405,14 @@ void pg_durable_finish(struct worker *w, struct pg_server *s)
 	pg_server_stop(&pd.check, true);
 	pg_server_stop(s, false);
 	if (pd.check.clusterfd >= 0) {
-		umount2(pd.check_data, MNT_DETACH);
+		umount2(pd.check_data, MNT_DETACH | UMOUNT_NOFOLLOW);
 		close(pd.check.clusterfd);
 	}
 	if (pd.check.logfd >= 0)
 		close(pd.check.logfd);
 	pd.check.clusterfd = pd.check.logfd = -1;
 	if (pd.data_bound)
-		umount2(pd.data, MNT_DETACH);
+		umount2(pd.data, MNT_DETACH | UMOUNT_NOFOLLOW);
 	pd.data_bound = false;
 	pg_server_release(s);
 	if (pd.outer_fd >= 0)

@@ -93,7 +93,7 @@ need_pg_crash() {
 pg_crash() {
 	run -0 "$DBIO" crash --workload=postgres --directory="$DIR" --output "$result" "$@"
 	is_empty_dir "$DIR"
-	! pgrep -f "$DIR/" >/dev/null
+	no_server
 }
 
 @test "crash_postgres: PostgreSQL's defaults lose no acknowledged commit, each crash state replayed by a server started on it" {
@@ -134,4 +134,46 @@ pg_crash() {
 	run -2 "$DBIO" crash --workload=postgres --directory="$DIR" --rows=5 --pg_conninfo=host=/tmp
 	[[ "$output" == *"key 'pg_conninfo': dbio crash runs dbio's own cluster on the power-cut layer, not a server of yours: drop pg_conninfo"* ]]
 	is_empty_dir "$DIR"
+}
+
+@test "crash_postgres: a symlink planted at the cluster's path beside the layer is not followed; the layer is undone" {
+	need_pg_crash
+	mkdir "$scratch/elsewhere"
+	chmod 755 "$scratch/elsewhere"
+	echo keep >"$scratch/elsewhere/file"
+	# exec keeps the shell's pid, so the link has dbio's own cluster name.
+	run -2 --separate-stderr bash -c 'ln -s "$1" "$2/dbio.postgres-$$" && exec "$3" crash --workload=postgres --directory="$2" --rows=5' \
+		_ "$scratch/elsewhere" "$DIR" "$DBIO"
+	[[ "${stderr_lines[-1]}" == "dbio: $DIR/dbio.postgres-"*": named like dbio's cluster but not one dbio made (no mark, or not a directory): refusing to touch it; remove it by hand" ]]
+	[ "$(ls -A "$scratch/elsewhere")" = file ]
+	[ "$(cat "$scratch/elsewhere/file")" = keep ]
+	[ "$(stat -c %U "$scratch/elsewhere")" = root ]
+	rm "$DIR"/dbio.postgres-*
+	is_empty_dir "$DIR"
+}
+
+# no_server: no process of the user postgres works in $DIR.
+no_server() {
+	! pgrep -u postgres -f "$DIR/" >/dev/null
+}
+
+# checked_once: a server on a crash state has accepted connections.
+checked_once() {
+	grep -qs "database system is ready" "$DIR"/dbio.postgres-*/check/server.log
+}
+
+@test "crash_postgres: dbio SIGKILLed mid-run leaves no server; the next run removes its cluster and its layer" {
+	need_pg_crash
+	"$DBIO" crash --workload=postgres --directory="$DIR" --rows=1000 --cuts 100 --acks 0 >/dev/null 2>&1 &
+	bg_pid=$!
+	wait_until checked_once
+	kill -KILL "$bg_pid"
+	wait "$bg_pid" || true
+	bg_pid=
+	# Its servers die with it (PR_SET_PDEATHSIG: SIGQUIT), its binds
+	# with its mount namespace.
+	wait_until no_server
+	[ -n "$(ls -A "$DIR")" ]
+	pg_crash --rows=5 --cuts 1 --acks 0
+	json_is "$result" "$R0.durability.states=1"
 }
