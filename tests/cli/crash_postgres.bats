@@ -181,3 +181,10 @@ checked_once() {
 	pg_crash --rows=5 --cuts 1 --acks 0
 	json_is "$result" "$R0.durability.states=1"
 }
+
+@test "crash_postgres: a fault is refused for a postgres job before anything runs, saying why" {
+	need_pg_crash
+	run -2 --separate-stderr "$DBIO" crash --workload=postgres --directory="$DIR" --rows=5 --fault=eio-fsync@8
+	[ "$stderr" = "dbio: crash: command line: key 'crash_fault': a fault (--fault, crash_fault=) is checked on workload=kv only for now: a postgres job's fsyncs are counted from initdb's, so the N-th would hit initdb; drop the fault, or give a kv job (job 'job')" ]
+	is_empty_dir "$DIR"
+}
