@@ -1,6 +1,6 @@
 /*
  * dbio crash [--cuts N] [--acks K] JOBFILE [--KEY=VALUE...]: one job of
- * workload=kv or fileio run on the power-cut layer (powercut/), mounted privately in
+ * workload=kv, fileio or postgres run on the power-cut layer (powercut/), mounted privately in
  * the job's directory, and checked at each crash state (workload/durable.h):
  * right after each of the first N durability points (an fsync's return)
  * and right after K of its acknowledgements (commits that returned) chosen

@@ -45,9 +45,10 @@ static void on_point(void *arg, unsigned long n)
 
 int crash_refusal(const struct job *job, const char **key, char *why, size_t len)
 {
-	if (strcmp(job->workload, "kv") && strcmp(job->workload, "fileio")) {
+	if (strcmp(job->workload, "kv") && strcmp(job->workload, "fileio") &&
+	    strcmp(job->workload, "postgres")) {
 		*key = "workload";
-		snprintf(why, len, "'%s': dbio crash checks workload=kv and workload=fileio for now",
+		snprintf(why, len, "'%s': dbio crash checks workload=kv, fileio and postgres for now",
 			 job->workload);
 	} else if (job->numjobs != 1) {
 		*key = "numjobs";
@@ -93,12 +94,15 @@ int crash_layer_up(const struct job *job, int dirfd, struct powercut_conf *conf,
 		powercut_parse_model(job->crash_model, &conf->model);
 	if (!fault_set && job->crash_fault[0])
 		powercut_parse_fault(job->crash_fault, conf);
-	if (conf->fault != POWERCUT_NO_FAULT && !strcmp(job->workload, "fileio")) {
+	if (conf->fault != POWERCUT_NO_FAULT && strcmp(job->workload, "kv")) {
 		struct dbio_err ferr = { 0 };
 
 		job_fail(
 			job, "crash_fault", &ferr,
-			"a fault (--fault, crash_fault=) is checked on workload=kv only for now: a fileio job stops at its first I/O error; drop the fault, or give a kv job");
+			"a fault (--fault, crash_fault=) is checked on workload=kv only for now: %s; drop the fault, or give a kv job",
+			!strcmp(job->workload, "fileio")
+				? "a fileio job stops at its first I/O error"
+				: "a postgres job's fsyncs are counted from initdb's, so the N-th would hit initdb");
 		cmd_error("crash: %s", ferr.msg);
 		return 2;
 	}
@@ -115,6 +119,7 @@ int crash_layer_up(const struct job *job, int dirfd, struct powercut_conf *conf,
 	}
 	probe->arg = *pc;
 	probe->root = powercut_mount_path(*pc);
+	probe->outer_fd = dirfd;
 	probe->seed = job->randseed;
 	powercut_on_durable(*pc, on_point, NULL);
 	durable_arm(probe);

@@ -113,6 +113,16 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
 
 /* A new file starts empty: no log of an inode number used before, and a
  * size 0 over a durable copy it may have left. */
+/* What the server (root) makes is the caller's, as a kernel's filesystem
+ * would make it: the mount allows other users (allow_other) and the
+ * kernel checks their access by these owners (default_permissions). */
+static int own_fd(int fd)
+{
+	const struct fuse_context *c = fuse_get_context();
+
+	return fchown(fd, c->uid, c->gid) < 0 ? -errno : 0;
+}
+
 static int fs_create(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
 	int flags = open_flags(fi->flags) & ~O_EXCL, fd, ret;
@@ -122,7 +132,8 @@ static int fs_create(const char *path, mode_t mode, struct fuse_file_info *fi)
 		return opened(openat(LIVE, rel(path), flags & ~O_CREAT), fi);
 	if (fd < 0)
 		return -errno;
-	if ((ret = powercut_log_drop(fs_pc(), fd)) < 0 || (ret = powercut_log_size(fs_pc(), fd, 0)) < 0) {
+	if ((ret = own_fd(fd)) < 0 || (ret = powercut_log_drop(fs_pc(), fd)) < 0 ||
+	    (ret = powercut_log_size(fs_pc(), fd, 0)) < 0) {
 		close(fd);
 		return ret;
 	}
@@ -221,9 +232,20 @@ static int fs_unlink(const char *path)
 	return CHECK(unlinkat(LIVE, rel(path), 0));
 }
 
+/* An unlink meanwhile (only through the mount) leaves the directory
+ * root's: no one else's access widened. */
 static int fs_mkdir(const char *path, mode_t mode)
 {
-	return CHECK(mkdirat(LIVE, rel(path), mode));
+	int fd, ret;
+
+	if (mkdirat(LIVE, rel(path), mode) < 0)
+		return -errno;
+	fd = openat(LIVE, rel(path), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = own_fd(fd);
+	close(fd);
+	return ret;
 }
 
 static int fs_rmdir(const char *path)
@@ -253,9 +275,35 @@ static int fs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 	return ret;
 }
 
+/* Never through a symbolic link (a chmod that does not follow one reaches
+ * the server as a chmod of the link): by its own descriptor, opened
+ * O_PATH without following. */
 static int fs_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
-	return CHECK(fchmodat(LIVE, rel(path), mode, 0));
+	char self[64];
+	struct stat st;
+	int fd, ret;
+
+	(void)fi; /* as fs_chown */
+	fd = openat(LIVE, rel(path), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	if (fstat(fd, &st) < 0)
+		ret = -errno;
+	else
+		ret = S_ISLNK(st.st_mode) ? -EOPNOTSUPP : CHECK(chmod(self, mode));
+	close(fd);
+	return ret;
+}
+
+/* The kernel has checked the caller may (default_permissions); -1 leaves
+ * that one as it is. By the path, never fi: an fchown of a directory
+ * comes with the fh of its opendir, which the layer does not set. */
+static int fs_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi)
+{
+	(void)fi;
+	return CHECK(fchownat(LIVE, rel(path), uid, gid, AT_SYMLINK_NOFOLLOW));
 }
 
 static int fs_utimens(const char *path, const struct timespec ts[2], struct fuse_file_info *fi)
@@ -300,6 +348,7 @@ static const struct fuse_operations fs_ops = {
 	.rename = fs_rename,
 	.truncate = fs_truncate,
 	.chmod = fs_chmod,
+	.chown = fs_chown,
 	.utimens = fs_utimens,
 	.statfs = fs_statfs,
 	.fallocate = fs_fallocate,
@@ -314,8 +363,11 @@ static const struct fuse_operations fs_ops = {
  * Never returns. */
 static void serve(struct powercut *pc, int chan, pid_t parent)
 {
-	char *argv[] = { "dbio-powercut", NULL };
-	struct fuse_args args = FUSE_ARGS_INIT(1, argv);
+	/* Other users (the PostgreSQL server's) reach the mount only where
+	 * dbio gives them a path to it: the mount point is in a directory of
+	 * mode 0700. The kernel checks their access (the server is root). */
+	char *argv[] = { "dbio-powercut", "-o", "allow_other,default_permissions", NULL };
+	struct fuse_args args = FUSE_ARGS_INIT(3, argv);
 	const int stops[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	char msg[256] = "R";
 

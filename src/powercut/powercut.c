@@ -135,6 +135,7 @@ const char *powercut_mount_path(const struct powercut *pc)
 
 int powercut_cut(struct powercut *pc, int *cutfd)
 {
+	struct stat st;
 	int ret = powercut_remove_tree(pc->ownfd, "cut"), fd;
 
 	if (ret < 0)
@@ -151,6 +152,11 @@ int powercut_cut(struct powercut *pc, int *cutfd)
 	else if (!pc->keep_none)
 		ret = powercut_build_durable(pc, pc->root_ino, fd, 0);
 	pthread_mutex_unlock(&pc->lock);
+	/* The root's owner and mode as live/'s now (the mount's root has no
+	 * directory above it to sync): a server given the mount's root owns
+	 * the cut's too. */
+	if (ret == 0 && fstat(pc->livefd, &st) == 0)
+		ret = powercut_own(fd, &(struct powercut_owner){ st.st_mode, st.st_uid, st.st_gid });
 	if (ret < 0) {
 		close(fd);
 		return ret;

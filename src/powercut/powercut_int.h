@@ -79,6 +79,13 @@ void powercut_log_remove(struct powercut *pc, unsigned long long ino);
  * names of the live directory fd durable (fsync of a directory); copy
  * file from to a new file name in dirfd; remove the tree name in dirfd,
  * not crossing into another filesystem. 0 or -errno. */
+/* A file's or directory's owner and mode (as of its directory's last
+ * fsync), set on the open fd of its copy in a cut. 0 or -errno. */
+struct powercut_owner {
+	unsigned mode, uid, gid;
+};
+int powercut_own(int fd, const struct powercut_owner *o);
+
 int powercut_store_file(struct powercut *pc, int fd, bool whole);
 int powercut_store_dir(struct powercut *pc, int fd);
 int powercut_copy_file(int from, int dirfd, const char *name);

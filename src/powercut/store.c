@@ -3,7 +3,9 @@
  * makes. At an fsync of a file its writes since the last one (log.c) are
  * applied to store/f<ino> (the whole live file copied when the log cannot
  * replay a change, and at a settle); at an fsync of a directory its names are written to
- * store/d<ino> as records "F|D <ino> <name>\0". A cut rebuilds the tree
+ * store/d<ino> as records "F|D <ino> <mode> <uid> <gid> <name>\0" (the
+ * owner and mode as of that fsync: a cut's copy has them, for a server
+ * that checks who owns its files). A cut rebuilds the tree
  * from the root's record down: a name reaches the cut only if its
  * directory was synced after it was made, and its data only as synced.
  */
@@ -144,8 +146,9 @@ static int write_names(FILE *f, int fd)
 			continue; /* gone since readdir */
 		if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 			continue;
-		fprintf(f, "%c %llu %s%c", S_ISDIR(st.st_mode) ? 'D' : 'F', (unsigned long long)st.st_ino,
-			e->d_name, 0);
+		fprintf(f, "%c %llu %o %u %u %s%c", S_ISDIR(st.st_mode) ? 'D' : 'F',
+			(unsigned long long)st.st_ino, (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid,
+			(unsigned)st.st_gid, e->d_name, 0);
 	}
 	closedir(d);
 	return 0;
@@ -180,10 +183,19 @@ out_unlock:
 	return ret;
 }
 
+int powercut_own(int fd, const struct powercut_owner *o)
+{
+	if (fchown(fd, o->uid, o->gid) < 0 || fchmod(fd, o->mode & 07777) < 0)
+		return -errno;
+	return 0;
+}
+
 /* One durable entry: its name's file data (or an empty file when the name
- * is durable and the data never was), or its directory, recursively. */
-static int build_entry(struct powercut *pc, char kind, unsigned long long ino, const char *name, int dest,
-		       int depth)
+ * is durable and the data never was), or its directory, recursively;
+ * with its owner and mode (o), set once it is filled: the copy is
+ * root's 0700 until then. */
+static int build_entry(struct powercut *pc, char kind, unsigned long long ino, const struct powercut_owner *o,
+		       const char *name, int dest, int depth)
 {
 	char sname[64];
 	int fd, ret;
@@ -195,6 +207,8 @@ static int build_entry(struct powercut *pc, char kind, unsigned long long ino, c
 		if (fd < 0)
 			return -errno;
 		ret = powercut_build_durable(pc, (ino_t)ino, fd, depth + 1);
+		if (ret == 0)
+			ret = powercut_own(fd, o);
 		close(fd);
 		return ret;
 	}
@@ -212,6 +226,8 @@ static int build_entry(struct powercut *pc, char kind, unsigned long long ino, c
 	/* On its durable content, what the crash model keeps of the rest. */
 	if (ret == 0)
 		ret = powercut_log_model(pc, ino, name, fd);
+	if (ret == 0)
+		ret = powercut_own(fd, o);
 	if (fd >= 0)
 		close(fd);
 	return ret;
@@ -237,12 +253,15 @@ int powercut_build_durable(struct powercut *pc, ino_t ino, int dest, int depth)
 		return -errno;
 	}
 	while (ret == 0 && (n = getdelim(&buf, &cap, 0, f)) > 0) {
+		struct powercut_owner o;
 		unsigned long long child;
+		int at = 0;
 
 		end = buf + n;
-		if (sscanf(buf, "%c %llu", &kind, &child) != 2 || !(p = strchr(buf + 2, ' ')) || p + 1 >= end)
+		if (sscanf(buf, "%c %llu %o %u %u%n", &kind, &child, &o.mode, &o.uid, &o.gid, &at) != 5 ||
+		    buf[at] != ' ' || (p = buf + at + 1) >= end - 1)
 			return fclose(f), free(buf), -EIO;
-		ret = build_entry(pc, kind, child, p + 1, dest, depth);
+		ret = build_entry(pc, kind, child, &o, p, dest, depth);
 	}
 	free(buf);
 	fclose(f);
@@ -291,11 +310,20 @@ int powercut_copy_tree(int src, int dest, int depth)
 
 		if (from < 0)
 			continue;
+		struct powercut_owner o = { st.st_mode, st.st_uid, st.st_gid };
+
 		if (S_ISREG(st.st_mode)) {
 			ret = powercut_copy_file(from, dest, name);
+			to = ret ? -1 : openat(dest, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+			if (to >= 0) {
+				ret = powercut_own(to, &o);
+				close(to);
+			}
 		} else if (S_ISDIR(st.st_mode) && mkdirat(dest, name, 0700) == 0 &&
-			   (to = openat(dest, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+			   (to = openat(dest, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
 			ret = powercut_copy_tree(from, to, depth + 1);
+			if (ret == 0)
+				ret = powercut_own(to, &o);
 			close(to);
 		}
 		close(from);

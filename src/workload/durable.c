@@ -69,6 +69,19 @@ void durable_checker_point(struct durable_checker *c, unsigned long n)
 	pthread_mutex_unlock(&c->lock);
 }
 
+void durable_checker_fault(struct durable_checker *c, uint64_t lost)
+{
+	const struct durable_probe *p = c->probe;
+
+	if (!p->fault_hit || !p->fault_hit(p->arg, c->t.fault_what, sizeof(c->t.fault_what)))
+		return;
+	c->t.fault_hit = true;
+	c->t.after_states++;
+	c->t.after_lossy += lost > 0;
+	if (lost > c->t.after_lost_max)
+		c->t.after_lost_max = lost;
+}
+
 void durable_tally_state(struct durable_tally *t, uint64_t lost)
 {
 	t->states++;

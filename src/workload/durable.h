@@ -29,9 +29,12 @@ struct durable_probe {
 	int (*settle)(void *arg);
 	void *arg;
 	const char *root; /* the layer's mount, the job's directory */
-	unsigned points;  /* cut at each of the first N durability points */
-	unsigned acks;	  /* and right after K acknowledgements, chosen at random */
-	uint64_t seed;	  /* for that choice */
+	/* The directory the layer is in (the job's as given, open): where a
+	 * server whose user cannot reach the mount gets a path to it. */
+	int outer_fd;
+	unsigned points; /* cut at each of the first N durability points */
+	unsigned acks;	 /* and right after K acknowledgements, chosen at random */
+	uint64_t seed;	 /* for that choice */
 	/* The layer's crash model ("lose", "torn4k"), its injected fault
 	 * ("eio-fsync@3", "" when none). */
 	const char *model, *fault;
@@ -72,6 +75,10 @@ struct durable_checker {
 /* The layer's durability point n for checker c: a cut "fsync N" while
  * its run is started, for the first probe->points of them. */
 void durable_checker_point(struct durable_checker *c, unsigned long n);
+
+/* A crash state of checker c that lost lost, checked after the injected
+ * fault hit (if it has: what it hit noted): counted apart too. */
+void durable_checker_fault(struct durable_checker *c, uint64_t lost);
 
 /* One crash state checked that lost lost acknowledged operations: into
  * the tally's states, states with losses, total and most in one. */

@@ -212,20 +212,6 @@ static long read_all(struct kv_db *db, const char *cut)
 	return lost;
 }
 
-/* A state checked after the injected fault hit: counted apart. */
-static void note_fault(uint64_t lost)
-{
-	const struct durable_probe *p = kd.c.probe;
-
-	if (!p->fault_hit || !p->fault_hit(p->arg, kd.c.t.fault_what, sizeof(kd.c.t.fault_what)))
-		return;
-	kd.c.t.fault_hit = true;
-	kd.c.t.after_states++;
-	kd.c.t.after_lossy += lost > 0;
-	if (lost > kd.c.t.after_lost_max)
-		kd.c.t.after_lost_max = lost;
-}
-
 /* Everything acknowledged lost, why as the first lost record's why. */
 static long lost_all(const char *cut, const char *why)
 {
@@ -318,7 +304,7 @@ static void check(const char *cut)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", cutfd, kd.rel);
 	lost = guarded_judge(path, cut);
 	close(cutfd);
-	note_fault((uint64_t)lost);
+	durable_checker_fault(&kd.c, (uint64_t)lost);
 	durable_tally_state(&kd.c.t, (uint64_t)lost);
 }
 

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "util/clock.h"
+#include "workload/durable.h"
 #include "workload/postgres_int.h"
 #include "workload/workload_int.h"
 
@@ -86,6 +87,8 @@ struct pg_state {
 	struct pg_remote remote;
 	PGconn *conn;
 	char settings[PG_NSETTINGS][80]; /* "name=value" */
+	char *settings_of[PG_NSETTINGS]; /* them, for the server on a crash state */
+	bool durable;			 /* dbio crash: postgres_durable.c checks the commits */
 };
 
 /* The server's counters at a phase boundary. */
@@ -251,8 +254,13 @@ static int pg_prepare(struct worker *w)
 	for (size_t i = 0; i < PG_NSETTINGS; i++) {
 		snprintf(st->settings[i], sizeof(st->settings[i]), "%s=%s", pg_setting_names[i],
 			 conf->settings[i]);
-		settings[i] = st->settings[i];
+		settings[i] = st->settings_of[i] = st->settings[i];
 	}
+	st->durable = durable_armed();
+	if (st->durable && conf->pg_conninfo[0])
+		return job_fail(
+			w->job, "pg_conninfo", &w->err,
+			"dbio crash runs dbio's own cluster on the power-cut layer, not a server of yours: drop pg_conninfo");
 	if (conf->pg_conninfo[0]) {
 		if ((rc = pg_remote_open(&st->remote, conf->pg_conninfo, w->dirfd, w->dir_path, &st->conn,
 					 &w->err)))
@@ -260,7 +268,8 @@ static int pg_prepare(struct worker *w)
 	} else {
 		struct pg_refusal refused = { PG_NSETTINGS, "" };
 
-		if ((rc = pg_server_claim(&st->server, w->dirfd, w->dir_path, &w->err)) ||
+		if ((rc = st->durable ? pg_durable_claim(w, &st->server)
+				      : pg_server_claim(&st->server, w->dirfd, w->dir_path, &w->err)) ||
 		    (rc = pg_server_initdb(&st->server, &w->err)))
 			return rc;
 		rc = pg_server_start(&st->server, settings, PG_NSETTINGS, &refused, &w->err);
@@ -272,6 +281,8 @@ static int pg_prepare(struct worker *w)
 			return rc;
 		if (!(st->conn = pg_server_connect(&st->server, &w->err)))
 			return -EIO;
+		if (st->durable && (rc = pg_durable_start(w, st->conn, st->settings_of, PG_NSETTINGS)))
+			return rc;
 	}
 	for (int t = 0; t < OP_NTYPES; t++)
 		op_stats_init(&w->stats[t]);
@@ -422,13 +433,19 @@ static int pg_run(struct worker *w)
 	usage_thread(&all0);
 	series_start(&w->series, w->series.interval_ns ? w->origin_ns : w->start_ns);
 	rc = snap(w, st, &prev);
-	if (!rc)
+	if (!rc && st->durable) {
+		uint64_t done = 0;
+
+		begin_phase(w, "inserts", &u0);
+		rc = finish(w, st, &u0, done, &prev, pg_durable_run(w, st->conn, &done));
+		w->phases[w->nphases - 1].ops = done;
+	} else if (!rc)
 		rc = load_and_index(w, st, &prev);
-	if (!rc && !workload_stopped(w))
+	if (!rc && !st->durable && !workload_stopped(w))
 		rc = one_command(w, st, "analyze", "ANALYZE", &prev);
-	if (!rc && !workload_stopped(w))
+	if (!rc && !st->durable && !workload_stopped(w))
 		rc = one_command(w, st, "checkpoint", "CHECKPOINT", &prev);
-	if (!rc && !workload_stopped(w) && (conf->transactions || w->job->runtime_ns)) {
+	if (!rc && !st->durable && !workload_stopped(w) && (conf->transactions || w->job->runtime_ns)) {
 		struct usage clients = { 0 };
 		uint64_t done = 0;
 
@@ -461,7 +478,10 @@ static void pg_cleanup(struct worker *w)
 		return;
 	PQfinish(st->conn);
 	pg_remote_close(&st->remote);
-	pg_server_release(&st->server);
+	if (st->durable)
+		pg_durable_finish(w, &st->server); /* the binds undone first */
+	else
+		pg_server_release(&st->server);
 	free(st);
 	w->priv = NULL;
 }

@@ -101,8 +101,10 @@ struct pg_refusal {
 int pg_server_start(struct pg_server *s, char *const *settings, size_t n, struct pg_refusal *refused,
 		    struct dbio_err *err);
 
-/* Stop the server (fast shutdown, then immediate) and remove the cluster;
+/* Stop the server (fast shutdown, then immediate; immediate at once when
+ * asked) and leave the cluster; stop it and remove the cluster; both
  * safe to call on a half-made one. */
+void pg_server_stop(struct pg_server *s, bool immediate);
 void pg_server_release(struct pg_server *s);
 
 /* Connect to the private server's database postgres; NULL on failure with
@@ -112,6 +114,20 @@ PGconn *pg_server_connect(const struct pg_server *s, struct dbio_err *err);
 /* CPU the server used so far (the postmaster, the children it reaped and
  * the live ones), seconds. 0 or -errno. */
 int pg_server_cpu(const struct pg_server *s, double *user_s, double *sys_s);
+
+/* dbio crash (postgres_durable.c): the cluster made beside the layer
+ * (in the job's directory as given, where the server's socket can be),
+ * its data directory the layer's mount bound into it, a second cluster
+ * directory check/ for a server on each crash state; the table the run
+ * fills, the layer settled; the run: rows inserts, each its own
+ * transaction, each commit that returned an acknowledgement, each crash
+ * state checked by a server started on it; the findings into the
+ * worker's result, the binds undone and the cluster released. 0 or the
+ * error in w->err. */
+int pg_durable_claim(struct worker *w, struct pg_server *s);
+int pg_durable_start(struct worker *w, PGconn *conn, char *const *settings, size_t n);
+int pg_durable_run(struct worker *w, PGconn *conn, uint64_t *done);
+void pg_durable_finish(struct worker *w, struct pg_server *s);
 
 /* Pure helpers of postgres_server.c, for its unit test. */
 

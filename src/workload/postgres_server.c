@@ -354,17 +354,22 @@ static bool reap(pid_t pid, int ms)
 	return false;
 }
 
-void pg_server_release(struct pg_server *s)
+void pg_server_stop(struct pg_server *s, bool immediate)
 {
 	if (s->pid > 0) {
 		/* Fast shutdown; immediate; then no more asking. */
-		if (kill(s->pid, SIGINT) || !reap(s->pid, PG_WAIT_MS))
+		if (immediate || kill(s->pid, SIGINT) || !reap(s->pid, PG_WAIT_MS))
 			if (kill(s->pid, SIGQUIT) || !reap(s->pid, 5000)) {
 				kill(s->pid, SIGKILL);
 				reap(s->pid, 5000);
 			}
 		s->pid = 0;
 	}
+}
+
+void pg_server_release(struct pg_server *s)
+{
+	pg_server_stop(s, false);
 	if (s->logfd >= 0)
 		close(s->logfd);
 	s->logfd = -1;

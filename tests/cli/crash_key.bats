@@ -63,7 +63,7 @@ need_sqlite_layer() {
 @test "crash key: a job dbio crash cannot check is refused with dbio crash's reason, nothing run" {
 	need_sqlite_layer
 	run -2 --separate-stderr "$DBIO" run --crash=1 --directory="$target" --workload=oltp
-	[ "$stderr" = "dbio: command line: key 'workload': 'oltp': dbio crash checks workload=kv and workload=fileio for now (job 'job')" ]
+	[ "$stderr" = "dbio: command line: key 'workload': 'oltp': dbio crash checks workload=kv, fileio and postgres for now (job 'job')" ]
 	run -2 --separate-stderr "$DBIO" sweep --vary batch=10,20 --crash=1 --directory="$target" "${KV[@]}" --numjobs=2
 	[ "$stderr" = "dbio: command line: key 'numjobs': '2': dbio crash checks one thread (numjobs=1) (job 'job')" ]
 	run -2 --separate-stderr "$DBIO" run --crash=1 --directory="$target" "${KV[@]}" --crash_model=sideways

@@ -178,7 +178,7 @@ unsafe() {
 	need_powercut
 	need_built kv_engine=sqlite # kv's default engine
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=meta
-	[ "$stderr" = "dbio: crash: command line: key 'workload': 'meta': dbio crash checks workload=kv and workload=fileio for now (job 'job')" ]
+	[ "$stderr" = "dbio: crash: command line: key 'workload': 'meta': dbio crash checks workload=kv, fileio and postgres for now (job 'job')" ]
 	run -2 --separate-stderr "$DBIO" crash --directory="$target" --workload=kv --numjobs=2
 	[ "$stderr" = "dbio: crash: command line: key 'numjobs': '2': dbio crash checks one thread (numjobs=1) (job 'job')" ]
 	run -2 --separate-stderr "$DBIO" crash --acks x --directory="$target" --workload=kv
