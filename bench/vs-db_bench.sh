@@ -8,9 +8,14 @@
 #   bench/vs-db_bench.sh [-n RUNS] [-d DIR] [-N NUM] [-b BENCHMARKS]
 #   # defaults: 5 runs, /tmp, 200000 records, fillseq,readrandom
 #
-# Each run starts on an empty directory after a sync, and the tool that
-# starts a round alternates (fills first: db_bench's fill benchmarks make a
-# fresh database, dbio's job makes its own). Both get
+# Each run starts on an empty directory after a sync. A round runs each
+# tool twice, in the order A B B A, and the tool that is A alternates from
+# round to round (fills first: db_bench's fill benchmarks make a fresh
+# database, dbio's job makes its own): the machine's speed drifts by 20 %
+# and more over a minute when it is shared (memory-bound skiplist inserts
+# feel every neighbour), and A B B A cancels a drift that is steady over
+# the round. A round's ratio is dbio's two runs' ops/s summed over
+# db_bench's; the medians are of every run. Both get
 # --value_size=100 --batch_size=1 --threads=1 --sync=0 --compression_type=none
 # (dbio's values are incompressible, db_bench's half compressible by
 # default: with no compression the two write the same bytes).
@@ -54,11 +59,12 @@ lines() {
 # (the last run's dirty pages written back): with db_bench first in every
 # round, readrandom came out 0.865; alternating, 1.078 (bench/README.md)
 for ((r = 1; r <= RUNS; r++)); do
-	if ((r % 2)); then order=(db_bench dbio); else order=(dbio db_bench); fi
+	if ((r % 2)); then order=(db_bench dbio dbio db_bench); else order=(dbio db_bench db_bench dbio); fi
 	for t in "${order[@]}"; do
 		rm -rf "${WORK:?}"/*
 		sync
-		lines "$t" "$r"
+		# the second run of a tool in a round: its own file
+		if [ -e "$TMP/$t.$r.1" ]; then lines "$t" "$r.2"; else lines "$t" "$r.1"; fi
 	done
 	echo "round $r of $RUNS done, load average $(load_avg)" >&2
 done
@@ -72,13 +78,14 @@ def ops(tool, r):
         if m:
             out[m.group(1)] = int(m.group(2))
     return out
-d = [ops("dbio", r) for r in range(1, runs + 1)]
-b = [ops("db_bench", r) for r in range(1, runs + 1)]
-print(f"{'benchmark':<14} {'dbio ops/s':>12} {'db_bench ops/s':>15} {'ratio':>7}  {'rounds':>13}   (median of {runs}; load average {load} at the end)")
+rounds = range(1, runs + 1)
+d = [[ops("dbio", f"{r}.{k}") for k in (1, 2)] for r in rounds]
+b = [[ops("db_bench", f"{r}.{k}") for k in (1, 2)] for r in rounds]
+print(f"{'benchmark':<14} {'dbio ops/s':>12} {'db_bench ops/s':>15} {'ratio':>7}  {'rounds':>13} {'median round':>13}   ({runs} rounds of A B B A, medians of {2 * runs} runs each; load average {load} at the end)")
 for n in names:
-    dm = statistics.median(x[n] for x in d)
-    bm = statistics.median(x[n] for x in b)
-    # the spread: the lowest and highest of the rounds' own ratios
-    rr = [x[n] / y[n] for x, y in zip(d, b)]
-    print(f"{n:<14} {dm:>12.0f} {bm:>15.0f} {dm / bm:>7.3f}  {min(rr):>6.3f}-{max(rr):<6.3f}")
+    dm = statistics.median(x[n] for pair in d for x in pair)
+    bm = statistics.median(x[n] for pair in b for x in pair)
+    # each round's own ratio, and their lowest, highest and median
+    rr = [sum(x[n] for x in dp) / sum(y[n] for y in bp) for dp, bp in zip(d, b)]
+    print(f"{n:<14} {dm:>12.0f} {bm:>15.0f} {dm / bm:>7.3f}  {min(rr):>6.3f}-{max(rr):<6.3f} {statistics.median(rr):>13.3f}")
 PY
