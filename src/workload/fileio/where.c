@@ -94,10 +94,11 @@ static void init_gen(struct where *wh, const struct job *job, const struct worke
 		offgen_init(&wh->gen, mode, nblocks, seed);
 }
 
-/* fio's generators of sizes, one per direction (td_fill_rand_seeds): a
- * job that verifies draws its writes' from the reads' seed, a trimwrite
- * its trims' from the writes'. */
-static void init_sizes(struct where *wh, const struct job *job, const struct worker *w)
+/* fio's generators, seeded as fio's td_fill_rand_seeds: the sizes, one
+ * per direction (a job that verifies draws its writes' from the reads'
+ * seed, a trimwrite its trims' from the writes'), the random offsets and
+ * the direction of a mixed job. */
+static void init_taus(struct where *wh, const struct job *job, const struct worker *w)
 {
 	const bool wide = fileio_files(job)->where.random_generator == RANDGEN_TAUSWORTHE64;
 	const uint64_t r = worker_fio_seed(w, TAUS_BS_READ);
@@ -177,7 +178,7 @@ int where_init(struct where *wh, const struct worker *w, uint64_t seed)
 	init_budget(wh, job, w);
 	init_gen(wh, job, w, seed);
 	rng_seed(&wh->rng, seed ^ 0xb10c51e5ull);
-	init_sizes(wh, job, w);
+	init_taus(wh, job, w);
 	wh->seq_left = 1; /* as fio: the first I/O takes a new (random) offset */
 	int rc = init_random(wh, job);
 

@@ -156,8 +156,9 @@ static inline bool where_more(const struct where *wh)
 }
 
 /* The next I/O of op (OP_READ, OP_WRITE or OP_TRIM, as the caller drew it): its
- * file, offset and length into io (nothing else of it), counted in the
- * budget as issued; false when the thread's I/O is done (never for a
+ * file, offset and length into io (and, in a mixed job whose pass ended,
+ * io->op drawn again, see where_next_pass; nothing else of it), counted in
+ * the budget as issued; false when the thread's I/O is done (never for a
  * time_based job). */
 static inline bool where_next(struct where *wh, enum op_type op, struct io_req *io)
 {
