@@ -55,6 +55,7 @@
 #include "workload/fileio/logs.h"
 #include "workload/workload.h"
 #include "util/err.h"
+#include "util/taus.h"
 #include "workload/fileio/files.h"
 
 struct kv_db;
@@ -198,6 +199,19 @@ uint64_t workload_db_subdir_bytes(const struct worker *w, const char *name);
 static inline uint64_t worker_seed(const struct worker *w)
 {
 	return w->job->randseed + fileio_files(w->job)->pacing.thread_base + w->index;
+}
+
+/* fio 3.33's seed of purpose p (enum taus_purpose) for the thread: from
+ * the randseed fio would use, the job's when given (or drawn from the
+ * clock by randrepeat=0), else fio's default 0x89 (137; dbio's own
+ * default, 24301, seeds the rest), and fio's thread number, thread_base +
+ * index counted from 1. The draws that make fio's op counts use it. */
+static inline uint64_t worker_fio_seed(const struct worker *w, unsigned p)
+{
+	const bool given = job_is_set(w->job, "randseed") || !w->job->randrepeat;
+
+	return taus_fio_seed(given ? w->job->randseed : 0x89,
+			     fileio_files(w->job)->pacing.thread_base + w->index + 1, p);
 }
 
 /* Should the thread stop (signal, or another thread of the job failed)? */

@@ -296,6 +296,105 @@ sizes() {
 	[ "$(value fio.json "[j['read']['io_bytes'] for j in d['jobs']]")" = "[1048576, 1048576]" ]
 }
 
+@test "fio where: bsrange and bssplit sizes, random offsets and a mix's directions are fio's draws: fio 3.33's op counts, numjobs=2" {
+	cat >j.fio <<'EOF'
+[global]
+ioengine=psync
+size=2m
+numjobs=2
+[bsr-write]
+rw=write
+bsrange=4k-16k
+[bsr-randwrite]
+rw=randwrite
+bsrange=4k-16k
+[bsr-randrw]
+rw=randrw
+bsrange=4k-16k
+[bss-write]
+rw=write
+bssplit=4k/50:8k/30:16k/20
+[bss-randwrite]
+rw=randwrite
+bssplit=4k/50:8k/30:16k/20
+[bss-randrw]
+rw=randrw
+bssplit=4k/50:8k/30:16k/20
+EOF
+	dbio_ok j.fio --directory="$target"
+	# fio 3.33's counts of this file (each job's two threads summed)
+	[ "$(counts "$result")" = "$(printf '%s\n' 'bsr-randrw read 267' 'bsr-randrw write 237' 'bsr-randwrite write 502' \
+		'bsr-write write 409' 'bss-randrw read 337' 'bss-randrw write 313' 'bss-randwrite write 648' 'bss-write write 550')" ]
+	same_as_fio j.fio
+}
+
+@test "fio where: fio's draws with rwmixread and rwmixwrite, a queued engine, loops, randseed, tausworthe64, norandommap and verify" {
+	cat >j.fio <<'EOF'
+[global]
+size=1m
+[readwrite]
+ioengine=psync
+rw=readwrite
+[mix70]
+ioengine=posixaio
+iodepth=8
+rw=randrw
+rwmixread=70
+bsrange=1k-8k
+[mix-w20]
+ioengine=psync
+rw=randrw
+rwmixwrite=20
+loops=3
+bssplit=4k/50:16k/50
+[taus64]
+ioengine=psync
+rw=randrw
+random_generator=tausworthe64
+randseed=1234
+bsrange=4k-16k
+[norandommap]
+ioengine=psync
+rw=randrw
+norandommap
+bsrange=4k-16k
+[verify]
+ioengine=psync
+rw=randwrite
+verify=crc32c
+bsrange=4k-16k
+EOF
+	dbio_ok j.fio --directory="$target"
+	# fio 3.33's counts; mix-w20's three loops are one loop's 100 and 25
+	# each, as fio draws each loop again from the start
+	[ "$(counts "$result")" = "$(printf '%s\n' 'mix-w20 read 300' 'mix-w20 write 75' 'mix70 read 216' 'mix70 write 83' \
+		'norandommap read 62' 'norandommap write 47' 'readwrite read 132' 'readwrite write 124' 'taus64 read 57' \
+		'taus64 write 75' 'verify read 119' 'verify write 119')" ]
+	same_as_fio j.fio
+	# another randseed: other draws, fio's again
+	sed -i 's/^randseed=1234$/randseed=99/' j.fio
+	rm -rf "$target" && mkdir "$target"
+	same_as_fio j.fio
+	[ "$(grep '^taus64 ' dbio.counts | tr '\n' ' ')" != "taus64 read 57 taus64 write 75 " ]
+}
+
+@test "fio where: t0023's and t0024's trimwrite jobs of bsrange and bssplit, with randrepeat=1, trim and write fio 3.33's counts" {
+	# fio's t/jobs set randrepeat=0, with which fio's own counts vary
+	# from run to run; with fio's default randrepeat=1 they are fixed
+	for rw in randtrimwrite trimwrite; do
+		printf '[global]\nfilesize=1M\nioengine=null\nrw=%s\n[basic]\n[bs]\nbs=8k,8k,8k\n[bsrange]\nbsrange=512-4k\n[bssplit]\nbssplit=512/25:1k/:2k/:4k/\n' \
+			"$rw" >"$rw.fio"
+	done
+	printf '[basic_no_rm]\nnorandommap=1\n[bs_no_rm]\nbs=4k,4k,8k\nnorandommap=1\n[bsrange_no_rm]\nbsrange=512-4k\nnorandommap=1\n[bssplit_no_rm]\nbssplit=512/25:1k/:2k/:4k/\nnorandommap=1\n' >>randtrimwrite.fio
+	dbio_ok randtrimwrite.fio --directory="$target"
+	[ "$(counts "$result" | grep '^bs[rs]' | tr '\n' ' ')" = "bsrange trim 606 bsrange write 606 bsrange_no_rm trim 447 bsrange_no_rm write 447 bssplit trim 745 bssplit write 745 bssplit_no_rm trim 532 bssplit_no_rm write 532 " ]
+	dbio_ok trimwrite.fio --directory="$target"
+	[ "$(counts "$result" | grep '^bs[rs]' | tr '\n' ' ')" = "bsrange trim 463 bsrange write 463 bssplit trim 550 bssplit write 550 " ]
+	same_as_fio randtrimwrite.fio
+	rm -rf "$target" && mkdir "$target"
+	same_as_fio trimwrite.fio
+}
+
 @test "fio where: bs_unaligned sizes of any length fill the file as fio does" {
 	printf '[j]\nrw=write\nbsrange=1k-9k\nbs_unaligned\nsize=1m\n' >j.fio
 	sizes j.fio >s

@@ -233,12 +233,11 @@ static int fileio_run_sync(struct worker *w)
 			series_start(&w->series, w->series.interval_ns ? w->origin_ns + job->ramp_ns : now);
 			pace_start(pace, now);
 		}
-		req.op = mixed ? (rng_below(&w->rng, 100) < fileio_files(job)->layout.rwmixread ? OP_READ
-												: OP_WRITE)
-			       : fixed_op;
-		/* the budget before the rate: no wait after the last I/O */
+		/* the budget before the rate: no wait after the last I/O; and
+		 * before the draw of a mixed job's direction, as fio's */
 		if (!where_more(wh))
 			break;
+		req.op = mixed ? where_mix_op(wh) : fixed_op;
 		if (pace->gate && !pace_rate_wait(pace, &req.op, &now, stop_at)) {
 			if (now >= stop_at && stop_at < deadline)
 				continue; /* the rate waited up to the stonewall: pass it above */
@@ -420,10 +419,7 @@ static bool q_next_op(struct qloop *q, enum op_type *op)
 {
 	uint64_t wait;
 
-	*op = q->hold	 ? q->held_op
-	      : q->mixed ? (rng_below(&q->w->rng, 100) < fileio_files(q->job)->layout.rwmixread ? OP_READ
-												: OP_WRITE)
-			 : q->op;
+	*op = q->hold ? q->held_op : q->mixed ? where_mix_op(q->wh) : q->op;
 	q->hold = false;
 	if (!q->pace->gate || !(wait = pace_queue_wait_ns(q->pace, op, q->now)))
 		return true;
@@ -520,12 +516,12 @@ static void q_fill(struct qloop *q)
 		struct fileio_slot *slot = &st->slots[st->free[q->nfree - 1]];
 		struct io_req *req = &slot->req;
 
+		req->op = op; /* a mixed job's, drawn again at a new pass */
 		if (!where_next(q->wh, op, req) || !wall_allows(w)) {
 			q->exhausted = true;
 			break;
 		}
 		q->nfree--;
-		req->op = op;
 		if (q->serialize && overlaps_inflight(st, slot)) {
 			/* issued once what it overlaps is reaped; out of the
 			 * stack, so that the batch is free[nfree .. + k) */

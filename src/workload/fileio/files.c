@@ -47,9 +47,11 @@ static const struct opt_enum zonemode_values[] = {
 };
 
 static const struct opt_enum random_generator_values[] = {
-	{ "tausworthe", RANDGEN_TAUSWORTHE, "fio's default; dbio's own generator" },
+	{ "tausworthe", RANDGEN_TAUSWORTHE,
+	  "fio's default, 32 bits: fio's draws of sizes and of the offsets of varying sizes" },
 	{ "lfsr", RANDGEN_LFSR, "each block once a pass, also with norandommap" },
-	{ "tausworthe64", RANDGEN_TAUSWORTHE64, "fio's for more than 2^32 blocks; dbio's own generator" },
+	{ "tausworthe64", RANDGEN_TAUSWORTHE64,
+	  "fio's 64-bit one, for more than 2^32 blocks: the same draws, 64 bits" },
 	{ NULL, 0, NULL },
 };
 
@@ -258,7 +260,7 @@ static const struct option_def files_defs[] = {
 	{ .name = "zoneskip", .type = OPT_SIZE, .offset = F(where.zoneskip), .def = "0", .min = 0, .max = OPT_MAX,
 	  .help = "zonemode=strided: bytes skipped after a zone's span, before the next zone." },
 	{ .name = "random_generator", .type = OPT_ENUM, .offset = F(where.random_generator), .def = "tausworthe", .values = random_generator_values,
-	  .help = "fio's generator of random offsets. dbio has its own (seeded by randseed), so the offsets differ from fio's whichever is named; lfsr keeps its promise, each block once a pass also with norandommap. Recorded." },
+	  .help = "fio's generator of random numbers. The sizes of bsrange and bssplit and the random offsets of varying sizes are fio's draws of its Tausworthe generator (the 64-bit one with tausworthe64; lfsr: the 32-bit one, not fio's LFSR); a mixed job's reads or writes are fio's 32-bit draws whichever is named; the offsets of one block size are dbio's own permutation whichever is named. lfsr keeps its promise, each block once a pass also with norandommap." },
 	{ .name = "random_sequence_stride", .type = OPT_BOOL, .offset = F(where.random_sequence_stride), .def = "0",
 	  .help = "random_distribution=sequence: 0 repeats the blocks as given; 1 moves them a group (the sequence's length in blocks) further each round, as in fio: sequence:2,0,1 is blocks 2 0 1 5 3 4 8 6 7 ..., until the region ends." },
 	{ .name = "offset_align", .type = OPT_SIZE, .offset = F(where.offset_align), .def = "0", .min = 0, .max = OPT_MAX, .fio_noop = 1,

@@ -124,7 +124,6 @@ static int replay_prepare(struct verify *v, struct worker *w)
 	if (!(v->replay = calloc(1, sizeof(*v->replay))) || where_init(v->replay, w, worker_seed(w)))
 		return dbio_err_set(&w->err, -ENOMEM,
 				    "worker %u: out of memory for experimental_verify's offsets", w->index);
-	v->rng0 = w->rng;
 	return 0;
 }
 
@@ -686,20 +685,17 @@ static int replay(struct verify *v, struct worker *w, void *buf, bool measuring,
 	const bool mixed =
 		fileio_files(job)->layout.rw == RW_RANDRW || fileio_files(job)->layout.rw == RW_READWRITE;
 	const enum op_type fixed_op = where_first_op(job);
-	struct rng rng = v->rng0;
 	uint64_t read = 0;
 	struct io_req req = { .buf = buf };
-	enum op_type op;
 
 	flush_files(w);
 	*now = clock_now_ns();
 	while (read + fileio_files(job)->where.min_bs <= v->written &&
 	       !atomic_load_explicit(w->stop, memory_order_relaxed)) {
-		op = mixed ? (rng_below(&rng, 100) < fileio_files(job)->layout.rwmixread ? OP_READ : OP_WRITE)
-			   : fixed_op;
-		if (!where_next(v->replay, op, &req))
+		req.op = mixed ? where_mix_op(v->replay) : fixed_op;
+		if (!where_next(v->replay, req.op, &req))
 			break;
-		if (op != OP_WRITE)
+		if (req.op != OP_WRITE)
 			continue;
 		req.op = OP_READ;
 		req.fd = w->files[req.file].fd;

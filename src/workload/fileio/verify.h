@@ -79,7 +79,6 @@ struct verify {
 	uint64_t pending;      /* verify_backlog_batch: blocks the check under way still owes */
 	uint64_t written;      /* bytes written: experimental_verify reads back as many */
 	struct where *replay;  /* experimental_verify: the offsets made again, from the start */
-	struct rng rng0;       /* experimental_verify: the thread's draws of reads and writes, at the start */
 	uint64_t checked, bad; /* blocks checked, blocks bad */
 	char first_path[512];  /* the first bad block's file */
 	char reports[7168];    /* one line a bad block, a newline before each */

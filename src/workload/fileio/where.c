@@ -7,6 +7,7 @@
 
 #include "job/job.h"
 #include "workload/workload.h"
+#include "workload/workload_int.h"
 #include "workload/fileio/files.h"
 
 #define NONE UINT64_MAX
@@ -93,6 +94,50 @@ static void init_gen(struct where *wh, const struct job *job, const struct worke
 		offgen_init(&wh->gen, mode, nblocks, seed);
 }
 
+/* fio's generators, seeded as fio's td_fill_rand_seeds: the sizes, one
+ * per direction (a job that verifies draws its writes' from the reads'
+ * seed, a trimwrite its trims' from the writes'), the random offsets and
+ * the direction of a mixed job. */
+static void init_taus(struct where *wh, const struct job *job, const struct worker *w)
+{
+	const bool wide = fileio_files(job)->where.random_generator == RANDGEN_TAUSWORTHE64;
+	const uint64_t r = worker_fio_seed(w, TAUS_BS_READ);
+	const uint64_t wr =
+		fileio_files(job)->verify.verify != VERIFY_NONE ? r : worker_fio_seed(w, TAUS_BS_WRITE);
+	const bool trimwrite = fileio_files(job)->layout.rw == RW_TRIMWRITE ||
+			       fileio_files(job)->layout.rw == RW_RANDTRIMWRITE;
+
+	taus_seed(&wh->taus.sizes[0], r, wide);
+	taus_seed(&wh->taus.sizes[1], wr, wide);
+	taus_seed(&wh->taus.sizes[2], trimwrite ? wr : worker_fio_seed(w, TAUS_BS_TRIM), wide);
+	/* fio's random offsets: randrepeat's seed, else randseed's */
+	taus_seed(&wh->taus.offs,
+		  job->randrepeat ? TAUS_REPEAT_SEED * (fileio_files(job)->pacing.thread_base + w->index + 1)
+				  : worker_fio_seed(w, TAUS_BLOCK),
+		  wide);
+	taus_seed(&wh->taus.mix, worker_fio_seed(w, TAUS_MIX), false); /* 32 bits, as fio */
+	wh->taus0 = wh->taus;
+	wh->reseed = job->randrepeat;
+	wh->mixed = fileio_files(job)->layout.rw == RW_RANDRW || fileio_files(job)->layout.rw == RW_READWRITE;
+	wh->mix_read = (unsigned)fileio_files(job)->layout.rwmixread;
+}
+
+enum op_type where_mix_op(struct where *wh)
+{
+	wh->mix_was = wh->taus.mix;
+	wh->mix_dir_was = wh->mix_dir;
+	if (wh->issues[wh->mix_dir] >= wh->mix_due) {
+		const int d = taus_1_100(&wh->taus.mix) <= wh->mix_read ? 0 : 1;
+
+		/* fio's set_rwmix_bytes: the new direction's share of the
+		 * I/Os the old one issued */
+		if (d != wh->mix_dir)
+			wh->mix_due = wh->issues[wh->mix_dir] * (d ? 100 - wh->mix_read : wh->mix_read) / 100;
+		wh->mix_dir = d;
+	}
+	return wh->mix_dir ? OP_WRITE : OP_READ;
+}
+
 int where_init(struct where *wh, const struct worker *w, uint64_t seed)
 {
 	const struct job *job = w->job;
@@ -133,6 +178,7 @@ int where_init(struct where *wh, const struct worker *w, uint64_t seed)
 	init_budget(wh, job, w);
 	init_gen(wh, job, w, seed);
 	rng_seed(&wh->rng, seed ^ 0xb10c51e5ull);
+	init_taus(wh, job, w);
 	wh->seq_left = 1; /* as fio: the first I/O takes a new (random) offset */
 	int rc = init_random(wh, job);
 
@@ -172,6 +218,7 @@ void where_restart(struct where *wh)
 {
 	wh->bytes = wh->ops = 0;
 	wh->issues[0] = wh->issues[1] = 0;
+	wh->mix_due = 0; /* fio's reset_all_stats */
 	wh->resync = false;
 	wh->loops_left = wh->loops - 1;
 	wh->pass = 0;
@@ -200,7 +247,23 @@ bool where_new_pass(struct where *wh, bool files_done)
 	}
 	offgen_new_pass(&wh->gen);
 	start_pass(wh);
+	if (wh->reseed)
+		wh->taus = wh->taus0;
+	wh->mix_due = 0; /* fio's clear_io_state: a new draw, its issues kept */
 	wh->resync = wh->ends_at_files;
+	return true;
+}
+
+bool where_next_pass(struct where *wh, bool files_done, bool by_bytes, enum op_type *op, struct io_req *io)
+{
+	if (wh->mixed && by_bytes) {
+		wh->taus.mix = wh->mix_was;
+		wh->mix_dir = wh->mix_dir_was;
+	}
+	if (!where_new_pass(wh, files_done))
+		return false;
+	if (wh->mixed)
+		io->op = *op = where_mix_op(wh);
 	return true;
 }
 
@@ -339,15 +402,20 @@ static bool random_offset(struct where *wh, int d, uint64_t *rel)
 		/* another alignment than the block: uniform, as fio without a map */
 		if (!wh->lastb[d])
 			return false;
-		*rel = rng_below(&wh->rng, wh->lastb[d]) * wh->ba[d];
+		*rel = taus_below(&wh->taus.offs, wh->lastb[d]) * wh->ba[d];
 		return true;
 	}
 	if (wh->mapped) {
 		/* fio's axmap: a uniform block, else the next free after it */
 		if (!wh->map_free)
 			return false;
-		b = rng_below(&wh->rng, wh->gen.nblocks);
+		b = taus_below(&wh->taus.offs, wh->gen.nblocks);
 		*rel = (map_isset(wh, b) ? map_next_free(wh, b) : b) * wh->bs;
+		return true;
+	}
+	if (wh->gen.mode == OFFGEN_UNIFORM) {
+		/* no map (norandommap): fio's uniform block */
+		*rel = taus_below(&wh->taus.offs, wh->gen.nblocks) * wh->bs;
 		return true;
 	}
 	if (wh->gen.mode == OFFGEN_RANDMAP && wh->gen.pos >= wh->gen.nblocks)
@@ -370,40 +438,35 @@ static uint64_t map_mark(struct where *wh, uint64_t b, uint64_t len)
 	return n * wh->bs < len ? n * wh->bs : len;
 }
 
-static double uniform01(struct rng *r)
-{
-	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
-}
-
 /* One draw of bssplit's table for an I/O at off (fio: the first entry
- * whose running share passes the draw and that fits; else the last). */
-static uint64_t split_draw(struct where *wh, int d, uint64_t off, uint64_t end)
+ * whose running share passes the draw, r / share <= max / 100 in whole
+ * numbers, and that fits; else the last). */
+static uint64_t split_draw(const struct job *job, int d, uint64_t r, uint64_t max, uint64_t off, uint64_t end)
 {
-	const struct job *job = wh->job;
-	const unsigned v = (unsigned)rng_below(&wh->rng, 100);
 	uint64_t n = fileio_files(job)->where.min_bs_rw[d];
-	unsigned share = 0;
+	uint64_t share = 0;
 
 	for (unsigned i = 0; i < fileio_files(job)->where.nsplit[d]; i++) {
 		if (!fileio_files(job)->where.split_perc[d][i])
 			continue;
 		n = fileio_files(job)->where.split_bs[d][i];
 		share += fileio_files(job)->where.split_perc[d][i];
-		if (v < share && off + n <= end)
+		if (r / share <= max / 100 && off + n <= end)
 			break;
 	}
 	return n;
 }
 
-/* The size of direction d's I/O at off (fio's get_next_buflen): fixed,
- * or drawn from bssplit or bsrange, aligned to the smallest unless
- * bs_unaligned, and inside the region; false when not even the smallest
- * fits. */
-static bool next_len(struct where *wh, int d, uint64_t off, uint64_t *len)
+/* The size of direction d's I/O at off (fio's get_next_buflen), drawn
+ * with r: fixed, or from bssplit or bsrange, aligned to the smallest
+ * unless bs_unaligned, and inside the region; false when not even the
+ * smallest fits. */
+static bool next_len(struct where *wh, int d, struct taus *r, uint64_t off, uint64_t *len)
 {
 	const struct job *job = wh->job;
 	const uint64_t lo = fileio_files(job)->where.min_bs_rw[d], hi = fileio_files(job)->where.max_bs_rw[d];
 	const uint64_t end = wh->start_off + wh->region; /* fio's io_u_fits */
+	const uint64_t max = taus_max(r);
 
 	if (lo == hi) {
 		*len = lo;
@@ -412,13 +475,15 @@ static bool next_len(struct where *wh, int d, uint64_t off, uint64_t *len)
 	if (off + lo > end)
 		return false;
 	for (int tries = 0;; tries++) {
-		/* fio's bsrange: LO + HI * u, cut to HI */
+		const uint64_t x = taus_next(r);
+		/* fio's bsrange: LO + HI * x / (max + 1), cut to HI */
 		uint64_t n = fileio_files(job)->where.nsplit[d]
-				     ? split_draw(wh, d, off, end)
-				     : lo + (uint64_t)((double)hi * uniform01(&wh->rng));
+				     ? split_draw(job, d, x, max, off, end)
+				     : lo + (uint64_t)((double)hi * ((double)x / ((double)max + 1.0)));
 
-		if (tries == 64)
-			n = lo; /* shares too small to draw one that fits */
+		/* fio draws on; its shares of 0 for all that fit would never end */
+		if (tries == 1000)
+			n = lo;
 		if (!fileio_files(job)->where.bs_unaligned)
 			n = (lo & (lo - 1)) == 0 ? n & ~(lo - 1) : n - n % lo;
 		if (n > hi)
@@ -433,7 +498,7 @@ static bool next_len(struct where *wh, int d, uint64_t off, uint64_t *len)
 /* fio's offset and size of the next I/O in direction d (get_next_offset,
  * get_next_buflen and the checks of fill_io_u); false when the file is
  * done. */
-static bool fio_offset(struct where *wh, int d, uint64_t *off, uint64_t *len)
+static bool fio_offset(struct where *wh, int d, struct taus *sizes, uint64_t *off, uint64_t *len)
 {
 	const bool hit = --wh->seq_left == 0;
 	bool picked = false; /* a random offset, which fio marks in its map */
@@ -461,7 +526,7 @@ static bool fio_offset(struct where *wh, int d, uint64_t *off, uint64_t *len)
 	if (rel >= wh->region || rel + wh->file_off >= wh->file_bytes)
 		return false;
 	*off = rel + wh->file_off;
-	if (!next_len(wh, d, *off, len) || *len > wh->file_bytes - *off)
+	if (!next_len(wh, d, sizes, *off, len) || *len > wh->file_bytes - *off)
 		return false;
 	if (picked && wh->mapped)
 		*len = map_mark(wh, rel / wh->bs, *len);
@@ -484,7 +549,7 @@ bool where_pairs(const struct job *job)
 bool where_next_fio(struct where *wh, enum op_type op, struct io_req *io)
 {
 	/* trims take the write's sizes and offsets, as fio's bs=R,W does */
-	const int d = op != OP_READ;
+	int d = op != OP_READ;
 	uint64_t off, len;
 
 	/* A pass of size (fio's queued engines; its synchronous ones go on
@@ -493,10 +558,13 @@ bool where_next_fio(struct where *wh, enum op_type op, struct io_req *io)
 	for (int tries = 0;; tries++) {
 		if (wh->zone_size)
 			zone_step(wh, d);
-		if (wh->pass_bytes < wh->pass_limit && fio_offset(wh, d, &off, &len))
+		if (wh->pass_bytes < wh->pass_limit &&
+		    fio_offset(wh, d, &wh->taus.sizes[op == OP_TRIM ? 2 : d], &off, &len))
 			break;
-		if (tries || !where_new_pass(wh, wh->pass_bytes < wh->pass_limit))
+		if (tries || !where_next_pass(wh, wh->pass_bytes < wh->pass_limit,
+					      wh->pass_bytes >= wh->pass_limit, &op, io))
 			return false;
+		d = op != OP_READ;
 	}
 	io->file = 0;
 	io->off = off;

@@ -28,6 +28,7 @@
 
 #include "engine/engine.h"
 #include "stats/opstats.h"
+#include "util/taus.h"
 #include "workload/offgen.h"
 
 struct worker;
@@ -80,7 +81,7 @@ struct where {
 	uint64_t last_pos[2];	/* fio's last_pos: the end of the last I/O */
 	uint64_t last_start[2]; /* where it started; UINT64_MAX: none yet */
 	/* fio's sizes and alignments per direction (bs=R,W, bsrange, bssplit,
-	 * blockalign), drawn with rng; the job holds bssplit's table. */
+	 * blockalign); the job holds bssplit's table. */
 	const struct job *job;
 	uint64_t ba[2];	   /* random offsets are multiples of this */
 	uint64_t lastb[2]; /* how many: fio's last_block */
@@ -89,14 +90,32 @@ struct where {
 			    * blocks mark (fio's axmap): each block done once */
 	uint64_t *map;	   /* gen.nblocks bits; owned */
 	uint64_t map_free; /* its blocks not done yet */
-	struct rng rng;
+	struct rng rng;	   /* offsets that offgen does not draw */
+	/* fio's generators, seeded as fio seeds them (and again each pass
+	 * with randrepeat, as fio's clear_io_state): random offsets of the
+	 * map (random_state), the sizes of reads, writes and trims
+	 * (bsrange_state), read or write of a mixed job (rwmix_state) */
+	struct where_taus {
+		struct taus offs, sizes[3], mix;
+	} taus, taus0;
+	bool reseed;	   /* randrepeat */
+	bool mixed;	   /* rw=randrw or readwrite: where_mix_op's draws */
+	unsigned mix_read; /* rwmixread */
+	int mix_dir;	   /* fio's rwmix_ddir: 0 read, 1 write */
+	uint64_t mix_due;  /* fio's rwmix_issues, against issues[] */
+	/* before the last draw: a draw for a pass that ended by its bytes,
+	 * which fio makes in the next pass only */
+	struct taus mix_was;
+	int mix_dir_was;
 	struct offgen gen;
 };
 
 /* Set wh up for worker w of a file workload (its job validated, its files
- * and slice assigned by the runner), with seed for the random offsets and
- * sizes. 0 or -ENOMEM (the random map of varying sizes); where_release
- * frees what it holds either way. */
+ * and slice assigned by the runner), with seed for dbio's random offsets
+ * (the sizes of bsrange and bssplit, the offsets of varying sizes and a
+ * mixed job's directions draw from fio's seeds, worker_fio_seed). 0 or
+ * -ENOMEM (the random map of varying sizes); where_release frees what it
+ * holds either way. */
 int where_init(struct where *wh, const struct worker *w, uint64_t seed);
 void where_release(struct where *wh);
 
@@ -114,6 +133,18 @@ bool where_new_pass(struct where *wh, bool files_done);
 enum op_type where_first_op(const struct job *job);
 bool where_pairs(const struct job *job);
 
+/* Read or write, the next I/O of a mixed job (rw=randrw, readwrite) as
+ * fio chooses (get_rw_ddir): a new draw of rwmixread's odds when the
+ * direction drawn last has had its share of the I/Os issued. where_next
+ * draws again when the I/O starts a pass, as fio. */
+enum op_type where_mix_op(struct where *wh);
+
+/* The next pass begins (where_new_pass) before the I/O of op: for a mixed
+ * job, op drawn again after it, into io->op, the draw of op undone first
+ * when the pass ended by its bytes (by_bytes), which fio checks before it
+ * draws; false when the job is done. For where_next. */
+bool where_next_pass(struct where *wh, bool files_done, bool by_bytes, enum op_type *op, struct io_req *io);
+
 /* where_next for fio's offsets (where.c). */
 bool where_next_fio(struct where *wh, enum op_type op, struct io_req *io);
 
@@ -125,8 +156,9 @@ static inline bool where_more(const struct where *wh)
 }
 
 /* The next I/O of op (OP_READ, OP_WRITE or OP_TRIM, as the caller drew it): its
- * file, offset and length into io (nothing else of it), counted in the
- * budget as issued; false when the thread's I/O is done (never for a
+ * file, offset and length into io (and, in a mixed job whose pass ended,
+ * io->op drawn again, see where_next_pass; nothing else of it), counted in
+ * the budget as issued; false when the thread's I/O is done (never for a
  * time_based job). */
 static inline bool where_next(struct where *wh, enum op_type op, struct io_req *io)
 {
@@ -134,7 +166,7 @@ static inline bool where_next(struct where *wh, enum op_type op, struct io_req *
 		return false;
 	if (!wh->plain)
 		return where_next_fio(wh, op, io);
-	if (wh->gen.pos == wh->ops_per_pass && !where_new_pass(wh, true))
+	if (wh->gen.pos == wh->ops_per_pass && !where_next_pass(wh, true, true, &op, io))
 		return false;
 	uint64_t block = wh->slice_first + offgen_next(&wh->gen);
 
@@ -143,6 +175,7 @@ static inline bool where_next(struct where *wh, enum op_type op, struct io_req *
 	io->len = wh->bs;
 	wh->bytes += io->len;
 	wh->ops++;
+	wh->issues[op != OP_READ]++;
 	return true;
 }
 
