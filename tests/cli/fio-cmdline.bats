@@ -134,8 +134,8 @@ two_jobs() {
 	[ "$stderr" = "dbio: command line: key 'rw': --readonly: the job writes or trims: fio's read-only mode refuses it (job 'x')" ]
 	run -2 --separate-stderr "$DBIO" run --readonly --name=x --rw=read --size=1m --directory="$target"
 	[[ "$stderr" == "dbio: command line: key 'rw': --readonly: dbio would lay out the job's files first, writing them"* ]]
-	run -2 --separate-stderr "$DBIO" run --readonly --workload=kv --directory="$target"
-	[[ "$stderr" == "dbio: command line: key 'workload': --readonly: workload=kv writes"* ]]
+	run -2 --separate-stderr "$DBIO" run --readonly --workload=meta --directory="$target"
+	[[ "$stderr" == "dbio: command line: key 'workload': --readonly: workload=meta writes"* ]]
 	is_empty_dir "$target"
 	# written and kept, then read back under --readonly: every block checked
 	dbio_ok --keep --name=v --rw=write --bs=4k --size=64k --verify=crc32c --directory="$target"

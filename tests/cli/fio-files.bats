@@ -189,7 +189,7 @@ fadvise_calls() {
 }
 
 @test "filename= written, then read in a later group, in the default ./dbio-scratch (fio's t0029): no warning, nothing left" {
-	printf '[global]\nfilename=f\nsize=4k\nverify=md5\n[write]\nrw=write\ndo_verify=0\n[read]\nstonewall=1\nrw=read\nloops=2\ndo_verify=1\n' >j.fio
+	printf '[global]\nfilename=f\nsize=4k\nverify=crc32c\n[write]\nrw=write\ndo_verify=0\n[read]\nstonewall=1\nrw=read\nloops=2\ndo_verify=1\n' >j.fio
 	run --separate-stderr "$DBIO" run j.fio --output-format=json
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]

@@ -217,10 +217,10 @@ EOF
 }
 
 @test "fio verify: a block of another file of the job, at the same offset, is caught by the file name in its header" {
-	printf '[w]\nrw=write\nbs=4k\nsize=64k\nfilename=f0:f1\nverify=md5\n' >two.fio
+	printf '[w]\nrw=write\nbs=4k\nsize=64k\nfilename=f0:f1\nverify=crc32c\n' >two.fio
 	dbio_ok two.fio --directory="$target" --keep
 	copy_block "$target/f0" "$target/f1" 2
-	one_bad_block two.fio "$target" "dbio: $target/f1: verify=md5: block of 4096 bytes at offset 8192: file name checksum in the header expected 0x[0-9a-f]\{8\}, found 0x[0-9a-f]\{8\} (a block of another file)"
+	one_bad_block two.fio "$target" "dbio: $target/f1: verify=crc32c: block of 4096 bytes at offset 8192: file name checksum in the header expected 0x[0-9a-f]\{8\}, found 0x[0-9a-f]\{8\} (a block of another file)"
 }
 
 @test "fio verify: a block another job wrote into a file of the same name with the same seed is caught by the thread in its header" {
@@ -272,7 +272,7 @@ EOF
 	refused_file l.fio "dbio: l.fio:4: key 'verify_backlog_batch': has nothing to do without verify=: give verify=crc32c (or another) (job 'j')"
 	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_only=1\ntime_based\nruntime=1\n' >p.fio
 	refused_file p.fio "dbio: p.fio:5: key 'verify_only': not with time_based: it reads back the writes of a job bound by size (job 'j')"
-	printf '[j]\nrw=write\nsize=1m\nverify=md5\nexperimental_verify=1\nramp_time=1\n' >o.fio
+	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nexperimental_verify=1\nramp_time=1\n' >o.fio
 	refused_file o.fio "dbio: o.fio:5: key 'experimental_verify': not with ramp_time: the read back makes the offsets again from the start, and the ramp's writes came first (job 'j')"
 	printf '[j]\nrw=write\nsize=1m\nverify=crc32c\nverify_pattern=%%o\n' >g.fio
 	refused_file g.fio "dbio: g.fio:5: key 'verify_pattern': fio's %o (the block's offset) is not in dbio: give bytes (0x hex, \"text\" or decimal numbers) (job 'j')"
