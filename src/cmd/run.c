@@ -18,6 +18,7 @@
 #include "views/ranks.h"
 #include "views/text.h"
 #include "result/result.h"
+#include "util/units.h"
 #include "workload/fileio/files.h"
 
 /* What run prints on standard output: --format's values, and fio's JSON
@@ -224,69 +225,35 @@ static int parse_eta(const struct cmd_opts *spec, const struct cmd_opt *o, const
 }
 
 /* fio's --eta-newline=TIME and --eta-interval=TIME: how often fio's ETA
- * line is new or updated; a time (fio's: a number of seconds, or with ms,
- * s, m or h), checked, that changes nothing: dbio's status line
- * (--progress) is updated once a second. */
+ * line is new or updated; a time (a bare number in seconds), checked, that
+ * changes nothing: dbio's status line (--progress) is updated once a
+ * second. */
 static int parse_eta_time(const struct cmd_opts *spec, const struct cmd_opt *o, const char *value, void *args)
 {
-	char *end;
-	double t;
+	uint64_t ns;
 
 	(void)args;
-	errno = 0;
-	t = strtod(value, &end);
-	if (!errno && end != value && t > 0 && value[0] != '-' &&
-	    (!*end || !strcmp(end, "ms") || !strcmp(end, "s") || !strcmp(end, "m") || !strcmp(end, "h")))
+	if (!units_parse_time(value, 1000000000ull, &ns) && ns > 0)
 		return 0;
 	cmd_error("%s: %s: bad value '%s': expected a time above 0 (2, 500ms, 2s, 1m)", spec->subject,
 		  o->name, value);
 	return 2;
 }
 
-/* fio's command-line options that dbio does not take, and why (a fio
- * command line with one gets this, not "unknown key"). */
-static const struct {
-	const char *name, *why;
-} fio_refused[] = {
-	{ "--status-interval",
-	  "dbio reports once, at the end; log_interval=TIME records every TIME's figures (a series in the result, --series-csv)" },
-	{ "--minimal", "fio's terse output is not in dbio: --output-format=json gives fio's JSON" },
-	{ "--terse-version", "fio's terse output is not in dbio: --output-format=json gives fio's JSON" },
-	{ "--debug", "dbio has no debug log: strace -f shows every call it makes" },
-	{ "--showcmd", "dbio does not turn job files into command lines" },
-	{ "--aux-path", "dbio keeps its state files (verify_state_save) beside the job's files" },
-	{ "--idle-prof", "dbio measures no idle CPU: the result's cpu figures are its threads' own" },
-	{ "--server", "dbio has no server mode: mpirun runs dbio on several machines (docs/mpi.md)" },
-	{ "--daemonize", "dbio has no server mode: mpirun runs dbio on several machines (docs/mpi.md)" },
-	{ "--client", "dbio has no client mode: mpirun runs dbio on several machines (docs/mpi.md)" },
-	{ "--remote-config", "dbio has no client mode: mpirun runs dbio on several machines (docs/mpi.md)" },
-	{ "--trigger-file", "dbio runs no trigger command" },
-	{ "--trigger-timeout", "dbio runs no trigger command" },
-	{ "--trigger", "dbio runs no trigger command" },
-	{ "--trigger-remote", "dbio runs no trigger command" },
-	{ "--inflate-log", "dbio writes no compressed logs (log_compression= is refused)" },
-	{ "--merge-blktrace-only", "dbio does not read blktrace files" },
-	{ "--crctest", "dbio has no checksum speed test" },
-	{ "--cpuclock-test", "dbio times with clock_gettime and has no CPU clock test" },
-	{ "--enghelp", "`dbio help fio-keys` lists fio's engines and keys, honoured or why not" },
-	{ "--cmdhelp", "`dbio help options` lists every job key; `dbio help fio-keys` fio's" },
-};
-
+/* fio's command-line options that dbio does not take: a fio command line
+ * with one gets the row's help, the reason, not "unknown key". */
 static int parse_fio_refused(const struct cmd_opts *spec, const struct cmd_opt *o, const char *value,
 			     void *args)
 {
 	(void)value;
 	(void)args;
-	for (size_t i = 0; i < sizeof(fio_refused) / sizeof(fio_refused[0]); i++)
-		if (!strcmp(fio_refused[i].name, o->name))
-			cmd_error("%s: %s: fio's option, not taken: %s", spec->subject, o->name,
-				  fio_refused[i].why);
+	cmd_error("%s: %s: fio's option, not taken: %s", spec->subject, o->name, o->help);
 	return 2;
 }
 
-#define FIO_REFUSED(opt)                                                                                     \
+#define FIO_REFUSED(opt, why)                                                                                \
 	{                                                                                                    \
-		.name = opt, .kind = CMD_OPT_OPTEQ, .value = "X", .parse = parse_fio_refused,                \
+		.name = opt, .kind = CMD_OPT_OPTEQ, .value = "X", .parse = parse_fio_refused, .help = why,   \
 		.flags = CMD_OPT_HIDDEN                                                                      \
 	}
 
@@ -364,27 +331,35 @@ static const struct cmd_opt run_rows[] = {
 	  .offset = offsetof(struct run_args, warnings_fatal),
 	  .help = "fio's: its parser's warnings are errors. Taken, and changing nothing: dbio refuses a "
 		  "key it does not honour, or a bad value, with exit 2, where fio warns" },
-	FIO_REFUSED("--status-interval"),
-	FIO_REFUSED("--minimal"),
-	FIO_REFUSED("--terse-version"),
-	FIO_REFUSED("--debug"),
-	FIO_REFUSED("--showcmd"),
-	FIO_REFUSED("--aux-path"),
-	FIO_REFUSED("--idle-prof"),
-	FIO_REFUSED("--server"),
-	FIO_REFUSED("--daemonize"),
-	FIO_REFUSED("--client"),
-	FIO_REFUSED("--remote-config"),
-	FIO_REFUSED("--trigger-file"),
-	FIO_REFUSED("--trigger-timeout"),
-	FIO_REFUSED("--trigger"),
-	FIO_REFUSED("--trigger-remote"),
-	FIO_REFUSED("--inflate-log"),
-	FIO_REFUSED("--merge-blktrace-only"),
-	FIO_REFUSED("--crctest"),
-	FIO_REFUSED("--cpuclock-test"),
-	FIO_REFUSED("--enghelp"),
-	FIO_REFUSED("--cmdhelp"),
+	FIO_REFUSED(
+		"--status-interval",
+		"dbio reports once, at the end; log_interval=TIME records every TIME's figures (a series in the result, --series-csv)"),
+	FIO_REFUSED("--minimal", "fio's terse output is not in dbio: --output-format=json gives fio's JSON"),
+	FIO_REFUSED("--terse-version",
+		    "fio's terse output is not in dbio: --output-format=json gives fio's JSON"),
+	FIO_REFUSED("--debug", "dbio has no debug log: strace -f shows every call it makes"),
+	FIO_REFUSED("--showcmd", "dbio does not turn job files into command lines"),
+	FIO_REFUSED("--aux-path", "dbio keeps its state files (verify_state_save) beside the job's files"),
+	FIO_REFUSED("--idle-prof",
+		    "dbio measures no idle CPU: the result's cpu figures are its threads' own"),
+	FIO_REFUSED("--server",
+		    "dbio has no server mode: mpirun runs dbio on several machines (docs/mpi.md)"),
+	FIO_REFUSED("--daemonize",
+		    "dbio has no server mode: mpirun runs dbio on several machines (docs/mpi.md)"),
+	FIO_REFUSED("--client",
+		    "dbio has no client mode: mpirun runs dbio on several machines (docs/mpi.md)"),
+	FIO_REFUSED("--remote-config",
+		    "dbio has no client mode: mpirun runs dbio on several machines (docs/mpi.md)"),
+	FIO_REFUSED("--trigger-file", "dbio runs no trigger command"),
+	FIO_REFUSED("--trigger-timeout", "dbio runs no trigger command"),
+	FIO_REFUSED("--trigger", "dbio runs no trigger command"),
+	FIO_REFUSED("--trigger-remote", "dbio runs no trigger command"),
+	FIO_REFUSED("--inflate-log", "dbio writes no compressed logs (log_compression= is refused)"),
+	FIO_REFUSED("--merge-blktrace-only", "dbio does not read blktrace files"),
+	FIO_REFUSED("--crctest", "dbio has no checksum speed test"),
+	FIO_REFUSED("--cpuclock-test", "dbio times with clock_gettime and has no CPU clock test"),
+	FIO_REFUSED("--enghelp", "`dbio help fio-keys` lists fio's engines and keys, honoured or why not"),
+	FIO_REFUSED("--cmdhelp", "`dbio help options` lists every job key; `dbio help fio-keys` fio's"),
 	{ 0 },
 };
 
